@@ -1,0 +1,31 @@
+/** The `seahaven` command line. Each command lives in its own file under `commands/`. */
+import { Command, CommanderError } from 'commander';
+import { readFileSync } from 'node:fs';
+import { CliError } from './errors.ts';
+import { registerDemo } from './commands/demo.ts';
+import { registerFixtures } from './commands/fixtures.ts';
+
+const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+
+const program = new Command('seahaven')
+  .description('Synthetic worlds for training and evaluating tool-calling agents.')
+  .version(pkg.version, '-v, --version')
+  .showSuggestionAfterError()
+  .exitOverride();
+
+registerDemo(program);
+registerFixtures(program);
+
+try {
+  await program.parseAsync(process.argv);
+} catch (e) {
+  if (e instanceof CommanderError) {
+    process.exitCode = e.exitCode === 0 ? 0 : 2;
+  } else if (e instanceof CliError) {
+    process.stderr.write(`seahaven: ${e.message}\n`);
+    process.exitCode = e.exitCode;
+  } else {
+    process.stderr.write(`seahaven: ${(e as Error)?.message ?? String(e)}\n`);
+    process.exitCode = 1;
+  }
+}

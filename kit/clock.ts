@@ -1,0 +1,43 @@
+/** The virtual clock: `fixed` stays at its start unless advanced; `tick` adds one second per numbered call. */
+
+export type ClockMode = 'fixed' | 'tick';
+
+/** Parse an ISO-8601 instant to whole epoch milliseconds, or throw naming the expected form. */
+export function parseInstant(text: string, what: string): number {
+  const ms = typeof text === 'string' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/.test(text) ? Date.parse(text) : NaN;
+  if (!Number.isFinite(ms)) {
+    throw new RangeError(`${what} must be an ISO-8601 instant with a time zone, like 2026-06-01T09:00:00.000Z; got ${JSON.stringify(text)}`);
+  }
+  return ms;
+}
+
+/** ISO-8601 text with milliseconds and `Z`. */
+export function isoOf(ms: number): string {
+  return new Date(ms).toISOString();
+}
+
+/** The clock an instance runs on; the instance tells it how many calls have been numbered. */
+export class VirtualClock {
+  readonly mode: ClockMode;
+  /** The start reading plus everything advanced. */
+  base: number;
+  /** Numbered calls so far (tick mode adds one second each). */
+  calls = 0;
+  constructor(mode: ClockMode, startMs: number) {
+    this.mode = mode;
+    this.base = startMs;
+  }
+  /** Epoch milliseconds, whole. */
+  now(): number {
+    return this.mode === 'tick' ? this.base + this.calls * 1000 : this.base;
+  }
+  /** ISO-8601 text with milliseconds and `Z`. */
+  iso(): string {
+    return isoOf(this.now());
+  }
+  /** Move the clock forward (harness side). */
+  advance(ms: number): void {
+    if (!Number.isInteger(ms) || ms < 0) throw new RangeError(`clock.advance(ms) takes a whole, non-negative number of milliseconds; got ${ms}`);
+    this.base += ms;
+  }
+}

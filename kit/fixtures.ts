@@ -1,0 +1,165 @@
+/**
+ * Fixtures: frozen starting states. `buildFixture` runs a fixture's deterministic builder on a blank (or parent)
+ * instance and freezes each store to bytes; `loadFixture` reads the committed images once per process, verifies their
+ * sha256 and schema hash, arms change capture and caches the armed image that every reset deserializes.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { InstanceError } from './errors.ts';
+import { captureTriggersSql, dropCaptureTriggersSql } from './capture.ts';
+import { schemaHash, type TableInfo } from './schema.ts';
+import type { World } from './world.ts';
+
+/** The sidecar written next to each frozen image (`<id>.json`). */
+export interface FixtureMeta {
+  id: string;
+  sha256: string;
+  schema_hash: string;
+  now: string;
+  parent: string | null;
+  description: string;
+  difficulty: number | null;
+  bytes: number;
+  /** Composed sub-world stores, frozen beside the host image as `<id>.<mount>.sqlite`. */
+  stores?: Record<string, { sha256: string; schema_hash: string; bytes: number }>;
+}
+
+export interface LoadedFixture {
+  id: string;
+  sha256: string;
+  now: string;
+  /** Images with capture armed, by mount (`null` = host). */
+  armed: Map<string | null, Buffer>;
+}
+
+export interface BuiltFixture {
+  meta: FixtureMeta;
+  /** Frozen bytes by mount (`null` = host). */
+  images: Map<string | null, Buffer>;
+}
+
+const loadedByWorld = new WeakMap<World, Map<string, LoadedFixture>>();
+
+export function sha256(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+function worldsByMount(world: World): Map<string | null, World> {
+  return new Map<string | null, World>([[null, world], ...Object.entries(world.mounts).map(([m, s]): [string, World] => [m, s.world])]);
+}
+
+/** Run a fixture's builder and freeze every store to bytes. Deterministic: the same world gives the same bytes. */
+export function buildFixture(world: World, id: string): BuiltFixture {
+  const spec = world.fixtures[id];
+  if (!spec) throw new InstanceError('unknown_fixture', `world "${world.name}" has no fixture "${id}"`);
+  const inst = world.instance({ fixture: spec.parent, seed: 0, clock: 'fixed', now: spec.now });
+  try {
+    inst.runBuild((ctx) => spec.build(ctx));
+    const images = new Map<string | null, Buffer>();
+    const worlds = worldsByMount(world);
+    for (const [mount, db] of inst.databases()) {
+      const copy = new Database(db.serialize());
+      try {
+        copy.exec(dropCaptureTriggersSql(worlds.get(mount)!.tables as TableInfo[]));
+        copy.exec('VACUUM');
+        images.set(mount, copy.serialize());
+      } finally {
+        copy.close();
+      }
+    }
+    const host = images.get(null)!;
+    const meta: FixtureMeta = {
+      id,
+      sha256: sha256(host),
+      schema_hash: world.schemaHash,
+      now: new Date(Date.parse(spec.now)).toISOString(),
+      parent: spec.parent ?? null,
+      description: spec.description,
+      difficulty: spec.difficulty ?? null,
+      bytes: host.length,
+    };
+    if (Object.keys(world.mounts).length > 0) {
+      meta.stores = {};
+      for (const [mount, w] of worlds) {
+        if (mount === null) continue;
+        const bytes = images.get(mount)!;
+        meta.stores[mount] = { sha256: sha256(bytes), schema_hash: w.schemaHash, bytes: bytes.length };
+      }
+    }
+    return { meta, images };
+  } finally {
+    inst.destroy();
+  }
+}
+
+/** File names of a fixture's images inside the fixtures folder, by mount. */
+export function imageFileName(id: string, mount: string | null): string {
+  return mount === null ? `${id}.sqlite` : `${id}.${mount}.sqlite`;
+}
+
+function arm(bytes: Buffer, tables: readonly TableInfo[]): Buffer {
+  const db = new Database(bytes);
+  try {
+    db.exec(captureTriggersSql(tables as TableInfo[]));
+    return db.serialize();
+  } finally {
+    db.close();
+  }
+}
+
+function refuse(world: World, id: string, why: string): never {
+  throw new InstanceError('fixture_invalid', `fixture "${id}" of world "${world.name}" ${why}; rebuild it with \`npx seahaven fixtures build --world ${world.name}\` (and commit the result)`);
+}
+
+/** Read, verify and arm a fixture once per process (built in memory when the world has no fixtures folder). */
+export function loadFixture(world: World, id: string): LoadedFixture {
+  let cache = loadedByWorld.get(world);
+  if (!cache) loadedByWorld.set(world, (cache = new Map()));
+  const hit = cache.get(id);
+  if (hit) return hit;
+
+  const worlds = worldsByMount(world);
+  let images: Map<string | null, Buffer>;
+  let meta: FixtureMeta;
+  if (world.fixturesDir === null) {
+    ({ images, meta } = buildFixture(world, id));
+  } else {
+    const dir = world.fixturesDir;
+    const sidecar = join(dir, `${id}.json`);
+    if (!existsSync(sidecar) || !existsSync(join(dir, imageFileName(id, null)))) refuse(world, id, `has no frozen image in ${dir}`);
+    try {
+      meta = JSON.parse(readFileSync(sidecar, 'utf8')) as FixtureMeta;
+    } catch (e) {
+      refuse(world, id, `has an unreadable sidecar ${sidecar} (${(e as Error).message})`);
+    }
+    images = new Map();
+    for (const [mount, w] of worlds) {
+      const file = join(dir, imageFileName(id, mount));
+      if (!existsSync(file)) refuse(world, id, `is missing ${file}`);
+      const bytes = readFileSync(file);
+      const expected = mount === null ? meta : meta.stores?.[mount];
+      if (!expected) refuse(world, id, `has no sidecar entry for store "${mount}"`);
+      if (sha256(bytes) !== expected.sha256) refuse(world, id, `does not match its recorded sha256 (${file} was modified)`);
+      if (expected.schema_hash !== w.schemaHash) refuse(world, id, `was built for another schema of ${w.name} (schema.sql changed since)`);
+      const probe = new Database(bytes, { readonly: true });
+      try {
+        if (schemaHash(probe) !== w.schemaHash) refuse(world, id, `contains a schema that differs from ${w.name}'s schema`);
+      } finally {
+        probe.close();
+      }
+      images.set(mount, bytes);
+    }
+  }
+  const armed = new Map<string | null, Buffer>();
+  for (const [mount, w] of worlds) armed.set(mount, arm(images.get(mount)!, w.tables));
+  const loaded: LoadedFixture = { id, sha256: meta.sha256, now: meta.now, armed };
+  cache.set(id, loaded);
+  return loaded;
+}
+
+/** Forget loaded fixtures (tests that rewrite images). */
+export function forgetLoadedFixtures(world: World): void {
+  loadedByWorld.delete(world);
+}

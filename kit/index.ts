@@ -1,0 +1,24 @@
+/**
+ * Seahaven's kit: define worlds (a SQLite schema, zod-typed tools, frozen fixtures, graded tasks) and run instances
+ * of them, each a private database whose every changed row is recorded.
+ *
+ * @example
+ * import { defineWorld, defineTool, z } from 'seahaven';
+ * const ping = defineTool({ name: 'ping', description: 'Answer pong.', input: z.object({}), run: () => 'pong' });
+ * const world = defineWorld({ name: 'demo', version: '1.0.0', schema: 'CREATE TABLE t (id INTEGER PRIMARY KEY) STRICT;', tools: [ping] });
+ * world.instance().call('ping', {}); // { ok: true, result: 'pong' }
+ *
+ * @module
+ */
+export { z } from 'zod';
+export { defineWorld, readSql, type World, type WorldSpec, type FixtureSpec, type MountSpec } from './world.ts';
+export { defineTool, RESERVED_TOOL_NAMES, type Tool, type ToolSpec, type ToolListing, type Violation } from './tool.ts';
+export { defineTask, type Task, type TaskSpec, type Grade, type Criterion, type Grader, type GradeTarget, type GoldTarget } from './task.ts';
+export { ToolError, DefinitionError, InstanceError } from './errors.ts';
+export { Instance, type InstanceOptions, type CallResult, type CallLogEntry, type StateDocument, type ToolFailure } from './instance.ts';
+export type { Change, ChangeLogEntry } from './capture.ts';
+export type { Ctx, CtxDb, CtxClock, CallInfo, InstanceInfo, RunResult, SqlParam, WorldHandle } from './ctx.ts';
+export type { ClockMode } from './clock.ts';
+export type { Rng, Ids } from './random.ts';
+export type { JsonValue, Row } from './values.ts';
+export { buildFixture, loadFixture, type FixtureMeta } from './fixtures.ts';

@@ -1,0 +1,222 @@
+/** Worlds: a SQLite schema, tools, fixtures and tasks, checked when defined. */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import { DefinitionError } from './errors.ts';
+import { RESERVED_TOOL_NAMES, type Tool, type ToolListing } from './tool.ts';
+import type { Task } from './task.ts';
+import { KIT_DDL, readTables, schemaHash, type TableInfo } from './schema.ts';
+import { parseInstant } from './clock.ts';
+import { installSqlOverrides } from './sql-overrides.ts';
+import { Stream } from './random.ts';
+import type { Ctx } from './ctx.ts';
+import { Instance, type InstanceOptions } from './instance.ts';
+
+/** A frozen starting state, declared with a deterministic builder. */
+export interface FixtureSpec {
+  description: string;
+  /** 1 = easiest. */
+  difficulty?: number;
+  /** The fixture's clock reading, ISO-8601 with `Z`. */
+  now: string;
+  /** Start from another fixture's state. */
+  parent?: string;
+  /** Fill the database; runs under a fixed clock at `now` and a fixed seed. */
+  build(ctx: Ctx): void;
+}
+
+/** A composed sub-world. */
+export interface MountSpec {
+  world: World;
+  /** Prefix for its tool names as the agent sees them, e.g. `stripe_`. */
+  prefix: string;
+  /** Only these sub-world tools are shown (names without prefix). */
+  allow?: string[];
+  /** These sub-world tools are hidden. */
+  block?: string[];
+}
+
+export interface WorldSpec {
+  /** `^[a-z][a-z0-9_-]{0,63}$`; used in URLs. */
+  name: string;
+  version: string;
+  description?: string;
+  /** SQL DDL (and optional reference rows). Tables must be STRICT with an explicit PRIMARY KEY. */
+  schema: string;
+  tools: Tool<any, any>[];
+  fixtures?: Record<string, FixtureSpec>;
+  tasks?: Task[];
+  curricula?: unknown[];
+  /** Clock start of blank instances. Default `2026-01-01T00:00:00.000Z`. */
+  epoch?: string;
+  /** Where frozen fixture images live (`<id>.sqlite` + `<id>.json`); without it fixtures are built in memory once per process. */
+  fixturesDir?: string | URL;
+  /** Composed sub-worlds, by mount name. */
+  worlds?: Record<string, MountSpec>;
+  /** How the world presents itself over MCP. */
+  mcp?: { name?: string; instructions?: string };
+}
+
+/** A defined world. */
+export interface World {
+  readonly name: string;
+  readonly version: string;
+  readonly description: string;
+  readonly schema: string;
+  readonly tools: readonly Tool<any, any>[];
+  readonly fixtures: Readonly<Record<string, FixtureSpec>>;
+  readonly tasks: readonly Task[];
+  readonly curricula: readonly unknown[];
+  readonly epoch: string;
+  readonly fixturesDir: string | null;
+  readonly mounts: Readonly<Record<string, MountSpec>>;
+  readonly mcp: { name: string; instructions?: string };
+  /** The user tables, sorted by name, as the schema creates them. */
+  readonly tables: readonly TableInfo[];
+  readonly schemaHash: string;
+  /** Start an instance: a private copy of a fixture (or the blank schema). */
+  instance(options?: InstanceOptions): Instance;
+  /** The agent-facing tool list, composed sub-worlds included. */
+  toolListings(): ToolListing[];
+  task(id: string): Task | undefined;
+}
+
+const WORLD_NAME = /^[a-z][a-z0-9_-]{0,63}$/;
+
+/** Read a SQL file next to a module: `readSql(import.meta.url, 'schema.sql')`. */
+export function readSql(moduleUrl: string, file: string): string {
+  return readFileSync(fileURLToPath(new URL(file, moduleUrl)), 'utf8');
+}
+
+/**
+ * Define a world. The schema is executed on a scratch database here, so author mistakes fail at import.
+ * @example
+ * export default defineWorld({ name: 'crm', version: '1.0.0', schema, tools: [createContact] });
+ */
+export function defineWorld(spec: WorldSpec): World {
+  const where = `defineWorld(${JSON.stringify(spec?.name)})`;
+  if (typeof spec?.name !== 'string' || !WORLD_NAME.test(spec.name)) throw new DefinitionError(`${where}: the name must match ${WORLD_NAME}, like "crm".`);
+  if (typeof spec.version !== 'string' || spec.version === '') throw new DefinitionError(`${where}: give a version, like version: '1.0.0'.`);
+  if (typeof spec.schema !== 'string' || spec.schema.trim() === '') throw new DefinitionError(`${where}: schema is empty; pass the DDL, e.g. schema: readSql(import.meta.url, 'schema.sql').`);
+  if (!Array.isArray(spec.tools) || spec.tools.length === 0) throw new DefinitionError(`${where}: tools must be a non-empty array of defineTool(...) results.`);
+  const epoch = spec.epoch ?? '2026-01-01T00:00:00.000Z';
+  try {
+    parseInstant(epoch, 'epoch');
+  } catch (e) {
+    throw new DefinitionError(`${where}: ${(e as Error).message}`);
+  }
+
+  const seen = new Set<string>();
+  for (const tool of spec.tools) {
+    if (typeof tool?.name !== 'string' || typeof tool.run !== 'function' || !tool.inputSchema) {
+      throw new DefinitionError(`${where}: every entry of tools must come from defineTool(...); got ${typeof tool}.`);
+    }
+    if (seen.has(tool.name)) throw new DefinitionError(`${where}: two tools are named "${tool.name}"; tool names must be unique.`);
+    if (RESERVED_TOOL_NAMES.includes(tool.name)) throw new DefinitionError(`${where}: "${tool.name}" is a reserved protocol name; rename the tool.`);
+    seen.add(tool.name);
+  }
+  const mounts = spec.worlds ?? {};
+  for (const [mount, m] of Object.entries(mounts)) {
+    if (!/^[a-z][a-z0-9_]{0,31}$/.test(mount)) throw new DefinitionError(`${where}: mount name "${mount}" must match ^[a-z][a-z0-9_]{0,31}$.`);
+    if (typeof m?.world?.instance !== 'function') throw new DefinitionError(`${where}: worlds.${mount}.world must be a world from defineWorld(...).`);
+    if (typeof m.prefix !== 'string' || !/^[a-z][a-z0-9_]*$/.test(m.prefix)) throw new DefinitionError(`${where}: worlds.${mount}.prefix must be lower snake case, like "${mount}_".`);
+    const subNames = new Set(m.world.tools.map((t) => t.name));
+    for (const n of [...(m.allow ?? []), ...(m.block ?? [])]) {
+      if (!subNames.has(n)) throw new DefinitionError(`${where}: worlds.${mount} names tool "${n}", which ${m.world.name} does not have; its tools are ${[...subNames].join(', ')}.`);
+    }
+    for (const t of m.world.tools) {
+      const full = m.prefix + t.name;
+      if (!visibleInMount(m, t.name)) continue;
+      if (seen.has(full)) throw new DefinitionError(`${where}: the composed tool "${full}" clashes with another tool; change worlds.${mount}.prefix.`);
+      seen.add(full);
+    }
+  }
+
+  const { tables, hash } = checkSchema(where, spec.schema, epoch);
+  const fixtures = spec.fixtures ?? {};
+  for (const [id, f] of Object.entries(fixtures)) {
+    if (!/^[a-z][a-z0-9_]{0,63}$/.test(id)) throw new DefinitionError(`${where}: fixture id "${id}" must match ^[a-z][a-z0-9_]{0,63}$.`);
+    if (typeof f?.build !== 'function') throw new DefinitionError(`${where}: fixtures.${id}.build must be a function (ctx) => void.`);
+    if (typeof f.description !== 'string' || f.description.trim() === '') throw new DefinitionError(`${where}: fixtures.${id} needs a description.`);
+    try {
+      parseInstant(f.now, `fixtures.${id}.now`);
+    } catch (e) {
+      throw new DefinitionError(`${where}: ${(e as Error).message}`);
+    }
+    if (f.parent !== undefined && !(f.parent in fixtures)) throw new DefinitionError(`${where}: fixtures.${id}.parent names "${f.parent}", which is not a fixture of this world.`);
+  }
+  for (const id of Object.keys(fixtures)) {
+    const chain = new Set<string>();
+    for (let cur: string | undefined = id; cur !== undefined; cur = fixtures[cur].parent) {
+      if (chain.has(cur)) throw new DefinitionError(`${where}: fixtures.${id} has a parent cycle (${[...chain, cur].join(' → ')}).`);
+      chain.add(cur);
+    }
+  }
+  const tasks = spec.tasks ?? [];
+  const taskIds = new Set<string>();
+  for (const t of tasks) {
+    if (taskIds.has(t.id)) throw new DefinitionError(`${where}: two tasks have the id "${t.id}".`);
+    taskIds.add(t.id);
+    if (!(t.fixture in fixtures)) throw new DefinitionError(`${where}: task "${t.id}" starts from fixture "${t.fixture}", which this world does not declare; its fixtures are ${Object.keys(fixtures).join(', ') || '(none)'}.`);
+  }
+
+  const fixturesDir = spec.fixturesDir === undefined ? null : typeof spec.fixturesDir === 'string' ? spec.fixturesDir : fileURLToPath(spec.fixturesDir);
+  const world: World = {
+    name: spec.name,
+    version: spec.version,
+    description: spec.description ?? '',
+    schema: spec.schema,
+    tools: Object.freeze([...spec.tools]),
+    fixtures: Object.freeze({ ...fixtures }),
+    tasks: Object.freeze([...tasks]),
+    curricula: Object.freeze([...(spec.curricula ?? [])]),
+    epoch,
+    fixturesDir,
+    mounts: Object.freeze({ ...mounts }),
+    mcp: { name: spec.mcp?.name ?? spec.name, ...(spec.mcp?.instructions ? { instructions: spec.mcp.instructions } : {}) },
+    tables: Object.freeze(tables),
+    schemaHash: hash,
+    instance: (options?: InstanceOptions) => new Instance(world, options ?? {}),
+    toolListings: () => listTools(world),
+    task: (id: string) => tasks.find((t) => t.id === id),
+  };
+  return Object.freeze(world);
+}
+
+/** Whether a sub-world tool is shown through a mount. */
+export function visibleInMount(m: MountSpec, tool: string): boolean {
+  if (m.allow && !m.allow.includes(tool)) return false;
+  return !(m.block && m.block.includes(tool));
+}
+
+function listTools(world: World): ToolListing[] {
+  const out: ToolListing[] = world.tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema }));
+  for (const m of Object.values(world.mounts)) {
+    for (const l of m.world.toolListings()) {
+      if (visibleInMount(m, l.name)) out.push({ ...l, name: m.prefix + l.name });
+    }
+  }
+  return out;
+}
+
+function checkSchema(where: string, schema: string, epoch: string): { tables: TableInfo[]; hash: string } {
+  const db = new Database(':memory:');
+  try {
+    installSqlOverrides(db, () => epoch, new Stream('schema-check'));
+    db.exec(KIT_DDL);
+    try {
+      db.exec(schema);
+    } catch (e) {
+      throw new DefinitionError(`${where}: the schema does not execute: ${(e as Error).message}. Fix the DDL (try it with the sqlite3 shell).`);
+    }
+    const tables = readTables(db);
+    if (tables.length === 0) throw new DefinitionError(`${where}: the schema creates no tables.`);
+    for (const t of tables) {
+      if (!t.strict) throw new DefinitionError(`${where}: table "${t.name}" is not STRICT; end its CREATE TABLE with ") STRICT" so types are enforced.`);
+      if (t.pk.length === 0) throw new DefinitionError(`${where}: table "${t.name}" has no explicit PRIMARY KEY; declare one (e.g. id TEXT PRIMARY KEY) so changes can name their rows.`);
+    }
+    return { tables, hash: schemaHash(db) };
+  } finally {
+    db.close();
+  }
+}

@@ -1,0 +1,255 @@
+/** The crm world's tools. */
+import { defineTool, ToolError, z, type Ctx, type Row } from '../../kit/index.ts';
+
+const CONTACT_STAGES = ['lead', 'qualified', 'customer', 'churned'] as const;
+const DEAL_STAGES = ['prospecting', 'proposal', 'negotiation', 'won', 'lost'] as const;
+const ACTIVITY_KINDS = ['call', 'email', 'meeting', 'note'] as const;
+
+const limit = (max: number, dflt: number) => z.number().int().min(1).max(max).default(dflt).describe(`Page size, 1 to ${max}.`);
+const cursor = z.string().optional().describe('The next_cursor of the previous page; omit for the first page.');
+
+function mustFind(ctx: Ctx, table: 'contacts' | 'companies' | 'deals', id: string): Row {
+  const row = ctx.db.one(`SELECT * FROM ${table} WHERE id = ?`, id);
+  if (!row) {
+    const noun = table.slice(0, -1).replace('companie', 'company');
+    throw new ToolError('not_found', `No ${noun} has id "${id}". Find ids with ${table === 'deals' ? 'list_deals' : table === 'companies' ? 'list_companies' : 'search_contacts'}.`, { [`${noun}_id`]: id });
+  }
+  return row;
+}
+
+function page<T extends Row>(rows: T[], size: number): { items: T[]; next_cursor: string | null } {
+  const more = rows.length > size;
+  const items = more ? rows.slice(0, size) : rows;
+  return { items, next_cursor: more ? String(items[items.length - 1].id) : null };
+}
+
+function ensureEmailFree(ctx: Ctx, email: string, except?: string): void {
+  const other = ctx.db.one<{ id: string }>('SELECT id FROM contacts WHERE email = ? COLLATE NOCASE', email);
+  if (other && other.id !== except) throw new ToolError('conflict', `A contact with email ${email} already exists (${other.id}). Update that contact instead.`, { contact_id: other.id });
+}
+
+export const searchContacts = defineTool({
+  name: 'search_contacts',
+  description: 'Search contacts by name, email or company name (case-insensitive substring). Returns up to `limit` matches ordered by name.',
+  input: z.object({ query: z.string().min(1).describe('Text to look for.'), limit: limit(50, 10) }),
+  run(ctx, { query, limit: n }) {
+    const like = `%${query.replace(/[\\%_]/g, (c) => '\\' + c)}%`;
+    const contacts = ctx.db.all(
+      `SELECT c.id, c.name, c.email, c.title, c.stage, c.company_id, co.name AS company_name
+         FROM contacts c LEFT JOIN companies co ON co.id = c.company_id
+        WHERE c.name LIKE @like ESCAPE '\\' OR c.email LIKE @like ESCAPE '\\' OR co.name LIKE @like ESCAPE '\\'
+        ORDER BY c.name, c.id LIMIT @n`,
+      { like, n },
+    );
+    return { contacts };
+  },
+});
+
+export const listContacts = defineTool({
+  name: 'list_contacts',
+  description: 'List contacts page by page, optionally filtered by stage or company. Ordered by id; pass next_cursor to get the next page.',
+  input: z.object({ stage: z.enum(CONTACT_STAGES).optional(), company_id: z.string().optional(), limit: limit(100, 20), cursor }),
+  run(ctx, { stage, company_id, limit: n, cursor: after }) {
+    const rows = ctx.db.all(
+      `SELECT id, name, email, title, stage, company_id FROM contacts
+        WHERE (@stage IS NULL OR stage = @stage) AND (@company_id IS NULL OR company_id = @company_id) AND (@after IS NULL OR id > @after)
+        ORDER BY id LIMIT @n`,
+      { stage: stage ?? null, company_id: company_id ?? null, after: after ?? null, n: n + 1 },
+    );
+    const { items, next_cursor } = page(rows, n);
+    return { contacts: items, next_cursor };
+  },
+});
+
+export const getContact = defineTool({
+  name: 'get_contact',
+  description: 'Fetch one contact with its company, open deals and five most recent activities.',
+  input: z.object({ id: z.string().describe('Contact id, like con_…') }),
+  run(ctx, { id }) {
+    const contact = mustFind(ctx, 'contacts', id);
+    const company = contact.company_id ? ctx.db.one('SELECT * FROM companies WHERE id = ?', contact.company_id as string) ?? null : null;
+    const deals = ctx.db.all(`SELECT id, title, amount_cents, currency, stage, close_date FROM deals WHERE contact_id = ? AND stage NOT IN ('won', 'lost') ORDER BY id`, id);
+    const activities = ctx.db.all('SELECT id, kind, subject, occurred_at FROM activities WHERE contact_id = ? ORDER BY occurred_at DESC, id DESC LIMIT 5', id);
+    return { ...contact, company, deals, activities };
+  },
+});
+
+export const createContact = defineTool({
+  name: 'create_contact',
+  description: 'Add a contact. Emails are unique; a contact whose email already exists is refused with code "conflict".',
+  input: z.object({
+    name: z.string().min(1),
+    email: z.string().email(),
+    company_id: z.string().optional(),
+    title: z.string().optional(),
+    phone: z.string().optional(),
+    stage: z.enum(CONTACT_STAGES).default('lead'),
+    notes: z.string().default(''),
+  }),
+  run(ctx, input) {
+    if (input.company_id) mustFind(ctx, 'companies', input.company_id);
+    ensureEmailFree(ctx, input.email);
+    const id = ctx.ids.token('con_', 14);
+    const now = ctx.clock.iso();
+    ctx.db.run(
+      'INSERT INTO contacts (id, company_id, name, email, phone, title, stage, notes, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      id, input.company_id ?? null, input.name, input.email, input.phone ?? null, input.title ?? null, input.stage, input.notes, now, now,
+    );
+    return ctx.db.one('SELECT * FROM contacts WHERE id = ?', id);
+  },
+});
+
+export const updateContact = defineTool({
+  name: 'update_contact',
+  description: 'Change fields of a contact; fields you omit stay as they are.',
+  input: z.object({
+    id: z.string(),
+    name: z.string().min(1).optional(),
+    email: z.string().email().optional(),
+    company_id: z.string().nullable().optional(),
+    title: z.string().nullable().optional(),
+    phone: z.string().nullable().optional(),
+    stage: z.enum(CONTACT_STAGES).optional(),
+    notes: z.string().optional(),
+  }),
+  run(ctx, { id, ...fields }) {
+    mustFind(ctx, 'contacts', id);
+    if (fields.email !== undefined) ensureEmailFree(ctx, fields.email, id);
+    if (fields.company_id) mustFind(ctx, 'companies', fields.company_id);
+    const set = Object.entries(fields).filter(([, v]) => v !== undefined);
+    if (set.length === 0) throw new ToolError('nothing_to_update', 'Give at least one field to change, e.g. {"id": "…", "stage": "qualified"}.');
+    const columns = ['name', 'email', 'company_id', 'title', 'phone', 'stage', 'notes'];
+    const assignments = set.map(([k]) => `${columns.find((c) => c === k)} = ?`).join(', ');
+    ctx.db.run(`UPDATE contacts SET ${assignments}, updated_at = ? WHERE id = ?`, ...set.map(([, v]) => v as string | null), ctx.clock.iso(), id);
+    return ctx.db.one('SELECT * FROM contacts WHERE id = ?', id);
+  },
+});
+
+export const deleteContact = defineTool({
+  name: 'delete_contact',
+  description: 'Delete a contact and its activities. Deals keep existing without a contact.',
+  input: z.object({ id: z.string() }),
+  run(ctx, { id }) {
+    const contact = mustFind(ctx, 'contacts', id);
+    ctx.db.run('DELETE FROM contacts WHERE id = ?', id);
+    return { deleted: true, id, name: contact.name };
+  },
+});
+
+export const createCompany = defineTool({
+  name: 'create_company',
+  description: 'Add a company (an account contacts and deals belong to).',
+  input: z.object({ name: z.string().min(1), domain: z.string().optional(), industry: z.string().optional(), employees: z.number().int().min(1).optional() }),
+  run(ctx, input) {
+    const id = ctx.ids.token('cmp_', 14);
+    ctx.db.run('INSERT INTO companies (id, name, domain, industry, employees, created_at) VALUES (?, ?, ?, ?, ?, ?)', id, input.name, input.domain ?? null, input.industry ?? null, input.employees ?? null, ctx.clock.iso());
+    return ctx.db.one('SELECT * FROM companies WHERE id = ?', id);
+  },
+});
+
+export const listCompanies = defineTool({
+  name: 'list_companies',
+  description: 'List companies page by page, optionally only those whose name contains `query`. Ordered by id.',
+  input: z.object({ query: z.string().optional(), limit: limit(100, 20), cursor }),
+  run(ctx, { query, limit: n, cursor: after }) {
+    const rows = ctx.db.all(
+      `SELECT id, name, domain, industry, employees FROM companies
+        WHERE (@query IS NULL OR name LIKE '%' || @query || '%') AND (@after IS NULL OR id > @after) ORDER BY id LIMIT @n`,
+      { query: query ?? null, after: after ?? null, n: n + 1 },
+    );
+    const { items, next_cursor } = page(rows, n);
+    return { companies: items, next_cursor };
+  },
+});
+
+export const createDeal = defineTool({
+  name: 'create_deal',
+  description: 'Open a deal with a company (optionally linked to a contact). Amounts are in cents.',
+  input: z.object({
+    company_id: z.string(),
+    contact_id: z.string().optional(),
+    title: z.string().min(1),
+    amount_cents: z.number().int().min(0),
+    currency: z.string().regex(/^[a-z]{3}$/).default('usd'),
+    close_date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional().describe('Expected close date, YYYY-MM-DD.'),
+  }),
+  run(ctx, input) {
+    mustFind(ctx, 'companies', input.company_id);
+    if (input.contact_id) {
+      const contact = mustFind(ctx, 'contacts', input.contact_id);
+      if (contact.company_id !== input.company_id) throw new ToolError('mismatch', `Contact ${input.contact_id} does not work at company ${input.company_id}.`);
+    }
+    const id = ctx.ids.token('deal_', 14);
+    const now = ctx.clock.iso();
+    ctx.db.run(
+      'INSERT INTO deals (id, company_id, contact_id, title, amount_cents, currency, close_date, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      id, input.company_id, input.contact_id ?? null, input.title, input.amount_cents, input.currency, input.close_date ?? null, now, now,
+    );
+    return ctx.db.one('SELECT * FROM deals WHERE id = ?', id);
+  },
+});
+
+export const updateDeal = defineTool({
+  name: 'update_deal',
+  description: 'Move a deal to another stage or change its amount or close date. Won and lost deals are closed and cannot change.',
+  input: z.object({ id: z.string(), stage: z.enum(DEAL_STAGES).optional(), amount_cents: z.number().int().min(0).optional(), close_date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional() }),
+  run(ctx, { id, stage, amount_cents, close_date }) {
+    const deal = mustFind(ctx, 'deals', id);
+    if (deal.stage === 'won' || deal.stage === 'lost') throw new ToolError('deal_closed', `Deal ${id} is already ${deal.stage}; open a new deal instead.`);
+    if (stage === undefined && amount_cents === undefined && close_date === undefined) throw new ToolError('nothing_to_update', 'Give stage, amount_cents or close_date.');
+    ctx.db.run(
+      'UPDATE deals SET stage = coalesce(?, stage), amount_cents = coalesce(?, amount_cents), close_date = coalesce(?, close_date) WHERE id = ?',
+      stage ?? null, amount_cents ?? null, close_date ?? null, id,
+    );
+    return ctx.db.one('SELECT * FROM deals WHERE id = ?', id);
+  },
+});
+
+export const listDeals = defineTool({
+  name: 'list_deals',
+  description: 'List deals page by page, optionally filtered by stage, company or contact. Ordered by id.',
+  input: z.object({ stage: z.enum(DEAL_STAGES).optional(), company_id: z.string().optional(), contact_id: z.string().optional(), limit: limit(100, 20), cursor }),
+  run(ctx, { stage, company_id, contact_id, limit: n, cursor: after }) {
+    const rows = ctx.db.all(
+      `SELECT id, title, company_id, contact_id, amount_cents, currency, stage, close_date FROM deals
+        WHERE (@stage IS NULL OR stage = @stage) AND (@company_id IS NULL OR company_id = @company_id) AND (@contact_id IS NULL OR contact_id = @contact_id) AND (@after IS NULL OR id > @after)
+        ORDER BY id LIMIT @n`,
+      { stage: stage ?? null, company_id: company_id ?? null, contact_id: contact_id ?? null, after: after ?? null, n: n + 1 },
+    );
+    const { items, next_cursor } = page(rows, n);
+    return { deals: items, next_cursor };
+  },
+});
+
+export const logActivity = defineTool({
+  name: 'log_activity',
+  description: 'Record a call, email, meeting or note against a contact (and optionally one of its deals), stamped now.',
+  input: z.object({ contact_id: z.string(), deal_id: z.string().optional(), kind: z.enum(ACTIVITY_KINDS), subject: z.string().min(1), body: z.string().default('') }),
+  run(ctx, input) {
+    mustFind(ctx, 'contacts', input.contact_id);
+    if (input.deal_id) mustFind(ctx, 'deals', input.deal_id);
+    const r = ctx.db.run(
+      'INSERT INTO activities (contact_id, deal_id, kind, subject, body, occurred_at) VALUES (?, ?, ?, ?, ?, ?)',
+      input.contact_id, input.deal_id ?? null, input.kind, input.subject, input.body, ctx.clock.iso(),
+    );
+    return ctx.db.one('SELECT * FROM activities WHERE id = ?', r.lastInsertRowid);
+  },
+});
+
+export const pipelineSummary = defineTool({
+  name: 'pipeline_summary',
+  description: 'Totals of open and closed deals by stage: count and amount in cents.',
+  input: z.object({ company_id: z.string().optional() }),
+  run(ctx, { company_id }) {
+    const stages = ctx.db.all(
+      `SELECT stage, count(*) AS deals, sum(amount_cents) AS amount_cents FROM deals WHERE (@company_id IS NULL OR company_id = @company_id) GROUP BY stage ORDER BY stage`,
+      { company_id: company_id ?? null },
+    );
+    return { stages };
+  },
+});
+
+export const tools = [
+  searchContacts, listContacts, getContact, createContact, updateContact, deleteContact,
+  createCompany, listCompanies, createDeal, updateDeal, listDeals, logActivity, pipelineSummary,
+];
