@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import { defineTool, defineWorld, ToolError, z } from '../index.ts';
+import { crm } from '../../worlds/crm/index.ts';
+
+const billing = defineWorld({
+  name: 'billing',
+  version: '1.0.0',
+  schema: `CREATE TABLE invoices (id TEXT PRIMARY KEY, customer TEXT NOT NULL, amount_cents INTEGER NOT NULL, status TEXT NOT NULL DEFAULT 'open') STRICT;`,
+  tools: [
+    defineTool({
+      name: 'create_invoice',
+      description: 'Bill a customer.',
+      input: z.object({ customer: z.string(), amount_cents: z.number().int().positive() }),
+      run(ctx, { customer, amount_cents }) {
+        const id = ctx.ids.token('in_', 12);
+        ctx.db.run('INSERT INTO invoices (id, customer, amount_cents) VALUES (?, ?, ?)', id, customer, amount_cents);
+        return ctx.db.one('SELECT * FROM invoices WHERE id = ?', id);
+      },
+    }),
+    defineTool({
+      name: 'void_invoice',
+      description: 'Void an open invoice.',
+      input: z.object({ id: z.string() }),
+      run(ctx, { id }) {
+        const r = ctx.db.run("UPDATE invoices SET status = 'void' WHERE id = ? AND status = 'open'", id);
+        if (r.changes === 0) throw new ToolError('not_open', `invoice ${id} is not open`);
+        return { id, status: 'void' };
+      },
+    }),
+    defineTool({ name: 'list_invoices', description: 'List invoices.', input: z.object({}), run: (ctx) => ctx.db.all('SELECT * FROM invoices ORDER BY id') }),
+  ],
+});
+
+/** The host's own tool: wins a deal and bills it through the embedded billing world, in one call. */
+const winAndBill = defineTool({
+  name: 'win_and_bill',
+  description: 'Mark a deal won and invoice its amount.',
+  input: z.object({ deal_id: z.string(), fail_after_billing: z.boolean().default(false) }),
+  run(ctx, { deal_id, fail_after_billing }) {
+    const deal = ctx.db.one<{ amount_cents: number; company_id: string }>('SELECT amount_cents, company_id FROM deals WHERE id = ?', deal_id);
+    if (!deal) throw new ToolError('not_found', `no deal ${deal_id}`);
+    ctx.db.run("UPDATE deals SET stage = 'won' WHERE id = ?", deal_id);
+    const invoice = ctx.worlds.billing.call('create_invoice', { customer: deal.company_id, amount_cents: deal.amount_cents });
+    if (fail_after_billing) throw new ToolError('refused', 'rolled back on purpose');
+    return { deal_id, invoice, open: ctx.worlds.billing.db.all("SELECT id FROM invoices WHERE status = 'open' ORDER BY id").length };
+  },
+});
+
+const company = defineWorld({
+  name: 'company',
+  version: '1.0.0',
+  schema: crm.schema,
+  tools: [...crm.tools, winAndBill],
+  fixtures: { small_startup: crm.fixtures.small_startup },
+  worlds: { billing: { world: billing, prefix: 'billing_', block: ['list_invoices'] } },
+});
+
+describe('composition', () => {
+  it('shows one flat tool list, host first, sub-world tools prefixed and filtered', () => {
+    const names = company.instance().tools().map((t) => t.name);
+    expect(names.slice(0, crm.tools.length + 1)).toEqual([...crm.tools.map((t) => t.name), 'win_and_bill']);
+    expect(names.slice(crm.tools.length + 1)).toEqual(['billing_create_invoice', 'billing_void_invoice']);
+  });
+
+  it('changes both stores and names the store of each row', () => {
+    const inst = company.instance({ fixture: 'small_startup', seed: 3 });
+    const r = inst.call('win_and_bill', { deal_id: 'deal_acme_fleet' });
+    expect(r).toMatchObject({ ok: true, result: { deal_id: 'deal_acme_fleet', open: 1 } });
+    const direct = inst.call('billing_create_invoice', { customer: 'walk-in', amount_cents: 500 });
+    expect(direct.ok).toBe(true);
+    const tables = inst.changes().map((c) => `${c.table}:${c.op}`);
+    expect(tables).toEqual(['billing.invoices:insert', 'billing.invoices:insert', 'deals:update']);
+    expect(inst.changeLog().map((c) => [c.call, c.tool, c.table])).toEqual([
+      [1, 'win_and_bill', 'billing.invoices'],
+      [1, 'win_and_bill', 'deals'],
+      [2, 'billing_create_invoice', 'billing.invoices'],
+    ]);
+    expect(inst.queryStore('billing', 'SELECT count(*) AS n FROM invoices')).toEqual([{ n: 2 }]);
+  });
+
+  it('rolls back both stores when the host call fails', () => {
+    const inst = company.instance({ fixture: 'small_startup' });
+    const r = inst.call('win_and_bill', { deal_id: 'deal_acme_fleet', fail_after_billing: true });
+    expect(r).toMatchObject({ ok: false, error: { code: 'refused' } });
+    expect(inst.changes()).toEqual([]);
+    expect(inst.queryStore('billing', 'SELECT count(*) AS n FROM invoices')).toEqual([{ n: 0 }]);
+    expect(inst.query("SELECT stage FROM deals WHERE id = 'deal_acme_fleet'")).toEqual([{ stage: 'proposal' }]);
+  });
+
+  it('keeps separate id streams per world and blocks hidden tools', () => {
+    const inst = company.instance({ fixture: 'small_startup' });
+    expect(inst.call('billing_list_invoices', {})).toMatchObject({ ok: false, error: { code: 'unknown_tool' } });
+    const fork = inst.fork();
+    expect(fork.call('billing_create_invoice', { customer: 'a', amount_cents: 1 })).toEqual(inst.call('billing_create_invoice', { customer: 'a', amount_cents: 1 }));
+  });
+
+  it('refuses clashing prefixes and unknown allow/block names at definition', () => {
+    expect(() => defineWorld({ name: 'x', version: '1', schema: crm.schema, tools: [...crm.tools], worlds: { b: { world: billing, prefix: 'billing_', allow: ['nope'] } } })).toThrow(/does not have/);
+    const clash = defineTool({ name: 'billing_void_invoice', description: 'clash', input: z.object({}), run: () => null });
+    expect(() => defineWorld({ name: 'x', version: '1', schema: crm.schema, tools: [clash], worlds: { b: { world: billing, prefix: 'billing_' } } })).toThrow(/clashes/);
+  });
+});
