@@ -1,25 +1,19 @@
 /**
- * Change capture. Each tracked table gets three AFTER triggers whose short bodies hand the written row to a JS
- * function (`__seahaven_capture`) registered on the connection; the kit appends a raw record per row written and drops
- * what a failed statement, savepoint or call rolled back. Raw records are converted to JSON only when read.
+ * Change capture. Each tracked table gets three AFTER triggers whose short bodies hand only the written row's primary
+ * key to a JS function (`__seahaven_capture`); short bodies keep the schema cheap to parse, which is most of a reset.
+ * At the end of each call the kit reads the touched rows' current values, and takes their values at the start of the
+ * call from its own history or, for a first touch, from the fixture image (immutable, shared per process). So a call's
+ * record is the net change of each row it touched, and the episode's net diff follows without replaying anything.
  */
-import { compareSqlValues, sqlValueToJson, type JsonValue, type Row } from './values.ts';
+import type Database from 'better-sqlite3';
+import type { Statement } from 'better-sqlite3';
+import { compareSqlValues, sqlValueToJson, type Row } from './values.ts';
 import { quoteIdent, type TableInfo } from './schema.ts';
+
+type Db = InstanceType<typeof Database>;
 
 export const CAPTURE_FN = '__seahaven_capture';
 export const TRIGGER_PREFIX = '__seahaven_t';
-
-export const OP_INSERT = 1;
-export const OP_UPDATE = 2;
-export const OP_DELETE = 3;
-
-/** One row written by one statement, as SQLite handed it over. Update values are the old row then the new row. */
-export interface RawRecord {
-  call: number;
-  table: number;
-  op: number;
-  values: unknown[];
-}
 
 /** A change record, as `changes()` and `changeLog()` return it. */
 export interface Change {
@@ -37,128 +31,207 @@ export interface ChangeLogEntry extends Change {
 }
 
 /** The DDL that arms capture on `tables`; table numbers are positions in that array. */
-export function captureTriggersSql(tables: TableInfo[], schema = 'main'): string {
+export function captureTriggersSql(tables: readonly TableInfo[]): string {
   let sql = '';
   tables.forEach((t, i) => {
     const q = quoteIdent(t.name);
-    const newCols = t.columns.map((c) => 'NEW.' + quoteIdent(c)).join(', ');
-    const oldCols = t.columns.map((c) => 'OLD.' + quoteIdent(c)).join(', ');
-    const name = (op: string) => `${schema}.${quoteIdent(`${TRIGGER_PREFIX}${op}_${t.name}`)}`;
-    sql += `CREATE TRIGGER ${name('i')} AFTER INSERT ON ${q} BEGIN SELECT ${CAPTURE_FN}(${i}, ${OP_INSERT}, ${newCols}); END;\n`;
-    sql += `CREATE TRIGGER ${name('u')} AFTER UPDATE ON ${q} BEGIN SELECT ${CAPTURE_FN}(${i}, ${OP_UPDATE}, ${oldCols}, ${newCols}); END;\n`;
-    sql += `CREATE TRIGGER ${name('d')} AFTER DELETE ON ${q} BEGIN SELECT ${CAPTURE_FN}(${i}, ${OP_DELETE}, ${oldCols}); END;\n`;
+    const key = (row: string) => t.pk.map((c) => `${row}.${quoteIdent(c)}`).join(', ');
+    const name = (op: string) => quoteIdent(`${TRIGGER_PREFIX}${op}_${t.name}`);
+    sql += `CREATE TRIGGER ${name('i')} AFTER INSERT ON ${q} BEGIN SELECT ${CAPTURE_FN}(${i}, ${key('NEW')}); END;\n`;
+    sql += `CREATE TRIGGER ${name('u')} AFTER UPDATE ON ${q} BEGIN SELECT ${CAPTURE_FN}(${i}, ${key('OLD')}, ${key('NEW')}); END;\n`;
+    sql += `CREATE TRIGGER ${name('d')} AFTER DELETE ON ${q} BEGIN SELECT ${CAPTURE_FN}(${i}, ${key('OLD')}); END;\n`;
   });
   return sql;
 }
 
 /** DDL that removes the capture triggers (used before a fixture image is frozen). */
-export function dropCaptureTriggersSql(tables: TableInfo[]): string {
+export function dropCaptureTriggersSql(tables: readonly TableInfo[]): string {
   return tables
     .flatMap((t) => ['i', 'u', 'd'].map((op) => `DROP TRIGGER IF EXISTS ${quoteIdent(`${TRIGGER_PREFIX}${op}_${t.name}`)};`))
     .join('\n');
 }
 
-interface RowState {
-  table: TableInfo;
-  keyValues: unknown[];
-  before: unknown[] | null;
-  after: unknown[] | null;
-  first: number;
+/** Reads whole rows by primary key from one connection, with statements prepared on first use. */
+export class RowReader {
+  private readonly db: Db;
+  private readonly statements: (Statement | undefined)[] = [];
+  private readonly tables: readonly TableInfo[];
+  constructor(db: Db, tables: readonly TableInfo[]) {
+    this.db = db;
+    this.tables = tables;
+  }
+  /** The row's values in column order, or null when no row has that key. */
+  read(tableNo: number, key: readonly unknown[]): unknown[] | null {
+    let stmt = this.statements[tableNo];
+    if (stmt === undefined) {
+      const t = this.tables[tableNo];
+      const where = t.pk.map((c) => `${quoteIdent(c)} IS ?`).join(' AND ');
+      stmt = this.db.prepare(`SELECT ${t.columns.map(quoteIdent).join(', ')} FROM ${quoteIdent(t.name)} WHERE ${where}`).raw(true).safeIntegers(true);
+      this.statements[tableNo] = stmt;
+    }
+    return (stmt.get(...(key as never[])) as unknown[] | undefined) ?? null;
+  }
 }
 
-function keyOf(values: unknown[], t: TableInfo, offset: number): unknown[] {
-  return t.pkIndex.map((i) => values[offset + i]);
+/** A table as the tracker sees it: where its rows live now and where they started. */
+export interface TrackedTable {
+  info: TableInfo;
+  /** Display name: `table`, or `mount.table` for a composed sub-world's store. */
+  name: string;
+  /** Table number within its own store (the number its triggers pass). */
+  local: number;
+  live: RowReader;
+  /** The starting state; null when the store started empty. */
+  base: RowReader | null;
 }
 
-function keyString(tableNo: number, key: unknown[]): string {
+interface RowHistory {
+  table: number;
+  key: unknown[];
+  original: unknown[] | null;
+  current: unknown[] | null;
+}
+
+interface CallChanges {
+  call: number;
+  tool: string;
+  /** [table, key, before, after] per touched row whose values differ. */
+  rows: [number, unknown[], unknown[] | null, unknown[] | null][];
+}
+
+function keyString(tableNo: number, key: readonly unknown[]): string {
   let s = String(tableNo);
-  for (const v of key) s += '\u0000' + (typeof v === 'bigint' ? 'n' + v : typeof v === 'number' ? 'n' + v : v instanceof Uint8Array ? 'b' + Buffer.from(v).toString('hex') : 's' + String(v));
+  for (const v of key) {
+    s += '\u0000';
+    s += typeof v === 'bigint' || typeof v === 'number' ? 'n' + v : v instanceof Uint8Array ? 'b' + Buffer.from(v).toString('hex') : v === null ? 'z' : 's' + v;
+  }
   return s;
 }
 
 function sameValue(a: unknown, b: unknown): boolean {
   if (a instanceof Uint8Array && b instanceof Uint8Array) return Buffer.compare(a, b) === 0;
-  // SQLite hands integers over as BigInt and REALs as numbers; 1 and 1.0 are different values to it, and to us.
-  return a === b || (typeof a === 'number' && typeof b === 'number' && Number.isNaN(a) && Number.isNaN(b));
+  return a === b;
 }
 
-function toRow(t: TableInfo, values: unknown[], cols: number[]): Row {
+function sameRow(a: readonly unknown[] | null, b: readonly unknown[] | null): boolean {
+  if (a === null || b === null) return a === b;
+  for (let i = 0; i < a.length; i++) if (!sameValue(a[i], b[i])) return false;
+  return true;
+}
+
+/** Tracks which rows each call touched, and turns them into change records. */
+export class ChangeTracker {
+  readonly tables: TrackedTable[];
+  private touched: [number, unknown[]][] = [];
+  private touchedKeys = new Set<string>();
+  private history = new Map<string, RowHistory>();
+  private calls: CallChanges[] = [];
+  /** Off while a fixture is being built: nothing to record. */
+  enabled = true;
+
+  constructor(tables: TrackedTable[]) {
+    this.tables = tables;
+  }
+
+  /** The function the triggers call, for the store whose first table has number `offset`. */
+  captureFunction(offset: number): (...args: unknown[]) => null {
+    return (...args: unknown[]) => {
+      if (!this.enabled) return null;
+      const tableNo = offset + Number(args[0]);
+      const n = this.tables[tableNo].info.pk.length;
+      this.touch(tableNo, args.slice(1, 1 + n));
+      // An update passes the old key then the new one; a changed primary key touches both rows.
+      if (args.length > 1 + n) this.touch(tableNo, args.slice(1 + n));
+      return null;
+    };
+  }
+
+  private touch(tableNo: number, key: unknown[]): void {
+    const k = keyString(tableNo, key);
+    if (this.touchedKeys.has(k)) return;
+    this.touchedKeys.add(k);
+    this.touched.push([tableNo, key]);
+  }
+
+  /** Forget what the current call touched (it rolled back). */
+  discardCall(): void {
+    if (this.touched.length === 0) return;
+    this.touched = [];
+    this.touchedKeys.clear();
+  }
+
+  /** Record what the call that just committed changed. */
+  commitCall(call: number, tool: string): void {
+    if (this.touched.length === 0) return;
+    const rows: CallChanges['rows'] = [];
+    for (const [tableNo, key] of this.touched) {
+      const t = this.tables[tableNo];
+      const k = keyString(tableNo, key);
+      let h = this.history.get(k);
+      if (h === undefined) {
+        const original = t.base === null ? null : t.base.read(t.local, key);
+        h = { table: tableNo, key, original, current: original };
+        this.history.set(k, h);
+      }
+      const after = t.live.read(t.local, key);
+      if (!sameRow(h.current, after)) rows.push([tableNo, key, h.current, after]);
+      h.current = after;
+    }
+    if (rows.length > 0) this.calls.push({ call, tool, rows: sortRows(this.tables, rows) });
+    this.touched = [];
+    this.touchedKeys.clear();
+  }
+
+  /** Net diff since the start, one record per changed row, sorted by table then key. */
+  changes(): Change[] {
+    const rows: CallChanges['rows'] = [];
+    for (const h of this.history.values()) if (!sameRow(h.original, h.current)) rows.push([h.table, h.key, h.original, h.current]);
+    return sortRows(this.tables, rows).map((r) => this.record(r));
+  }
+
+  /** One record per row per call. */
+  changeLog(): ChangeLogEntry[] {
+    const out: ChangeLogEntry[] = [];
+    for (const c of this.calls) for (const r of c.rows) out.push({ call: c.call, tool: c.tool, ...this.record(r) });
+    return out;
+  }
+
+  /** A copy that continues independently (fork). Row values are never mutated, so they are shared. */
+  copyInto(other: ChangeTracker): void {
+    for (const [k, h] of this.history) other.history.set(k, { ...h });
+    other.calls = this.calls.slice();
+  }
+
+  private record([tableNo, key, before, after]: CallChanges['rows'][number]): Change {
+    const t = this.tables[tableNo];
+    const info = t.info;
+    const keyRow: Row = {};
+    info.pk.forEach((c, i) => (keyRow[c] = sqlValueToJson(key[i])));
+    if (before === null) return { table: t.name, op: 'insert', key: keyRow, after: toRow(info, after!, null) };
+    if (after === null) return { table: t.name, op: 'delete', key: keyRow, before: toRow(info, before, null) };
+    const changed: number[] = [];
+    for (let i = 0; i < info.columns.length; i++) if (!info.pkIndex.includes(i) && !sameValue(before[i], after[i])) changed.push(i);
+    const cols = [...info.pkIndex, ...changed];
+    return { table: t.name, op: 'update', key: keyRow, before: toRow(info, before, cols), after: toRow(info, after, cols) };
+  }
+}
+
+function toRow(t: TableInfo, values: readonly unknown[], cols: number[] | null): Row {
   const row: Row = {};
-  for (const i of cols) row[t.columns[i]] = sqlValueToJson(values[i]);
+  if (cols === null) for (let i = 0; i < t.columns.length; i++) row[t.columns[i]] = sqlValueToJson(values[i]);
+  else for (const i of cols) row[t.columns[i]] = sqlValueToJson(values[i]);
   return row;
 }
 
-/**
- * Fold raw records into net changes, one per row: insert+update → insert; insert+delete → nothing; update+update →
- * one update (dropped when equal); update+delete → delete of the original; delete+insert → update, or nothing when
- * identical. Sorted by table name, then primary key in SQLite's order.
- */
-export function foldRecords(records: readonly RawRecord[], tables: readonly TableInfo[], from = 0, to = records.length, tableName?: (t: TableInfo) => string): Change[] {
-  const rows = new Map<string, RowState>();
-  let seq = 0;
-  const touch = (tableNo: number, key: unknown[], before: unknown[] | null) => {
-    const k = keyString(tableNo, key);
-    let state = rows.get(k);
-    if (state === undefined) {
-      state = { table: tables[tableNo], keyValues: key, before, after: before, first: seq++ };
-      rows.set(k, state);
-    }
-    return state;
-  };
-  for (let r = from; r < to; r++) {
-    const rec = records[r];
-    const t = tables[rec.table];
-    const n = t.columns.length;
-    if (rec.op === OP_INSERT) {
-      touch(rec.table, keyOf(rec.values, t, 0), null).after = rec.values;
-    } else if (rec.op === OP_DELETE) {
-      touch(rec.table, keyOf(rec.values, t, 0), rec.values).after = null;
-    } else {
-      const oldRow = rec.values.slice(0, n);
-      const newRow = rec.values.slice(n);
-      const oldKey = keyOf(oldRow, t, 0);
-      const newKey = keyOf(newRow, t, 0);
-      if (oldKey.every((v, i) => sameValue(v, newKey[i]))) {
-        touch(rec.table, oldKey, oldRow).after = newRow;
-      } else {
-        // A primary-key change is the old row leaving and a new row arriving.
-        touch(rec.table, oldKey, oldRow).after = null;
-        touch(rec.table, newKey, null).after = newRow;
-      }
-    }
-  }
-  const out: { change: Change; t: TableInfo; key: unknown[] }[] = [];
-  for (const s of rows.values()) {
-    const t = s.table;
-    const name = tableName ? tableName(t) : t.name;
-    const allCols = t.columns.map((_, i) => i);
-    const key = toRow(t, s.keyValues.length ? rowFromKey(t, s.keyValues) : [], t.pkIndex);
-    if (s.before === null && s.after === null) continue;
-    if (s.before === null) out.push({ change: { table: name, op: 'insert', key, after: toRow(t, s.after!, allCols) }, t, key: s.keyValues });
-    else if (s.after === null) out.push({ change: { table: name, op: 'delete', key, before: toRow(t, s.before, allCols) }, t, key: s.keyValues });
-    else {
-      const changed: number[] = [];
-      for (let i = 0; i < t.columns.length; i++) if (!sameValue(s.before[i], s.after[i])) changed.push(i);
-      if (changed.length === 0) continue;
-      const cols = [...t.pkIndex, ...changed.filter((i) => !t.pkIndex.includes(i))];
-      out.push({ change: { table: name, op: 'update', key, before: toRow(t, s.before, cols), after: toRow(t, s.after, cols) }, t, key: s.keyValues });
-    }
-  }
-  out.sort((a, b) => {
-    if (a.change.table !== b.change.table) return a.change.table < b.change.table ? -1 : 1;
-    for (let i = 0; i < a.key.length; i++) {
-      const c = compareSqlValues(a.key[i], b.key[i]);
+function sortRows(tables: readonly TrackedTable[], rows: CallChanges['rows']): CallChanges['rows'] {
+  return rows.sort((a, b) => {
+    const na = tables[a[0]].name;
+    const nb = tables[b[0]].name;
+    if (na !== nb) return na < nb ? -1 : 1;
+    for (let i = 0; i < a[1].length; i++) {
+      const c = compareSqlValues(a[1][i], b[1][i]);
       if (c !== 0) return c;
     }
     return 0;
   });
-  return out.map((o) => o.change);
 }
-
-function rowFromKey(t: TableInfo, key: unknown[]): unknown[] {
-  const row: unknown[] = new Array(t.columns.length);
-  t.pkIndex.forEach((col, i) => (row[col] = key[i]));
-  return row;
-}
-
-export type { JsonValue };

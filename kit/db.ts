@@ -1,27 +1,20 @@
-/**
- * `ctx.db`: statements prepared once per connection and cached, integers read exactly, and capture marks kept so that
- * whatever a failed statement or savepoint rolled back is dropped from the change log too.
- */
+/** `ctx.db`: statements prepared once per connection and cached, integers read exactly, savepoints for nesting. */
 import type Database from 'better-sqlite3';
 import type { Statement } from 'better-sqlite3';
 import type { CtxDb, RunResult, SqlParam } from './ctx.ts';
 import { rowToJson, sqlValueToJson, type Row } from './values.ts';
-import type { RawRecord } from './capture.ts';
 
 type Db = InstanceType<typeof Database>;
 
-/** A connection with its statement cache and the capture log it feeds. */
+/** A connection with its statement cache. */
 export class Store {
   readonly db: Db;
-  /** Raw capture records; truncated on rollback. */
-  readonly log: RawRecord[];
+  // Rows come back with safe integers and are converted to their JSON forms before anyone sees them.
   private readonly cache = new Map<string, Statement>();
-  // Statement results typed loosely: rows are converted to their JSON forms before anyone sees them.
   private savepoints = 0;
 
-  constructor(db: Db, log: RawRecord[] = []) {
+  constructor(db: Db) {
     this.db = db;
-    this.log = log;
   }
 
   statement(sql: string): Statement {
@@ -37,50 +30,31 @@ export class Store {
   one<T = Row>(sql: string, params: SqlParam[]): T | undefined {
     const stmt = this.statement(sql);
     if (!stmt.reader) throw new TypeError(`ctx.db.one() needs a statement that returns rows; use ctx.db.run() for: ${sql}`);
-    const mark = this.log.length;
-    try {
-      const row = stmt.get(...params) as Record<string, unknown> | undefined;
-      return row === undefined ? undefined : (rowToJson(row) as T);
-    } catch (e) {
-      this.log.length = mark;
-      throw e;
-    }
+    const row = stmt.get(...params) as Record<string, unknown> | undefined;
+    return row === undefined ? undefined : (rowToJson(row) as T);
   }
 
   all<T = Row>(sql: string, params: SqlParam[]): T[] {
     const stmt = this.statement(sql);
     if (!stmt.reader) throw new TypeError(`ctx.db.all() needs a statement that returns rows; use ctx.db.run() for: ${sql}`);
-    const mark = this.log.length;
-    try {
-      const rows = stmt.all(...params) as Record<string, unknown>[];
-      for (const r of rows) rowToJson(r);
-      return rows as T[];
-    } catch (e) {
-      this.log.length = mark;
-      throw e;
-    }
+    const rows = stmt.all(...params) as Record<string, unknown>[];
+    for (const r of rows) rowToJson(r);
+    return rows as T[];
   }
 
   run(sql: string, params: SqlParam[]): RunResult {
     const stmt = this.statement(sql);
-    const mark = this.log.length;
-    try {
-      if (stmt.reader) {
-        // INSERT … RETURNING and friends: run to completion so every row is written.
-        stmt.all(...params);
-        return { changes: Number((this.statement('SELECT changes() AS n').get() as { n: bigint }).n), lastInsertRowid: 0 };
-      }
-      const r = stmt.run(...params);
-      return { changes: r.changes, lastInsertRowid: sqlValueToJson(r.lastInsertRowid) as number | string };
-    } catch (e) {
-      this.log.length = mark;
-      throw e;
+    if (stmt.reader) {
+      // INSERT … RETURNING and friends: run to completion so every row is written.
+      stmt.all(...params);
+      return { changes: Number((this.statement('SELECT changes() AS n').get() as { n: bigint }).n), lastInsertRowid: 0 };
     }
+    const r = stmt.run(...params);
+    return { changes: r.changes, lastInsertRowid: sqlValueToJson(r.lastInsertRowid) as number | string };
   }
 
   transaction<T>(fn: () => T): T {
     const name = `sh_sp_${++this.savepoints}`;
-    const mark = this.log.length;
     this.db.exec(`SAVEPOINT ${name}`);
     try {
       const out = fn();
@@ -88,7 +62,6 @@ export class Store {
       return out;
     } catch (e) {
       this.db.exec(`ROLLBACK TO ${name}; RELEASE ${name}`);
-      this.log.length = mark;
       throw e;
     } finally {
       this.savepoints--;

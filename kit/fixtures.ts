@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { InstanceError } from './errors.ts';
-import { captureTriggersSql, dropCaptureTriggersSql } from './capture.ts';
+import { captureTriggersSql, dropCaptureTriggersSql, RowReader } from './capture.ts';
 import { schemaHash, type TableInfo } from './schema.ts';
 import type { World } from './world.ts';
 
@@ -32,6 +32,8 @@ export interface LoadedFixture {
   now: string;
   /** Images with capture armed, by mount (`null` = host). */
   armed: Map<string | null, Buffer>;
+  /** Read-only readers over the frozen images: where every row started, shared by all instances. */
+  base: Map<string | null, RowReader>;
 }
 
 export interface BuiltFixture {
@@ -62,7 +64,7 @@ export function buildFixture(world: World, id: string): BuiltFixture {
     for (const [mount, db] of inst.databases()) {
       const copy = new Database(db.serialize());
       try {
-        copy.exec(dropCaptureTriggersSql(worlds.get(mount)!.tables as TableInfo[]));
+        copy.exec(dropCaptureTriggersSql(worlds.get(mount)!.tables));
         copy.exec('VACUUM');
         images.set(mount, copy.serialize());
       } finally {
@@ -102,7 +104,7 @@ export function imageFileName(id: string, mount: string | null): string {
 function arm(bytes: Buffer, tables: readonly TableInfo[]): Buffer {
   const db = new Database(bytes);
   try {
-    db.exec(captureTriggersSql(tables as TableInfo[]));
+    db.exec(captureTriggersSql(tables));
     return db.serialize();
   } finally {
     db.close();
@@ -153,8 +155,12 @@ export function loadFixture(world: World, id: string): LoadedFixture {
     }
   }
   const armed = new Map<string | null, Buffer>();
-  for (const [mount, w] of worlds) armed.set(mount, arm(images.get(mount)!, w.tables));
-  const loaded: LoadedFixture = { id, sha256: meta.sha256, now: meta.now, armed };
+  const base = new Map<string | null, RowReader>();
+  for (const [mount, w] of worlds) {
+    armed.set(mount, arm(images.get(mount)!, w.tables));
+    base.set(mount, new RowReader(new Database(images.get(mount)!, { readonly: true }), w.tables));
+  }
+  const loaded: LoadedFixture = { id, sha256: meta.sha256, now: meta.now, armed, base };
   cache.set(id, loaded);
   return loaded;
 }

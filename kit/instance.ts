@@ -9,8 +9,8 @@ import { InstanceError, ToolError } from './errors.ts';
 import { VirtualClock, isoOf, parseInstant, type ClockMode } from './clock.ts';
 import { Ids, Rng, Stream, hashHex } from './random.ts';
 import { installSqlOverrides } from './sql-overrides.ts';
-import { CAPTURE_FN, captureTriggersSql, foldRecords, type Change, type ChangeLogEntry, type RawRecord } from './capture.ts';
-import { KIT_DDL, SEQ_TABLE, type TableInfo } from './schema.ts';
+import { CAPTURE_FN, ChangeTracker, RowReader, captureTriggersSql, type Change, type ChangeLogEntry, type TrackedTable } from './capture.ts';
+import { KIT_DDL, SEQ_TABLE } from './schema.ts';
 import { Store } from './db.ts';
 import { violationsOf, type Tool, type ToolListing } from './tool.ts';
 import type { CallInfo, Ctx, WorldHandle } from './ctx.ts';
@@ -77,21 +77,40 @@ interface Slot {
   ids: Ids;
   rng: Rng;
   sql: Stream;
-  begin: Statement;
-  commit: Statement;
-  rollback: Statement;
+  /** Prepared on the first call: preparing parses the schema, which an idle instance never needs. */
+  begin: Statement | null;
+  commit: Statement | null;
 }
 
 interface Bound {
   tool: Tool<any, any>;
-  slot: Slot;
+  /** Index into the instance's slots: 0 = host, then mounts in declaration order. */
+  slot: number;
+}
+
+const boundByWorld = new WeakMap<World, Map<string, Bound>>();
+
+/** The agent-visible tool names of a world and where each runs; computed once per world. */
+function boundTools(world: World): Map<string, Bound> {
+  let bound = boundByWorld.get(world);
+  if (bound === undefined) {
+    bound = new Map();
+    for (const t of world.tools) bound.set(t.name, { tool: t, slot: 0 });
+    Object.values(world.mounts).forEach((m, i) => {
+      for (const t of m.world.tools) if (visibleInMount(m, t.name)) bound!.set(m.prefix + t.name, { tool: t, slot: i + 1 });
+    });
+    boundByWorld.set(world, bound);
+  }
+  return bound;
 }
 
 interface ForkSource {
   images: Map<string | null, Buffer>;
   streams: number[][];
   clock: { base: number; calls: number };
-  log: RawRecord[];
+  tracker: ChangeTracker;
+  /** Starting states of blank stores (a fixture's are shared through its loaded image). */
+  blankBases: Map<string | null, Buffer | null>;
   callLog: CallLogEntry[];
   callNames: string[];
   id: string;
@@ -108,10 +127,12 @@ export class Instance {
   /** Harness-side clock control: `now()`, `iso()`, `advance(ms)`, `mode`. */
   readonly clock: VirtualClock;
   private readonly slots: Slot[] = [];
-  private readonly bound = new Map<string, Bound>();
-  private readonly tables: TableInfo[] = [];
-  private readonly tableNames: string[] = [];
-  private readonly log: RawRecord[];
+  private readonly bound: Map<string, Bound>;
+  private readonly tracked: TrackedTable[] = [];
+  private readonly tracker: ChangeTracker;
+  /** Starting states of blank stores, kept so forks can read them too; null when the store started empty. */
+  private readonly blankBases = new Map<string | null, Buffer | null>();
+  private readonly ownedBases: InstanceType<typeof Database>[] = [];
   private readonly calls: CallLogEntry[];
   /** Tool name of each numbered call, by index - 1. */
   private readonly callNames: string[];
@@ -154,7 +175,7 @@ export class Instance {
     this.clock = new VirtualClock(mode, start);
     this.seedText = `${world.name}\u0000${this.fixture ?? ''}\u0000${seed}`;
     this.id = from?.id ?? 'inst_' + hashHex(this.seedText).slice(0, 16);
-    this.log = from ? from.log.slice() : [];
+    this.tracker = new ChangeTracker(this.tracked);
     this.calls = from ? from.callLog.slice() : [];
     this.callNames = from ? from.callNames.slice() : [];
     if (from) {
@@ -165,46 +186,50 @@ export class Instance {
     const mounts: [string | null, World][] = [[null, world], ...Object.entries(world.mounts).map(([m, spec]): [string, World] => [m, spec.world])];
     for (const [mount, w] of mounts) {
       const image = from ? from.images.get(mount)! : loaded ? loaded.armed.get(mount)! : null;
-      this.slots.push(this.openSlot(mount, w, image));
+      const base = loaded ? loaded.base.get(mount)! : from ? from.blankBases.get(mount)! : undefined;
+      this.slots.push(this.openSlot(mount, w, image, base));
     }
+    if (from) from.tracker.copyInto(this.tracker);
     if (from) this.slots.forEach((s, i) => {
       s.rng.stream.restore(from.streams[i * 3]);
       s.ids.stream.restore(from.streams[i * 3 + 1]);
       s.sql.restore(from.streams[i * 3 + 2]);
     });
-    for (const slot of this.slots) {
-      if (slot.mount === null) {
-        for (const t of world.tools) this.bound.set(t.name, { tool: t, slot });
-      } else {
-        const m = world.mounts[slot.mount];
-        for (const t of slot.world.tools) if (visibleInMount(m, t.name)) this.bound.set(m.prefix + t.name, { tool: t, slot });
-      }
-    }
+    this.bound = boundTools(world);
   }
 
-  private openSlot(mount: string | null, w: World, image: Buffer | null): Slot {
+  /**
+   * Open one store. `base` is where its rows started: a fixture's shared reader, a blank store's starting image
+   * (null when it started empty), or undefined for a new blank store, whose schema runs here.
+   */
+  private openSlot(mount: string | null, w: World, image: Buffer | null, base: RowReader | Buffer | null | undefined): Slot {
     const db: Db = image ? new Database(image) : new Database(':memory:');
-    const offset = this.tables.length;
-    for (const t of w.tables) {
-      this.tables.push(t);
-      this.tableNames.push(mount === null ? t.name : `${mount}.${t.name}`);
-    }
-    db.pragma('foreign_keys = ON');
-    db.pragma('temp_store = MEMORY');
-    const log = this.log;
-    db.function(CAPTURE_FN, { varargs: true, safeIntegers: true, directOnly: false }, (table: unknown, op: unknown, ...values: unknown[]) => {
-      log.push({ call: this.currentCall, table: offset + Number(table), op: Number(op), values });
-      return null;
-    });
+    const offset = this.tracked.length;
+    db.exec('PRAGMA foreign_keys = ON; PRAGMA temp_store = MEMORY');
+    db.function(CAPTURE_FN, { varargs: true, safeIntegers: true, directOnly: false }, this.tracker.captureFunction(offset));
     const suffix = mount === null ? '' : `\u0000${mount}`;
     const sql = new Stream(this.seedText + suffix + '\u0000sql');
     installSqlOverrides(db, () => this.clock.iso(), sql);
-    const store = new Store(db, log);
+    const store = new Store(db);
     if (image === null) {
       db.exec(KIT_DDL);
       db.exec(w.schema);
-      db.exec(captureTriggersSql(w.tables as TableInfo[]));
+      db.exec(captureTriggersSql(w.tables));
+      const seeded = (db.prepare('SELECT total_changes() AS n').get() as { n: number }).n > 0;
+      base = seeded ? db.serialize() : null;
     }
+    let baseReader: RowReader | null;
+    if (base instanceof RowReader || base === null) baseReader = base ?? null;
+    else {
+      const baseDb = new Database(base!, { readonly: true });
+      this.ownedBases.push(baseDb);
+      baseReader = new RowReader(baseDb, w.tables);
+    }
+    if (!(base instanceof RowReader)) this.blankBases.set(mount, base ?? null);
+    const live = new RowReader(db, w.tables);
+    w.tables.forEach((info, local) => {
+      this.tracked.push({ info, name: mount === null ? info.name : `${mount}.${info.name}`, local, live, base: baseReader });
+    });
     const rng = new Rng(new Stream(this.seedText + suffix + '\u0000rng'));
     const ids = new Ids(new Stream(this.seedText + suffix + '\u0000ids'), (name) => {
       const row = store.one<{ value: number }>(`INSERT INTO ${SEQ_TABLE} (name, value) VALUES (?, 1) ON CONFLICT (name) DO UPDATE SET value = value + 1 RETURNING value`, [name]);
@@ -223,7 +248,7 @@ export class Instance {
     };
     const slot: Slot = {
       mount, world: w, store, ctx, ids, rng, sql,
-      begin: db.prepare('BEGIN'), commit: db.prepare('COMMIT'), rollback: db.prepare('ROLLBACK'),
+      begin: null, commit: null,
     };
     if (mount === null) {
       // Sub-world handles, bound lazily: slots for mounts are opened after the host's.
@@ -292,12 +317,11 @@ export class Instance {
     this.callNames.push(name);
     this.clock.calls = index;
     this.currentCall = index;
-    const slot = bound.slot;
+    const slot = this.slots[bound.slot];
     const call: CallInfo = { tool: name, args: parsed.data, index };
     for (const s of this.slots) s.ctx.call = call;
-    const mark = this.log.length;
     const saved = this.saveStreams();
-    for (const s of this.slots) s.begin.run();
+    for (const s of this.slots) (s.begin ??= s.store.db.prepare('BEGIN')).run();
     try {
       let result = bound.tool.run(slot.ctx, parsed.data);
       if (result instanceof Promise) {
@@ -305,12 +329,13 @@ export class Instance {
         throw new TypeError(`tool ${name} returned a Promise; tools must be synchronous`);
       }
       if (result === undefined) result = null;
-      for (const s of this.slots) s.commit.run();
+      for (const s of this.slots) (s.commit ??= s.store.db.prepare('COMMIT')).run();
+      this.tracker.commitCall(index, name);
       this.calls.push({ index, tool: name, args, ok: true, result });
       return { ok: true, result };
     } catch (e) {
-      for (const s of this.slots) if (s.store.db.inTransaction) s.rollback.run();
-      this.log.length = mark;
+      for (const s of this.slots) if (s.store.db.inTransaction) s.store.db.exec('ROLLBACK');
+      this.tracker.discardCall();
       this.restoreStreams(saved);
       const error = this.failureOf(e, name, index);
       this.calls.push({ index, tool: name, args, ok: false, error });
@@ -345,25 +370,13 @@ export class Instance {
   /** Net diff since reset, one entry per changed row, sorted by table then key. */
   changes(): Change[] {
     this.alive();
-    return foldRecords(this.log, this.tables, 0, this.log.length, this.nameOf);
+    return this.tracker.changes();
   }
-
-  private readonly nameOf = (t: TableInfo) => this.tableNames[this.tables.indexOf(t)];
 
   /** One record per row per call: what each call changed, net within that call. */
   changeLog(): ChangeLogEntry[] {
     this.alive();
-    const out: ChangeLogEntry[] = [];
-    let start = 0;
-    while (start < this.log.length) {
-      const call = this.log[start].call;
-      let end = start;
-      while (end < this.log.length && this.log[end].call === call) end++;
-      const tool = call === 0 ? '' : this.callNames[call - 1];
-      for (const c of foldRecords(this.log, this.tables, start, end, this.nameOf)) out.push({ call, tool, ...c });
-      start = end;
-    }
-    return out;
+    return this.tracker.changeLog();
   }
 
   /** One record per call, in order. */
@@ -433,7 +446,8 @@ export class Instance {
         images,
         streams: this.saveStreams(),
         clock: { base: this.clock.base, calls: this.clock.calls },
-        log: this.log,
+        tracker: this.tracker,
+        blankBases: this.blankBases,
         callLog: this.calls,
         callNames: this.callNames,
         id: `${this.id}~${++this.forks}`,
@@ -444,13 +458,17 @@ export class Instance {
   /** Run `fn` with a tool context as one transaction (fixture builds). */
   runBuild(fn: (ctx: Ctx) => void): void {
     const slot = this.slots[0];
-    for (const s of this.slots) s.begin.run();
+    // A build's writes become the fixture itself; there is nothing to record.
+    this.tracker.enabled = false;
+    for (const s of this.slots) s.store.db.exec('BEGIN');
     try {
       fn(slot.ctx);
-      for (const s of this.slots) s.commit.run();
+      for (const s of this.slots) s.store.db.exec('COMMIT');
     } catch (e) {
-      for (const s of this.slots) if (s.store.db.inTransaction) s.rollback.run();
+      for (const s of this.slots) if (s.store.db.inTransaction) s.store.db.exec('ROLLBACK');
       throw e;
+    } finally {
+      this.tracker.enabled = true;
     }
   }
 
@@ -464,6 +482,7 @@ export class Instance {
     if (this.destroyed) return;
     this.destroyed = true;
     for (const s of this.slots) s.store.db.close();
+    for (const db of this.ownedBases) db.close();
   }
 
   [Symbol.dispose](): void {

@@ -1,0 +1,45 @@
+/** Small timing helpers shared by the benchmarks: interleaved rounds, percentiles, and the machine line. */
+import { cpus, totalmem } from 'node:os';
+
+export function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[i];
+}
+
+/** Time `fn` per iteration (ns), `n` times; returns sorted samples. */
+export function sample(n: number, fn: () => void): number[] {
+  const out = new Array<number>(n);
+  for (let i = 0; i < n; i++) {
+    const t0 = process.hrtime.bigint();
+    fn();
+    out[i] = Number(process.hrtime.bigint() - t0);
+  }
+  return out.sort((a, b) => a - b);
+}
+
+/** Run `fn` `n` times in a tight loop and return ns per iteration. */
+export function loop(n: number, fn: (i: number) => void): number {
+  const t0 = process.hrtime.bigint();
+  for (let i = 0; i < n; i++) fn(i);
+  return Number(process.hrtime.bigint() - t0) / n;
+}
+
+/** The best (lowest) of several interleaved rounds, which filters out noise from other work on the machine. */
+export function bestOf(rounds: number, fns: Record<string, () => number>): Record<string, number> {
+  const best: Record<string, number> = {};
+  for (let r = 0; r < rounds; r++) {
+    for (const [name, fn] of Object.entries(fns)) {
+      const v = fn();
+      best[name] = Math.min(best[name] ?? Infinity, v);
+    }
+  }
+  return best;
+}
+
+export function machine(): string {
+  const c = cpus();
+  return `${c.length} × ${c[0]?.model.trim() ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${process.platform}`;
+}
+
+export const us = (ns: number) => (ns / 1000).toFixed(2) + ' µs';
