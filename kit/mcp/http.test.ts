@@ -5,6 +5,7 @@ import { Hono } from 'hono';
 import { serve, type ServerType } from '@hono/node-server';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { crm } from '../../worlds/crm/index.ts';
 import { createMcpHttpHandler, isMcpRequest, type McpHttpHandler } from './http.ts';
 
@@ -182,6 +183,27 @@ describe('createMcpHttpHandler in process', () => {
     const nowhere = await handler(new Request('http://127.0.0.1/nope/mcp', { method: 'POST', body: '{}' }));
     expect(nowhere.status).toBe(404);
     expect(await nowhere.json()).toMatchObject({ error: { message: 'no world is served at /nope/mcp' } });
+    await handler.close();
+  });
+
+  it('lets the mounting server start instances by its own rules', async () => {
+    const seen: unknown[] = [];
+    const handler = createMcpHttpHandler({
+      world: crm,
+      startInstance: (world, reset) => {
+        seen.push(reset);
+        if (reset.seed === 13) throw new McpError(-32602, 'seed 13 is unlucky; pick another');
+        return world.instance({ ...reset, fixture: 'empty' });
+      },
+    });
+    const { client, transport } = inProcess(handler, 'http://127.0.0.1/mcp?seed=4');
+    await client.connect(transport);
+    const listed = await client.callTool({ name: 'list_contacts', arguments: {} });
+    expect((listed.structuredContent as Contacts).contacts).toEqual([]);
+    const unlucky = inProcess(handler, 'http://127.0.0.1/mcp?seed=13');
+    await expect(unlucky.client.connect(unlucky.transport)).rejects.toThrow(/seed 13 is unlucky/);
+    expect(seen).toEqual([{ seed: 4 }, { seed: 13 }]);
+    expect(handler.activeSessions()).toBe(1);
     await handler.close();
   });
 

@@ -8,7 +8,7 @@
  * The same path may also serve OpenEnv's plain JSON-RPC: `isMcpRequest` tells the two apart.
  */
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { McpError, type JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError, type JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Instance } from '../instance.ts';
 import type { World } from '../world.ts';
@@ -28,6 +28,11 @@ export interface McpHttpOptions extends HostCheckOptions {
   maxBodyBytes?: number;
   /** Where world bugs are logged. Default: `console.error`. */
   logger?: (line: string) => void;
+  /**
+   * Start a session's instance from its reset options, to add rules of your own (a curriculum, a default task). Throw
+   * an `McpError` to refuse the handshake with that error. Default: `openInstance(world, reset, logger)`.
+   */
+  startInstance?: (world: World, reset: McpResetOptions, req: Request) => Instance;
 }
 
 /** The handler: call it with a request (and the body, if the caller already parsed it). */
@@ -66,6 +71,7 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
   const maxSessions = options.maxSessions ?? 256;
   const maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
   const checkHost = createHostCheck(options);
+  const startInstance = options.startInstance ?? ((world: World, reset: McpResetOptions) => openInstance(world, reset, options.logger));
   const sessions = new Map<string, Session>();
   let reaper: ReturnType<typeof setInterval> | undefined;
   let closed = false;
@@ -106,10 +112,10 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
         ...resetFromQuery(new URL(req.url).searchParams),
         ...(experimental === undefined ? {} : resetFromObject(experimental, 'initialize params.capabilities.experimental.seahaven')),
       };
-      instance = openInstance(world, reset, options.logger);
+      instance = startInstance(world, reset, req);
     } catch (e) {
       if (e instanceof McpError) return rpcError(200, init.id, e.code, e.message, e.data);
-      throw e;
+      return rpcError(200, init.id, ErrorCode.InternalError, `the instance could not start: ${(e as Error)?.message ?? String(e)}`);
     }
     const id = crypto.randomUUID();
     const server = createWorldServer(world, () => instance, { task: reset.task });

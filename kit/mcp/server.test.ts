@@ -123,7 +123,7 @@ describe('reset options', () => {
   });
 
   it('reads an object and refuses unknown keys', () => {
-    expect(resetFromObject({ task: 'second_note', seed: 0 }, 'here')).toEqual({ task: 'second_note', seed: 0 });
+    expect(resetFromObject({ task: 'second_note', seed: 0, fixture: null }, 'here')).toEqual({ task: 'second_note', seed: 0 });
     expect(() => resetFromObject({ fixtur: 'one_note' }, 'here')).toThrow(/here has unknown key\(s\) "fixtur"; allowed: fixture, seed/);
     expect(() => resetFromObject({ seed: 1.5 }, 'here')).toThrow(/seed must be a whole number >= 0, got 1.5 in here/);
     expect(() => resetFromObject('small', 'here')).toThrow(/here must be an object/);

@@ -112,7 +112,7 @@ export function resetFromQuery(query: URLSearchParams): McpResetOptions {
 
 /**
  * Read reset options from an object, as sent in `initialize` under `capabilities.experimental.seahaven`. Unknown keys
- * and wrong types are refused, so a typo does not silently start the wrong episode.
+ * and wrong types are refused, so a typo does not silently start the wrong episode; `null` counts as absent.
  * @example
  * resetFromObject({ fixture: 'small_startup', seed: 1 }, 'capabilities.experimental.seahaven');
  */
@@ -124,7 +124,8 @@ export function resetFromObject(value: unknown, where: string): McpResetOptions 
   if (unknown.length > 0) {
     throw new McpError(ErrorCode.InvalidParams, `${where} has unknown key(s) ${unknown.map((k) => JSON.stringify(k)).join(', ')}; allowed: ${RESET_KEYS.join(', ')}`, { code: 'invalid_reset' });
   }
-  return checkReset(value as Record<string, unknown>, where);
+  const present = Object.entries(value).filter(([, v]) => v !== null);
+  return checkReset(Object.fromEntries(present), where);
 }
 
 function checkReset(value: Record<string, unknown>, where: string): McpResetOptions {
