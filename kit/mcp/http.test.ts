@@ -87,7 +87,7 @@ describe('MCP Streamable HTTP', () => {
     await transport.terminateSession();
     await client.close();
 
-    await expect(open('/mcp?fixture=nope')).rejects.toThrow(/world "crm" has no fixture "nope"/);
+    await expect(open('/mcp?fixture=nope')).rejects.toThrow(/^MCP error -32602: world "crm" has no fixture "nope"; its fixtures are/);
     await expect(open('/mcp', { experimental: { seahaven: { fixtur: 'empty' } } })).rejects.toThrow(/unknown key\(s\) "fixtur"/);
     expect(mcp.activeSessions()).toBe(0);
   });
@@ -201,7 +201,7 @@ describe('createMcpHttpHandler in process', () => {
     const listed = await client.callTool({ name: 'list_contacts', arguments: {} });
     expect((listed.structuredContent as Contacts).contacts).toEqual([]);
     const unlucky = inProcess(handler, 'http://127.0.0.1/mcp?seed=13');
-    await expect(unlucky.client.connect(unlucky.transport)).rejects.toThrow(/seed 13 is unlucky/);
+    await expect(unlucky.client.connect(unlucky.transport)).rejects.toThrow(/^MCP error -32602: seed 13 is unlucky; pick another$/);
     expect(seen).toEqual([{ seed: 4 }, { seed: 13 }]);
     expect(handler.activeSessions()).toBe(1);
     await handler.close();

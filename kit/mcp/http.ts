@@ -8,12 +8,12 @@
  * The same path may also serve OpenEnv's plain JSON-RPC: `isMcpRequest` tells the two apart.
  */
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { ErrorCode, McpError, type JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
+import { McpError, type JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Instance } from '../instance.ts';
 import type { World } from '../world.ts';
 import { createHostCheck, type HostCheckOptions } from './host-check.ts';
-import { createWorldServer, openInstance, resetFromObject, resetFromQuery, type McpResetOptions } from './server.ts';
+import { createWorldServer, openInstance, resetFromObject, resetFromQuery, rpcErrorOf, type McpResetOptions } from './server.ts';
 
 export interface McpHttpOptions extends HostCheckOptions {
   /** The world sessions play in, or a resolver that picks it from the request (say, by path) and returns `undefined` for none. */
@@ -114,8 +114,8 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
       };
       instance = startInstance(world, reset, req);
     } catch (e) {
-      if (e instanceof McpError) return rpcError(200, init.id, e.code, e.message, e.data);
-      return rpcError(200, init.id, ErrorCode.InternalError, `the instance could not start: ${(e as Error)?.message ?? String(e)}`);
+      const error = rpcErrorOf(e);
+      return rpcError(200, init.id, error.code, e instanceof McpError ? error.message : `the instance could not start: ${error.message}`, error.data);
     }
     const id = crypto.randomUUID();
     const server = createWorldServer(world, () => instance, { task: reset.task });

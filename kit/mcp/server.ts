@@ -32,11 +32,35 @@ export function createWorldServer(world: World, instance: () => Instance, option
     { name: world.mcp.name, version: world.version },
     { capabilities: { tools: {} }, instructions: instructionsFor(world, options.task), jsonSchemaValidator: sharedValidator },
   );
+  // The SDK puts a thrown error's message on the wire as is, and McpError's message already carries the
+  // "MCP error <code>: " prefix that clients add again; send the bare message.
+  const live = (): Instance => {
+    try {
+      return instance();
+    } catch (e) {
+      const error = rpcErrorOf(e);
+      throw Object.assign(new Error(error.message), error);
+    }
+  };
   server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: instance().tools().map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema as { type: 'object' } })),
+    tools: live().tools().map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema as { type: 'object' } })),
   }));
-  server.setRequestHandler(CallToolRequestSchema, (request) => toolCallResult(instance().call(request.params.name, request.params.arguments ?? {})));
+  server.setRequestHandler(CallToolRequestSchema, (request) => toolCallResult(live().call(request.params.name, request.params.arguments ?? {})));
   return server;
+}
+
+/**
+ * The JSON-RPC error object for a failure: an `McpError` keeps its code and data, anything else is an internal error.
+ * @example
+ * rpcErrorOf(new McpError(-32602, 'no fixture "x"')); // { code: -32602, message: 'no fixture "x"' }
+ */
+export function rpcErrorOf(e: unknown): { code: number; message: string; data?: unknown } {
+  if (e instanceof McpError) {
+    const prefix = `MCP error ${e.code}: `;
+    const message = e.message.startsWith(prefix) ? e.message.slice(prefix.length) : e.message;
+    return e.data === undefined ? { code: e.code, message } : { code: e.code, message, data: e.data };
+  }
+  return { code: ErrorCode.InternalError, message: e instanceof Error ? e.message : String(e) };
 }
 
 /** The world's own instructions, followed by the task's prompt when the session plays a task. */

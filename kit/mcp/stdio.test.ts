@@ -71,7 +71,7 @@ describe('seahaven mcp (stdio)', () => {
 
   it('answers a bad fixture with a JSON-RPC error, to the SDK client too', async () => {
     const { client, transport, stderr } = stdioClient(['crm', '--fixture', 'nope', '--seed', '1']);
-    await expect(client.connect(transport)).rejects.toThrow(/world "crm" has no fixture "nope"; its fixtures are empty, small_startup, big_co/);
+    await expect(client.connect(transport)).rejects.toThrow(/^MCP error -32602: world "crm" has no fixture "nope"; its fixtures are empty, small_startup, big_co$/);
     expect(stderr()).toContain('has no fixture "nope"');
   });
 
@@ -80,8 +80,8 @@ describe('seahaven mcp (stdio)', () => {
     child.send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
     child.send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
     const [init, list] = await child.replies(2);
-    expect(init).toMatchObject({ id: 1, error: { code: -32602, message: expect.stringContaining('has no fixture "nope"'), data: { code: 'unknown_fixture' } } });
-    expect(list).toMatchObject({ id: 2, error: { code: -32602, data: { code: 'unknown_fixture' } } });
+    expect(init).toMatchObject({ id: 1, error: { code: -32602, message: 'world "crm" has no fixture "nope"; its fixtures are empty, small_startup, big_co', data: { code: 'unknown_fixture' } } });
+    expect(list).toMatchObject({ id: 2, error: { code: -32602, message: (init as { error: { message: string } }).error.message, data: { code: 'unknown_fixture' } } });
     expect(await child.end()).toBe(0);
   });
 

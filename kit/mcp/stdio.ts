@@ -6,10 +6,11 @@
 import { Writable, type Readable } from 'node:stream';
 import { format } from 'node:util';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { ErrorCode, McpError, isJSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { isJSONRPCRequest, type JSONRPCErrorResponse, type JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { Instance } from '../instance.ts';
 import type { World } from '../world.ts';
-import { createWorldServer, openInstance, type McpResetOptions } from './server.ts';
+import { createWorldServer, openInstance, rpcErrorOf, type McpResetOptions } from './server.ts';
 
 export interface McpStdioOptions {
   world: World;
@@ -45,24 +46,19 @@ export async function serveMcpStdio(options: McpStdioOptions): Promise<McpStdioS
   const instance = (): Instance => (inst ??= openInstance(world, reset, log));
 
   const server = createWorldServer(world, instance, { task: reset.task });
-  const transport = new StdioServerTransport(options.stdin, options.stdout);
-  await server.connect(transport);
-
+  const stdio = new StdioServerTransport(options.stdin, options.stdout);
   // The instance is started on `initialize`, before the SDK answers it, so a bad reset fails the handshake itself.
-  const forward = transport.onmessage!;
-  transport.onmessage = (message) => {
-    if (isJSONRPCRequest(message) && message.method === 'initialize') {
-      try {
-        instance();
-      } catch (e) {
-        const error = e instanceof McpError ? e : new McpError(ErrorCode.InternalError, (e as Error)?.message ?? String(e));
-        log(`seahaven mcp: ${error.message}`);
-        void transport.send({ jsonrpc: '2.0', id: message.id, error: { code: error.code, message: error.message, ...(error.data === undefined ? {} : { data: error.data }) } });
-        return;
-      }
+  await server.connect(interceptRequests(stdio, (request) => {
+    if (request.method !== 'initialize') return undefined;
+    try {
+      instance();
+      return undefined;
+    } catch (e) {
+      const error = rpcErrorOf(e);
+      log(`seahaven mcp: ${error.message}`);
+      return error;
     }
-    forward(message);
-  };
+  }));
 
   return {
     instance: () => inst,
@@ -72,6 +68,23 @@ export async function serveMcpStdio(options: McpStdioOptions): Promise<McpStdioS
       inst = null;
     },
   };
+}
+
+/** A transport that answers a request itself with the error `refuse` returns, instead of passing it on. */
+function interceptRequests(inner: Transport, refuse: (request: JSONRPCRequest) => JSONRPCErrorResponse['error'] | undefined): Transport {
+  const outer: Transport = {
+    start: () => inner.start(),
+    send: (message, options) => inner.send(message, options),
+    close: () => inner.close(),
+  };
+  inner.onclose = () => outer.onclose?.();
+  inner.onerror = (error) => outer.onerror?.(error);
+  inner.onmessage = (message, extra) => {
+    const error = isJSONRPCRequest(message) ? refuse(message) : undefined;
+    if (error === undefined) outer.onmessage?.(message, extra);
+    else void inner.send({ jsonrpc: '2.0', id: (message as JSONRPCRequest).id, error });
+  };
+  return outer;
 }
 
 /**
