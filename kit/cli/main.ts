@@ -5,6 +5,7 @@ import { CliError } from './errors.ts';
 import { registerDemo } from './commands/demo.ts';
 import { registerFixtures } from './commands/fixtures.ts';
 import { registerBench } from './commands/bench.ts';
+import { registerMcp } from './commands/mcp.ts';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -17,6 +18,7 @@ const program = new Command('seahaven')
 registerDemo(program);
 registerFixtures(program);
 registerBench(program);
+registerMcp(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -1,0 +1,208 @@
+/**
+ * MCP Streamable HTTP for a world, as a Web-standard `(req: Request) => Promise<Response>` handler that any Hono (or
+ * fetch-style) server can mount. Each `initialize` starts a session keyed by `Mcp-Session-Id` with its own instance;
+ * later requests carrying that header reach it, `DELETE` ends it, and idle sessions are reaped. Responses are plain
+ * JSON (tool calls are synchronous, so there is nothing to stream), and `GET` is answered 405: the server never sends
+ * notifications of its own.
+ *
+ * The same path may also serve OpenEnv's plain JSON-RPC: `isMcpRequest` tells the two apart.
+ */
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { McpError, type JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Instance } from '../instance.ts';
+import type { World } from '../world.ts';
+import { createHostCheck, type HostCheckOptions } from './host-check.ts';
+import { createWorldServer, openInstance, resetFromObject, resetFromQuery, rpcErrorOf, type McpResetOptions } from './server.ts';
+
+export interface McpHttpOptions extends HostCheckOptions {
+  /** The world sessions play in, or a resolver that picks it from the request (say, by path) and returns `undefined` for none. */
+  world: World | ((req: Request) => World | undefined);
+  /** Reset options every session starts from; the query string, then the `initialize` params, override them key by key. Default: none. */
+  defaults?: McpResetOptions;
+  /** A session unused this long is closed and its instance destroyed; `0` never reaps. Default: 15 minutes. */
+  idleTimeoutMs?: number;
+  /** Open sessions at most; one more `initialize` gets a `-32000` capacity error. Default: 256. */
+  maxSessions?: number;
+  /** Largest request body read. Default: 4 MiB. */
+  maxBodyBytes?: number;
+  /** Where world bugs are logged. Default: `console.error`. */
+  logger?: (line: string) => void;
+  /**
+   * Start a session's instance from its reset options, to add rules of your own (a curriculum, a default task). Throw
+   * an `McpError` to refuse the handshake with that error. Default: `openInstance(world, reset, logger)`.
+   */
+  startInstance?: (world: World, reset: McpResetOptions, req: Request) => Instance;
+}
+
+/** The handler: call it with a request (and the body, if the caller already parsed it). */
+export interface McpHttpHandler {
+  (req: Request, options?: { parsedBody?: unknown }): Promise<Response>;
+  /** Sessions open now. */
+  activeSessions(): number;
+  /** Close every session, destroy their instances and stop the reaper; later requests get 503. */
+  close(): Promise<void>;
+}
+
+interface Session {
+  id: string;
+  world: World;
+  instance: Instance;
+  server: Server;
+  transport: WebStandardStreamableHTTPServerTransport;
+  lastSeen: number;
+}
+
+const SESSION_NOT_FOUND = -32001;
+
+/**
+ * Make the Streamable HTTP handler. Reset options come from the query string (`/mcp?fixture=small_startup&seed=7`) and
+ * from `initialize` under `params.capabilities.experimental.seahaven` (`{fixture, seed, clock, now, task}`).
+ * @example
+ * const mcp = createMcpHttpHandler({ world: crm, defaults: { fixture: 'small_startup' } });
+ * app.all('/mcp', (c) => mcp(c.req.raw));
+ * // on shutdown: await mcp.close();
+ */
+export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
+  const worldOption = options.world;
+  const resolveWorld: (req: Request) => World | undefined = typeof worldOption === 'function' ? worldOption : () => worldOption;
+  const defaults = options.defaults ?? {};
+  const idleTimeoutMs = options.idleTimeoutMs ?? 15 * 60_000;
+  const maxSessions = options.maxSessions ?? 256;
+  const maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
+  const checkHost = createHostCheck(options);
+  const startInstance = options.startInstance ?? ((world: World, reset: McpResetOptions) => openInstance(world, reset, options.logger));
+  const sessions = new Map<string, Session>();
+  let reaper: ReturnType<typeof setInterval> | undefined;
+  let closed = false;
+
+  function drop(id: string): void {
+    const s = sessions.get(id);
+    if (!s) return;
+    sessions.delete(id);
+    s.instance.destroy();
+    void s.server.close();
+    if (sessions.size === 0 && reaper !== undefined) {
+      clearInterval(reaper);
+      reaper = undefined;
+    }
+  }
+
+  function armReaper(): void {
+    if (reaper !== undefined || idleTimeoutMs <= 0) return;
+    reaper = setInterval(() => {
+      const cutoff = Date.now() - idleTimeoutMs;
+      for (const s of [...sessions.values()]) if (s.lastSeen <= cutoff) drop(s.id);
+    }, Math.max(10, Math.min(idleTimeoutMs / 2, 60_000)));
+    reaper.unref?.();
+  }
+
+  async function startSession(req: Request, world: World, init: JSONRPCRequest): Promise<Response | { session: Session }> {
+    if (sessions.size >= maxSessions) {
+      return rpcError(200, init.id, -32000, `capacity reached: ${sessions.size} of ${maxSessions} MCP sessions are open; end one with DELETE or raise maxSessions`, {
+        code: 'CAPACITY_REACHED', active_sessions: sessions.size, max_sessions: maxSessions,
+      });
+    }
+    let reset: McpResetOptions;
+    let instance: Instance;
+    try {
+      const experimental = (init.params as { capabilities?: { experimental?: Record<string, unknown> } } | undefined)?.capabilities?.experimental?.seahaven;
+      reset = {
+        ...defaults,
+        ...resetFromQuery(new URL(req.url).searchParams),
+        ...(experimental === undefined ? {} : resetFromObject(experimental, 'initialize params.capabilities.experimental.seahaven')),
+      };
+      instance = startInstance(world, reset, req);
+    } catch (e) {
+      const error = rpcErrorOf(e);
+      return rpcError(200, init.id, error.code, e instanceof McpError ? error.message : `the instance could not start: ${error.message}`, error.data);
+    }
+    const id = crypto.randomUUID();
+    const server = createWorldServer(world, () => instance, { task: reset.task });
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: () => id, enableJsonResponse: true, onsessionclosed: drop });
+    const session: Session = { id, world, instance, server, transport, lastSeen: Date.now() };
+    sessions.set(id, session);
+    armReaper();
+    await server.connect(transport);
+    return { session };
+  }
+
+  async function handleMcp(req: Request, handleOptions?: { parsedBody?: unknown }): Promise<Response> {
+    if (closed) return rpcError(503, null, -32000, 'the MCP endpoint is shutting down');
+    const refused = checkHost(req);
+    if (refused) return refused;
+    const world = resolveWorld(req);
+    if (world === undefined) return rpcError(404, null, -32000, `no world is served at ${new URL(req.url).pathname}`);
+    if (req.method === 'GET') return rpcError(405, null, -32000, 'this server sends no notifications, so it offers no GET event stream; POST requests instead', undefined, { Allow: 'POST, DELETE' });
+    if (req.method !== 'POST' && req.method !== 'DELETE') return rpcError(405, null, -32000, `method ${req.method} is not allowed; use POST (or DELETE to end a session)`, undefined, { Allow: 'POST, DELETE' });
+
+    let body = handleOptions?.parsedBody;
+    if (req.method === 'POST' && body === undefined) {
+      const read = await readJson(req, maxBodyBytes);
+      if (read instanceof Response) return read;
+      body = read.value;
+    }
+
+    const sessionId = req.headers.get('mcp-session-id');
+    if (sessionId !== null) {
+      const s = sessions.get(sessionId);
+      if (s === undefined || s.world !== world) return rpcError(404, null, SESSION_NOT_FOUND, 'Session not found: it ended or was reaped; start a new one with initialize');
+      s.lastSeen = Date.now();
+      return s.transport.handleRequest(req, { parsedBody: body });
+    }
+    if (req.method === 'DELETE') return rpcError(400, null, -32000, 'Bad Request: DELETE needs the Mcp-Session-Id header of the session to end');
+    if (Array.isArray(body) && body.some(isInitialize)) return rpcError(400, null, -32600, 'Invalid Request: send initialize on its own, not in a batch');
+    if (!isInitialize(body)) return rpcError(400, null, -32000, 'Bad Request: Mcp-Session-Id header is required; start a session with initialize');
+
+    const started = await startSession(req, world, body);
+    if (started instanceof Response) return started;
+    const response = await started.session.transport.handleRequest(req, { parsedBody: body });
+    // The transport refused the handshake itself (a wrong Accept or Content-Type): no session came of it.
+    if (started.session.transport.sessionId === undefined) drop(started.session.id);
+    return response;
+  }
+
+  return Object.assign(handleMcp, {
+    activeSessions: () => sessions.size,
+    async close() {
+      closed = true;
+      for (const id of [...sessions.keys()]) drop(id);
+    },
+  });
+}
+
+/**
+ * Whether a request to `/mcp` is MCP Streamable HTTP (it carries `Mcp-Session-Id`, is not a POST, or is an
+ * `initialize`) rather than OpenEnv's plain JSON-RPC (`tools/list`, `tools/call`, `openenv/session/*` without a
+ * session header).
+ * @example
+ * app.post('/mcp', async (c) => {
+ *   const body = await c.req.json().catch(() => undefined);
+ *   return isMcpRequest(c.req.raw, body) ? mcp(c.req.raw, { parsedBody: body }) : openEnvRpc(c, body);
+ * });
+ */
+export function isMcpRequest(req: Request, parsedBody: unknown): boolean {
+  if (req.headers.has('mcp-session-id') || req.method !== 'POST') return true;
+  return Array.isArray(parsedBody) ? parsedBody.some(isInitialize) : isInitialize(parsedBody);
+}
+
+function isInitialize(body: unknown): body is JSONRPCRequest {
+  return typeof body === 'object' && body !== null && (body as { method?: unknown }).method === 'initialize' && 'id' in body;
+}
+
+async function readJson(req: Request, maxBytes: number): Promise<{ value: unknown } | Response> {
+  if (req.bodyUsed) return rpcError(400, null, -32000, 'the request body was already read; pass it to the handler as options.parsedBody');
+  const tooLarge = () => rpcError(413, null, -32000, `request body is larger than ${maxBytes} bytes`);
+  if (Number(req.headers.get('content-length') ?? 0) > maxBytes) return tooLarge();
+  const text = await req.text();
+  if (Buffer.byteLength(text) > maxBytes) return tooLarge();
+  try {
+    return { value: JSON.parse(text) };
+  } catch {
+    return rpcError(400, null, -32700, 'Parse error: the body is not valid JSON');
+  }
+}
+
+function rpcError(status: number, id: JSONRPCRequest['id'] | null, code: number, message: string, data?: unknown, headers?: Record<string, string>): Response {
+  return Response.json({ jsonrpc: '2.0', id, error: { code, message, ...(data === undefined ? {} : { data }) } }, { status, ...(headers ? { headers } : {}) });
+}

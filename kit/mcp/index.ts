@@ -1,0 +1,16 @@
+/**
+ * Serve a world over the Model Context Protocol, tools only: `serveMcpStdio` for one instance per process (what
+ * `seahaven mcp` runs), `createMcpHttpHandler` for Streamable HTTP with one instance per session (what `seahaven
+ * serve` mounts on `/mcp`). Neither offers resources or prompts, so an agent cannot read its grade or its changes.
+ *
+ * @example
+ * import { createMcpHttpHandler } from '../mcp/index.ts'; // from kit/serve/
+ * const mcp = createMcpHttpHandler({ world: crm, defaults: { fixture: 'small_startup' } });
+ * app.all('/mcp', (c) => mcp(c.req.raw));
+ *
+ * @module
+ */
+export { createWorldServer, toolCallResult, rpcErrorOf, openInstance, resetFromQuery, resetFromObject, type McpResetOptions } from './server.ts';
+export { serveMcpStdio, guardStdout, type McpStdioOptions, type McpStdioServer } from './stdio.ts';
+export { createMcpHttpHandler, isMcpRequest, type McpHttpOptions, type McpHttpHandler } from './http.ts';
+export { createHostCheck, LOOPBACK_HOSTS, type HostCheckOptions } from './host-check.ts';

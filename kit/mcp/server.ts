@@ -1,0 +1,165 @@
+/**
+ * The MCP face of one instance: an SDK `Server` that lists the world's tools and calls them, and nothing else. There
+ * are no resources or prompts, so an agent cannot read its grade, the task's grader or the changes it made.
+ */
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { InstanceError } from '../errors.ts';
+import type { CallResult, Instance, InstanceOptions } from '../instance.ts';
+import type { World } from '../world.ts';
+
+/** What an MCP session may choose about its instance: the reset options of the OpenEnv protocol that make sense here. */
+export type McpResetOptions = Pick<InstanceOptions, 'fixture' | 'seed' | 'clock' | 'now' | 'task'>;
+
+const RESET_KEYS: readonly string[] = ['fixture', 'seed', 'clock', 'now', 'task'];
+
+// Ajv is only used by the SDK for elicitation results, which these servers never request; one compiler serves every
+// session instead of one per session.
+let sharedValidator: AjvJsonSchemaValidator | undefined;
+
+/**
+ * Build the SDK server for one instance. `instance()` is asked on every request, so a session whose instance could not
+ * be started answers each request with the JSON-RPC error that explains why.
+ * @example
+ * const inst = world.instance({ fixture: 'small_startup' });
+ * const server = createWorldServer(world, () => inst);
+ * await server.connect(new StdioServerTransport());
+ */
+export function createWorldServer(world: World, instance: () => Instance, options: { task?: string } = {}): Server {
+  sharedValidator ??= new AjvJsonSchemaValidator();
+  const server = new Server(
+    { name: world.mcp.name, version: world.version },
+    { capabilities: { tools: {} }, instructions: instructionsFor(world, options.task), jsonSchemaValidator: sharedValidator },
+  );
+  // The SDK puts a thrown error's message on the wire as is, and McpError's message already carries the
+  // "MCP error <code>: " prefix that clients add again; send the bare message.
+  const live = (): Instance => {
+    try {
+      return instance();
+    } catch (e) {
+      const error = rpcErrorOf(e);
+      throw Object.assign(new Error(error.message), error);
+    }
+  };
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: live().tools().map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema as { type: 'object' } })),
+  }));
+  server.setRequestHandler(CallToolRequestSchema, (request) => toolCallResult(live().call(request.params.name, request.params.arguments ?? {})));
+  return server;
+}
+
+/**
+ * The JSON-RPC error object for a failure: an `McpError` keeps its code and data, anything else is an internal error.
+ * @example
+ * rpcErrorOf(new McpError(-32602, 'no fixture "x"')); // { code: -32602, message: 'no fixture "x"' }
+ */
+export function rpcErrorOf(e: unknown): { code: number; message: string; data?: unknown } {
+  if (e instanceof McpError) {
+    const prefix = `MCP error ${e.code}: `;
+    const message = e.message.startsWith(prefix) ? e.message.slice(prefix.length) : e.message;
+    return e.data === undefined ? { code: e.code, message } : { code: e.code, message, data: e.data };
+  }
+  return { code: ErrorCode.InternalError, message: e instanceof Error ? e.message : String(e) };
+}
+
+/** The world's own instructions, followed by the task's prompt when the session plays a task. */
+function instructionsFor(world: World, taskId: string | undefined): string | undefined {
+  const prompt = taskId === undefined ? undefined : world.task(taskId)?.prompt;
+  const parts = [world.mcp.instructions, prompt === undefined ? undefined : `Your task: ${prompt}`].filter((p): p is string => p !== undefined && p !== '');
+  return parts.length === 0 ? undefined : parts.join('\n\n');
+}
+
+/**
+ * Turn an instance's call result into an MCP tool result: the JSON of the result as text, the result itself as
+ * `structuredContent` when it is an object, and failures as `isError` results carrying `{code, message, details}`.
+ * @example
+ * toolCallResult({ ok: false, error: { code: 'not_found', message: 'No contact con_1.' } });
+ * // { content: [{ type: 'text', text: '{"code":"not_found",…}' }], structuredContent: { code: 'not_found', … }, isError: true }
+ */
+export function toolCallResult(r: CallResult): CallToolResult {
+  if (!r.ok) {
+    return { content: [{ type: 'text', text: JSON.stringify(r.error) }], structuredContent: { ...r.error }, isError: true };
+  }
+  const out: CallToolResult = { content: [{ type: 'text', text: JSON.stringify(r.result ?? null) }] };
+  if (isObject(r.result)) out.structuredContent = r.result;
+  return out;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Start an instance for an MCP session. A task without a fixture starts from the task's fixture. Mistakes in the reset
+ * options become an `InvalidParams` JSON-RPC error whose message names the fix; a broken fixture image is an
+ * `InternalError`.
+ * @example
+ * const inst = openInstance(world, { fixture: 'small_startup', seed: 7 }, (line) => process.stderr.write(line + '\n'));
+ */
+export function openInstance(world: World, reset: McpResetOptions, logger?: (line: string) => void): Instance {
+  const task = reset.task === undefined ? undefined : world.task(reset.task);
+  const fixture = reset.fixture ?? task?.fixture;
+  try {
+    return world.instance({ ...reset, ...(fixture === undefined ? {} : { fixture }), ...(logger ? { logger } : {}) });
+  } catch (e) {
+    if (e instanceof InstanceError) {
+      throw new McpError(e.code === 'fixture_invalid' ? ErrorCode.InternalError : ErrorCode.InvalidParams, e.message, { code: e.code });
+    }
+    if (e instanceof RangeError) throw new McpError(ErrorCode.InvalidParams, e.message, { code: 'invalid_reset' });
+    throw e;
+  }
+}
+
+/**
+ * Read reset options from a URL query string (`?fixture=small_startup&seed=7&clock=tick&task=…&now=…`). Other query
+ * parameters are left alone: they may belong to whatever mounts the endpoint.
+ * @example
+ * resetFromQuery(new URL('http://127.0.0.1:8000/mcp?fixture=big_co&seed=3').searchParams); // { fixture: 'big_co', seed: 3 }
+ */
+export function resetFromQuery(query: URLSearchParams): McpResetOptions {
+  const out: Record<string, unknown> = {};
+  for (const key of RESET_KEYS) {
+    const value = query.get(key);
+    if (value === null) continue;
+    if (key === 'seed') {
+      if (!/^\d{1,16}$/.test(value) || !Number.isSafeInteger(Number(value))) {
+        throw new McpError(ErrorCode.InvalidParams, `seed in the query string must be a whole number >= 0, like ?seed=7; got ${JSON.stringify(value)}`, { code: 'invalid_reset' });
+      }
+      out.seed = Number(value);
+    } else {
+      out[key] = value;
+    }
+  }
+  return checkReset(out, 'the query string');
+}
+
+/**
+ * Read reset options from an object, as sent in `initialize` under `capabilities.experimental.seahaven`. Unknown keys
+ * and wrong types are refused, so a typo does not silently start the wrong episode; `null` counts as absent.
+ * @example
+ * resetFromObject({ fixture: 'small_startup', seed: 1 }, 'capabilities.experimental.seahaven');
+ */
+export function resetFromObject(value: unknown, where: string): McpResetOptions {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new McpError(ErrorCode.InvalidParams, `${where} must be an object like {"fixture": "small_startup", "seed": 7}`, { code: 'invalid_reset' });
+  }
+  const unknown = Object.keys(value).filter((k) => !RESET_KEYS.includes(k));
+  if (unknown.length > 0) {
+    throw new McpError(ErrorCode.InvalidParams, `${where} has unknown key(s) ${unknown.map((k) => JSON.stringify(k)).join(', ')}; allowed: ${RESET_KEYS.join(', ')}`, { code: 'invalid_reset' });
+  }
+  const present = Object.entries(value).filter(([, v]) => v !== null);
+  return checkReset(Object.fromEntries(present), where);
+}
+
+function checkReset(value: Record<string, unknown>, where: string): McpResetOptions {
+  const bad = (message: string) => new McpError(ErrorCode.InvalidParams, `${message} in ${where}`, { code: 'invalid_reset' });
+  for (const key of ['fixture', 'now', 'task']) {
+    if (value[key] !== undefined && (typeof value[key] !== 'string' || value[key] === '')) throw bad(`${key} must be a non-empty string`);
+  }
+  if (value.seed !== undefined && (typeof value.seed !== 'number' || !Number.isSafeInteger(value.seed) || value.seed < 0)) throw bad(`seed must be a whole number >= 0, got ${JSON.stringify(value.seed)}`);
+  if (value.clock !== undefined && value.clock !== 'fixed' && value.clock !== 'tick') throw bad(`clock must be "fixed" or "tick", got ${JSON.stringify(value.clock)}`);
+  const out: McpResetOptions = {};
+  for (const key of RESET_KEYS) if (value[key] !== undefined) (out as Record<string, unknown>)[key] = value[key];
+  return out;
+}
