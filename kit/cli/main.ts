@@ -6,6 +6,7 @@ import { registerDemo } from './commands/demo.ts';
 import { registerFixtures } from './commands/fixtures.ts';
 import { registerBench } from './commands/bench.ts';
 import { registerMcp } from './commands/mcp.ts';
+import { registerDocs } from './commands/docs.ts';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -19,6 +20,7 @@ registerDemo(program);
 registerFixtures(program);
 registerBench(program);
 registerMcp(program);
+registerDocs(program);
 
 try {
   await program.parseAsync(process.argv);
