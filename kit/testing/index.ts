@@ -26,7 +26,6 @@ export interface WorldTestContext {
  */
 export function worldTest(world: World, options: InstanceOptions = {}) {
   return vitestTest.extend<WorldTestContext>({
-    // eslint-disable-next-line no-empty-pattern
     inst: async ({}, use) => {
       const inst = world.instance(options);
       try {
