@@ -80,6 +80,7 @@ export interface TrackedTable {
   name: string;
   /** Table number within its own store (the number its triggers pass). */
   local: number;
+  /** Reads the store's current rows; replaced whenever the store's connection is reopened. */
   live: RowReader;
   /** The starting state; null when the store started empty. */
   base: RowReader | null;
@@ -133,17 +134,15 @@ export class ChangeTracker {
     this.tables = tables;
   }
 
-  /** The function the triggers call, for the store whose first table has number `offset`. */
-  captureFunction(offset: number): (...args: unknown[]) => null {
-    return (...args: unknown[]) => {
-      if (!this.enabled) return null;
-      const tableNo = offset + Number(args[0]);
-      const n = this.tables[tableNo].info.pk.length;
-      this.touch(tableNo, args.slice(1, 1 + n));
-      // An update passes the old key then the new one; a changed primary key touches both rows.
-      if (args.length > 1 + n) this.touch(tableNo, args.slice(1 + n));
-      return null;
-    };
+  /** What the triggers call, for the store whose first table has number `offset`: `(table, ...key[, ...newKey])`. */
+  capture(offset: number, args: unknown[]): null {
+    if (!this.enabled) return null;
+    const tableNo = offset + Number(args[0]);
+    const n = this.tables[tableNo].info.pk.length;
+    this.touch(tableNo, args.slice(1, 1 + n));
+    // An update passes the old key then the new one; a changed primary key touches both rows.
+    if (args.length > 1 + n) this.touch(tableNo, args.slice(1 + n));
+    return null;
   }
 
   private touch(tableNo: number, key: unknown[]): void {

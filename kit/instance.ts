@@ -2,18 +2,15 @@
  * An instance: one private SQLite database (plus one per composed sub-world) started from a fixture image, the tools
  * of its world, and the history of the episode. Each tool call is one transaction; every row written is captured.
  */
-import Database from 'better-sqlite3';
-import type { Statement } from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { z } from 'zod';
 import { InstanceError, ToolError } from './errors.ts';
 import { VirtualClock, isoOf, parseInstant, type ClockMode } from './clock.ts';
-import { Ids, Rng, Stream, hashHex } from './random.ts';
-import { installSqlOverrides } from './sql-overrides.ts';
-import { CAPTURE_FN, ChangeTracker, RowReader, captureTriggersSql, type Change, type ChangeLogEntry, type TrackedTable } from './capture.ts';
-import { KIT_DDL, SEQ_TABLE } from './schema.ts';
-import { Store } from './db.ts';
+import { hashHex } from './random.ts';
+import { ChangeTracker, type Change, type ChangeLogEntry } from './capture.ts';
+import { Slot } from './slot.ts';
 import { violationsOf, type Tool, type ToolListing } from './tool.ts';
-import type { CallInfo, Ctx, WorldHandle } from './ctx.ts';
+import type { CallInfo, Ctx } from './ctx.ts';
 import { rowToJson, type Row } from './values.ts';
 import type { Grade, Task } from './task.ts';
 import type { World } from './world.ts';
@@ -68,20 +65,6 @@ export interface StateDocument {
   changes: Change[];
 }
 
-interface Slot {
-  /** `null` for the host world. */
-  mount: string | null;
-  world: World;
-  store: Store;
-  ctx: Ctx & { call: CallInfo };
-  ids: Ids;
-  rng: Rng;
-  sql: Stream;
-  /** Prepared on the first call: preparing parses the schema, which an idle instance never needs. */
-  begin: Statement | null;
-  commit: Statement | null;
-}
-
 interface Bound {
   tool: Tool<any, any>;
   /** Index into the instance's slots: 0 = host, then mounts in declaration order. */
@@ -128,11 +111,7 @@ export class Instance {
   readonly clock: VirtualClock;
   private readonly slots: Slot[] = [];
   private readonly bound: Map<string, Bound>;
-  private readonly tracked: TrackedTable[] = [];
-  private readonly tracker: ChangeTracker;
-  /** Starting states of blank stores, kept so forks can read them too; null when the store started empty. */
-  private readonly blankBases = new Map<string | null, Buffer | null>();
-  private readonly ownedBases: InstanceType<typeof Database>[] = [];
+  private readonly tracker = new ChangeTracker([]);
   private readonly calls: CallLogEntry[];
   /** Tool name of each numbered call, by index - 1. */
   private readonly callNames: string[];
@@ -175,7 +154,6 @@ export class Instance {
     this.clock = new VirtualClock(mode, start);
     this.seedText = `${world.name}\u0000${this.fixture ?? ''}\u0000${seed}`;
     this.id = from?.id ?? 'inst_' + hashHex(this.seedText).slice(0, 16);
-    this.tracker = new ChangeTracker(this.tracked);
     this.calls = from ? from.callLog.slice() : [];
     this.callNames = from ? from.callNames.slice() : [];
     if (from) {
@@ -186,8 +164,17 @@ export class Instance {
     const mounts: [string | null, World][] = [[null, world], ...Object.entries(world.mounts).map(([m, spec]): [string, World] => [m, spec.world])];
     for (const [mount, w] of mounts) {
       const image = from ? from.images.get(mount)! : loaded ? loaded.armed.get(mount)! : null;
-      const base = loaded ? loaded.base.get(mount)! : from ? from.blankBases.get(mount)! : undefined;
-      this.slots.push(this.openSlot(mount, w, image, base));
+      const base = loaded ? loaded.base.get(mount)! : from ? from.blankBases.get(mount)! : null;
+      this.slots.push(new Slot({ mount, world: w, seedText: this.seedText, clock: this.clock, tracker: this.tracker, instance: { id: this.id, fixture: this.fixture, seed: this.seed }, image, base }));
+    }
+    for (const m of Object.keys(world.mounts)) {
+      this.slots[0].worlds[m] = {
+        call: (tool, args) => this.callMounted(m, tool, args),
+        db: {
+          one: (sql, ...params) => this.slotOf(m).live().one(sql, params),
+          all: (sql, ...params) => this.slotOf(m).live().all(sql, params),
+        },
+      };
     }
     if (from) from.tracker.copyInto(this.tracker);
     if (from) this.slots.forEach((s, i) => {
@@ -196,73 +183,6 @@ export class Instance {
       s.sql.restore(from.streams[i * 3 + 2]);
     });
     this.bound = boundTools(world);
-  }
-
-  /**
-   * Open one store. `base` is where its rows started: a fixture's shared reader, a blank store's starting image
-   * (null when it started empty), or undefined for a new blank store, whose schema runs here.
-   */
-  private openSlot(mount: string | null, w: World, image: Buffer | null, base: RowReader | Buffer | null | undefined): Slot {
-    const db: Db = image ? new Database(image) : new Database(':memory:');
-    const offset = this.tracked.length;
-    db.exec('PRAGMA foreign_keys = ON; PRAGMA temp_store = MEMORY');
-    db.function(CAPTURE_FN, { varargs: true, safeIntegers: true, directOnly: false }, this.tracker.captureFunction(offset));
-    const suffix = mount === null ? '' : `\u0000${mount}`;
-    const sql = new Stream(this.seedText + suffix + '\u0000sql');
-    installSqlOverrides(db, () => this.clock.iso(), sql);
-    const store = new Store(db);
-    if (image === null) {
-      db.exec(KIT_DDL);
-      db.exec(w.schema);
-      db.exec(captureTriggersSql(w.tables));
-      const seeded = (db.prepare('SELECT total_changes() AS n').get() as { n: number }).n > 0;
-      base = seeded ? db.serialize() : null;
-    }
-    let baseReader: RowReader | null;
-    if (base instanceof RowReader || base === null) baseReader = base ?? null;
-    else {
-      const baseDb = new Database(base!, { readonly: true });
-      this.ownedBases.push(baseDb);
-      baseReader = new RowReader(baseDb, w.tables);
-    }
-    if (!(base instanceof RowReader)) this.blankBases.set(mount, base ?? null);
-    const live = new RowReader(db, w.tables);
-    w.tables.forEach((info, local) => {
-      this.tracked.push({ info, name: mount === null ? info.name : `${mount}.${info.name}`, local, live, base: baseReader });
-    });
-    const rng = new Rng(new Stream(this.seedText + suffix + '\u0000rng'));
-    const ids = new Ids(new Stream(this.seedText + suffix + '\u0000ids'), (name) => {
-      const row = store.one<{ value: number }>(`INSERT INTO ${SEQ_TABLE} (name, value) VALUES (?, 1) ON CONFLICT (name) DO UPDATE SET value = value + 1 RETURNING value`, [name]);
-      return row!.value;
-    });
-    const clock = { now: () => this.clock.now(), iso: () => this.clock.iso() };
-    const worlds: Record<string, WorldHandle> = {};
-    const ctx = {
-      db: store.face(),
-      clock,
-      rng,
-      ids,
-      call: { tool: '', args: {}, index: 0 } as CallInfo,
-      instance: { id: this.id, fixture: this.fixture, seed: this.seed },
-      worlds,
-    };
-    const slot: Slot = {
-      mount, world: w, store, ctx, ids, rng, sql,
-      begin: null, commit: null,
-    };
-    if (mount === null) {
-      // Sub-world handles, bound lazily: slots for mounts are opened after the host's.
-      for (const m of Object.keys(w.mounts)) {
-        worlds[m] = {
-          call: (tool, args) => this.callMounted(m, tool, args),
-          db: {
-            one: (s, ...p) => this.slotOf(m).store.one(s, p),
-            all: (s, ...p) => this.slotOf(m).store.all(s, p),
-          },
-        };
-      }
-    }
-    return slot;
   }
 
   private slotOf(mount: string): Slot {
@@ -278,7 +198,7 @@ export class Instance {
     const outer = slot.ctx.call;
     slot.ctx.call = { tool: toolName, args: parsed.data, index: this.currentCall };
     try {
-      return slot.store.transaction(() => tool.run(slot.ctx, parsed.data));
+      return slot.live().transaction(() => tool.run(slot.ctx, parsed.data));
     } finally {
       slot.ctx.call = outer;
     }
@@ -321,7 +241,7 @@ export class Instance {
     const call: CallInfo = { tool: name, args: parsed.data, index };
     for (const s of this.slots) s.ctx.call = call;
     const saved = this.saveStreams();
-    for (const s of this.slots) (s.begin ??= s.store.db.prepare('BEGIN')).run();
+    for (const s of this.slots) s.beginCall();
     try {
       let result = bound.tool.run(slot.ctx, parsed.data);
       if (result instanceof Promise) {
@@ -329,12 +249,12 @@ export class Instance {
         throw new TypeError(`tool ${name} returned a Promise; tools must be synchronous`);
       }
       if (result === undefined) result = null;
-      for (const s of this.slots) (s.commit ??= s.store.db.prepare('COMMIT')).run();
+      for (const s of this.slots) s.commitCall();
       this.tracker.commitCall(index, name);
       this.calls.push({ index, tool: name, args, ok: true, result });
       return { ok: true, result };
     } catch (e) {
-      for (const s of this.slots) if (s.store.db.inTransaction) s.store.db.exec('ROLLBACK');
+      for (const s of this.slots) s.rollbackCall();
       this.tracker.discardCall();
       this.restoreStreams(saved);
       const error = this.failureOf(e, name, index);
@@ -399,7 +319,7 @@ export class Instance {
     this.alive();
     const slot = mount === null ? this.slots[0] : this.slots.find((s) => s.mount === mount);
     if (!slot) throw new InstanceError('unknown_store', `no composed world is mounted as "${mount}"`);
-    const stmt = slot.store.statement(sql);
+    const stmt = slot.live().statement(sql);
     if (!stmt.readonly || !stmt.reader) throw new InstanceError('not_read_only', `query() is read-only and must return rows; change state through tool calls. Got: ${sql}`);
     const rows = stmt.all(...(params as never[])) as Record<string, unknown>[];
     for (const r of rows) rowToJson(r);
@@ -438,7 +358,11 @@ export class Instance {
   fork(): Instance {
     this.alive();
     const images = new Map<string | null, Buffer>();
-    for (const s of this.slots) images.set(s.mount, s.store.db.serialize());
+    const blankBases = new Map<string | null, Buffer | null>();
+    for (const s of this.slots) {
+      images.set(s.mount, s.snapshot());
+      blankBases.set(s.mount, s.blankBase);
+    }
     return new Instance(
       this.world,
       { fixture: this.fixture ?? undefined, seed: this.seed, clock: this.clock.mode, logger: this.logger, task: this.taskId },
@@ -447,7 +371,7 @@ export class Instance {
         streams: this.saveStreams(),
         clock: { base: this.clock.base, calls: this.clock.calls },
         tracker: this.tracker,
-        blankBases: this.blankBases,
+        blankBases,
         callLog: this.calls,
         callNames: this.callNames,
         id: `${this.id}~${++this.forks}`,
@@ -460,12 +384,12 @@ export class Instance {
     const slot = this.slots[0];
     // A build's writes become the fixture itself; there is nothing to record.
     this.tracker.enabled = false;
-    for (const s of this.slots) s.store.db.exec('BEGIN');
+    for (const s of this.slots) s.beginCall();
     try {
       fn(slot.ctx);
-      for (const s of this.slots) s.store.db.exec('COMMIT');
+      for (const s of this.slots) s.commitCall();
     } catch (e) {
-      for (const s of this.slots) if (s.store.db.inTransaction) s.store.db.exec('ROLLBACK');
+      for (const s of this.slots) s.rollbackCall();
       throw e;
     } finally {
       this.tracker.enabled = true;
@@ -474,15 +398,28 @@ export class Instance {
 
   /** @internal The store databases, host first (fixture freezing, benchmarks). */
   databases(): Map<string | null, Db> {
-    return new Map(this.slots.map((s) => [s.mount, s.store.db]));
+    return new Map(this.slots.map((s) => [s.mount, s.database()]));
+  }
+
+  /**
+   * Give the databases' connections back while the episode is idle: each store keeps its image as bytes (an unchanged
+   * store keeps sharing the fixture's), and the next use opens it again. Nothing observable changes.
+   */
+  hibernate(): void {
+    this.alive();
+    for (const s of this.slots) s.sleep();
+  }
+
+  /** Whether the instance holds open connections (it starts without, and opens them on first use). */
+  get awake(): boolean {
+    return this.slots.some((s) => s.awake);
   }
 
   /** Close the databases. Further use throws. */
   destroy(): void {
     if (this.destroyed) return;
     this.destroyed = true;
-    for (const s of this.slots) s.store.db.close();
-    for (const db of this.ownedBases) db.close();
+    for (const s of this.slots) s.destroy();
   }
 
   [Symbol.dispose](): void {

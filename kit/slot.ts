@@ -1,0 +1,178 @@
+/**
+ * One store of an instance (the host world's, or a composed sub-world's) and its connection. A slot can sleep: its
+ * connection closes and it keeps the database image as bytes; the next use opens it again. A fresh fixture instance
+ * starts asleep on the shared fixture image, so a reset that is never used costs no connection, and an idle episode
+ * can give its connection back.
+ */
+import Database from 'better-sqlite3';
+import type { Statement } from 'better-sqlite3';
+import { CAPTURE_FN, ChangeTracker, RowReader, captureTriggersSql, type TrackedTable } from './capture.ts';
+import { Ids, Rng, Stream } from './random.ts';
+import { installSqlOverrides } from './sql-overrides.ts';
+import { KIT_DDL, SEQ_TABLE } from './schema.ts';
+import { Store } from './db.ts';
+import type { CallInfo, Ctx, CtxDb, WorldHandle } from './ctx.ts';
+import type { VirtualClock } from './clock.ts';
+import type { World } from './world.ts';
+
+type Db = InstanceType<typeof Database>;
+
+export interface SlotOptions {
+  mount: string | null;
+  world: World;
+  seedText: string;
+  clock: VirtualClock;
+  tracker: ChangeTracker;
+  instance: { id: string; fixture: string | null; seed: number };
+  /** The database image to open; null for a blank store, whose schema runs at once. */
+  image: Buffer | null;
+  /** Where rows started: a fixture's shared reader, or a blank store's starting image (null when it started empty). */
+  base: RowReader | Buffer | null;
+}
+
+export class Slot {
+  readonly mount: string | null;
+  readonly world: World;
+  readonly rng: Rng;
+  readonly ids: Ids;
+  readonly sql: Stream;
+  readonly ctx: Ctx & { call: CallInfo };
+  /** Sub-world handles (host slot only), filled in by the instance. */
+  readonly worlds: Record<string, WorldHandle> = {};
+  /** The starting image of a blank store, kept so forks can read it; null when it started empty. */
+  readonly blankBase: Buffer | null = null;
+  private readonly clock: VirtualClock;
+  private readonly tracker: ChangeTracker;
+  private readonly offset: number;
+  private readonly tables: TrackedTable[] = [];
+  private readonly ownedBase: Db | null = null;
+  private image: Buffer | null;
+  private store: Store | null = null;
+  private begin: Statement | null = null;
+  private commit: Statement | null = null;
+
+  constructor(o: SlotOptions) {
+    this.mount = o.mount;
+    this.world = o.world;
+    this.clock = o.clock;
+    this.tracker = o.tracker;
+    this.image = o.image;
+    const suffix = o.mount === null ? '' : `\u0000${o.mount}`;
+    this.sql = new Stream(o.seedText + suffix + '\u0000sql');
+    this.rng = new Rng(new Stream(o.seedText + suffix + '\u0000rng'));
+    this.ids = new Ids(new Stream(o.seedText + suffix + '\u0000ids'), (name) => {
+      const row = this.live().one<{ value: number }>(`INSERT INTO ${SEQ_TABLE} (name, value) VALUES (?, 1) ON CONFLICT (name) DO UPDATE SET value = value + 1 RETURNING value`, [name]);
+      return row!.value;
+    });
+    const db: CtxDb = {
+      one: (sql, ...params) => this.live().one(sql, params),
+      all: (sql, ...params) => this.live().all(sql, params),
+      run: (sql, ...params) => this.live().run(sql, params),
+      transaction: (fn) => this.live().transaction(fn),
+    };
+    this.ctx = {
+      db,
+      clock: { now: () => this.clock.now(), iso: () => this.clock.iso() },
+      rng: this.rng,
+      ids: this.ids,
+      call: { tool: '', args: {}, index: 0 },
+      instance: o.instance,
+      worlds: this.worlds,
+    };
+
+    let base = o.base;
+    if (o.image === null) {
+      // A blank store: run the schema now, under the virtual clock and seed, then remember where rows started.
+      const store = this.open();
+      store.db.exec(KIT_DDL);
+      store.db.exec(this.world.schema);
+      store.db.exec(captureTriggersSql(this.world.tables));
+      const seeded = (store.db.prepare('SELECT total_changes() AS n').get() as { n: number }).n > 0;
+      base = seeded ? store.db.serialize() : null;
+    }
+    let baseReader: RowReader | null = null;
+    if (base instanceof RowReader) baseReader = base;
+    else if (base !== null) {
+      this.blankBase = base;
+      this.ownedBase = new Database(base, { readonly: true });
+      baseReader = new RowReader(this.ownedBase, this.world.tables);
+    }
+    this.offset = this.tracker.tables.length;
+    o.world.tables.forEach((info, local) => {
+      const entry: TrackedTable = { info, name: o.mount === null ? info.name : `${o.mount}.${info.name}`, local, live: null!, base: baseReader };
+      this.tables.push(entry);
+      this.tracker.tables.push(entry);
+    });
+    if (this.store) this.bindLive(this.store);
+  }
+
+  get awake(): boolean {
+    return this.store !== null;
+  }
+
+  /** The open store, opening it from the image if the slot sleeps. */
+  live(): Store {
+    return this.store ?? this.wake();
+  }
+
+  private open(): Store {
+    const db: Db = this.image ? new Database(this.image) : new Database(':memory:');
+    db.exec('PRAGMA foreign_keys = ON; PRAGMA temp_store = MEMORY');
+    // The capture function is installed before anything is prepared; its table numbers are offset into the tracker.
+    db.function(CAPTURE_FN, { varargs: true, safeIntegers: true, directOnly: false }, (...args: unknown[]) => this.tracker.capture(this.offset, args));
+    installSqlOverrides(db, () => this.clock.iso(), this.sql);
+    this.store = new Store(db);
+    return this.store;
+  }
+
+  private bindLive(store: Store): void {
+    const reader = new RowReader(store.db, this.world.tables);
+    for (const t of this.tables) t.live = reader;
+  }
+
+  private wake(): Store {
+    const store = this.open();
+    this.bindLive(store);
+    return store;
+  }
+
+  /** Close the connection and keep the image; unchanged stores keep the image they were opened from. */
+  sleep(): void {
+    if (this.store === null) return;
+    const db = this.store.db;
+    const changed = (db.prepare('SELECT total_changes() AS n').get() as { n: number }).n > 0;
+    if (changed || this.image === null) this.image = db.serialize();
+    db.close();
+    this.store = null;
+    this.begin = this.commit = null;
+  }
+
+  /** The current image: the open database serialized, or the image the slot sleeps on (shared, never mutated). */
+  snapshot(): Buffer {
+    return this.store ? this.store.db.serialize() : this.image!;
+  }
+
+  beginCall(): void {
+    const store = this.live();
+    (this.begin ??= store.db.prepare('BEGIN')).run();
+  }
+
+  commitCall(): void {
+    (this.commit ??= this.store!.db.prepare('COMMIT')).run();
+  }
+
+  rollbackCall(): void {
+    if (this.store?.db.inTransaction) this.store.db.exec('ROLLBACK');
+  }
+
+  /** The open database (fixture freezing, benchmarks). */
+  database(): Db {
+    return this.live().db;
+  }
+
+  destroy(): void {
+    this.store?.db.close();
+    this.store = null;
+    this.ownedBase?.close();
+  }
+}
