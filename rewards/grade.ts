@@ -18,11 +18,10 @@ export class GraderError extends Error {
 
 const EPSILON = 1e-12;
 
-/** Clamp to [0, 1] and drop float noise, so a perfect outcome is exactly 1 and replays compare equal. */
+/** Clamp to [0, 1] and snap float noise at the ends, so a perfect outcome is exactly 1 and a null one exactly 0. */
 export function tidy(x: number): number {
-  if (!Number.isFinite(x)) return 0;
-  const r = Math.round(Math.min(1, Math.max(0, x)) * 1e12) / 1e12;
-  return r;
+  if (!Number.isFinite(x) || x < EPSILON) return 0;
+  return x > 1 - EPSILON ? 1 : x;
 }
 
 /** Whether a score counts as full marks. */
