@@ -21,7 +21,7 @@ describe('inserted', () => {
     const g = inserted('items', { name: 'Mango', qty: 9 }).grade(inst);
     expect(g.reward).toBe(0);
     expect(g.criteria[0].reason).toBe('Expected insert into items with name = "Mango", qty = 9, but the inserts of items (kiwi) do not match it.');
-    expect(inserted('tags', {}).grade(inst).criteria[0].reason).toBe('Expected insert into tags, but no row of tags was inserted.');
+    expect(updated('notes', { id: 1 }, {}).grade(inst).criteria[0].reason).toBe('Expected update of notes where id = 1, but no row of notes was updated.');
   });
 
   it('refuses bad arguments with the fix', () => {

@@ -1,7 +1,7 @@
 /** Change matchers: expectations about single rows of `inst.changes()`, and counts of how many rows they cover. */
 import type { Change, Grade, GradeTarget } from '../kit/index.ts';
 import { describeMatch, testFields, type FieldMatch, type FieldResult } from './fields.ts';
-import { RowLookup, criterion, gradeOf, listText, pastTense, rowLabel, valueAfter, valueBefore, type Rubric } from './grade.ts';
+import { RowLookup, checkTables, criterion, gradeOf, listText, pastTense, rowLabel, valueAfter, valueBefore, type Rubric } from './grade.ts';
 import { gradeChanges } from './expect.ts';
 
 /** How many actual changes one expectation stands for. */
@@ -184,6 +184,7 @@ export function unchanged(table: string, match: FieldMatch = {}): UnchangedRule 
     name,
     covers,
     grade(target: GradeTarget): Grade {
+      checkTables(target, [table], `unchanged('${table}')`);
       const rows = new RowLookup(target);
       const hit = target.changes().filter((c) => covers(c, rows));
       if (hit.length === 0) return gradeOf([criterion(name, 1, 1, `No change touched ${scope}, as required.`)]);

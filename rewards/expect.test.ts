@@ -116,6 +116,15 @@ describe('expectChanges', () => {
     expect(JSON.stringify(restock.grade(inst.fork()))).toBe(first);
   });
 
+  it('throws a GraderError naming a misspelt table or column instead of silently never matching', () => {
+    const inst = shopAfter(['add_item', { id: 'kiwi', name: 'Kiwi' }], ['set_item', { id: 'pear', qty: 1 }]);
+    expect(() => expectChanges([inserted('itemz', {})]).grade(inst)).toThrow(/expectChanges: there is no table "itemz"; the tables are items, notes\./);
+    expect(() => expectChanges([], { allow: ['notez'] }).grade(inst)).toThrow(/no table "notez"/);
+    expect(() => expectChanges([inserted('items', { nmae: 'Kiwi' })]).grade(inst)).toThrow(/items has no column "nmae"; its columns are id, name, qty, price, tag, seen_at\./);
+    expect(() => expectChanges([updated('items', { tgа: 'fruit' }, {})]).grade(inst)).toThrow(/items has no column "tgа"/);
+    expect(() => unchanged('itemz').grade(inst)).toThrow(/unchanged\('itemz'\): there is no table "itemz"/);
+  });
+
   it('refuses entries that are not change matchers', () => {
     expect(() => expectChanges([{ grade: () => null } as never])).toThrow(/entry 0 is not a change matcher/);
     expect(() => expectChanges([], { allow: [3 as never] })).toThrow(/allow\[0\]/);

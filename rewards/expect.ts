@@ -7,7 +7,7 @@ import type { Change, Criterion, Grade, GradeTarget } from '../kit/index.ts';
 import type { ChangeFit, ChangeMatcher, UnchangedRule } from './changes.ts';
 import { describeMisses } from './fields.ts';
 import { maxAssignment } from './assign.ts';
-import { RowLookup, criterion, full, gradeOf, keyText, listText, pastTense, rowLabel, rubric, writtenColumns, type Rubric } from './grade.ts';
+import { RowLookup, checkTables, criterion, full, gradeOf, keyText, listText, pastTense, rowLabel, rubric, writtenColumns, type Rubric } from './grade.ts';
 
 /** An entry of `expectChanges`: an expected change, or a rule that some rows stay as they are. */
 export type Expectation = ChangeMatcher | UnchangedRule;
@@ -65,6 +65,7 @@ export function noOtherChanges(options: Omit<ExpectOptions, 'penalty'> = {}): Ru
 
 /** @internal The grading behind `expectChanges` and the matchers' own `grade`. */
 export function gradeChanges(expected: readonly Expectation[], options: { allow?: readonly Allowance[]; penalty: number }, target: GradeTarget): Grade {
+  checkTables(target, [...expected.map((e) => e.table), ...(options.allow ?? []).map((a) => (typeof a === 'string' ? a : a.table))], 'expectChanges');
   const changes = target.changes();
   const rows = new RowLookup(target);
   const matchers = expected.filter((e): e is ChangeMatcher => e.kind === 'change');

@@ -136,25 +136,49 @@ export function quoteIdent(name: string): string {
   return `"${name.replace(/"/g, '""')}"`;
 }
 
-/** The value of `column` in a changed row as it was before the change (undefined if the column does not exist). */
+/** A misspelt column would otherwise just never match; fail loudly so `checkGrader` reports it (SH508). */
+function noSuchColumn(table: string, column: string, row: Row): never {
+  throw new GraderError(`${table} has no column "${column}"; its columns are ${Object.keys(row).join(', ')}.`);
+}
+
+/** The value of `column` in a changed row as it was before the change; undefined for an inserted row. */
 export function valueBefore(change: Change, column: string, rows: RowLookup): JsonValue | undefined {
   if (change.op === 'insert') return undefined;
   if (change.before && column in change.before) return change.before[column];
   if (column in change.key) return change.key[column];
-  if (change.op === 'delete') return undefined;
+  if (change.op === 'delete') return noSuchColumn(change.table, column, change.before ?? {});
   // Columns an update left alone read the same before and after.
-  const row = rows.current(change.table, change.key);
-  return row ? row[column] : undefined;
+  return currentValue(change, column, rows);
 }
 
-/** The value of `column` in a changed row as it is after the change (undefined for a deleted row). */
+/** The value of `column` in a changed row as it is after the change; undefined for a deleted row. */
 export function valueAfter(change: Change, column: string, rows: RowLookup): JsonValue | undefined {
   if (change.op === 'delete') return undefined;
   if (change.after && column in change.after) return change.after[column];
   if (column in change.key) return change.key[column];
-  if (change.op === 'insert') return undefined;
+  if (change.op === 'insert') return noSuchColumn(change.table, column, change.after ?? {});
+  return currentValue(change, column, rows);
+}
+
+function currentValue(change: Change, column: string, rows: RowLookup): JsonValue | undefined {
   const row = rows.current(change.table, change.key);
-  return row ? row[column] : undefined;
+  if (row === null) return undefined;
+  return column in row ? row[column] : noSuchColumn(change.table, column, row);
+}
+
+/** Throw a GraderError naming any of `tables` the database does not have (tables of composed worlds are skipped). */
+export function checkTables(target: GradeTarget, tables: Iterable<string>, where: string): void {
+  const wanted = [...new Set(tables)].filter((t) => !t.includes('.'));
+  if (wanted.length === 0) return;
+  let names: string[];
+  try {
+    names = target.query<{ name: string }>("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'").map((r) => r.name);
+  } catch {
+    return; // A target that cannot list tables is graded without the check.
+  }
+  for (const t of wanted) {
+    if (!names.includes(t)) throw new GraderError(`${where}: there is no table "${t}"; the tables are ${names.filter((n) => !n.startsWith('_')).join(', ')}.`);
+  }
 }
 
 /**
