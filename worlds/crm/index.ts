@@ -2,6 +2,7 @@
 import { defineWorld, readSql } from '../../kit/index.ts';
 import { tools } from './tools.ts';
 import { addStoryRows, populate } from './seed-data.ts';
+import { tasks } from './tasks.ts';
 
 export const crm = defineWorld({
   name: 'crm',
@@ -9,6 +10,7 @@ export const crm = defineWorld({
   description: 'A small CRM: companies, contacts, a deal pipeline and logged activities.',
   schema: readSql(import.meta.url, 'schema.sql'),
   tools,
+  tasks,
   fixturesDir: new URL('./fixtures/', import.meta.url),
   fixtures: {
     empty: {
