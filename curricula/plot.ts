@@ -97,12 +97,16 @@ export function plotProgress(progress: RunProgress, options: PlotOptions = {}): 
       out.push(`<line x1="${fmt(X(all[spanStart].x))}" x2="${fmt(X(all[i - 1].x))}" y1="${fmt(Y(rule))}" y2="${fmt(Y(rule))}" stroke="#2563eb" stroke-dasharray="4 3" opacity="0.6"/>`);
       spanStart = i;
     }
-    for (const t of progress.transitions) {
-      const x = fmt(X(t.outcome));
-      out.push(`<line x1="${x}" x2="${x}" y1="${top}" y2="${top + h}" stroke="#888" stroke-dasharray="2 3"/>`);
-      out.push(`<text x="${x}" y="${top - 4}" text-anchor="middle" fill="#444">${esc(t.kind === 'master' ? 'mastered' : `${t.kind === 'promote' ? '↑' : '↓'} ${t.to.name}`)}</text>`);
-    }
-    const stagePath = points.map((p, i) => (i === 0 ? `M${fmt(X(p.x))} ${fmt(S(p.stage))}` : `H${fmt(X(p.x))} V${fmt(S(p.stage))}`)).join(' ');
+    progress.transitions.forEach((t, k) => {
+      const x = X(t.outcome);
+      // Labels sit inside the plot in three staggered rows, haloed, so close transitions stay readable.
+      const anchor = x > left + w - 90 ? 'end' : 'start';
+      out.push(`<line x1="${fmt(x)}" x2="${fmt(x)}" y1="${top}" y2="${top + h}" stroke="#888" stroke-dasharray="2 3"/>`);
+      out.push(`<text x="${fmt(anchor === 'start' ? x + 3 : x - 3)}" y="${top + 12 + (k % 3) * 12}" text-anchor="${anchor}" font-size="10" fill="#333" stroke="#fff" stroke-width="3" paint-order="stroke">${esc(t.kind === 'master' ? 'mastered' : `${t.kind === 'promote' ? '▲' : '▼'} ${t.to.name}`)}</text>`);
+    });
+    let stagePath = `M${fmt(X(all[0].x))} ${fmt(S(all[0].stage))}`;
+    for (let i = 1; i < all.length; i++) if (all[i].stage !== all[i - 1].stage) stagePath += ` H${fmt(X(all[i].x))} V${fmt(S(all[i].stage))}`;
+    stagePath += ` H${fmt(X(all[all.length - 1].x))}`;
     out.push(`<path d="${stagePath}" fill="none" stroke="#ea580c" stroke-width="2"/>`);
     const ratePath = points.map((p, i) => `${i === 0 ? 'M' : 'L'}${fmt(X(p.x))} ${fmt(Y(p.rate))}`).join(' ');
     out.push(`<path d="${ratePath}" fill="none" stroke="#2563eb" stroke-width="1.5"/>`);

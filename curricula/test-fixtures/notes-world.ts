@@ -1,6 +1,6 @@
 /** A tiny notes world with six tasks at three difficulties, for the curriculum tests. */
 import { defineTask, defineTool, defineWorld, ToolError, z, type Grade, type GradeTarget, type World } from '../../kit/index.ts';
-import type { Curriculum } from '../define.ts';
+import { defineCurriculum, type Curriculum } from '../define.ts';
 
 const schema = `
 CREATE TABLE tags (name TEXT PRIMARY KEY, color TEXT NOT NULL) STRICT;
@@ -164,3 +164,6 @@ export const NOTES_STAGES = [
   { name: 'medium', tasks: ['tagged_note', 'archive_one'] },
   { name: 'hard', tasks: ['finalize_drafts', 'archive_old'] },
 ];
+
+/** The notes world with a three-stage curriculum, for the command line. */
+export default notesWorld([defineCurriculum({ name: 'basics', stages: NOTES_STAGES, promote: { successRate: 0.8, window: 20 }, review: 0.2, seed: 7 })]);

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { CliError } from './errors.ts';
 import { registerDemo } from './commands/demo.ts';
 import { registerFixtures } from './commands/fixtures.ts';
+import { registerCurriculum } from './commands/curriculum.ts';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -15,6 +16,7 @@ const program = new Command('seahaven')
 
 registerDemo(program);
 registerFixtures(program);
+registerCurriculum(program);
 
 try {
   await program.parseAsync(process.argv);
