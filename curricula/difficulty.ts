@@ -112,7 +112,11 @@ export function measureDifficulty(world: World, options: MeasureOptions = {}): T
   return out.sort(compareDifficulty);
 }
 
-/** Easiest first: score, then declared difficulty, then id; unmeasured tasks last. */
+/**
+ * Easiest first: score, then declared difficulty, then id; unmeasured tasks last.
+ * @example
+ * rows.sort(compareDifficulty);
+ */
 export function compareDifficulty(a: TaskDifficulty, b: TaskDifficulty): number {
   if (a.score === null || b.score === null) {
     if (a.score !== b.score) return a.score === null ? 1 : -1;

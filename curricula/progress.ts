@@ -93,7 +93,11 @@ export interface ProgressOptions {
 
 const KEY = 'world = ? AND curriculum = ? AND run_id = ?';
 
-/** Every run in the database, optionally of one world and/or curriculum, in name order. */
+/**
+ * Every run in the database, optionally of one world, curriculum and/or run id, in name order.
+ * @example
+ * listRuns(openRunsDbReadonly('.data/curricula.sqlite'), { world: 'crm' }).map((r) => r.run_id);
+ */
 export function listRuns(db: Db, filter: { world?: string; curriculum?: string; runId?: string } = {}): RunSummary[] {
   const rows = db.prepare('SELECT world, curriculum, run_id, definition, stage, episodes, outcomes FROM curriculum_runs ORDER BY world, curriculum, run_id').all() as RunRow[];
   return rows
@@ -124,8 +128,8 @@ export function readProgress(db: Db, world: string, curriculum: string, runId: s
     (db.prepare(`SELECT stage, count(*) AS n, sum(passed) AS passed, avg(reward) AS mean FROM curriculum_episodes WHERE ${KEY} AND status = 'recorded' GROUP BY stage`).all(...key) as { stage: number; n: number; passed: number; mean: number }[]).map((r) => [r.stage, r]),
   );
   const gateRule = def.stages[run.stage].promote;
-  const gateCount = db.prepare(`SELECT count(*) FROM curriculum_episodes WHERE ${KEY} AND entry = ? AND kind = 'current' AND status = 'recorded'`).pluck().get(...key, run.entries) as number;
-  const gateRecent = db.prepare(`SELECT passed FROM curriculum_episodes WHERE ${KEY} AND entry = ? AND kind = 'current' AND status = 'recorded' ORDER BY outcome DESC LIMIT ?`).pluck().all(...key, run.entries, gateRule.window) as number[];
+  const gateCount = run.gate_outcomes;
+  const gateRecent = db.prepare(`SELECT passed FROM curriculum_episodes WHERE ${KEY} AND entry = ? AND kind = 'current' AND outcome IS NOT NULL ORDER BY outcome DESC LIMIT ?`).pluck().all(...key, run.entries, gateRule.window) as number[];
 
   const stages: StageProgress[] = def.stages.map((s) => {
     const agg = byStage.get(s.index);

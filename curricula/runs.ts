@@ -71,6 +71,7 @@ export class CurriculumRuns {
   readonly path: string;
   private readonly db: Db;
   private readonly sql: ReturnType<typeof prepare>;
+  private readonly tx: ReturnType<Db['transaction']>;
   private readonly defined = new Map<string, Curriculum>();
   private readonly resolved = new Map<string, ResolvedCurriculum>();
 
@@ -87,6 +88,8 @@ export class CurriculumRuns {
     this.path = options.path === ':memory:' ? ':memory:' : resolve(options.path ?? DEFAULT_RUNS_PATH);
     this.db = openRunsDb(this.path);
     this.sql = prepare(this.db);
+    // One transaction wrapper for every step (IMMEDIATE: take the write lock up front, as another server may share the file).
+    this.tx = this.db.transaction((step: () => unknown) => step());
   }
 
   /** Names of the curricula this store serves. */
@@ -115,7 +118,7 @@ export class CurriculumRuns {
   next(curriculum: string, runId: string): IssuedEpisode {
     const cur = this.curriculum(curriculum);
     checkRunId(runId);
-    return this.db.transaction(() => {
+    return this.atomically(() => {
       const run = this.loadOrStart(cur, runId);
       const state = stateOf(run);
       const pick = pickNext(cur, state);
@@ -132,7 +135,7 @@ export class CurriculumRuns {
         stage: { index: pick.stage, name: cur.stages[pick.stage].name },
         kind: pick.kind,
       };
-    }).immediate();
+    });
   }
 
   /**
@@ -143,7 +146,7 @@ export class CurriculumRuns {
    */
   record(target: string | RunRef, outcome: Outcome): RecordedOutcome {
     checkOutcome(outcome);
-    return this.db.transaction(() => {
+    return this.atomically(() => {
       const ep = this.pendingEpisode(target);
       const cur = this.curriculum(ep.curriculum);
       const run = this.loadRun(ep.curriculum, ep.run_id)!;
@@ -152,14 +155,16 @@ export class CurriculumRuns {
       this.sql.recordEpisode.run(outcome.reward, outcome.passed ? 1 : 0, number, ...key, ep.episode);
       let state = stateOf(run);
       let decision = null;
+      let gate = run.gate_outcomes;
       if (ep.entry === run.entries && ep.kind === 'current') {
-        const total = this.sql.gateCount.get(...key, run.entries) as number;
+        gate = run.gate_outcomes + 1;
         const recent = this.sql.gateRecent.all(...key, run.entries, lookback(cur, run.stage)) as number[];
-        decision = decide(cur, run.stage, recent.map((p) => p === 1), total, run.mastered === 1);
+        decision = decide(cur, run.stage, recent.map((p) => p === 1), gate, run.mastered === 1);
         state = afterDecision(state, decision);
+        if (state.entries !== run.entries) gate = 0;
       }
       const mastered = run.mastered === 1 || decision?.kind === 'master';
-      this.sql.afterRecord.run(number, state.stage, state.entries, state.stagePicks, mastered ? 1 : 0, ...key);
+      this.sql.afterRecord.run(number, state.stage, state.entries, state.stagePicks, gate, mastered ? 1 : 0, ...key);
       if (decision) {
         const seq = this.sql.transitionCount.get(...key) as number;
         this.sql.insertTransition.run(...key, seq, decision.kind, decision.from, decision.to, run.episodes, number);
@@ -174,15 +179,15 @@ export class CurriculumRuns {
         transition: decision && { kind: decision.kind, from: ref(decision.from), to: ref(decision.to) },
         mastered,
       };
-    }).immediate();
+    });
   }
 
   /** Give up a pending episode (its session ended without a grade): it never counts. */
   abandon(ticket: string): void {
-    this.db.transaction(() => {
+    this.atomically(() => {
       const ep = this.pendingEpisode(ticket);
       this.sql.abandonEpisode.run(this.world.name, ep.curriculum, ep.run_id, ep.episode);
-    }).immediate();
+    });
   }
 
   /**
@@ -202,12 +207,12 @@ export class CurriculumRuns {
 
   /** Delete a run and its history (to restart it under the same id). Returns whether it existed. */
   deleteRun(curriculum: string, runId: string): boolean {
-    return this.db.transaction(() => {
+    return this.atomically(() => {
       const key = [this.world.name, curriculum, runId];
       this.db.prepare(`DELETE FROM curriculum_episodes WHERE ${KEY}`).run(...key);
       this.db.prepare(`DELETE FROM curriculum_transitions WHERE ${KEY}`).run(...key);
       return this.db.prepare(`DELETE FROM curriculum_runs WHERE ${KEY}`).run(...key).changes > 0;
-    }).immediate();
+    });
   }
 
   /** Close the database. Further use throws. */
@@ -217,6 +222,10 @@ export class CurriculumRuns {
 
   [Symbol.dispose](): void {
     this.close();
+  }
+
+  private atomically<T>(step: () => T): T {
+    return this.tx.immediate(step) as T;
   }
 
   private loadRun(curriculum: string, runId: string): RunRow | undefined {
@@ -270,16 +279,16 @@ export function openCurriculumRuns(options: CurriculumRunsOptions): CurriculumRu
 function prepare(db: Db) {
   return {
     run: db.prepare(`SELECT * FROM curriculum_runs WHERE ${KEY}`),
-    startRun: db.prepare('INSERT INTO curriculum_runs (world, curriculum, run_id, definition, fingerprint, stage, entries, stage_picks, episodes, outcomes, mastered) VALUES (?, ?, ?, ?, ?, 0, 0, 0, 0, 0, 0)'),
+    startRun: db.prepare('INSERT INTO curriculum_runs (world, curriculum, run_id, definition, fingerprint, stage, entries, stage_picks, gate_outcomes, episodes, outcomes, mastered) VALUES (?, ?, ?, ?, ?, 0, 0, 0, 0, 0, 0, 0)'),
     afterPick: db.prepare(`UPDATE curriculum_runs SET episodes = ?, stage_picks = ? WHERE ${KEY}`),
-    afterRecord: db.prepare(`UPDATE curriculum_runs SET outcomes = ?, stage = ?, entries = ?, stage_picks = ?, mastered = ? WHERE ${KEY}`),
+    afterRecord: db.prepare(`UPDATE curriculum_runs SET outcomes = ?, stage = ?, entries = ?, stage_picks = ?, gate_outcomes = ?, mastered = ? WHERE ${KEY}`),
     insertEpisode: db.prepare('INSERT INTO curriculum_episodes (world, curriculum, run_id, episode, task, stage, at_stage, entry, kind, status) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)'),
     episode: db.prepare(`SELECT * FROM curriculum_episodes WHERE ${KEY} AND episode = ?`),
     oldestPending: db.prepare(`SELECT * FROM curriculum_episodes WHERE ${KEY} AND status = 'pending' ORDER BY episode LIMIT 1`),
     recordEpisode: db.prepare(`UPDATE curriculum_episodes SET status = 'recorded', reward = ?, passed = ?, outcome = ? WHERE ${KEY} AND episode = ?`),
     abandonEpisode: db.prepare(`UPDATE curriculum_episodes SET status = 'abandoned' WHERE ${KEY} AND episode = ?`),
-    gateCount: db.prepare(`SELECT count(*) FROM curriculum_episodes WHERE ${KEY} AND entry = ? AND kind = 'current' AND status = 'recorded'`).pluck(),
-    gateRecent: db.prepare(`SELECT passed FROM curriculum_episodes WHERE ${KEY} AND entry = ? AND kind = 'current' AND status = 'recorded' ORDER BY outcome DESC LIMIT ?`).pluck(),
+    // `outcome IS NOT NULL` (not `status`) keeps this on the index: an outcome number is set exactly when recorded.
+    gateRecent: db.prepare(`SELECT passed FROM curriculum_episodes WHERE ${KEY} AND entry = ? AND kind = 'current' AND outcome IS NOT NULL ORDER BY outcome DESC LIMIT ?`).pluck(),
     transitionCount: db.prepare(`SELECT count(*) FROM curriculum_transitions WHERE ${KEY}`).pluck(),
     insertTransition: db.prepare('INSERT INTO curriculum_transitions (world, curriculum, run_id, seq, kind, from_stage, to_stage, episode, outcome) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)'),
   };

@@ -70,7 +70,11 @@ export function afterDecision(state: SchedulerState, decision: Decision): Schedu
   return { ...state, stage: decision.to, entries: state.entries + 1, stagePicks: 0 };
 }
 
-/** Success rate of the newest `window` outcomes (newest first), or `null` without any. */
+/**
+ * Success rate of the newest `window` outcomes (newest first), or `null` without any.
+ * @example
+ * rollingRate([true, false, true, true], 2); // 0.5
+ */
 export function rollingRate(recent: readonly boolean[], window: number): number | null {
   const slice = recent.slice(0, window);
   if (slice.length === 0) return null;

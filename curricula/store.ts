@@ -25,6 +25,7 @@ CREATE TABLE IF NOT EXISTS curriculum_runs (
   stage INTEGER NOT NULL,
   entries INTEGER NOT NULL,
   stage_picks INTEGER NOT NULL,
+  gate_outcomes INTEGER NOT NULL,
   episodes INTEGER NOT NULL,
   outcomes INTEGER NOT NULL,
   mastered INTEGER NOT NULL,
@@ -71,6 +72,8 @@ export interface RunRow {
   stage: number;
   entries: number;
   stage_picks: number;
+  /** Outcomes of current-stage episodes recorded since the run entered its stage: what promotion counts. */
+  gate_outcomes: number;
   episodes: number;
   outcomes: number;
   mastered: number;
@@ -103,7 +106,11 @@ export interface TransitionRow {
   outcome: number;
 }
 
-/** Open (creating if needed) the runs database at `path`; `:memory:` keeps it in memory. */
+/**
+ * Open (creating if needed) the runs database at `path`; `:memory:` keeps it in memory.
+ * @example
+ * const db = openRunsDb('.data/curricula.sqlite');
+ */
 export function openRunsDb(path: string): Db {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const db = new Database(path);
@@ -122,7 +129,11 @@ export function openRunsDb(path: string): Db {
   return db;
 }
 
-/** Open an existing runs database read-only (for reports); refuses a file without curriculum tables. */
+/**
+ * Open an existing runs database read-only (for reports); refuses a file without curriculum tables.
+ * @example
+ * const report = readProgress(openRunsDbReadonly('.data/curricula.sqlite'), 'crm', 'crm-basics', 'run-1');
+ */
 export function openRunsDbReadonly(path: string): Db {
   const db = new Database(path, { readonly: true, fileMustExist: true });
   const has = db.prepare("SELECT count(*) FROM sqlite_schema WHERE name = 'curriculum_runs'").pluck().get() as number;
