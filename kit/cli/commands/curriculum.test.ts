@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -68,7 +68,17 @@ describe('seahaven curriculum', () => {
     expect(taskOrder).toEqual(['add_note', 'add_tag', 'archive_one', 'tagged_note', 'finalize_drafts', 'archive_old']);
     expect(r.stdout).toMatch(/finalize_drafts\s+shelf\s+3\s+8\s+7\s+2\s+3\s/);
     expect(r.stdout).toContain('stage_3: finalize_drafts, archive_old');
-    expect(r.stdout).toContain('curriculum basics:\n  1 easy: add_note, add_tag');
+    expect(r.stdout).toContain('curriculum basics:\n  1 easy: add_note, add_tag  · mean score 3.65\n');
+    expect(r.stdout).not.toContain('reorder?');
+    // A curriculum whose stages run hard to easy gets flagged.
+    const backwards = join(dir, 'backwards.ts');
+    writeFileSync(
+      backwards,
+      `import { NOTES_STAGES, notesWorld } from ${JSON.stringify(notesModule)};\n` +
+        `import { defineCurriculum } from ${JSON.stringify(fileURLToPath(new URL('../../../curricula/define.ts', import.meta.url)))};\n` +
+        `export default notesWorld([defineCurriculum({ name: 'backwards', stages: [...NOTES_STAGES].reverse(), promote: { successRate: 0.8, window: 20 } })]);\n`,
+    );
+    expect((await seahaven('curriculum', 'measure', backwards)).stdout).toMatch(/3 easy: add_note, add_tag {2}· mean score 3\.65 {2}\(easier on average than the stage before: reorder\?\)/);
     const json = JSON.parse((await seahaven('curriculum', 'measure', notesModule, '--json')).stdout) as { tasks: { task: string; calls: number }[] };
     expect(json.tasks.map((t) => t.calls)).toEqual([1, 1, 2, 2, 8, 13]);
   });

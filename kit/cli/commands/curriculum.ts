@@ -84,9 +84,17 @@ export function registerCurriculum(program: Command): void {
         process.stdout.write(`\n${stageCount} stages by measured difficulty:\n`);
         for (const s of stages) process.stdout.write(`  ${s.name}: ${s.tasks!.join(', ')}\n`);
       }
+      const scoreOf = new Map(measured.map((d) => [d.task, d.score]));
       for (const c of curricula) {
         process.stdout.write(`\ncurriculum ${c.name}:\n`);
-        for (const s of c.stages) process.stdout.write(`  ${s.index + 1} ${s.name}: ${s.tasks.join(', ')}\n`);
+        let previous: number | null = null;
+        for (const s of c.stages) {
+          const scores = s.tasks.map((t) => scoreOf.get(t)).filter((x): x is number => typeof x === 'number');
+          const mean = scores.length ? scores.reduce((a, b) => a + b, 0) / scores.length : null;
+          const note = mean !== null && previous !== null && mean < previous ? '  (easier on average than the stage before: reorder?)' : '';
+          process.stdout.write(`  ${s.index + 1} ${s.name}: ${s.tasks.join(', ')}${mean === null ? '' : `  · mean score ${mean.toFixed(2)}`}${note}\n`);
+          if (mean !== null) previous = mean;
+        }
       }
     });
 
