@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import { DefinitionError } from './errors.ts';
 import { RESERVED_TOOL_NAMES, type Tool, type ToolListing } from './tool.ts';
 import type { Task } from './task.ts';
+import type { Curriculum } from '../curricula/define.ts';
 import { KIT_DDL, readTables, schemaHash, type TableInfo } from './schema.ts';
 import { parseInstant } from './clock.ts';
 import { installSqlOverrides } from './sql-overrides.ts';
@@ -46,7 +47,8 @@ export interface WorldSpec {
   tools: Tool<any, any>[];
   fixtures?: Record<string, FixtureSpec>;
   tasks?: Task[];
-  curricula?: unknown[];
+  /** Curricula over the tasks (from `defineCurriculum` in `seahaven/curricula`); checked against the tasks here. */
+  curricula?: Curriculum[];
   /** Clock start of blank instances. Default `2026-01-01T00:00:00.000Z`. */
   epoch?: string;
   /** Where frozen fixture images live (`<id>.sqlite` + `<id>.json`); without it fixtures are built in memory once per process. */
@@ -66,7 +68,7 @@ export interface World {
   readonly tools: readonly Tool<any, any>[];
   readonly fixtures: Readonly<Record<string, FixtureSpec>>;
   readonly tasks: readonly Task[];
-  readonly curricula: readonly unknown[];
+  readonly curricula: readonly Curriculum[];
   readonly epoch: string;
   readonly fixturesDir: string | null;
   readonly mounts: Readonly<Record<string, MountSpec>>;
@@ -159,6 +161,14 @@ export function defineWorld(spec: WorldSpec): World {
     taskIds.add(t.id);
     if (!(t.fixture in fixtures)) throw new DefinitionError(`${where}: task "${t.id}" starts from fixture "${t.fixture}", which this world does not declare; its fixtures are ${Object.keys(fixtures).join(', ') || '(none)'}.`);
   }
+  const curricula = spec.curricula ?? [];
+  const curriculumNames = new Set<string>();
+  for (const c of curricula) {
+    if (typeof c?.check !== 'function') throw new DefinitionError(`${where}: every entry of curricula must come from defineCurriculum(...).`);
+    if (curriculumNames.has(c.name)) throw new DefinitionError(`${where}: two curricula are named "${c.name}"; rename one.`);
+    curriculumNames.add(c.name);
+    c.check({ name: spec.name, tasks, fixtures });
+  }
 
   const fixturesDir = spec.fixturesDir === undefined ? null : typeof spec.fixturesDir === 'string' ? spec.fixturesDir : fileURLToPath(spec.fixturesDir);
   const world: World = {
@@ -169,7 +179,7 @@ export function defineWorld(spec: WorldSpec): World {
     tools: Object.freeze([...spec.tools]),
     fixtures: Object.freeze({ ...fixtures }),
     tasks: Object.freeze([...tasks]),
-    curricula: Object.freeze([...(spec.curricula ?? [])]),
+    curricula: Object.freeze([...curricula]),
     epoch,
     fixturesDir,
     mounts: Object.freeze({ ...mounts }),
