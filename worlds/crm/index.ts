@@ -3,6 +3,7 @@ import { defineWorld, readSql } from '../../kit/index.ts';
 import { tools } from './tools.ts';
 import { addStoryRows, populate } from './seed-data.ts';
 import { tasks } from './tasks.ts';
+import { crmBasics } from './curriculum.ts';
 
 export const crm = defineWorld({
   name: 'crm',
@@ -11,6 +12,7 @@ export const crm = defineWorld({
   schema: readSql(import.meta.url, 'schema.sql'),
   tools,
   tasks,
+  curricula: [crmBasics],
   fixturesDir: new URL('./fixtures/', import.meta.url),
   fixtures: {
     empty: {
