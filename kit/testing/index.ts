@@ -11,7 +11,9 @@
  */
 import { test as vitestTest, expect } from 'vitest';
 import type { Instance, InstanceOptions } from '../instance.ts';
+import type { Task } from '../task.ts';
 import type { World } from '../world.ts';
+import { checkGrader, type CheckGraderOptions, type GraderReport } from '../../rewards/check.ts';
 
 /** The fixture a `worldTest` test receives. */
 export interface WorldTestContext {
@@ -65,6 +67,21 @@ export function expectDeterministic(world: World, episode: (inst: Instance) => u
   const second = play();
   expect(JSON.stringify(second), 'a replay of the episode differs; look for time or randomness that does not come from ctx').toBe(JSON.stringify(first));
   return first;
+}
+
+/**
+ * Assert a task's grader is sound (`checkGrader`): doing nothing does not pass, the gold solution scores 1, and seeded
+ * random tool calls do not score 1. Warnings are allowed; errors fail with every problem and its fix.
+ * @example
+ * for (const task of crm.tasks) it(task.id, () => expectGraderSound(crm, task));
+ */
+export function expectGraderSound(world: World, task: Task | string, options?: CheckGraderOptions): GraderReport {
+  const report = checkGrader(world, task, options);
+  const errors = report.problems.filter((p) => p.severity === 'error');
+  if (errors.length > 0) {
+    throw new Error(`the grader of task "${report.task}" is not sound:\n${errors.map((p) => `  ${p.code} ${p.message} Fix: ${p.fix}`).join('\n')}`);
+  }
+  return report;
 }
 
 export { vitestTest as test, expect };

@@ -1,5 +1,6 @@
 import { describe } from 'vitest';
-import { expect, expectDeterministic, worldTest } from './index.ts';
+import { expect, expectDeterministic, expectGraderSound, worldTest } from './index.ts';
+import { defineTask } from '../index.ts';
 import { crm } from '../../worlds/crm/index.ts';
 import { defineTool, defineWorld, z } from '../index.ts';
 
@@ -34,5 +35,17 @@ describe('expectDeterministic', () => {
       tools: [defineTool({ name: 'put', description: 'Store a value.', input: z.object({}), run: (ctx) => ctx.db.run('INSERT INTO t (v) VALUES (?)', counter++).changes })],
     });
     expect(() => expectDeterministic(leaky, (inst) => [inst.call('put', {})])).toThrow(/replay of the episode differs/);
+  });
+});
+
+describe('expectGraderSound', () => {
+  test('passes for a crm task', () => {
+    expect(expectGraderSound(crm, 'add_lead').gold?.reward).toBe(1);
+  });
+
+  test('fails for a grader that passes when nothing was done', () => {
+    const lazy = defineTask({ id: 'lazy', fixture: 'small_startup', prompt: 'Do anything.', grade: () => ({ reward: 1, passed: true, criteria: [] }), gold: () => {} });
+    const world = { ...crm, tasks: [lazy], task: (id: string) => (id === 'lazy' ? lazy : undefined) } as typeof crm;
+    expect(() => expectGraderSound(world, lazy)).toThrow(/SH501/);
   });
 });
