@@ -1,0 +1,16 @@
+/** The rule factory every seahaven rule is made with: typescript-eslint's `RuleCreator`, with links to the bundled docs. */
+import { ESLintUtils } from '@typescript-eslint/utils';
+
+/** What each rule's `meta.docs` carries besides `description`. */
+export interface SeahavenRuleDocs {
+  /** Part of `configs.recommended`. */
+  recommended: boolean;
+  /** Uses type information when the consumer provides it; works without it. */
+  typeAware?: boolean;
+}
+
+// The docs travel inside the package: from sources they sit at ../docs, from the build at ../../docs.
+const docsBase = new URL(import.meta.url.includes('/dist/lint-rules/') ? '../../docs/lint-rules/' : '../docs/lint-rules/', import.meta.url);
+
+/** Create a rule whose `meta.docs.url` points at `docs/lint-rules/<name>.md`. */
+export const createRule = ESLintUtils.RuleCreator<SeahavenRuleDocs>((name) => new URL(`${name}.md`, docsBase).href);
