@@ -4,6 +4,8 @@ import { readFileSync } from 'node:fs';
 import { CliError } from './errors.ts';
 import { registerDemo } from './commands/demo.ts';
 import { registerFixtures } from './commands/fixtures.ts';
+import { registerLint } from './commands/lint.ts';
+import { registerCheck } from './commands/check.ts';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -15,6 +17,8 @@ const program = new Command('seahaven')
 
 registerDemo(program);
 registerFixtures(program);
+registerLint(program);
+registerCheck(program);
 
 try {
   await program.parseAsync(process.argv);
