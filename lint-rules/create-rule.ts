@@ -1,5 +1,5 @@
 /** The rule factory every seahaven rule is made with: typescript-eslint's `RuleCreator`, with links to the bundled docs. */
-import { ESLintUtils } from '@typescript-eslint/utils';
+import { ESLintUtils, type ParserServicesWithTypeInformation, type TSESLint } from '@typescript-eslint/utils';
 
 /** What each rule's `meta.docs` carries besides `description`. */
 export interface SeahavenRuleDocs {
@@ -14,3 +14,13 @@ const docsBase = new URL(import.meta.url.includes('/dist/lint-rules/') ? '../../
 
 /** Create a rule whose `meta.docs.url` points at `docs/lint-rules/<name>.md`. */
 export const createRule = ESLintUtils.RuleCreator<SeahavenRuleDocs>((name) => new URL(`${name}.md`, docsBase).href);
+
+/**
+ * The type checker's services when the consumer lints with type information, else null. Rules call this instead of
+ * `getParserServices`, which throws under other parsers (espree) and without a program.
+ */
+export function typeServices(context: Readonly<TSESLint.RuleContext<string, readonly unknown[]>>): ParserServicesWithTypeInformation | null {
+  const services = context.sourceCode.parserServices;
+  if (services?.program == null || services.esTreeNodeToTSNodeMap == null) return null;
+  return ESLintUtils.getParserServices(context, true) as ParserServicesWithTypeInformation;
+}

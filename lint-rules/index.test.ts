@@ -22,6 +22,11 @@ describe('the seahaven plugin', () => {
     }
   });
 
+  it('lists every rule in docs/lint-rules/README.md', () => {
+    const readme = readFileSync(`${docs}README.md`, 'utf8');
+    for (const id of Object.keys(rules)) expect(readme, id).toContain(`[\`${id}\`](./${id}.md)`);
+  });
+
   it('writes descriptions as imperatives and messages as sentences with code in backticks', () => {
     for (const [id, rule] of Object.entries(rules)) {
       expect(rule.meta.docs?.description, id).toMatch(/^(Disallow|Require) .*`/);
@@ -67,6 +72,26 @@ describe('the seahaven plugin', () => {
         expect(r.messages, `${id} ✅:\n${code}`).toEqual([]);
       }
     }
+  });
+
+  it('works under the default JavaScript parser, without parser services', async () => {
+    const { parser: _ts, ...javascript } = plugin.configs.recommended.languageOptions ?? {};
+    const config = { ...plugin.configs.recommended, languageOptions: javascript };
+    const eslint = new ESLint({ cwd: here, overrideConfigFile: true, overrideConfig: [config as never], ignore: false });
+    const code = [
+      'export function run(ctx, id) {',
+      '  const rows = ctx.db.all(`SELECT * FROM t WHERE id = ${id}`);',
+      '  return [rows, new Date().toLocaleString(), (1).toLocaleString(), Math.random()];',
+      '}',
+    ].join('\n');
+    const [result] = await eslint.lintText(code, { filePath: `${here}test-fixtures/world.js` });
+    expect(result.messages.map((m) => `${m.line}:${m.column} ${m.ruleId}`)).toEqual([
+      '2:27 seahaven/no-sql-interpolation',
+      '3:17 seahaven/no-locale-format',
+      '3:17 seahaven/no-wall-clock',
+      '3:46 seahaven/no-locale-format',
+      '3:68 seahaven/no-math-random',
+    ]);
   });
 
   it('finds nothing in the crm world', async () => {

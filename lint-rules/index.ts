@@ -62,7 +62,7 @@ plugin.configs.recommended = {
   name: 'seahaven/recommended',
   files: WORLD_FILES,
   ignores: NOT_WORLD_FILES,
-  languageOptions: { parser, sourceType: 'module' },
+  languageOptions: { parser },
   plugins: { seahaven: plugin },
   rules: recommendedRules,
 };

@@ -2,8 +2,8 @@
  * Disallow formatting and parsing that depends on the host's locale or time zone: `toLocaleString()` & co. and `Intl.*`
  * without an explicit locale (and `timeZone` for dates), `new Date(y, m, d)`, zone-less date strings, `localeCompare`.
  */
-import { ASTUtils, AST_NODE_TYPES, ESLintUtils, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
-import { createRule } from './create-rule.ts';
+import { ASTUtils, AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
+import { createRule, typeServices } from './create-rule.ts';
 import { CALL, CONSTRUCT, globalReferences, type TraceMap } from './references.ts';
 
 type Context = Readonly<TSESLint.RuleContext<string, readonly unknown[]>>;
@@ -51,8 +51,8 @@ function hasTimeZone(context: Context, arg: TSESTree.Node | undefined): boolean 
 /** Whether a `toLocaleString` receiver is a number (literal, or typed so when type information is available). */
 function isNumeric(context: Context, receiver: TSESTree.Node): boolean {
   if (receiver.type === AST_NODE_TYPES.Literal) return typeof receiver.value === 'number' || typeof receiver.value === 'bigint';
-  const services = ESLintUtils.getParserServices(context, true);
-  if (!services.program) return false;
+  const services = typeServices(context);
+  if (!services) return false;
   const checker = services.program.getTypeChecker();
   const type = checker.getBaseTypeOfLiteralType(services.getTypeAtLocation(receiver));
   return ['number', 'bigint'].includes(checker.typeToString(type));

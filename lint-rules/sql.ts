@@ -2,7 +2,8 @@
  * What the SQL rules share: recognising `ctx.db` calls, splitting an SQL argument into literal text and interpolated
  * expressions, deciding whether an expression can only take a fixed set of values, and reading static SQL text.
  */
-import { ASTUtils, AST_NODE_TYPES, ESLintUtils, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
+import { ASTUtils, AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
+import { typeServices } from './create-rule.ts';
 
 type Context = Readonly<TSESLint.RuleContext<string, readonly unknown[]>>;
 export type DbMethod = 'one' | 'all' | 'run';
@@ -111,8 +112,8 @@ function isLiteralTypeNode(context: Context, node: TSESTree.TypeNode, depth = 0)
 
 /** With type information: whether the expression's type is a literal or a union of literals. */
 function hasLiteralType(context: Context, node: TSESTree.Node): boolean {
-  const services = ESLintUtils.getParserServices(context, true);
-  if (!services.program) return false;
+  const services = typeServices(context);
+  if (!services) return false;
   const type = services.getTypeAtLocation(node);
   const checker = services.program.getTypeChecker();
   const literal = (t: typeof type) => t.isLiteral() || ['true', 'false'].includes(checker.typeToString(t));
