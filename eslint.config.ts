@@ -1,4 +1,5 @@
 import tseslint from 'typescript-eslint';
+import seahaven from './lint-rules/index.ts';
 
 export default tseslint.config(
   { ignores: ['dist/**', 'docs/api/**', 'node_modules/**', '**/test-fixtures/**', 'test-artifacts/**'] },
@@ -9,4 +10,6 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
   },
+  // World code follows the determinism rules it ships with.
+  { ...seahaven.configs.recommended, files: ['worlds/**/*.{ts,mts,cts,tsx,js,mjs,cjs,jsx}'] },
 );

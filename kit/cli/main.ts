@@ -8,6 +8,8 @@ import { registerBench } from './commands/bench.ts';
 import { registerMcp } from './commands/mcp.ts';
 import { registerDocs } from './commands/docs.ts';
 import { registerCurriculum } from './commands/curriculum.ts';
+import { registerLint } from './commands/lint.ts';
+import { registerCheck } from './commands/check.ts';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -23,6 +25,8 @@ registerBench(program);
 registerMcp(program);
 registerDocs(program);
 registerCurriculum(program);
+registerLint(program);
+registerCheck(program);
 
 try {
   await program.parseAsync(process.argv);

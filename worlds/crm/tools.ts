@@ -99,6 +99,20 @@ export const createContact = defineTool({
   },
 });
 
+const CONTACT_FIELDS = ['name', 'email', 'company_id', 'title', 'phone', 'stage', 'notes'] as const;
+
+// One fixed statement: each column keeps its value unless the call gives one (null included, which clears it).
+const UPDATE_CONTACT = `UPDATE contacts SET
+    name = CASE WHEN @set_name THEN @name ELSE name END,
+    email = CASE WHEN @set_email THEN @email ELSE email END,
+    company_id = CASE WHEN @set_company_id THEN @company_id ELSE company_id END,
+    title = CASE WHEN @set_title THEN @title ELSE title END,
+    phone = CASE WHEN @set_phone THEN @phone ELSE phone END,
+    stage = CASE WHEN @set_stage THEN @stage ELSE stage END,
+    notes = CASE WHEN @set_notes THEN @notes ELSE notes END,
+    updated_at = @now
+  WHERE id = @id`;
+
 export const updateContact = defineTool({
   name: 'update_contact',
   description: 'Change fields of a contact; fields you omit stay as they are.',
@@ -116,11 +130,13 @@ export const updateContact = defineTool({
     mustFind(ctx, 'contacts', id);
     if (fields.email !== undefined) ensureEmailFree(ctx, fields.email, id);
     if (fields.company_id) mustFind(ctx, 'companies', fields.company_id);
-    const set = Object.entries(fields).filter(([, v]) => v !== undefined);
-    if (set.length === 0) throw new ToolError('nothing_to_update', 'Give at least one field to change, e.g. {"id": "…", "stage": "qualified"}.');
-    const columns = ['name', 'email', 'company_id', 'title', 'phone', 'stage', 'notes'];
-    const assignments = set.map(([k]) => `${columns.find((c) => c === k)} = ?`).join(', ');
-    ctx.db.run(`UPDATE contacts SET ${assignments}, updated_at = ? WHERE id = ?`, ...set.map(([, v]) => v as string | null), ctx.clock.iso(), id);
+    if (CONTACT_FIELDS.every((f) => fields[f] === undefined)) throw new ToolError('nothing_to_update', 'Give at least one field to change, e.g. {"id": "…", "stage": "qualified"}.');
+    const params: Record<string, string | number | null> = { id, now: ctx.clock.iso() };
+    for (const f of CONTACT_FIELDS) {
+      params[f] = fields[f] ?? null;
+      params[`set_${f}`] = fields[f] === undefined ? 0 : 1;
+    }
+    ctx.db.run(UPDATE_CONTACT, params);
     return ctx.db.one('SELECT * FROM contacts WHERE id = ?', id);
   },
 });

@@ -1,0 +1,30 @@
+/**
+ * `seahaven check`: everything that can be verified about a world before it reaches training. Each check is a small
+ * module with a stable set of codes (SH0xx loading, SH1xx schema, SH2xx tools, SH3xx fixtures, SH4xx lint, SH6xx
+ * determinism); SH5xx is reserved for task and grader checks. `runChecks` loads the world (definition errors
+ * become findings), runs `defaultChecks` and any `extraChecks`, and reports every finding with its code, severity,
+ * location and a one-line fix. docs/check-codes.md lists the codes.
+ *
+ * @example
+ * import { runChecks, formatReport, type Check } from './kit/check/index.ts';
+ * const tasksHaveGold: Check = {
+ *   name: 'tasks',
+ *   description: 'every task has a gold solution',
+ *   run: ({ world }) => (world?.tasks ?? []).filter((t) => !t.gold).map((t) => ({
+ *     code: 'SH501', severity: 'warning', message: `Task "${t.id}" has no gold solution.`, fix: 'Add gold(inst).',
+ *   })),
+ * };
+ * const report = await runChecks('crm', { extraChecks: [tasksHaveGold] });
+ * process.stdout.write(formatReport(report));
+ *
+ * @module
+ */
+export { runChecks, defaultChecks, type Check, type CheckOptions, type CheckReport } from './run.ts';
+export { CHECK_CODES, finding, type CheckCode, type Finding, type Location, type Severity } from './codes.ts';
+export { loadTarget, definitionFinding, type CheckTarget } from './load.ts';
+export { formatReport, formatFinding } from './format.ts';
+export { schemaCheck, checkSchema } from './schema.ts';
+export { toolsCheck, checkTools } from './tools.ts';
+export { fixturesCheck, checkFixtures } from './fixtures.ts';
+export { lintCheck, checkLint, lintPaths } from './lint.ts';
+export { determinismCheck, smokeFixture, SMOKE_SEED } from './determinism.ts';

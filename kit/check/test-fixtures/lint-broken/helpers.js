@@ -1,0 +1,2 @@
+// Not even JavaScript:
+export function broken( {

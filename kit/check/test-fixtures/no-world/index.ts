@@ -1,0 +1,2 @@
+// Exports something, but no world.
+export const settings = { name: 'no_world', tools: [] };

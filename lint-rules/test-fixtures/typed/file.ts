@@ -1,0 +1,1 @@
+// Type-aware rule tests lint virtual contents under this name.
