@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildFixture, type FixtureMeta } from '../fixtures.ts';
+import { GRADER_CHECKS } from '../../rewards/check.ts';
 import { CHECK_CODES, checkLint, formatReport, runChecks, type Check, type CheckOptions, type CheckReport, type Finding } from './index.ts';
 import { fixtureWorld } from './test-fixtures/fixture-world.ts';
 
@@ -22,8 +23,8 @@ describe('seahaven check', () => {
   it('finds nothing in the crm world', async () => {
     const report = await check('crm');
     expect(report.findings).toEqual([]);
-    expect(report).toMatchObject({ ok: true, errors: 0, warnings: 0, world: { name: 'crm', version: '1.0.0' }, checks: ['load', 'schema', 'tools', 'fixtures', 'lint', 'determinism'] });
-    expect(formatReport(report)).toBe('OK crm 1.0.0: no findings (load, schema, tools, fixtures, lint, determinism).\n');
+    expect(report).toMatchObject({ ok: true, errors: 0, warnings: 0, world: { name: 'crm', version: '1.0.0' }, checks: ['load', 'schema', 'tools', 'fixtures', 'lint', 'determinism', 'graders'] });
+    expect(formatReport(report)).toBe('OK crm 1.0.0: no findings (load, schema, tools, fixtures, lint, determinism, graders).\n');
   });
 
   it.each([
@@ -172,20 +173,22 @@ describe('seahaven check', () => {
     const gold: Check = {
       name: 'tasks',
       description: 'every task has a gold solution',
-      run: ({ world }) => (world ? [{ code: 'SH501', severity: 'warning', message: `World "${world.name}" has no tasks.`, fix: 'Add defineTask(...) entries.' }] : []),
+      run: ({ world }) => (world ? [{ code: 'SH590', severity: 'warning', message: `World "${world.name}" has no tasks.`, fix: 'Add defineTask(...) entries.' }] : []),
     };
 
-    it('run after the built-in checks and report SH5xx codes', async () => {
-      const report = await check('crm', { extraChecks: [gold], skip: ['lint', 'determinism', 'fixtures'] });
+    it('run after the built-in checks and report codes of their own', async () => {
+      const report = await check('crm', { extraChecks: [gold], skip: ['lint', 'determinism', 'fixtures', 'graders'] });
       expect(report.checks).toEqual(['load', 'schema', 'tools', 'tasks']);
-      expect(report.findings).toEqual([{ code: 'SH501', severity: 'warning', message: 'World "crm" has no tasks.', fix: 'Add defineTask(...) entries.', check: 'tasks' }]);
+      expect(report.findings).toEqual([{ code: 'SH590', severity: 'warning', message: 'World "crm" has no tasks.', fix: 'Add defineTask(...) entries.', check: 'tasks' }]);
       expect(report.ok).toBe(true);
       expect(formatReport(report)).toContain('OK crm 1.0.0 with 0 errors, 1 warning');
     });
 
     it('may not reuse built-in codes, invent code shapes, or take a built-in name', async () => {
       const reuse: Check = { name: 'reuse', description: '', run: () => [{ code: 'SH101', severity: 'error', message: 'x', fix: 'y' }] };
-      await expect(runChecks('crm', { extraChecks: [reuse], skip: ['lint', 'determinism', 'fixtures'] })).rejects.toThrow(/SH101, a code of a built-in check/);
+      await expect(runChecks('crm', { extraChecks: [reuse], skip: ['lint', 'determinism', 'fixtures', 'graders'] })).rejects.toThrow(/SH101, a code of a built-in check/);
+      const grader: Check = { name: 'grader', description: '', run: () => [{ code: 'SH501', severity: 'error', message: 'x', fix: 'y' }] };
+      await expect(runChecks('crm', { extraChecks: [grader], skip: ['lint', 'determinism', 'fixtures', 'graders'] })).rejects.toThrow(/SH501, a code of a built-in check/);
       const shape: Check = { name: 'shape', description: '', run: () => [{ code: 'TASK-1', severity: 'error', message: 'x', fix: 'y' }] };
       await expect(runChecks('crm', { extraChecks: [shape], skip: ['lint', 'determinism', 'fixtures'] })).rejects.toThrow(/codes look like SH501/);
       const twin: Check = { name: 'schema', description: '', run: () => [] };
@@ -202,7 +205,10 @@ describe('seahaven check', () => {
     for (const [code, info] of Object.entries(CHECK_CODES)) {
       expect(page, code).toContain(`### ${code} · ${info.severity} · ${info.title}`);
     }
-    const documented = [...page.matchAll(/^### (SH\d{3})/gm)].map((m) => m[1]);
-    expect(documented).toEqual(Object.keys(CHECK_CODES));
+    for (const [code, info] of Object.entries(GRADER_CHECKS)) {
+      expect(page, code).toContain(`### ${code} · ${info.severity} · ${info.title}`);
+    }
+    const documented = [...page.matchAll(/^### (SH\d{3})/gm)].map((m) => m[1]).sort();
+    expect(documented).toEqual([...Object.keys(CHECK_CODES), ...Object.keys(GRADER_CHECKS)].sort());
   });
 });

@@ -1,7 +1,7 @@
 /**
  * `seahaven check`: everything that can be verified about a world before it reaches training. Each check is a small
  * module with a stable set of codes (SH0xx loading, SH1xx schema, SH2xx tools, SH3xx fixtures, SH4xx lint, SH6xx
- * determinism); SH5xx is reserved for task and grader checks. `runChecks` loads the world (definition errors
+ * determinism, SH5xx task graders). `runChecks` loads the world (definition errors
  * become findings), runs `defaultChecks` and any `extraChecks`, and reports every finding with its code, severity,
  * location and a one-line fix. docs/check-codes.md lists the codes.
  *
@@ -11,7 +11,7 @@
  *   name: 'tasks',
  *   description: 'every task has a gold solution',
  *   run: ({ world }) => (world?.tasks ?? []).filter((t) => !t.gold).map((t) => ({
- *     code: 'SH501', severity: 'warning', message: `Task "${t.id}" has no gold solution.`, fix: 'Add gold(inst).',
+ *     code: 'SH590', severity: 'warning', message: `Task "${t.id}" has no gold solution.`, fix: 'Add gold(inst).',
  *   })),
  * };
  * const report = await runChecks('crm', { extraChecks: [tasksHaveGold] });
@@ -28,3 +28,4 @@ export { toolsCheck, checkTools } from './tools.ts';
 export { fixturesCheck, checkFixtures } from './fixtures.ts';
 export { lintCheck, checkLint, lintPaths } from './lint.ts';
 export { determinismCheck, smokeFixture, SMOKE_SEED } from './determinism.ts';
+export { gradersCheck } from './graders.ts';

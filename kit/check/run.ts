@@ -7,10 +7,12 @@ import { lintCheck } from './lint.ts';
 import { loadTarget, type CheckTarget } from './load.ts';
 import { schemaCheck } from './schema.ts';
 import { toolsCheck } from './tools.ts';
+import { gradersCheck } from './graders.ts';
+import { GRADER_CHECKS } from '../../rewards/check.ts';
 
 /** Options every check sees. */
 export interface CheckOptions {
-  /** Checks to run after the built-in ones (task and grader checks use codes SH500–SH599). */
+  /** Checks to run after the built-in ones; give their findings codes of their own (SH590–SH599 are kept free). */
   extraChecks?: readonly Check[];
   /** Names of checks to leave out, e.g. `['lint']`. */
   skip?: readonly string[];
@@ -45,7 +47,7 @@ export interface CheckReport {
 }
 
 /** The built-in checks, in the order they run. */
-export const defaultChecks: readonly Check[] = [schemaCheck, toolsCheck, fixturesCheck, lintCheck, determinismCheck];
+export const defaultChecks: readonly Check[] = [schemaCheck, toolsCheck, fixturesCheck, lintCheck, determinismCheck, gradersCheck];
 
 const CODE = /^SH\d{3}$/;
 
@@ -89,8 +91,8 @@ export async function runChecks(world: string | World | undefined, options: Chec
       if (!CODE.test(f.code) || (f.severity !== 'error' && f.severity !== 'warning')) {
         throw new Error(`check "${check.name}" reported ${JSON.stringify(f.code)} with severity ${JSON.stringify(f.severity)}; codes look like SH501 and severities are 'error' or 'warning'`);
       }
-      if (!builtIn.has(check) && f.code in CHECK_CODES) {
-        throw new Error(`check "${check.name}" reported ${f.code}, a code of a built-in check; codes are never reused, so give the finding its own code (SH5xx for task and grader checks)`);
+      if (!builtIn.has(check) && (f.code in CHECK_CODES || f.code in GRADER_CHECKS)) {
+        throw new Error(`check "${check.name}" reported ${f.code}, a code of a built-in check; codes are never reused, so give the finding its own code (SH590–SH599 are free for your own task checks)`);
       }
       findings.push({ ...f, check: check.name });
     }

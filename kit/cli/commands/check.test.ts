@@ -9,7 +9,7 @@ describe('seahaven check', () => {
   it('prints an OK summary and exits 0 for the crm world', () => {
     const r = seahaven('check', 'crm');
     expect(r.stderr).toBe('');
-    expect(r.stdout).toBe('OK crm 1.0.0: no findings (load, schema, tools, fixtures, lint, determinism).\n');
+    expect(r.stdout).toBe('OK crm 1.0.0: no findings (load, schema, tools, fixtures, lint, determinism, graders).\n');
     expect(r.status).toBe(0);
   });
 
@@ -18,7 +18,7 @@ describe('seahaven check', () => {
     expect(r.status).toBe(1);
     expect(r.stdout).toContain('SH104 error   kit/check/test-fixtures/schema-clock/schema.sql:17 (index items_recent)\n  Index "items_recent" uses \'now\' in its WHERE clause');
     expect(r.stdout).toContain('\n  fix: Index plain columns; filter by time in the query, with the time as a `?` parameter.\n');
-    expect(r.stdout).toMatch(/FAILED schema_clock 1\.0\.0: 6 errors, 0 warnings \(load, schema, tools, fixtures\)\.\n$/);
+    expect(r.stdout).toMatch(/FAILED schema_clock 1\.0\.0: 6 errors, 0 warnings \(load, schema, tools, fixtures, graders\)\.\n$/);
     expect(r.stderr).toMatch(/^seahaven: 6 errors in schema_clock; apply each "fix:" line/);
   });
 
