@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { crm } from '../../worlds/crm/index.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const bin = fileURLToPath(new URL('../../bin/seahaven.mjs', import.meta.url));
@@ -46,7 +47,7 @@ describe('seahaven mcp (stdio)', () => {
     expect(client.getServerVersion()).toMatchObject({ name: 'crm', version: '1.0.0' });
 
     const { tools } = await client.listTools();
-    expect(tools).toHaveLength(13);
+    expect(tools).toHaveLength(crm.tools.length);
     const create = tools.find((t) => t.name === 'create_contact')!;
     expect(create.description).toMatch(/Add a contact/);
     expect(create.inputSchema).toMatchObject({ type: 'object', required: expect.arrayContaining(['name', 'email']) });

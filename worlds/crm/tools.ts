@@ -74,6 +74,20 @@ export const getContact = defineTool({
   },
 });
 
+export const getDeal = defineTool({
+  name: 'get_deal',
+  description: 'Fetch one deal by id: title, company, contact, amount in cents, stage and close date.',
+  input: z.object({ id: z.string().describe('Deal id, like deal_…') }),
+  run: (ctx, { id }) => mustFind(ctx, 'deals', id),
+});
+
+export const getCompany = defineTool({
+  name: 'get_company',
+  description: 'Fetch one company by id.',
+  input: z.object({ id: z.string().describe('Company id, like cmp_…') }),
+  run: (ctx, { id }) => mustFind(ctx, 'companies', id),
+});
+
 export const createContact = defineTool({
   name: 'create_contact',
   description: 'Add a contact. Emails are unique; a contact whose email already exists is refused with code "conflict".',
@@ -267,5 +281,5 @@ export const pipelineSummary = defineTool({
 
 export const tools = [
   searchContacts, listContacts, getContact, createContact, updateContact, deleteContact,
-  createCompany, listCompanies, createDeal, updateDeal, listDeals, logActivity, pipelineSummary,
+  getCompany, createCompany, listCompanies, getDeal, createDeal, updateDeal, listDeals, logActivity, pipelineSummary,
 ];
