@@ -7,6 +7,7 @@ import { registerFixtures } from './commands/fixtures.ts';
 import { registerBench } from './commands/bench.ts';
 import { registerMcp } from './commands/mcp.ts';
 import { registerDocs } from './commands/docs.ts';
+import { registerServe } from './commands/serve.ts';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -21,6 +22,7 @@ registerFixtures(program);
 registerBench(program);
 registerMcp(program);
 registerDocs(program);
+registerServe(program);
 
 try {
   await program.parseAsync(process.argv);
