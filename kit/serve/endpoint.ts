@@ -21,8 +21,13 @@ export interface ServeHooks {
    * refused. Throw `ResetError` to refuse with a message for the client.
    */
   resolveReset?(request: ResetRequest, ctx: { world: World; session: Session }): ResetPlan | Promise<ResetPlan>;
-  /** Called after every graded `submit`. Errors are logged, never sent to the client. */
+  /** Called at the first `submit` of an episode, with its grade. Errors are logged, never sent to the client. */
   onGrade?(session: Session, grade: Grade): void;
+  /**
+   * Called when an episode that `resolveReset` planned ends without a `submit`: the session was reset again, closed,
+   * disconnected, reaped or shut down. Errors are logged.
+   */
+  onAbandon?(session: Session): void;
 }
 
 export interface EndpointOptions {
@@ -63,6 +68,19 @@ export class Endpoint {
     this.tools = openEnvTools(world.toolListings());
     this.toolsJson = JSON.stringify(this.tools);
     this.listToolsPayload = stepPayload('{"tools":' + this.toolsJson + '}', null, false);
+    options.registry.onSessionEnd((s) => {
+      if (s.endpoint === this) this.abandon(s);
+    });
+  }
+
+  /** Tell the hooks that a planned episode ended ungraded. */
+  private abandon(session: Session): void {
+    if (session.context === undefined || session.graded || !this.o.hooks.onAbandon) return;
+    try {
+      this.o.hooks.onAbandon(session);
+    } catch (e) {
+      this.o.logger(`[seahaven] onAbandon hook failed for session ${session.id}: ${(e as Error)?.stack ?? String(e)}`);
+    }
   }
 
   get registry(): SessionRegistry {
@@ -201,9 +219,11 @@ export class Endpoint {
       if (field !== undefined) throw validationError('invalid reset data', [{ type: 'value_error', loc: [where, field], msg: (e as Error).message, input: (options as Record<string, unknown>)[field] }]);
       throw new FrameError('EXECUTION_ERROR', `could not start the episode: ${(e as Error).message}`);
     }
+    this.abandon(session);
     const old = session.inst;
     session.inst = inst;
     old.destroy();
+    session.graded = false;
     session.episodeId = plan?.episode_id ?? req.episode_id ?? randomUUID();
     session.stepCount = 0;
     session.task = task ?? null;
@@ -273,7 +293,9 @@ export class Endpoint {
     session.stepCount++;
     const reward = session.rewardMode === 'shaped' ? grade.reward - session.lastReward : grade.reward;
     session.lastReward = grade.reward;
-    if (this.o.hooks.onGrade) {
+    const first = !session.graded;
+    session.graded = true;
+    if (first && this.o.hooks.onGrade) {
       try {
         this.o.hooks.onGrade(session, grade);
       } catch (e) {

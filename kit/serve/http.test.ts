@@ -162,8 +162,9 @@ describe('POST /mcp (OpenEnv JSON-RPC)', () => {
     const seen: string[] = [];
     const { app } = createApp({
       worlds: [crm],
-      mcpHttp: async (req, ep) => {
-        seen.push(`${req.method} ${req.headers.get('mcp-session-id') ?? '-'} ${req.method === 'POST' ? await req.text() : ''} ${ep.name}`.trim());
+      mcpHttp: async (req, { endpoint, parsedBody }) => {
+        if (parsedBody !== undefined) expect(parsedBody).toEqual(JSON.parse(await req.clone().text()));
+        seen.push(`${req.method} ${req.headers.get('mcp-session-id') ?? '-'} ${req.method === 'POST' ? await req.text() : ''} ${endpoint.name}`.trim());
         return new Response('{"delegated":true}', { headers: { 'content-type': 'application/json' } });
       },
     });
@@ -202,5 +203,34 @@ describe('bearer token and extensions', () => {
     expect(() => createApp({ worlds: [crm], maxSessions: 0 })).toThrow(/maxSessions/);
     expect(() => createApp({ worlds: [crm], defaultFixtures: { crm: 'nope' } })).toThrow(/no fixture "nope"/);
     expect(() => createApp({ worlds: [crm], token: '' })).toThrow(/token is empty/);
+  });
+});
+
+describe('MCP Streamable HTTP beside OpenEnv JSON-RPC', () => {
+  it('serves an MCP session through createMcpHttpHandler on the same /mcp path', async () => {
+    const { createMcpHttpHandler } = await import('../mcp/index.ts');
+    const mcp = createMcpHttpHandler({ world: crm, defaults: { fixture: 'small_startup' } });
+    const { app } = createApp({ worlds: [crm], mcpHttp: mcp });
+    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    const init = await app.request('/mcp', {
+      method: 'POST', headers,
+      body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'test', version: '1' } } }),
+    });
+    expect(init.status).toBe(200);
+    const sid = init.headers.get('mcp-session-id')!;
+    expect(sid).toBeTruthy();
+    expect((await init.json()).result.serverInfo).toBeDefined();
+    await app.request('/mcp', { method: 'POST', headers: { ...headers, 'mcp-session-id': sid }, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) });
+    const called = await app.request('/mcp', {
+      method: 'POST', headers: { ...headers, 'mcp-session-id': sid },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_companies', arguments: { limit: 2 } } }),
+    });
+    const result = (await called.json()).result;
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent.companies).toHaveLength(2);
+    // OpenEnv's JSON-RPC still answers on the same path.
+    expect((await (await app.request('/mcp', json({ jsonrpc: '2.0', id: 2, method: 'tools/list' }))).json()).result.tools[0].input_schema).toBeDefined();
+    expect(mcp.activeSessions()).toBe(1);
+    await mcp.close();
   });
 });

@@ -12,8 +12,11 @@ import { RPC, handleRpc, routedSessionId, rpcError } from './rpc.ts';
 import { CapacityError, type Session } from './sessions.ts';
 import type { Endpoint } from './endpoint.ts';
 
-/** Serves MCP Streamable HTTP on `/mcp` (requests with `Mcp-Session-Id` or an `initialize`); OpenEnv JSON-RPC gets the rest. */
-export type McpHttpHandler = (request: Request, endpoint: Endpoint) => Response | Promise<Response>;
+/**
+ * Serves MCP Streamable HTTP on `/mcp`: gets requests with `Mcp-Session-Id`, `initialize` calls (with the body already
+ * parsed, and still readable), and `GET`/`DELETE`; OpenEnv JSON-RPC gets the rest. `createMcpHttpHandler` fits.
+ */
+export type McpHttpHandler = (request: Request, options: { endpoint: Endpoint; parsedBody?: unknown }) => Response | Promise<Response>;
 
 export interface HttpOptions {
   maxBodyBytes: number;
@@ -133,7 +136,7 @@ export function httpRoutes(app: Hono, ep: Endpoint, options: HttpOptions): void 
 
   app.post('/mcp', async (c) => {
     const req = c.req.raw;
-    if (options.mcpHttp && req.headers.has('mcp-session-id')) return options.mcpHttp(req, ep);
+    if (options.mcpHttp && req.headers.has('mcp-session-id')) return options.mcpHttp(req, { endpoint: ep });
     let text: string;
     try {
       text = await readBody(req, limit);
@@ -148,7 +151,7 @@ export function httpRoutes(app: Hono, ep: Endpoint, options: HttpOptions): void 
     } catch (e) {
       return c.json(rpcError(null, RPC.PARSE, `Parse error: ${(e as Error).message}`));
     }
-    if (options.mcpHttp && isInitialize(msg)) return options.mcpHttp(new Request(req.url, { method: 'POST', headers: req.headers, body: text }), ep);
+    if (options.mcpHttp && isInitialize(msg)) return options.mcpHttp(new Request(req.url, { method: 'POST', headers: req.headers, body: text }), { endpoint: ep, parsedBody: msg });
     const routed = routedSessionId(msg);
     if (routed === undefined) return c.json(handleRpc(ep, msg, null));
     const id = (msg as { id?: unknown }).id;
@@ -163,7 +166,7 @@ export function httpRoutes(app: Hono, ep: Endpoint, options: HttpOptions): void 
   });
 
   app.on(['GET', 'DELETE'], '/mcp', (c) => {
-    if (options.mcpHttp) return options.mcpHttp(c.req.raw, ep);
+    if (options.mcpHttp) return options.mcpHttp(c.req.raw, { endpoint: ep });
     c.header('Allow', 'POST');
     return detail(c, 405, 'POST JSON-RPC requests to /mcp (tools/list, tools/call, openenv/session/create|close); MCP Streamable HTTP is not enabled on this server');
   });

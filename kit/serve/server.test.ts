@@ -96,6 +96,15 @@ describe('seahaven serve (the npm start command)', () => {
       await expect.poll(() => out).toContain('Press Ctrl+C');
       expect(out).toContain(`SeahavenClient.connect('${url}')`);
       expect(out).toContain(`GenericEnvClient(base_url="${url}")`);
+      // MCP Streamable HTTP and OpenEnv JSON-RPC share /mcp.
+      const init = await fetch(`${url}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } }),
+      });
+      expect(init.headers.get('mcp-session-id')).toBeTruthy();
+      const rpc = await fetch(`${url}/mcp`, { method: 'POST', body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) });
+      expect((await rpc.json()).result.tools.length).toBeGreaterThan(0);
     } finally {
       child.kill('SIGTERM');
     }

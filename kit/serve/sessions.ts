@@ -35,6 +35,8 @@ export class Session {
   lastReward = 0;
   /** What a `resolveReset` hook attached to this episode. */
   context: unknown = undefined;
+  /** The episode has been submitted at least once. */
+  graded = false;
   closed = false;
   /** @internal Work waiting to run, in arrival order. */
   readonly jobs: Job[] = [];
@@ -97,6 +99,7 @@ export class SessionRegistry {
   private readonly byEndpoint = new Map<Endpoint, Map<string, Session>>();
   private count = 0;
   private reaper: ReturnType<typeof setInterval> | null = null;
+  private readonly endListeners: ((session: Session, reason: EndReason) => void)[] = [];
 
   constructor(options: { maxSessions: number; idleTimeoutMs: number }) {
     this.maxSessions = options.maxSessions;
@@ -119,6 +122,11 @@ export class SessionRegistry {
     if (!map) this.byEndpoint.set(session.endpoint, (map = new Map()));
     map.set(session.id, session);
     this.count++;
+  }
+
+  /** Call `listener` whenever a session ends (after its instance is destroyed). */
+  onSessionEnd(listener: (session: Session, reason: EndReason) => void): void {
+    this.endListeners.push(listener);
   }
 
   /** The session `id` of an endpoint, if open. */
@@ -147,6 +155,7 @@ export class SessionRegistry {
     session.inst.destroy();
     for (const job of waiting) job();
     if (reason !== 'disconnect') session.onEnd?.(reason);
+    for (const listener of this.endListeners) listener(session, reason);
   }
 
   /** Start reaping sessions idle for longer than `idleTimeoutMs` (no-op when it is 0). */

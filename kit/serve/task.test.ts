@@ -34,6 +34,7 @@ const notes = defineWorld({
 });
 
 const graded: { session: string; reward: number; context: unknown }[] = [];
+const abandoned: string[] = [];
 const logged: string[] = [];
 let server: RunningServer;
 const url = () => `${server.url.replace('http', 'ws')}/ws`;
@@ -53,6 +54,9 @@ beforeAll(async () => {
       },
       onGrade(session: Session, grade: Grade) {
         graded.push({ session: session.id, reward: grade.reward, context: session.context });
+      },
+      onAbandon(session: Session) {
+        abandoned.push(session.id);
       },
     },
   });
@@ -127,5 +131,24 @@ describe('tasks over the WebSocket', () => {
     const refused = await p.ask({ type: 'reset', data: { curriculum: 'advanced' } });
     expect(refused.data).toMatchObject({ code: 'VALIDATION_ERROR', errors: [{ loc: ['data', 'curriculum'], msg: expect.stringContaining('"starter"') }] });
     await p.close();
+  });
+
+  it('reports a grade once per episode, and abandons curriculum episodes that end without a submit', async () => {
+    const p = await WireProbe.open(url());
+    const gradedBefore = graded.length;
+    await p.ask({ type: 'reset', data: { curriculum: 'starter' } });
+    await p.ask(submit);
+    await p.ask(submit);
+    expect(graded.length).toBe(gradedBefore + 1);
+    const sid = graded.at(-1)!.session;
+    await p.ask({ type: 'reset', data: { curriculum: 'starter' } });
+    expect(abandoned).toEqual([]);
+    await p.ask({ type: 'reset', data: { curriculum: 'starter' } });
+    expect(abandoned).toEqual([sid]);
+    await p.ask({ type: 'reset', data: { task: 'write_two' } });
+    expect(abandoned).toEqual([sid, sid]);
+    await p.ask({ type: 'reset', data: { curriculum: 'starter' } });
+    await p.close();
+    await expect.poll(() => abandoned.length).toBe(3);
   });
 });

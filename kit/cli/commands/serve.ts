@@ -3,6 +3,8 @@ import type { Command } from 'commander';
 import { CliError } from '../errors.ts';
 import { loadWorld } from '../load-world.ts';
 import type { World } from '../../world.ts';
+import type { McpHttpHandler } from '../../mcp/index.ts';
+import type { RunningServer } from '../../serve/server.ts';
 
 interface ServeFlags {
   host: string;
@@ -64,6 +66,35 @@ function banner(url: string, worlds: World[], fixture: string | undefined, token
   return lines.join('\n') + '\n';
 }
 
+/**
+ * MCP Streamable HTTP on each world's `/mcp`, beside OpenEnv's JSON-RPC: sessions start on the world's default fixture
+ * unless the client names a fixture or task. Off loopback, any Host is allowed (the operator chose to expose it).
+ */
+async function mcpStreamableHttp(
+  worlds: World[],
+  server: () => RunningServer | undefined,
+  host: string,
+  fixtures: Record<string, string>,
+  limits: { maxSessions?: number; idleTimeoutMs?: number },
+): Promise<McpHttpHandler> {
+  const { createMcpHttpHandler, openInstance } = await import('../../mcp/index.ts');
+  const byName = new Map(worlds.map((w) => [w.name, w]));
+  const loopback = ['127.0.0.1', 'localhost', '::1'].includes(host);
+  return createMcpHttpHandler({
+    world: (req) => {
+      const first = new URL(req.url).pathname.split('/')[1];
+      return first === 'mcp' ? worlds[0] : byName.get(first);
+    },
+    startInstance: (world, reset) => {
+      const fixture = fixtures[world.name] ?? server()?.endpoints.get(world.name)?.defaultFixture;
+      return openInstance(world, reset.fixture === undefined && reset.task === undefined ? { ...reset, fixture } : reset);
+    },
+    ...(loopback ? {} : { allowedHosts: ['*'] }),
+    ...(limits.maxSessions === undefined ? {} : { maxSessions: limits.maxSessions }),
+    ...(limits.idleTimeoutMs === undefined ? {} : { idleTimeoutMs: limits.idleTimeoutMs }),
+  });
+}
+
 export function registerServe(program: Command): void {
   program
     .command('serve')
@@ -85,15 +116,17 @@ export function registerServe(program: Command): void {
       const token = flags.token ?? (process.env.SEAHAVEN_TOKEN || undefined);
       const fixtures = defaultFixtures(flags.fixture, worlds);
       const { startServer } = await import('../../serve/server.ts');
-      let server;
+      const limits = { maxSessions: wholeNumber('--max-sessions', flags.maxSessions, 1), idleTimeoutMs: timeout === undefined ? undefined : timeout * 1000 };
+      let server: RunningServer | undefined;
+      const mcp = await mcpStreamableHttp(worlds, () => server, flags.host, fixtures, limits);
       try {
         server = await startServer({
+          mcpHttp: mcp,
           worlds,
           host: flags.host,
           port,
           token,
-          maxSessions: wholeNumber('--max-sessions', flags.maxSessions, 1),
-          idleTimeoutMs: timeout === undefined ? undefined : timeout * 1000,
+          ...limits,
           defaultFixtures: fixtures,
           maxFrameBytes: wholeNumber('--max-frame-bytes', flags.maxFrameBytes, 1024),
           maxBodyBytes: wholeNumber('--max-body-bytes', flags.maxBodyBytes, 1024),
@@ -113,8 +146,8 @@ export function registerServe(program: Command): void {
             process.exit(1);
           }
           stopping = true;
-          process.stderr.write(`seahaven serve: ${signal}: finishing queued requests and closing ${server.sessions.size} session(s)…\n`);
-          server.close().then(resolve, (e) => {
+          process.stderr.write(`seahaven serve: ${signal}: finishing queued requests and closing ${server!.sessions.size} session(s)…\n`);
+          server!.close().then(() => mcp.close()).then(resolve, (e) => {
             process.stderr.write(`seahaven serve: shutdown failed: ${(e as Error).message}\n`);
             resolve();
           });
