@@ -25,6 +25,33 @@ describe('FairScheduler', () => {
     expect(log.filter((l) => l.startsWith('g:'))).toEqual(Array.from({ length: 100 }, (_, i) => `g:${i}`));
   });
 
+  it('gives a closed-loop client as many turns as a greedy session whose jobs are slow', async () => {
+    const scheduler = new FairScheduler(1);
+    const greedy = fakeSession('greedy');
+    const client = fakeSession('client');
+    const ran = { greedy: 0, client: 0 };
+    const spin = (ms: number) => {
+      const until = performance.now() + ms;
+      while (performance.now() < until);
+    };
+    greedy.onFrame = () => {
+      ran.greedy++;
+      spin(2);
+    };
+    // Like a client waiting for each reply before it sends the next frame, which arrives on a later turn of the loop.
+    client.onFrame = () => {
+      ran.client++;
+      if (ran.greedy < 30) setTimeout(() => scheduler.push(client, 'next'), 0);
+    };
+    for (let i = 0; i < 30; i++) scheduler.push(greedy, 'slow');
+    scheduler.push(client, 'first');
+    await scheduler.idle();
+    await new Promise((r) => setTimeout(r, 5));
+    await scheduler.idle();
+    expect(ran.greedy).toBe(30);
+    expect(ran.client).toBeGreaterThanOrEqual(27);
+  });
+
   it('holds a session with an asynchronous job until it settles, while other sessions keep running', async () => {
     const scheduler = new FairScheduler();
     const slow = fakeSession('slow');

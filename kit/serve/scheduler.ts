@@ -1,14 +1,19 @@
 /**
  * Fair scheduling. Tool calls are synchronous SQLite work, so whoever runs first holds the event loop. Each session keeps
- * its own FIFO (one request at a time, in order) and sessions take turns round-robin: a session that pipelines a
- * thousand frames gets one turn per round like everyone else. Work runs in the check phase (`setImmediate`), after the
- * poll phase has read every socket that had data, and yields back to I/O once a turn budget is spent.
+ * its own FIFO (one request at a time, in order) and sessions take turns in rounds: in each round every session with
+ * work runs one job, so a session that pipelines a thousand frames (or calls a slow tool) gets one turn per round like
+ * everyone else. Work runs in the check phase (`setImmediate`), after the poll phase has read every socket that had
+ * data; when a turn budget is spent the scheduler yields to I/O, and sessions whose frames arrived meanwhile go ahead
+ * of those that already had their turn.
  */
 import type { Job, Session } from './sessions.ts';
 
 export class FairScheduler {
+  /** Sessions waiting for their turn in this round, from `head` on. */
   private ready: Session[] = [];
   private head = 0;
+  /** Sessions that had their turn in this round and have more work. */
+  private again: Session[] = [];
   private pendingDrain = false;
   private idleWaiters: (() => void)[] = [];
   /** Sessions running an asynchronous job. */
@@ -34,7 +39,7 @@ export class FairScheduler {
   }
 
   private busy(): boolean {
-    return this.head < this.ready.length || this.running > 0;
+    return this.head < this.ready.length || this.again.length > 0 || this.running > 0;
   }
 
   private wake(session: Session): void {
@@ -42,7 +47,11 @@ export class FairScheduler {
       session.queued = true;
       this.ready.push(session);
     }
-    if (!this.pendingDrain && this.head < this.ready.length) {
+    this.schedule();
+  }
+
+  private schedule(): void {
+    if (!this.pendingDrain && (this.head < this.ready.length || this.again.length > 0)) {
       this.pendingDrain = true;
       setImmediate(this.drain);
     }
@@ -50,46 +59,52 @@ export class FairScheduler {
 
   private readonly drain = (): void => {
     this.pendingDrain = false;
+    // Sessions that arrived while the loop was polling go before the ones that already had a turn.
+    this.startRound();
     let now = performance.now();
     const deadline = now + this.budgetMs;
-    const ready = this.ready;
-    while (this.head < ready.length) {
-      const s = ready[this.head++];
+    while (this.head < this.ready.length) {
+      const s = this.ready[this.head++];
       s.queued = false;
-      if (s.closed || s.pending === 0) continue;
-      s.lastActive = now;
-      let out: void | Promise<void>;
-      try {
-        out = s.runNext();
-      } catch {
-        // Transports turn their own failures into error frames; nothing may escape and stall other sessions.
-        out = undefined;
+      if (!s.closed && s.pending > 0) {
+        s.lastActive = now;
+        let out: void | Promise<void>;
+        try {
+          out = s.runNext();
+        } catch {
+          // Transports turn their own failures into error frames; nothing may escape and stall other sessions.
+          out = undefined;
+        }
+        if (out !== undefined) {
+          s.busy = true;
+          this.running++;
+          out.then(this.settle(s), this.settle(s));
+        } else if (s.pending > 0) {
+          s.queued = true;
+          this.again.push(s);
+        }
+        now = performance.now();
+        if (now >= deadline) break;
       }
-      if (out !== undefined) {
-        s.busy = true;
-        this.running++;
-        out.then(this.settle(s), this.settle(s));
-      } else if (s.pending > 0) {
-        s.queued = true;
-        ready.push(s);
-      }
-      now = performance.now();
-      if (now >= deadline) break;
+      // Nothing new can arrive without yielding, so the next round may start right away.
+      if (this.head === this.ready.length) this.startRound();
     }
-    if (this.head === ready.length) {
-      ready.length = 0;
+    if (this.head === this.ready.length) {
+      this.ready.length = 0;
       this.head = 0;
     } else if (this.head > 1024) {
-      this.ready = ready.slice(this.head);
+      this.ready = this.ready.slice(this.head);
       this.head = 0;
     }
-    if (this.head < this.ready.length) {
-      this.pendingDrain = true;
-      setImmediate(this.drain);
-    } else if (this.running === 0) {
-      this.notifyIdle();
-    }
+    this.schedule();
+    if (!this.busy()) this.notifyIdle();
   };
+
+  private startRound(): void {
+    if (this.again.length === 0) return;
+    for (const s of this.again) this.ready.push(s);
+    this.again.length = 0;
+  }
 
   private settle(s: Session): () => void {
     return () => {
