@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import WebSocket, { WebSocketServer } from 'ws';
 import { defineTool, defineWorld, z } from '../kit/index.ts';
-import { startServer } from '../kit/serve/index.ts';
+import { createApp, startServer } from '../kit/serve/index.ts';
 import { crm } from '../worlds/crm/index.ts';
 import { machine } from './harness.ts';
 import type { GroupResult, LoadGroup } from './ws-load.ts';
@@ -118,6 +118,52 @@ function floorServer(canned: string[]): Promise<{ url: string; close(): void }> 
   return new Promise((resolve) => wss.once('listening', () => resolve({ url: `ws://127.0.0.1:${(wss.address() as AddressInfo).port}/ws`, close: () => wss.close() })));
 }
 
+export interface InProcessCosts {
+  /** `inst.call` per call of the calls loop (µs). */
+  callUs: number;
+  /** The same calls as frames through the endpoint: parse, dispatch, call, reply JSON (µs). */
+  frameUs: number;
+  /** A whole episode's 16 frames through the endpoint, reset included (µs). */
+  episodeUs: number;
+  /** The episode's reset frame alone (µs). */
+  resetUs: number;
+}
+
+/** Where a step's time goes, without sockets: the kit's call, the server's framing, and a fresh episode. Best of 3. */
+export function inProcessCosts(calls: string[], episode: string[]): InProcessCosts {
+  const { endpoints, sessions } = createApp({ worlds: [crm], idleTimeoutMs: 0 });
+  const ep = endpoints.get('crm')!;
+  const session = ep.openSession('ws');
+  const frames = calls.slice(1);
+  const actions = frames.map((f) => JSON.parse(f).data as { tool_name: string; arguments: Record<string, unknown> });
+  const inst = crm.instance({ fixture: 'small_startup', seed: 1 });
+  ep.wsFrame(session, calls[0]);
+  const time = (fn: () => void) => {
+    const t = performance.now();
+    fn();
+    return (performance.now() - t) * 1000;
+  };
+  const laps = 200;
+  const episodes = 40;
+  const best = { callUs: Infinity, frameUs: Infinity, episodeUs: Infinity, resetUs: Infinity };
+  for (let round = 0; round < 3; round++) {
+    best.frameUs = Math.min(best.frameUs, time(() => { for (let i = 0; i < laps; i++) for (const f of frames) ep.wsFrame(session, f); }) / (laps * frames.length));
+    best.callUs = Math.min(best.callUs, time(() => { for (let i = 0; i < laps; i++) for (const a of actions) inst.call(a.tool_name, a.arguments); }) / (laps * actions.length));
+    let reset = 0;
+    const total = time(() => {
+      for (let i = 0; i < episodes; i++) {
+        reset += time(() => ep.wsFrame(session, episode[0]));
+        for (let k = 1; k < episode.length; k++) ep.wsFrame(session, episode[k].replace('@@', `${round}-${i}`));
+      }
+    });
+    best.episodeUs = Math.min(best.episodeUs, total / episodes);
+    best.resetUs = Math.min(best.resetUs, reset / episodes);
+  }
+  inst.destroy();
+  sessions.endAll('shutdown');
+  return best;
+}
+
 export interface ThroughputRow {
   sessions: number;
   floor: GroupResult;
@@ -133,6 +179,7 @@ export interface WsBenchResult {
   episodes: ThroughputRow[];
   /** A tool that does nothing: the server's own cost per step. */
   ping: ThroughputRow[];
+  inProcess: InProcessCosts;
   fairness: GroupResult[];
   memory: { sessions: number; imageBytes: number; idleBytes: number; afterEpisodeBytes: number; variants: { variant: string; idleRss: number; usedRss: number }[] };
 }
@@ -169,6 +216,8 @@ export async function runWsBench(opts: WsBenchOptions = {}): Promise<WsBenchResu
     episodes: await floorServer(await record(seahavenUrl, episode)),
     ping: await floorServer(await record(pingUrl, scripts.ping.script)),
   };
+  log('in process: where a step\'s time goes');
+  const inProcess = inProcessCosts(calls, episode);
   const gen = await spawnChild('./ws-load.ts');
   // calls: each session resets once (during warm-up), then loops over the calls; episodes: the reset is in the loop.
   const table = async (name: keyof typeof scripts): Promise<ThroughputRow[]> => {
@@ -240,6 +289,7 @@ export async function runWsBench(opts: WsBenchOptions = {}): Promise<WsBenchResu
     rows,
     episodes,
     ping,
+    inProcess,
     fairness,
     memory: {
       sessions,
@@ -281,6 +331,10 @@ export function formatWs(r: WsBenchResult): string {
   out.push('');
   const p = r.ping[0];
   out.push(`The server's own cost per step, with a \`ping\` tool that does nothing, at ${p.sessions} sessions: ${n(stepsPerSec(p.seahaven))} steps/s against the floor's ${n(stepsPerSec(p.floor))} (${((stepsPerSec(p.seahaven) / stepsPerSec(p.floor)) * 100).toFixed(0)}%), p50 ${ms(p.seahaven.p50Us)}, p99 ${ms(p.seahaven.p99Us)} (floor ${ms(p.floor.p50Us)} / ${ms(p.floor.p99Us)}).`);
+  out.push('');
+  const c = r.inProcess;
+  const us = (x: number) => `${x.toFixed(0)} µs`;
+  out.push(`Where a step's time goes, in process without sockets (best of 3): a crm call of the loop costs ${us(c.callUs)} in the kit (\`inst.call\`); answering it as a frame costs ${us(c.frameUs)}, so the server's parsing, dispatch and reply JSON add ${us(c.frameUs - c.callUs)}. A whole episode costs ${us(c.episodeUs)} (${us(c.episodeUs / 16)} a frame): ${us(c.resetUs)} for the reset, and the first use of each tool on the fresh connection prepares its statements.`);
   out.push('');
   out.push('Whole episodes (the reset is part of the loop, so every 16th frame starts a fresh instance and its first calls prepare their statements on the new connection):');
   out.push('');
