@@ -45,6 +45,7 @@ export interface SeahavenApp {
 }
 
 export const DEFAULTS = { maxSessions: 4096, idleTimeoutMs: 15 * 60_000, maxFrameBytes: 1 << 20, maxBodyBytes: 1 << 20 };
+const SHUTDOWN_GRACE_MS = 10_000;
 
 /**
  * Build the Hono app serving worlds over OpenEnv (WebSocket upgrades need `startServer`, which wires the `ws` server).
@@ -106,7 +107,10 @@ export function createApp(options: AppOptions): SeahavenApp {
     scheduler,
     async shutdown() {
       for (const ep of endpoints.values()) ep.closing = true;
-      await scheduler.idle();
+      // Requests already received finish; a hook that never settles must not hold the shutdown forever.
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([scheduler.idle(), new Promise<void>((r) => (timer = setTimeout(r, SHUTDOWN_GRACE_MS)))]);
+      clearTimeout(timer);
       sessions.endAll('shutdown');
     },
   };

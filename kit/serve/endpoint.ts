@@ -24,10 +24,10 @@ export interface ServeHooks {
   /** Called at the first `submit` of an episode, with its grade. Errors are logged, never sent to the client. */
   onGrade?(session: Session, grade: Grade): void;
   /**
-   * Called when an episode that `resolveReset` planned ends without a `submit`: the session was reset again, closed,
-   * disconnected, reaped or shut down. Errors are logged.
+   * Called when an episode that `resolveReset` planned ends without a `submit` (the session was reset again, closed,
+   * disconnected, reaped or shut down), or never starts (the plan was refused). `context` is the plan's. Errors are logged.
    */
-  onAbandon?(session: Session): void;
+  onAbandon?(session: Session, context: unknown): void;
 }
 
 export interface EndpointOptions {
@@ -74,10 +74,10 @@ export class Endpoint {
   }
 
   /** Tell the hooks that a planned episode ended ungraded. */
-  private abandon(session: Session): void {
-    if (session.context === undefined || session.graded || !this.o.hooks.onAbandon) return;
+  private abandon(session: Session, context = session.context): void {
+    if (context === undefined || (context === session.context && session.graded) || !this.o.hooks.onAbandon) return;
     try {
-      this.o.hooks.onAbandon(session);
+      this.o.hooks.onAbandon(session, context);
     } catch (e) {
       this.o.logger(`[seahaven] onAbandon hook failed for session ${session.id}: ${(e as Error)?.stack ?? String(e)}`);
     }
@@ -102,8 +102,9 @@ export class Endpoint {
     return session;
   }
 
-  /** Run `fn` in the session's turn (after its earlier requests). Rejects with `SESSION_ERROR` if the session ends first. */
+  /** Run `fn` in the session's turn (after its earlier requests). Rejects with `SESSION_ERROR` if the session ends first or the server is shutting down. */
   run<T>(session: Session, fn: () => T | Promise<T>): Promise<T> {
+    if (this.closing) return Promise.reject(new FrameError('SESSION_ERROR', 'the server is shutting down; retry against a running server'));
     return new Promise<T>((resolve, reject) => {
       this.o.scheduler.push(session, () => {
         if (session.closed) return reject(new FrameError('SESSION_ERROR', `session ${session.id} has ended`));
@@ -185,10 +186,20 @@ export class Endpoint {
       } catch (e) {
         throw this.refusal(e, where);
       }
-      if (plan instanceof Promise) return plan.then((p) => this.start(session, req, p, where), (e) => { throw this.refusal(e, where); });
-      return this.start(session, req, plan, where);
+      if (plan instanceof Promise) return plan.then((p) => this.startPlanned(session, req, p, where), (e) => { throw this.refusal(e, where); });
+      return this.startPlanned(session, req, plan, where);
     }
     return this.start(session, req, undefined, where);
+  }
+
+  /** Start a planned episode; a plan that cannot start is abandoned at once, so its curriculum does not wait on it. */
+  private startPlanned(session: Session, req: ResetRequest, plan: ResetPlan, where: string): string {
+    try {
+      return this.start(session, req, plan, where);
+    } catch (e) {
+      this.abandon(session, plan.context);
+      throw e;
+    }
   }
 
   private refusal(e: unknown, where: string): unknown {

@@ -43,11 +43,15 @@ describe('startServer', () => {
     const session = [...s.sessions.list()].find((x) => x.busy)!;
     await expect.poll(() => session.pending).toBe(5);
     const closing = s.close();
+    // Frames that arrive after shutdown began are answered in order with SESSION_ERROR, not run.
+    a.send(call('late'));
+    await expect.poll(() => session.pending).toBe(6);
     release();
     const replies = [];
-    for (let i = 0; i < 6; i++) replies.push((await a.next()).json);
+    for (let i = 0; i < 7; i++) replies.push((await a.next()).json);
     expect(replies[0].data.observation.fixture).toBe('small_startup');
-    expect(replies.slice(1).map((r) => r.data.observation.result.data.name)).toEqual(['A0', 'A1', 'A2', 'A3', 'A4']);
+    expect(replies.slice(1, 6).map((r) => r.data.observation.result.data.name)).toEqual(['A0', 'A1', 'A2', 'A3', 'A4']);
+    expect(replies[6]).toMatchObject({ type: 'error', data: { code: 'SESSION_ERROR' } });
     expect((await a.closed).code).toBe(1001);
     expect(await b.closed).toEqual({ code: 1001, reason: 'server shutting down' });
     await closing;

@@ -49,14 +49,15 @@ beforeAll(async () => {
     hooks: {
       async resolveReset(req, { session }) {
         await new Promise((r) => setTimeout(r, 20));
+        if (req.curriculum === 'misconfigured') return { task: 'no_such_task', context: 'ticket-never-started' };
         if (req.curriculum !== 'starter') throw new ResetError('curriculum', `no curriculum "${req.curriculum}"; this server has "starter"`);
         return { task: 'write_two', seed: 9, context: { stage: 1, session: session.id }, metadata: { curriculum: { name: 'starter', stage: 1 } } };
       },
       onGrade(session: Session, grade: Grade) {
         graded.push({ session: session.id, reward: grade.reward, context: session.context });
       },
-      onAbandon(session: Session) {
-        abandoned.push(session.id);
+      onAbandon(session: Session, context: unknown) {
+        abandoned.push(typeof context === 'string' ? context : session.id);
       },
     },
   });
@@ -150,5 +151,11 @@ describe('tasks over the WebSocket', () => {
     await p.ask({ type: 'reset', data: { curriculum: 'starter' } });
     await p.close();
     await expect.poll(() => abandoned.length).toBe(3);
+    // A plan that cannot start is refused and abandoned at once.
+    const q = await WireProbe.open(url());
+    const refused = await q.ask({ type: 'reset', data: { curriculum: 'misconfigured' } });
+    expect(refused.data.errors[0].loc).toEqual(['data', 'task']);
+    expect(abandoned.at(-1)).toBe('ticket-never-started');
+    await q.close();
   });
 });

@@ -66,6 +66,11 @@ export function wsRoute(ep: Endpoint, scheduler: FairScheduler, logger: (line: s
         },
         onMessage(event) {
           if (session === null) return;
+          if (ep.closing) {
+            // Frames that arrive once shutdown has begun are answered, in order, but not run.
+            scheduler.push(session, () => void send(errorFrame('SESSION_ERROR', 'the server is shutting down; reconnect to a running server')));
+            return;
+          }
           const data = event.data;
           scheduler.push(session, typeof data === 'string' ? data : Buffer.from(data as ArrayBuffer).toString('utf8'));
         },
