@@ -122,7 +122,8 @@ export class Endpoint {
   /** Answer one WebSocket frame: the reply's JSON text, `null` for `close`, or a promise of either (async reset hooks). */
   wsFrame(session: Session, text: string): string | null | Promise<string | null> {
     if (text.length > this.o.maxFrameChars) {
-      return errorFrame('VALIDATION_ERROR', `frame of ${text.length} characters exceeds this server's limit of ${this.o.maxFrameChars}; send smaller arguments or start the server with a higher --max-frame-bytes`);
+      const msg = `frame of ${text.length} characters exceeds this server's limit of ${this.o.maxFrameChars}; send smaller arguments or start the server with a higher --max-frame-bytes`;
+      return errorFrame('VALIDATION_ERROR', msg, [{ type: 'string_too_long', loc: [], msg, input: null }]);
     }
     let msg: Record<string, unknown>;
     try {

@@ -27,7 +27,8 @@ export class FrameError extends Error {
     super(message);
     this.name = 'FrameError';
     this.code = code;
-    this.errors = errors;
+    // Pydantic (and so FastAPI's 422 bodies) always carries `input`.
+    this.errors = errors?.map((e) => ('input' in e ? e : { ...e, input: null }));
     this.extra = extra;
   }
 }

@@ -89,6 +89,7 @@ describe('HTTP /reset, /step, /state', () => {
       const body = await r.json();
       expect(Object.keys(body)).toEqual(['detail']);
       expect(body.detail[0]).toMatchObject({ type: expect.any(String), loc, msg: expect.any(String) });
+      expect(Object.keys(body.detail[0]).sort()).toEqual(['input', 'loc', 'msg', 'type']);
     }
     expect(sessions.size).toBe(0);
     const unknownFixture = await app.request('/reset', json({ fixture: 'nope' }, { 'x-session-id': 'fresh' }));

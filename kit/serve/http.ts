@@ -33,7 +33,7 @@ function httpError(c: Context, e: unknown, ep: Endpoint): Response {
   if (e instanceof CapacityError) return detail(c, 503, e.message, { active_sessions: e.activeSessions, max_sessions: e.maxSessions });
   if (e instanceof BodyTooLarge) return detail(c, 413, e.message);
   const fe = ep.asFrameError(e);
-  if (fe.code === 'VALIDATION_ERROR') return detail(c, 422, fe.errors ?? [{ type: 'value_error', loc: ['body'], msg: fe.message }]);
+  if (fe.code === 'VALIDATION_ERROR') return detail(c, 422, fe.errors ?? [{ type: 'value_error', loc: ['body'], msg: fe.message, input: null }]);
   if (fe.code === 'SESSION_ERROR') return detail(c, 409, fe.message);
   return detail(c, 500, fe.message);
 }

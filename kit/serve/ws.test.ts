@@ -334,6 +334,7 @@ describe('WebSocket limits', () => {
       const r = await p.ask(call('create_company', { name: 'x'.repeat(3000) }));
       expect(r.data.code).toBe('VALIDATION_ERROR');
       expect(r.data.message).toContain('--max-frame-bytes');
+      expect(r.data.errors[0].type).toBe('string_too_long');
       expect((await p.ask({ type: 'state' })).type).toBe('state');
       await p.close();
     } finally {
