@@ -45,24 +45,24 @@ async function serverMode(): Promise<void> {
   process.send!({ port: server.port });
 }
 
-function instancesMode(variant: string, count: number): void {
-  const warm = crm.instance({ fixture: 'small_startup' });
+function instancesMode(variant: string, count: number, fixture: string): void {
+  const warm = crm.instance({ fixture });
   for (const [tool, args] of READS) warm.call(tool, args);
   warm.destroy();
   const base = settle();
   const held: Instance[] = [];
   for (let i = 0; i < count; i++) {
-    const inst = crm.instance({ fixture: 'small_startup', seed: i });
+    const inst = crm.instance({ fixture, seed: i });
     applyVariant(inst, variant);
     held.push(inst);
   }
   const idle = settle();
   for (const inst of held) for (const [tool, args] of READS) inst.call(tool, args);
   const used = settle();
-  process.send!({ variant, count, idleRss: (idle.rss - base.rss) / count, usedRss: (used.rss - base.rss) / count });
+  process.send!({ variant, fixture, count, idleRss: (idle.rss - base.rss) / count, usedRss: (used.rss - base.rss) / count });
   for (const inst of held) inst.destroy();
 }
 
-const [mode, variant, count] = process.argv.slice(2);
+const [mode, variant, count, fixture] = process.argv.slice(2);
 if (mode === 'server') await serverMode();
-else instancesMode(variant ?? 'default', Number(count ?? 1000));
+else instancesMode(variant ?? 'default', Number(count ?? 1000), fixture ?? 'small_startup');
