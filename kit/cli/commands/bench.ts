@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { CliError } from '../errors.ts';
 
-const SUITES = ['calls', 'reset'] as const;
+const SUITES = ['calls', 'reset', 'ws'] as const;
 
 export function registerBench(program: Command): void {
   program
@@ -18,9 +18,12 @@ export function registerBench(program: Command): void {
         if (s === 'calls') {
           const { runCallsBench, formatCalls } = await import('../../../bench/calls.ts');
           process.stdout.write(`## In-process tool calls\n\n${formatCalls(runCallsBench(opts.quick ? { n: 5000, rounds: 2 } : {}))}\n\n`);
-        } else {
+        } else if (s === 'reset') {
           const { runResetBench, formatReset } = await import('../../../bench/reset.ts');
           process.stdout.write(`## Reset latency\n\n${formatReset(runResetBench({ quick: opts.quick }))}\n\n`);
+        } else {
+          const { runWsBench, formatWs } = await import('../../../bench/ws.ts');
+          process.stdout.write(`## WebSocket serving\n\n${formatWs(await runWsBench({ quick: opts.quick, log: (l) => process.stderr.write(`  ${l}\n`) }))}\n\n`);
         }
       }
     });

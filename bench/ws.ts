@@ -1,0 +1,404 @@
+/**
+ * WebSocket serving: throughput and latency of `seahaven serve` on crm `small_startup` with 1, 8 and 64 concurrent
+ * sessions, against a floor (a bare `ws` server answering the same frames with canned replies) under the same load
+ * generator in another process; a fairness run with one greedy session on a slow tool; and memory per idle session.
+ *
+ * Run: `node --import tsx bench/ws.ts [--quick] [--write]` (or `seahaven bench ws`). `--write` replaces the
+ * "WebSocket serving" section of bench/results.md.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import type { AddressInfo } from 'node:net';
+import WebSocket, { WebSocketServer } from 'ws';
+import { defineTool, defineWorld, z } from '../kit/index.ts';
+import { createApp, startServer } from '../kit/serve/index.ts';
+import { crm } from '../worlds/crm/index.ts';
+import { machine } from './harness.ts';
+import type { GroupResult, LoadGroup } from './ws-load.ts';
+
+interface Child {
+  proc: ChildProcess;
+  first: any;
+  ask(msg: unknown): Promise<any>;
+}
+
+function spawnChild(file: string, args: string[] = [], execArgv: string[] = []): Promise<Child> {
+  const proc = fork(fileURLToPath(new URL(file, import.meta.url)), args, { execArgv: [...execArgv, '--import', import.meta.resolve('tsx')], env: { ...process.env, TZ: 'UTC' } });
+  const queue: ((m: any) => void)[] = [];
+  proc.on('message', (m) => queue.shift()?.(m));
+  const next = () => new Promise<any>((resolve) => queue.push(resolve));
+  return next().then((first) => ({
+    proc,
+    first,
+    ask: (msg: unknown) => {
+      const reply = next();
+      proc.send(msg as never);
+      return reply;
+    },
+  }));
+}
+
+const call = (tool: string, args: Record<string, unknown>) => JSON.stringify({ type: 'step', data: { type: 'call_tool', tool_name: tool, arguments: args } });
+
+/**
+ * The crm scripts, with ids from the fixture. `episode`: a reset and 15 calls (10 reads, 5 writes). `calls`: a reset,
+ * then the 12 calls of the episode that do not add rows (reads and in-place updates), so a session can loop over
+ * them for as long as a run lasts without its tables or history growing.
+ */
+export function crmScripts(): { episode: string[]; calls: string[] } {
+  const inst = crm.instance({ fixture: 'small_startup' });
+  const contact = inst.query<{ id: string; company_id: string }>('SELECT id, company_id FROM contacts WHERE company_id IS NOT NULL ORDER BY id LIMIT 1')[0];
+  const deal = inst.query<{ id: string }>("SELECT id FROM deals WHERE stage NOT IN ('won', 'lost') ORDER BY id LIMIT 1")[0].id;
+  inst.destroy();
+  const reset = JSON.stringify({ type: 'reset', data: { fixture: 'small_startup', seed: 1 } });
+  const episode = [
+    reset,
+    call('search_contacts', { query: 'an' }),
+    call('get_contact', { id: contact.id }),
+    call('list_companies', { limit: 10 }),
+    call('list_deals', { company_id: contact.company_id }),
+    call('pipeline_summary', {}),
+    call('update_contact', { id: contact.id, title: 'VP Sales' }),
+    call('log_activity', { contact_id: contact.id, kind: 'call', subject: 'Follow-up' }),
+    call('create_contact', { name: 'Bench Lead', email: 'lead-@@@example.com', company_id: contact.company_id }),
+    call('get_contact', { id: contact.id }),
+    call('list_contacts', { company_id: contact.company_id }),
+    call('update_deal', { id: deal, stage: 'negotiation' }),
+    call('search_contacts', { query: 'Bench' }),
+    call('list_deals', { stage: 'negotiation', limit: 10 }),
+    call('pipeline_summary', {}),
+    call('create_company', { name: 'Bench Co' }),
+  ];
+  const adds = ['"log_activity"', '"create_contact"', '"create_company"'];
+  return { episode, calls: episode.filter((f) => !adds.some((a) => f.includes(a))) };
+}
+
+/** A world whose one tool does nothing, so a step costs only what the server itself does. */
+const pingWorld = defineWorld({
+  name: 'ping',
+  version: '1.0.0',
+  schema: 'CREATE TABLE pings (id INTEGER PRIMARY KEY) STRICT;',
+  tools: [defineTool({ name: 'ping', description: 'Answer {"ok": true}.', input: z.object({}), run: () => ({ ok: true }) })],
+});
+
+/** The replies Seahaven gives to one episode, recorded for the floor to replay. */
+async function record(url: string, frames: string[]): Promise<string[]> {
+  const ws = new WebSocket(url, { perMessageDeflate: false });
+  await new Promise((r) => ws.once('open', r));
+  const replies: string[] = [];
+  await new Promise<void>((resolve) => {
+    ws.on('message', (d: Buffer) => {
+      replies.push(d.toString());
+      if (replies.length === frames.length) resolve();
+    });
+    for (const f of frames) ws.send(f.replace('@@', 'rec'));
+  });
+  ws.close();
+  return replies;
+}
+
+/**
+ * The floor: a bare ws server answering with the replies Seahaven gave to one episode. It only looks at one byte to
+ * tell a reset (`{"type":"reset"…`) from a step, then replays the recorded reply for that position in the episode.
+ */
+function floorServer(canned: string[]): Promise<{ url: string; close(): void }> {
+  const wss = new WebSocketServer({ host: '127.0.0.1', port: 0, perMessageDeflate: false });
+  const calls = canned.length - 1;
+  wss.on('connection', (ws) => {
+    let i = 0;
+    ws.on('message', (data: Buffer) => {
+      if (data[9] === 0x72) {
+        i = 0;
+        ws.send(canned[0]);
+      } else ws.send(canned[1 + (i++ % calls)]);
+    });
+  });
+  return new Promise((resolve) => wss.once('listening', () => resolve({ url: `ws://127.0.0.1:${(wss.address() as AddressInfo).port}/ws`, close: () => wss.close() })));
+}
+
+export interface InProcessCosts {
+  /** `inst.call` per call of the calls loop (µs). */
+  callUs: number;
+  /** The same calls as frames through the endpoint: parse, dispatch, call, reply JSON (µs). */
+  frameUs: number;
+  /** A whole episode's 16 frames through the endpoint, reset included (µs). */
+  episodeUs: number;
+  /** The episode's reset frame alone (µs). */
+  resetUs: number;
+}
+
+/** Where a step's time goes, without sockets: the kit's call, the server's framing, and a fresh episode. Best of 3. */
+export function inProcessCosts(calls: string[], episode: string[]): InProcessCosts {
+  const { endpoints, sessions } = createApp({ worlds: [crm], idleTimeoutMs: 0 });
+  const ep = endpoints.get('crm')!;
+  const session = ep.openSession('ws');
+  const frames = calls.slice(1);
+  const actions = frames.map((f) => JSON.parse(f).data as { tool_name: string; arguments: Record<string, unknown> });
+  const inst = crm.instance({ fixture: 'small_startup', seed: 1 });
+  ep.wsFrame(session, calls[0]);
+  const time = (fn: () => void) => {
+    const t = performance.now();
+    fn();
+    return (performance.now() - t) * 1000;
+  };
+  const laps = 200;
+  const episodes = 40;
+  const best = { callUs: Infinity, frameUs: Infinity, episodeUs: Infinity, resetUs: Infinity };
+  for (let round = 0; round < 3; round++) {
+    best.frameUs = Math.min(best.frameUs, time(() => { for (let i = 0; i < laps; i++) for (const f of frames) ep.wsFrame(session, f); }) / (laps * frames.length));
+    best.callUs = Math.min(best.callUs, time(() => { for (let i = 0; i < laps; i++) for (const a of actions) inst.call(a.tool_name, a.arguments); }) / (laps * actions.length));
+    let reset = 0;
+    const total = time(() => {
+      for (let i = 0; i < episodes; i++) {
+        reset += time(() => ep.wsFrame(session, episode[0]));
+        for (let k = 1; k < episode.length; k++) ep.wsFrame(session, episode[k].replace('@@', `${round}-${i}`));
+      }
+    });
+    best.episodeUs = Math.min(best.episodeUs, total / episodes);
+    best.resetUs = Math.min(best.resetUs, reset / episodes);
+  }
+  inst.destroy();
+  sessions.endAll('shutdown');
+  return best;
+}
+
+export interface ThroughputRow {
+  sessions: number;
+  floor: GroupResult;
+  seahaven: GroupResult;
+}
+
+export interface WsBenchResult {
+  machine: string;
+  load: number;
+  /** Steady state: tool calls after one reset per session. */
+  rows: ThroughputRow[];
+  /** Whole episodes: a reset every 16 frames. */
+  episodes: ThroughputRow[];
+  /** A tool that does nothing: the server's own cost per step. */
+  ping: ThroughputRow[];
+  inProcess: InProcessCosts;
+  fairness: GroupResult[];
+  memory: {
+    sessions: number;
+    imageBytes: number;
+    idleBytes: number;
+    afterEpisodeBytes: number;
+    variants: { variant: string; fixture: string; count: number; imageBytes: number; idleRss: number; usedRss: number }[];
+  };
+}
+
+const fixtureBytes = (id: string) => JSON.parse(readFileSync(new URL(`../worlds/crm/fixtures/${id}.json`, import.meta.url), 'utf8')).bytes as number;
+const stepsPerSec = (g: GroupResult) => (g.served.reduce((a, b) => a + b, 0) * 1000) / g.windowMs;
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
+
+export interface WsBenchOptions {
+  /** Shorter runs, one round, 300 sessions for memory (about 35 s). */
+  quick?: boolean;
+  /** Tiny runs that only prove the benchmark works (tests). */
+  smoke?: boolean;
+  log?: (line: string) => void;
+}
+
+export async function runWsBench(opts: WsBenchOptions = {}): Promise<WsBenchResult> {
+  const log = opts.log ?? (() => undefined);
+  const short = opts.quick || opts.smoke;
+  const warmupMs = opts.smoke ? 50 : short ? 300 : 400;
+  const durationMs = opts.smoke ? 150 : short ? 1000 : 2000;
+  const rounds = short ? 1 : 2;
+  const load = loadavg()[0];
+  const { episode, calls } = crmScripts();
+  const server = await startServer({ worlds: [crm, pingWorld], port: 0, idleTimeoutMs: 0, maxSessions: 10_000, logger: () => undefined });
+  const seahavenUrl = `${server.url.replace('http', 'ws')}/ws`;
+  const pingUrl = `${server.url.replace('http', 'ws')}/ping/ws`;
+  const scripts = {
+    calls: { script: calls, loopFrom: 1, url: seahavenUrl, sizes: opts.smoke ? [1, 8] : [1, 8, 64] },
+    episodes: { script: episode, loopFrom: 0, url: seahavenUrl, sizes: opts.smoke ? [1, 8] : [1, 8, 64] },
+    ping: { script: [JSON.stringify({ type: 'reset', data: {} }), call('ping', {})], loopFrom: 1, url: pingUrl, sizes: [8] },
+  };
+  const floors = {
+    calls: await floorServer(await record(seahavenUrl, calls)),
+    episodes: await floorServer(await record(seahavenUrl, episode)),
+    ping: await floorServer(await record(pingUrl, scripts.ping.script)),
+  };
+  log('in process: where a step\'s time goes');
+  const inProcess = inProcessCosts(calls, episode);
+  const gen = await spawnChild('./ws-load.ts');
+  // calls: each session resets once (during warm-up), then loops over the calls; episodes: the reset is in the loop.
+  const table = async (name: keyof typeof scripts): Promise<ThroughputRow[]> => {
+    const { script, loopFrom, url, sizes } = scripts[name];
+    const runGroup = async (label: string, target: string, count: number): Promise<GroupResult> =>
+      (await gen.ask({ cmd: 'run', groups: [{ label, url: target, count, script, loopFrom, inflight: 1 } satisfies LoadGroup], warmupMs, durationMs })).groups[0];
+    const rows: ThroughputRow[] = [];
+    for (const sessions of sizes) {
+      let bestFloor: GroupResult | undefined;
+      let best: GroupResult | undefined;
+      for (let r = 0; r < rounds; r++) {
+        log(`${name}: ${sessions} session(s), round ${r + 1} of ${rounds}`);
+        const f = await runGroup('floor', floors[name].url, sessions);
+        const s = await runGroup('seahaven', url, sessions);
+        if (!bestFloor || stepsPerSec(f) > stepsPerSec(bestFloor)) bestFloor = f;
+        if (!best || stepsPerSec(s) > stepsPerSec(best)) best = s;
+      }
+      rows.push({ sessions, floor: bestFloor!, seahaven: best! });
+    }
+    return rows;
+  };
+  const rows = await table('calls');
+  const episodes = await table('episodes');
+  const ping = await table('ping');
+
+  log('fairness: 8 sessions on the crm calls, 1 greedy session pipelining a slow search on big_co');
+  const slow = [JSON.stringify({ type: 'reset', data: { fixture: 'big_co' } }), call('search_contacts', { query: 'no such name anywhere' })];
+  const fairness = (
+    await gen.ask({
+      cmd: 'run',
+      groups: [
+        { label: 'crm calls', url: seahavenUrl, count: 8, script: calls, loopFrom: 1, inflight: 1 },
+        { label: 'slow search (8 in flight)', url: seahavenUrl, count: 1, script: slow, loopFrom: 1, inflight: 8 },
+      ] satisfies LoadGroup[],
+      warmupMs,
+      durationMs: opts.smoke ? 300 : short ? 1500 : 3000,
+    })
+  ).groups as GroupResult[];
+  await server.close();
+  for (const f of Object.values(floors)) f.close();
+
+  log('memory: 1,000 idle sessions over WebSocket');
+  const sessions = opts.smoke ? 20 : short ? 300 : 1000;
+  const memServer = await spawnChild('./ws-memory.ts', ['server'], ['--expose-gc']);
+  const memUrl = `ws://127.0.0.1:${memServer.first.port}/ws`;
+  const before = await memServer.ask({ cmd: 'measure' });
+  await gen.ask({ cmd: 'open', url: memUrl, count: sessions, frames: [episode[0]] });
+  const idle = await memServer.ask({ cmd: 'measure' });
+  await gen.ask({ cmd: 'close' });
+  await new Promise((r) => setTimeout(r, 200));
+  const afterClose = await memServer.ask({ cmd: 'measure' });
+  await gen.ask({ cmd: 'open', url: memUrl, count: sessions, frames: episode });
+  const used = await memServer.ask({ cmd: 'measure' });
+  await gen.ask({ cmd: 'close' });
+  memServer.proc.send({ cmd: 'exit' });
+  gen.proc.send({ cmd: 'exit' });
+
+  const variants = [];
+  const runs: [string, number, string][] = opts.smoke
+    ? [['default', sessions, 'small_startup']]
+    : [['default', sessions, 'small_startup'], ['cache_size=0', sessions, 'small_startup'], ['mmap', sessions, 'small_startup'], ['default', 100, 'big_co']];
+  for (const [variant, count, fixture] of runs) {
+    log(`memory: ${count} in-process instances of ${fixture}, ${variant}`);
+    const c = await spawnChild('./ws-memory.ts', ['instances', variant, String(count), fixture], ['--expose-gc']);
+    variants.push({ ...c.first, imageBytes: fixtureBytes(fixture) });
+    c.proc.kill();
+  }
+  const imageBytes = fixtureBytes('small_startup');
+  return {
+    machine: machine(),
+    load,
+    rows,
+    episodes,
+    ping,
+    inProcess,
+    fairness,
+    memory: {
+      sessions,
+      imageBytes,
+      idleBytes: (idle.rss - before.rss) / sessions,
+      afterEpisodeBytes: (used.rss - afterClose.rss) / sessions,
+      variants,
+    },
+  };
+}
+
+const kb = (b: number) => `${(b / 1024).toFixed(0)} KiB`;
+const ms = (us: number) => (us >= 1000 ? `${(us / 1000).toFixed(2)} ms` : `${us.toFixed(0)} µs`);
+const n = (x: number) => Math.round(x).toLocaleString('en-US');
+
+export function formatWs(r: WsBenchResult): string {
+  const out: string[] = [];
+  out.push(`Machine: ${r.machine}; 1-minute load average ${r.load.toFixed(1)} when the run started. Other work shares the two cores, so absolute figures are noisy; the ratios come from the same run.`);
+  out.push('');
+  out.push('Load: closed-loop sessions (one frame in flight each) on crm `small_startup`. The script is a crm episode: a reset, then 15 tool calls (10 reads, 5 writes: search, get, list, update, log, create). The generator runs in its own process. Floor: a bare `ws` server answering the same frames with the replies Seahaven gave to them, without parsing or doing any work. Each figure is the best of interleaved rounds.');
+  out.push('');
+  const rowsOf = (rows: ThroughputRow[], unit: string) => {
+    out.push(`| sessions | floor ${unit}/s | seahaven ${unit}/s | ratio | seahaven p50 | seahaven p99 | floor p50 | floor p99 |`);
+    out.push('|---:|---:|---:|---:|---:|---:|---:|---:|');
+    for (const row of rows) {
+      const f = stepsPerSec(row.floor);
+      const s = stepsPerSec(row.seahaven);
+      out.push(`| ${row.sessions} | ${n(f)} | ${n(s)} | ${(s / f).toFixed(2)} | ${ms(row.seahaven.p50Us)} | ${ms(row.seahaven.p99Us)} | ${ms(row.floor.p50Us)} | ${ms(row.floor.p99Us)} |`);
+    }
+  };
+  out.push('Tool calls (each session resets once, during warm-up, then loops over the 12 calls of the episode that add no rows: 10 reads and 2 in-place updates):');
+  out.push('');
+  rowsOf(r.rows, 'calls');
+  const eight = r.rows.find((x) => x.sessions === 8)!;
+  const ratio = stepsPerSec(eight.seahaven) / stepsPerSec(eight.floor);
+  const errors = [...r.rows, ...r.episodes].reduce((a, x) => a + x.seahaven.errors, 0);
+  out.push('');
+  out.push(`Targets at 8 sessions: ${(ratio * 100).toFixed(0)}% of the floor's calls/s (target ≥ 50%: ${ratio >= 0.5 ? 'met' : 'not met'}), p99 ${ms(eight.seahaven.p99Us)} (target ≤ 2 ms: ${eight.seahaven.p99Us <= 2000 ? 'met' : 'not met'}). Error replies: ${errors}.`);
+  out.push('');
+  const p = r.ping[0];
+  out.push(`The server's own cost per step, with a \`ping\` tool that does nothing, at ${p.sessions} sessions: ${n(stepsPerSec(p.seahaven))} steps/s against the floor's ${n(stepsPerSec(p.floor))} (${((stepsPerSec(p.seahaven) / stepsPerSec(p.floor)) * 100).toFixed(0)}%), p50 ${ms(p.seahaven.p50Us)}, p99 ${ms(p.seahaven.p99Us)} (floor ${ms(p.floor.p50Us)} / ${ms(p.floor.p99Us)}).`);
+  out.push('');
+  const c = r.inProcess;
+  const us = (x: number) => `${x.toFixed(0)} µs`;
+  out.push(`Where a step's time goes, in process without sockets (best of 3): a crm call of the loop costs ${us(c.callUs)} in the kit (\`inst.call\`); answering it as a frame costs ${us(c.frameUs)}, so the server's parsing, dispatch and reply JSON add ${us(c.frameUs - c.callUs)}. A whole episode costs ${us(c.episodeUs)} (${us(c.episodeUs / 16)} a frame): ${us(c.resetUs)} for the reset, and the first use of each tool on the fresh connection prepares its statements.`);
+  out.push('');
+  out.push('Whole episodes (the reset is part of the loop, so every 16th frame starts a fresh instance and its first calls prepare their statements on the new connection):');
+  out.push('');
+  rowsOf(r.episodes, 'steps');
+  out.push('');
+  const [fast, greedy] = r.fairness;
+  const all = [...fast.served, ...greedy.served];
+  const least = Math.min(...all);
+  const med = median(all);
+  out.push(`Fairness: 8 sessions looping over the crm calls (one frame in flight) beside 1 greedy session keeping 8 \`search_contacts\` frames in flight on \`big_co\` (a full scan, a few ms each).`);
+  out.push('');
+  out.push('| sessions | served per session (min / median / max) | p50 | p99 |');
+  out.push('|---|---:|---:|---:|');
+  out.push(`| crm calls × 8 | ${Math.min(...fast.served)} / ${median(fast.served)} / ${Math.max(...fast.served)} | ${ms(fast.p50Us)} | ${ms(fast.p99Us)} |`);
+  out.push(`| greedy slow × 1 | ${greedy.served[0]} | ${ms(greedy.p50Us)} | ${ms(greedy.p99Us)} |`);
+  out.push('');
+  out.push(`Least-served session: ${least} against a median of ${med} (${((least / med) * 100).toFixed(0)}%; target ≥ 50%: ${least >= med / 2 ? 'met' : 'not met'}).`);
+  out.push('');
+  const m = r.memory;
+  out.push(`Memory: ${n(m.sessions)} WebSocket sessions on \`small_startup\` (image ${kb(m.imageBytes)}), server RSS after a full GC, measured in its own process.`);
+  out.push('');
+  out.push('| what | RSS per session | × image |');
+  out.push('|---|---:|---:|');
+  out.push(`| idle session (after reset) | ${kb(m.idleBytes)} | ${(m.idleBytes / m.imageBytes).toFixed(2)} |`);
+  out.push(`| session after one episode (15 calls) | ${kb(m.afterEpisodeBytes)} | ${(m.afterEpisodeBytes / m.imageBytes).toFixed(2)} |`);
+  for (const v of m.variants) {
+    const what = `${n(v.count)} in-process instances of \`${v.fixture}\` (${kb(v.imageBytes)})${v.variant === 'default' ? '' : `, ${v.variant} set after open`}`;
+    out.push(`| ${what}, idle | ${kb(v.idleRss)} | ${(v.idleRss / v.imageBytes).toFixed(2)} |`);
+    out.push(`| ${what}, after 5 reads | ${kb(v.usedRss)} | ${(v.usedRss / v.imageBytes).toFixed(2)} |`);
+  }
+  out.push('');
+  out.push("An idle session holds its copy of the image plus a fixed cost per SQLite connection (the connection, its parsed schema with the capture triggers, the kit's SQL functions and objects), which is most of a 100 KiB image but small beside a 4 MiB one. Reads then fill SQLite's page cache with a second copy of the pages they touch, which `PRAGMA cache_size` bounds.");
+  return out.join('\n');
+}
+
+/** Replace (or add) the "WebSocket serving" section of bench/results.md. */
+export function writeResults(section: string): void {
+  const file = new URL('./results.md', import.meta.url);
+  const heading = '## WebSocket serving';
+  const text = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmark results\n';
+  const start = text.indexOf(heading);
+  const body = `${heading}\n\n${section}\n`;
+  if (start === -1) {
+    writeFileSync(file, `${text.trimEnd()}\n\n${body}`);
+    return;
+  }
+  const next = text.indexOf('\n## ', start + heading.length);
+  writeFileSync(file, text.slice(0, start) + body + (next === -1 ? '' : text.slice(next)));
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const quick = process.argv.includes('--quick');
+  const result = await runWsBench({ quick, log: (l) => process.stderr.write(`${l}\n`) });
+  const section = formatWs(result);
+  process.stdout.write(`## WebSocket serving\n\n${section}\n`);
+  if (process.argv.includes('--write')) writeResults(section);
+}

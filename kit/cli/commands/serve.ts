@@ -1,0 +1,160 @@
+/** `seahaven serve [world…]`: serve worlds over OpenEnv (WebSocket, HTTP and JSON-RPC) until SIGINT or SIGTERM. */
+import type { Command } from 'commander';
+import { CliError } from '../errors.ts';
+import { loadWorld } from '../load-world.ts';
+import type { World } from '../../world.ts';
+import type { McpHttpHandler } from '../../mcp/index.ts';
+import type { RunningServer } from '../../serve/server.ts';
+
+interface ServeFlags {
+  host: string;
+  port: string;
+  maxSessions?: string;
+  sessionTimeout?: string;
+  token?: string;
+  fixture: string[];
+  maxFrameBytes?: string;
+  maxBodyBytes?: string;
+}
+
+function wholeNumber(flag: string, value: string | undefined, min: number): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isSafeInteger(n) || n < min) throw new CliError(`${flag} must be a whole number >= ${min}; got "${value}"`, 2);
+  return n;
+}
+
+/** `--fixture small_startup` sets the first world's default; `--fixture crm=small_startup` names the world. */
+function defaultFixtures(specs: string[], worlds: World[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const spec of specs) {
+    const [world, fixture] = spec.includes('=') ? spec.split('=', 2) : [worlds[0].name, spec];
+    const w = worlds.find((x) => x.name === world);
+    if (!w) throw new CliError(`--fixture ${spec}: no world "${world}" is being served (${worlds.map((x) => x.name).join(', ')})`, 2);
+    if (!(fixture in w.fixtures)) throw new CliError(`--fixture ${spec}: world "${world}" has no fixture "${fixture}"; its fixtures are ${Object.keys(w.fixtures).join(', ') || '(none)'}`, 2);
+    out[world] = fixture;
+  }
+  return out;
+}
+
+function banner(url: string, worlds: World[], fixture: string | undefined, token: boolean): string {
+  const first = worlds[0];
+  // A tool the snippet can call with no arguments, so it runs as printed.
+  const tool = first.toolListings().find((t) => !Array.isArray(t.inputSchema.required) || t.inputSchema.required.length === 0)?.name;
+  const call = tool ? `await env.call('${tool}', {})` : 'await env.listTools()';
+  const reset = fixture ? `{ fixture: '${fixture}', seed: 1 }` : '{ seed: 1 }';
+  const lines = [
+    `seahaven serve: ${worlds.map((w) => `${w.name} ${w.version}`).join(', ')} at ${url}`,
+    `  OpenEnv base URL: ${url}  (also ${worlds.map((w) => `${url}/${w.name}`).join(', ')})`,
+    `  WebSocket:        ${url.replace(/^http/, 'ws')}/ws`,
+    `  health:           ${url}/health`,
+    '',
+    '  TypeScript:',
+    `    import { SeahavenClient } from 'seahaven/client';`,
+    `    await using env = await SeahavenClient.connect('${url}'${token ? ', { token: process.env.SEAHAVEN_TOKEN }' : ''});`,
+    `    await env.reset(${reset});`,
+    `    console.log(${call}, (await env.state()).changes);`,
+    '',
+    '  Python (OpenEnv):',
+    '    from openenv.core import GenericEnvClient',
+    `    with GenericEnvClient(base_url="${url}").sync() as env:`,
+    `        env.reset(${fixture ? `fixture="${fixture}", ` : ''}seed=1)`,
+    tool ? `        print(env.step({"type": "call_tool", "tool_name": "${tool}", "arguments": {}}))` : '        print(env.step({"type": "list_tools"}))',
+    '',
+    '  Press Ctrl+C to stop.',
+  ];
+  return lines.join('\n') + '\n';
+}
+
+/**
+ * MCP Streamable HTTP on each world's `/mcp`, beside OpenEnv's JSON-RPC: sessions start on the world's default fixture
+ * unless the client names a fixture or task. Off loopback, any Host is allowed (the operator chose to expose it).
+ */
+async function mcpStreamableHttp(
+  worlds: World[],
+  server: () => RunningServer | undefined,
+  host: string,
+  fixtures: Record<string, string>,
+  limits: { maxSessions?: number; idleTimeoutMs?: number },
+): Promise<McpHttpHandler> {
+  const { createMcpHttpHandler, openInstance } = await import('../../mcp/index.ts');
+  const byName = new Map(worlds.map((w) => [w.name, w]));
+  const loopback = ['127.0.0.1', 'localhost', '::1'].includes(host);
+  return createMcpHttpHandler({
+    world: (req) => {
+      const first = new URL(req.url).pathname.split('/')[1];
+      return first === 'mcp' ? worlds[0] : byName.get(first);
+    },
+    startInstance: (world, reset) => {
+      const fixture = fixtures[world.name] ?? server()?.endpoints.get(world.name)?.defaultFixture;
+      return openInstance(world, reset.fixture === undefined && reset.task === undefined ? { ...reset, fixture } : reset);
+    },
+    ...(loopback ? {} : { allowedHosts: ['*'] }),
+    ...(limits.maxSessions === undefined ? {} : { maxSessions: limits.maxSessions }),
+    ...(limits.idleTimeoutMs === undefined ? {} : { idleTimeoutMs: limits.idleTimeoutMs }),
+  });
+}
+
+export function registerServe(program: Command): void {
+  program
+    .command('serve')
+    .description('serve worlds over OpenEnv: a WebSocket session per client on /ws, plus /reset, /step, /state, /mcp and /health')
+    .argument('[worlds...]', 'example world names or module paths (default: ./world.ts, else crm)')
+    .option('--host <host>', 'interface to bind; 0.0.0.0 exposes the server to the network', '127.0.0.1')
+    .option('--port <port>', 'port (0 picks a free one)', '8000')
+    .option('--max-sessions <n>', 'most sessions open at once (default 4096)')
+    .option('--session-timeout <seconds>', 'end sessions idle this long; 0 never (default 900)')
+    .option('--token <token>', 'require "Authorization: Bearer <token>" on every request (default: $SEAHAVEN_TOKEN)')
+    .option('--fixture <[world=]id>', 'default fixture for resets that name none (repeatable)', (v: string, acc: string[]) => [...acc, v], [] as string[])
+    .option('--max-frame-bytes <n>', 'longest WebSocket frame accepted (default 1048576)')
+    .option('--max-body-bytes <n>', 'longest HTTP body accepted (default 1048576)')
+    .action(async (refs: string[], flags: ServeFlags) => {
+      const port = wholeNumber('--port', flags.port, 0)!;
+      if (port > 65535) throw new CliError(`--port must be at most 65535; got ${port}`, 2);
+      const timeout = wholeNumber('--session-timeout', flags.sessionTimeout, 0);
+      const worlds = refs.length === 0 ? [await loadWorld()] : await Promise.all(refs.map((r) => loadWorld(r)));
+      const token = flags.token ?? (process.env.SEAHAVEN_TOKEN || undefined);
+      const fixtures = defaultFixtures(flags.fixture, worlds);
+      const { startServer } = await import('../../serve/server.ts');
+      const limits = { maxSessions: wholeNumber('--max-sessions', flags.maxSessions, 1), idleTimeoutMs: timeout === undefined ? undefined : timeout * 1000 };
+      let server: RunningServer | undefined;
+      const mcp = await mcpStreamableHttp(worlds, () => server, flags.host, fixtures, limits);
+      try {
+        server = await startServer({
+          mcpHttp: mcp,
+          worlds,
+          host: flags.host,
+          port,
+          token,
+          ...limits,
+          defaultFixtures: fixtures,
+          maxFrameBytes: wholeNumber('--max-frame-bytes', flags.maxFrameBytes, 1024),
+          maxBodyBytes: wholeNumber('--max-body-bytes', flags.maxBodyBytes, 1024),
+        });
+      } catch (e) {
+        const err = e as NodeJS.ErrnoException;
+        if (err.code === 'EADDRINUSE') throw new CliError(`port ${port} on ${flags.host} is in use; stop the other server or pass --port <another> (0 picks a free one)`);
+        if (err.code === 'EADDRNOTAVAIL') throw new CliError(`cannot bind ${flags.host}: no such interface here; use 127.0.0.1 or 0.0.0.0`);
+        throw e;
+      }
+      process.stdout.write(banner(server.url, worlds, fixtures[worlds[0].name] ?? server.endpoints.get(worlds[0].name)!.defaultFixture, token !== undefined));
+      await new Promise<void>((resolve) => {
+        let stopping = false;
+        const stop = (signal: string) => {
+          if (stopping) {
+            process.stderr.write(`seahaven serve: ${signal} again, exiting now\n`);
+            process.exit(1);
+          }
+          stopping = true;
+          process.stderr.write(`seahaven serve: ${signal}: finishing queued requests and closing ${server!.sessions.size} session(s)…\n`);
+          server!.close().then(() => mcp.close()).then(resolve, (e) => {
+            process.stderr.write(`seahaven serve: shutdown failed: ${(e as Error).message}\n`);
+            resolve();
+          });
+        };
+        process.on('SIGINT', () => stop('SIGINT'));
+        process.on('SIGTERM', () => stop('SIGTERM'));
+      });
+      process.exit(process.exitCode ?? 0);
+    });
+}

@@ -1,0 +1,124 @@
+/** The Hono app of a Seahaven server: every world's routes, under `/<world>` and (for the first world) at the root. */
+import { Hono } from 'hono';
+import type { World } from '../world.ts';
+import { bearerToken } from './auth.ts';
+import { Endpoint, type ServeHooks } from './endpoint.ts';
+import { httpRoutes, type McpHttpHandler } from './http.ts';
+import { FairScheduler } from './scheduler.ts';
+import { SessionRegistry } from './sessions.ts';
+import { wsRoute } from './ws.ts';
+
+export interface AppOptions {
+  /** The worlds to serve; each under `/<name>`, the first also at the root. */
+  worlds: World[];
+  /** Most sessions open at once (WebSocket, HTTP and MCP together). Default 4096. */
+  maxSessions?: number;
+  /** End sessions idle this long, in milliseconds; 0 keeps them forever. Default 900 000 (15 minutes). */
+  idleTimeoutMs?: number;
+  /** Require `Authorization: Bearer <token>` on every route and upgrade. Default: no token. */
+  token?: string;
+  /** Default fixture by world name (resets that name none, and sessions before their first reset). Default: each world's first fixture. */
+  defaultFixtures?: Record<string, string>;
+  /** Longest WebSocket frame accepted, in bytes. Default 1 MiB. */
+  maxFrameBytes?: number;
+  /** Longest HTTP request body accepted, in bytes. Default 1 MiB. */
+  maxBodyBytes?: number;
+  /** Curriculum and grading hooks. */
+  hooks?: ServeHooks;
+  /** MCP Streamable HTTP on `/mcp`: gets requests with `Mcp-Session-Id` or an `initialize` call. */
+  mcpHttp?: McpHttpHandler;
+  /** Add routes (a console, progress pages) after the built-in ones; they sit behind the token too. */
+  extend?: (app: Hono, server: SeahavenApp) => void;
+  /** Where server problems and world bugs are logged. Default: `console.error`. */
+  logger?: (line: string) => void;
+}
+
+/** What `createApp` returns. */
+export interface SeahavenApp {
+  app: Hono;
+  sessions: SessionRegistry;
+  /** One per world, by world name. */
+  endpoints: Map<string, Endpoint>;
+  scheduler: FairScheduler;
+  /** Stop opening sessions, let queued requests finish, then end every session. */
+  shutdown(): Promise<void>;
+}
+
+export const DEFAULTS = { maxSessions: 4096, idleTimeoutMs: 15 * 60_000, maxFrameBytes: 1 << 20, maxBodyBytes: 1 << 20 };
+const SHUTDOWN_GRACE_MS = 10_000;
+
+/**
+ * Build the Hono app serving worlds over OpenEnv (WebSocket upgrades need `startServer`, which wires the `ws` server).
+ * @example
+ * const { app, sessions } = createApp({ worlds: [crm], maxSessions: 256 });
+ * const health = await app.request('/health'); // { status: 'healthy' }
+ */
+export function createApp(options: AppOptions): SeahavenApp {
+  const worlds = options.worlds;
+  if (!Array.isArray(worlds) || worlds.length === 0) throw new Error('createApp: pass at least one world, like { worlds: [crm] }');
+  const names = new Set<string>();
+  for (const w of worlds) {
+    if (names.has(w.name)) throw new Error(`createApp: two worlds are named "${w.name}"; each world is served under /<name>, so names must differ`);
+    names.add(w.name);
+  }
+  const logger = options.logger ?? ((line: string) => console.error(line));
+  const maxSessions = options.maxSessions ?? DEFAULTS.maxSessions;
+  if (!Number.isSafeInteger(maxSessions) || maxSessions < 1) throw new Error(`createApp: maxSessions must be a whole number >= 1; got ${maxSessions}`);
+  const sessions = new SessionRegistry({ maxSessions, idleTimeoutMs: options.idleTimeoutMs ?? DEFAULTS.idleTimeoutMs });
+  const scheduler = new FairScheduler();
+  const app = new Hono();
+  if (options.token !== undefined) app.use('*', bearerToken(options.token));
+
+  const endpoints = new Map<string, Endpoint>();
+  for (const world of worlds) {
+    const ep = new Endpoint(world, {
+      registry: sessions,
+      scheduler,
+      hooks: options.hooks ?? {},
+      logger,
+      defaultFixture: options.defaultFixtures?.[world.name],
+      maxFrameChars: options.maxFrameBytes ?? DEFAULTS.maxFrameBytes,
+    });
+    endpoints.set(world.name, ep);
+    const sub = new Hono();
+    sub.get('/', (c) => {
+      const base = c.req.path.replace(/\/$/, '');
+      return c.json({
+        name: world.name,
+        version: world.version,
+        description: world.description,
+        openenv_base_url: base || '/',
+        websocket: `${base}/ws`,
+        worlds: worlds.map((w) => `/${w.name}`),
+      });
+    });
+    sub.get('/ws', wsRoute(ep, scheduler, logger));
+    sub.get('/ws', (c) => c.json({ detail: `${c.req.path} speaks WebSocket; connect with a WebSocket client (ws://…${c.req.path})` }, 426));
+    httpRoutes(sub, ep, { maxBodyBytes: options.maxBodyBytes ?? DEFAULTS.maxBodyBytes, mcpHttp: options.mcpHttp });
+    app.route(`/${world.name}`, sub);
+    // The first world also answers at the root, so `http://host:port` is an OpenEnv base URL.
+    if (world === worlds[0]) app.route('/', sub);
+  }
+
+  const server: SeahavenApp = {
+    app,
+    sessions,
+    endpoints,
+    scheduler,
+    async shutdown() {
+      for (const ep of endpoints.values()) ep.closing = true;
+      // Requests already received finish; a hook that never settles must not hold the shutdown forever.
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([scheduler.idle(), new Promise<void>((r) => (timer = setTimeout(r, SHUTDOWN_GRACE_MS)))]);
+      clearTimeout(timer);
+      sessions.endAll('shutdown');
+    },
+  };
+  options.extend?.(app, server);
+  app.notFound((c) => c.json({ detail: `no route ${c.req.method} ${c.req.path}; worlds are served under ${worlds.map((w) => `/${w.name}`).join(', ')} (the first also at /)` }, 404));
+  app.onError((err, c) => {
+    logger(`[seahaven] unhandled error on ${c.req.method} ${c.req.path}: ${err.stack ?? err.message}`);
+    return c.json({ detail: 'internal server error; see the server log' }, 500);
+  });
+  return server;
+}

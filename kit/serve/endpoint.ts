@@ -1,0 +1,328 @@
+/**
+ * An endpoint: one world behind the OpenEnv protocol. It opens sessions, and turns reset, step, state and mcp requests
+ * into replies. Transports (WebSocket, HTTP, JSON-RPC) only frame what it returns.
+ */
+import { randomUUID } from 'node:crypto';
+import { InstanceError } from '../errors.ts';
+import type { Instance, InstanceOptions } from '../instance.ts';
+import type { Grade } from '../task.ts';
+import type { World } from '../world.ts';
+import { FrameError, ResetError, errorFrame, frameErrorText, validationError } from './errors.ts';
+import { callFailObservation, callOkObservation, executionError, openEnvTools, parseAction, stepPayload, type OpenEnvTool, type StepAction } from './payload.ts';
+import { parseReset, type ResetPlan, type ResetRequest } from './reset.ts';
+import type { FairScheduler } from './scheduler.ts';
+import { Session, type SessionOwner, type SessionRegistry } from './sessions.ts';
+import { handleRpc } from './rpc.ts';
+
+/** Extension points for what the server does not decide itself (curricula, progress tracking). */
+export interface ServeHooks {
+  /**
+   * Turn a reset that names a `curriculum` or `run_id` into the episode to start. Without this hook such resets are
+   * refused. Throw `ResetError` to refuse with a message for the client.
+   */
+  resolveReset?(request: ResetRequest, ctx: { world: World; session: Session }): ResetPlan | Promise<ResetPlan>;
+  /** Called at the first `submit` of an episode, with its grade. Errors are logged, never sent to the client. */
+  onGrade?(session: Session, grade: Grade): void;
+  /**
+   * Called when an episode that `resolveReset` planned ends without a `submit` (the session was reset again, closed,
+   * disconnected, reaped or shut down), or never starts (the plan was refused). `context` is the plan's. Errors are logged.
+   */
+  onAbandon?(session: Session, context: unknown): void;
+}
+
+export interface EndpointOptions {
+  registry: SessionRegistry;
+  scheduler: FairScheduler;
+  hooks: ServeHooks;
+  logger: (line: string) => void;
+  /** Fixture of sessions before their first reset and of resets that name none. Default: the world's first fixture. */
+  defaultFixture?: string;
+  /** Frames longer than this many characters are refused. */
+  maxFrameChars: number;
+}
+
+const INSTANCE_FIELDS: Record<string, string> = { unknown_fixture: 'fixture', invalid_seed: 'seed', invalid_clock: 'clock', invalid_now: 'now', unknown_task: 'task' };
+
+/** One world served over OpenEnv. */
+export class Endpoint {
+  readonly world: World;
+  readonly name: string;
+  readonly defaultFixture: string | undefined;
+  /** The tool listing in OpenEnv's shape, and its JSON. */
+  readonly tools: OpenEnvTool[];
+  readonly toolsJson: string;
+  /** Refuses new sessions once the server is shutting down. */
+  closing = false;
+  private readonly listToolsPayload: string;
+  private readonly o: EndpointOptions;
+
+  constructor(world: World, options: EndpointOptions) {
+    this.world = world;
+    this.name = world.name;
+    this.o = options;
+    const fixtures = Object.keys(world.fixtures);
+    if (options.defaultFixture !== undefined && !fixtures.includes(options.defaultFixture)) {
+      throw new Error(`world "${world.name}" has no fixture "${options.defaultFixture}"; its fixtures are ${fixtures.join(', ') || '(none)'}`);
+    }
+    this.defaultFixture = options.defaultFixture ?? fixtures[0];
+    this.tools = openEnvTools(world.toolListings());
+    this.toolsJson = JSON.stringify(this.tools);
+    this.listToolsPayload = stepPayload('{"tools":' + this.toolsJson + '}', null, false);
+    options.registry.onSessionEnd((s) => {
+      if (s.endpoint === this) this.abandon(s);
+    });
+  }
+
+  /** Tell the hooks that a planned episode ended ungraded. */
+  private abandon(session: Session, context = session.context): void {
+    if (context === undefined || (context === session.context && session.graded) || !this.o.hooks.onAbandon) return;
+    try {
+      this.o.hooks.onAbandon(session, context);
+    } catch (e) {
+      this.o.logger(`[seahaven] onAbandon hook failed for session ${session.id}: ${(e as Error)?.stack ?? String(e)}`);
+    }
+  }
+
+  get registry(): SessionRegistry {
+    return this.o.registry;
+  }
+
+  /** Open a session on the default fixture. Throws `CapacityError`, or a `FACTORY_ERROR` when the instance cannot start. */
+  openSession(owner: SessionOwner, id: string = randomUUID()): Session {
+    if (this.closing) throw new FrameError('SESSION_ERROR', 'the server is shutting down; reconnect to another server');
+    this.o.registry.ensureRoom();
+    let inst: Instance;
+    try {
+      inst = this.world.instance({ fixture: this.defaultFixture, logger: this.o.logger });
+    } catch (e) {
+      throw new FrameError('FACTORY_ERROR', `could not start an instance of ${this.name}: ${(e as Error).message}`, undefined, { factory_name: this.name });
+    }
+    const session = new Session(id, this, owner, inst, randomUUID());
+    this.o.registry.add(session);
+    return session;
+  }
+
+  /** Run `fn` in the session's turn (after its earlier requests). Rejects with `SESSION_ERROR` if the session ends first or the server is shutting down. */
+  run<T>(session: Session, fn: () => T | Promise<T>): Promise<T> {
+    if (this.closing) return Promise.reject(new FrameError('SESSION_ERROR', 'the server is shutting down; retry against a running server'));
+    return new Promise<T>((resolve, reject) => {
+      this.o.scheduler.push(session, () => {
+        if (session.closed) return reject(new FrameError('SESSION_ERROR', `session ${session.id} has ended`));
+        try {
+          const out = fn();
+          if (out instanceof Promise) return out.then(resolve, reject);
+          resolve(out);
+        } catch (e) {
+          reject(e);
+        }
+      });
+    });
+  }
+
+  /** Answer one WebSocket frame: the reply's JSON text, `null` for `close`, or a promise of either (async reset hooks). */
+  wsFrame(session: Session, text: string): string | null | Promise<string | null> {
+    if (text.length > this.o.maxFrameChars) {
+      const msg = `frame of ${text.length} characters exceeds this server's limit of ${this.o.maxFrameChars}; send smaller arguments or start the server with a higher --max-frame-bytes`;
+      return errorFrame('VALIDATION_ERROR', msg, [{ type: 'string_too_long', loc: [], msg, input: null }]);
+    }
+    let msg: Record<string, unknown>;
+    try {
+      msg = JSON.parse(text);
+    } catch (e) {
+      return errorFrame('INVALID_JSON', `Invalid JSON: ${(e as Error).message}`);
+    }
+    if (msg === null || typeof msg !== 'object' || Array.isArray(msg)) {
+      return errorFrame('VALIDATION_ERROR', 'a frame must be a JSON object like {"type": "step", "data": {…}}', [{ type: 'model_type', loc: [], msg: 'Input should be an object', input: msg }]);
+    }
+    try {
+      switch (msg.type) {
+        case 'step':
+          if (msg.data === undefined) throw validationError('invalid step', [{ type: 'missing', loc: ['data'], msg: 'Field required: a step frame carries the action in data' }]);
+          return '{"type":"observation","data":' + this.step(session, msg.data, ['data']) + '}';
+        case 'reset': {
+          const out = this.reset(session, parseReset(msg.data, 'data'), 'data');
+          return typeof out === 'string' ? wrapObservation(out) : out.then(wrapObservation, (e) => this.errorText(e));
+        }
+        case 'state':
+          return '{"type":"state","data":' + this.stateJson(session) + '}';
+        case 'close':
+          return null;
+        case 'mcp': {
+          if (msg.data === null || typeof msg.data !== 'object' || Array.isArray(msg.data)) {
+            throw validationError('invalid mcp frame', [{ type: 'dict_type', loc: ['data'], msg: 'an mcp frame carries a JSON-RPC request object in data', input: msg.data }]);
+          }
+          return '{"type":"mcp","data":' + JSON.stringify(handleRpc(this, msg.data, session)) + '}';
+        }
+        default:
+          return errorFrame('UNKNOWN_TYPE', `Unknown message type: ${JSON.stringify(msg.type ?? null)}; send one of reset, step, state, close, mcp`);
+      }
+    } catch (e) {
+      return this.errorText(e);
+    }
+  }
+
+  private errorText(e: unknown): string {
+    return frameErrorText(this.asFrameError(e));
+  }
+
+  /** A `FrameError` for anything thrown while answering; unexpected ones are logged with a correlation id. */
+  asFrameError(e: unknown): FrameError {
+    if (e instanceof FrameError) return e;
+    const id = randomUUID().slice(0, 8);
+    this.o.logger(`[seahaven] server error ${id} in ${this.name}: ${(e as Error)?.stack ?? String(e)}`);
+    return executionError(e, id);
+  }
+
+  /** Start a new episode on the session: the reset reply's step payload (JSON text). */
+  reset(session: Session, req: ResetRequest, where: string): string | Promise<string> {
+    if (req.curriculum !== undefined || req.run_id !== undefined) {
+      const field = req.curriculum !== undefined ? 'curriculum' : 'run_id';
+      const resolve = this.o.hooks.resolveReset;
+      if (!resolve) {
+        throw validationError('invalid reset data', [{ type: 'value_error', loc: [where, field], msg: `curricula are not configured on this server, so ${field} cannot be used; reset with a task or fixture instead`, input: req[field] }]);
+      }
+      let plan: ResetPlan | Promise<ResetPlan>;
+      try {
+        plan = resolve(req, { world: this.world, session });
+      } catch (e) {
+        throw this.refusal(e, where);
+      }
+      if (plan instanceof Promise) return plan.then((p) => this.startPlanned(session, req, p, where), (e) => { throw this.refusal(e, where); });
+      return this.startPlanned(session, req, plan, where);
+    }
+    return this.start(session, req, undefined, where);
+  }
+
+  /** Start a planned episode; a plan that cannot start is abandoned at once, so its curriculum does not wait on it. */
+  private startPlanned(session: Session, req: ResetRequest, plan: ResetPlan, where: string): string {
+    try {
+      return this.start(session, req, plan, where);
+    } catch (e) {
+      this.abandon(session, plan.context);
+      throw e;
+    }
+  }
+
+  private refusal(e: unknown, where: string): unknown {
+    return e instanceof ResetError ? validationError('reset refused', [{ type: 'value_error', loc: [where, e.field], msg: e.message }]) : e;
+  }
+
+  private start(session: Session, req: ResetRequest, plan: ResetPlan | undefined, where: string): string {
+    if (session.closed) throw new FrameError('SESSION_ERROR', `session ${session.id} has ended`);
+    const world = this.world;
+    const taskId = plan?.task ?? req.task;
+    const task = taskId === undefined ? undefined : world.task(taskId);
+    if (taskId !== undefined && task === undefined) {
+      throw validationError('invalid reset data', [{ type: 'value_error', loc: [where, 'task'], msg: `world "${world.name}" has no task "${taskId}"; its tasks are ${world.tasks.map((t) => t.id).join(', ') || '(none)'}`, input: taskId }]);
+    }
+    const fixture = plan?.fixture ?? req.fixture ?? task?.fixture ?? this.defaultFixture;
+    if (task && fixture !== task.fixture) {
+      throw validationError('invalid reset data', [{ type: 'value_error', loc: [where, 'fixture'], msg: `task "${task.id}" starts from fixture "${task.fixture}", not "${fixture}"; omit fixture when you name a task`, input: fixture }]);
+    }
+    if (fixture !== undefined && !(fixture in world.fixtures)) {
+      throw validationError('invalid reset data', [{ type: 'value_error', loc: [where, 'fixture'], msg: `world "${world.name}" has no fixture "${fixture}"; its fixtures are ${Object.keys(world.fixtures).join(', ') || '(none)'}`, input: fixture }]);
+    }
+    const options: InstanceOptions = { fixture, seed: plan?.seed ?? req.seed, clock: plan?.clock ?? req.clock, now: plan?.now ?? req.now, task: task?.id, logger: this.o.logger };
+    let inst: Instance;
+    try {
+      inst = world.instance(options);
+    } catch (e) {
+      const field = e instanceof InstanceError ? INSTANCE_FIELDS[e.code] : undefined;
+      if (field !== undefined) throw validationError('invalid reset data', [{ type: 'value_error', loc: [where, field], msg: (e as Error).message, input: (options as Record<string, unknown>)[field] }]);
+      throw new FrameError('EXECUTION_ERROR', `could not start the episode: ${(e as Error).message}`);
+    }
+    this.abandon(session);
+    const old = session.inst;
+    session.inst = inst;
+    old.destroy();
+    session.graded = false;
+    session.episodeId = plan?.episode_id ?? req.episode_id ?? randomUUID();
+    session.stepCount = 0;
+    session.task = task ?? null;
+    session.rewardMode = plan?.reward_mode ?? req.reward_mode ?? 'final';
+    session.lastReward = 0;
+    session.context = plan?.context;
+    const observation =
+      '{"fixture":' + JSON.stringify(inst.fixture) + ',"seed":' + inst.seed + ',"now":' + JSON.stringify(inst.clock.iso()) +
+      ',"task":' + (task ? JSON.stringify({ id: task.id, prompt: task.prompt }) : 'null') + ',"tools":' + this.toolsJson + '}';
+    const metadata = JSON.stringify({ ...plan?.metadata, episode_id: session.episodeId });
+    return stepPayload(observation, null, false, metadata);
+  }
+
+  /** Run one step action (`where` is its `loc`): the step payload's JSON text. */
+  step(session: Session, action: unknown, where: (string | number)[]): string {
+    return this.act(session, parseAction(action, where), where);
+  }
+
+  /** Run a checked step action: the step payload's JSON text. */
+  act(session: Session, a: StepAction, where: (string | number)[]): string {
+    if (a.type === 'call_tool') return this.callTool(session, a.tool_name, a.arguments);
+    if (a.type === 'list_tools') {
+      session.stepCount++;
+      return this.listToolsPayload;
+    }
+    return this.submit(session, where);
+  }
+
+  private callTool(session: Session, name: string, args: Record<string, unknown>): string {
+    const r = session.inst.call(name, args);
+    session.stepCount++;
+    let reward = 0;
+    let metadata = '{}';
+    if (session.rewardMode === 'shaped' && session.task !== null && r.ok) {
+      try {
+        const now = this.grade(session).reward;
+        reward = now - session.lastReward;
+        session.lastReward = now;
+      } catch (e) {
+        metadata = JSON.stringify({ seahaven_grade_error: this.asFrameError(e).message });
+      }
+    }
+    if (r.ok) return stepPayload(callOkObservation(name, r.result), reward, false, metadata);
+    return stepPayload(callFailObservation(name, r.error), reward, false, '{"seahaven_error":' + JSON.stringify(r.error) + '}');
+  }
+
+  private grade(session: Session): Grade {
+    const grade = session.inst.submit();
+    if (typeof grade?.reward !== 'number' || !Number.isFinite(grade.reward)) {
+      throw new Error(`the grader of task "${session.task?.id}" returned reward ${JSON.stringify(grade?.reward)}; a grade's reward must be a number in [0, 1]`);
+    }
+    return grade;
+  }
+
+  private submit(session: Session, where: (string | number)[]): string {
+    if (session.task === null) {
+      const ids = this.world.tasks.map((t) => t.id);
+      const hint = ids.length > 0 ? `reset with {"task": "${ids[0]}"} first (tasks: ${ids.join(', ')})` : `world "${this.name}" declares no tasks`;
+      throw validationError('cannot submit', [{ type: 'value_error', loc: where, msg: `this session has no task to grade; ${hint}`, input: 'submit' }]);
+    }
+    let grade: Grade;
+    try {
+      grade = this.grade(session);
+    } catch (e) {
+      throw this.asFrameError(e);
+    }
+    session.stepCount++;
+    const reward = session.rewardMode === 'shaped' ? grade.reward - session.lastReward : grade.reward;
+    session.lastReward = grade.reward;
+    const first = !session.graded;
+    session.graded = true;
+    if (first && this.o.hooks.onGrade) {
+      try {
+        this.o.hooks.onGrade(session, grade);
+      } catch (e) {
+        this.o.logger(`[seahaven] onGrade hook failed for session ${session.id}: ${(e as Error)?.stack ?? String(e)}`);
+      }
+    }
+    return stepPayload('{"grade":' + JSON.stringify(grade) + '}', reward, true);
+  }
+
+  /** The session's state: `{episode_id, step_count, ...state document}` as JSON text. */
+  stateJson(session: Session): string {
+    return JSON.stringify({ episode_id: session.episodeId, step_count: session.stepCount, ...session.inst.state() });
+  }
+}
+
+function wrapObservation(payload: string): string {
+  return '{"type":"observation","data":' + payload + '}';
+}

@@ -1,0 +1,70 @@
+/** Protocol errors: the codes an OpenEnv client sees in `{"type":"error"}` frames, and the pydantic-style error items. */
+
+/** The error codes of the OpenEnv WebSocket protocol. */
+export type ErrorCode =
+  | 'INVALID_JSON'
+  | 'UNKNOWN_TYPE'
+  | 'VALIDATION_ERROR'
+  | 'EXECUTION_ERROR'
+  | 'CAPACITY_REACHED'
+  | 'FACTORY_ERROR'
+  | 'SESSION_ERROR';
+
+/** One validation problem, shaped like a pydantic error so Python clients and FastAPI-style 422 bodies agree. */
+export interface ErrorItem {
+  type: string;
+  loc: (string | number)[];
+  msg: string;
+  input?: unknown;
+}
+
+/** A refused frame or request. Thrown inside the protocol engine and turned into an error frame, a 422 or a JSON-RPC error. */
+export class FrameError extends Error {
+  readonly code: ErrorCode;
+  readonly errors: ErrorItem[] | undefined;
+  readonly extra: Record<string, unknown> | undefined;
+  constructor(code: ErrorCode, message: string, errors?: ErrorItem[], extra?: Record<string, unknown>) {
+    super(message);
+    this.name = 'FrameError';
+    this.code = code;
+    // Pydantic (and so FastAPI's 422 bodies) always carries `input`.
+    this.errors = errors?.map((e) => ('input' in e ? e : { ...e, input: null }));
+    this.extra = extra;
+  }
+}
+
+/**
+ * Thrown by a `resolveReset` hook to refuse a reset with a message for the client (a `VALIDATION_ERROR`).
+ * @example
+ * resolveReset(req) { if (!runs.has(req.run_id!)) throw new ResetError('run_id', `no run "${req.run_id}"; start one first`); … }
+ */
+export class ResetError extends Error {
+  /** The reset key the problem is about, e.g. `curriculum`. */
+  readonly field: string;
+  constructor(field: string, message: string) {
+    super(message);
+    this.name = 'ResetError';
+    this.field = field;
+  }
+}
+
+/** A `VALIDATION_ERROR` whose message names the first problem, so a client that only prints `message` still shows the fix. */
+export function validationError(what: string, errors: ErrorItem[]): FrameError {
+  const first = errors[0];
+  const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : '';
+  const path = first.loc.slice(1).join('.');
+  return new FrameError('VALIDATION_ERROR', `${what}${path ? ` at ${path}` : ''}: ${first.msg}${more}`, errors);
+}
+
+/** The JSON text of an error frame. */
+export function errorFrame(code: ErrorCode, message: string, errors?: ErrorItem[], extra?: Record<string, unknown>): string {
+  const data: Record<string, unknown> = { message, code };
+  if (errors !== undefined) data.errors = errors;
+  if (extra !== undefined) Object.assign(data, extra);
+  return JSON.stringify({ type: 'error', data });
+}
+
+/** The JSON text of the error frame for a `FrameError`. */
+export function frameErrorText(e: FrameError): string {
+  return errorFrame(e.code, e.message, e.errors, e.extra);
+}

@@ -1,0 +1,173 @@
+/**
+ * The HTTP routes of one world: health and self-description, session-aware `/reset`, `/step` and `/state` (by
+ * `X-Session-Id`, defaulting to one shared session), and OpenEnv JSON-RPC on `POST /mcp`.
+ */
+import type { Context, Hono } from 'hono';
+import { BodyTooLarge, readBody } from './body.ts';
+import { FrameError, type ErrorItem } from './errors.ts';
+import { metadataOf, openApiOf, schemaOf } from './openapi.ts';
+import { parseAction } from './payload.ts';
+import { parseReset } from './reset.ts';
+import { RPC, handleRpc, routedSessionId, rpcError } from './rpc.ts';
+import { CapacityError, type Session } from './sessions.ts';
+import type { Endpoint } from './endpoint.ts';
+
+/**
+ * Serves MCP Streamable HTTP on `/mcp`: gets requests with `Mcp-Session-Id`, `initialize` calls (with the body already
+ * parsed, and still readable), and `GET`/`DELETE`; OpenEnv JSON-RPC gets the rest. `createMcpHttpHandler` fits.
+ */
+export type McpHttpHandler = (request: Request, options: { endpoint: Endpoint; parsedBody?: unknown }) => Response | Promise<Response>;
+
+export interface HttpOptions {
+  maxBodyBytes: number;
+  mcpHttp?: McpHttpHandler;
+}
+
+const SESSION_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+const JSON_HEADERS = { 'content-type': 'application/json' };
+
+const detail = (c: Context, status: 404 | 405 | 409 | 413 | 422 | 500 | 503, d: unknown, extra?: Record<string, unknown>) => c.json({ detail: d, ...extra }, status);
+
+/** A thrown error as an HTTP response in FastAPI's shapes. */
+function httpError(c: Context, e: unknown, ep: Endpoint): Response {
+  if (e instanceof CapacityError) return detail(c, 503, e.message, { active_sessions: e.activeSessions, max_sessions: e.maxSessions });
+  if (e instanceof BodyTooLarge) return detail(c, 413, e.message);
+  const fe = ep.asFrameError(e);
+  if (fe.code === 'VALIDATION_ERROR') return detail(c, 422, fe.errors ?? [{ type: 'value_error', loc: ['body'], msg: fe.message, input: null }]);
+  if (fe.code === 'SESSION_ERROR') return detail(c, 409, fe.message);
+  return detail(c, 500, fe.message);
+}
+
+async function jsonBody(c: Context, limit: number): Promise<Record<string, unknown>> {
+  const text = await readBody(c.req.raw, limit);
+  if (text.trim() === '') return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    throw new FrameError('VALIDATION_ERROR', 'invalid JSON body', [{ type: 'json_invalid', loc: ['body', 0], msg: `JSON decode error: ${(e as Error).message}`, input: {} }]);
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new FrameError('VALIDATION_ERROR', 'the body must be a JSON object', [{ type: 'model_attributes_type', loc: ['body'], msg: 'Input should be a valid dictionary or object to extract fields from', input: value }]);
+  }
+  return value as Record<string, unknown>;
+}
+
+function sessionIdOf(c: Context, body?: Record<string, unknown>): string {
+  const id = c.req.header('x-session-id') ?? body?.session_id ?? c.req.query('session_id') ?? 'default';
+  if (typeof id !== 'string' || !SESSION_ID.test(id)) {
+    const item: ErrorItem = { type: 'string_pattern_mismatch', loc: ['body', 'session_id'], msg: `a session id is 1 to 128 characters of ${SESSION_ID.source.slice(1, -7)}`, input: id };
+    throw new FrameError('VALIDATION_ERROR', item.msg, [item]);
+  }
+  return id;
+}
+
+/** An HTTP session by id; the shared `default` one is opened on first use, others only by `/reset`. */
+function httpSession(ep: Endpoint, id: string): Session {
+  const s = ep.registry.get(ep, id);
+  if (s !== undefined) {
+    if (s.owner === 'ws') throw new FrameError('SESSION_ERROR', `session ${id} belongs to a WebSocket connection; drive it over that socket`);
+    return s;
+  }
+  if (id !== 'default') throw new FrameError('VALIDATION_ERROR', `no session "${id}"`, [{ type: 'value_error', loc: ['header', 'X-Session-Id'], msg: `no session "${id}"; POST /reset with X-Session-Id: ${id} first`, input: id }]);
+  return ep.openSession('http', id);
+}
+
+function isInitialize(msg: unknown): boolean {
+  if (Array.isArray(msg)) return msg.some(isInitialize);
+  return msg !== null && typeof msg === 'object' && (msg as { method?: unknown }).method === 'initialize';
+}
+
+/**
+ * Add a world's HTTP routes to `app` (mounted by the caller under `/` and `/<world>`).
+ * @example
+ * const app = new Hono(); httpRoutes(app, endpoint, { maxBodyBytes: 1 << 20 });
+ */
+export function httpRoutes(app: Hono, ep: Endpoint, options: HttpOptions): void {
+  const limit = options.maxBodyBytes;
+  const metadata = metadataOf(ep);
+  const schema = schemaOf(ep);
+
+  app.get('/health', (c) => c.json({ status: 'healthy' }));
+  app.get('/metadata', (c) => c.json(metadata));
+  app.get('/schema', (c) => c.json(schema));
+  app.get('/openapi.json', (c) => c.json(openApiOf(ep, c.req.path.slice(0, -'/openapi.json'.length))));
+
+  app.post('/reset', async (c) => {
+    let created: Session | undefined;
+    try {
+      const body = await jsonBody(c, limit);
+      const id = sessionIdOf(c, body);
+      const req = parseReset(body, 'body', 'session_id');
+      const s = ep.registry.get(ep, id) !== undefined ? httpSession(ep, id) : (created = ep.openSession('http', id));
+      const payload = await ep.run(s, () => ep.reset(s, req, 'body'));
+      return c.body(payload, 200, JSON_HEADERS);
+    } catch (e) {
+      // A session opened for a reset that was then refused would only wait for the reaper.
+      if (created !== undefined) ep.registry.end(created, 'close');
+      return httpError(c, e, ep);
+    }
+  });
+
+  app.post('/step', async (c) => {
+    try {
+      const body = await jsonBody(c, limit);
+      if (body.action === undefined) {
+        throw new FrameError('VALIDATION_ERROR', 'action is required', [{ type: 'missing', loc: ['body', 'action'], msg: 'Field required: send {"action": {"type": "call_tool", "tool_name": "…", "arguments": {…}}}', input: body }]);
+      }
+      const where = ['body', 'action'];
+      const action = parseAction(body.action, where);
+      const s = httpSession(ep, sessionIdOf(c, body));
+      const payload = await ep.run(s, () => ep.act(s, action, where));
+      return c.body(payload, 200, JSON_HEADERS);
+    } catch (e) {
+      return httpError(c, e, ep);
+    }
+  });
+
+  app.get('/state', async (c) => {
+    try {
+      const s = httpSession(ep, sessionIdOf(c));
+      return c.body(await ep.run(s, () => ep.stateJson(s)), 200, JSON_HEADERS);
+    } catch (e) {
+      return httpError(c, e, ep);
+    }
+  });
+
+  app.post('/mcp', async (c) => {
+    const req = c.req.raw;
+    if (options.mcpHttp && req.headers.has('mcp-session-id')) return options.mcpHttp(req, { endpoint: ep });
+    let text: string;
+    try {
+      text = await readBody(req, limit);
+    } catch (e) {
+      if (e instanceof BodyTooLarge) return c.json(rpcError(null, RPC.INVALID_REQUEST, e.message));
+      throw e;
+    }
+    let msg: unknown;
+    try {
+      if (text.trim() === '') throw new Error('the body is empty; send a JSON-RPC 2.0 request');
+      msg = JSON.parse(text);
+    } catch (e) {
+      return c.json(rpcError(null, RPC.PARSE, `Parse error: ${(e as Error).message}`));
+    }
+    if (options.mcpHttp && isInitialize(msg)) return options.mcpHttp(new Request(req.url, { method: 'POST', headers: req.headers, body: text }), { endpoint: ep, parsedBody: msg });
+    const routed = routedSessionId(msg);
+    if (routed === undefined) return c.json(handleRpc(ep, msg, null));
+    const id = (msg as { id?: unknown }).id;
+    const rpcId = typeof id === 'string' || typeof id === 'number' ? id : null;
+    const s = ep.registry.get(ep, routed);
+    if (s === undefined || s.owner === 'ws') return c.json(rpcError(rpcId, RPC.INVALID_PARAMS, `Unknown session_id: ${routed}`));
+    try {
+      return c.json(await ep.run(s, () => handleRpc(ep, msg, s, false)));
+    } catch (e) {
+      return c.json(rpcError(rpcId, RPC.SERVER, ep.asFrameError(e).message));
+    }
+  });
+
+  app.on(['GET', 'DELETE'], '/mcp', (c) => {
+    if (options.mcpHttp) return options.mcpHttp(c.req.raw, { endpoint: ep });
+    c.header('Allow', 'POST');
+    return detail(c, 405, 'POST JSON-RPC requests to /mcp (tools/list, tools/call, openenv/session/create|close); MCP Streamable HTTP is not enabled on this server');
+  });
+}

@@ -1,0 +1,25 @@
+/**
+ * Serve worlds over the OpenEnv protocol, so TRL, OpenEnv's Python clients and `seahaven/client` can train and evaluate
+ * agents in them: a WebSocket per session on `/ws`, session-aware `/reset`, `/step` and `/state`, OpenEnv JSON-RPC on
+ * `POST /mcp`, and `/health`, `/metadata`, `/schema` and `/openapi.json` for tooling. Each session is a private
+ * instance; sessions take turns fairly, and idle ones are reaped.
+ *
+ * @example
+ * import { startServer } from 'seahaven/serve';
+ * import { crm } from './worlds/crm/index.ts';
+ * const server = await startServer({ worlds: [crm], port: 0 });
+ * console.log(`OpenEnv base URL: ${server.url}`);
+ * await server.close();
+ *
+ * @module
+ */
+export { createApp, DEFAULTS, type AppOptions, type SeahavenApp } from './app.ts';
+export { startServer, type ServerOptions, type RunningServer } from './server.ts';
+export { Endpoint, type ServeHooks } from './endpoint.ts';
+export { Session, SessionRegistry, CapacityError, type SessionOwner, type EndReason } from './sessions.ts';
+export { FairScheduler } from './scheduler.ts';
+export { ResetError, FrameError, type ErrorCode, type ErrorItem } from './errors.ts';
+export type { ResetRequest, ResetPlan, RewardMode } from './reset.ts';
+export type { McpHttpHandler } from './http.ts';
+export type { OpenEnvTool, StepAction } from './payload.ts';
+export { createMcpHttpHandler, isMcpRequest, createHostCheck, LOOPBACK_HOSTS, type McpHttpOptions } from '../mcp/index.ts';

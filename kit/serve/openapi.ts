@@ -1,0 +1,106 @@
+/** Self-description for OpenEnv tooling: `/metadata`, `/schema` and `/openapi.json` of one world. */
+import type { Endpoint } from './endpoint.ts';
+
+const obj = (properties: Record<string, unknown>, required: string[] = [], extra: Record<string, unknown> = {}) => ({ type: 'object', properties, required, ...extra });
+const str = { type: 'string' };
+const anyObject = { type: 'object', additionalProperties: true };
+
+/** `/metadata`: name and description are required by OpenEnv; the readme lists fixtures, tasks and tools. */
+export function metadataOf(ep: Endpoint): Record<string, string | null> {
+  const w = ep.world;
+  const lines = [`# ${w.name} ${w.version}`, '', w.description || `A Seahaven world.`, '', '## Fixtures', ''];
+  for (const [id, f] of Object.entries(w.fixtures)) lines.push(`- \`${id}\`${id === ep.defaultFixture ? ' (default)' : ''}: ${f.description}`);
+  if (w.tasks.length > 0) {
+    lines.push('', '## Tasks', '');
+    for (const t of w.tasks) lines.push(`- \`${t.id}\` (fixture \`${t.fixture}\`): ${t.prompt}`);
+  }
+  lines.push('', '## Tools', '');
+  for (const t of ep.tools) lines.push(`- \`${t.name}\`: ${t.description}`);
+  return {
+    name: w.name,
+    description: w.description || `Seahaven world ${w.name}`,
+    readme_content: lines.join('\n') + '\n',
+    version: w.version,
+    author: null,
+    documentation_url: null,
+  };
+}
+
+/** `/schema`: JSON Schemas of the step actions, the observations and the state. */
+export function schemaOf(ep: Endpoint): { action: unknown; observation: unknown; state: unknown } {
+  const metadata = { type: 'object', description: 'Ignored; clients that send pydantic actions include it.' };
+  const action = {
+    title: 'SeahavenAction',
+    oneOf: [
+      obj({ type: { const: 'list_tools' }, metadata }, ['type'], { title: 'ListToolsAction', additionalProperties: false }),
+      obj(
+        { type: { const: 'call_tool' }, tool_name: { type: 'string', description: `One of: ${ep.tools.map((t) => t.name).join(', ')}` }, arguments: anyObject, metadata },
+        ['tool_name'],
+        { title: 'CallToolAction', additionalProperties: false },
+      ),
+      obj({ type: { const: 'submit' }, metadata }, ['type'], { title: 'SubmitAction', additionalProperties: false, description: "Grade the session's task." }),
+    ],
+  };
+  const tool = obj({ name: str, description: str, input_schema: anyObject }, ['name', 'description', 'input_schema']);
+  const toolError = obj({ error_type: { enum: ['tool_not_found', 'invalid_args', 'execution_error', 'timeout'] }, message: str }, ['error_type', 'message'], { additionalProperties: false });
+  const callResult = obj({ content: { type: 'array', items: obj({ type: { const: 'text' }, text: str }) }, structured_content: {}, data: {}, is_error: { type: 'boolean' } });
+  const grade = obj({ reward: { type: 'number' }, passed: { type: 'boolean' }, criteria: { type: 'array', items: obj({ name: str, score: { type: 'number' }, weight: { type: 'number' }, reason: str }) } }, ['reward', 'passed', 'criteria']);
+  const observation = {
+    title: 'SeahavenObservation',
+    oneOf: [
+      obj({ fixture: { type: ['string', 'null'] }, seed: { type: 'integer' }, now: str, task: { oneOf: [obj({ id: str, prompt: str }, ['id', 'prompt']), { type: 'null' }] }, tools: { type: 'array', items: tool } }, ['fixture', 'seed', 'now', 'task', 'tools'], { title: 'ResetObservation' }),
+      obj({ tools: { type: 'array', items: tool } }, ['tools'], { title: 'ListToolsObservation' }),
+      obj({ tool_name: str, result: { oneOf: [callResult, { type: 'null' }] }, error: { oneOf: [toolError, { type: 'null' }] } }, ['tool_name', 'result', 'error'], { title: 'CallToolObservation' }),
+      obj({ grade }, ['grade'], { title: 'SubmitObservation' }),
+    ],
+  };
+  const state = obj(
+    {
+      episode_id: str,
+      step_count: { type: 'integer', minimum: 0 },
+      format: { const: 'seahaven.state/1' },
+      world: obj({ name: str, version: str }),
+      fixture: { oneOf: [obj({ id: str, sha256: str }), { type: 'null' }] },
+      seed: { type: 'integer' },
+      clock: obj({ mode: { enum: ['fixed', 'tick'] }, now: str }),
+      call_count: { type: 'integer' },
+      task: str,
+      changes: { type: 'array', items: obj({ table: str, op: { enum: ['insert', 'update', 'delete'] }, key: anyObject, before: anyObject, after: anyObject }, ['table', 'op', 'key']) },
+    },
+    ['episode_id', 'step_count'],
+    { title: 'SeahavenState' },
+  );
+  return { action, observation, state };
+}
+
+/** `/openapi.json` for a world served under `base` (`''` or `/crm`). */
+export function openApiOf(ep: Endpoint, base: string): Record<string, unknown> {
+  const { action, observation, state } = schemaOf(ep);
+  const json = (schema: unknown) => ({ 'application/json': { schema } });
+  const validation = { description: 'Validation error', content: json({ $ref: '#/components/schemas/HTTPValidationError' }) };
+  const sessionHeader = { name: 'X-Session-Id', in: 'header', required: false, schema: str, description: 'Session to use; default: the shared session.' };
+  const stepResponse = obj({ observation, reward: { type: ['number', 'null'] }, done: { type: 'boolean' }, metadata: anyObject }, ['observation', 'reward', 'done', 'metadata']);
+  const resetRequest = obj({
+    fixture: str, seed: { type: 'integer', minimum: 0 }, episode_id: str, clock: { enum: ['fixed', 'tick'] }, now: str,
+    task: str, curriculum: str, run_id: str, reward_mode: { enum: ['final', 'shaped'] }, session_id: str,
+  }, [], { additionalProperties: false });
+  return {
+    openapi: '3.1.0',
+    info: { title: `Seahaven world ${ep.world.name}`, version: '1.0.0', description: `${ep.world.description} (world version ${ep.world.version})`.trim() },
+    servers: [{ url: base || '/' }],
+    paths: {
+      '/reset': { post: { summary: 'Start an episode', parameters: [sessionHeader], requestBody: { required: false, content: json(resetRequest) }, responses: { 200: { description: 'Step payload', content: json(stepResponse) }, 422: validation } } },
+      '/step': { post: { summary: 'Run one action', parameters: [sessionHeader], requestBody: { required: true, content: json(obj({ action, session_id: str }, ['action'])) }, responses: { 200: { description: 'Step payload', content: json(stepResponse) }, 422: validation } } },
+      '/state': { get: { summary: 'Current state', parameters: [sessionHeader, { name: 'session_id', in: 'query', required: false, schema: str }], responses: { 200: { description: 'State', content: json(state) } } } },
+      '/health': { get: { summary: 'Health check', responses: { 200: { description: 'Healthy', content: json(obj({ status: { const: 'healthy' } })) } } } },
+      '/metadata': { get: { summary: 'World metadata', responses: { 200: { description: 'Metadata', content: json(anyObject) } } } },
+      '/schema': { get: { summary: 'Action, observation and state schemas', responses: { 200: { description: 'Schemas', content: json(anyObject) } } } },
+      '/mcp': { post: { summary: 'JSON-RPC: tools/list, tools/call, openenv/session/create, openenv/session/close', requestBody: { content: json(anyObject) }, responses: { 200: { description: 'JSON-RPC response', content: json(anyObject) } } } },
+    },
+    components: {
+      schemas: {
+        HTTPValidationError: obj({ detail: { type: 'array', items: obj({ type: str, loc: { type: 'array', items: { type: ['string', 'integer'] } }, msg: str, input: {} }, ['type', 'loc', 'msg']) } }),
+      },
+    },
+  };
+}

@@ -1,0 +1,82 @@
+/** Reset data: what a client may ask for when it starts an episode, checked before anything is created. */
+import { parseInstant, type ClockMode } from '../clock.ts';
+import { validationError, type ErrorItem } from './errors.ts';
+
+/** How step rewards are reported: only at `submit` (`final`), or after every call as the change in grade (`shaped`). */
+export type RewardMode = 'final' | 'shaped';
+
+/** A checked reset request. Every key is optional; `null` counts as absent. */
+export interface ResetRequest {
+  fixture?: string;
+  seed?: number;
+  episode_id?: string;
+  clock?: ClockMode;
+  now?: string;
+  task?: string;
+  curriculum?: string;
+  run_id?: string;
+  reward_mode?: RewardMode;
+}
+
+/** What a `resolveReset` hook returns: the concrete episode to start. Unset keys fall back to the request's. */
+export interface ResetPlan {
+  fixture?: string;
+  task?: string;
+  seed?: number;
+  clock?: ClockMode;
+  now?: string;
+  episode_id?: string;
+  reward_mode?: RewardMode;
+  /** Kept on the session (`session.context`) for `onGrade`. */
+  context?: unknown;
+  /** Merged into the reset reply's top-level `metadata`. */
+  metadata?: Record<string, unknown>;
+}
+
+export const RESET_KEYS: readonly string[] = ['fixture', 'seed', 'episode_id', 'clock', 'now', 'task', 'curriculum', 'run_id', 'reward_mode'];
+const STRING_KEYS = ['fixture', 'episode_id', 'now', 'task', 'curriculum', 'run_id'];
+
+/**
+ * Check reset data; throws a `VALIDATION_ERROR` listing every problem. `where` is the first `loc` element
+ * (`data` on the WebSocket, `body` over HTTP). Keys in `ignore` (like the HTTP `session_id`) are skipped.
+ * @example
+ * parseReset({ fixture: 'small_startup', seed: 7 }, 'data'); // { fixture: 'small_startup', seed: 7 }
+ */
+export function parseReset(data: unknown, where: string, ignore?: string): ResetRequest {
+  if (data === undefined || data === null) return {};
+  if (typeof data !== 'object' || Array.isArray(data)) {
+    throw validationError('invalid reset data', [{ type: 'model_type', loc: [where], msg: 'reset data must be a JSON object like {"fixture": "small_startup", "seed": 1}', input: data }]);
+  }
+  const errors: ErrorItem[] = [];
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(data as Record<string, unknown>)) {
+    if (key === ignore) continue;
+    if (!RESET_KEYS.includes(key)) {
+      errors.push({ type: 'extra_forbidden', loc: [where, key], msg: `unknown reset key "${key}"; the keys are ${RESET_KEYS.join(', ')}`, input: value });
+      continue;
+    }
+    if (value === null || value === undefined) continue;
+    if (STRING_KEYS.includes(key)) {
+      if (typeof value !== 'string' || value === '') errors.push({ type: 'string_type', loc: [where, key], msg: `${key} must be a non-empty string`, input: value });
+      else out[key] = value;
+    } else if (key === 'seed') {
+      if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) errors.push({ type: 'int_type', loc: [where, key], msg: 'seed must be a whole number >= 0', input: value });
+      else out[key] = value;
+    } else if (key === 'clock') {
+      if (value !== 'fixed' && value !== 'tick') errors.push({ type: 'literal_error', loc: [where, key], msg: "clock must be 'fixed' or 'tick'", input: value });
+      else out[key] = value;
+    } else if (key === 'reward_mode') {
+      if (value !== 'final' && value !== 'shaped') errors.push({ type: 'literal_error', loc: [where, key], msg: "reward_mode must be 'final' or 'shaped'", input: value });
+      else out[key] = value;
+    }
+  }
+  if (typeof out.now === 'string') {
+    try {
+      parseInstant(out.now, 'now');
+    } catch (e) {
+      errors.push({ type: 'datetime_parsing', loc: [where, 'now'], msg: (e as Error).message, input: out.now });
+    }
+  }
+  if (errors.length > 0) throw validationError('invalid reset data', errors);
+  return out as ResetRequest;
+}

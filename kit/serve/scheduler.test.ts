@@ -1,0 +1,114 @@
+import { describe, expect, it } from 'vitest';
+import type { Instance } from '../instance.ts';
+import type { Endpoint } from './endpoint.ts';
+import { FairScheduler } from './scheduler.ts';
+import { Session, SessionRegistry } from './sessions.ts';
+
+const fakeSession = (id: string) => new Session(id, {} as Endpoint, 'ws', { destroy() {} } as Instance, id);
+
+/** Record which session ran each frame job. */
+function recorder(sessions: Session[], log: string[]): void {
+  for (const s of sessions) s.onFrame = (text) => void log.push(`${s.id}:${text}`);
+}
+
+describe('FairScheduler', () => {
+  it('runs each session in order and takes turns, so a session with a long queue cannot starve the others', async () => {
+    const scheduler = new FairScheduler();
+    const greedy = fakeSession('g');
+    const others = ['a', 'b', 'c'].map(fakeSession);
+    const log: string[] = [];
+    recorder([greedy, ...others], log);
+    for (let i = 0; i < 100; i++) scheduler.push(greedy, String(i));
+    for (const s of others) scheduler.push(s, '0');
+    await scheduler.idle();
+    expect(log.slice(0, 4)).toEqual(['g:0', 'a:0', 'b:0', 'c:0']);
+    expect(log.filter((l) => l.startsWith('g:'))).toEqual(Array.from({ length: 100 }, (_, i) => `g:${i}`));
+  });
+
+  it('gives a closed-loop client as many turns as a greedy session whose jobs are slow', async () => {
+    const scheduler = new FairScheduler(1);
+    const greedy = fakeSession('greedy');
+    const client = fakeSession('client');
+    const ran = { greedy: 0, client: 0 };
+    const spin = (ms: number) => {
+      const until = performance.now() + ms;
+      while (performance.now() < until);
+    };
+    greedy.onFrame = () => {
+      ran.greedy++;
+      spin(2);
+    };
+    // Like a client waiting for each reply before it sends the next frame, which arrives on a later turn of the loop.
+    client.onFrame = () => {
+      ran.client++;
+      if (ran.greedy < 30) setTimeout(() => scheduler.push(client, 'next'), 0);
+    };
+    for (let i = 0; i < 30; i++) scheduler.push(greedy, 'slow');
+    scheduler.push(client, 'first');
+    await scheduler.idle();
+    await new Promise((r) => setTimeout(r, 5));
+    await scheduler.idle();
+    expect(ran.greedy).toBe(30);
+    expect(ran.client).toBeGreaterThanOrEqual(27);
+  });
+
+  it('holds a session with an asynchronous job until it settles, while other sessions keep running', async () => {
+    const scheduler = new FairScheduler();
+    const slow = fakeSession('slow');
+    const fast = fakeSession('fast');
+    const log: string[] = [];
+    let release!: () => void;
+    slow.onFrame = (text) => {
+      log.push(`slow:${text}:start`);
+      if (text === '0') return new Promise<void>((r) => (release = r)).then(() => void log.push('slow:0:end'));
+      log.push(`slow:${text}:end`);
+    };
+    fast.onFrame = (text) => void log.push(`fast:${text}`);
+    scheduler.push(slow, '0');
+    scheduler.push(slow, '1');
+    for (let i = 0; i < 3; i++) scheduler.push(fast, String(i));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(log).toEqual(['slow:0:start', 'fast:0', 'fast:1', 'fast:2']);
+    release();
+    await scheduler.idle();
+    expect(log.slice(4)).toEqual(['slow:0:end', 'slow:1:start', 'slow:1:end']);
+  });
+
+  it('yields to I/O between turns when work exceeds the budget', async () => {
+    const scheduler = new FairScheduler(1);
+    const s = fakeSession('s');
+    let turns = 0;
+    let lastTick = -1;
+    let tick = 0;
+    const timer = setInterval(() => tick++, 0);
+    s.onFrame = () => {
+      const until = performance.now() + 0.3;
+      while (performance.now() < until);
+      if (tick !== lastTick) {
+        turns++;
+        lastTick = tick;
+      }
+    };
+    for (let i = 0; i < 40; i++) scheduler.push(s, 'x');
+    await scheduler.idle();
+    clearInterval(timer);
+    expect(turns).toBeGreaterThan(2);
+  });
+
+  it('answers waiting HTTP jobs when their session ends instead of leaving them hanging', async () => {
+    const registry = new SessionRegistry({ maxSessions: 10, idleTimeoutMs: 0 });
+    const scheduler = new FairScheduler();
+    const s = fakeSession('s');
+    registry.add(s);
+    let release!: () => void;
+    s.onFrame = () => new Promise<void>((r) => (release = r));
+    scheduler.push(s, 'busy');
+    const outcome = new Promise<string>((resolve) => scheduler.push(s, () => resolve(s.closed ? 'told closed' : 'ran')));
+    await new Promise((r) => setTimeout(r, 5));
+    registry.end(s, 'shutdown');
+    expect(await outcome).toBe('told closed');
+    release();
+    await scheduler.idle();
+    expect(registry.size).toBe(0);
+  });
+});

@@ -1,0 +1,69 @@
+/**
+ * The Node.js runtime: listen with @hono/node-server and its built-in WebSocket upgrade (a `ws` server in noServer
+ * mode), start the idle reaper, and shut down gracefully.
+ */
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createAdaptorServer } from '@hono/node-server';
+import { WebSocketServer } from 'ws';
+import { DEFAULTS, createApp, type AppOptions, type SeahavenApp } from './app.ts';
+
+export interface ServerOptions extends AppOptions {
+  /** Interface to bind. Default `127.0.0.1` (this machine only). */
+  host?: string;
+  /** Port; 0 picks a free one. Default 8000. */
+  port?: number;
+}
+
+/** A listening server. */
+export interface RunningServer extends SeahavenApp {
+  /** `http://host:port`: the OpenEnv base URL of the first world. */
+  url: string;
+  host: string;
+  port: number;
+  server: Server;
+  /** Stop accepting, finish queued requests, end every session with close code 1001, and stop listening. */
+  close(): Promise<void>;
+}
+
+/**
+ * Serve worlds over OpenEnv on a port.
+ * @example
+ * const server = await startServer({ worlds: [crm], port: 0 });
+ * console.log(server.url); // http://127.0.0.1:41234
+ * await server.close();
+ */
+export async function startServer(options: ServerOptions): Promise<RunningServer> {
+  const host = options.host ?? '127.0.0.1';
+  const port = options.port ?? 8000;
+  const seahaven = createApp(options);
+  const maxFrame = options.maxFrameBytes ?? DEFAULTS.maxFrameBytes;
+  // Frames a little over the limit get a readable error frame from the endpoint; far over it, ws closes with 1009.
+  const wss = new WebSocketServer({ noServer: true, maxPayload: Math.max(4 * maxFrame, 1 << 20) });
+  const server = createAdaptorServer({ fetch: seahaven.app.fetch, hostname: host, websocket: { server: wss } }) as Server;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  seahaven.sessions.startReaper();
+  const actual = (server.address() as AddressInfo).port;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${actual}`;
+  let closing: Promise<void> | null = null;
+  const close = () =>
+    (closing ??= (async () => {
+      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      await seahaven.shutdown();
+      // Sockets got a 1001 close frame; clients that do not answer it, and requests still running, get two seconds.
+      const timer = setTimeout(() => {
+        for (const client of wss.clients) client.terminate();
+        server.closeAllConnections();
+      }, 2000);
+      await stopped;
+      clearTimeout(timer);
+    })());
+  return { ...seahaven, url, host, port: actual, server, close };
+}

@@ -1,0 +1,72 @@
+/** A raw-frame WebSocket probe for protocol tests: send exact frames, read exact replies (text and parsed). */
+import WebSocket from 'ws';
+
+export interface Frame {
+  text: string;
+  json: any;
+}
+
+export class WireProbe {
+  readonly ws: WebSocket;
+  /** Resolves with the close code and reason once the socket closes. */
+  readonly closed: Promise<{ code: number; reason: string }>;
+  private readonly inbox: Frame[] = [];
+  private waiter: ((f: Frame) => void) | null = null;
+
+  private constructor(ws: WebSocket) {
+    this.ws = ws;
+    ws.on('message', (data) => {
+      const text = data.toString();
+      const frame = { text, json: JSON.parse(text) };
+      if (this.waiter) {
+        const w = this.waiter;
+        this.waiter = null;
+        w(frame);
+      } else this.inbox.push(frame);
+    });
+    this.closed = new Promise((resolve) => ws.on('close', (code, reason) => resolve({ code, reason: reason.toString() })));
+  }
+
+  /** Connect to `url` (`ws://…/ws`), resolving once open. */
+  static open(url: string, headers: Record<string, string> = {}): Promise<WireProbe> {
+    return new Promise((resolve, reject) => {
+      const ws = new WebSocket(url, { headers });
+      const probe = new WireProbe(ws);
+      ws.once('open', () => resolve(probe));
+      ws.once('error', reject);
+    });
+  }
+
+  /** Send a frame: objects as JSON, strings as they are. */
+  send(frame: unknown): void {
+    this.ws.send(typeof frame === 'string' ? frame : JSON.stringify(frame));
+  }
+
+  /** The next frame received. */
+  next(timeoutMs = 5000): Promise<Frame> {
+    const queued = this.inbox.shift();
+    if (queued) return Promise.resolve(queued);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.waiter = null;
+        reject(new Error(`no frame within ${timeoutMs} ms`));
+      }, timeoutMs);
+      this.waiter = (f) => {
+        clearTimeout(timer);
+        resolve(f);
+      };
+    });
+  }
+
+  /** Send a frame and parse the reply. */
+  async ask(frame: unknown): Promise<any> {
+    this.send(frame);
+    return (await this.next()).json;
+  }
+
+  /** Close from the client side and wait for the socket to close. */
+  async close(): Promise<void> {
+    if (this.ws.readyState === WebSocket.OPEN) this.ws.close(1000);
+    await this.closed;
+  }
+}

@@ -1,0 +1,86 @@
+/**
+ * The `/ws` route: one connection = one session = one instance, opened when the socket opens and ended on `close`,
+ * disconnect, idle timeout or shutdown. Frames go through the fair scheduler; replies are written in order.
+ */
+import { upgradeWebSocket } from '@hono/node-server';
+import type { MiddlewareHandler } from 'hono';
+import type { WebSocket } from 'ws';
+import { FrameError, errorFrame } from './errors.ts';
+import type { Endpoint } from './endpoint.ts';
+import type { FairScheduler } from './scheduler.ts';
+import { CapacityError, type EndReason, type Session } from './sessions.ts';
+
+const OPEN = 1;
+
+const CLOSE: Record<EndReason, [number, string]> = {
+  close: [1000, 'session closed'],
+  disconnect: [1000, ''],
+  replaced: [1000, 'session replaced'],
+  idle: [1000, 'session idle too long; reconnect to start a new one (raise --session-timeout to keep idle sessions longer)'],
+  shutdown: [1001, 'server shutting down'],
+};
+
+/**
+ * The WebSocket upgrade handler of one world.
+ * @example
+ * app.get('/ws', wsRoute(endpoint, scheduler, console.error));
+ */
+export function wsRoute(ep: Endpoint, scheduler: FairScheduler, logger: (line: string) => void): MiddlewareHandler {
+  return upgradeWebSocket(
+    () => {
+      let session: Session | null = null;
+      let socket: WebSocket | null = null;
+      // An asynchronous reply (a reset waiting on a hook) hands its promise back, so the session stays busy until it is sent.
+      const send = (reply: string | null | Promise<string | null>): void | Promise<void> => {
+        if (typeof reply === 'string') {
+          if (socket!.readyState === OPEN) socket!.send(reply);
+        } else if (reply === null) {
+          ep.registry.end(session!, 'close');
+        } else {
+          return reply.then(send);
+        }
+      };
+      return {
+        onOpen(_event, ws) {
+          socket = ws.raw as WebSocket;
+          try {
+            session = ep.openSession('ws');
+          } catch (e) {
+            if (e instanceof CapacityError) {
+              socket.send(errorFrame('CAPACITY_REACHED', e.message, undefined, { active_sessions: e.activeSessions, max_sessions: e.maxSessions }));
+              socket.close(1000, 'capacity reached');
+            } else {
+              if (!(e instanceof FrameError)) logger(`[seahaven] could not open a session on ${ep.name}: ${(e as Error)?.stack ?? String(e)}`);
+              const fe = e instanceof FrameError ? e : new FrameError('SESSION_ERROR', `could not open a session: ${(e as Error)?.message ?? String(e)}`);
+              socket.send(errorFrame(fe.code, fe.message, undefined, fe.extra));
+              socket.close(fe.code === 'SESSION_ERROR' && ep.closing ? 1001 : 1011, fe.code === 'FACTORY_ERROR' ? 'factory error' : 'session error');
+            }
+            return;
+          }
+          const s = session;
+          s.onFrame = (text) => send(ep.wsFrame(s, text));
+          s.onEnd = (reason) => {
+            const [code, why] = CLOSE[reason];
+            if (socket!.readyState === OPEN) socket!.close(code, why);
+          };
+        },
+        onMessage(event) {
+          if (session === null) return;
+          if (ep.closing) {
+            // Frames that arrive once shutdown has begun are answered, in order, but not run.
+            scheduler.push(session, () => void send(errorFrame('SESSION_ERROR', 'the server is shutting down; reconnect to a running server')));
+            return;
+          }
+          const data = event.data;
+          scheduler.push(session, typeof data === 'string' ? data : Buffer.from(data as ArrayBuffer).toString('utf8'));
+        },
+        onClose() {
+          if (session !== null) ep.registry.end(session, 'disconnect');
+        },
+        // Resets and aborted connections are ordinary for training clients; the close that follows ends the session.
+        onError() {},
+      };
+    },
+    { onError: (e) => logger(`[seahaven] WebSocket handler error on ${ep.name}: ${(e as Error)?.stack ?? String(e)}`) },
+  );
+}
