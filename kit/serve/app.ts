@@ -15,6 +15,8 @@ export interface AppOptions {
   maxSessions?: number;
   /** End sessions idle this long, in milliseconds; 0 keeps them forever. Default 900 000 (15 minutes). */
   idleTimeoutMs?: number;
+  /** Close the SQLite connection of sessions idle this long, in milliseconds (the image is kept; the next request reopens it); 0 never. Default 30 000. */
+  hibernateAfterMs?: number;
   /** Require `Authorization: Bearer <token>` on every route and upgrade. Default: no token. */
   token?: string;
   /** Default fixture by world name (resets that name none, and sessions before their first reset). Default: each world's first fixture. */
@@ -44,7 +46,7 @@ export interface SeahavenApp {
   shutdown(): Promise<void>;
 }
 
-export const DEFAULTS = { maxSessions: 4096, idleTimeoutMs: 15 * 60_000, maxFrameBytes: 1 << 20, maxBodyBytes: 1 << 20 };
+export const DEFAULTS = { maxSessions: 4096, idleTimeoutMs: 15 * 60_000, hibernateAfterMs: 30_000, maxFrameBytes: 1 << 20, maxBodyBytes: 1 << 20 };
 const SHUTDOWN_GRACE_MS = 10_000;
 
 /**
@@ -64,7 +66,7 @@ export function createApp(options: AppOptions): SeahavenApp {
   const logger = options.logger ?? ((line: string) => console.error(line));
   const maxSessions = options.maxSessions ?? DEFAULTS.maxSessions;
   if (!Number.isSafeInteger(maxSessions) || maxSessions < 1) throw new Error(`createApp: maxSessions must be a whole number >= 1; got ${maxSessions}`);
-  const sessions = new SessionRegistry({ maxSessions, idleTimeoutMs: options.idleTimeoutMs ?? DEFAULTS.idleTimeoutMs });
+  const sessions = new SessionRegistry({ maxSessions, idleTimeoutMs: options.idleTimeoutMs ?? DEFAULTS.idleTimeoutMs, hibernateAfterMs: options.hibernateAfterMs ?? DEFAULTS.hibernateAfterMs });
   const scheduler = new FairScheduler();
   const app = new Hono();
   if (options.token !== undefined) app.use('*', bearerToken(options.token));

@@ -96,14 +96,17 @@ export class SessionRegistry {
   readonly maxSessions: number;
   /** Idle sessions are reaped after this many milliseconds without a request; 0 = never. */
   readonly idleTimeoutMs: number;
+  /** Sessions idle this long give their SQLite connection back (`inst.hibernate()`); 0 = never. */
+  readonly hibernateAfterMs: number;
   private readonly byEndpoint = new Map<Endpoint, Map<string, Session>>();
   private count = 0;
   private reaper: ReturnType<typeof setInterval> | null = null;
   private readonly endListeners: ((session: Session, reason: EndReason) => void)[] = [];
 
-  constructor(options: { maxSessions: number; idleTimeoutMs: number }) {
+  constructor(options: { maxSessions: number; idleTimeoutMs: number; hibernateAfterMs?: number }) {
     this.maxSessions = options.maxSessions;
     this.idleTimeoutMs = options.idleTimeoutMs;
+    this.hibernateAfterMs = options.hibernateAfterMs ?? 0;
   }
 
   /** Open sessions. */
@@ -158,21 +161,31 @@ export class SessionRegistry {
     for (const listener of this.endListeners) listener(session, reason);
   }
 
-  /** Start reaping sessions idle for longer than `idleTimeoutMs` (no-op when it is 0). */
+  /** Start reaping sessions idle for longer than `idleTimeoutMs`, and hibernating those idle for `hibernateAfterMs`. */
   startReaper(): void {
-    if (this.idleTimeoutMs <= 0 || this.reaper !== null) return;
-    const every = Math.max(50, Math.min(this.idleTimeoutMs / 4, 30_000));
+    if (this.reaper !== null) return;
+    const periods = [this.idleTimeoutMs, this.hibernateAfterMs].filter((ms) => ms > 0);
+    if (periods.length === 0) return;
+    const every = Math.max(50, Math.min(Math.min(...periods) / 4, 30_000));
     this.reaper = setInterval(() => this.reapIdle(performance.now()), every);
     this.reaper.unref();
   }
 
-  /** End every session idle since before `now - idleTimeoutMs`; returns how many ended. */
+  /**
+   * End every session idle since before `now - idleTimeoutMs`, and hibernate those idle since before
+   * `now - hibernateAfterMs` (their next request reopens the database: about one reset's worth of time). Returns how
+   * many ended.
+   */
   reapIdle(now: number): number {
     let n = 0;
     for (const s of [...this.list()]) {
-      if (!s.busy && s.pending === 0 && now - s.lastActive > this.idleTimeoutMs) {
+      if (s.busy || s.pending !== 0) continue;
+      const idle = now - s.lastActive;
+      if (this.idleTimeoutMs > 0 && idle > this.idleTimeoutMs) {
         this.end(s, 'idle');
         n++;
+      } else if (this.hibernateAfterMs > 0 && idle > this.hibernateAfterMs && s.inst.awake) {
+        s.inst.hibernate();
       }
     }
     return n;

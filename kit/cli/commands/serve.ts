@@ -11,6 +11,7 @@ interface ServeFlags {
   port: string;
   maxSessions?: string;
   sessionTimeout?: string;
+  hibernateAfter?: string;
   token?: string;
   fixture: string[];
   maxFrameBytes?: string;
@@ -75,7 +76,7 @@ async function mcpStreamableHttp(
   server: () => RunningServer | undefined,
   host: string,
   fixtures: Record<string, string>,
-  limits: { maxSessions?: number; idleTimeoutMs?: number },
+  limits: { maxSessions?: number; idleTimeoutMs?: number; hibernateAfterMs?: number },
 ): Promise<McpHttpHandler> {
   const { createMcpHttpHandler, openInstance } = await import('../../mcp/index.ts');
   const byName = new Map(worlds.map((w) => [w.name, w]));
@@ -104,6 +105,7 @@ export function registerServe(program: Command): void {
     .option('--port <port>', 'port (0 picks a free one)', '8000')
     .option('--max-sessions <n>', 'most sessions open at once (default 4096)')
     .option('--session-timeout <seconds>', 'end sessions idle this long; 0 never (default 900)')
+    .option('--hibernate-after <seconds>', 'close the SQLite connection of sessions idle this long, keeping their state; 0 never (default 30)')
     .option('--token <token>', 'require "Authorization: Bearer <token>" on every request (default: $SEAHAVEN_TOKEN)')
     .option('--fixture <[world=]id>', 'default fixture for resets that name none (repeatable)', (v: string, acc: string[]) => [...acc, v], [] as string[])
     .option('--max-frame-bytes <n>', 'longest WebSocket frame accepted (default 1048576)')
@@ -116,7 +118,12 @@ export function registerServe(program: Command): void {
       const token = flags.token ?? (process.env.SEAHAVEN_TOKEN || undefined);
       const fixtures = defaultFixtures(flags.fixture, worlds);
       const { startServer } = await import('../../serve/server.ts');
-      const limits = { maxSessions: wholeNumber('--max-sessions', flags.maxSessions, 1), idleTimeoutMs: timeout === undefined ? undefined : timeout * 1000 };
+      const hibernate = wholeNumber('--hibernate-after', flags.hibernateAfter, 0);
+      const limits = {
+        maxSessions: wholeNumber('--max-sessions', flags.maxSessions, 1),
+        idleTimeoutMs: timeout === undefined ? undefined : timeout * 1000,
+        hibernateAfterMs: hibernate === undefined ? undefined : hibernate * 1000,
+      };
       let server: RunningServer | undefined;
       const mcp = await mcpStreamableHttp(worlds, () => server, flags.host, fixtures, limits);
       try {
