@@ -118,6 +118,7 @@ export class Instance {
   private readonly logger: (line: string) => void;
   private readonly seedText: string;
   private currentCall = 0;
+  private streamMark: Int32Array | null = null;
   private forks = 0;
   private destroyed = false;
 
@@ -240,7 +241,7 @@ export class Instance {
     const slot = this.slots[bound.slot];
     const call: CallInfo = { tool: name, args: parsed.data, index };
     for (const s of this.slots) s.ctx.call = call;
-    const saved = this.saveStreams();
+    this.markStreams();
     for (const s of this.slots) s.beginCall();
     try {
       let result = bound.tool.run(slot.ctx, parsed.data);
@@ -256,7 +257,7 @@ export class Instance {
     } catch (e) {
       for (const s of this.slots) s.rollbackCall();
       this.tracker.discardCall();
-      this.restoreStreams(saved);
+      this.rewindStreams();
       const error = this.failureOf(e, name, index);
       this.calls.push({ index, tool: name, args, ok: false, error });
       return { ok: false, error };
@@ -279,13 +280,26 @@ export class Instance {
     return out;
   }
 
-  private restoreStreams(saved: number[][]): void {
+  /** Remember every stream's position at the start of a call, in a buffer reused by every call. */
+  private markStreams(): void {
+    const mark = (this.streamMark ??= new Int32Array(this.slots.length * 12));
     this.slots.forEach((s, i) => {
-      s.rng.stream.restore(saved[i * 3]);
-      s.ids.stream.restore(saved[i * 3 + 1]);
-      s.sql.restore(saved[i * 3 + 2]);
+      s.rng.stream.saveInto(mark, i * 12);
+      s.ids.stream.saveInto(mark, i * 12 + 4);
+      s.sql.saveInto(mark, i * 12 + 8);
     });
   }
+
+  /** Put every stream back where the failed call found it. */
+  private rewindStreams(): void {
+    const mark = this.streamMark!;
+    this.slots.forEach((s, i) => {
+      s.rng.stream.restoreFrom(mark, i * 12);
+      s.ids.stream.restoreFrom(mark, i * 12 + 4);
+      s.sql.restoreFrom(mark, i * 12 + 8);
+    });
+  }
+
 
   /** Net diff since reset, one entry per changed row, sorted by table then key. */
   changes(): Change[] {

@@ -45,6 +45,14 @@ export class Stream {
   }
   save(): [number, number, number, number] { return [this.a, this.b, this.c, this.d]; }
   restore(s: readonly number[]): void { [this.a, this.b, this.c, this.d] = s as [number, number, number, number]; }
+  /** Write the state into `into` at `at` (four slots), without allocating. */
+  saveInto(into: Int32Array, at: number): void {
+    into[at] = this.a; into[at + 1] = this.b; into[at + 2] = this.c; into[at + 3] = this.d;
+  }
+  /** Read the state back from `from` at `at`. */
+  restoreFrom(from: Int32Array, at: number): void {
+    this.a = from[at]; this.b = from[at + 1]; this.c = from[at + 2]; this.d = from[at + 3];
+  }
 }
 
 /** The `ctx.rng` face: floats, integers, picks and shuffles from one stream. */
