@@ -10,6 +10,7 @@ import { registerDocs } from './commands/docs.ts';
 import { registerCurriculum } from './commands/curriculum.ts';
 import { registerLint } from './commands/lint.ts';
 import { registerCheck } from './commands/check.ts';
+import { registerNew } from './commands/new.ts';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -27,6 +28,7 @@ registerDocs(program);
 registerCurriculum(program);
 registerLint(program);
 registerCheck(program);
+registerNew(program);
 
 try {
   await program.parseAsync(process.argv);
