@@ -3,4 +3,7 @@
 process.env.TZ = 'UTC';
 const { register } = await import('tsx/esm/api');
 register();
+// Registered after tsx, so it runs first: a world's `seahaven` imports resolve to these same sources.
+const { register: registerResolveHook } = await import('node:module');
+registerResolveHook('./resolve-kit.mjs', import.meta.url);
 await import('../kit/cli/main.ts');

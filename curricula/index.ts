@@ -21,7 +21,7 @@
  * runs.record(ep.ticket, { reward: 1, passed: true }); // the grade of the episode
  * runs.progress('basics', 'run-1');                    // stage, per-stage success rates, history
  *
- * @module
+ * @module seahaven/curricula
  */
 export {
   defineCurriculum,

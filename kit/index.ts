@@ -8,7 +8,7 @@
  * const world = defineWorld({ name: 'demo', version: '1.0.0', schema: 'CREATE TABLE t (id INTEGER PRIMARY KEY) STRICT;', tools: [ping] });
  * world.instance().call('ping', {}); // { ok: true, result: 'pong' }
  *
- * @module
+ * @module seahaven
  */
 export { z } from 'zod';
 export { defineWorld, readSql, type World, type WorldSpec, type FixtureSpec, type MountSpec } from './world.ts';
@@ -16,9 +16,10 @@ export { defineTool, RESERVED_TOOL_NAMES, type Tool, type ToolSpec, type ToolLis
 export { defineTask, type Task, type TaskSpec, type Grade, type Criterion, type Grader, type GradeTarget, type GoldTarget } from './task.ts';
 export { ToolError, DefinitionError, InstanceError } from './errors.ts';
 export { Instance, type InstanceOptions, type CallResult, type CallLogEntry, type StateDocument, type ToolFailure } from './instance.ts';
-export type { Change, ChangeLogEntry } from './capture.ts';
+export type { Change, ChangeLogEntry, RowReader } from './capture.ts';
 export type { Ctx, CtxDb, CtxClock, CallInfo, InstanceInfo, RunResult, SqlParam, WorldHandle } from './ctx.ts';
-export type { ClockMode } from './clock.ts';
-export type { Rng, Ids } from './random.ts';
+export type { ClockMode, VirtualClock } from './clock.ts';
+export type { Rng, Ids, Stream } from './random.ts';
+export type { TableInfo } from './schema.ts';
 export type { JsonValue, Row } from './values.ts';
-export { buildFixture, loadFixture, type FixtureMeta } from './fixtures.ts';
+export { buildFixture, loadFixture, type FixtureMeta, type BuiltFixture, type LoadedFixture } from './fixtures.ts';

@@ -1,31 +1,21 @@
-import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { installPacked, packedTarball } from '../kit/test/packed-install.ts';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
 // What the packed plugin needs at run time, plus the consumer's own eslint and typescript.
 const DEPS = ['eslint', '@typescript-eslint/parser', '@typescript-eslint/utils', 'typescript'];
 
 describe('seahaven/lint from the packed package', () => {
-  it('runs under a consumer\'s `npx eslint` with `[seahaven.configs.recommended]`', () => {
+  it('runs under a consumer\'s `npx eslint` with `[seahaven.configs.recommended]`', async () => {
     const tmp = mkdtempSync(join(tmpdir(), 'seahaven-consumer-'));
     try {
       // `npm pack` runs the `prepare` build into dist/ and packs what `files` lists, as a publish would.
-      execFileSync('npm', ['pack', '--pack-destination', tmp, '--silent'], { cwd: root, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, npm_config_fund: 'false', npm_config_audit: 'false', npm_config_update_notifier: 'false' } });
-      const tarball = readdirSync(tmp).find((f) => f.endsWith('.tgz'));
-      expect(tarball).toBeDefined();
-
       const consumer = join(tmp, 'consumer');
-      const installed = join(consumer, 'node_modules', 'seahaven');
-      mkdirSync(installed, { recursive: true });
-      execFileSync('tar', ['-xzf', join(tmp, tarball!), '-C', installed, '--strip-components=1']);
-      for (const dep of DEPS) {
-        mkdirSync(dirname(join(consumer, 'node_modules', dep)), { recursive: true });
-        symlinkSync(join(root, 'node_modules', dep), join(consumer, 'node_modules', dep), 'dir');
-      }
+      mkdirSync(consumer);
+      installPacked(await packedTarball(), consumer, DEPS);
       writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
       writeFileSync(join(consumer, 'eslint.config.mjs'), "import seahaven from 'seahaven/lint';\nexport default [seahaven.configs.recommended];\n");
       writeFileSync(join(consumer, 'world.ts'), 'export function stamp(ctx: unknown): number {\n  return Date.now();\n}\n');

@@ -10,7 +10,7 @@
  * import seahaven from 'seahaven/lint';
  * export default [seahaven.configs.recommended];
  *
- * @module
+ * @module seahaven/lint
  */
 import * as parser from '@typescript-eslint/parser';
 import type { TSESLint } from '@typescript-eslint/utils';
@@ -24,6 +24,8 @@ import noSqlInterpolation from './no-sql-interpolation.ts';
 import noTimers from './no-timers.ts';
 import noWallClock from './no-wall-clock.ts';
 import requireOrderBy from './require-order-by.ts';
+
+export type { SeahavenRuleDocs } from './create-rule.ts';
 
 /** Every rule, by id (the file name). */
 export const rules = {

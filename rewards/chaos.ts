@@ -24,7 +24,8 @@ export interface ChaosRun {
   succeeded: number;
 }
 
-type Schema = Record<string, unknown>;
+/** A JSON Schema object, as a tool listing's `inputSchema` carries it. */
+export type JsonSchema = Record<string, unknown>;
 
 /** A small seeded generator (sfc32 over a string hash), independent of the host's randomness. */
 export class ChaosRandom {
@@ -76,7 +77,7 @@ function isIdName(name: string): boolean {
   return name === 'id' || name.endsWith('_id') || name === 'cursor';
 }
 
-function stringFor(schema: Schema, name: string, rnd: ChaosRandom, pool: readonly string[]): string {
+function stringFor(schema: JsonSchema, name: string, rnd: ChaosRandom, pool: readonly string[]): string {
   if (isIdName(name) && pool.length > 0 && rnd.next() < 0.85) return rnd.pick(pool);
   const word = `${rnd.pick(WORDS)}${rnd.int(0, 999)}`;
   const day = `2026-${String(rnd.int(1, 12)).padStart(2, '0')}-${String(rnd.int(1, 28)).padStart(2, '0')}`;
@@ -98,7 +99,7 @@ function stringFor(schema: Schema, name: string, rnd: ChaosRandom, pool: readonl
   return out.length > max ? out.slice(0, max) : out;
 }
 
-function numberFor(schema: Schema, integer: boolean, rnd: ChaosRandom): number {
+function numberFor(schema: JsonSchema, integer: boolean, rnd: ChaosRandom): number {
   const lo = typeof schema.minimum === 'number' ? schema.minimum : typeof schema.exclusiveMinimum === 'number' ? schema.exclusiveMinimum + 1 : 0;
   const rawHi = typeof schema.maximum === 'number' ? schema.maximum : typeof schema.exclusiveMaximum === 'number' ? schema.exclusiveMaximum - 1 : lo + 1000;
   // Keep numbers modest: huge values exercise nothing a grader cares about.
@@ -112,10 +113,10 @@ function numberFor(schema: Schema, integer: boolean, rnd: ChaosRandom): number {
  * @example
  * argsFromSchema({ type: 'object', properties: { n: { type: 'integer', minimum: 1, maximum: 3 } }, required: ['n'] }, new ChaosRandom('s'), [])
  */
-export function argsFromSchema(schema: Schema, rnd: ChaosRandom, pool: readonly string[], name = '', depth = 0): unknown {
+export function argsFromSchema(schema: JsonSchema, rnd: ChaosRandom, pool: readonly string[], name = '', depth = 0): unknown {
   if (Array.isArray(schema.enum) && schema.enum.length) return rnd.pick(schema.enum);
   if ('const' in schema) return schema.const;
-  const branches = (schema.anyOf ?? schema.oneOf) as Schema[] | undefined;
+  const branches = (schema.anyOf ?? schema.oneOf) as JsonSchema[] | undefined;
   if (Array.isArray(branches) && branches.length) return argsFromSchema(rnd.pick(branches), rnd, pool, name, depth);
   let type = schema.type as string | string[] | undefined;
   if (Array.isArray(type)) type = type.length > 1 && type.includes('null') && rnd.next() < 0.2 ? 'null' : rnd.pick(type.filter((t) => t !== 'null').length ? type.filter((t) => t !== 'null') : type);
@@ -128,7 +129,7 @@ export function argsFromSchema(schema: Schema, rnd: ChaosRandom, pool: readonly 
     case 'null': return null;
     case 'array': {
       if (depth > 3) return [];
-      const items = (schema.items ?? {}) as Schema;
+      const items = (schema.items ?? {}) as JsonSchema;
       const min = typeof schema.minItems === 'number' ? schema.minItems : 0;
       const n = Math.max(min, rnd.int(0, 3));
       return Array.from({ length: n }, () => argsFromSchema(items, rnd, pool, name, depth + 1));
@@ -136,7 +137,7 @@ export function argsFromSchema(schema: Schema, rnd: ChaosRandom, pool: readonly 
     case 'object': {
       const out: Record<string, unknown> = {};
       if (depth > 3) return out;
-      const props = (schema.properties ?? {}) as Record<string, Schema>;
+      const props = (schema.properties ?? {}) as Record<string, JsonSchema>;
       const required = new Set((schema.required ?? []) as string[]);
       for (const [key, sub] of Object.entries(props)) {
         if (required.has(key) || rnd.next() < 0.5) out[key] = argsFromSchema(sub, rnd, pool, key, depth + 1);

@@ -6,14 +6,15 @@ import type { Criterion, Grade, Grader } from '../kit/index.ts';
 import { anything, type FieldMatcher } from './fields.ts';
 import { full, rubric, tidy, toRubric, type Rubric } from './grade.ts';
 
-type Part = Rubric | Grader;
+/** What a combinator takes: a rubric, or any grader (a function or an object with `grade`). */
+export type RubricPart = Rubric | Grader;
 
 export interface CombineOptions {
   /** Name of the combined rubric. */
   name?: string;
 }
 
-function rubrics(parts: readonly Part[], fn: string): Rubric[] {
+function rubrics(parts: readonly RubricPart[], fn: string): Rubric[] {
   if (!Array.isArray(parts) || parts.length === 0) throw new TypeError(`${fn}([...]) needs a non-empty array of rubrics.`);
   return parts.map((p, i) => {
     try {
@@ -39,7 +40,7 @@ function informational(grade: Grade, prefix = ''): Criterion[] {
  * @example
  * all([expectChanges([inserted('contacts', { email: 'ada@example.com' })]), count('SELECT 1 FROM contacts', 90)])
  */
-export function all(parts: readonly Part[], options: CombineOptions = {}): Rubric {
+export function all(parts: readonly RubricPart[], options: CombineOptions = {}): Rubric {
   return weighted(rubrics(parts, 'all').map((r) => [r, 1] as const), { name: options.name ?? 'all' });
 }
 
@@ -50,8 +51,8 @@ export function all(parts: readonly Part[], options: CombineOptions = {}): Rubri
  * any([rowWhere('contacts', { id: 'con_dana' }, { stage: 'customer' }), rowWhere('contacts', { id: 'con_dana' }, { stage: 'churned' })])
  */
 export function any(): FieldMatcher;
-export function any(parts: readonly Part[], options?: CombineOptions): Rubric;
-export function any(parts?: readonly Part[], options: CombineOptions = {}): Rubric | FieldMatcher {
+export function any(parts: readonly RubricPart[], options?: CombineOptions): Rubric;
+export function any(parts?: readonly RubricPart[], options: CombineOptions = {}): Rubric | FieldMatcher {
   if (parts === undefined) return anything();
   const list = rubrics(parts, 'any');
   return rubric(options.name ?? 'any', (target) => {
@@ -70,7 +71,7 @@ export function any(parts?: readonly Part[], options: CombineOptions = {}): Rubr
  * @example
  * weighted([[expectChanges([updated('deals', { id: 'deal_1' }, { stage: 'won' })]), 3], [noOtherChanges(), 1]])
  */
-export function weighted(parts: readonly (readonly [Part, number])[], options: CombineOptions = {}): Rubric {
+export function weighted(parts: readonly (readonly [RubricPart, number])[], options: CombineOptions = {}): Rubric {
   if (!Array.isArray(parts) || parts.length === 0) throw new TypeError('weighted([[rubric, weight], ...]) needs a non-empty array of [rubric, weight] pairs.');
   const list = parts.map((p, i) => {
     if (!Array.isArray(p) || p.length !== 2 || !(p[1] >= 0) || !Number.isFinite(p[1])) throw new TypeError(`weighted: entry ${i} must be [rubric, weight] with a finite weight >= 0.`);
@@ -97,7 +98,7 @@ export function weighted(parts: readonly (readonly [Part, number])[], options: C
  * @example
  * gate(unchanged('contacts', { id: 'con_dan' }), expectChanges([updated('contacts', { id: 'con_dana' }, { stage: 'customer' })]))
  */
-export function gate(pre: Part, then: Part, options: CombineOptions = {}): Rubric {
+export function gate(pre: RubricPart, then: RubricPart, options: CombineOptions = {}): Rubric {
   const [p, t] = rubrics([pre, then], 'gate');
   return rubric(options.name ?? `gate(${p.name})`, (target) => {
     const pg = p.grade(target);
@@ -113,7 +114,7 @@ export function gate(pre: Part, then: Part, options: CombineOptions = {}): Rubri
  * @example
  * sequence([rowWhere('deals', { id: 'deal_1' }, { stage: 'won' }), count('SELECT 1 FROM activities WHERE deal_id = ?', 1, { params: ['deal_1'] })])
  */
-export function sequence(steps: readonly Part[], options: CombineOptions = {}): Rubric {
+export function sequence(steps: readonly RubricPart[], options: CombineOptions = {}): Rubric {
   const list = rubrics(steps, 'sequence');
   const share = 1 / list.length;
   return rubric(options.name ?? 'sequence', (target) => {

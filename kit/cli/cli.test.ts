@@ -9,7 +9,7 @@ describe('seahaven command', () => {
   it('--help lists the commands', () => {
     const r = seahaven('--help');
     expect(r.status).toBe(0);
-    for (const cmd of ['demo', 'fixtures', 'bench', 'mcp', 'docs']) expect(r.stdout).toContain(cmd);
+    for (const cmd of ['demo', 'fixtures', 'bench', 'mcp', 'docs', 'serve', 'check', 'lint', 'new', 'curriculum']) expect(r.stdout).toContain(cmd);
   });
 
   it('--version prints the package version', () => {

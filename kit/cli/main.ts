@@ -11,6 +11,7 @@ import { registerCurriculum } from './commands/curriculum.ts';
 import { registerLint } from './commands/lint.ts';
 import { registerCheck } from './commands/check.ts';
 import { registerServe } from './commands/serve.ts';
+import { registerNew } from './commands/new.ts';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -29,6 +30,7 @@ registerCurriculum(program);
 registerLint(program);
 registerCheck(program);
 registerServe(program);
+registerNew(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -10,7 +10,7 @@
  * const r = await env.call('create_contact', { name: 'Ada Lovelace', email: 'ada@example.com' });
  * if (r.ok) console.log((await env.state()).changes);
  *
- * @module
+ * @module seahaven/client
  */
 import WebSocket from 'ws';
 import type { StateDocument, ToolFailure } from '../instance.ts';

@@ -11,15 +11,15 @@
  * console.log(`OpenEnv base URL: ${server.url}`);
  * await server.close();
  *
- * @module
+ * @module seahaven/serve
  */
 export { createApp, DEFAULTS, type AppOptions, type SeahavenApp } from './app.ts';
 export { startServer, type ServerOptions, type RunningServer } from './server.ts';
-export { Endpoint, type ServeHooks } from './endpoint.ts';
-export { Session, SessionRegistry, CapacityError, type SessionOwner, type EndReason } from './sessions.ts';
+export { Endpoint, type ServeHooks, type EndpointOptions } from './endpoint.ts';
+export { Session, SessionRegistry, CapacityError, type SessionOwner, type EndReason, type Job } from './sessions.ts';
 export { FairScheduler } from './scheduler.ts';
 export { ResetError, FrameError, type ErrorCode, type ErrorItem } from './errors.ts';
 export type { ResetRequest, ResetPlan, RewardMode } from './reset.ts';
 export type { McpHttpHandler } from './http.ts';
 export type { OpenEnvTool, StepAction } from './payload.ts';
-export { createMcpHttpHandler, isMcpRequest, createHostCheck, LOOPBACK_HOSTS, type McpHttpOptions } from '../mcp/index.ts';
+export { createMcpHttpHandler, isMcpRequest, createHostCheck, LOOPBACK_HOSTS, type McpHttpOptions, type McpHttpHandler as McpStreamableHttpHandler, type McpResetOptions, type HostCheckOptions } from '../mcp/index.ts';

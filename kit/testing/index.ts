@@ -7,7 +7,7 @@
  * const test = worldTest(myWorld, { fixture: 'small_startup', seed: 1 });
  * test('creates a contact', ({ inst }) => { expect(inst.call('create_contact', {…}).ok).toBe(true); });
  *
- * @module
+ * @module seahaven/testing
  */
 import { test as vitestTest, expect } from 'vitest';
 import type { Instance, InstanceOptions } from '../instance.ts';

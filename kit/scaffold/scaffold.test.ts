@@ -1,0 +1,132 @@
+import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { installPacked, packageRoot, packedTarball, runtimeDependencies } from '../test/packed-install.ts';
+import { PROJECT_NAME, scaffoldWorld, ScaffoldError } from './index.ts';
+
+let tmp: string;
+beforeAll(() => {
+  tmp = mkdtempSync(join(tmpdir(), 'seahaven-new-'));
+});
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+const repoBin = join(packageRoot, 'bin', 'seahaven.mjs');
+const seahaven = (cwd: string, ...args: string[]) => spawnSync(process.execPath, [repoBin, ...args], { cwd, encoding: 'utf8' });
+const npm = (cwd: string, ...args: string[]) =>
+  spawnSync('npm', args, { cwd, encoding: 'utf8', env: { ...process.env, npm_config_update_notifier: 'false', npm_config_fund: 'false', NO_COLOR: '1' } });
+const output = (r: SpawnSyncReturns<string>) => `exit ${r.status}\n${r.stdout}\n${r.stderr}`;
+
+const PROJECT_FILES = ['.gitignore', 'AGENTS.md', 'eslint.config.mjs', 'fixtures', 'package.json', 'schema.sql', 'tasks.ts', 'tools.ts', 'tsconfig.json', 'world.test.ts', 'world.ts'];
+
+describe('seahaven new: names and folders', () => {
+  it('refuses a name the world and npm cannot use, with exit 2 and the rule', () => {
+    for (const bad of ['My-World', '1world', 'world!', 'a'.repeat(65)]) {
+      const r = seahaven(tmp, 'new', bad);
+      expect(r.status, output(r)).toBe(2);
+      expect(r.stderr).toBe(`seahaven: "${bad}" is not a valid world name; use lower case letters, digits, - and _, starting with a letter (${PROJECT_NAME}), like my-world\n`);
+    }
+    expect(readdirSync(tmp)).toEqual([]);
+  });
+
+  it('refuses to write into a folder that is not empty, and names the fix', () => {
+    const taken = join(tmp, 'taken');
+    mkdirSync(taken);
+    writeFileSync(join(taken, 'notes.txt'), 'mine');
+    const r = seahaven(tmp, 'new', 'taken');
+    expect(r.status, output(r)).toBe(2);
+    expect(r.stderr).toMatch(/^seahaven: \S+taken is not empty and will not be overwritten; choose another name, give an empty or new folder with --dir <folder>, or remove \S+ first\n$/);
+    expect(readdirSync(taken)).toEqual(['notes.txt']);
+    const file = seahaven(tmp, 'new', 'other', '--dir', 'taken/notes.txt');
+    expect(file.status, output(file)).toBe(2);
+    expect(file.stderr).toMatch(/notes\.txt is a file; give another folder with --dir <folder>/);
+  });
+
+  it('throws a ScaffoldError in process too', async () => {
+    await expect(scaffoldWorld({ name: 'Bad Name', dir: join(tmp, 'never') })).rejects.toThrow(ScaffoldError);
+    expect(existsSync(join(tmp, 'never'))).toBe(false);
+  });
+
+  it('writes the project into --dir (an empty folder) and prints the next steps', () => {
+    const dir = join(tmp, 'empty');
+    mkdirSync(dir);
+    const r = seahaven(tmp, 'new', 'todo_world', '--dir', 'empty');
+    expect(r.status, output(r)).toBe(0);
+    expect(r.stdout).toMatch(/^Created world "todo_world" in empty: package\.json, world\.ts, .*fixtures\/starter\.sqlite, fixtures\/starter\.json\n/);
+    expect(r.stdout).toContain('  cd empty\n  npm install\n  npm test && npm run check && npm run lint');
+    expect(readdirSync(dir).sort()).toEqual(PROJECT_FILES);
+    expect(readdirSync(join(dir, 'fixtures')).sort()).toEqual(['starter.json', 'starter.sqlite']);
+
+    const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+    const kit = JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8'));
+    expect(pkg).toMatchObject({ name: 'todo_world', type: 'module', scripts: { test: 'vitest run', check: 'seahaven check .', lint: 'seahaven lint', fixtures: 'seahaven fixtures build' } });
+    expect(pkg.devDependencies).toMatchObject({ seahaven: `^${kit.version}`, vite: '8.3.4' });
+    expect(pkg.devDependencies.vitest).toMatch(/^\^4\./);
+    expect(pkg.devDependencies.eslint).toMatch(/^\^10\./);
+    expect(pkg.devDependencies.typescript).toMatch(/^~6\.0\./);
+    expect(readFileSync(join(dir, 'world.ts'), 'utf8')).toContain("name: 'todo_world'");
+    expect(readFileSync(join(dir, 'eslint.config.mjs'), 'utf8')).toBe("import seahaven from 'seahaven/lint';\n\nexport default [seahaven.configs.recommended];\n");
+    const agents = readFileSync(join(dir, 'AGENTS.md'), 'utf8');
+    expect(agents).toMatch(/^# todo_world: a Seahaven world\n/);
+    expect(agents.endsWith(readFileSync(join(packageRoot, 'AGENTS.md'), 'utf8'))).toBe(true);
+    // World code imports the published names only.
+    for (const file of ['world.ts', 'tools.ts', 'tasks.ts', 'world.test.ts']) {
+      const imports = [...readFileSync(join(dir, file), 'utf8').matchAll(/from '([^']+)'/g)].map((m) => m[1]);
+      expect(imports.every((i) => /^(seahaven(\/rewards|\/testing)?|vitest|\.\/[a-z]+\.ts)$/.test(i)), `${file}: ${imports}`).toBe(true);
+    }
+
+    // The frozen fixture is exactly what a rebuild gives.
+    const rebuilt = seahaven(dir, 'fixtures', 'build', '--check');
+    expect(rebuilt.status, output(rebuilt)).toBe(0);
+    expect(rebuilt.stdout).toMatch(/^ok {4}todo_world\/starter/);
+  });
+});
+
+describe('a scaffolded project installed from the packed package', () => {
+  it('passes seahaven check, seahaven lint, eslint, tsc and its own tests; a wall-clock read fails lint', async () => {
+    const tarball = await packedTarball();
+
+    // `npx seahaven new` runs the installed package's command, so scaffold with that one.
+    const cli = join(tmp, 'cli');
+    mkdirSync(cli);
+    installPacked(tarball, cli, runtimeDependencies);
+    const created = spawnSync(process.execPath, [join(cli, 'node_modules', 'seahaven', 'bin', 'seahaven.mjs'), 'new', 'my-world'], { cwd: tmp, encoding: 'utf8' });
+    expect(created.status, output(created)).toBe(0);
+
+    // Then install what the project's package.json asks for, as `npm install` would.
+    const project = join(tmp, 'my-world');
+    const pkg = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> };
+    installPacked(tarball, project, [...runtimeDependencies, ...Object.keys(pkg.devDependencies).filter((d) => d !== 'seahaven')]);
+
+    const check = npm(project, 'run', 'check');
+    expect(check.status, output(check)).toBe(0);
+    expect(check.stdout).toContain('OK my-world 0.1.0: no findings (load, schema, tools, fixtures, lint, determinism, graders).');
+
+    const lint = npm(project, 'run', 'lint');
+    expect(lint.status, output(lint)).toBe(0);
+    expect(lint.stdout).toContain('seahaven lint: 4 files in ., no findings.');
+
+    const eslint = npm(project, 'exec', '--', 'eslint', '.');
+    expect(eslint.status, output(eslint)).toBe(0);
+
+    const typecheck = npm(project, 'run', 'typecheck');
+    expect(typecheck.status, output(typecheck)).toBe(0);
+
+    const test = npm(project, 'test');
+    expect(test.status, output(test)).toBe(0);
+    expect(test.stdout).toMatch(/Tests\s+8 passed \(8\)/);
+
+    const fixtures = npm(project, 'run', 'fixtures', '--', '--check');
+    expect(fixtures.status, output(fixtures)).toBe(0);
+    expect(fixtures.stdout).toMatch(/ok {4}my-world\/starter/);
+
+    // The checks look at the project's own code: a wall-clock read in a tool fails both lint commands.
+    appendFileSync(join(project, 'tools.ts'), '\nexport const startedAt = Date.now();\n');
+    const broken = npm(project, 'run', 'lint');
+    expect(broken.status, output(broken)).toBe(1);
+    expect(broken.stdout).toMatch(/tools\.ts[\s\S]*seahaven\/no-wall-clock/);
+    const brokenEslint = npm(project, 'exec', '--', 'eslint', '.');
+    expect(brokenEslint.status, output(brokenEslint)).toBe(1);
+  }, 600_000);
+});

@@ -1,0 +1,151 @@
+/**
+ * Install this package the way a consumer gets it, for tests that use the published names. `packedTarball()` runs
+ * `npm pack` (which runs the `prepare` build into dist/) once per version of the packed sources, however many test
+ * files ask at the same time; `installPacked()` unpacks the tarball into `<project>/node_modules/seahaven` and links
+ * the named dependencies from this repository's node_modules, with their commands in `node_modules/.bin`. Nothing is
+ * fetched from a registry.
+ */
+import { execFile, execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+/** The repository root: the package that gets packed. */
+export const packageRoot = fileURLToPath(new URL('../../', import.meta.url));
+
+interface Manifest {
+  name: string;
+  version: string;
+  files?: string[];
+  bin?: string | Record<string, string>;
+  dependencies?: Record<string, string>;
+}
+
+const manifest = (dir: string): Manifest => JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as Manifest;
+
+/** The package's runtime dependencies, which a real install would put beside it. */
+export const runtimeDependencies: readonly string[] = Object.keys(manifest(packageRoot).dependencies ?? {});
+
+// Everything `npm pack` reads: the manifest, the build configs and what `files` lists (generated folders left out).
+function sourcesDigest(): string {
+  const hash = createHash('sha256');
+  const skip = new Set(['node_modules', 'dist', join(packageRoot, 'docs', 'api')]);
+  const add = (path: string) => {
+    if (!existsSync(path)) return;
+    if (statSync(path).isDirectory()) {
+      for (const name of readdirSync(path).sort()) if (!skip.has(name) && !skip.has(join(path, name))) add(join(path, name));
+      return;
+    }
+    hash.update(relative(packageRoot, path)).update('\0').update(readFileSync(path)).update('\0');
+  };
+  for (const entry of ['package.json', 'tsconfig.json', 'tsconfig.build.json', ...(manifest(packageRoot).files ?? [])]) add(join(packageRoot, entry));
+  return hash.digest('hex').slice(0, 16);
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+// One pack at a time per checkout: `prepare` writes dist/ in place, so two at once would race.
+async function withPackLock<T>(cache: string, work: () => Promise<T>): Promise<T> {
+  const lock = join(cache, 'lock');
+  const deadline = Date.now() + 10 * 60_000;
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      const holder = Number(existsSync(join(lock, 'pid')) ? readFileSync(join(lock, 'pid'), 'utf8') : NaN);
+      const abandoned = Number.isInteger(holder) ? !alive(holder) : Date.now() - statSync(lock).mtimeMs > 60_000;
+      if (abandoned) rmSync(lock, { recursive: true, force: true });
+      else if (Date.now() > deadline) throw new Error(`waited 10 minutes for the npm pack lock ${lock}; remove it if no test run is packing`);
+      else await sleep(250);
+    }
+  }
+  writeFileSync(join(lock, 'pid'), String(process.pid));
+  try {
+    return await work();
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The path of a tarball `npm pack` made from the current sources. Packs (about 30 s: the `prepare` build) only when
+ * no tarball of these exact sources exists yet; concurrent callers wait for one pack.
+ * @example
+ * const tarball = await packedTarball();
+ */
+export async function packedTarball(): Promise<string> {
+  const cache = join(tmpdir(), `seahaven-pack-${createHash('sha256').update(packageRoot).digest('hex').slice(0, 12)}`);
+  mkdirSync(cache, { recursive: true });
+  return withPackLock(cache, async () => {
+    const tarball = join(cache, `${sourcesDigest()}.tgz`);
+    if (existsSync(tarball)) return tarball;
+    const scratch = join(cache, `pack-${process.pid}`);
+    rmSync(scratch, { recursive: true, force: true });
+    mkdirSync(scratch);
+    try {
+      await run('npm', ['pack', '--pack-destination', scratch, '--silent'], {
+        cwd: packageRoot,
+        env: { ...process.env, npm_config_fund: 'false', npm_config_audit: 'false', npm_config_update_notifier: 'false' },
+        maxBuffer: 16 * 1024 * 1024,
+      });
+      const packed = readdirSync(scratch).find((f) => f.endsWith('.tgz'));
+      if (packed === undefined) throw new Error(`npm pack wrote no tarball into ${scratch}`);
+      // Older tarballs are of sources that no longer exist.
+      for (const old of readdirSync(cache)) if (old.endsWith('.tgz')) rmSync(join(cache, old), { force: true });
+      renameSync(join(scratch, packed), tarball);
+      return tarball;
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
+  });
+}
+
+function linkBins(modules: string, pkg: string): void {
+  const dir = join(modules, pkg);
+  const { name, bin } = manifest(dir);
+  if (bin === undefined) return;
+  const bins = typeof bin === 'string' ? { [basename(name)]: bin } : bin;
+  mkdirSync(join(modules, '.bin'), { recursive: true });
+  for (const [command, file] of Object.entries(bins)) {
+    const link = join(modules, '.bin', command);
+    if (!existsSync(link)) symlinkSync(relative(join(modules, '.bin'), join(dir, file)), link);
+  }
+}
+
+/**
+ * Install the packed package into `project` (`node_modules/seahaven`) and link each of `dependencies` from this
+ * repository's node_modules, as `npm install` would have placed them; the commands of both go into `node_modules/.bin`.
+ * @example
+ * installPacked(await packedTarball(), dir, [...runtimeDependencies, 'vitest', 'vite']);
+ */
+export function installPacked(tarball: string, project: string, dependencies: readonly string[]): void {
+  const modules = join(project, 'node_modules');
+  const installed = join(modules, 'seahaven');
+  mkdirSync(installed, { recursive: true });
+  // The tarball's single top folder is `package/`.
+  execFileSync('tar', ['-xzf', tarball, '-C', installed, '--strip-components=1'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  linkBins(modules, 'seahaven');
+  for (const dep of new Set(dependencies)) {
+    const source = join(packageRoot, 'node_modules', dep);
+    if (!existsSync(source)) throw new Error(`${dep} is not installed in ${packageRoot}node_modules; run npm ci there`);
+    mkdirSync(dirname(join(modules, dep)), { recursive: true });
+    symlinkSync(source, join(modules, dep), 'dir');
+    linkBins(modules, dep);
+  }
+}
