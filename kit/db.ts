@@ -1,4 +1,8 @@
-/** `ctx.db`: statements prepared once per connection and cached, integers read exactly, savepoints for nesting. */
+/**
+ * `ctx.db`: statements prepared once per connection and cached, integers read exactly, savepoints for nesting. A call's
+ * transaction begins at its first write, so a call that only reads pays for no BEGIN or COMMIT: with one connection
+ * per instance and nothing else writing, its reads see the same state either way.
+ */
 import type Database from 'better-sqlite3';
 import type { Statement } from 'better-sqlite3';
 import type { CtxDb, RunResult, SqlParam } from './ctx.ts';
@@ -12,6 +16,9 @@ export class Store {
   // Rows come back with safe integers and are converted to their JSON forms before anyone sees them.
   private readonly cache = new Map<string, Statement>();
   private savepoints = 0;
+  private inCall = false;
+  private beginStatement: Statement | null = null;
+  private commitStatement: Statement | null = null;
 
   constructor(db: Db) {
     this.db = db;
@@ -27,8 +34,26 @@ export class Store {
     return stmt;
   }
 
+  /** A call starts: its transaction begins before its first write. */
+  startCall(): void {
+    this.inCall = true;
+  }
+
+  /** A call ends: commit (or roll back) whatever it wrote. */
+  endCall(commit: boolean): void {
+    this.inCall = false;
+    if (!this.db.inTransaction) return;
+    if (commit) (this.commitStatement ??= this.db.prepare('COMMIT')).run();
+    else this.db.exec('ROLLBACK');
+  }
+
+  private beforeWrite(): void {
+    if (this.inCall && !this.db.inTransaction) (this.beginStatement ??= this.db.prepare('BEGIN')).run();
+  }
+
   one<T = Row>(sql: string, params: SqlParam[]): T | undefined {
     const stmt = this.statement(sql);
+    if (!stmt.readonly) this.beforeWrite();
     if (!stmt.reader) throw new TypeError(`ctx.db.one() needs a statement that returns rows; use ctx.db.run() for: ${sql}`);
     const row = stmt.get(...params) as Record<string, unknown> | undefined;
     return row === undefined ? undefined : (rowToJson(row) as T);
@@ -36,6 +61,7 @@ export class Store {
 
   all<T = Row>(sql: string, params: SqlParam[]): T[] {
     const stmt = this.statement(sql);
+    if (!stmt.readonly) this.beforeWrite();
     if (!stmt.reader) throw new TypeError(`ctx.db.all() needs a statement that returns rows; use ctx.db.run() for: ${sql}`);
     const rows = stmt.all(...params) as Record<string, unknown>[];
     for (const r of rows) rowToJson(r);
@@ -44,6 +70,7 @@ export class Store {
 
   run(sql: string, params: SqlParam[]): RunResult {
     const stmt = this.statement(sql);
+    if (!stmt.readonly) this.beforeWrite();
     if (stmt.reader) {
       // INSERT … RETURNING and friends: run to completion so every row is written.
       stmt.all(...params);
@@ -55,6 +82,7 @@ export class Store {
 
   transaction<T>(fn: () => T): T {
     const name = `sh_sp_${++this.savepoints}`;
+    this.beforeWrite();
     this.db.exec(`SAVEPOINT ${name}`);
     try {
       const out = fn();

@@ -5,7 +5,6 @@
  * can give its connection back.
  */
 import Database from 'better-sqlite3';
-import type { Statement } from 'better-sqlite3';
 import { CAPTURE_FN, ChangeTracker, RowReader, captureTriggersSql, type TrackedTable } from './capture.ts';
 import { Ids, Rng, Stream } from './random.ts';
 import { installSqlOverrides } from './sql-overrides.ts';
@@ -48,8 +47,8 @@ export class Slot {
   private readonly ownedBase: Db | null = null;
   private image: Buffer | null;
   private store: Store | null = null;
-  private begin: Statement | null = null;
-  private commit: Statement | null = null;
+  /** A call is running: a store opened during it joins the call. */
+  private inCall = false;
 
   constructor(o: SlotOptions) {
     this.mount = o.mount;
@@ -122,6 +121,7 @@ export class Slot {
     db.function(CAPTURE_FN, { varargs: true, safeIntegers: true, directOnly: false }, (...args: unknown[]) => this.tracker.capture(this.offset, args));
     installSqlOverrides(db, () => this.clock.iso(), this.sql);
     this.store = new Store(db);
+    if (this.inCall) this.store.startCall();
     return this.store;
   }
 
@@ -144,7 +144,6 @@ export class Slot {
     if (changed || this.image === null) this.image = db.serialize();
     db.close();
     this.store = null;
-    this.begin = this.commit = null;
   }
 
   /** The current image: the open database serialized, or the image the slot sleeps on (shared, never mutated). */
@@ -153,16 +152,18 @@ export class Slot {
   }
 
   beginCall(): void {
-    const store = this.live();
-    (this.begin ??= store.db.prepare('BEGIN')).run();
+    this.inCall = true;
+    this.store?.startCall();
   }
 
   commitCall(): void {
-    (this.commit ??= this.store!.db.prepare('COMMIT')).run();
+    this.inCall = false;
+    this.store?.endCall(true);
   }
 
   rollbackCall(): void {
-    if (this.store?.db.inTransaction) this.store.db.exec('ROLLBACK');
+    this.inCall = false;
+    this.store?.endCall(false);
   }
 
   /** The open database (fixture freezing, benchmarks). */

@@ -70,6 +70,22 @@ describe('transactions', () => {
     expect(inst.changes()).toEqual([{ table: 'owners', op: 'insert', key: { id: 2 }, after: { id: 2, name: 'kept' } }]);
   });
 
+  it('a call whose first write is inside a savepoint still rolls back whole', () => {
+    const world = defineWorld({
+      name: 'sp_first', version: '1', schema,
+      tools: [defineTool({ name: 'nested_then_fail', description: 'Write in a savepoint, then fail.', input: z.object({}), run(ctx) {
+        ctx.db.one('SELECT count(*) AS n FROM owners');
+        ctx.db.transaction(() => ctx.db.run("INSERT INTO owners (name) VALUES ('inside')"));
+        ctx.db.run("INSERT INTO owners (name) VALUES ('after')");
+        throw new Error('fail after the savepoint');
+      } })],
+    });
+    const inst = world.instance({ logger: () => undefined });
+    expect(inst.call('nested_then_fail', {})).toMatchObject({ ok: false, error: { code: 'internal' } });
+    expect(inst.query('SELECT name FROM owners ORDER BY id')).toEqual([{ name: 'reference owner' }]);
+    expect(inst.changes()).toEqual([]);
+  });
+
   it('an unexpected exception is an internal error with a deterministic id, logged with the stack', () => {
     const lines: string[] = [];
     const run = () => {
