@@ -1,4 +1,5 @@
 /** Small timing helpers shared by the benchmarks: interleaved rounds, percentiles, and the machine line. */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 
 export function percentile(sorted: number[], p: number): number {
@@ -43,3 +44,17 @@ export function machine(): string {
 }
 
 export const us = (ns: number) => (ns / 1000).toFixed(2) + ' µs';
+
+/** Replace (or add) one `## …` section of bench/results.md, keeping the others. */
+export function writeSection(heading: string, body: string): void {
+  const file = new URL('./results.md', import.meta.url);
+  const text = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmark results\n';
+  const start = text.indexOf(heading + '\n');
+  const section = `${heading}\n\n${body.trim()}\n`;
+  if (start === -1) {
+    writeFileSync(file, `${text.trimEnd()}\n\n${section}`);
+    return;
+  }
+  const next = text.indexOf('\n## ', start + heading.length);
+  writeFileSync(file, text.slice(0, start) + section + (next === -1 ? '' : text.slice(next)));
+}

@@ -7,7 +7,7 @@
  * "WebSocket serving" section of bench/results.md.
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
@@ -15,7 +15,7 @@ import WebSocket, { WebSocketServer } from 'ws';
 import { defineTool, defineWorld, z } from '../kit/index.ts';
 import { createApp, startServer } from '../kit/serve/index.ts';
 import { crm } from '../worlds/crm/index.ts';
-import { machine } from './harness.ts';
+import { machine, writeSection } from './harness.ts';
 import type { GroupResult, LoadGroup } from './ws-load.ts';
 
 interface Child {
@@ -398,25 +398,10 @@ export function formatWs(r: WsBenchResult): string {
   return out.join('\n');
 }
 
-/** Replace (or add) the "WebSocket serving" section of bench/results.md. */
-export function writeResults(section: string): void {
-  const file = new URL('./results.md', import.meta.url);
-  const heading = '## WebSocket serving';
-  const text = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmark results\n';
-  const start = text.indexOf(heading);
-  const body = `${heading}\n\n${section}\n`;
-  if (start === -1) {
-    writeFileSync(file, `${text.trimEnd()}\n\n${body}`);
-    return;
-  }
-  const next = text.indexOf('\n## ', start + heading.length);
-  writeFileSync(file, text.slice(0, start) + body + (next === -1 ? '' : text.slice(next)));
-}
-
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const quick = process.argv.includes('--quick');
   const result = await runWsBench({ quick, log: (l) => process.stderr.write(`${l}\n`) });
   const section = formatWs(result);
   process.stdout.write(`## WebSocket serving\n\n${section}\n`);
-  if (process.argv.includes('--write')) writeResults(section);
+  if (process.argv.includes('--write')) writeSection('## WebSocket serving', section);
 }

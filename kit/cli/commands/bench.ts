@@ -10,20 +10,26 @@ export function registerBench(program: Command): void {
     .description(`run benchmarks (${SUITES.join(', ')}; default all) and print markdown tables with ratios to a raw-SQLite floor`)
     .argument('[suites...]', 'which benchmarks to run')
     .option('--quick', 'fewer iterations (a smoke run; figures are noisier)')
-    .action(async (suites: string[], opts: { quick?: boolean }) => {
+    .option('--write', 'also record each table in bench/results.md (replacing that benchmark\'s section)')
+    .action(async (suites: string[], opts: { quick?: boolean; write?: boolean }) => {
+      const { writeSection } = await import('../../../bench/harness.ts');
+      const emit = (heading: string, body: string) => {
+        process.stdout.write(`${heading}\n\n${body}\n\n`);
+        if (opts.write) writeSection(heading, body);
+      };
       const chosen = suites.length ? suites : [...SUITES];
       for (const s of chosen) if (!(SUITES as readonly string[]).includes(s)) throw new CliError(`unknown benchmark "${s}"; choose from ${SUITES.join(', ')}`, 2);
       for (const s of chosen) {
         process.stderr.write(`running ${s}…\n`);
         if (s === 'calls') {
           const { runCallsBench, formatCalls } = await import('../../../bench/calls.ts');
-          process.stdout.write(`## In-process tool calls\n\n${formatCalls(runCallsBench(opts.quick ? { n: 5000, rounds: 2 } : {}))}\n\n`);
+          emit('## In-process tool calls', formatCalls(runCallsBench(opts.quick ? { n: 5000, rounds: 2 } : {})));
         } else if (s === 'reset') {
           const { runResetBench, formatReset } = await import('../../../bench/reset.ts');
-          process.stdout.write(`## Reset latency\n\n${formatReset(runResetBench({ quick: opts.quick }))}\n\n`);
+          emit('## Reset latency', formatReset(runResetBench({ quick: opts.quick })));
         } else {
           const { runWsBench, formatWs } = await import('../../../bench/ws.ts');
-          process.stdout.write(`## WebSocket serving\n\n${formatWs(await runWsBench({ quick: opts.quick, log: (l) => process.stderr.write(`  ${l}\n`) }))}\n\n`);
+          emit('## WebSocket serving', formatWs(await runWsBench({ quick: opts.quick, log: (l) => process.stderr.write(`  ${l}\n`) })));
         }
       }
     });
