@@ -18,6 +18,7 @@ export { startServer, type ServerOptions, type RunningServer } from './server.ts
 export { Endpoint, type ServeHooks } from './endpoint.ts';
 export { Session, SessionRegistry, CapacityError, type SessionOwner, type EndReason } from './sessions.ts';
 export { FairScheduler } from './scheduler.ts';
+export { serveCurricula, type ServeCurriculaOptions, type ServedCurricula } from './curricula.ts';
 export { ResetError, FrameError, type ErrorCode, type ErrorItem } from './errors.ts';
 export type { ResetRequest, ResetPlan, RewardMode } from './reset.ts';
 export type { McpHttpHandler } from './http.ts';
