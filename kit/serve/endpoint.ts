@@ -21,8 +21,11 @@ export interface ServeHooks {
    * refused. Throw `ResetError` to refuse with a message for the client.
    */
   resolveReset?(request: ResetRequest, ctx: { world: World; session: Session }): ResetPlan | Promise<ResetPlan>;
-  /** Called at the first `submit` of an episode, with its grade. Errors are logged, never sent to the client. */
-  onGrade?(session: Session, grade: Grade): void;
+  /**
+   * Called at the first `submit` of an episode, with its grade. An object it returns becomes the submit reply's
+   * `metadata` (a curriculum reports the run's stage there). Errors are logged, never sent to the client.
+   */
+  onGrade?(session: Session, grade: Grade): void | Record<string, unknown>;
   /**
    * Called when an episode that `resolveReset` planned ends without a `submit` (the session was reset again, closed,
    * disconnected, reaped or shut down), or never starts (the plan was refused). `context` is the plan's. Errors are logged.
@@ -307,14 +310,16 @@ export class Endpoint {
     session.lastReward = grade.reward;
     const first = !session.graded;
     session.graded = true;
+    let metadata: string | undefined;
     if (first && this.o.hooks.onGrade) {
       try {
-        this.o.hooks.onGrade(session, grade);
+        const extra = this.o.hooks.onGrade(session, grade);
+        if (extra !== null && typeof extra === 'object' && !Array.isArray(extra)) metadata = JSON.stringify(extra);
       } catch (e) {
         this.o.logger(`[seahaven] onGrade hook failed for session ${session.id}: ${(e as Error)?.stack ?? String(e)}`);
       }
     }
-    return stepPayload('{"grade":' + JSON.stringify(grade) + '}', reward, true);
+    return stepPayload('{"grade":' + JSON.stringify(grade) + '}', reward, true, metadata);
   }
 
   /** The session's state: `{episode_id, step_count, ...state document}` as JSON text. */

@@ -2,7 +2,8 @@
  * Serve worlds over the OpenEnv protocol, so TRL, OpenEnv's Python clients and `seahaven/client` can train and evaluate
  * agents in them: a WebSocket per session on `/ws`, session-aware `/reset`, `/step` and `/state`, OpenEnv JSON-RPC on
  * `POST /mcp`, and `/health`, `/metadata`, `/schema` and `/openapi.json` for tooling. Each session is a private
- * instance; sessions take turns fairly, and idle ones are reaped.
+ * instance; sessions take turns fairly, and idle ones are reaped. `serveCurricula` adds the worlds' curricula: resets
+ * with `{curriculum, run_id}`, grades fed back at submit, and `GET /curricula/<name>/runs/<run_id>`.
  *
  * @example
  * import { startServer } from 'seahaven/serve';
@@ -18,6 +19,7 @@ export { startServer, type ServerOptions, type RunningServer } from './server.ts
 export { Endpoint, type ServeHooks, type EndpointOptions } from './endpoint.ts';
 export { Session, SessionRegistry, CapacityError, type SessionOwner, type EndReason, type Job } from './sessions.ts';
 export { FairScheduler } from './scheduler.ts';
+export { serveCurricula, type ServeCurriculaOptions, type ServedCurricula } from './curricula.ts';
 export { ResetError, FrameError, type ErrorCode, type ErrorItem } from './errors.ts';
 export type { ResetRequest, ResetPlan, RewardMode } from './reset.ts';
 export type { McpHttpHandler } from './http.ts';

@@ -5,6 +5,7 @@ import { loadWorld } from '../load-world.ts';
 import type { World } from '../../world.ts';
 import type { McpHttpHandler } from '../../mcp/index.ts';
 import type { RunningServer } from '../../serve/server.ts';
+import type { ServedCurricula } from '../../serve/curricula.ts';
 
 interface ServeFlags {
   host: string;
@@ -16,6 +17,7 @@ interface ServeFlags {
   fixture: string[];
   maxFrameBytes?: string;
   maxBodyBytes?: string;
+  curriculaDb: string;
 }
 
 function wholeNumber(flag: string, value: string | undefined, min: number): number | undefined {
@@ -38,7 +40,7 @@ function defaultFixtures(specs: string[], worlds: World[]): Record<string, strin
   return out;
 }
 
-function banner(url: string, worlds: World[], fixture: string | undefined, token: boolean): string {
+function banner(url: string, worlds: World[], fixture: string | undefined, token: boolean, curricula: ServedCurricula | undefined): string {
   const first = worlds[0];
   // A tool the snippet can call with no arguments, so it runs as printed.
   const tool = first.toolListings().find((t) => !Array.isArray(t.inputSchema.required) || t.inputSchema.required.length === 0)?.name;
@@ -49,6 +51,7 @@ function banner(url: string, worlds: World[], fixture: string | undefined, token
     `  OpenEnv base URL: ${url}  (also ${worlds.map((w) => `${url}/${w.name}`).join(', ')})`,
     `  WebSocket:        ${url.replace(/^http/, 'ws')}/ws`,
     `  health:           ${url}/health`,
+    ...curriculaLines(url, curricula),
     '',
     '  TypeScript:',
     `    import { SeahavenClient } from 'seahaven/client';`,
@@ -65,6 +68,28 @@ function banner(url: string, worlds: World[], fixture: string | undefined, token
     '  Press Ctrl+C to stop.',
   ];
   return lines.join('\n') + '\n';
+}
+
+function curriculaLines(url: string, curricula: ServedCurricula | undefined): string[] {
+  if (!curricula) return [];
+  const names = [...curricula.curricula].flatMap(([world, list]) => list.map((n) => (curricula.curricula.size > 1 ? `${world}/${n}` : n)));
+  const first = [...curricula.curricula.values()][0][0];
+  return [
+    `  curricula:        ${names.join(', ')}; reset with {"curriculum": "${first}", "run_id": "run-1"}`,
+    `  progress:         ${url}/curricula/${first}/runs/run-1`,
+    `  runs file:        ${curricula.path}`,
+  ];
+}
+
+/** Open the runs file for the worlds that declare curricula; `undefined` when none does (no file is created). */
+async function openCurricula(worlds: World[], path: string): Promise<ServedCurricula | undefined> {
+  if (worlds.every((w) => w.curricula.length === 0)) return undefined;
+  const { serveCurricula } = await import('../../serve/curricula.ts');
+  try {
+    return serveCurricula({ worlds, path });
+  } catch (e) {
+    throw new CliError(`--curricula-db ${path}: ${(e as Error).message}`);
+  }
 }
 
 /**
@@ -110,6 +135,7 @@ export function registerServe(program: Command): void {
     .option('--fixture <[world=]id>', 'default fixture for resets that name none (repeatable)', (v: string, acc: string[]) => [...acc, v], [] as string[])
     .option('--max-frame-bytes <n>', 'longest WebSocket frame accepted (default 1048576)')
     .option('--max-body-bytes <n>', 'longest HTTP body accepted (default 1048576)')
+    .option('--curricula-db <path>', 'SQLite file of curriculum runs, so runs survive a restart', '.data/curricula.sqlite')
     .action(async (refs: string[], flags: ServeFlags) => {
       const port = wholeNumber('--port', flags.port, 0)!;
       if (port > 65535) throw new CliError(`--port must be at most 65535; got ${port}`, 2);
@@ -126,9 +152,11 @@ export function registerServe(program: Command): void {
       };
       let server: RunningServer | undefined;
       const mcp = await mcpStreamableHttp(worlds, () => server, flags.host, fixtures, limits);
+      const curricula = await openCurricula(worlds, flags.curriculaDb);
       try {
         server = await startServer({
           mcpHttp: mcp,
+          ...(curricula ? { hooks: curricula.hooks, extend: curricula.extend } : {}),
           worlds,
           host: flags.host,
           port,
@@ -139,12 +167,14 @@ export function registerServe(program: Command): void {
           maxBodyBytes: wholeNumber('--max-body-bytes', flags.maxBodyBytes, 1024),
         });
       } catch (e) {
+        curricula?.close();
+        await mcp.close();
         const err = e as NodeJS.ErrnoException;
         if (err.code === 'EADDRINUSE') throw new CliError(`port ${port} on ${flags.host} is in use; stop the other server or pass --port <another> (0 picks a free one)`);
         if (err.code === 'EADDRNOTAVAIL') throw new CliError(`cannot bind ${flags.host}: no such interface here; use 127.0.0.1 or 0.0.0.0`);
         throw e;
       }
-      process.stdout.write(banner(server.url, worlds, fixtures[worlds[0].name] ?? server.endpoints.get(worlds[0].name)!.defaultFixture, token !== undefined));
+      process.stdout.write(banner(server.url, worlds, fixtures[worlds[0].name] ?? server.endpoints.get(worlds[0].name)!.defaultFixture, token !== undefined, curricula));
       await new Promise<void>((resolve) => {
         let stopping = false;
         const stop = (signal: string) => {
@@ -154,7 +184,8 @@ export function registerServe(program: Command): void {
           }
           stopping = true;
           process.stderr.write(`seahaven serve: ${signal}: finishing queued requests and closing ${server!.sessions.size} session(s)…\n`);
-          server!.close().then(() => mcp.close()).then(resolve, (e) => {
+          // The runs file closes last: sessions ending at shutdown still give up their curriculum episodes.
+          server!.close().then(() => mcp.close()).then(() => curricula?.close()).then(resolve, (e) => {
             process.stderr.write(`seahaven serve: shutdown failed: ${(e as Error).message}\n`);
             resolve();
           });
