@@ -76,6 +76,8 @@ export interface SubmitResult {
   grade: Grade;
   reward: number;
   done: boolean;
+  /** The reply's metadata: with a curriculum, `curriculum: { ticket, outcome, stage, transition, mastered }`. */
+  metadata: Record<string, unknown>;
 }
 
 /** A request the server refused (its protocol error code), a timeout, or a closed connection. */
@@ -226,7 +228,7 @@ export class SeahavenClient {
   /** Grade the episode's task (start it with `reset({ task })`). */
   async submit(): Promise<SubmitResult> {
     const r = await this.request<StepResult<{ grade: Grade }>>({ type: 'step', data: { type: 'submit' } });
-    return { grade: r.observation.grade, reward: r.reward ?? 0, done: r.done };
+    return { grade: r.observation.grade, reward: r.reward ?? 0, done: r.done, metadata: r.metadata ?? {} };
   }
 
   /** End the session: the server destroys its instance. Safe to call twice. */

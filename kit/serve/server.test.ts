@@ -1,3 +1,6 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -79,7 +82,7 @@ describe('startServer', () => {
 describe('seahaven serve (the npm start command)', () => {
   it('starts on a free port, prints the URL and a client snippet, answers /health, and exits cleanly on SIGTERM', async () => {
     const bin = fileURLToPath(new URL('../../bin/seahaven.mjs', import.meta.url));
-    const child = spawn(process.execPath, [bin, 'serve', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, SEAHAVEN_TOKEN: '' } });
+    const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--curricula-db', join(mkdtempSync(join(tmpdir(), 'seahaven-serve-')), 'runs.sqlite')], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, SEAHAVEN_TOKEN: '' } });
     let out = '';
     let err = '';
     child.stderr.on('data', (d) => (err += d));
