@@ -63,7 +63,7 @@ describe('SeahavenClient', () => {
       const r = await env.reset({ task: 'hit_once' });
       expect(r.observation.task).toEqual({ id: 'hit_once', prompt: 'Hit once.' });
       await env.call('hit');
-      expect(await env.submit()).toEqual({ grade: { reward: 1, passed: true, criteria: [] }, reward: 1, done: true });
+      expect(await env.submit()).toEqual({ grade: { reward: 1, passed: true, criteria: [] }, reward: 1, done: true, metadata: {} });
     } finally {
       await s.close();
     }
