@@ -3,6 +3,7 @@
  * from earlier results so that some calls really change rows. A grader that gives it full marks is not grading.
  */
 import type { CallResult, ToolListing } from '../kit/index.ts';
+import { Rng, Stream } from '../kit/random.ts';
 
 /** What the chaos agent plays against: an instance, or anything with its tool list and `call`. */
 export interface ChaosTarget {
@@ -27,47 +28,10 @@ export interface ChaosRun {
 /** A JSON Schema object, as a tool listing's `inputSchema` carries it. */
 export type JsonSchema = Record<string, unknown>;
 
-/** A small seeded generator (sfc32 over a string hash), independent of the host's randomness. */
-export class ChaosRandom {
-  private a: number;
-  private b: number;
-  private c: number;
-  private d: number;
-
+/** The chaos agent's seeded generator: the kit's own `Rng` over a stream seeded from a string. */
+export class ChaosRandom extends Rng {
   constructor(seed: string) {
-    let h1 = 1779033703, h2 = 3144134277, h3 = 1013904242, h4 = 2773480762;
-    for (let i = 0; i < seed.length; i++) {
-      const k = seed.charCodeAt(i);
-      h1 = h2 ^ Math.imul(h1 ^ k, 597399067);
-      h2 = h3 ^ Math.imul(h2 ^ k, 2869860233);
-      h3 = h4 ^ Math.imul(h3 ^ k, 951274213);
-      h4 = h1 ^ Math.imul(h4 ^ k, 2716044179);
-    }
-    this.a = h1 >>> 0;
-    this.b = h2 >>> 0;
-    this.c = h3 >>> 0;
-    this.d = h4 >>> 0;
-    for (let i = 0; i < 12; i++) this.next();
-  }
-
-  /** A float in [0, 1). */
-  next(): number {
-    const t = (((this.a + this.b) | 0) + this.d) | 0;
-    this.d = (this.d + 1) | 0;
-    this.a = this.b ^ (this.b >>> 9);
-    this.b = (this.c + (this.c << 3)) | 0;
-    this.c = (this.c << 21) | (this.c >>> 11);
-    this.c = (this.c + t) | 0;
-    return (t >>> 0) / 4294967296;
-  }
-
-  /** A whole number from `lo` to `hi`, both inclusive. */
-  int(lo: number, hi: number): number {
-    return lo + Math.floor(this.next() * (hi - lo + 1));
-  }
-
-  pick<T>(items: readonly T[]): T {
-    return items[Math.floor(this.next() * items.length)];
+    super(new Stream(seed));
   }
 }
 
@@ -104,7 +68,9 @@ function numberFor(schema: JsonSchema, integer: boolean, rnd: ChaosRandom): numb
   const rawHi = typeof schema.maximum === 'number' ? schema.maximum : typeof schema.exclusiveMaximum === 'number' ? schema.exclusiveMaximum - 1 : lo + 1000;
   // Keep numbers modest: huge values exercise nothing a grader cares about.
   const hi = Math.max(lo, Math.min(rawHi, lo + 100_000));
-  return integer ? rnd.int(Math.ceil(lo), Math.floor(hi)) : lo + rnd.next() * (hi - lo);
+  if (!integer) return lo + rnd.next() * (hi - lo);
+  const [a, b] = [Math.ceil(lo), Math.floor(hi)];
+  return a <= b ? rnd.int(a, b) : a;
 }
 
 /**
