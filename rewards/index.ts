@@ -25,5 +25,5 @@ export { rowWhere, count, type RowWhereOptions, type CountOptions } from './stat
 export { all, any, weighted, gate, sequence, type CombineOptions, type RubricPart } from './combine.ts';
 export { rubric, explain, GraderError, type Rubric, type RowLookup } from './grade.ts';
 export { checkGrader, graderFindings, GRADER_CHECKS, type GraderReport, type GraderProblem, type GraderFinding, type GraderCheckCode, type CheckGraderOptions, type ChaosOutcome, type Severity } from './check.ts';
-export { runChaos, argsFromSchema, ChaosRandom, type ChaosOptions, type ChaosRun, type ChaosTarget, type JsonSchema } from './chaos.ts';
+export { runChaos, type ChaosOptions, type ChaosRun, type ChaosTarget } from './chaos.ts';
 export { maxAssignment } from './assign.ts';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Rng, Stream } from '../random.ts';
 import { crm } from '../../worlds/crm/index.ts';
-import { randomArgs, rememberValues, type SeenValues } from './random-args.ts';
+import { randomArgs, rememberValues, type SeenValues } from '../random-args.ts';
 
 const fresh = (): SeenValues => ({ strings: [], integers: [] });
 const schemaOf = (input: z.ZodObject) => z.toJSONSchema(input.strict(), { io: 'input' }) as Record<string, unknown>;

@@ -1,8 +1,9 @@
 /**
- * Seeded tool arguments from a JSON Schema, for the determinism smoke's random agent. Strings that earlier results
- * contained (ids above all) are reused half the time, so the agent reaches existing rows instead of only missing ones.
+ * Seeded tool arguments from a JSON Schema, for the random agents of the determinism smoke (`seahaven check`) and of
+ * `checkGrader`'s chaos agent. Strings that earlier results contained (ids above all) are reused half the time, so the
+ * agent reaches existing rows instead of only missing ones.
  */
-import type { Rng } from '../random.ts';
+import type { Rng } from './random.ts';
 
 type Schema = Record<string, unknown>;
 
