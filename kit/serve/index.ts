@@ -15,6 +15,7 @@
  */
 export { createApp, DEFAULTS, type AppOptions, type SeahavenApp } from './app.ts';
 export { startServer, type ServerOptions, type RunningServer } from './server.ts';
+export { consoleRoutes, type ConsoleOptions } from './console.ts';
 export { Endpoint, type ServeHooks } from './endpoint.ts';
 export { Session, SessionRegistry, CapacityError, type SessionOwner, type EndReason } from './sessions.ts';
 export { FairScheduler } from './scheduler.ts';
