@@ -15,6 +15,7 @@ interface ServeFlags {
   fixture: string[];
   maxFrameBytes?: string;
   maxBodyBytes?: string;
+  console: boolean;
 }
 
 function wholeNumber(flag: string, value: string | undefined, min: number): number | undefined {
@@ -37,7 +38,7 @@ function defaultFixtures(specs: string[], worlds: World[]): Record<string, strin
   return out;
 }
 
-function banner(url: string, worlds: World[], fixture: string | undefined, token: boolean): string {
+function banner(url: string, worlds: World[], fixture: string | undefined, token: boolean, withConsole: boolean): string {
   const first = worlds[0];
   // A tool the snippet can call with no arguments, so it runs as printed.
   const tool = first.toolListings().find((t) => !Array.isArray(t.inputSchema.required) || t.inputSchema.required.length === 0)?.name;
@@ -48,6 +49,7 @@ function banner(url: string, worlds: World[], fixture: string | undefined, token
     `  OpenEnv base URL: ${url}  (also ${worlds.map((w) => `${url}/${w.name}`).join(', ')})`,
     `  WebSocket:        ${url.replace(/^http/, 'ws')}/ws`,
     `  health:           ${url}/health`,
+    ...(withConsole ? [`  console:          ${url}/console/`] : []),
     '',
     '  TypeScript:',
     `    import { SeahavenClient } from 'seahaven/client';`,
@@ -66,6 +68,11 @@ function banner(url: string, worlds: World[], fixture: string | undefined, token
   return lines.join('\n') + '\n';
 }
 
+/** Bound to this machine only: then browsers must name a loopback host (DNS rebinding protection). */
+function loopbackOnly(host: string): boolean {
+  return ['127.0.0.1', 'localhost', '::1'].includes(host);
+}
+
 /**
  * MCP Streamable HTTP on each world's `/mcp`, beside OpenEnv's JSON-RPC: sessions start on the world's default fixture
  * unless the client names a fixture or task. Off loopback, any Host is allowed (the operator chose to expose it).
@@ -79,7 +86,7 @@ async function mcpStreamableHttp(
 ): Promise<McpHttpHandler> {
   const { createMcpHttpHandler, openInstance } = await import('../../mcp/index.ts');
   const byName = new Map(worlds.map((w) => [w.name, w]));
-  const loopback = ['127.0.0.1', 'localhost', '::1'].includes(host);
+  const loopback = loopbackOnly(host);
   return createMcpHttpHandler({
     world: (req) => {
       const first = new URL(req.url).pathname.split('/')[1];
@@ -108,6 +115,7 @@ export function registerServe(program: Command): void {
     .option('--fixture <[world=]id>', 'default fixture for resets that name none (repeatable)', (v: string, acc: string[]) => [...acc, v], [] as string[])
     .option('--max-frame-bytes <n>', 'longest WebSocket frame accepted (default 1048576)')
     .option('--max-body-bytes <n>', 'longest HTTP body accepted (default 1048576)')
+    .option('--no-console', 'do not serve the web console on /console/')
     .action(async (refs: string[], flags: ServeFlags) => {
       const port = wholeNumber('--port', flags.port, 0)!;
       if (port > 65535) throw new CliError(`--port must be at most 65535; got ${port}`, 2);
@@ -118,9 +126,12 @@ export function registerServe(program: Command): void {
       const { startServer } = await import('../../serve/server.ts');
       const limits = { maxSessions: wholeNumber('--max-sessions', flags.maxSessions, 1), idleTimeoutMs: timeout === undefined ? undefined : timeout * 1000 };
       let server: RunningServer | undefined;
+      const { consoleRoutes } = await import('../../serve/console.ts');
+      const webConsole = flags.console ? consoleRoutes(loopbackOnly(flags.host) ? {} : { allowedHosts: ['*'] }) : {};
       const mcp = await mcpStreamableHttp(worlds, () => server, flags.host, fixtures, limits);
       try {
         server = await startServer({
+          ...webConsole,
           mcpHttp: mcp,
           worlds,
           host: flags.host,
@@ -137,7 +148,7 @@ export function registerServe(program: Command): void {
         if (err.code === 'EADDRNOTAVAIL') throw new CliError(`cannot bind ${flags.host}: no such interface here; use 127.0.0.1 or 0.0.0.0`);
         throw e;
       }
-      process.stdout.write(banner(server.url, worlds, fixtures[worlds[0].name] ?? server.endpoints.get(worlds[0].name)!.defaultFixture, token !== undefined));
+      process.stdout.write(banner(server.url, worlds, fixtures[worlds[0].name] ?? server.endpoints.get(worlds[0].name)!.defaultFixture, token !== undefined, flags.console));
       await new Promise<void>((resolve) => {
         let stopping = false;
         const stop = (signal: string) => {
