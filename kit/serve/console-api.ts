@@ -112,7 +112,10 @@ export function consoleApi(server: SeahavenApp, options: ConsoleApiOptions = {})
   const api = new Hono();
   api.use('*', async function consoleGuard(c, next) {
     const refused = checkHost(c.req.raw);
-    if (refused !== undefined) return refused;
+    if (refused !== undefined) {
+      const why = ((await refused.json()) as { error?: { message?: string } }).error?.message ?? 'this host is not allowed';
+      return c.json({ detail: `${why} (consoleRoutes({ allowedHosts }); \`seahaven serve\` allows any host once bound beyond loopback with --host)` }, 403);
+    }
     await next();
     c.header('Cache-Control', 'no-store');
   });

@@ -220,10 +220,21 @@ describe('console API', () => {
     const { app } = serve();
     const rebound = await app.request('http://evil.example/console/api/worlds');
     expect(rebound.status).toBe(403);
+    expect((await rebound.json()).detail).toContain('Host "evil.example" is not allowed');
     const form = await app.request('/console/api/sessions', { method: 'POST', body: 'world=crm', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
     expect(form.status).toBe(415);
     const open = serve({ allowedHosts: ['*'] });
     expect((await open.app.request('http://evil.example/console/api/worlds')).status).toBe(200);
+  });
+
+  it('opens HTTP sessions that /step drives with their X-Session-Id, and shows those calls', async () => {
+    const { app } = serve();
+    const s = await openSession(app);
+    const step = await app.request('/crm/step', post({ action: { type: 'call_tool', tool_name: 'create_company', arguments: { name: 'Scripted' } } }, { 'x-session-id': s.id }));
+    expect(step.status).toBe(200);
+    const { calls } = await (await app.request(`/console/api/sessions/crm/${s.id}/timeline`)).json();
+    expect(calls).toMatchObject([{ index: 1, tool: 'create_company', ok: true, changes: [{ table: 'companies', op: 'insert', after: { name: 'Scripted' } }] }]);
+    expect((await (await app.request(`/console/api/sessions/crm/${s.id}`)).json()).session.step_count).toBe(1);
   });
 
   it('says when a session is unknown, and what to do', async () => {
