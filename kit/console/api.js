@@ -43,10 +43,6 @@ export function setToken(token) {
   else sessionStorage.setItem(TOKEN_KEY, token);
 }
 
-export function hasToken() {
-  return sessionStorage.getItem(TOKEN_KEY) !== null;
-}
-
 /**
  * Call the API: `path` is relative to `/console/api/`; a `body` is sent as JSON. Resolves with the parsed reply.
  * @param {string} path

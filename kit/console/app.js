@@ -4,28 +4,24 @@
  * the session, the selected tool's form and its result, and tabs for the timeline, the tables, the net changes, the
  * grade and the world's fixtures, tasks and curricula.
  */
-import { api, ApiError, setToken, sessionPath } from './api.js';
+import { api, ApiError, sessionPath } from './api.js';
 import { changeList } from './diff.js';
 import { fill, h, jsonBlock, shortId } from './dom.js';
 import { schemaForm } from './schema-form.js';
 import { tableBrowser } from './tables.js';
 import { callEntry, failureView, timelineView } from './timeline.js';
+import { gradeView } from './grade.js';
+import { askToken } from './token-dialog.js';
+import { worldOverview } from './world-overview.js';
 
 /** @typedef {import('./timeline.js').Call} Call */
-/** @typedef {{ name: string, description: string, input_schema: import('./schema-form.js').Schema }} Tool */
-/** @typedef {{ id: string, description: string, difficulty: number | null, now: string | null }} Fixture */
-/** @typedef {{ id: string, fixture: string, prompt: string, difficulty: number | null, tags: string[] }} Task */
-/** @typedef {{ name: string, description: string, stages: { name: string, tasks: string[] }[] | null, measured_stages: number | null, promote: { successRate: number, window: number }, review: number }} Curriculum */
-/**
- * @typedef {{ name: string, version: string, description: string, default_fixture: string | null, fixtures: Fixture[], tasks: Task[],
- *   curricula: Curriculum[], tables: import('./tables.js').TableInfo[], tools: Tool[], reset_schema: import('./schema-form.js').Schema }} World
- */
+/** @typedef {import('./world-overview.js').World} World */
 /**
  * @typedef {{ id: string, world: string, owner: string, console: boolean, drivable: boolean, forked_from: string | null, episode_id: string,
  *   step_count: number, created_at: string, fixture: string | null, seed: number, clock: { mode: string, now: string }, call_count: number,
  *   task: { id: string, prompt: string } | null, graded: boolean }} SessionView
  */
-/** @typedef {{ reward: number, passed: boolean, criteria: { name: string, score: number, weight: number, reason: string }[] }} Grade */
+/** @typedef {import('./grade.js').Grade} Grade */
 /** @typedef {'timeline' | 'tables' | 'changes' | 'grade' | 'world'} Tab */
 
 const TABS = /** @type {Tab[]} */ (['timeline', 'tables', 'changes', 'grade', 'world']);
@@ -83,7 +79,7 @@ function layout() {
  * @param {unknown} e
  */
 function report(e) {
-  if (e instanceof ApiError && e.status === 401) return askToken(e.message);
+  if (e instanceof ApiError && e.status === 401) return askToken(e.message, boot);
   const message = e instanceof Error ? e.message : String(e);
   fill(ui.banner, h('span', { class: 'banner-text' }, message), h('button', { type: 'button', class: 'link', 'aria-label': 'dismiss', on: { click: () => (ui.banner.hidden = true) } }, '×'));
   ui.banner.hidden = false;
@@ -91,32 +87,6 @@ function report(e) {
 
 function clearBanner() {
   ui.banner.hidden = true;
-}
-
-/**
- * The token prompt: the page itself is public, its data is not.
- * @param {string} why
- */
-function askToken(why) {
-  if (document.querySelector('.token-dialog')) return;
-  const input = h('input', { type: 'password', id: 'token', autocomplete: 'off', spellcheck: 'false' });
-  const dialog = h('div', { class: 'token-dialog', role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': 'token-title' },
-    h('form', { class: 'token-form', on: { submit: (/** @type {SubmitEvent} */ event) => {
-      event.preventDefault();
-      setToken(input.value.trim() || null);
-      dialog.remove();
-      boot();
-    } } },
-      h('h2', { id: 'token-title' }, 'This server needs its token'),
-      h('p', { class: 'quiet' }, why),
-      h('label', { for: 'token' }, 'Bearer token'),
-      input,
-      h('p', { class: 'help' }, 'The token the server was started with (--token or SEAHAVEN_TOKEN). It is kept for this tab only.'),
-      h('div', { class: 'form-actions' }, h('button', { type: 'submit', class: 'primary' }, 'Use token')),
-    ),
-  );
-  document.body.append(dialog);
-  input.focus();
 }
 
 // ---- worlds and sessions ----
@@ -195,6 +165,15 @@ async function openSession(args) {
   } catch (e) {
     report(e);
   }
+}
+
+/**
+ * Open a session on a task, with the seed typed in the new-session form.
+ * @param {string} task
+ */
+function playTask(task) {
+  const seed = /** @type {HTMLInputElement | null} */ (ui.reset.querySelector('[data-field="seed"] > input'));
+  return openSession({ task, seed: seed && seed.value !== '' ? Number(seed.value) : undefined });
 }
 
 async function refreshAll() {
@@ -409,7 +388,7 @@ async function renderTab() {
   const s = state.session;
   const body = ui.tabBody;
   body.setAttribute('data-tab', state.tab);
-  if (state.tab === 'world') return fill(body, worldOverview());
+  if (state.tab === 'world') return fill(body, state.world ? worldOverview(state.world, playTask) : h('p', { class: 'quiet' }, 'No world.'));
   if (!s) return fill(body, h('p', { class: 'quiet' }, 'Open a session to see this.'));
   if (state.tab === 'timeline') return fill(body, timelineView(state.calls));
   if (state.tab === 'tables') {
@@ -422,7 +401,7 @@ async function renderTab() {
     if (state.tab === 'changes' && state.session === s) fill(body, h('p', { class: 'quiet' }, 'Net changes since the reset, one entry per row.'), changeList(changes, 'Nothing has changed since the reset.'));
     return;
   }
-  fill(body, gradeView(s));
+  fill(body, gradeView(state.grade, s.task, s.drivable ? submit : null));
 }
 
 /** @param {Call} call */
@@ -434,59 +413,6 @@ function appendCall(call) {
   }
   list.prepend(callEntry(call, state.calls.length));
   renderTabs();
-}
-
-/** @param {SessionView} s */
-function gradeView(s) {
-  if (!s.task) return h('p', { class: 'quiet' }, 'This session plays no task, so there is nothing to grade. Open a session with a task to submit it.');
-  const g = state.grade;
-  if (!g) return h('div', {}, h('p', {}, `Submit grades the episode with task ${s.task.id}.`), s.drivable ? h('button', { type: 'button', class: 'primary', on: { click: submit } }, 'Submit') : null);
-  return h('div', { class: 'grade' },
-    h('div', { class: 'grade-head' },
-      h('span', { class: 'reward' }, g.reward.toFixed(2)),
-      h('span', { class: `badge ${g.passed ? 'badge-ok' : 'badge-error'}` }, g.passed ? 'passed' : 'not passed'),
-      h('span', { class: 'quiet' }, `task ${s.task.id}`),
-    ),
-    h('table', { class: 'criteria' },
-      h('thead', {}, h('tr', {}, h('th', {}, 'criterion'), h('th', {}, 'score'), h('th', {}, 'weight'), h('th', {}, 'reason'))),
-      h('tbody', {}, g.criteria.map((c) => h('tr', { class: c.score >= 1 ? 'met' : c.score > 0 ? 'partial' : 'unmet' },
-        h('td', { class: 'criterion-name' }, c.name),
-        h('td', { class: 'score' }, String(Math.round(c.score * 100) / 100)),
-        h('td', {}, String(c.weight)),
-        h('td', { class: 'reason' }, c.reason),
-      ))),
-    ),
-  );
-}
-
-function worldOverview() {
-  const w = state.world;
-  if (!w) return h('p', { class: 'quiet' }, 'No world.');
-  const seedOf = () => {
-    const seed = /** @type {HTMLInputElement | null} */ (ui.reset.querySelector('[data-field="seed"] input'));
-    return seed && seed.value !== '' ? Number(seed.value) : undefined;
-  };
-  return h('div', { class: 'overview' },
-    h('h2', {}, 'Fixtures'),
-    h('table', { class: 'plain' }, h('tbody', {}, w.fixtures.map((f) => h('tr', {},
-      h('td', {}, h('code', {}, f.id), f.id === w.default_fixture ? h('span', { class: 'tag' }, 'default') : null),
-      h('td', {}, f.description), h('td', { class: 'quiet nowrap' }, f.difficulty === null ? '' : `difficulty ${f.difficulty}`))))),
-    h('h2', {}, `Tasks (${w.tasks.length})`),
-    w.tasks.length === 0 ? h('p', { class: 'quiet' }, 'This world declares no tasks.') : h('table', { class: 'plain tasks' }, h('tbody', {}, w.tasks.map((t) => h('tr', { 'data-task': t.id },
-      h('td', {}, h('code', {}, t.id), h('div', { class: 'quiet' }, `${t.fixture}${t.difficulty === null ? '' : ` · difficulty ${t.difficulty}`}`)),
-      h('td', {}, t.prompt),
-      h('td', {}, h('button', { type: 'button', title: `Open a session on task ${t.id}`, on: { click: () => openSession({ task: t.id, seed: seedOf() }) } }, 'Play')))))),
-    h('h2', {}, `Curricula (${w.curricula.length})`),
-    w.curricula.length === 0 ? h('p', { class: 'quiet' }, 'This world declares no curricula.') : w.curricula.map((c) => h('div', { class: 'curriculum' },
-      h('h3', {}, c.name), c.description ? h('p', { class: 'quiet' }, c.description) : null,
-      c.stages
-        ? h('ol', {}, c.stages.map((st) => h('li', {}, h('strong', {}, st.name), ': ', st.tasks.join(', '))))
-        : h('p', {}, `${c.measured_stages} stages, measured from the gold solutions when a run starts.`),
-      h('p', { class: 'quiet' }, `promote at ${Math.round(c.promote.successRate * 100)}% over ${c.promote.window} episodes · review ${Math.round(c.review * 100)}%`),
-    )),
-    h('h2', {}, 'Tables'),
-    h('table', { class: 'plain' }, h('tbody', {}, w.tables.map((t) => h('tr', {}, h('td', {}, h('code', {}, t.name)), h('td', { class: 'quiet' }, t.columns.join(', ')))))),
-  );
 }
 
 // ---- start ----
