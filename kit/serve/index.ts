@@ -2,7 +2,7 @@
  * Serve worlds over the OpenEnv protocol, so TRL, OpenEnv's Python clients and `seahaven/client` can train and evaluate
  * agents in them: a WebSocket per session on `/ws`, session-aware `/reset`, `/step` and `/state`, OpenEnv JSON-RPC on
  * `POST /mcp`, and `/health`, `/metadata`, `/schema` and `/openapi.json` for tooling. Each session is a private
- * instance; sessions take turns fairly, and idle ones are reaped.
+ * instance; sessions take turns fairly, and idle ones are reaped. `consoleRoutes()` adds the web console at `/console/`.
  *
  * @example
  * import { startServer } from 'seahaven/serve';
