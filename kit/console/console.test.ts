@@ -10,7 +10,7 @@ import { consoleRoutes, startServer, type RunningServer } from '../serve/index.t
 import type { Instance } from '../instance.ts';
 import { crm } from '../../worlds/crm/index.ts';
 import { SeahavenClient } from '../client/index.ts';
-import { callThroughForm, fillField, launchChromium, playAddLead, type Chromium } from './screenshot.ts';
+import { callThroughForm, fillField, launchChromium, playAddLead, scrollToTop, type Chromium } from './screenshot.ts';
 
 const configure = defineTool({
   name: 'configure',
@@ -97,6 +97,7 @@ describe('the console in a browser', () => {
     const ada = inst.query<{ id: string }>("SELECT id FROM contacts WHERE email = 'ada.lovelace@acmerobotics.example'")[0].id;
     expect(await insert.locator('.change-key').textContent()).toBe(`id=${ada}`);
     mkdirSync('test-artifacts', { recursive: true });
+    await scrollToTop(page);
     await page.screenshot({ path: 'test-artifacts/console.png' });
 
     // The grade, criterion by criterion, as the grader gives it.

@@ -86,6 +86,13 @@ export async function playAddLead(page: Page, url: string, submit = true): Promi
   await page.locator('.timeline .change').first().waitFor();
 }
 
+/** Scroll both columns back to the top (clicks scroll what they click into view), for a screenshot. */
+export async function scrollToTop(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    for (const el of document.querySelectorAll('aside, main')) el.scrollTop = 0;
+  });
+}
+
 /**
  * Serve crm on a free port, play `add_lead` in the console, and save a `width`×`height` screenshot to `out`.
  * @example await screenshotConsole('docs/console.png');
@@ -99,9 +106,7 @@ export async function screenshotConsole(out: string, size = { width: 1200, heigh
   try {
     const page = await browser.context.newPage();
     await playAddLead(page, server.url, false);
-    await page.evaluate(() => {
-      for (const el of document.querySelectorAll('aside, main')) el.scrollTop = 0;
-    });
+    await scrollToTop(page);
     mkdirSync(dirname(resolve(out)), { recursive: true });
     await page.screenshot({ path: out });
   } finally {
