@@ -29,6 +29,8 @@ export interface AppOptions {
   hooks?: ServeHooks;
   /** MCP Streamable HTTP on `/mcp`: gets requests with `Mcp-Session-Id` or an `initialize` call. */
   mcpHttp?: McpHttpHandler;
+  /** Routes answered before the token is checked: only assets that carry no data (the console's page and scripts). */
+  publicRoutes?: (app: Hono) => void;
   /** Add routes (a console, progress pages) after the built-in ones; they sit behind the token too. */
   extend?: (app: Hono, server: SeahavenApp) => void;
   /** Where server problems and world bugs are logged. Default: `console.error`. */
@@ -69,6 +71,8 @@ export function createApp(options: AppOptions): SeahavenApp {
   const sessions = new SessionRegistry({ maxSessions, idleTimeoutMs: options.idleTimeoutMs ?? DEFAULTS.idleTimeoutMs, hibernateAfterMs: options.hibernateAfterMs ?? DEFAULTS.hibernateAfterMs });
   const scheduler = new FairScheduler();
   const app = new Hono();
+  // Registered first, so they answer before the token middleware runs; a browser cannot send a header when it opens a page.
+  options.publicRoutes?.(app);
   if (options.token !== undefined) app.use('*', bearerToken(options.token));
 
   const endpoints = new Map<string, Endpoint>();

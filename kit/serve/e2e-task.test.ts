@@ -119,7 +119,7 @@ describe('crm tasks through seahaven/client and over HTTP', () => {
     const start = await env.reset({ task: 'add_lead' });
     expect(start.observation.task).toEqual({ id: 'add_lead', prompt: crm.task('add_lead')!.prompt });
     for (const c of twin.calls) expect(await env.call(c.tool, c.args)).toEqual(c.outcome);
-    expect(await env.submit()).toEqual({ grade: twin.grade, reward: 1, done: true });
+    expect(await env.submit()).toEqual({ grade: twin.grade, reward: 1, done: true, metadata: {} });
   });
 
   it('HTTP /reset and /step on a named session: the submit reward is the grade', async () => {

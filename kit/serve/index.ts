@@ -4,6 +4,7 @@
  * `POST /mcp`, and `/health`, `/metadata`, `/schema` and `/openapi.json` for tooling. Each session is a private
  * instance; sessions take turns fairly, and idle ones are reaped. `serveCurricula` adds the worlds' curricula: resets
  * with `{curriculum, run_id}`, grades fed back at submit, and `GET /curricula/<name>/runs/<run_id>`.
+ * `consoleRoutes()` adds the web console at `/console/`.
  *
  * @example
  * import { startServer } from 'seahaven/serve';
@@ -16,6 +17,7 @@
  */
 export { createApp, DEFAULTS, type AppOptions, type SeahavenApp } from './app.ts';
 export { startServer, type ServerOptions, type RunningServer } from './server.ts';
+export { consoleRoutes, type ConsoleOptions } from './console.ts';
 export { Endpoint, type ServeHooks, type EndpointOptions } from './endpoint.ts';
 export { Session, SessionRegistry, CapacityError, type SessionOwner, type EndReason, type Job } from './sessions.ts';
 export { FairScheduler } from './scheduler.ts';

@@ -112,6 +112,13 @@ describe('seahaven serve (the npm start command)', () => {
       expect(init.headers.get('mcp-session-id')).toBeTruthy();
       const rpc = await fetch(`${url}/mcp`, { method: 'POST', body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) });
       expect((await rpc.json()).result.tools.length).toBeGreaterThan(0);
+      // The console (page and API) and the curricula progress route are both mounted.
+      expect(out).toContain(`console:          ${url}/console/`);
+      expect((await fetch(`${url}/console/`)).status).toBe(200);
+      expect(((await (await fetch(`${url}/console/api/worlds`)).json()) as { worlds: { name: string }[] }).worlds.map((w) => w.name)).toEqual(['crm']);
+      const progress = await fetch(`${url}/curricula/crm-basics/runs/never-started`);
+      expect(progress.status).toBe(404);
+      expect(await progress.json()).toMatchObject({ error: expect.anything() });
     } finally {
       child.kill('SIGTERM');
     }

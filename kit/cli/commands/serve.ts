@@ -18,6 +18,7 @@ interface ServeFlags {
   maxFrameBytes?: string;
   maxBodyBytes?: string;
   curriculaDb: string;
+  console: boolean;
 }
 
 function wholeNumber(flag: string, value: string | undefined, min: number): number | undefined {
@@ -40,7 +41,7 @@ function defaultFixtures(specs: string[], worlds: World[]): Record<string, strin
   return out;
 }
 
-function banner(url: string, worlds: World[], fixture: string | undefined, token: boolean, curricula: ServedCurricula | undefined): string {
+function banner(url: string, worlds: World[], fixture: string | undefined, token: boolean, curricula: ServedCurricula | undefined, withConsole: boolean): string {
   const first = worlds[0];
   // A tool the snippet can call with no arguments, so it runs as printed.
   const tool = first.toolListings().find((t) => !Array.isArray(t.inputSchema.required) || t.inputSchema.required.length === 0)?.name;
@@ -52,6 +53,7 @@ function banner(url: string, worlds: World[], fixture: string | undefined, token
     `  WebSocket:        ${url.replace(/^http/, 'ws')}/ws`,
     `  health:           ${url}/health`,
     ...curriculaLines(url, curricula),
+    ...(withConsole ? [`  console:          ${url}/console/`] : []),
     '',
     '  TypeScript:',
     `    import { SeahavenClient } from 'seahaven/client';`,
@@ -68,6 +70,11 @@ function banner(url: string, worlds: World[], fixture: string | undefined, token
     '  Press Ctrl+C to stop.',
   ];
   return lines.join('\n') + '\n';
+}
+
+/** Bound to this machine only: then browsers must name a loopback host (DNS rebinding protection). */
+function loopbackOnly(host: string): boolean {
+  return ['127.0.0.1', 'localhost', '::1'].includes(host);
 }
 
 function curriculaLines(url: string, curricula: ServedCurricula | undefined): string[] {
@@ -105,7 +112,7 @@ async function mcpStreamableHttp(
 ): Promise<McpHttpHandler> {
   const { createMcpHttpHandler, openInstance } = await import('../../mcp/index.ts');
   const byName = new Map(worlds.map((w) => [w.name, w]));
-  const loopback = ['127.0.0.1', 'localhost', '::1'].includes(host);
+  const loopback = loopbackOnly(host);
   return createMcpHttpHandler({
     world: (req) => {
       const first = new URL(req.url).pathname.split('/')[1];
@@ -136,6 +143,7 @@ export function registerServe(program: Command): void {
     .option('--max-frame-bytes <n>', 'longest WebSocket frame accepted (default 1048576)')
     .option('--max-body-bytes <n>', 'longest HTTP body accepted (default 1048576)')
     .option('--curricula-db <path>', 'SQLite file of curriculum runs, so runs survive a restart', '.data/curricula.sqlite')
+    .option('--no-console', 'do not serve the web console on /console/')
     .action(async (refs: string[], flags: ServeFlags) => {
       const port = wholeNumber('--port', flags.port, 0)!;
       if (port > 65535) throw new CliError(`--port must be at most 65535; got ${port}`, 2);
@@ -151,12 +159,20 @@ export function registerServe(program: Command): void {
         hibernateAfterMs: hibernate === undefined ? undefined : hibernate * 1000,
       };
       let server: RunningServer | undefined;
+      const { consoleRoutes } = await import('../../serve/console.ts');
+      const webConsole = flags.console ? consoleRoutes(loopbackOnly(flags.host) ? {} : { allowedHosts: ['*'] }) : null;
       const mcp = await mcpStreamableHttp(worlds, () => server, flags.host, fixtures, limits);
       const curricula = await openCurricula(worlds, flags.curriculaDb);
       try {
         server = await startServer({
+          ...(webConsole ? { publicRoutes: webConsole.publicRoutes } : {}),
           mcpHttp: mcp,
-          ...(curricula ? { hooks: curricula.hooks, extend: curricula.extend } : {}),
+          ...(curricula ? { hooks: curricula.hooks } : {}),
+          // Both add routes behind the token: the console's API and the curricula progress route.
+          extend: (app, seahaven) => {
+            webConsole?.extend(app, seahaven);
+            curricula?.extend(app, seahaven);
+          },
           worlds,
           host: flags.host,
           port,
@@ -174,7 +190,7 @@ export function registerServe(program: Command): void {
         if (err.code === 'EADDRNOTAVAIL') throw new CliError(`cannot bind ${flags.host}: no such interface here; use 127.0.0.1 or 0.0.0.0`);
         throw e;
       }
-      process.stdout.write(banner(server.url, worlds, fixtures[worlds[0].name] ?? server.endpoints.get(worlds[0].name)!.defaultFixture, token !== undefined, curricula));
+      process.stdout.write(banner(server.url, worlds, fixtures[worlds[0].name] ?? server.endpoints.get(worlds[0].name)!.defaultFixture, token !== undefined, curricula, flags.console));
       await new Promise<void>((resolve) => {
         let stopping = false;
         const stop = (signal: string) => {
