@@ -18,6 +18,7 @@
 export { createApp, DEFAULTS, type AppOptions, type SeahavenApp } from './app.ts';
 export { startServer, type ServerOptions, type RunningServer } from './server.ts';
 export { consoleRoutes, type ConsoleOptions } from './console.ts';
+export type { ConsoleApiOptions } from './console-api.ts';
 export { Endpoint, type ServeHooks, type EndpointOptions } from './endpoint.ts';
 export { Session, SessionRegistry, CapacityError, type SessionOwner, type EndReason, type Job } from './sessions.ts';
 export { FairScheduler } from './scheduler.ts';
