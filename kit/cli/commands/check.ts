@@ -6,7 +6,7 @@ import { defaultChecks, formatReport, runChecks } from '../../check/index.ts';
 export function registerCheck(program: Command): void {
   program
     .command('check')
-    .description('check a world: schema, tools, fixtures, lint and a determinism smoke (codes: docs/check-codes.md)')
+    .description('check a world: schema, tools, fixtures, lint, a determinism smoke and task graders (codes: docs/check-codes.md)')
     .argument('[world]', 'example world name (crm), module or folder path (default: ./world.ts, else crm)')
     .option('--calls <n>', 'calls per play in the determinism smoke', '40')
     .option('--skip <checks>', `comma-separated checks to leave out (${defaultChecks.map((c) => c.name).join(', ')})`)
