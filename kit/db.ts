@@ -6,15 +6,46 @@
 import type Database from 'better-sqlite3';
 import type { Statement } from 'better-sqlite3';
 import type { CtxDb, RunResult, SqlParam } from './ctx.ts';
-import { rowToJson, sqlValueToJson, type Row } from './values.ts';
+import { sqlValueToJson, type JsonValue, type Row } from './values.ts';
 
 type Db = InstanceType<typeof Database>;
+
+/**
+ * A prepared statement and, for statements that return rows, its column names. Rows are read as arrays (`raw` mode)
+ * and built here: one object literal per row with the same hidden class every time, integers and BLOBs already in
+ * their JSON forms. That costs about a quarter less than better-sqlite3 building objects key by key.
+ */
+export interface Prepared {
+  stmt: Statement;
+  /** Column names in result order, or `null` when rows come back as objects (statements that write and return rows). */
+  cols: string[] | null;
+}
+
+function toRow(cols: string[], values: unknown[]): Row {
+  const row: Record<string, JsonValue> = {};
+  for (let i = 0; i < cols.length; i++) {
+    const v = values[i];
+    const json = typeof v === 'bigint' || (typeof v === 'object' && v !== null) ? sqlValueToJson(v) : (v as JsonValue);
+    // Assigning to "__proto__" would set the prototype instead of a key.
+    if (cols[i] === '__proto__') Object.defineProperty(row, '__proto__', { value: json, enumerable: true, writable: true, configurable: true });
+    else row[cols[i]] = json;
+  }
+  return row;
+}
+
+function objectToRow(row: Record<string, unknown>): Row {
+  for (const key in row) {
+    const v = row[key];
+    if (typeof v === 'bigint' || (typeof v === 'object' && v !== null)) row[key] = sqlValueToJson(v);
+  }
+  return row as Row;
+}
 
 /** A connection with its statement cache. */
 export class Store {
   readonly db: Db;
   // Rows come back with safe integers and are converted to their JSON forms before anyone sees them.
-  private readonly cache = new Map<string, Statement>();
+  private readonly cache = new Map<string, Prepared>();
   private savepoints = 0;
   private inCall = false;
   private beginStatement: Statement | null = null;
@@ -24,14 +55,35 @@ export class Store {
     this.db = db;
   }
 
-  statement(sql: string): Statement {
-    let stmt = this.cache.get(sql);
-    if (stmt === undefined) {
-      stmt = this.db.prepare(sql);
-      if (stmt.reader) stmt.safeIntegers(true);
-      this.cache.set(sql, stmt);
+  /** The statement for `sql`, prepared on first use and cached for the connection's life. */
+  prepared(sql: string): Prepared {
+    let p = this.cache.get(sql);
+    if (p === undefined) {
+      const stmt = this.db.prepare(sql);
+      let cols: string[] | null = null;
+      if (stmt.reader) {
+        stmt.safeIntegers(true);
+        if (stmt.readonly) {
+          stmt.raw(true);
+          cols = stmt.columns().map((c) => c.name);
+        }
+      }
+      p = { stmt, cols };
+      this.cache.set(sql, p);
     }
-    return stmt;
+    return p;
+  }
+
+  /** Every row of a prepared statement, in JSON forms. */
+  rows(p: Prepared, params: readonly unknown[]): Row[] {
+    const out = p.stmt.all(...(params as SqlParam[])) as unknown[];
+    const cols = p.cols;
+    if (cols === null) {
+      for (const r of out) objectToRow(r as Record<string, unknown>);
+      return out as Row[];
+    }
+    for (let i = 0; i < out.length; i++) out[i] = toRow(cols, out[i] as unknown[]);
+    return out as Row[];
   }
 
   /** A call starts: its transaction begins before its first write. */
@@ -52,29 +104,29 @@ export class Store {
   }
 
   one<T = Row>(sql: string, params: SqlParam[]): T | undefined {
-    const stmt = this.statement(sql);
+    const p = this.prepared(sql);
+    const stmt = p.stmt;
     if (!stmt.readonly) this.beforeWrite();
     if (!stmt.reader) throw new TypeError(`ctx.db.one() needs a statement that returns rows; use ctx.db.run() for: ${sql}`);
-    const row = stmt.get(...params) as Record<string, unknown> | undefined;
-    return row === undefined ? undefined : (rowToJson(row) as T);
+    const row = stmt.get(...params) as unknown[] | Record<string, unknown> | undefined;
+    if (row === undefined) return undefined;
+    return (p.cols === null ? objectToRow(row as Record<string, unknown>) : toRow(p.cols, row as unknown[])) as T;
   }
 
   all<T = Row>(sql: string, params: SqlParam[]): T[] {
-    const stmt = this.statement(sql);
-    if (!stmt.readonly) this.beforeWrite();
-    if (!stmt.reader) throw new TypeError(`ctx.db.all() needs a statement that returns rows; use ctx.db.run() for: ${sql}`);
-    const rows = stmt.all(...params) as Record<string, unknown>[];
-    for (const r of rows) rowToJson(r);
-    return rows as T[];
+    const p = this.prepared(sql);
+    if (!p.stmt.readonly) this.beforeWrite();
+    if (!p.stmt.reader) throw new TypeError(`ctx.db.all() needs a statement that returns rows; use ctx.db.run() for: ${sql}`);
+    return this.rows(p, params) as T[];
   }
 
   run(sql: string, params: SqlParam[]): RunResult {
-    const stmt = this.statement(sql);
+    const stmt = this.prepared(sql).stmt;
     if (!stmt.readonly) this.beforeWrite();
     if (stmt.reader) {
       // INSERT … RETURNING and friends: run to completion so every row is written.
       stmt.all(...params);
-      return { changes: Number((this.statement('SELECT changes() AS n').get() as { n: bigint }).n), lastInsertRowid: 0 };
+      return { changes: Number((this.prepared('SELECT changes()').stmt.get() as [bigint])[0]), lastInsertRowid: 0 };
     }
     const r = stmt.run(...params);
     return { changes: r.changes, lastInsertRowid: sqlValueToJson(r.lastInsertRowid) as number | string };

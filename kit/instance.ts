@@ -11,7 +11,7 @@ import { ChangeTracker, type Change, type ChangeLogEntry } from './capture.ts';
 import { Slot } from './slot.ts';
 import { violationsOf, type Tool, type ToolListing } from './tool.ts';
 import type { CallInfo, Ctx } from './ctx.ts';
-import { rowToJson, type Row } from './values.ts';
+import type { Row } from './values.ts';
 import type { Grade, Task } from './task.ts';
 import type { World } from './world.ts';
 import { visibleInMount } from './world.ts';
@@ -43,7 +43,56 @@ export interface ToolFailure {
 
 export type CallResult = { ok: true; result: unknown } | { ok: false; error: ToolFailure };
 
-/** One record of `callLog()`. `index` is absent for calls refused before they reached a tool. */
+/** @internal A call's outcome with the result also as JSON text, so a transport writes it without serialising it again. */
+export type WireCallResult = { ok: true; result: unknown; json: string } | { ok: false; error: ToolFailure };
+
+/** JSON text of a value the caller passed in; never throws (values that cannot be serialised are described). */
+function safeJson(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? 'null';
+  } catch (e) {
+    return JSON.stringify(`[not JSON: ${(e as Error).message}]`);
+  }
+}
+
+/**
+ * The call log, kept as flat data: per call its number (0 for calls refused before a tool ran), tool name, arguments
+ * as JSON text and outcome (result or error) as JSON text. A log of thousands of calls is then a few arrays of flat
+ * strings, which the garbage collector moves and scans far more cheaply than the argument and result objects.
+ */
+class CallHistory {
+  private readonly data: (string | number)[];
+
+  constructor(from?: CallHistory) {
+    this.data = from ? from.data.slice() : [];
+  }
+
+  /** `index` 0 for an unnumbered call; a negative index marks a failure. */
+  push(index: number, ok: boolean, tool: string, args: string, outcome: string): void {
+    this.data.push(ok ? index : -index - 1, tool, args, outcome);
+  }
+
+  entries(): CallLogEntry[] {
+    const d = this.data;
+    const out: CallLogEntry[] = [];
+    for (let i = 0; i < d.length; i += 4) {
+      const mark = d[i] as number;
+      const ok = mark >= 0;
+      const index = ok ? mark : -mark - 1;
+      const entry: CallLogEntry = index === 0 ? { tool: d[i + 1] as string, args: JSON.parse(d[i + 2] as string), ok } : { index, tool: d[i + 1] as string, args: JSON.parse(d[i + 2] as string), ok };
+      if (ok) entry.result = JSON.parse(d[i + 3] as string);
+      else entry.error = JSON.parse(d[i + 3] as string) as ToolFailure;
+      out.push(entry);
+    }
+    return out;
+  }
+}
+
+/**
+ * One record of `callLog()`. `index` is absent for calls refused before they reached a tool. Arguments and results are
+ * recorded in their JSON form, as an agent sees them on the wire, so later changes to the objects passed in or handed
+ * back do not rewrite history.
+ */
 export interface CallLogEntry {
   index?: number;
   tool: string;
@@ -67,6 +116,8 @@ export interface StateDocument {
 
 interface Bound {
   tool: Tool<any, any>;
+  /** The agent-visible name (a mounted tool's carries its prefix). */
+  name: string;
   /** Index into the instance's slots: 0 = host, then mounts in declaration order. */
   slot: number;
 }
@@ -78,9 +129,9 @@ function boundTools(world: World): Map<string, Bound> {
   let bound = boundByWorld.get(world);
   if (bound === undefined) {
     bound = new Map();
-    for (const t of world.tools) bound.set(t.name, { tool: t, slot: 0 });
+    for (const t of world.tools) bound.set(t.name, { tool: t, name: t.name, slot: 0 });
     Object.values(world.mounts).forEach((m, i) => {
-      for (const t of m.world.tools) if (visibleInMount(m, t.name)) bound!.set(m.prefix + t.name, { tool: t, slot: i + 1 });
+      for (const t of m.world.tools) if (visibleInMount(m, t.name)) bound!.set(m.prefix + t.name, { tool: t, name: m.prefix + t.name, slot: i + 1 });
     });
     boundByWorld.set(world, bound);
   }
@@ -94,7 +145,7 @@ interface ForkSource {
   tracker: ChangeTracker;
   /** Starting states of blank stores (a fixture's are shared through its loaded image). */
   blankBases: Map<string | null, Buffer | null>;
-  callLog: CallLogEntry[];
+  callLog: CallHistory;
   callNames: string[];
   id: string;
 }
@@ -112,7 +163,7 @@ export class Instance {
   private readonly slots: Slot[] = [];
   private readonly bound: Map<string, Bound>;
   private readonly tracker = new ChangeTracker([]);
-  private readonly calls: CallLogEntry[];
+  private readonly calls: CallHistory;
   /** Tool name of each numbered call, by index - 1. */
   private readonly callNames: string[];
   private readonly logger: (line: string) => void;
@@ -155,7 +206,7 @@ export class Instance {
     this.clock = new VirtualClock(mode, start);
     this.seedText = `${world.name}\u0000${this.fixture ?? ''}\u0000${seed}`;
     this.id = from?.id ?? 'inst_' + hashHex(this.seedText).slice(0, 16);
-    this.calls = from ? from.callLog.slice() : [];
+    this.calls = new CallHistory(from?.callLog);
     this.callNames = from ? from.callNames.slice() : [];
     if (from) {
       this.clock.base = from.clock.base;
@@ -216,11 +267,17 @@ export class Instance {
 
   /** Call a tool. Never throws for agent mistakes: failures come back as `{ ok: false, error }`. */
   call(name: string, args: unknown = {}): CallResult {
+    const r = this.callForWire(name, args);
+    return r.ok ? { ok: true, result: r.result } : r;
+  }
+
+  /** @internal `call()`, also returning the result's JSON text (what the call log recorded). */
+  callForWire(name: string, args: unknown = {}): WireCallResult {
     this.alive();
     const bound = this.bound.get(name);
     if (bound === undefined) {
       const error: ToolFailure = { code: 'unknown_tool', message: `Unknown tool "${name}". Available tools: ${[...this.bound.keys()].join(', ')}.` };
-      this.calls.push({ tool: name, args, ok: false, error });
+      this.logFailure(undefined, name, args, error);
       return { ok: false, error };
     }
     const parsed = bound.tool.input.safeParse(args);
@@ -231,11 +288,11 @@ export class Instance {
         message: `Invalid arguments for ${name}: ${violations.map((v) => (v.path ? `${v.path}: ${v.message}` : v.message)).join('; ')}`,
         details: { violations },
       };
-      this.calls.push({ tool: name, args, ok: false, error });
+      this.logFailure(undefined, name, args, error);
       return { ok: false, error };
     }
     const index = this.callNames.length + 1;
-    this.callNames.push(name);
+    this.callNames.push(bound.name);
     this.clock.calls = index;
     this.currentCall = index;
     const slot = this.slots[bound.slot];
@@ -250,20 +307,30 @@ export class Instance {
         throw new TypeError(`tool ${name} returned a Promise; tools must be synchronous`);
       }
       if (result === undefined) result = null;
+      let json: string;
+      try {
+        json = JSON.stringify(result) ?? 'null';
+      } catch (e) {
+        throw new TypeError(`tool ${name} returned a value that is not JSON (${(e as Error).message}); return plain objects, arrays, strings, numbers, booleans and null`);
+      }
       for (const s of this.slots) s.commitCall();
       this.tracker.commitCall(index, name);
-      this.calls.push({ index, tool: name, args, ok: true, result });
-      return { ok: true, result };
+      this.calls.push(index, true, bound.name, safeJson(args), json);
+      return { ok: true, result, json };
     } catch (e) {
       for (const s of this.slots) s.rollbackCall();
       this.tracker.discardCall();
       this.rewindStreams();
       const error = this.failureOf(e, name, index);
-      this.calls.push({ index, tool: name, args, ok: false, error });
+      this.logFailure(index, bound.name, args, error);
       return { ok: false, error };
     } finally {
       this.currentCall = 0;
     }
+  }
+
+  private logFailure(index: number | undefined, tool: string, args: unknown, error: ToolFailure): void {
+    this.calls.push(index ?? 0, false, tool, safeJson(args), safeJson(error));
   }
 
   private failureOf(e: unknown, tool: string, index: number): ToolFailure {
@@ -313,9 +380,9 @@ export class Instance {
     return this.tracker.changeLog();
   }
 
-  /** One record per call, in order. */
+  /** One record per call, in order (fresh objects on every read). */
   callLog(): CallLogEntry[] {
-    return this.calls.slice();
+    return this.calls.entries();
   }
 
   /** Numbered calls so far. */
@@ -333,11 +400,10 @@ export class Instance {
     this.alive();
     const slot = mount === null ? this.slots[0] : this.slots.find((s) => s.mount === mount);
     if (!slot) throw new InstanceError('unknown_store', `no composed world is mounted as "${mount}"`);
-    const stmt = slot.live().statement(sql);
-    if (!stmt.readonly || !stmt.reader) throw new InstanceError('not_read_only', `query() is read-only and must return rows; change state through tool calls. Got: ${sql}`);
-    const rows = stmt.all(...(params as never[])) as Record<string, unknown>[];
-    for (const r of rows) rowToJson(r);
-    return rows as T[];
+    const store = slot.live();
+    const p = store.prepared(sql);
+    if (!p.stmt.readonly || !p.stmt.reader) throw new InstanceError('not_read_only', `query() is read-only and must return rows; change state through tool calls. Got: ${sql}`);
+    return store.rows(p, params) as T[];
   }
 
   /** The state document. */

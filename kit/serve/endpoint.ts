@@ -268,7 +268,7 @@ export class Endpoint {
   }
 
   private callTool(session: Session, name: string, args: Record<string, unknown>): string {
-    const r = session.inst.call(name, args);
+    const r = session.inst.callForWire(name, args);
     session.stepCount++;
     let reward = 0;
     let metadata = '{}';
@@ -281,7 +281,7 @@ export class Endpoint {
         metadata = JSON.stringify({ seahaven_grade_error: this.asFrameError(e).message });
       }
     }
-    if (r.ok) return stepPayload(callOkObservation(name, r.result), reward, false, metadata);
+    if (r.ok) return stepPayload(callOkObservation(name, r.result, r.json), reward, false, metadata);
     return stepPayload(callFailObservation(name, r.error), reward, false, '{"seahaven_error":' + JSON.stringify(r.error) + '}');
   }
 

@@ -29,9 +29,8 @@ export function stepPayload(observationJson: string, reward: number | null, done
   return '{"observation":' + observationJson + ',"reward":' + rewardJson(reward) + ',"done":' + (done ? 'true' : 'false') + ',"metadata":' + metadataJson + '}';
 }
 
-/** The observation of a successful call: the result serialised once and reused for the text content. */
-export function callOkObservation(toolName: string, result: unknown): string {
-  const text = JSON.stringify(result) ?? 'null';
+/** The observation of a successful call: the result's JSON text (serialised once, by the call) reused for the text content. */
+export function callOkObservation(toolName: string, result: unknown, text: string = JSON.stringify(result) ?? 'null'): string {
   const structured = result !== null && typeof result === 'object' && !Array.isArray(result) ? text : 'null';
   return (
     '{"tool_name":' + JSON.stringify(toolName) +

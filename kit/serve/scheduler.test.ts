@@ -25,6 +25,52 @@ describe('FairScheduler', () => {
     expect(log.filter((l) => l.startsWith('g:'))).toEqual(Array.from({ length: 100 }, (_, i) => `g:${i}`));
   });
 
+  it('holds the replies of a turn and writes them together, in order, once the turn yields', async () => {
+    const scheduler = new FairScheduler();
+    const sessions = ['a', 'b', 'c'].map(fakeSession);
+    const wire: string[] = [];
+    let ran = 0;
+    for (const s of sessions) {
+      s.onFrame = (text) => {
+        ran++;
+        // Nothing has been written while the turn still runs frames.
+        expect(wire).toEqual([]);
+        scheduler.write((t) => wire.push(t), `${s.id}:${text}`);
+      };
+    }
+    for (const s of sessions) scheduler.push(s, '1');
+    scheduler.push(sessions[0], '2');
+    await scheduler.idle();
+    expect(ran).toBe(4);
+    expect(wire).toEqual(['a:1', 'b:1', 'c:1', 'a:2']);
+    // Outside a turn a write goes out at once.
+    scheduler.write((t) => wire.push(t), 'now');
+    expect(wire.at(-1)).toBe('now');
+  });
+
+  it('does not hold a reply longer than flushMs while a turn goes on', async () => {
+    const scheduler = new FairScheduler(50, 1);
+    const fast = fakeSession('fast');
+    const slow = fakeSession('slow');
+    const sentAt: number[] = [];
+    let start = 0;
+    fast.onFrame = () => {
+      start = performance.now();
+      scheduler.write(() => sentAt.push(performance.now() - start), 'reply');
+    };
+    slow.onFrame = () => {
+      const until = performance.now() + 20;
+      while (performance.now() < until);
+    };
+    scheduler.push(fast, 'x');
+    scheduler.push(slow, 'y');
+    scheduler.push(slow, 'y');
+    await scheduler.idle();
+    expect(sentAt).toHaveLength(1);
+    // Written after the first slow job, not after the whole turn.
+    expect(sentAt[0]).toBeLessThan(35);
+  });
+
   it('gives a closed-loop client as many turns as a greedy session whose jobs are slow', async () => {
     const scheduler = new FairScheduler(1);
     const greedy = fakeSession('greedy');

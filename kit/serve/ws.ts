@@ -30,10 +30,13 @@ export function wsRoute(ep: Endpoint, scheduler: FairScheduler, logger: (line: s
     () => {
       let session: Session | null = null;
       let socket: WebSocket | null = null;
+      const write = (text: string): void => {
+        if (socket!.readyState === OPEN) socket!.send(text);
+      };
       // An asynchronous reply (a reset waiting on a hook) hands its promise back, so the session stays busy until it is sent.
       const send = (reply: string | null | Promise<string | null>): void | Promise<void> => {
         if (typeof reply === 'string') {
-          if (socket!.readyState === OPEN) socket!.send(reply);
+          scheduler.write(write, reply);
         } else if (reply === null) {
           ep.registry.end(session!, 'close');
         } else {
@@ -61,6 +64,8 @@ export function wsRoute(ep: Endpoint, scheduler: FairScheduler, logger: (line: s
           s.onFrame = (text) => send(ep.wsFrame(s, text));
           s.onEnd = (reason) => {
             const [code, why] = CLOSE[reason];
+            // Replies held for this turn go out before the close frame.
+            scheduler.flush();
             if (socket!.readyState === OPEN) socket!.close(code, why);
           };
         },

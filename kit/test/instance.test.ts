@@ -36,6 +36,35 @@ describe('validation', () => {
     expect(inst.callLog().map((c) => c.index)).toEqual([undefined, 1]);
   });
 
+  it('records arguments and results in their JSON form, so later changes to those objects leave the log alone', () => {
+    const inst = fresh();
+    const args = { label: 'a', qty: 2 };
+    const r = inst.call('add_item', args);
+    args.label = 'changed';
+    if (r.ok) (r.result as { label: string }).label = 'changed too';
+    inst.call('add_item', { label: 'b', colour: 'red' });
+    const [first, refused] = inst.callLog();
+    expect(first).toMatchObject({ index: 1, tool: 'add_item', args: { label: 'a', qty: 2 }, ok: true, result: { label: 'a' } });
+    expect(refused).toMatchObject({ tool: 'add_item', args: { label: 'b', colour: 'red' }, ok: false, error: { code: 'invalid_arguments' } });
+    expect(refused.index).toBeUndefined();
+  });
+
+  it('a tool result that is not JSON is a world bug: the call fails and writes nothing', () => {
+    const lines: string[] = [];
+    const world = defineWorld({
+      name: 'not_json',
+      version: '1',
+      schema: 'CREATE TABLE t (id INTEGER PRIMARY KEY) STRICT;',
+      tools: [defineTool({ name: 'big', description: 'Write a row, then return a BigInt.', input: z.object({}), run: (ctx) => (ctx.db.run('INSERT INTO t (id) VALUES (1)'), { n: 1n }) })],
+    });
+    const inst = world.instance({ logger: (l) => lines.push(l) });
+    const r = inst.call('big', {});
+    expect(r).toMatchObject({ ok: false, error: { code: 'internal' } });
+    expect(lines.join('\n')).toContain('not JSON');
+    expect(inst.changes()).toEqual([]);
+    expect(inst.query('SELECT count(*) AS n FROM t')[0].n).toBe(0);
+  });
+
   it('lists tools with JSON Schemas that refuse extra keys', () => {
     const listing = fresh().tools();
     expect(listing.map((t) => t.name)).toEqual(tools.map((t) => t.name));
@@ -197,6 +226,18 @@ describe('change capture', () => {
     expect(inst.query('SELECT big FROM items')[0].big).toBe(big);
     expect(inst.query('SELECT big + 1 AS n FROM items')[0].n).toBe('9007199254740994');
     expect(inst.query('SELECT 9007199254740991 AS n')[0].n).toBe(9007199254740991);
+  });
+
+  it('rows come back as plain objects in their JSON forms, whatever the columns are named', () => {
+    const inst = fresh();
+    const [row] = inst.query<Record<string, unknown>>("SELECT x'00ff' AS blob, 2 AS n, 1 AS dup, 'b' AS dup, NULL AS none");
+    expect(row).toEqual({ blob: 'AP8=', n: 2, dup: 'b', none: null });
+    expect(Object.getPrototypeOf(row)).toBe(Object.prototype);
+    const [odd] = inst.query<Record<string, unknown>>("SELECT 1 AS __proto__, 9007199254740993 AS big");
+    expect(Object.getPrototypeOf(odd)).toBe(Object.prototype);
+    expect(Object.keys(odd)).toEqual(['__proto__', 'big']);
+    expect(odd.big).toBe('9007199254740993');
+    expect(inst.query('SELECT 1 AS n WHERE 0')).toEqual([]);
   });
 
   it('two identical episodes give byte-identical changes() JSON', () => {
