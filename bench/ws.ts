@@ -1,19 +1,20 @@
 /**
  * WebSocket serving: throughput and latency of `seahaven serve` on crm `small_startup` with 1, 8 and 64 concurrent
  * sessions, against a floor (a bare `ws` server answering the same frames with canned replies) under the same load
- * generator in another process; a fairness run with one greedy session on a slow tool; and memory per idle session.
+ * generator; a fairness run with one greedy session on a slow tool; and memory per idle session. The Seahaven server,
+ * the floor and the load generator each run in a process of their own. Where `taskset` exists, the generator is pinned
+ * to the last CPU and each server's event-loop thread to the first, so the client never competes with the server
+ * it measures.
  *
  * Run: `node --import tsx bench/ws.ts [--quick] [--write]` (or `seahaven bench ws`). `--write` replaces the
  * "WebSocket serving" section of bench/results.md.
  */
-import { fork, type ChildProcess } from 'node:child_process';
+import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { loadavg } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import type { AddressInfo } from 'node:net';
-import WebSocket, { WebSocketServer } from 'ws';
-import { defineTool, defineWorld, z } from '../kit/index.ts';
-import { createApp, startServer } from '../kit/serve/index.ts';
+import WebSocket from 'ws';
+import { createApp } from '../kit/serve/index.ts';
 import { crm } from '../worlds/crm/index.ts';
 import { machine, writeSection } from './harness.ts';
 import type { GroupResult, LoadGroup } from './ws-load.ts';
@@ -77,13 +78,19 @@ export function crmScripts(): { episode: string[]; calls: string[]; reads: strin
   return { episode, calls: episode.filter((f) => !adds.some((a) => f.includes(a))), reads };
 }
 
-/** A world whose one tool does nothing, so a step costs only what the server itself does. */
-const pingWorld = defineWorld({
-  name: 'ping',
-  version: '1.0.0',
-  schema: 'CREATE TABLE pings (id INTEGER PRIMARY KEY) STRICT;',
-  tools: [defineTool({ name: 'ping', description: 'Answer {"ok": true}.', input: z.object({}), run: () => ({ ok: true }) })],
-});
+/**
+ * Pin a process to one CPU with `taskset`: every thread, or only its main (event-loop) thread. Returns false where
+ * that cannot be done (no taskset, one CPU), and the run goes on unpinned.
+ */
+function pin(pid: number, cpu: number, allThreads: boolean): boolean {
+  if (availableParallelism() < 2) return false;
+  try {
+    execFileSync('taskset', [...(allThreads ? ['-a'] : []), '-cp', String(cpu), String(pid)], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /** The replies Seahaven gives to one episode, recorded for the floor to replay. */
 async function record(url: string, frames: string[]): Promise<string[]> {
@@ -101,24 +108,6 @@ async function record(url: string, frames: string[]): Promise<string[]> {
   return replies;
 }
 
-/**
- * The floor: a bare ws server answering with the replies Seahaven gave to one episode. It only looks at one byte to
- * tell a reset (`{"type":"reset"…`) from a step, then replays the recorded reply for that position in the episode.
- */
-function floorServer(canned: string[]): Promise<{ url: string; close(): void }> {
-  const wss = new WebSocketServer({ host: '127.0.0.1', port: 0, perMessageDeflate: false });
-  const calls = canned.length - 1;
-  wss.on('connection', (ws) => {
-    let i = 0;
-    ws.on('message', (data: Buffer) => {
-      if (data[9] === 0x72) {
-        i = 0;
-        ws.send(canned[0]);
-      } else ws.send(canned[1 + (i++ % calls)]);
-    });
-  });
-  return new Promise((resolve) => wss.once('listening', () => resolve({ url: `ws://127.0.0.1:${(wss.address() as AddressInfo).port}/ws`, close: () => wss.close() })));
-}
 
 export interface InProcessCosts {
   /** `inst.call` per call of the calls loop (µs). */
@@ -168,13 +157,20 @@ export function inProcessCosts(calls: string[], episode: string[]): InProcessCos
 
 export interface ThroughputRow {
   sessions: number;
+  /** The floor's and Seahaven's best rounds. */
   floor: GroupResult;
   seahaven: GroupResult;
+  /** Seahaven's calls/s over the floor's, per round (each round runs the floor, then Seahaven, back to back). */
+  pairedRatios: number[];
 }
 
 export interface WsBenchResult {
   machine: string;
   load: number;
+  /** Whether the load generator and the servers' event loops were pinned to CPUs of their own. */
+  pinned: boolean;
+  rounds: number;
+  durationMs: number;
   /** Steady state: one-row reads by id and an in-place update, after one reset per session. */
   reads: ThroughputRow[];
   /** Steady state: tool calls after one reset per session. */
@@ -211,46 +207,47 @@ export interface WsBenchOptions {
 export async function runWsBench(opts: WsBenchOptions = {}): Promise<WsBenchResult> {
   const log = opts.log ?? (() => undefined);
   const short = opts.quick || opts.smoke;
-  const warmupMs = opts.smoke ? 50 : short ? 300 : 400;
-  const durationMs = opts.smoke ? 150 : short ? 1000 : 2000;
-  const rounds = short ? 1 : 2;
+  const warmupMs = opts.smoke ? 50 : 300;
+  const durationMs = opts.smoke ? 150 : 1000;
+  const rounds = opts.smoke ? 1 : opts.quick ? 2 : 5;
   const load = loadavg()[0];
   const { episode, calls, reads } = crmScripts();
-  const server = await startServer({ worlds: [crm, pingWorld], port: 0, idleTimeoutMs: 0, maxSessions: 10_000, logger: () => undefined });
-  const seahavenUrl = `${server.url.replace('http', 'ws')}/ws`;
-  const pingUrl = `${server.url.replace('http', 'ws')}/ping/ws`;
+  const last = availableParallelism() - 1;
+  const gen = await spawnChild('./ws-load.ts');
+  const server = await spawnChild('./ws-servers.ts', ['seahaven']);
+  const floorProc = await spawnChild('./ws-servers.ts', ['floor']);
+  const pinned = [pin(gen.proc.pid!, last, true), pin(server.proc.pid!, 0, false), pin(floorProc.proc.pid!, 0, false)].every(Boolean);
+  const base = `ws://127.0.0.1:${server.first.port}`;
   const scripts = {
-    reads: { script: reads, loopFrom: 1, url: seahavenUrl, sizes: opts.smoke ? [8] : [1, 8, 64] },
-    calls: { script: calls, loopFrom: 1, url: seahavenUrl, sizes: opts.smoke ? [1, 8] : [1, 8, 64] },
-    episodes: { script: episode, loopFrom: 0, url: seahavenUrl, sizes: opts.smoke ? [1, 8] : [1, 8, 64] },
-    ping: { script: [JSON.stringify({ type: 'reset', data: {} }), call('ping', {})], loopFrom: 1, url: pingUrl, sizes: [8] },
+    reads: { script: reads, loopFrom: 1, path: '/ws', sizes: opts.smoke ? [8] : [1, 8, 64] },
+    calls: { script: calls, loopFrom: 1, path: '/ws', sizes: opts.smoke ? [1, 8] : [1, 8, 64] },
+    episodes: { script: episode, loopFrom: 0, path: '/ws', sizes: opts.smoke ? [1, 8] : [1, 8, 64] },
+    ping: { script: [JSON.stringify({ type: 'reset', data: {} }), call('ping', {})], loopFrom: 1, path: '/ping/ws', sizes: [8] },
   };
-  const floors = {
-    reads: await floorServer(await record(seahavenUrl, reads)),
-    calls: await floorServer(await record(seahavenUrl, calls)),
-    episodes: await floorServer(await record(seahavenUrl, episode)),
-    ping: await floorServer(await record(pingUrl, scripts.ping.script)),
-  };
+  const byPath: Record<string, string[]> = {};
+  for (const [name, s] of Object.entries(scripts)) byPath[`/${name}`] = await record(base + s.path, s.script);
+  const floorBase = `ws://127.0.0.1:${(await floorProc.ask({ cmd: 'canned', byPath })).port}`;
   log('in process: where a step\'s time goes');
   const inProcess = inProcessCosts(calls, episode);
-  const gen = await spawnChild('./ws-load.ts');
   // calls: each session resets once (during warm-up), then loops over the calls; episodes: the reset is in the loop.
   const table = async (name: keyof typeof scripts): Promise<ThroughputRow[]> => {
-    const { script, loopFrom, url, sizes } = scripts[name];
+    const { script, loopFrom, path, sizes } = scripts[name];
     const runGroup = async (label: string, target: string, count: number): Promise<GroupResult> =>
       (await gen.ask({ cmd: 'run', groups: [{ label, url: target, count, script, loopFrom, inflight: 1 } satisfies LoadGroup], warmupMs, durationMs })).groups[0];
     const rows: ThroughputRow[] = [];
     for (const sessions of sizes) {
       let bestFloor: GroupResult | undefined;
       let best: GroupResult | undefined;
+      const pairedRatios: number[] = [];
       for (let r = 0; r < rounds; r++) {
         log(`${name}: ${sessions} session(s), round ${r + 1} of ${rounds}`);
-        const f = await runGroup('floor', floors[name].url, sessions);
-        const s = await runGroup('seahaven', url, sessions);
+        const f = await runGroup('floor', `${floorBase}/${name}`, sessions);
+        const s = await runGroup('seahaven', base + path, sessions);
+        pairedRatios.push(stepsPerSec(s) / stepsPerSec(f));
         if (!bestFloor || stepsPerSec(f) > stepsPerSec(bestFloor)) bestFloor = f;
         if (!best || stepsPerSec(s) > stepsPerSec(best)) best = s;
       }
-      rows.push({ sessions, floor: bestFloor!, seahaven: best! });
+      rows.push({ sessions, floor: bestFloor!, seahaven: best!, pairedRatios });
     }
     return rows;
   };
@@ -265,15 +262,15 @@ export async function runWsBench(opts: WsBenchOptions = {}): Promise<WsBenchResu
     await gen.ask({
       cmd: 'run',
       groups: [
-        { label: 'crm calls', url: seahavenUrl, count: 8, script: calls, loopFrom: 1, inflight: 1 },
-        { label: 'slow search (8 in flight)', url: seahavenUrl, count: 1, script: slow, loopFrom: 1, inflight: 8 },
+        { label: 'crm calls', url: `${base}/ws`, count: 8, script: calls, loopFrom: 1, inflight: 1 },
+        { label: 'slow search (8 in flight)', url: `${base}/ws`, count: 1, script: slow, loopFrom: 1, inflight: 8 },
       ] satisfies LoadGroup[],
       warmupMs,
       durationMs: opts.smoke ? 300 : short ? 1500 : 3000,
     })
   ).groups as GroupResult[];
-  await server.close();
-  for (const f of Object.values(floors)) f.close();
+  server.proc.send({ cmd: 'exit' });
+  floorProc.proc.send({ cmd: 'exit' });
 
   log('memory: 1,000 idle sessions over WebSocket');
   const sessions = opts.smoke ? 20 : short ? 300 : 1000;
@@ -307,6 +304,9 @@ export async function runWsBench(opts: WsBenchOptions = {}): Promise<WsBenchResu
   return {
     machine: machine(),
     load,
+    pinned,
+    rounds,
+    durationMs,
     reads: readRows,
     rows,
     episodes,
@@ -330,34 +330,34 @@ const n = (x: number) => Math.round(x).toLocaleString('en-US');
 
 export function formatWs(r: WsBenchResult): string {
   const out: string[] = [];
-  out.push(`Machine: ${r.machine}; 1-minute load average ${r.load.toFixed(1)} when the run started. Other work shares the two cores, so absolute figures are noisy; the ratios come from the same run.`);
+  out.push(`Machine: ${r.machine}; 1-minute load average ${r.load.toFixed(1)} when the run started. The machine is a 2-vCPU VM whose speed drifts by up to 2× from one second to the next, so absolute figures are noisy; the ratios compare rounds run back to back.`);
   out.push('');
-  out.push('Load: closed-loop sessions (one frame in flight each) on crm `small_startup`. The script is a crm episode: a reset, then 15 tool calls (10 reads, 5 writes: search, get, list, update, log, create). The generator runs in its own process. Floor: a bare `ws` server answering the same frames with the replies Seahaven gave to them, without parsing or doing any work. Each figure is the best of interleaved rounds.');
+  out.push(`Load: closed-loop sessions (one frame in flight each) on crm \`small_startup\`, from a load generator in its own process. Floor: a bare \`ws\` server, also in its own process, answering the same frames with the replies Seahaven gave to them, without parsing or doing any work. The Seahaven server (\`startServer\`, default options but no idle timeout) runs in a third process. ${r.pinned ? 'The generator is pinned to one CPU and each server\'s event-loop thread to the other (`taskset`), so the client never competes with the server it measures.' : 'Nothing is pinned (`taskset` was not available).'} Each table row runs ${r.rounds} round${r.rounds === 1 ? '' : 's'} of ${r.durationMs / 1000} s per server, the floor then Seahaven back to back; the figures are each server's best round, the ratio column is Seahaven's best over the floor's best, and "paired" is the median over rounds of Seahaven's calls/s over the floor's in the same round.`);
   out.push('');
   const rowsOf = (rows: ThroughputRow[], unit: string) => {
-    out.push(`| sessions | floor ${unit}/s | seahaven ${unit}/s | ratio | seahaven p50 | seahaven p99 | floor p50 | floor p99 |`);
-    out.push('|---:|---:|---:|---:|---:|---:|---:|---:|');
+    out.push(`| sessions | floor ${unit}/s | seahaven ${unit}/s | ratio | paired | seahaven p50 | seahaven p99 | floor p50 | floor p99 |`);
+    out.push('|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
     for (const row of rows) {
       const f = stepsPerSec(row.floor);
       const s = stepsPerSec(row.seahaven);
-      out.push(`| ${row.sessions} | ${n(f)} | ${n(s)} | ${(s / f).toFixed(2)} | ${ms(row.seahaven.p50Us)} | ${ms(row.seahaven.p99Us)} | ${ms(row.floor.p50Us)} | ${ms(row.floor.p99Us)} |`);
+      out.push(`| ${row.sessions} | ${n(f)} | ${n(s)} | ${(s / f).toFixed(2)} | ${median(row.pairedRatios).toFixed(2)} | ${ms(row.seahaven.p50Us)} | ${ms(row.seahaven.p99Us)} | ${ms(row.floor.p50Us)} | ${ms(row.floor.p99Us)} |`);
     }
   };
   out.push('One-row reads (each session resets once, during warm-up, then loops over `get_deal`, `get_company` and an in-place `update_deal`: the calls most of an agent\'s turns make):');
   out.push('');
   rowsOf(r.reads, 'calls');
   const eight = r.reads.find((x) => x.sessions === 8)!;
-  const ratio = stepsPerSec(eight.seahaven) / stepsPerSec(eight.floor);
+  const ratio = median(eight.pairedRatios);
   const errors = [...r.reads, ...r.rows, ...r.episodes].reduce((a, x) => a + x.seahaven.errors, 0);
   out.push('');
-  out.push(`Targets at 8 sessions: ${(ratio * 100).toFixed(0)}% of the floor's calls/s (target ≥ 50%: ${ratio >= 0.5 ? 'met' : 'not met'}), p99 ${ms(eight.seahaven.p99Us)} (target ≤ 2 ms: ${eight.seahaven.p99Us <= 2000 ? 'met' : 'not met'}). Error replies: ${errors}.`);
+  out.push(`Targets at 8 sessions: ${(ratio * 100).toFixed(0)}% of the floor's calls/s, the paired median (target ≥ 50%: ${ratio >= 0.5 ? 'met' : 'not met'}; best round over best round: ${((stepsPerSec(eight.seahaven) / stepsPerSec(eight.floor)) * 100).toFixed(0)}%), p99 ${ms(eight.seahaven.p99Us)} (target ≤ 2 ms: ${eight.seahaven.p99Us <= 2000 ? 'met' : 'not met'}). Error replies: ${errors}.`);
   out.push('');
   out.push('The crm episode\'s calls (each session resets once, during warm-up, then loops over the 12 calls of the episode that add no rows: searches, lists with joins, summaries, 2 in-place updates). These tools read tens of rows each, so SQLite\'s work dominates:');
   out.push('');
   rowsOf(r.rows, 'calls');
   out.push('');
   const p = r.ping[0];
-  out.push(`The server's own cost per step, with a \`ping\` tool that does nothing, at ${p.sessions} sessions: ${n(stepsPerSec(p.seahaven))} steps/s against the floor's ${n(stepsPerSec(p.floor))} (${((stepsPerSec(p.seahaven) / stepsPerSec(p.floor)) * 100).toFixed(0)}%), p50 ${ms(p.seahaven.p50Us)}, p99 ${ms(p.seahaven.p99Us)} (floor ${ms(p.floor.p50Us)} / ${ms(p.floor.p99Us)}).`);
+  out.push(`The server's own cost per step, with a \`ping\` tool that does nothing, at ${p.sessions} sessions: ${n(stepsPerSec(p.seahaven))} steps/s against the floor's ${n(stepsPerSec(p.floor))} (paired median ${(median(p.pairedRatios) * 100).toFixed(0)}%), p50 ${ms(p.seahaven.p50Us)}, p99 ${ms(p.seahaven.p99Us)} (floor ${ms(p.floor.p50Us)} / ${ms(p.floor.p99Us)}).`);
   out.push('');
   const c = r.inProcess;
   const us = (x: number) => `${x.toFixed(0)} µs`;

@@ -12,6 +12,7 @@ import { Slot } from './slot.ts';
 import { violationsOf, type Tool, type ToolListing } from './tool.ts';
 import type { CallInfo, Ctx } from './ctx.ts';
 import type { Row } from './values.ts';
+import { CallHistory } from './call-history.ts';
 import type { Grade, Task } from './task.ts';
 import type { World } from './world.ts';
 import { visibleInMount } from './world.ts';
@@ -52,39 +53,6 @@ function safeJson(value: unknown): string {
     return JSON.stringify(value) ?? 'null';
   } catch (e) {
     return JSON.stringify(`[not JSON: ${(e as Error).message}]`);
-  }
-}
-
-/**
- * The call log, kept as flat data: per call its number (0 for calls refused before a tool ran), tool name, arguments
- * as JSON text and outcome (result or error) as JSON text. A log of thousands of calls is then a few arrays of flat
- * strings, which the garbage collector moves and scans far more cheaply than the argument and result objects.
- */
-class CallHistory {
-  private readonly data: (string | number)[];
-
-  constructor(from?: CallHistory) {
-    this.data = from ? from.data.slice() : [];
-  }
-
-  /** `index` 0 for an unnumbered call; a negative index marks a failure. */
-  push(index: number, ok: boolean, tool: string, args: string, outcome: string): void {
-    this.data.push(ok ? index : -index - 1, tool, args, outcome);
-  }
-
-  entries(): CallLogEntry[] {
-    const d = this.data;
-    const out: CallLogEntry[] = [];
-    for (let i = 0; i < d.length; i += 4) {
-      const mark = d[i] as number;
-      const ok = mark >= 0;
-      const index = ok ? mark : -mark - 1;
-      const entry: CallLogEntry = index === 0 ? { tool: d[i + 1] as string, args: JSON.parse(d[i + 2] as string), ok } : { index, tool: d[i + 1] as string, args: JSON.parse(d[i + 2] as string), ok };
-      if (ok) entry.result = JSON.parse(d[i + 3] as string);
-      else entry.error = JSON.parse(d[i + 3] as string) as ToolFailure;
-      out.push(entry);
-    }
-    return out;
   }
 }
 

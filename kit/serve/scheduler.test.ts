@@ -71,6 +71,29 @@ describe('FairScheduler', () => {
     expect(sentAt[0]).toBeLessThan(35);
   });
 
+  it('sends held replies before a job of a session whose jobs usually take long', async () => {
+    const scheduler = new FairScheduler(100, 0.5);
+    const fast = fakeSession('fast');
+    const slow = fakeSession('slow');
+    const delays: number[] = [];
+    fast.onFrame = () => {
+      const at = performance.now();
+      scheduler.write(() => delays.push(performance.now() - at), 'reply');
+    };
+    slow.onFrame = () => {
+      const until = performance.now() + 5;
+      while (performance.now() < until);
+    };
+    for (let i = 0; i < 3; i++) scheduler.push(fast, 'x');
+    for (let i = 0; i < 3; i++) scheduler.push(slow, 'y');
+    await scheduler.idle();
+    expect(delays).toHaveLength(3);
+    // The first reply waits for one slow job (nothing is known about that session yet); later ones go out before it.
+    expect(delays[0]).toBeGreaterThanOrEqual(4);
+    expect(delays[1]).toBeLessThan(2);
+    expect(delays[2]).toBeLessThan(2);
+  });
+
   it('gives a closed-loop client as many turns as a greedy session whose jobs are slow', async () => {
     const scheduler = new FairScheduler(1);
     const greedy = fakeSession('greedy');

@@ -7,8 +7,9 @@
  * of those that already had their turn.
  *
  * Replies written during a turn are held and written together when the turn yields (or once they have waited
- * `flushMs`): the tool calls of a turn then run back to back, and so do the socket writes, which keeps both hot in the
- * CPU's caches and lets one wake-up of a client process pick up several replies.
+ * `flushMs`, or before a job of a session whose jobs usually take long): the tool calls of a turn then run back to
+ * back, and so do the socket writes, which keeps both hot in the CPU's caches and lets one wake-up of a client process
+ * pick up several replies.
  */
 import type { Job, Session } from './sessions.ts';
 
@@ -114,6 +115,9 @@ export class FairScheduler {
       const s = this.ready[this.head++];
       s.queued = false;
       if (!s.closed && s.pending > 0) {
+        // A session whose jobs usually take long would hold everyone else's replies for that long: send them first.
+        if (this.held.length > 0 && s.jobMs >= this.flushMs / 2) this.flush();
+        const started = now;
         s.lastActive = now;
         let out: void | Promise<void>;
         try {
@@ -131,6 +135,7 @@ export class FairScheduler {
           this.again.push(s);
         }
         now = performance.now();
+        s.jobMs += (now - started - s.jobMs) / 4;
         if (this.held.length > 0 && now - this.heldSince >= this.flushMs) this.flush();
         if (now >= deadline) break;
       }

@@ -46,6 +46,8 @@ export class Session {
   queued = false;
   /** @internal Running an asynchronous job. */
   busy = false;
+  /** @internal How long this session's jobs take, in milliseconds (a moving average). */
+  jobMs = 0;
   /** @internal Runs a frame job (set by the WebSocket transport). */
   onFrame: ((text: string) => void | Promise<void>) | null = null;
   /** @internal Called once when the session ends for any reason but a disconnect (the transport closes its socket). */

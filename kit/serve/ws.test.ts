@@ -255,6 +255,50 @@ describe('WebSocket /ws conformance', () => {
     expect(logged).toEqual([]);
   });
 
+  it('answers frames that arrive with the upgrade request itself exactly once, in order', async () => {
+    const { connect } = await import('node:net');
+    const masked = (text: string): Buffer => {
+      const payload = Buffer.from(text);
+      expect(payload.length).toBeLessThan(126);
+      const mask = Buffer.from([1, 2, 3, 4]);
+      return Buffer.concat([Buffer.from([0x81, 0x80 | payload.length]), mask, Buffer.from(payload.map((b, i) => b ^ mask[i % 4]))]);
+    };
+    const url = new URL(server.url);
+    const sock = connect(Number(url.port), url.hostname);
+    await new Promise((r) => sock.once('connect', r));
+    const frames = [JSON.stringify({ type: 'reset', data: { seed: 3 } }), JSON.stringify({ type: 'state' }), JSON.stringify({ type: 'state' })];
+    // The request and the first frames leave in one write, so they reach the server before its session exists.
+    sock.write(Buffer.concat([
+      Buffer.from(`GET /ws HTTP/1.1\r\nHost: ${url.host}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n`),
+      ...frames.map(masked),
+    ]));
+    let got = Buffer.alloc(0);
+    const types = (): string[] => {
+      const text = got.toString('latin1');
+      const body = got.subarray(text.indexOf('\r\n\r\n') + 4);
+      const out: string[] = [];
+      for (let i = 0; i + 2 <= body.length; ) {
+        let len = body[i + 1] & 0x7f;
+        let at = i + 2;
+        if (len === 126) {
+          if (at + 2 > body.length) break;
+          len = body.readUInt16BE(at);
+          at += 2;
+        }
+        if (at + len > body.length) break;
+        out.push(JSON.parse(body.subarray(at, at + len).toString()).type);
+        i = at + len;
+      }
+      return out;
+    };
+    await new Promise<void>((resolve) => sock.on('data', (d: Buffer) => ((got = Buffer.concat([got, d])), types().length >= 3 && resolve())));
+    // Anything answered twice would show up within a few more turns of the loop.
+    await new Promise((r) => setTimeout(r, 50));
+    expect(got.toString('latin1')).toMatch(/^HTTP\/1\.1 101/);
+    expect(types()).toEqual(['observation', 'state', 'state']);
+    sock.destroy();
+  });
+
   it('serves a second world under its name; the first answers at the root and under its name', async () => {
     const notes = defineWorld({
       name: 'notes', version: '2.0.0', schema: 'CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT NOT NULL) STRICT;',
