@@ -28,6 +28,9 @@ function isNow(value: unknown): boolean {
   return typeof value === 'string' && value.length === 3 && value.toLowerCase() === 'now';
 }
 
+/** strftime's spelling of an ISO-8601 instant with milliseconds, the form `Date.prototype.toISOString` writes. */
+const ISO_MS_FORMAT = '%Y-%m-%dT%H:%M:%fZ';
+
 /** The time functions whose first argument is a time value. */
 const TIME_FIRST = ['datetime', 'date', 'time', 'julianday', 'unixepoch'] as const;
 
@@ -63,7 +66,14 @@ export function installSqlOverrides(db: Db, nowIso: () => string, sqlStream: Str
   }
   db.function('strftime', { deterministic: true, varargs: true, safeIntegers: true }, (...args: unknown[]) => {
     if (args.length === 1) args.push(nowIso());
-    else if (isNow(args[1])) args[1] = nowIso();
+    else if (isNow(args[1])) {
+      // The usual timestamp default, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), is the instant's ISO text as it is (4-digit years).
+      if (args.length === 2 && args[0] === ISO_MS_FORMAT) {
+        const iso = nowIso();
+        if (iso.length === 24) return iso;
+      }
+      args[1] = nowIso();
+    }
     return delegate('strftime', args);
   });
   db.function('timediff', { deterministic: true, varargs: true, safeIntegers: true }, (...args: unknown[]) => {

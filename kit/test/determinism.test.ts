@@ -131,4 +131,18 @@ describe('overrides agree with SQLite when no "now" is involved', () => {
     }
     plain.close();
   });
+
+  it("strftime('%Y-%m-%dT%H:%M:%fZ', 'now') is exactly what SQLite writes for the virtual instant", () => {
+    const plain = new Database(':memory:');
+    const instants = ['2026-03-01T12:00:00.000Z', '2026-06-01T09:00:00.123Z', '2026-12-31T23:59:59.999Z', '2030-02-28T12:34:56.007Z', '2100-01-01T00:00:00.500Z'];
+    for (const now of instants) {
+      const inst = kitWorld.instance({ now });
+      const got = inst.query<{ v: string }>("SELECT strftime('%Y-%m-%dT%H:%M:%fZ', 'now') AS v")[0].v;
+      const want = (plain.prepare("SELECT strftime('%Y-%m-%dT%H:%M:%fZ', ?) AS v").get(now) as { v: string }).v;
+      expect(got).toBe(want);
+      expect(got).toBe(now);
+      inst.destroy();
+    }
+    plain.close();
+  });
 });
