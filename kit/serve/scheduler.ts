@@ -116,7 +116,10 @@ export class FairScheduler {
       s.queued = false;
       if (!s.closed && s.pending > 0) {
         // A session whose jobs usually take long would hold everyone else's replies for that long: send them first.
-        if (this.held.length > 0 && s.jobMs >= this.flushMs / 2) this.flush();
+        if (this.held.length > 0 && s.jobMs >= this.flushMs / 2) {
+          this.flush();
+          now = performance.now();
+        }
         const started = now;
         s.lastActive = now;
         let out: void | Promise<void>;
@@ -136,7 +139,10 @@ export class FairScheduler {
         }
         now = performance.now();
         s.jobMs += (now - started - s.jobMs) / 4;
-        if (this.held.length > 0 && now - this.heldSince >= this.flushMs) this.flush();
+        if (this.held.length > 0 && now - this.heldSince >= this.flushMs) {
+          this.flush();
+          now = performance.now();
+        }
         if (now >= deadline) break;
       }
       // Nothing new can arrive without yielding, so the next round may start right away.
