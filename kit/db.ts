@@ -50,6 +50,22 @@ export class Store {
   private inCall = false;
   private beginStatement: Statement | null = null;
   private commitStatement: Statement | null = null;
+  /**
+   * An episode transaction is open: the store started from a fixture image, and everything since is one transaction
+   * in which each call is a savepoint. `restart()` rolls it back to the fixture (prepared statements and the page
+   * cache stay warm); anything that needs the bytes or the raw connection commits it first (`settle()`).
+   */
+  private episode = false;
+  /** The current call opened its savepoint (episode mode). */
+  private callOpen = false;
+  private savepointStatement: Statement | null = null;
+  private releaseStatement: Statement | null = null;
+  /** `total_changes()` when the current episode began: what the episode wrote is the difference. */
+  private changesBase = 0;
+  /** Whoever the connection's SQL functions currently work for (a recycled store changes hands). */
+  owner: unknown = null;
+  /** A reader of current rows by key, kept with the connection so its statements are prepared once. */
+  liveReader: unknown = null;
 
   constructor(db: Db) {
     this.db = db;
@@ -86,7 +102,52 @@ export class Store {
     return out as Row[];
   }
 
-  /** A call starts: its transaction begins before its first write. */
+  /** Start an episode transaction (a store just opened on a fixture image). */
+  beginEpisode(): void {
+    if (this.db.inTransaction) throw new Error('beginEpisode: a transaction is already open');
+    (this.beginStatement ??= this.db.prepare('BEGIN')).run();
+    this.episode = true;
+    this.changesBase = this.totalChanges();
+  }
+
+  /** Whether `restart()` can roll this store back to where its episode began. */
+  get inEpisode(): boolean {
+    return this.episode;
+  }
+
+  /**
+   * Roll the episode back to its start and begin a new one. The connection's counters that SQL can read are put back
+   * as a fresh connection has them: `last_insert_rowid()` and `changes()` are 0.
+   */
+  restart(): void {
+    if (!this.episode || this.inCall) throw new Error('restart: no episode to roll back, or a call is running');
+    this.db.exec('ROLLBACK');
+    this.db.exec('CREATE TEMP TABLE IF NOT EXISTS __seahaven_counters (x)');
+    (this.beginStatement ??= this.db.prepare('BEGIN')).run();
+    // Inserting rowid 0 sets last_insert_rowid() to 0; an update of no rows then sets changes() to 0. Both are undone
+    // by the next restart's rollback.
+    this.db.exec('INSERT INTO temp.__seahaven_counters (rowid, x) VALUES (0, 0); UPDATE temp.__seahaven_counters SET x = x WHERE 0');
+    this.changesBase = this.totalChanges();
+  }
+
+  /** Commit an open episode transaction, so the connection holds the episode's state as plain committed data. */
+  settle(): void {
+    if (!this.episode) return;
+    if (this.inCall) throw new Error('settle: a call is running');
+    this.episode = false;
+    (this.commitStatement ??= this.db.prepare('COMMIT')).run();
+  }
+
+  /** Whether anything was written since the store opened (or since its episode began). */
+  get changed(): boolean {
+    return this.totalChanges() > this.changesBase;
+  }
+
+  private totalChanges(): number {
+    return Number((this.prepared('SELECT total_changes()').stmt.get() as [bigint])[0]);
+  }
+
+  /** A call starts: its transaction (or, in an episode, its savepoint) begins before its first write. */
   startCall(): void {
     this.inCall = true;
   }
@@ -94,13 +155,26 @@ export class Store {
   /** A call ends: commit (or roll back) whatever it wrote. */
   endCall(commit: boolean): void {
     this.inCall = false;
+    if (this.episode) {
+      if (!this.callOpen) return;
+      this.callOpen = false;
+      if (commit) (this.releaseStatement ??= this.db.prepare('RELEASE __seahaven_call')).run();
+      else this.db.exec('ROLLBACK TO __seahaven_call; RELEASE __seahaven_call');
+      return;
+    }
     if (!this.db.inTransaction) return;
     if (commit) (this.commitStatement ??= this.db.prepare('COMMIT')).run();
     else this.db.exec('ROLLBACK');
   }
 
   private beforeWrite(): void {
-    if (this.inCall && !this.db.inTransaction) (this.beginStatement ??= this.db.prepare('BEGIN')).run();
+    if (!this.inCall) return;
+    if (this.episode) {
+      if (!this.callOpen) {
+        (this.savepointStatement ??= this.db.prepare('SAVEPOINT __seahaven_call')).run();
+        this.callOpen = true;
+      }
+    } else if (!this.db.inTransaction) (this.beginStatement ??= this.db.prepare('BEGIN')).run();
   }
 
   one<T = Row>(sql: string, params: SqlParam[]): T | undefined {

@@ -142,7 +142,7 @@ export class Instance {
   private destroyed = false;
 
   /** @internal Use `world.instance()`. */
-  constructor(world: World, options: InstanceOptions, from?: ForkSource) {
+  constructor(world: World, options: InstanceOptions, from?: ForkSource, reuse?: Instance) {
     this.world = world;
     const seed = options.seed ?? 0;
     if (!Number.isSafeInteger(seed) || seed < 0) throw new InstanceError('invalid_seed', `seed must be a whole number >= 0; got ${JSON.stringify(options.seed)}`);
@@ -185,7 +185,9 @@ export class Instance {
     for (const [mount, w] of mounts) {
       const image = from ? from.images.get(mount)! : loaded ? loaded.armed.get(mount)! : null;
       const base = loaded ? loaded.base.get(mount)! : from ? from.blankBases.get(mount)! : null;
-      this.slots.push(new Slot({ mount, world: w, seedText: this.seedText, clock: this.clock, tracker: this.tracker, instance: { id: this.id, fixture: this.fixture, seed: this.seed }, image, base }));
+      // A restart takes over the previous episode's open connection, rolled back to this same fixture image.
+      const store = reuse?.slots[this.slots.length].handOver() ?? undefined;
+      this.slots.push(new Slot({ mount, world: w, seedText: this.seedText, clock: this.clock, tracker: this.tracker, instance: { id: this.id, fixture: this.fixture, seed: this.seed }, image, base, store }));
     }
     for (const m of Object.keys(world.mounts)) {
       this.slots[0].worlds[m] = {
@@ -400,6 +402,21 @@ export class Instance {
     const task = this.task();
     if (!task) throw new InstanceError('no_task', 'this instance has no task; start it with world.instance({ task: "<id>" })');
     return task.grade(this);
+  }
+
+  /**
+   * A new episode from the same fixture on this instance's open connections: the same as `world.instance(options)`,
+   * observably, but the connections are rolled back instead of reopened, so prepared statements and SQLite's page
+   * cache stay warm. This instance is destroyed. Returns null (and leaves this instance alone) when it cannot be done:
+   * another fixture, a fork or hibernation committed the episode, or the world has deferred foreign keys.
+   */
+  restart(options: InstanceOptions): Instance | null {
+    if (this.destroyed || this.fixture === null || (options.fixture ?? null) !== this.fixture) return null;
+    if (!this.slots.every((s) => s.restartable)) return null;
+    // Options are checked before any connection changes hands, so a refused restart leaves this instance as it was.
+    const next = new Instance(this.world, options, undefined, this);
+    this.destroy();
+    return next;
   }
 
   /** The same episode, diverging from here: state, clock, random streams and history are carried over. */

@@ -27,6 +27,19 @@ export interface SlotOptions {
   image: Buffer | null;
   /** Where rows started: a fixture's shared reader, or a blank store's starting image (null when it started empty). */
   base: RowReader | Buffer | null;
+  /** An open store of the same world, already rolled back to this slot's fixture image (a restarted session's). */
+  store?: Store;
+}
+
+/** Deferred foreign keys are checked when a transaction commits, so they rule out running an episode as one. */
+const deferredKeys = new WeakMap<World, boolean>();
+function hasDeferredKeys(world: World): boolean {
+  let found = deferredKeys.get(world);
+  if (found === undefined) {
+    found = /\bDEFERRABLE\s+INITIALLY\s+DEFERRED\b/i.test(world.schema);
+    deferredKeys.set(world, found);
+  }
+  return found;
 }
 
 export class Slot {
@@ -47,6 +60,10 @@ export class Slot {
   private readonly ownedBase: Db | null = null;
   private image: Buffer | null;
   private store: Store | null = null;
+  /** The slot starts from a fixture image, so its episode can run as one transaction and be rolled back on restart. */
+  private readonly episodic: boolean;
+  /** The image the slot started from (the fixture's, shared). */
+  private readonly startImageRef: Buffer | null;
   /** A call is running: a store opened during it joins the call. */
   private inCall = false;
 
@@ -56,6 +73,8 @@ export class Slot {
     this.clock = o.clock;
     this.tracker = o.tracker;
     this.image = o.image;
+    this.startImageRef = o.image;
+    this.episodic = o.image !== null && o.base instanceof RowReader && !hasDeferredKeys(o.world);
     const suffix = o.mount === null ? '' : `\u0000${o.mount}`;
     this.sql = new Stream(o.seedText + suffix + '\u0000sql');
     this.rng = new Rng(new Stream(o.seedText + suffix + '\u0000rng'));
@@ -102,7 +121,29 @@ export class Slot {
       this.tables.push(entry);
       this.tracker.tables.push(entry);
     });
+    if (o.store) {
+      this.store = o.store;
+      o.store.owner = this;
+    }
     if (this.store) this.bindLive(this.store);
+  }
+
+  /**
+   * Hand the open connection over for a new episode from the same fixture: roll it back and forget it (this slot is
+   * being destroyed). Null when there is nothing to hand over: the slot sleeps, or its episode was committed (forked,
+   * hibernated, or its raw connection handed out).
+   */
+  handOver(): Store | null {
+    const store = this.store;
+    if (store === null || !store.inEpisode) return null;
+    store.restart();
+    this.store = null;
+    return store;
+  }
+
+  /** Whether a restart can reuse this slot: it sleeps on its untouched fixture image, or runs an episode it can roll back. */
+  get restartable(): boolean {
+    return this.episodic && (this.store === null ? this.image === this.startImageRef : this.store.inEpisode);
   }
 
   get awake(): boolean {
@@ -117,16 +158,21 @@ export class Slot {
   private open(): Store {
     const db: Db = this.image ? new Database(this.image) : new Database(':memory:');
     db.exec('PRAGMA foreign_keys = ON; PRAGMA temp_store = MEMORY');
-    // The capture function is installed before anything is prepared; its table numbers are offset into the tracker.
-    db.function(CAPTURE_FN, { varargs: true, safeIntegers: true, directOnly: false }, (...args: unknown[]) => this.tracker.capture(this.offset, args));
-    installSqlOverrides(db, () => this.clock.iso(), this.sql);
-    this.store = new Store(db);
-    if (this.inCall) this.store.startCall();
-    return this.store;
+    const store = new Store(db);
+    store.owner = this;
+    // The connection's functions work for whichever slot owns the store now (a restarted session's store changes
+    // hands). The capture function is installed before anything is prepared; its table numbers are offset into the tracker.
+    const owner = () => store.owner as Slot;
+    db.function(CAPTURE_FN, { varargs: true, safeIntegers: true, directOnly: false }, (...args: unknown[]) => owner().tracker.capture(owner().offset, args));
+    installSqlOverrides(db, () => owner().clock.iso(), () => owner().sql);
+    this.store = store;
+    if (this.episodic && this.image === this.startImageRef) store.beginEpisode();
+    if (this.inCall) store.startCall();
+    return store;
   }
 
   private bindLive(store: Store): void {
-    const reader = new RowReader(store.db, this.world.tables);
+    const reader = (store.liveReader ??= new RowReader(store.db, this.world.tables)) as RowReader;
     for (const t of this.tables) t.live = reader;
   }
 
@@ -139,16 +185,21 @@ export class Slot {
   /** Close the connection and keep the image; unchanged stores keep the image they were opened from. */
   sleep(): void {
     if (this.store === null) return;
-    const db = this.store.db;
-    const changed = (db.prepare('SELECT total_changes() AS n').get() as { n: number }).n > 0;
-    if (changed || this.image === null) this.image = db.serialize();
-    db.close();
+    const store = this.store;
+    const changed = store.changed;
+    // A serialized database holds committed pages only.
+    store.settle();
+    if (changed || this.image === null) this.image = store.db.serialize();
+    store.db.close();
     this.store = null;
   }
 
   /** The current image: the open database serialized, or the image the slot sleeps on (shared, never mutated). */
   snapshot(): Buffer {
-    return this.store ? this.store.db.serialize() : this.image!;
+    if (this.store === null) return this.image!;
+    // A serialized database holds committed pages only; the episode can no longer be rolled back to its fixture.
+    this.store.settle();
+    return this.store.db.serialize();
   }
 
   beginCall(): void {
@@ -166,9 +217,11 @@ export class Slot {
     this.store?.endCall(false);
   }
 
-  /** The open database (fixture freezing, benchmarks). */
+  /** The open database (fixture freezing, benchmarks), with the episode so far committed. */
   database(): Db {
-    return this.live().db;
+    const store = this.live();
+    store.settle();
+    return store.db;
   }
 
   destroy(): void {

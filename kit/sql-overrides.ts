@@ -34,8 +34,9 @@ const ISO_MS_FORMAT = '%Y-%m-%dT%H:%M:%fZ';
 /** The time functions whose first argument is a time value. */
 const TIME_FIRST = ['datetime', 'date', 'time', 'julianday', 'unixepoch'] as const;
 
-/** Install the overrides on `db`, reading the instant from `nowIso` and randomness from `sqlStream`. */
-export function installSqlOverrides(db: Db, nowIso: () => string, sqlStream: Stream): void {
+/** Install the overrides on `db`, reading the instant from `nowIso` and randomness from `sqlStream` (or the stream a function returns). */
+export function installSqlOverrides(db: Db, nowIso: () => string, sqlStream: Stream | (() => Stream)): void {
+  const stream = typeof sqlStream === 'function' ? sqlStream : () => sqlStream;
   const sqliteNow = () => {
     const iso = nowIso();
     return iso.slice(0, 10) + ' ' + iso.slice(11, 19);
@@ -44,15 +45,17 @@ export function installSqlOverrides(db: Db, nowIso: () => string, sqlStream: Str
   db.function('current_date', { deterministic: false }, () => nowIso().slice(0, 10));
   db.function('current_time', { deterministic: false }, () => nowIso().slice(11, 19));
   db.function('random', { deterministic: false }, () => {
-    const hi = BigInt(sqlStream.nextUint32());
-    const lo = BigInt(sqlStream.nextUint32());
+    const s = stream();
+    const hi = BigInt(s.nextUint32());
+    const lo = BigInt(s.nextUint32());
     return BigInt.asIntN(64, (hi << 32n) | lo);
   });
   db.function('randomblob', { deterministic: false, safeIntegers: true }, (n: unknown) => {
     const size = typeof n === 'bigint' ? Number(n) : typeof n === 'number' ? Math.trunc(n) : 1;
     const bytes = Buffer.allocUnsafe(Math.max(1, size));
+    const s = stream();
     for (let i = 0; i < bytes.length; i += 4) {
-      const word = sqlStream.nextUint32();
+      const word = s.nextUint32();
       for (let j = 0; j < 4 && i + j < bytes.length; j++) bytes[i + j] = (word >>> (8 * j)) & 255;
     }
     return bytes;

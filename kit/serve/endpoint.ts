@@ -29,6 +29,7 @@ export interface ServeHooks {
   /**
    * Called when an episode that `resolveReset` planned ends without a `submit` (the session was reset again, closed,
    * disconnected, reaped or shut down), or never starts (the plan was refused). `context` is the plan's. Errors are logged.
+   * The episode's instance may already be gone (a reset reuses its connection), so read what you need from `context`.
    */
   onAbandon?(session: Session, context: unknown): void;
 }
@@ -228,7 +229,8 @@ export class Endpoint {
     const options: InstanceOptions = { fixture, seed: plan?.seed ?? req.seed, clock: plan?.clock ?? req.clock, now: plan?.now ?? req.now, task: task?.id, logger: this.o.logger };
     let inst: Instance;
     try {
-      inst = world.instance(options);
+      // A reset to the fixture the session is on rolls its connection back instead of opening a new one.
+      inst = session.inst.restart(options) ?? world.instance(options);
     } catch (e) {
       const field = e instanceof InstanceError ? INSTANCE_FIELDS[e.code] : undefined;
       if (field !== undefined) throw validationError('invalid reset data', [{ type: 'value_error', loc: [where, field], msg: (e as Error).message, input: (options as Record<string, unknown>)[field] }]);

@@ -255,6 +255,31 @@ describe('WebSocket /ws conformance', () => {
     expect(logged).toEqual([]);
   });
 
+  it('a reset to the same fixture starts from the fixture again, as a fresh session would', async () => {
+    const p = await openReset({ fixture: 'small_startup', seed: 4 });
+    const fresh = await openReset({ fixture: 'small_startup', seed: 4 });
+    const list = await p.ask(call('search_contacts', { query: 'a', limit: 1 }));
+    const contact = list.data.observation.result.data.contacts[0];
+    await p.ask(call('update_contact', { id: contact.id, name: 'Renamed in episode one' }));
+    await p.ask(call('create_company', { name: 'Made in episode one' }));
+    expect((await p.ask({ type: 'state' })).data.changes.length).toBe(2);
+    await p.ask({ type: 'reset', data: { fixture: 'small_startup', seed: 4 } });
+    for (const probe of [p, fresh]) {
+      const state = (await probe.ask({ type: 'state' })).data;
+      expect(state.changes).toEqual([]);
+      expect(state.step_count).toBe(0);
+    }
+    const again = await p.ask(call('get_contact', { id: contact.id }));
+    const want = await fresh.ask(call('get_contact', { id: contact.id }));
+    expect(again.data.observation.result.data).toEqual(want.data.observation.result.data);
+    expect(again.data.observation.result.data.name).toBe(contact.name);
+    const made = await p.ask(call('create_company', { name: 'Made in episode two' }));
+    const madeFresh = await fresh.ask(call('create_company', { name: 'Made in episode two' }));
+    expect(made.data.observation.result.data).toEqual(madeFresh.data.observation.result.data);
+    await p.close();
+    await fresh.close();
+  });
+
   it('answers frames that arrive with the upgrade request itself exactly once, in order', async () => {
     const { connect } = await import('node:net');
     const masked = (text: string): Buffer => {
