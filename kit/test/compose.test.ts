@@ -100,3 +100,29 @@ describe('composition', () => {
     expect(() => defineWorld({ name: 'x', version: '1', schema: crm.schema, tools: [clash], worlds: { b: { world: billing, prefix: 'billing_' } } })).toThrow(/clashes/);
   });
 });
+
+describe('composition and restart', () => {
+  it('a restart rolls every store back, and the next episode equals a fresh one', () => {
+    const play = (inst: ReturnType<typeof company.instance>) => {
+      inst.call('win_and_bill', { deal_id: 'deal_acme_fleet' });
+      inst.call('win_and_bill', { deal_id: 'deal_acme_fleet', fail_after_billing: true });
+      inst.call('billing_create_invoice', { customer: 'walk-in', amount_cents: 700 });
+      return {
+        changes: inst.changes(),
+        changeLog: inst.changeLog(),
+        callLog: inst.callLog(),
+        invoices: inst.queryStore('billing', 'SELECT * FROM invoices ORDER BY id'),
+        deals: inst.query("SELECT id, stage FROM deals WHERE id = 'deal_acme_fleet'"),
+      };
+    };
+    const fresh = company.instance({ fixture: 'small_startup', seed: 3 });
+    const want = play(fresh);
+    const first = company.instance({ fixture: 'small_startup', seed: 8 });
+    play(first);
+    const again = first.restart({ fixture: 'small_startup', seed: 3 });
+    expect(again).not.toBeNull();
+    expect(again!.changes()).toEqual([]);
+    expect(again!.queryStore('billing', 'SELECT count(*) AS n FROM invoices')).toEqual([{ n: 0 }]);
+    expect(play(again!)).toEqual(want);
+  });
+});
