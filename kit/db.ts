@@ -59,6 +59,9 @@ export class Store {
   /** The current call opened its savepoint (episode mode). */
   private callOpen = false;
   private savepointStatement: Statement | null = null;
+  private rollbackStatement: Statement | null = null;
+  /** Statements that put `last_insert_rowid()` and `changes()` back to 0, once their temp table exists. */
+  private zeroCounters: [Statement, Statement] | null = null;
   private releaseStatement: Statement | null = null;
   /** `total_changes()` when the current episode began: what the episode wrote is the difference. */
   private changesBase = 0;
@@ -121,12 +124,16 @@ export class Store {
    */
   restart(): void {
     if (!this.episode || this.inCall) throw new Error('restart: no episode to roll back, or a call is running');
-    this.db.exec('ROLLBACK');
-    this.db.exec('CREATE TEMP TABLE IF NOT EXISTS __seahaven_counters (x)');
+    (this.rollbackStatement ??= this.db.prepare('ROLLBACK')).run();
+    if (this.zeroCounters === null) {
+      this.db.exec('CREATE TEMP TABLE IF NOT EXISTS __seahaven_counters (x)');
+      this.zeroCounters = [this.db.prepare('INSERT INTO temp.__seahaven_counters (rowid, x) VALUES (0, 0)'), this.db.prepare('UPDATE temp.__seahaven_counters SET x = x WHERE 0')];
+    }
     (this.beginStatement ??= this.db.prepare('BEGIN')).run();
-    // Inserting rowid 0 sets last_insert_rowid() to 0; an update of no rows then sets changes() to 0. Both are undone
-    // by the next restart's rollback.
-    this.db.exec('INSERT INTO temp.__seahaven_counters (rowid, x) VALUES (0, 0); UPDATE temp.__seahaven_counters SET x = x WHERE 0');
+    // Inserting rowid 0 sets last_insert_rowid() to 0; an update of no rows then sets changes() to 0. The row goes
+    // with the next restart's rollback.
+    this.zeroCounters[0].run();
+    this.zeroCounters[1].run();
     this.changesBase = this.totalChanges();
   }
 
