@@ -6,7 +6,7 @@
 import type Database from 'better-sqlite3';
 import type { Statement } from 'better-sqlite3';
 import type { CtxDb, RunResult, SqlParam } from './ctx.ts';
-import { sqlValueToJson, type JsonValue, type Row } from './values.ts';
+import { rowToJson, sqlValueToJson, type JsonValue, type Row } from './values.ts';
 
 type Db = InstanceType<typeof Database>;
 
@@ -31,14 +31,6 @@ function toRow(cols: string[], values: unknown[]): Row {
     else row[cols[i]] = json;
   }
   return row;
-}
-
-function objectToRow(row: Record<string, unknown>): Row {
-  for (const key in row) {
-    const v = row[key];
-    if (typeof v === 'bigint' || (typeof v === 'object' && v !== null)) row[key] = sqlValueToJson(v);
-  }
-  return row as Row;
 }
 
 /** A connection with its statement cache. */
@@ -98,7 +90,7 @@ export class Store {
     const out = p.stmt.all(...(params as SqlParam[])) as unknown[];
     const cols = p.cols;
     if (cols === null) {
-      for (const r of out) objectToRow(r as Record<string, unknown>);
+      for (const r of out) rowToJson(r as Record<string, unknown>);
       return out as Row[];
     }
     for (let i = 0; i < out.length; i++) out[i] = toRow(cols, out[i] as unknown[]);
@@ -191,7 +183,7 @@ export class Store {
     if (!stmt.reader) throw new TypeError(`ctx.db.one() needs a statement that returns rows; use ctx.db.run() for: ${sql}`);
     const row = stmt.get(...params) as unknown[] | Record<string, unknown> | undefined;
     if (row === undefined) return undefined;
-    return (p.cols === null ? objectToRow(row as Record<string, unknown>) : toRow(p.cols, row as unknown[])) as T;
+    return (p.cols === null ? rowToJson(row as Record<string, unknown>) : toRow(p.cols, row as unknown[])) as T;
   }
 
   all<T = Row>(sql: string, params: SqlParam[]): T[] {
