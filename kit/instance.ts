@@ -352,6 +352,7 @@ export class Instance {
 
   /** One record per call, in order (fresh objects on every read). */
   callLog(): CallLogEntry[] {
+    this.alive();
     return this.calls.entries();
   }
 
@@ -485,6 +486,7 @@ export class Instance {
     if (this.destroyed) return;
     this.destroyed = true;
     for (const s of this.slots) s.destroy();
+    this.calls.release();
   }
 
   [Symbol.dispose](): void {

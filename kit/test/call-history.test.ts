@@ -30,4 +30,34 @@ describe('CallHistory', () => {
       { index: 2, tool: 'del', args: { id: 9 }, ok: false, error: { code: 'not_found', message: 'none' } },
     ]);
   });
+
+  it('keeps records bigger than a chunk, and records that cross from one chunk into the next', () => {
+    const h = new CallHistory();
+    const big = JSON.stringify({ text: 'ä'.repeat(30_000) });
+    const mid = JSON.stringify({ text: 'y'.repeat(9_000) });
+    const outcomes = [mid, big, mid, mid, '{"ok":true}', big, mid];
+    outcomes.forEach((o, i) => h.push(i + 1, true, 'read', `{"i":${i}}`, o));
+    expect(h.entries().map((e) => e.result)).toEqual(outcomes.map((o) => JSON.parse(o)));
+    const copy = new CallHistory(h);
+    copy.push(8, true, 'read', '{"i":7}', mid);
+    expect(copy.entries().map((e) => e.result)).toEqual([...outcomes, mid].map((o) => JSON.parse(o)));
+    expect(h.length).toBe(7);
+  });
+
+  it('chunks released by one log are reused by the next without mixing records', () => {
+    const fill = (h: CallHistory, tag: string, n: number) => {
+      for (let i = 1; i <= n; i++) h.push(i, true, 't', `{"tag":"${tag}","i":${i}}`, JSON.stringify({ tag, i, pad: tag.repeat(200) }));
+    };
+    const a = new CallHistory();
+    fill(a, 'a', 300);
+    const keep = new CallHistory();
+    fill(keep, 'k', 300);
+    a.release();
+    expect(a.length).toBe(0);
+    expect(a.entries()).toEqual([]);
+    const b = new CallHistory();
+    fill(b, 'b', 500);
+    expect(b.entries().every((e, i) => (e.args as { tag: string; i: number }).tag === 'b' && (e.result as { i: number }).i === i + 1)).toBe(true);
+    expect(keep.entries().every((e, i) => (e.result as { tag: string; i: number; pad: string }).tag === 'k' && (e.result as { pad: string }).pad === 'k'.repeat(200) && (e.args as { i: number }).i === i + 1)).toBe(true);
+  });
 });

@@ -276,8 +276,11 @@ describe('instances', () => {
 
   it('destroy() closes the instance', () => {
     const inst = fresh();
+    inst.call('add_item', { label: 'x' });
     inst.destroy();
     expect(() => inst.call('add_item', { label: 'x' })).toThrow(/destroyed/);
+    // Its call log went back to the pool with it: reading it is refused, not answered with another episode's records.
+    expect(() => inst.callLog()).toThrow(/destroyed/);
   });
 
   it('the state document has the contract shape', () => {
