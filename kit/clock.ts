@@ -33,8 +33,16 @@ export class VirtualClock {
   }
   /** ISO-8601 text with milliseconds and `Z`. */
   iso(): string {
-    return isoOf(this.now());
+    const ms = this.now();
+    // Tools and SQL defaults ask for the same instant many times; it is formatted once.
+    if (ms !== this.isoMs) {
+      this.isoMs = ms;
+      this.isoText = isoOf(ms);
+    }
+    return this.isoText;
   }
+  private isoMs = NaN;
+  private isoText = '';
   /** Move the clock forward (harness side). */
   advance(ms: number): void {
     if (!Number.isInteger(ms) || ms < 0) throw new RangeError(`clock.advance(ms) takes a whole, non-negative number of milliseconds; got ${ms}`);

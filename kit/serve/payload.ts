@@ -21,6 +21,7 @@ export function openEnvTools(listings: readonly ToolListing[]): OpenEnvTool[] {
 /** A reward as JSON: whole numbers get a `.0` so Python reads a float, not an int. */
 export function rewardJson(reward: number | null): string {
   if (reward === null) return 'null';
+  if (reward === 0) return '0.0';
   return Number.isInteger(reward) && Math.abs(reward) < 1e15 ? reward.toFixed(1) : JSON.stringify(reward);
 }
 

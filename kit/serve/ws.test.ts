@@ -396,6 +396,18 @@ describe('WebSocket limits', () => {
     }
   });
 
+  it('reads a binary frame as UTF-8 text, like a text frame', async () => {
+    const p = await openReset();
+    p.ws.send(Buffer.from(JSON.stringify(call('search_contacts', { query: 'ü' }))), { binary: true });
+    const r = await p.next();
+    expect(r.json.type).toBe('observation');
+    expect(r.json.data.observation.error).toBeNull();
+    expect(r.json.data.observation.tool_name).toBe('search_contacts');
+    p.ws.send(Buffer.from('{"type": "nope"}'), { binary: true });
+    expect((await p.next()).json.data.code).toBe('UNKNOWN_TYPE');
+    await p.close();
+  });
+
   it('refuses an oversized frame with a readable error and keeps the session', async () => {
     const s = await startServer({ worlds: [crm], port: 0, maxFrameBytes: 2048 });
     try {

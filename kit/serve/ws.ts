@@ -62,22 +62,27 @@ export function wsRoute(ep: Endpoint, scheduler: FairScheduler, logger: (line: s
           }
           const s = session;
           s.onFrame = (text) => send(ep.wsFrame(s, text));
+          // Frames are read straight off the socket (Hono's onMessage would wrap each one in a MessageEvent). Hono
+          // opens the session synchronously once the socket exists, so no frame can arrive before this listener.
+          socket.on('message', (data: Buffer) => {
+            try {
+              if (ep.closing) {
+                // Frames that arrive once shutdown has begun are answered, in order, but not run.
+                scheduler.push(s, () => void send(errorFrame('SESSION_ERROR', 'the server is shutting down; reconnect to a running server')));
+              } else {
+                // Binary frames are read as UTF-8 text too.
+                scheduler.push(s, data.toString('utf8'));
+              }
+            } catch (e) {
+              logger(`[seahaven] WebSocket handler error on ${ep.name}: ${(e as Error)?.stack ?? String(e)}`);
+            }
+          });
           s.onEnd = (reason) => {
             const [code, why] = CLOSE[reason];
             // Replies held for this turn go out before the close frame.
             scheduler.flush();
             if (socket!.readyState === OPEN) socket!.close(code, why);
           };
-        },
-        onMessage(event) {
-          if (session === null) return;
-          if (ep.closing) {
-            // Frames that arrive once shutdown has begun are answered, in order, but not run.
-            scheduler.push(session, () => void send(errorFrame('SESSION_ERROR', 'the server is shutting down; reconnect to a running server')));
-            return;
-          }
-          const data = event.data;
-          scheduler.push(session, typeof data === 'string' ? data : Buffer.from(data as ArrayBuffer).toString('utf8'));
         },
         onClose() {
           if (session !== null) ep.registry.end(session, 'disconnect');
