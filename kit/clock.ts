@@ -23,6 +23,9 @@ export class VirtualClock {
   base: number;
   /** Numbered calls so far (tick mode adds one second each). */
   calls = 0;
+  /** The last instant `iso()` formatted, and its text. */
+  private isoMs = NaN;
+  private isoText = '';
   constructor(mode: ClockMode, startMs: number) {
     this.mode = mode;
     this.base = startMs;
@@ -41,8 +44,6 @@ export class VirtualClock {
     }
     return this.isoText;
   }
-  private isoMs = NaN;
-  private isoText = '';
   /** Move the clock forward (harness side). */
   advance(ms: number): void {
     if (!Number.isInteger(ms) || ms < 0) throw new RangeError(`clock.advance(ms) takes a whole, non-negative number of milliseconds; got ${ms}`);

@@ -55,6 +55,13 @@ describe('virtual time in SQL', () => {
     expect(fixed.clock.iso()).toBe('2026-03-01T12:00:00.000Z');
     fixed.clock.advance(1500);
     expect(fixed.state().clock.now).toBe('2026-03-01T12:00:01.500Z');
+    // iso() keeps the text of the instant it last formatted; an advance or a tick gives new text.
+    expect(fixed.clock.iso()).toBe('2026-03-01T12:00:01.500Z');
+    const tick = kitWorld.instance({ clock: 'tick' });
+    const first = tick.clock.iso();
+    tick.call('stamp', {});
+    expect(tick.clock.iso()).not.toBe(first);
+    expect(Date.parse(tick.clock.iso()) - Date.parse(first)).toBe(1000);
     const later = kitWorld.instance({ now: '2026-04-01T00:00:00Z' });
     expect(later.clock.iso()).toBe('2026-04-01T00:00:00.000Z');
     expect(() => kitWorld.instance({ now: '2020-01-01T00:00:00Z' })).toThrow(/earlier than/);
