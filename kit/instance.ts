@@ -114,7 +114,7 @@ interface ForkSource {
   /** Starting states of blank stores (a fixture's are shared through its loaded image). */
   blankBases: Map<string | null, Buffer | null>;
   callLog: CallHistory;
-  callNames: string[];
+  numbered: number;
   id: string;
 }
 
@@ -132,8 +132,8 @@ export class Instance {
   private readonly bound: Map<string, Bound>;
   private readonly tracker = new ChangeTracker([]);
   private readonly calls: CallHistory;
-  /** Tool name of each numbered call, by index - 1. */
-  private readonly callNames: string[];
+  /** Calls numbered so far (calls refused before reaching a tool are not numbered). */
+  private numbered: number;
   private readonly logger: (line: string) => void;
   private readonly seedText: string;
   private currentCall = 0;
@@ -175,7 +175,7 @@ export class Instance {
     this.seedText = `${world.name}\u0000${this.fixture ?? ''}\u0000${seed}`;
     this.id = from?.id ?? 'inst_' + hashHex(this.seedText).slice(0, 16);
     this.calls = new CallHistory(from?.callLog);
-    this.callNames = from ? from.callNames.slice() : [];
+    this.numbered = from ? from.numbered : 0;
     if (from) {
       this.clock.base = from.clock.base;
       this.clock.calls = from.clock.calls;
@@ -261,8 +261,7 @@ export class Instance {
       this.logFailure(undefined, name, args, error);
       return { ok: false, error };
     }
-    const index = this.callNames.length + 1;
-    this.callNames.push(bound.name);
+    const index = ++this.numbered;
     this.clock.calls = index;
     this.currentCall = index;
     const slot = this.slots[bound.slot];
@@ -358,7 +357,7 @@ export class Instance {
 
   /** Numbered calls so far. */
   get callCount(): number {
-    return this.callNames.length;
+    return this.numbered;
   }
 
   /** Read-only SQL over the current state (main store; `mount.table` names need `queryStore`). */
@@ -439,7 +438,7 @@ export class Instance {
         tracker: this.tracker,
         blankBases,
         callLog: this.calls,
-        callNames: this.callNames,
+        numbered: this.numbered,
         id: `${this.id}~${++this.forks}`,
       },
     );
