@@ -114,7 +114,6 @@ interface ForkSource {
   /** Starting states of blank stores (a fixture's are shared through its loaded image). */
   blankBases: Map<string | null, Buffer | null>;
   callLog: CallHistory;
-  numbered: number;
   id: string;
 }
 
@@ -132,8 +131,6 @@ export class Instance {
   private readonly bound: Map<string, Bound>;
   private readonly tracker = new ChangeTracker([]);
   private readonly calls: CallHistory;
-  /** Calls numbered so far (calls refused before reaching a tool are not numbered). */
-  private numbered: number;
   private readonly logger: (line: string) => void;
   private readonly seedText: string;
   private currentCall = 0;
@@ -175,7 +172,6 @@ export class Instance {
     this.seedText = `${world.name}\u0000${this.fixture ?? ''}\u0000${seed}`;
     this.id = from?.id ?? 'inst_' + hashHex(this.seedText).slice(0, 16);
     this.calls = new CallHistory(from?.callLog);
-    this.numbered = from ? from.numbered : 0;
     if (from) {
       this.clock.base = from.clock.base;
       this.clock.calls = from.clock.calls;
@@ -261,8 +257,8 @@ export class Instance {
       this.logFailure(undefined, name, args, error);
       return { ok: false, error };
     }
-    const index = ++this.numbered;
-    this.clock.calls = index;
+    // The clock counts numbered calls (calls refused before reaching a tool are not numbered).
+    const index = ++this.clock.calls;
     this.currentCall = index;
     const slot = this.slots[bound.slot];
     const call: CallInfo = { tool: name, args: parsed.data, index };
@@ -357,7 +353,7 @@ export class Instance {
 
   /** Numbered calls so far. */
   get callCount(): number {
-    return this.numbered;
+    return this.clock.calls;
   }
 
   /** Read-only SQL over the current state (main store; `mount.table` names need `queryStore`). */
@@ -438,7 +434,6 @@ export class Instance {
         tracker: this.tracker,
         blankBases,
         callLog: this.calls,
-        numbered: this.numbered,
         id: `${this.id}~${++this.forks}`,
       },
     );
