@@ -163,7 +163,10 @@ export class Slot {
     // The connection's functions work for whichever slot owns the store now (a restarted session's store changes
     // hands). The capture function is installed before anything is prepared; its table numbers are offset into the tracker.
     const owner = () => store.owner as Slot;
-    db.function(CAPTURE_FN, { varargs: true, safeIntegers: true, directOnly: false }, (...args: unknown[]) => owner().tracker.capture(owner().offset, args));
+    db.function(CAPTURE_FN, { varargs: true, safeIntegers: true, directOnly: false }, (...args: unknown[]) => {
+      const slot = owner();
+      return slot.tracker.capture(slot.offset, args);
+    });
     installSqlOverrides(db, () => owner().clock.iso(), () => owner().sql);
     this.store = store;
     if (this.episodic && this.image === this.startImageRef) store.beginEpisode();

@@ -34,9 +34,8 @@ const ISO_MS_FORMAT = '%Y-%m-%dT%H:%M:%fZ';
 /** The time functions whose first argument is a time value. */
 const TIME_FIRST = ['datetime', 'date', 'time', 'julianday', 'unixepoch'] as const;
 
-/** Install the overrides on `db`, reading the instant from `nowIso` and randomness from `sqlStream` (or the stream a function returns). */
-export function installSqlOverrides(db: Db, nowIso: () => string, sqlStream: Stream | (() => Stream)): void {
-  const stream = typeof sqlStream === 'function' ? sqlStream : () => sqlStream;
+/** Install the overrides on `db`, reading the instant from `nowIso` and randomness from the stream `stream` returns. */
+export function installSqlOverrides(db: Db, nowIso: () => string, stream: () => Stream): void {
   const sqliteNow = () => {
     const iso = nowIso();
     return iso.slice(0, 10) + ' ' + iso.slice(11, 19);

@@ -212,7 +212,8 @@ function listTools(world: World): ToolListing[] {
 function checkSchema(where: string, schema: string, epoch: string): { tables: TableInfo[]; hash: string } {
   const db = new Database(':memory:');
   try {
-    installSqlOverrides(db, () => epoch, new Stream('schema-check'));
+    const stream = new Stream('schema-check');
+    installSqlOverrides(db, () => epoch, () => stream);
     db.exec(KIT_DDL);
     try {
       db.exec(schema);

@@ -25,7 +25,8 @@ interface SchemaObject {
 function schemaObjects(world: World): SchemaObject[] {
   const db = new Database(':memory:');
   try {
-    installSqlOverrides(db, () => world.epoch, new Stream('seahaven-check'));
+    const stream = new Stream('seahaven-check');
+    installSqlOverrides(db, () => world.epoch, () => stream);
     db.exec(KIT_DDL);
     db.exec(world.schema);
     return db.prepare(`SELECT type, name, sql FROM sqlite_schema WHERE sql IS NOT NULL AND name NOT LIKE '${KIT_PREFIX}%' ORDER BY rowid`).all() as SchemaObject[];
