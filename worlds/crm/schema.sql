@@ -50,9 +50,3 @@ CREATE INDEX deals_company ON deals (company_id);
 CREATE INDEX deals_contact ON deals (contact_id);
 CREATE INDEX activities_contact ON activities (contact_id);
 CREATE INDEX activities_deal ON activities (deal_id);
-
--- Moving a deal through the pipeline stamps it; the stamp comes from the virtual clock, so it replays.
-CREATE TRIGGER deals_touch AFTER UPDATE OF stage, amount_cents, close_date ON deals
-BEGIN
-  UPDATE deals SET updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = NEW.id;
-END;

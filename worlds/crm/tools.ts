@@ -224,14 +224,17 @@ export const updateDeal = defineTool({
   description: 'Move a deal to another stage or change its amount or close date. Won and lost deals are closed and cannot change.',
   input: z.object({ id: z.string(), stage: z.enum(DEAL_STAGES).optional(), amount_cents: z.number().int().min(0).optional(), close_date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional() }),
   run(ctx, { id, stage, amount_cents, close_date }) {
+    const nothing = stage === undefined && amount_cents === undefined && close_date === undefined;
+    // Moving a deal stamps it (from the virtual clock, so it replays). One statement updates an open deal and returns it.
+    const updated = nothing ? undefined : ctx.db.one(
+      "UPDATE deals SET stage = coalesce(?, stage), amount_cents = coalesce(?, amount_cents), close_date = coalesce(?, close_date), updated_at = ? WHERE id = ? AND stage NOT IN ('won', 'lost') RETURNING *",
+      stage ?? null, amount_cents ?? null, close_date ?? null, ctx.clock.iso(), id,
+    );
+    if (updated !== undefined) return updated;
+    // Nothing was written: say why.
     const deal = mustFind(ctx, 'deals', id);
     if (deal.stage === 'won' || deal.stage === 'lost') throw new ToolError('deal_closed', `Deal ${id} is already ${deal.stage}; open a new deal instead.`);
-    if (stage === undefined && amount_cents === undefined && close_date === undefined) throw new ToolError('nothing_to_update', 'Give stage, amount_cents or close_date.');
-    ctx.db.run(
-      'UPDATE deals SET stage = coalesce(?, stage), amount_cents = coalesce(?, amount_cents), close_date = coalesce(?, close_date) WHERE id = ?',
-      stage ?? null, amount_cents ?? null, close_date ?? null, id,
-    );
-    return ctx.db.one('SELECT * FROM deals WHERE id = ?', id);
+    throw new ToolError('nothing_to_update', 'Give stage, amount_cents or close_date.');
   },
 });
 
