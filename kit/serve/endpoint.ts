@@ -4,11 +4,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import { InstanceError } from '../errors.ts';
-import type { Instance, InstanceOptions } from '../instance.ts';
+import type { Instance, InstanceOptions, WireCallResult } from '../instance.ts';
 import type { Grade } from '../task.ts';
 import type { World } from '../world.ts';
 import { FrameError, ResetError, errorFrame, frameErrorText, validationError } from './errors.ts';
-import { callFailObservation, callOkObservation, executionError, openEnvTools, parseAction, stepPayload, type OpenEnvTool, type StepAction } from './payload.ts';
+import { callFailObservation, callOkFrame, callOkObservation, executionError, openEnvTools, parseAction, stepPayload, type OpenEnvTool, type StepAction } from './payload.ts';
 import { parseReset, type ResetPlan, type ResetRequest } from './reset.ts';
 import type { FairScheduler } from './scheduler.ts';
 import { Session, type SessionOwner, type SessionRegistry } from './sessions.ts';
@@ -123,8 +123,11 @@ export class Endpoint {
     });
   }
 
-  /** Answer one WebSocket frame: the reply's JSON text, `null` for `close`, or a promise of either (async reset hooks). */
-  wsFrame(session: Session, text: string): string | null | Promise<string | null> {
+  /**
+   * Answer one WebSocket frame: the reply's JSON text (or, for a successful call, its UTF-8 bytes), `null` for `close`,
+   * or a promise of text or `null` (async reset hooks).
+   */
+  wsFrame(session: Session, text: string): string | Buffer | null | Promise<string | null> {
     if (text.length > this.o.maxFrameChars) {
       const msg = `frame of ${text.length} characters exceeds this server's limit of ${this.o.maxFrameChars}; send smaller arguments or start the server with a higher --max-frame-bytes`;
       return errorFrame('VALIDATION_ERROR', msg, [{ type: 'string_too_long', loc: [], msg, input: null }]);
@@ -140,9 +143,12 @@ export class Endpoint {
     }
     try {
       switch (msg.type) {
-        case 'step':
+        case 'step': {
           if (msg.data === undefined) throw validationError('invalid step', [{ type: 'missing', loc: ['data'], msg: 'Field required: a step frame carries the action in data' }]);
-          return '{"type":"observation","data":' + this.step(session, msg.data, ['data']) + '}';
+          const action = parseAction(msg.data, ['data']);
+          if (action.type === 'call_tool') return this.callToolFrame(session, action.tool_name, action.arguments);
+          return wrapObservation(this.act(session, action, ['data']));
+        }
         case 'reset': {
           const out = this.reset(session, parseReset(msg.data, 'data'), 'data');
           return typeof out === 'string' ? wrapObservation(out) : out.then(wrapObservation, (e) => this.errorText(e));
@@ -270,6 +276,19 @@ export class Endpoint {
   }
 
   private callTool(session: Session, name: string, args: Record<string, unknown>): string {
+    const { r, reward, metadata } = this.runCall(session, name, args);
+    if (r.ok) return stepPayload(callOkObservation(name, r.result, r.json), reward, false, metadata);
+    return stepPayload(callFailObservation(name, r.error), reward, false, '{"seahaven_error":' + JSON.stringify(r.error) + '}');
+  }
+
+  /** A call as a whole WebSocket frame; a successful one as UTF-8 bytes, built without the intermediate text. */
+  private callToolFrame(session: Session, name: string, args: Record<string, unknown>): string | Buffer {
+    const { r, reward, metadata } = this.runCall(session, name, args);
+    if (r.ok) return callOkFrame(name, r.result, r.json, reward, metadata);
+    return wrapObservation(stepPayload(callFailObservation(name, r.error), reward, false, '{"seahaven_error":' + JSON.stringify(r.error) + '}'));
+  }
+
+  private runCall(session: Session, name: string, args: Record<string, unknown>): { r: WireCallResult; reward: number; metadata: string } {
     const r = session.inst.callForWire(name, args);
     session.stepCount++;
     let reward = 0;
@@ -283,8 +302,7 @@ export class Endpoint {
         metadata = JSON.stringify({ seahaven_grade_error: this.asFrameError(e).message });
       }
     }
-    if (r.ok) return stepPayload(callOkObservation(name, r.result, r.json), reward, false, metadata);
-    return stepPayload(callFailObservation(name, r.error), reward, false, '{"seahaven_error":' + JSON.stringify(r.error) + '}');
+    return { r, reward, metadata };
   }
 
   private grade(session: Session): Grade {

@@ -35,7 +35,7 @@ describe('FairScheduler', () => {
         ran++;
         // Nothing has been written while the turn still runs frames.
         expect(wire).toEqual([]);
-        scheduler.write((t) => wire.push(t), `${s.id}:${text}`);
+        scheduler.write((t) => wire.push(String(t)), `${s.id}:${text}`);
       };
     }
     for (const s of sessions) scheduler.push(s, '1');
@@ -44,7 +44,7 @@ describe('FairScheduler', () => {
     expect(ran).toBe(4);
     expect(wire).toEqual(['a:1', 'b:1', 'c:1', 'a:2']);
     // Outside a turn a write goes out at once.
-    scheduler.write((t) => wire.push(t), 'now');
+    scheduler.write((t) => wire.push(String(t)), 'now');
     expect(wire.at(-1)).toBe('now');
   });
 

@@ -13,6 +13,9 @@
  */
 import type { Job, Session } from './sessions.ts';
 
+/** A reply to write: JSON text, or its UTF-8 bytes (sent as a text frame all the same). */
+export type Reply = string | Buffer;
+
 export class FairScheduler {
   /** Sessions waiting for their turn in this round, from `head` on. */
   private ready: Session[] = [];
@@ -27,7 +30,7 @@ export class FairScheduler {
   private readonly flushMs: number;
   /** Whether a turn is running (writes are held only then). */
   private inTurn = false;
-  /** Held writes as pairs: the socket's write function, then the text. */
+  /** Held writes as pairs: the socket's write function, then the reply. */
   private held: unknown[] = [];
   private heldSince = 0;
 
@@ -40,11 +43,11 @@ export class FairScheduler {
     this.flushMs = flushMs;
   }
 
-  /** Write `text` with `write`: at once outside a turn, else with the turn's other replies, in the order given. */
-  write(write: (text: string) => void, text: string): void {
-    if (!this.inTurn) return write(text);
+  /** Write `reply` with `write`: at once outside a turn, else with the turn's other replies, in the order given. */
+  write(write: (reply: Reply) => void, reply: Reply): void {
+    if (!this.inTurn) return write(reply);
     if (this.held.length === 0) this.heldSince = performance.now();
-    this.held.push(write, text);
+    this.held.push(write, reply);
   }
 
   /** Write every held reply now (before a socket closes, so its last replies go first). */
@@ -54,7 +57,7 @@ export class FairScheduler {
     this.held = [];
     for (let i = 0; i < held.length; i += 2) {
       try {
-        (held[i] as (text: string) => void)(held[i + 1] as string);
+        (held[i] as (reply: Reply) => void)(held[i + 1] as Reply);
       } catch {
         // A socket that fails to write is closing; its close event ends the session.
       }

@@ -7,10 +7,11 @@ import type { MiddlewareHandler } from 'hono';
 import type { WebSocket } from 'ws';
 import { FrameError, errorFrame } from './errors.ts';
 import type { Endpoint } from './endpoint.ts';
-import type { FairScheduler } from './scheduler.ts';
+import type { FairScheduler, Reply } from './scheduler.ts';
 import { CapacityError, type EndReason, type Session } from './sessions.ts';
 
 const OPEN = 1;
+const TEXT = { binary: false };
 
 const CLOSE: Record<EndReason, [number, string]> = {
   close: [1000, 'session closed'],
@@ -30,12 +31,13 @@ export function wsRoute(ep: Endpoint, scheduler: FairScheduler, logger: (line: s
     () => {
       let session: Session | null = null;
       let socket: WebSocket | null = null;
-      const write = (text: string): void => {
-        if (socket!.readyState === OPEN) socket!.send(text);
+      // Replies given as bytes are still text frames.
+      const write = (reply: Reply): void => {
+        if (socket!.readyState === OPEN) socket!.send(reply, TEXT);
       };
       // An asynchronous reply (a reset waiting on a hook) hands its promise back, so the session stays busy until it is sent.
-      const send = (reply: string | null | Promise<string | null>): void | Promise<void> => {
-        if (typeof reply === 'string') {
+      const send = (reply: Reply | null | Promise<string | null>): void | Promise<void> => {
+        if (typeof reply === 'string' || reply instanceof Uint8Array) {
           scheduler.write(write, reply);
         } else if (reply === null) {
           ep.registry.end(session!, 'close');
