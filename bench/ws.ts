@@ -112,7 +112,7 @@ async function record(url: string, frames: string[]): Promise<string[]> {
 export interface InProcessCosts {
   /** `inst.call` per call of the calls loop (µs). */
   callUs: number;
-  /** The same calls as frames through the endpoint: parse, dispatch, call, reply JSON (µs). */
+  /** The same calls as frames through the endpoint: parse, dispatch, call, reply JSON, down to its UTF-8 bytes (µs). */
   frameUs: number;
   /** A whole episode's 16 frames through the endpoint, reset included (µs). */
   episodeUs: number;
@@ -134,17 +134,22 @@ export function inProcessCosts(calls: string[], episode: string[]): InProcessCos
     fn();
     return (performance.now() - t) * 1000;
   };
+  // Replies as the bytes a socket sends: a reply given as text is encoded here, as the socket would.
+  const frame = (text: string) => {
+    const reply = ep.wsFrame(session, text);
+    return typeof reply === 'string' ? Buffer.from(reply) : reply;
+  };
   const laps = 200;
   const episodes = 40;
   const best = { callUs: Infinity, frameUs: Infinity, episodeUs: Infinity, resetUs: Infinity };
   for (let round = 0; round < 3; round++) {
-    best.frameUs = Math.min(best.frameUs, time(() => { for (let i = 0; i < laps; i++) for (const f of frames) ep.wsFrame(session, f); }) / (laps * frames.length));
+    best.frameUs = Math.min(best.frameUs, time(() => { for (let i = 0; i < laps; i++) for (const f of frames) frame(f); }) / (laps * frames.length));
     best.callUs = Math.min(best.callUs, time(() => { for (let i = 0; i < laps; i++) for (const a of actions) inst.call(a.tool_name, a.arguments); }) / (laps * actions.length));
     let reset = 0;
     const total = time(() => {
       for (let i = 0; i < episodes; i++) {
-        reset += time(() => ep.wsFrame(session, episode[0]));
-        for (let k = 1; k < episode.length; k++) ep.wsFrame(session, episode[k].replace('@@', `${round}-${i}`));
+        reset += time(() => frame(episode[0]));
+        for (let k = 1; k < episode.length; k++) frame(episode[k].replace('@@', `${round}-${i}`));
       }
     });
     best.episodeUs = Math.min(best.episodeUs, total / episodes);
@@ -367,7 +372,7 @@ export function formatWs(r: WsBenchResult): string {
   out.push('');
   const c = r.inProcess;
   const us = (x: number) => `${x.toFixed(0)} µs`;
-  out.push(`Where a step's time goes, in process without sockets (best of 3): a crm call of the loop costs ${us(c.callUs)} in the kit (\`inst.call\`); answering it as a frame costs ${us(c.frameUs)}, so the server's parsing, dispatch and reply JSON add ${c.frameUs - c.callUs >= 1 ? us(c.frameUs - c.callUs) : 'less than 1 µs (within this measurement\'s noise)'}. A whole episode costs ${us(c.episodeUs)} (${us(c.episodeUs / 16)} a frame), ${us(c.resetUs)} of it for the reset: a reset to the fixture the session is on rolls the session's connection back and starts the new instance on it, so prepared statements and the page cache stay warm.`);
+  out.push(`Where a step's time goes, in process without sockets (best of 3): a crm call of the loop costs ${us(c.callUs)} in the kit (\`inst.call\`); answering it as a frame, down to the UTF-8 bytes a socket sends, costs ${us(c.frameUs)}, so the server's parsing, dispatch, reply JSON and its encoding add ${c.frameUs - c.callUs >= 1 ? us(c.frameUs - c.callUs) : 'less than 1 µs (within this measurement\'s noise)'}. A whole episode costs ${us(c.episodeUs)} (${us(c.episodeUs / 16)} a frame), ${us(c.resetUs)} of it for the reset: a reset to the fixture the session is on rolls the session's connection back and starts the new instance on it, so prepared statements and the page cache stay warm.`);
   out.push('');
   out.push('Whole episodes (the reset is part of the loop: every 16th frame rolls the session\'s connection back to the fixture and starts a new instance on it):');
   out.push('');
