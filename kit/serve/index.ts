@@ -21,7 +21,7 @@ export { consoleRoutes, type ConsoleOptions } from './console.ts';
 export type { ConsoleApiOptions } from './console-api.ts';
 export { Endpoint, type ServeHooks, type EndpointOptions } from './endpoint.ts';
 export { Session, SessionRegistry, CapacityError, type SessionOwner, type EndReason, type Job } from './sessions.ts';
-export { FairScheduler } from './scheduler.ts';
+export { FairScheduler, type Reply } from './scheduler.ts';
 export { serveCurricula, type ServeCurriculaOptions, type ServedCurricula } from './curricula.ts';
 export { ResetError, FrameError, type ErrorCode, type ErrorItem } from './errors.ts';
 export type { ResetRequest, ResetPlan, RewardMode } from './reset.ts';
