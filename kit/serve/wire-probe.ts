@@ -1,4 +1,7 @@
-/** A raw-frame WebSocket probe for protocol tests: send exact frames, read exact replies (text and parsed). */
+/**
+ * A raw-frame WebSocket probe for protocol tests: send exact frames, read exact replies (text and parsed). OpenEnv
+ * frames are text: a binary frame from the server fails the read that meets it.
+ */
 import WebSocket from 'ws';
 
 export interface Frame {
@@ -10,14 +13,14 @@ export class WireProbe {
   readonly ws: WebSocket;
   /** Resolves with the close code and reason once the socket closes. */
   readonly closed: Promise<{ code: number; reason: string }>;
-  private readonly inbox: Frame[] = [];
-  private waiter: ((f: Frame) => void) | null = null;
+  private readonly inbox: (Frame | Error)[] = [];
+  private waiter: ((f: Frame | Error) => void) | null = null;
 
   private constructor(ws: WebSocket) {
     this.ws = ws;
-    ws.on('message', (data) => {
+    ws.on('message', (data, isBinary) => {
       const text = data.toString();
-      const frame = { text, json: JSON.parse(text) };
+      const frame = isBinary ? new Error(`the server sent a binary frame (${text.slice(0, 80)}…); OpenEnv frames are text`) : { text, json: JSON.parse(text) };
       if (this.waiter) {
         const w = this.waiter;
         this.waiter = null;
@@ -45,7 +48,7 @@ export class WireProbe {
   /** The next frame received. */
   next(timeoutMs = 5000): Promise<Frame> {
     const queued = this.inbox.shift();
-    if (queued) return Promise.resolve(queued);
+    if (queued) return queued instanceof Error ? Promise.reject(queued) : Promise.resolve(queued);
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.waiter = null;
@@ -53,7 +56,8 @@ export class WireProbe {
       }, timeoutMs);
       this.waiter = (f) => {
         clearTimeout(timer);
-        resolve(f);
+        if (f instanceof Error) reject(f);
+        else resolve(f);
       };
     });
   }
