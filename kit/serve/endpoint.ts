@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { InstanceError } from '../errors.ts';
-import type { Instance, InstanceOptions, WireCallResult } from '../instance.ts';
+import type { Instance, InstanceOptions, ToolFailure, WireCallResult } from '../instance.ts';
 import type { Grade } from '../task.ts';
 import type { World } from '../world.ts';
 import { FrameError, ResetError, errorFrame, frameErrorText, validationError } from './errors.ts';
@@ -260,11 +260,6 @@ export class Endpoint {
     return stepPayload(observation, null, false, metadata);
   }
 
-  /** Run one step action (`where` is its `loc`): the step payload's JSON text. */
-  step(session: Session, action: unknown, where: (string | number)[]): string {
-    return this.act(session, parseAction(action, where), where);
-  }
-
   /** Run a checked step action: the step payload's JSON text. */
   act(session: Session, a: StepAction, where: (string | number)[]): string {
     if (a.type === 'call_tool') return this.callTool(session, a.tool_name, a.arguments);
@@ -277,15 +272,13 @@ export class Endpoint {
 
   private callTool(session: Session, name: string, args: Record<string, unknown>): string {
     const { r, reward, metadata } = this.runCall(session, name, args);
-    if (r.ok) return stepPayload(callOkObservation(name, r.result, r.json), reward, false, metadata);
-    return stepPayload(callFailObservation(name, r.error), reward, false, '{"seahaven_error":' + JSON.stringify(r.error) + '}');
+    return r.ok ? stepPayload(callOkObservation(name, r.result, r.json), reward, false, metadata) : callFailPayload(name, r.error, reward);
   }
 
   /** A call as a whole WebSocket frame; a successful one as UTF-8 bytes, built without the intermediate text. */
   private callToolFrame(session: Session, name: string, args: Record<string, unknown>): string | Buffer {
     const { r, reward, metadata } = this.runCall(session, name, args);
-    if (r.ok) return callOkFrame(name, r.result, r.json, reward, metadata);
-    return wrapObservation(stepPayload(callFailObservation(name, r.error), reward, false, '{"seahaven_error":' + JSON.stringify(r.error) + '}'));
+    return r.ok ? callOkFrame(name, r.result, r.json, reward, metadata) : wrapObservation(callFailPayload(name, r.error, reward));
   }
 
   private runCall(session: Session, name: string, args: Record<string, unknown>): { r: WireCallResult; reward: number; metadata: string } {
@@ -346,6 +339,11 @@ export class Endpoint {
   stateJson(session: Session): string {
     return JSON.stringify({ episode_id: session.episodeId, step_count: session.stepCount, ...session.inst.state() });
   }
+}
+
+/** The step payload of a failed call: the error in the observation, and again as `metadata.seahaven_error`. */
+function callFailPayload(name: string, error: ToolFailure, reward: number): string {
+  return stepPayload(callFailObservation(name, error), reward, false, '{"seahaven_error":' + JSON.stringify(error) + '}');
 }
 
 function wrapObservation(payload: string): string {
