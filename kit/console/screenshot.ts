@@ -10,7 +10,28 @@ import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
-export const CHROMIUM = '/usr/bin/chromium';
+/** Debian's chromium, or the browser `SEAHAVEN_CHROMIUM` names. */
+export const CHROMIUM = process.env.SEAHAVEN_CHROMIUM ?? '/usr/bin/chromium';
+
+/** The command that installs the browser the console's tests drive. */
+export const INSTALL_CHROMIUM = 'apt-get update && apt-get install -y chromium';
+
+/**
+ * Whether the browser tests can run: `{ run: true }` when the browser exists; otherwise, outside CI, `{ run: false,
+ * reason }` with one line that names the install command, and under CI (`CI` set to anything but `false`/`0`) an error,
+ * because CI installs the browser and a skip there would hide a broken install.
+ * @example
+ * const browser = browserTests();
+ * if (!browser.run) console.log(browser.reason);
+ */
+export function browserTests(env: NodeJS.ProcessEnv = process.env, path = CHROMIUM): { run: true } | { run: false; reason: string } {
+  if (existsSync(path)) return { run: true };
+  const missing = `the console's browser tests need chromium at ${path}, which is not installed`;
+  if (env.CI !== undefined && env.CI !== '' && env.CI !== 'false' && env.CI !== '0') {
+    throw new Error(`${missing}; CI must install it: ${INSTALL_CHROMIUM}`);
+  }
+  return { run: false, reason: `skipped: ${missing}; enable them with: ${INSTALL_CHROMIUM}` };
+}
 
 const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
@@ -29,7 +50,7 @@ export interface Chromium {
  */
 export async function launchChromium(viewport = { width: 1280, height: 860 }): Promise<Chromium> {
   if (!existsSync(CHROMIUM)) {
-    throw new Error(`the console's browser tests drive Debian's chromium at ${CHROMIUM}, which is not installed; install it with: apt-get update && apt-get install -y chromium`);
+    throw new Error(`the console's browser tests drive Debian's chromium at ${CHROMIUM}, which is not installed; install it with: ${INSTALL_CHROMIUM}`);
   }
   const profile = mkdtempSync(join(tmpdir(), 'seahaven-chromium-'));
   const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: ARGS, viewport });
