@@ -4,7 +4,7 @@
  * sha256 and schema hash, arms change capture and caches the armed image that every reset deserializes.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { InstanceError } from './errors.ts';
@@ -54,7 +54,7 @@ function worldsByMount(world: World): Map<string | null, World> {
 
 /** Run a fixture's builder and freeze every store to bytes. Deterministic: the same world gives the same bytes. */
 export function buildFixture(world: World, id: string): BuiltFixture {
-  const spec = world.fixtures[id];
+  const spec = Object.hasOwn(world.fixtures, id) ? world.fixtures[id] : undefined;
   if (!spec) throw new InstanceError('unknown_fixture', `world "${world.name}" has no fixture "${id}"`);
   const inst = world.instance({ fixture: spec.parent, seed: 0, clock: 'fixed', now: spec.now });
   try {
@@ -99,6 +99,23 @@ export function buildFixture(world: World, id: string): BuiltFixture {
 /** File names of a fixture's images inside the fixtures folder, by mount. */
 export function imageFileName(id: string, mount: string | null): string {
   return mount === null ? `${id}.sqlite` : `${id}.${mount}.sqlite`;
+}
+
+/**
+ * Images and sidecars in the world's fixturesDir that no declared fixture writes (left behind by a removed or renamed
+ * fixture or mount), sorted. `seahaven fixtures build` removes them and `seahaven check` reports them.
+ * @example undeclaredFixtureFiles(world); // ['old_fixture.json', 'old_fixture.sqlite']
+ */
+export function undeclaredFixtureFiles(world: World): string[] {
+  if (world.fixturesDir === null || !existsSync(world.fixturesDir)) return [];
+  const declared = new Set<string>();
+  for (const id of Object.keys(world.fixtures)) {
+    declared.add(`${id}.json`).add(imageFileName(id, null));
+    for (const mount of Object.keys(world.mounts)) declared.add(imageFileName(id, mount));
+  }
+  return readdirSync(world.fixturesDir)
+    .filter((f) => (f.endsWith('.sqlite') || f.endsWith('.json')) && !declared.has(f))
+    .sort();
 }
 
 function arm(bytes: Buffer, tables: readonly TableInfo[]): Buffer {

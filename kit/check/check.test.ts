@@ -117,6 +117,9 @@ describe('seahaven check', () => {
       patch('drifted', { description: 'An older description.' });
       borrowGood('stale');
       borrowGood('throws');
+      // Left behind by a fixture that was removed from the world.
+      writeFileSync(join(dir, 'retired.sqlite'), good.images.get(null)!);
+      writeFileSync(join(dir, 'retired.json'), JSON.stringify({ ...good.meta, id: 'retired' }));
 
       const report = await check(world, { skip: ['lint', 'determinism'] });
       const byFixture: Record<string, string[]> = {};
@@ -131,7 +134,12 @@ describe('seahaven check', () => {
         'fixture flaky': ['SH306'],
         'fixture throws': ['SH307'],
         'fixture drifted': ['SH308'],
+        'world fixture_world': ['SH311'],
       });
+      const undeclared = report.findings.find((f) => f.code === 'SH311')!;
+      expect(undeclared).toMatchObject({ severity: 'warning', location: { file: join(dir, 'retired.json') } });
+      expect(undeclared.message).toContain('no fixture of "fixture_world" declares: retired.json, retired.sqlite');
+      expect(undeclared.fix).toMatch(/^Run `npx seahaven fixtures build --world \S+`, which removes them/);
       expect(report.findings.find((f) => f.code === 'SH307')?.message).toContain('seed data file is gone');
       expect(report.findings.find((f) => f.code === 'SH308')?.severity).toBe('warning');
     });

@@ -67,6 +67,7 @@ export const CHECK_CODES = {
   SH308: { severity: 'warning', title: 'A fixture sidecar is out of date with its declaration', fix: 'Rebuild with `npx seahaven fixtures build --world <world>` so the sidecar matches the declaration.' },
   SH309: { severity: 'warning', title: 'The world\'s fixtures are not frozen to files', fix: 'Add `fixturesDir: new URL(\'./fixtures/\', import.meta.url)` to defineWorld and run `npx seahaven fixtures build`.' },
   SH310: { severity: 'error', title: 'A fixture declaration is refused', fix: 'Follow the message of `defineWorld`: it names the fixture field to change.' },
+  SH311: { severity: 'warning', title: 'Fixture files that no fixture declares', fix: 'Run `npx seahaven fixtures build --world <world>`, which removes them, and commit the removal.' },
   SH401: { severity: 'error', title: 'World code breaks a determinism lint rule', fix: 'Follow the rule\'s message; see docs/lint-rules/<rule>.md.' },
   SH402: { severity: 'error', title: 'A world file does not parse', fix: 'Fix the syntax error.' },
   SH403: { severity: 'warning', title: 'Lint could not run', fix: 'Install ESLint (`npm i -D eslint`) so the determinism rules can run.' },

@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { buildFixture, imageFileName, sha256, type FixtureMeta } from '../fixtures.ts';
+import { buildFixture, imageFileName, sha256, undeclaredFixtureFiles, type FixtureMeta } from '../fixtures.ts';
 import { schemaHash } from '../schema.ts';
 import type { World } from '../world.ts';
 import { finding, type Finding } from './codes.ts';
@@ -129,6 +129,15 @@ export function checkFixtures(world: World, ref: string, file: string | null = n
     }
     // A rebuild cannot match an image that was tampered with or frozen for another schema; those findings say enough.
     if (intact) reproduce(meta);
+  }
+  const undeclared = undeclaredFixtureFiles(world);
+  if (dir !== null && undeclared.length > 0) {
+    out.push(
+      finding('SH311', `${dir} holds ${undeclared.length} file(s) that no fixture of "${world.name}" declares: ${undeclared.join(', ')}. Every process still ships them.`, {
+        fix: `Run \`${build}\`, which removes them, and commit the removal.`,
+        location: { file: join(dir, undeclared[0]), object: `world ${world.name}` },
+      }),
+    );
   }
   return out;
 }

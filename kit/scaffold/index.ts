@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, wri
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { buildFixture, imageFileName } from '../fixtures.ts';
+import { kitOrigin, packKit } from './kit-source.ts';
 import type { World } from '../world.ts';
 
 /** What a project (and world) name must match: it becomes the folder, the npm package and the world name. */
@@ -38,6 +39,13 @@ export interface ScaffoldOptions {
   name: string;
   /** Where to write the project. Default: `./<name>`. It must not exist or be empty. */
   dir?: string;
+  /**
+   * The project's `seahaven` dependency, as npm takes it: a version range, a path or a tarball. Default: the version
+   * of this kit when it came from the npm registry; otherwise a tarball of this kit packed into the project.
+   */
+  kit?: string;
+  /** Told about slow steps (packing the kit), one line each. */
+  onProgress?: (line: string) => void;
 }
 
 export interface ScaffoldResult {
@@ -56,7 +64,7 @@ interface KitManifest {
 }
 
 /** The project's package.json: npm scripts for every check, and dev dependencies on the versions this kit is tested with. */
-function projectManifest(name: string): Record<string, unknown> {
+function projectManifest(name: string, seahaven: string): Record<string, unknown> {
   const kit = JSON.parse(readFileSync(new URL('package.json', PACKAGE_ROOT), 'utf8')) as KitManifest;
   const pinned = (dep: string): string => {
     const version = kit.dependencies?.[dep] ?? kit.devDependencies?.[dep];
@@ -79,7 +87,7 @@ function projectManifest(name: string): Record<string, unknown> {
     devDependencies: {
       '@types/node': `^${pinned('@types/node')}`,
       eslint: `^${pinned('eslint')}`,
-      seahaven: `^${kit.version}`,
+      seahaven,
       tsx: `^${pinned('tsx')}`,
       typescript: `~${pinned('typescript')}`,
       // vitest 4 needs a vite 8; later 8.x releases break `npm ci` here, so vite stays exact.
@@ -125,6 +133,17 @@ async function freezeFixtures(dir: string): Promise<string[]> {
   return written;
 }
 
+/** The project's `seahaven` dependency; packs this kit into the project unless it came from the registry. */
+async function kitDependency(dir: string, options: ScaffoldOptions, files: string[]): Promise<string> {
+  if (options.kit !== undefined) return options.kit;
+  const origin = kitOrigin();
+  if (origin.from === 'registry') return `^${origin.version}`;
+  options.onProgress?.(`Packing this kit into the project, so it installs without a registry copy of seahaven${origin.installed ? '' : ' (builds it first: about 30 s)'}…`);
+  const tarball = await packKit(dir);
+  files.push(tarball);
+  return `file:${tarball}`;
+}
+
 /**
  * Write a new world project into `dir` (default `./<name>`) and freeze its fixture. Refuses a bad name or a non-empty
  * folder with a `ScaffoldError`; on any other failure, removes what it wrote.
@@ -142,7 +161,7 @@ export async function scaffoldWorld(options: ScaffoldOptions): Promise<ScaffoldR
       writeFileSync(join(dir, file), text);
       files.push(file);
     };
-    write('package.json', JSON.stringify(projectManifest(options.name), null, 2) + '\n');
+    write('package.json', JSON.stringify(projectManifest(options.name, await kitDependency(dir, options, files)), null, 2) + '\n');
     for (const [template, file] of FILES) write(file, fill(readFileSync(new URL(template, TEMPLATE), 'utf8'), options.name));
     // The project's AGENTS.md is the kit's, under a short header about this project's layout and scripts.
     write('AGENTS.md', fill(readFileSync(new URL('AGENTS.md.tmpl', TEMPLATE), 'utf8'), options.name) + readFileSync(new URL('AGENTS.md', PACKAGE_ROOT), 'utf8'));

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installPacked, packageRoot, packedTarball, runtimeDependencies } from '../test/packed-install.ts';
 import { PROJECT_NAME, scaffoldWorld, ScaffoldError } from './index.ts';
+import { kitOrigin } from './kit-source.ts';
 
 let tmp: string;
 beforeAll(() => {
@@ -51,7 +52,8 @@ describe('seahaven new: names and folders', () => {
   it('writes the project into --dir (an empty folder) and prints the next steps', () => {
     const dir = join(tmp, 'empty');
     mkdirSync(dir);
-    const r = seahaven(tmp, 'new', 'todo_world', '--dir', 'empty');
+    // --kit names the seahaven dependency; without it a clone packs itself into the project (the README test does that).
+    const r = seahaven(tmp, 'new', 'todo_world', '--dir', 'empty', '--kit', '^0.1.0');
     expect(r.status, output(r)).toBe(0);
     expect(r.stdout).toMatch(/^Created world "todo_world" in empty: package\.json, world\.ts, .*fixtures\/starter\.sqlite, fixtures\/starter\.json\n/);
     expect(r.stdout).toContain('  cd empty\n  npm install\n  npm test && npm run check && npm run lint');
@@ -61,7 +63,8 @@ describe('seahaven new: names and folders', () => {
     const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
     const kit = JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8'));
     expect(pkg).toMatchObject({ name: 'todo_world', type: 'module', scripts: { test: 'vitest run', check: 'seahaven check .', lint: 'seahaven lint', fixtures: 'seahaven fixtures build' } });
-    expect(pkg.devDependencies).toMatchObject({ seahaven: `^${kit.version}`, vite: '8.3.4' });
+    expect(pkg.devDependencies).toMatchObject({ seahaven: '^0.1.0', vite: '8.3.4' });
+    expect(kit.version).toBe('0.1.0');
     expect(pkg.devDependencies.vitest).toMatch(/^\^4\./);
     expect(pkg.devDependencies.eslint).toMatch(/^\^10\./);
     expect(pkg.devDependencies.typescript).toMatch(/^~6\.0\./);
@@ -80,6 +83,25 @@ describe('seahaven new: names and folders', () => {
     const rebuilt = seahaven(dir, 'fixtures', 'build', '--check');
     expect(rebuilt.status, output(rebuilt)).toBe(0);
     expect(rebuilt.stdout).toMatch(/^ok {4}todo_world\/starter/);
+
+    // Files of a fixture the world no longer declares: --check reports them, a build removes them.
+    writeFileSync(join(dir, 'fixtures', 'retired.sqlite'), 'old image');
+    const stale = seahaven(dir, 'fixtures', 'build', '--check');
+    expect(stale.status, output(stale)).toBe(1);
+    expect(stale.stdout).toContain(`STALE ${join(dir, 'fixtures', 'retired.sqlite')}  no fixture declares it\n`);
+    const cleaned = seahaven(dir, 'fixtures', 'build');
+    expect(cleaned.status, output(cleaned)).toBe(0);
+    expect(cleaned.stdout).toContain(`removed ${join(dir, 'fixtures', 'retired.sqlite')}  no fixture declares it\n`);
+    expect(readdirSync(join(dir, 'fixtures')).sort()).toEqual(['starter.json', 'starter.sqlite']);
+  });
+
+  it('takes a path as the name, naming the world after its last part', () => {
+    const r = seahaven(tmp, 'new', 'nested/path_world', '--kit', '^0.1.0');
+    expect(r.status, output(r)).toBe(0);
+    expect(readFileSync(join(tmp, 'nested', 'path_world', 'world.ts'), 'utf8')).toContain("name: 'path_world'");
+    const both = seahaven(tmp, 'new', 'nested/other', '--dir', 'elsewhere');
+    expect(both.status, output(both)).toBe(2);
+    expect(both.stderr).toBe('seahaven: give the folder once: either a path as <name> (nested/other) or --dir elsewhere\n');
   });
 });
 
@@ -91,7 +113,7 @@ describe('a scaffolded project installed from the packed package', () => {
     const cli = join(tmp, 'cli');
     mkdirSync(cli);
     installPacked(tarball, cli, runtimeDependencies);
-    const created = spawnSync(process.execPath, [join(cli, 'node_modules', 'seahaven', 'bin', 'seahaven.mjs'), 'new', 'my-world'], { cwd: tmp, encoding: 'utf8' });
+    const created = spawnSync(process.execPath, [join(cli, 'node_modules', 'seahaven', 'bin', 'seahaven.mjs'), 'new', 'my-world', '--kit', `file:${tarball}`], { cwd: tmp, encoding: 'utf8' });
     expect(created.status, output(created)).toBe(0);
 
     // Then install what the project's package.json asks for, as `npm install` would.
@@ -129,4 +151,32 @@ describe('a scaffolded project installed from the packed package', () => {
     const brokenEslint = npm(project, 'exec', '--', 'eslint', '.');
     expect(brokenEslint.status, output(brokenEslint)).toBe(1);
   }, 600_000);
+});
+
+describe('where a scaffolded project gets the kit', () => {
+  const fakeKit = (lockEntry: Record<string, unknown> | null) => {
+    const project = mkdtempSync(join(tmpdir(), 'seahaven-origin-'));
+    const root = join(project, 'node_modules', 'seahaven');
+    mkdirSync(root, { recursive: true });
+    writeFileSync(join(root, 'package.json'), JSON.stringify({ name: 'seahaven', version: '0.3.1' }));
+    if (lockEntry) writeFileSync(join(project, 'node_modules', '.package-lock.json'), JSON.stringify({ packages: { 'node_modules/seahaven': lockEntry } }));
+    return { root: `${root}/`, done: () => rmSync(project, { recursive: true, force: true }) };
+  };
+
+  it('depends on the registry version only when npm installed the kit from the registry', () => {
+    const cases: [Record<string, unknown> | null, ReturnType<typeof kitOrigin>][] = [
+      [{ version: '0.3.1', resolved: 'https://registry.npmjs.org/seahaven/-/seahaven-0.3.1.tgz' }, { from: 'registry', version: '0.3.1' }],
+      // npm set to omit-lockfile-registry-resolved records no URL for registry packages.
+      [{ version: '0.3.1', integrity: 'sha512-x' }, { from: 'registry', version: '0.3.1' }],
+      [{ version: '0.3.1', resolved: 'file:seahaven-0.3.1.tgz' }, { from: 'local', installed: true }],
+      [{ resolved: '../seahaven', link: true }, { from: 'local', installed: true }],
+      [null, { from: 'local', installed: true }],
+    ];
+    for (const [entry, origin] of cases) {
+      const kit = fakeKit(entry);
+      expect(kitOrigin(kit.root), JSON.stringify(entry)).toEqual(origin);
+      kit.done();
+    }
+    expect(kitOrigin(packageRoot)).toEqual({ from: 'local', installed: false });
+  });
 });

@@ -58,6 +58,21 @@ function alive(pid: number): boolean {
   }
 }
 
+function packCache(): string {
+  const cache = join(tmpdir(), `seahaven-pack-${createHash('sha256').update(packageRoot).digest('hex').slice(0, 12)}`);
+  mkdirSync(cache, { recursive: true });
+  return cache;
+}
+
+/**
+ * Run `work` (which packs this checkout some other way, e.g. `seahaven new` or a documented `npm pack`) while no other
+ * test packs it: `prepare` rewrites dist/ in place.
+ * @example await underPackLock(() => run('npm', ['pack'], { cwd: packageRoot }));
+ */
+export function underPackLock<T>(work: () => Promise<T>): Promise<T> {
+  return withPackLock(packCache(), work);
+}
+
 // One pack at a time per checkout: `prepare` writes dist/ in place, so two at once would race.
 async function withPackLock<T>(cache: string, work: () => Promise<T>): Promise<T> {
   const lock = join(cache, 'lock');
@@ -90,8 +105,7 @@ async function withPackLock<T>(cache: string, work: () => Promise<T>): Promise<T
  * const tarball = await packedTarball();
  */
 export async function packedTarball(): Promise<string> {
-  const cache = join(tmpdir(), `seahaven-pack-${createHash('sha256').update(packageRoot).digest('hex').slice(0, 12)}`);
-  mkdirSync(cache, { recursive: true });
+  const cache = packCache();
   return withPackLock(cache, async () => {
     const tarball = join(cache, `${sourcesDigest()}.tgz`);
     if (existsSync(tarball)) return tarball;

@@ -1,10 +1,10 @@
 /** `seahaven fixtures build|list|verify`: freeze fixtures to committed images, list them, verify them. */
-import { mkdirSync, writeFileSync, existsSync, readFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { CliError } from '../errors.ts';
 import { loadWorld } from '../load-world.ts';
-import { buildFixture, imageFileName, loadFixture, forgetLoadedFixtures, type FixtureMeta } from '../../fixtures.ts';
+import { buildFixture, imageFileName, loadFixture, forgetLoadedFixtures, undeclaredFixtureFiles, type FixtureMeta } from '../../fixtures.ts';
 import type { World } from '../../world.ts';
 
 function fixtureIds(world: World, only?: string): string[] {
@@ -31,7 +31,7 @@ export function registerFixtures(program: Command): void {
     .description('run each fixture builder and freeze the result to <fixturesDir>/<id>.sqlite + <id>.json')
     .option('-w, --world <world>', 'example world name or module path (default: ./world.ts, else crm)')
     .option('-f, --fixture <id>', 'only this fixture')
-    .option('--check', 'do not write; fail if a rebuild does not reproduce the committed sha256')
+    .option('--check', 'do not write; fail if a rebuild does not reproduce the committed sha256, or the folder holds files no fixture declares')
     .action(async (opts: { world?: string; fixture?: string; check?: boolean }) => {
       const world = await loadWorld(opts.world);
       const dir = needDir(world);
@@ -56,7 +56,19 @@ export function registerFixtures(program: Command): void {
           process.stdout.write(`built ${world.name}/${id}  ${kb(built.meta.bytes)}  sha256 ${built.meta.sha256.slice(0, 12)}  ${ms} ms\n`);
         }
       }
-      if (stale > 0) throw new CliError(`${stale} fixture image(s) differ from a rebuild; run \`npx seahaven fixtures build --world ${opts.world ?? world.name}\` and commit the images`);
+      // Images of fixtures (or mounts) that are no longer declared: a full build removes them, --check reports them.
+      if (opts.fixture === undefined) {
+        for (const file of undeclaredFixtureFiles(world)) {
+          if (opts.check) {
+            stale++;
+            process.stdout.write(`STALE ${join(dir, file)}  no fixture declares it\n`);
+          } else {
+            rmSync(join(dir, file));
+            process.stdout.write(`removed ${join(dir, file)}  no fixture declares it\n`);
+          }
+        }
+      }
+      if (stale > 0) throw new CliError(`${stale} fixture file(s) differ from a rebuild; run \`npx seahaven fixtures build --world ${opts.world ?? world.name}\` and commit the images`);
     });
 
   fixtures

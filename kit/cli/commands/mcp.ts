@@ -1,14 +1,34 @@
 /** `seahaven mcp`: serve one instance of a world to an MCP client (Claude Desktop, an IDE, MCP Inspector) over stdio. */
 import { randomInt } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import { Option, type Command } from 'commander';
 import { CliError } from '../errors.ts';
-import { loadWorld } from '../load-world.ts';
+import { loadWorld, resolveWorldModule } from '../load-world.ts';
+
+const BIN = fileURLToPath(new URL('../../../bin/seahaven.mjs', import.meta.url));
+const EXAMPLES = fileURLToPath(new URL('../../../worlds/', import.meta.url));
 
 interface McpOptions {
   fixture?: string;
   seed?: string;
   clock?: 'fixed' | 'tick';
   task?: string;
+  printConfig?: boolean;
+}
+
+/**
+ * The `mcpServers` entry that starts this same server from anywhere: absolute paths to node, to this kit's command and
+ * to the world's module (an example world keeps its name), so an MCP client can launch it from whatever folder it runs in.
+ */
+export function mcpServerEntry(ref: string | undefined, opts: McpOptions): { command: string; args: string[] } {
+  const module = resolveWorldModule(ref);
+  const example = ref !== undefined && /^[a-z][a-z0-9_-]*$/.test(ref) && module.startsWith(EXAMPLES);
+  const args = [BIN, 'mcp', example ? ref : module];
+  if (opts.fixture) args.push('--fixture', opts.fixture);
+  if (opts.task) args.push('--task', opts.task);
+  if (opts.seed !== undefined) args.push('--seed', opts.seed);
+  if (opts.clock && opts.clock !== 'fixed') args.push('--clock', opts.clock);
+  return { command: process.execPath, args };
 }
 
 export function registerMcp(program: Command): void {
@@ -16,11 +36,18 @@ export function registerMcp(program: Command): void {
     .command('mcp')
     .description('serve one instance of a world over MCP on stdio (tools only)')
     .argument('[world]', 'example world name (crm) or path to a module exporting a world; default ./world.ts, else crm')
-    .option('--fixture <id>', 'fixture to start from (default: the task\'s fixture, else a blank instance)')
+    .option('--fixture <id>', 'fixture to start from (default: the task\'s fixture, else a blank instance); with --task, only the task\'s')
     .option('--seed <n>', 'seed, a whole number >= 0 (default: a random one, printed on stderr)')
     .addOption(new Option('--clock <mode>', 'clock mode').choices(['fixed', 'tick']).default('fixed'))
-    .option('--task <id>', 'play this task: its prompt is added to the server instructions')
+    .option('--task <id>', 'play this task: start from its fixture, and add its prompt to the server instructions')
+    .option('--print-config', 'print the claude_desktop_config.json entry that starts this server from any folder (absolute paths), and exit')
     .action(async (ref: string | undefined, opts: McpOptions) => {
+      if (opts.printConfig) {
+        const world = await loadWorld(ref);
+        const config = { mcpServers: { [world.name]: mcpServerEntry(ref, opts) } };
+        process.stdout.write(JSON.stringify(config, null, 2) + '\n');
+        return;
+      }
       // Protocol only on stdout from here on: anything printed while loading the world must not corrupt the stream.
       const { guardStdout, serveMcpStdio } = await import('../../mcp/stdio.ts');
       const stdout = guardStdout();
