@@ -6,7 +6,7 @@ import plugin, { rules } from './index.ts';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const docs = fileURLToPath(new URL('../docs/lint-rules/', import.meta.url));
-const HELPERS = ['index.ts', 'create-rule.ts', 'references.ts', 'ctx-replacement.ts', 'sql.ts'];
+const HELPERS = ['index.ts', 'create-rule.ts', 'references.ts', 'ctx-replacement.ts', 'sql.ts', 'test-helpers.ts'];
 
 describe('the seahaven plugin', () => {
   it('maps every rule file to its id, and every rule has a test file and a docs page with ❌/✅ examples', () => {

@@ -1,11 +1,15 @@
-import { RuleTester } from '@typescript-eslint/rule-tester';
-import { afterAll, describe, it } from 'vitest';
 import rule from './no-monotonic-clock.ts';
+import { testMessages, testRule } from './test-helpers.ts';
 
-Object.assign(RuleTester, { afterAll, describe, it, itOnly: it.only });
-const ruleTester = new RuleTester();
+testMessages(rule, {
+  hostTimer: [
+    '`performance.now()` reads a clock of the host process, so a replay sees other readings. World time is `ctx.clock.now()`; measure durations in the harness, not in tools.',
+    { name: 'performance.now()' },
+  ],
+  useClockNow: ['Use `ctx.clock.now()` instead.', { ctx: 'ctx' }],
+});
 
-ruleTester.run('no-monotonic-clock', rule, {
+testRule('no-monotonic-clock', rule, {
   valid: [
     'function f(ctx) { return ctx.clock.now(); }',
     'const performance = { now: () => 0 }; performance.now();',
@@ -14,21 +18,24 @@ ruleTester.run('no-monotonic-clock', rule, {
     'process.exitCode = 0;',
   ],
   invalid: [
-    { code: 'const t0 = performance.now();', errors: [{ messageId: 'hostTimer', data: { name: 'performance.now()' }, suggestions: [] }] },
-    { code: 'globalThis.performance.now();', errors: [{ messageId: 'hostTimer' }] },
-    { code: 'const t = performance.timeOrigin;', errors: [{ messageId: 'hostTimer', data: { name: 'performance.timeOrigin' } }] },
-    { code: 'process.hrtime();', errors: [{ messageId: 'hostTimer', data: { name: 'process.hrtime()' } }] },
-    { code: 'process.hrtime.bigint();', errors: [{ messageId: 'hostTimer', data: { name: 'process.hrtime.bigint()' } }] },
-    { code: 'const up = process.uptime();', errors: [{ messageId: 'hostTimer', data: { name: 'process.uptime()' } }] },
-    { code: 'const { now } = performance; now();', errors: [{ messageId: 'hostTimer' }] },
-    { code: 'const { hrtime } = process; hrtime.bigint();', errors: [{ messageId: 'hostTimer', data: { name: 'process.hrtime.bigint()' } }] },
-    { code: 'import { performance } from "node:perf_hooks"; performance.now();', errors: [{ messageId: 'hostTimer', data: { name: 'performance.now()' } }] },
-    { code: 'import { uptime } from "node:process"; uptime();', errors: [{ messageId: 'hostTimer', data: { name: 'process.uptime()' } }] },
-    { code: 'import process from "process"; process.hrtime();', errors: [{ messageId: 'hostTimer', data: { name: 'process.hrtime()' } }] },
-    { code: 'const stamp = { at: performance.now };', errors: [{ messageId: 'hostTimer' }] },
+    { code: 'const t0 = performance.now();', errors: [{ messageId: 'hostTimer', data: { name: 'performance.now()' }, column: 12, suggestions: [] }] },
+    { code: 'globalThis.performance.now();', errors: [{ messageId: 'hostTimer', data: { name: 'performance.now()' }, column: 1 }] },
+    { code: 'const t = performance.timeOrigin;', errors: [{ messageId: 'hostTimer', data: { name: 'performance.timeOrigin' }, column: 11 }] },
+    { code: 'process.hrtime();', errors: [{ messageId: 'hostTimer', data: { name: 'process.hrtime()' }, column: 1 }] },
+    { code: 'process.hrtime.bigint();', errors: [{ messageId: 'hostTimer', data: { name: 'process.hrtime.bigint()' }, column: 1 }] },
+    { code: 'const up = process.uptime();', errors: [{ messageId: 'hostTimer', data: { name: 'process.uptime()' }, column: 12 }] },
+    { code: 'const { now } = performance; now();', errors: [{ messageId: 'hostTimer', data: { name: 'performance.now()' }, column: 30 }] },
+    { code: 'const { hrtime } = process; hrtime.bigint();', errors: [{ messageId: 'hostTimer', data: { name: 'process.hrtime.bigint()' }, column: 29 }] },
+    { code: 'import { performance } from "node:perf_hooks"; performance.now();', errors: [{ messageId: 'hostTimer', data: { name: 'performance.now()' }, column: 48 }] },
+    { code: 'import { uptime } from "node:process"; uptime();', errors: [{ messageId: 'hostTimer', data: { name: 'process.uptime()' }, column: 40 }] },
+    { code: 'import process from "process"; process.hrtime();', errors: [{ messageId: 'hostTimer', data: { name: 'process.hrtime()' }, column: 32 }] },
+    { code: 'const stamp = { at: performance.now };', errors: [{ messageId: 'hostTimer', data: { name: 'performance.now()' }, column: 21 }] },
     {
       code: 'defineTool({ run(ctx) { const t = performance.now(); return t; } });',
-      errors: [{ messageId: 'hostTimer', suggestions: [{ messageId: 'useClockNow', output: 'defineTool({ run(ctx) { const t = ctx.clock.now(); return t; } });' }] }],
+      errors: [{
+        messageId: 'hostTimer', data: { name: 'performance.now()' }, column: 35,
+        suggestions: [{ messageId: 'useClockNow', data: { ctx: 'ctx' }, output: 'defineTool({ run(ctx) { const t = ctx.clock.now(); return t; } });' }],
+      }],
     },
   ],
 });

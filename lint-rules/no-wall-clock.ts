@@ -19,6 +19,7 @@ export default createRule({
       dateCall: '`Date()` returns the host\'s current time as text. Use `ctx.clock.iso()`, or `new Date(ctx.clock.now())` for a date.',
       useClockNow: 'Use `{{ctx}}.clock.now()` instead.',
       useClockDate: 'Use `new Date({{ctx}}.clock.now())` instead.',
+      useClockText: 'Use `new Date({{ctx}}.clock.now()).toString()` instead.',
     },
   },
   create(context) {
@@ -39,11 +40,12 @@ export default createRule({
             const node = ref.node as TSESTree.NewExpression | TSESTree.CallExpression;
             if (ref.kind === 'construct' && node.arguments.length > 0) continue;
             const callee = context.sourceCode.getText(node.callee);
-            const text = ref.kind === 'construct' ? `new ${callee}(${ctx}.clock.now())` : `new ${callee}(${ctx}.clock.now()).toString()`;
+            const construct = ref.kind === 'construct';
+            const text = construct ? `new ${callee}(${ctx}.clock.now())` : `new ${callee}(${ctx}.clock.now()).toString()`;
             context.report({
               node,
-              messageId: ref.kind === 'construct' ? 'newDate' : 'dateCall',
-              suggest: ctx ? [{ messageId: 'useClockDate', data: { ctx }, fix: (fixer) => fixer.replaceText(node, text) }] : [],
+              messageId: construct ? 'newDate' : 'dateCall',
+              suggest: ctx ? [{ messageId: construct ? 'useClockDate' : 'useClockText', data: { ctx }, fix: (fixer) => fixer.replaceText(node, text) }] : [],
             });
           }
         }

@@ -1,11 +1,15 @@
-import { RuleTester } from '@typescript-eslint/rule-tester';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import rule, { isUnorderedQuery } from './require-order-by.ts';
+import { testMessages, testRule } from './test-helpers.ts';
 
-Object.assign(RuleTester, { afterAll, describe, it, itOnly: it.only });
-const ruleTester = new RuleTester();
+testMessages(rule, {
+  unordered: [
+    "Rows from `ctx.db.all()` without `ORDER BY` come in whatever order SQLite's query plan gives, which can change with an index or a version, and the agent sees that order. Add an `ORDER BY` that makes the order total, e.g. `ORDER BY created_at, id`.",
+    { method: 'all' },
+  ],
+});
 
-ruleTester.run('require-order-by', rule, {
+testRule('require-order-by', rule, {
   valid: [
     'ctx.db.all("SELECT id, name FROM contacts ORDER BY name, id");',
     'ctx.db.all(`SELECT stage, count(*) AS n FROM deals GROUP BY stage ORDER BY stage`);',
@@ -25,18 +29,18 @@ ruleTester.run('require-order-by', rule, {
     'Promise.all([a, b]); router.all("SELECT * FROM t");',
   ],
   invalid: [
-    { code: 'ctx.db.all("SELECT * FROM contacts");', errors: [{ messageId: 'unordered', data: { method: 'all' } }] },
-    { code: 'ctx.db.all(`SELECT id FROM deals WHERE stage = ?`, stage);', errors: [{ messageId: 'unordered' }] },
+    { code: 'ctx.db.all("SELECT * FROM contacts");', errors: [{ messageId: 'unordered', data: { method: 'all' }, column: 12 }] },
+    { code: 'ctx.db.all(`SELECT id FROM deals WHERE stage = ?`, stage);', errors: [{ messageId: 'unordered', data: { method: 'all' }, column: 12 }] },
     // An ORDER BY inside a subquery or a string does not order the outer rows.
-    { code: 'ctx.db.all("SELECT * FROM (SELECT * FROM t ORDER BY id) WHERE a = 1");', errors: [{ messageId: 'unordered' }] },
-    { code: "ctx.db.all(\"SELECT * FROM t WHERE note = 'ORDER BY'\");", errors: [{ messageId: 'unordered' }] },
-    { code: 'ctx.db.all("SELECT * FROM t -- ORDER BY id\\n");', errors: [{ messageId: 'unordered' }] },
-    { code: 'ctx.db.all("SELECT stage, count(*) FROM deals GROUP BY stage");', errors: [{ messageId: 'unordered' }] },
-    { code: 'ctx.db.all("SELECT a FROM x UNION SELECT a FROM y");', errors: [{ messageId: 'unordered' }] },
-    { code: 'ctx.db.all("SELECT count(*) OVER () AS n, id FROM t");', errors: [{ messageId: 'unordered' }] },
-    { code: 'const LIST = "SELECT * FROM t"; ctx.db.all(LIST);', errors: [{ messageId: 'unordered' }] },
-    { code: 'const cols = "id"; ctx.db.all("SELECT " + cols + " FROM t");', errors: [{ messageId: 'unordered' }] },
-    { code: 'const { db } = ctx; db.all("SELECT * FROM t LIMIT 10");', errors: [{ messageId: 'unordered' }] },
+    { code: 'ctx.db.all("SELECT * FROM (SELECT * FROM t ORDER BY id) WHERE a = 1");', errors: [{ messageId: 'unordered', data: { method: 'all' }, column: 12 }] },
+    { code: "ctx.db.all(\"SELECT * FROM t WHERE note = 'ORDER BY'\");", errors: [{ messageId: 'unordered', data: { method: 'all' }, column: 12 }] },
+    { code: 'ctx.db.all("SELECT * FROM t -- ORDER BY id\\n");', errors: [{ messageId: 'unordered', data: { method: 'all' }, column: 12 }] },
+    { code: 'ctx.db.all("SELECT stage, count(*) FROM deals GROUP BY stage");', errors: [{ messageId: 'unordered', data: { method: 'all' }, column: 12 }] },
+    { code: 'ctx.db.all("SELECT a FROM x UNION SELECT a FROM y");', errors: [{ messageId: 'unordered', data: { method: 'all' }, column: 12 }] },
+    { code: 'ctx.db.all("SELECT count(*) OVER () AS n, id FROM t");', errors: [{ messageId: 'unordered', data: { method: 'all' }, column: 12 }] },
+    { code: 'const LIST = "SELECT * FROM t"; ctx.db.all(LIST);', errors: [{ messageId: 'unordered', data: { method: 'all' }, column: 44 }] },
+    { code: 'const cols = "id"; ctx.db.all("SELECT " + cols + " FROM t");', errors: [{ messageId: 'unordered', data: { method: 'all' }, column: 31 }] },
+    { code: 'const { db } = ctx; db.all("SELECT * FROM t LIMIT 10");', errors: [{ messageId: 'unordered', data: { method: 'all' }, column: 28 }] },
   ],
 });
 
