@@ -207,7 +207,7 @@ function stageTasks(where: string, stages: readonly StageSpec[], world: WorldTas
       if (!ids.includes(id)) ids.push(id);
     }
     for (const f of s.fixtures ?? []) {
-      if (!(f in world.fixtures)) throw new DefinitionError(`${where}: stage "${s.name}" lists fixture "${f}", which the world does not have; its fixtures are ${Object.keys(world.fixtures).join(', ') || '(none)'}.`);
+      if (!Object.hasOwn(world.fixtures, f)) throw new DefinitionError(`${where}: stage "${s.name}" lists fixture "${f}", which the world does not have; its fixtures are ${Object.keys(world.fixtures).join(', ') || '(none)'}.`);
       const onFixture = world.tasks.filter((t) => t.fixture === f).map((t) => t.id);
       if (onFixture.length === 0) throw new DefinitionError(`${where}: stage "${s.name}" lists fixture "${f}", but no task starts from it; add a task with fixture: '${f}' or list task ids instead.`);
       for (const id of onFixture) if (!ids.includes(id)) ids.push(id);

@@ -191,6 +191,16 @@ export class CurriculumRuns {
   }
 
   /**
+   * Give up every pending episode of this world's runs; returns how many. A server does this when it opens the file:
+   * its sessions died with the process that issued them (killed or crashed), so those episodes can never be graded.
+   * @example
+   * runs.abandonPending(); // 3
+   */
+  abandonPending(): number {
+    return this.atomically(() => this.sql.abandonAllPending.run(this.world.name).changes);
+  }
+
+  /**
    * A run's progress report (stage, per-stage success rates and episodes, transitions, history).
    * @example
    * runs.progress('basics', 'run-1', { history: 50 }).stage; // { index: 1, name: 'medium' }
@@ -287,6 +297,7 @@ function prepare(db: Db) {
     oldestPending: db.prepare(`SELECT * FROM curriculum_episodes WHERE ${KEY} AND status = 'pending' ORDER BY episode LIMIT 1`),
     recordEpisode: db.prepare(`UPDATE curriculum_episodes SET status = 'recorded', reward = ?, passed = ?, outcome = ? WHERE ${KEY} AND episode = ?`),
     abandonEpisode: db.prepare(`UPDATE curriculum_episodes SET status = 'abandoned' WHERE ${KEY} AND episode = ?`),
+    abandonAllPending: db.prepare("UPDATE curriculum_episodes SET status = 'abandoned' WHERE world = ? AND status = 'pending'"),
     // `outcome IS NOT NULL` (not `status`) keeps this on the index: an outcome number is set exactly when recorded.
     gateRecent: db.prepare(`SELECT passed FROM curriculum_episodes WHERE ${KEY} AND entry = ? AND kind = 'current' AND outcome IS NOT NULL ORDER BY outcome DESC LIMIT ?`).pluck(),
     transitionCount: db.prepare(`SELECT count(*) FROM curriculum_transitions WHERE ${KEY}`).pluck(),

@@ -1,5 +1,9 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defineCurriculum } from './define.ts';
+import { openCurriculumRuns } from './runs.ts';
 import { curriculumHooks } from './serve-hooks.ts';
 import { NOTES_STAGES, notesWorld } from './test-fixtures/notes-world.ts';
 
@@ -66,5 +70,38 @@ describe('curriculumHooks', () => {
     expect(hooks.progress('nope', 'r')).toMatchObject({ status: 404, body: { error: { code: 'unknown_curriculum' } } });
     expect(hooks.progress('basics', 'r', { history: 'lots' })).toMatchObject({ status: 400, body: { error: { code: 'invalid_history' } } });
     hooks.close();
+  });
+
+  it('gives up the episodes an earlier process left pending when it opens the runs file', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'seahaven-hooks-'));
+    try {
+      const path = join(dir, 'runs.sqlite');
+      // A server that dies without closing: two episodes graded, three still in flight.
+      const crashed = curriculumHooks({ world, path });
+      expect(crashed.recovered).toBe(0);
+      const issued = Array.from({ length: 5 }, () => crashed.reset({ curriculum: 'basics', run_id: 'r' })!);
+      for (const ep of issued.slice(0, 2)) crashed.submit(ep.ticket, { reward: 1, passed: true });
+
+      const restarted = curriculumHooks({ world, path });
+      expect(restarted.recovered).toBe(3);
+      const answer = restarted.progress('basics', 'r');
+      expect(answer.status === 200 && answer.body.episodes).toEqual({ issued: 5, recorded: 2, pending: 0, abandoned: 3 });
+      // Given up episodes never count: a late grade for one is refused, and the run goes on from where it was.
+      expect(() => restarted.submit(issued[2].ticket, { reward: 1, passed: true })).toThrow(/already abandoned/);
+      expect(restarted.reset({ curriculum: 'basics', run_id: 'r' })!.episode).toBe(5);
+      restarted.close();
+      crashed.close();
+
+      // Runs handed in are used as they are: their pending episodes stay pending.
+      const runs = openCurriculumRuns({ world, path });
+      const hooks = curriculumHooks({ world, runs });
+      expect(hooks.recovered).toBe(0);
+      expect(runs.progress('basics', 'r').episodes.pending).toBe(1);
+      expect(runs.abandonPending()).toBe(1);
+      expect(runs.abandonPending()).toBe(0);
+      runs.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

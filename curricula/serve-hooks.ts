@@ -21,6 +21,8 @@ export type ProgressAnswer = { status: 200; body: RunProgress } | { status: 400 
 
 export interface CurriculumHooks {
   readonly runs: CurriculumRuns;
+  /** Episodes an earlier process left pending, given up when these hooks opened the runs file. */
+  readonly recovered: number;
   /**
    * The episode a reset starts, or `null` when the reset names no curriculum (serve it as usual). Start the instance
    * with `{ fixture: episode.fixture, task: episode.task }` and keep `episode.ticket` with the session. Throws a
@@ -39,7 +41,10 @@ export interface CurriculumHooks {
 
 export interface CurriculumHooksOptions {
   world: World;
-  /** Runs to use; otherwise opened at `path` and closed by `close()`. */
+  /**
+   * Runs to use, as they are; otherwise opened at `path` (giving up the episodes an earlier process left pending, see
+   * `recovered`) and closed by `close()`.
+   */
   runs?: CurriculumRuns;
   /** The runs database. Default `.data/curricula.sqlite`. */
   path?: string;
@@ -62,11 +67,15 @@ export interface CurriculumHooksOptions {
 export function curriculumHooks(options: CurriculumHooksOptions): CurriculumHooks {
   const runs = options.runs ?? openCurriculumRuns({ world: options.world, path: options.path });
   const owned = options.runs === undefined;
+  // Episodes are held by sessions, and sessions do not outlive their process: whatever is still pending in the file
+  // was issued by an earlier process that stopped without giving it up (killed, or crashed), and can never be graded.
+  const recovered = owned ? runs.abandonPending() : 0;
   const defaultRunId = options.defaultRunId ?? 'default';
   const historyLimit = options.historyLimit ?? 1000;
 
   return {
     runs,
+    recovered,
     reset(data) {
       if (data?.curriculum === undefined || data.curriculum === null) {
         if (data?.run_id !== undefined && data.run_id !== null) throw new CurriculumError('invalid_reset', 'run_id names a curriculum run; give curriculum too, like { curriculum: "basics", run_id: "run-1" }');

@@ -7,6 +7,7 @@ import type Database from 'better-sqlite3';
 import type { Statement } from 'better-sqlite3';
 import type { CtxDb, RunResult, SqlParam } from './ctx.ts';
 import { rowToJson, sqlValueToJson, type JsonValue, type Row } from './values.ts';
+import { RefusedStatement, refusalOf } from './sql-guard.ts';
 
 type Db = InstanceType<typeof Database>;
 
@@ -40,6 +41,8 @@ export class Store {
   private readonly cache = new Map<string, Prepared>();
   private savepoints = 0;
   private inCall = false;
+  /** The first statement refused during the current call: the call fails even if world code caught the error. */
+  private refused: RefusedStatement | null = null;
   private beginStatement: Statement | null = null;
   private commitStatement: Statement | null = null;
   /**
@@ -70,6 +73,12 @@ export class Store {
   prepared(sql: string): Prepared {
     let p = this.cache.get(sql);
     if (p === undefined) {
+      const why = refusalOf(sql);
+      if (why !== null) {
+        const e = new RefusedStatement(sql, why);
+        if (this.inCall) this.refused ??= e;
+        throw e;
+      }
       const stmt = this.db.prepare(sql);
       let cols: string[] | null = null;
       if (stmt.reader) {
@@ -149,11 +158,18 @@ export class Store {
   /** A call starts: its transaction (or, in an episode, its savepoint) begins before its first write. */
   startCall(): void {
     this.inCall = true;
+    this.refused = null;
+  }
+
+  /** Throw what the current call tried to run and was refused, if anything. */
+  checkCall(): void {
+    if (this.refused !== null) throw this.refused;
   }
 
   /** A call ends: commit (or roll back) whatever it wrote. */
   endCall(commit: boolean): void {
     this.inCall = false;
+    this.refused = null;
     if (this.episode) {
       if (!this.callOpen) return;
       this.callOpen = false;

@@ -22,4 +22,5 @@ export type { ClockMode, VirtualClock } from './clock.ts';
 export type { Rng, Ids, Stream } from './random.ts';
 export type { TableInfo } from './schema.ts';
 export type { JsonValue, Row } from './values.ts';
+export { setDefaultSlowCallMs } from './call-timing.ts';
 export { buildFixture, loadFixture, type FixtureMeta, type BuiltFixture, type LoadedFixture } from './fixtures.ts';

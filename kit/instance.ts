@@ -5,10 +5,12 @@
 import type Database from 'better-sqlite3';
 import { z } from 'zod';
 import { InstanceError, ToolError } from './errors.ts';
+import { failureOf, safeJson } from './call-failure.ts';
+import { CallTimer } from './call-timing.ts';
 import { VirtualClock, isoOf, parseInstant, type ClockMode } from './clock.ts';
 import { hashHex } from './random.ts';
 import { ChangeTracker, type Change, type ChangeLogEntry } from './capture.ts';
-import { Slot } from './slot.ts';
+import { Slot, commitCalls } from './slot.ts';
 import { violationsOf, type Tool, type ToolListing } from './tool.ts';
 import type { CallInfo, Ctx } from './ctx.ts';
 import type { Row } from './values.ts';
@@ -21,7 +23,10 @@ import { loadFixture, type LoadedFixture } from './fixtures.ts';
 type Db = InstanceType<typeof Database>;
 
 export interface InstanceOptions {
-  /** Fixture id; omitted = a blank instance from the schema. */
+  /**
+   * Fixture id. Omitted: the task's fixture when `task` is given, else a blank instance from the schema. With `task`,
+   * it may only name the task's own fixture.
+   */
   fixture?: string;
   /** Whole number ≥ 0. Default 0. */
   seed?: number;
@@ -29,10 +34,28 @@ export interface InstanceOptions {
   clock?: ClockMode;
   /** Start the clock here instead of the fixture's `now` (not earlier). */
   now?: string;
-  /** Where world bugs are logged. Default: `console.error`. */
+  /** Where world bugs and slow calls are logged. Default: `console.error`. */
   logger?: (line: string) => void;
-  /** Grade with this task at `submit()`. */
+  /** Log calls that take at least this many milliseconds (one line through `logger`). Default 1000 (see `setDefaultSlowCallMs`); `Infinity`: never. */
+  slowCallMs?: number;
+  /** Start from this task's fixture and grade with the task at `submit()`. */
   task?: string;
+}
+
+/**
+ * The fixture an instance starts from: the one named, else the task's, else none (a blank instance). Throws
+ * `InstanceError` for an unknown task (`unknown_task`) or a fixture other than the task's (`fixture_mismatch`).
+ */
+function startingFixture(world: World, options: InstanceOptions): string | null {
+  if (options.task === undefined) return options.fixture ?? null;
+  const task = world.task(options.task);
+  if (task === undefined) {
+    throw new InstanceError('unknown_task', `world "${world.name}" has no task "${options.task}"; its tasks are ${world.tasks.map((t) => t.id).join(', ') || '(none)'}`);
+  }
+  if (options.fixture !== undefined && options.fixture !== task.fixture) {
+    throw new InstanceError('fixture_mismatch', `task "${task.id}" starts from fixture "${task.fixture}"; omit fixture or pass fixture: "${task.fixture}" (got "${options.fixture}")`);
+  }
+  return task.fixture;
 }
 
 /** An agent-facing failure. */
@@ -46,15 +69,6 @@ export type CallResult = { ok: true; result: unknown } | { ok: false; error: Too
 
 /** @internal A call's outcome with the result also as JSON text, so a transport writes it without serialising it again. */
 export type WireCallResult = { ok: true; result: unknown; json: string } | { ok: false; error: ToolFailure };
-
-/** JSON text of a value the caller passed in; never throws (values that cannot be serialised are described). */
-function safeJson(value: unknown): string {
-  try {
-    return JSON.stringify(value) ?? 'null';
-  } catch (e) {
-    return JSON.stringify(`[not JSON: ${(e as Error).message}]`);
-  }
-}
 
 /**
  * One record of `callLog()`. `index` is absent for calls refused before they reached a tool. Arguments and results are
@@ -132,6 +146,7 @@ export class Instance {
   private readonly tracker = new ChangeTracker([]);
   private readonly calls: CallHistory;
   private readonly logger: (line: string) => void;
+  private readonly timer: CallTimer;
   private readonly seedText: string;
   private currentCall = 0;
   private streamMark: Int32Array | null = null;
@@ -146,16 +161,14 @@ export class Instance {
     const mode = options.clock ?? 'fixed';
     if (mode !== 'fixed' && mode !== 'tick') throw new InstanceError('invalid_clock', `clock must be 'fixed' or 'tick'; got ${JSON.stringify(options.clock)}`);
     this.seed = seed;
-    this.fixture = options.fixture ?? null;
+    this.fixture = startingFixture(world, options);
     this.logger = options.logger ?? ((line) => console.error(line));
-    if (options.task !== undefined && world.task(options.task) === undefined) {
-      throw new InstanceError('unknown_task', `world "${world.name}" has no task "${options.task}"; its tasks are ${world.tasks.map((t) => t.id).join(', ') || '(none)'}`);
-    }
+    this.timer = new CallTimer(options.slowCallMs, this.logger);
     this.taskId = options.task;
 
     let loaded: LoadedFixture | null = null;
     if (this.fixture !== null) {
-      if (!(this.fixture in world.fixtures)) {
+      if (!Object.hasOwn(world.fixtures, this.fixture)) {
         throw new InstanceError('unknown_fixture', `world "${world.name}" has no fixture "${this.fixture}"; its fixtures are ${Object.keys(world.fixtures).join(', ') || '(none)'}`);
       }
       loaded = loadFixture(world, this.fixture);
@@ -264,6 +277,7 @@ export class Instance {
     const call: CallInfo = { tool: name, args: parsed.data, index };
     for (const s of this.slots) s.ctx.call = call;
     this.markStreams();
+    this.timer.start();
     for (const s of this.slots) s.beginCall();
     try {
       let result = bound.tool.run(slot.ctx, parsed.data);
@@ -278,7 +292,7 @@ export class Instance {
       } catch (e) {
         throw new TypeError(`tool ${name} returned a value that is not JSON (${(e as Error).message}); return plain objects, arrays, strings, numbers, booleans and null`);
       }
-      for (const s of this.slots) s.commitCall();
+      commitCalls(this.slots);
       this.tracker.commitCall(index, name);
       this.calls.push(index, true, bound.name, safeJson(args), json);
       return { ok: true, result, json };
@@ -286,24 +300,22 @@ export class Instance {
       for (const s of this.slots) s.rollbackCall();
       this.tracker.discardCall();
       this.rewindStreams();
-      const error = this.failureOf(e, name, index);
+      const error = failureOf(e, { world: this.world.name, tool: name, instance: this.id, index, seedText: this.seedText, logger: this.logger });
       this.logFailure(index, bound.name, args, error);
       return { ok: false, error };
     } finally {
       this.currentCall = 0;
+      this.timer.stop(this.world.name, bound.name, this.id, index);
     }
+  }
+
+  /** Milliseconds the last call that reached a tool took. */
+  get lastCallMs(): number {
+    return this.timer.lastMs;
   }
 
   private logFailure(index: number | undefined, tool: string, args: unknown, error: ToolFailure): void {
     this.calls.push(index ?? 0, false, tool, safeJson(args), safeJson(error));
-  }
-
-  private failureOf(e: unknown, tool: string, index: number): ToolFailure {
-    if (e instanceof ToolError) return e.details === undefined ? { code: e.code, message: e.message } : { code: e.code, message: e.message, details: e.details };
-    const id = 'err_' + hashHex(`${this.seedText}\u0000${this.id}\u0000${index}`).slice(0, 16);
-    const stack = e instanceof Error ? (e.stack ?? e.message) : String(e);
-    this.logger(`[seahaven] world bug ${id} in ${this.world.name}/${tool} (instance ${this.id}, call ${index}): ${stack}`);
-    return { code: 'internal', message: 'internal error', details: { id } };
   }
 
   private saveStreams(): number[][] {
@@ -404,10 +416,11 @@ export class Instance {
    * A new episode from the same fixture on this instance's open connections: the same as `world.instance(options)`,
    * observably, but the connections are rolled back instead of reopened, so prepared statements and SQLite's page
    * cache stay warm. This instance is destroyed. Returns null (and leaves this instance alone) when it cannot be done:
-   * another fixture, a fork or hibernation committed the episode, or the world has deferred foreign keys.
+   * another fixture (a task's own counts), a fork or hibernation committed the episode, or the world has deferred
+   * foreign keys.
    */
   restart(options: InstanceOptions): Instance | null {
-    if (this.destroyed || this.fixture === null || (options.fixture ?? null) !== this.fixture) return null;
+    if (this.destroyed || this.fixture === null || startingFixture(this.world, options) !== this.fixture) return null;
     if (!this.slots.every((s) => s.restartable)) return null;
     // Options are checked before any connection changes hands, so a refused restart leaves this instance as it was.
     const next = new Instance(this.world, options, undefined, this);
@@ -426,7 +439,7 @@ export class Instance {
     }
     return new Instance(
       this.world,
-      { fixture: this.fixture ?? undefined, seed: this.seed, clock: this.clock.mode, logger: this.logger, task: this.taskId },
+      { fixture: this.fixture ?? undefined, seed: this.seed, clock: this.clock.mode, logger: this.logger, task: this.taskId, slowCallMs: this.timer.slowMs },
       {
         images,
         streams: this.saveStreams(),
@@ -447,7 +460,7 @@ export class Instance {
     for (const s of this.slots) s.beginCall();
     try {
       fn(slot.ctx);
-      for (const s of this.slots) s.commitCall();
+      commitCalls(this.slots);
     } catch (e) {
       for (const s of this.slots) s.rollbackCall();
       throw e;

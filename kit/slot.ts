@@ -31,15 +31,24 @@ export interface SlotOptions {
   store?: Store;
 }
 
-/** Deferred foreign keys are checked when a transaction commits, so they rule out running an episode as one. */
+/**
+ * Deferred foreign keys are checked when a transaction commits, and a trigger's RAISE(ROLLBACK) ends the whole
+ * transaction it fires in: either rules out running an episode as one transaction, so each call gets its own.
+ */
 const deferredKeys = new WeakMap<World, boolean>();
 function hasDeferredKeys(world: World): boolean {
   let found = deferredKeys.get(world);
   if (found === undefined) {
-    found = /\bDEFERRABLE\s+INITIALLY\s+DEFERRED\b/i.test(world.schema);
+    found = /\bDEFERRABLE\s+INITIALLY\s+DEFERRED\b|\bRAISE\s*\(\s*ROLLBACK\b/i.test(world.schema);
     deferredKeys.set(world, found);
   }
   return found;
+}
+
+/** Commit the current call in every slot; first make sure no slot refused a statement, so all commit or none does. */
+export function commitCalls(slots: readonly Slot[]): void {
+  for (const s of slots) s.checkCall();
+  for (const s of slots) s.commitCall();
 }
 
 export class Slot {
@@ -208,6 +217,11 @@ export class Slot {
   beginCall(): void {
     this.inCall = true;
     this.store?.startCall();
+  }
+
+  /** Throw if the current call tried a statement world code may not run. */
+  checkCall(): void {
+    this.store?.checkCall();
   }
 
   commitCall(): void {

@@ -76,7 +76,12 @@ export interface World {
   /** The user tables, sorted by name, as the schema creates them. */
   readonly tables: readonly TableInfo[];
   readonly schemaHash: string;
-  /** Start an instance: a private copy of a fixture (or the blank schema). */
+  /**
+   * Start an instance: a private copy of a fixture (or the blank schema). With `task`, the task's fixture: naming
+   * another fixture beside it throws `InstanceError` (`fixture_mismatch`).
+   * @example
+   * const inst = crm.instance({ task: 'add_lead', seed: 1 }); // starts from small_startup, add_lead's fixture
+   */
   instance(options?: InstanceOptions): Instance;
   /** The agent-facing tool list, composed sub-worlds included. */
   toolListings(): ToolListing[];
@@ -145,7 +150,7 @@ export function defineWorld(spec: WorldSpec): World {
     } catch (e) {
       throw new DefinitionError(`${where}: ${(e as Error).message}`);
     }
-    if (f.parent !== undefined && !(f.parent in fixtures)) throw new DefinitionError(`${where}: fixtures.${id}.parent names "${f.parent}", which is not a fixture of this world.`);
+    if (f.parent !== undefined && !Object.hasOwn(fixtures, f.parent)) throw new DefinitionError(`${where}: fixtures.${id}.parent names "${f.parent}", which is not a fixture of this world.`);
   }
   for (const id of Object.keys(fixtures)) {
     const chain = new Set<string>();
@@ -159,7 +164,7 @@ export function defineWorld(spec: WorldSpec): World {
   for (const t of tasks) {
     if (taskIds.has(t.id)) throw new DefinitionError(`${where}: two tasks have the id "${t.id}".`);
     taskIds.add(t.id);
-    if (!(t.fixture in fixtures)) throw new DefinitionError(`${where}: task "${t.id}" starts from fixture "${t.fixture}", which this world does not declare; its fixtures are ${Object.keys(fixtures).join(', ') || '(none)'}.`);
+    if (!Object.hasOwn(fixtures, t.fixture)) throw new DefinitionError(`${where}: task "${t.id}" starts from fixture "${t.fixture}", which this world does not declare; its fixtures are ${Object.keys(fixtures).join(', ') || '(none)'}.`);
   }
   const curricula = spec.curricula ?? [];
   const curriculumNames = new Set<string>();

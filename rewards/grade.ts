@@ -92,7 +92,7 @@ export function writtenColumns(change: Change): string[] {
   if (change.op !== 'update') return Object.keys((change.op === 'insert' ? change.after : change.before) ?? {});
   // Updates repeat the key beside the changed columns; a key column counts only if it changed itself.
   const before = change.before ?? {};
-  return Object.keys(change.after ?? {}).filter((k) => !(k in change.key) || before[k] !== change.after![k]);
+  return Object.keys(change.after ?? {}).filter((k) => !Object.hasOwn(change.key, k) || before[k] !== change.after![k]);
 }
 
 /** `a, b and c`, or `a, b and 3 more` past `max`. */
@@ -144,8 +144,8 @@ function noSuchColumn(table: string, column: string, row: Row): never {
 /** The value of `column` in a changed row as it was before the change; undefined for an inserted row. */
 export function valueBefore(change: Change, column: string, rows: RowLookup): JsonValue | undefined {
   if (change.op === 'insert') return undefined;
-  if (change.before && column in change.before) return change.before[column];
-  if (column in change.key) return change.key[column];
+  if (change.before && Object.hasOwn(change.before, column)) return change.before[column];
+  if (Object.hasOwn(change.key, column)) return change.key[column];
   if (change.op === 'delete') return noSuchColumn(change.table, column, change.before ?? {});
   // Columns an update left alone read the same before and after.
   return currentValue(change, column, rows);
@@ -154,8 +154,8 @@ export function valueBefore(change: Change, column: string, rows: RowLookup): Js
 /** The value of `column` in a changed row as it is after the change; undefined for a deleted row. */
 export function valueAfter(change: Change, column: string, rows: RowLookup): JsonValue | undefined {
   if (change.op === 'delete') return undefined;
-  if (change.after && column in change.after) return change.after[column];
-  if (column in change.key) return change.key[column];
+  if (change.after && Object.hasOwn(change.after, column)) return change.after[column];
+  if (Object.hasOwn(change.key, column)) return change.key[column];
   if (change.op === 'insert') return noSuchColumn(change.table, column, change.after ?? {});
   return currentValue(change, column, rows);
 }
@@ -163,7 +163,7 @@ export function valueAfter(change: Change, column: string, rows: RowLookup): Jso
 function currentValue(change: Change, column: string, rows: RowLookup): JsonValue | undefined {
   const row = rows.current(change.table, change.key);
   if (row === null) return undefined;
-  return column in row ? row[column] : noSuchColumn(change.table, column, row);
+  return Object.hasOwn(row, column) ? row[column] : noSuchColumn(change.table, column, row);
 }
 
 /** Throw a GraderError naming any of `tables` the database does not have (tables of composed worlds are skipped). */

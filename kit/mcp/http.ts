@@ -8,10 +8,12 @@
  * The same path may also serve OpenEnv's plain JSON-RPC: `isMcpRequest` tells the two apart.
  */
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { McpError, type JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, type JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Instance } from '../instance.ts';
 import type { World } from '../world.ts';
+import { logInternal } from '../serve/errors.ts';
+import { jsonTooDeep, tooDeepMessage } from '../serve/json-limits.ts';
 import { createHostCheck, type HostCheckOptions } from './host-check.ts';
 import { createWorldServer, openInstance, resetFromObject, resetFromQuery, rpcErrorOf, type McpResetOptions } from './server.ts';
 
@@ -22,7 +24,7 @@ export interface McpHttpOptions extends HostCheckOptions {
   defaults?: McpResetOptions;
   /** A session unused this long is closed and its instance destroyed; `0` never reaps. Default: 15 minutes. */
   idleTimeoutMs?: number;
-  /** Open sessions at most; one more `initialize` gets a `-32000` capacity error. Default: 256. */
+  /** Open sessions at most; one more `initialize` gets a `-32000` capacity error. Default: 256, or no limit of its own when requests come with a session host (whose capacity applies). */
   maxSessions?: number;
   /** Largest request body read. Default: 4 MiB. */
   maxBodyBytes?: number;
@@ -35,9 +37,36 @@ export interface McpHttpOptions extends HostCheckOptions {
   startInstance?: (world: World, reset: McpResetOptions, req: Request) => Instance;
 }
 
+/**
+ * A server's session registry, passed with each request (`seahaven serve` does), so MCP sessions count against the
+ * server's capacity and appear in its session list.
+ */
+export interface McpSessionHost {
+  /** Throw (an error whose message a client may see, with `activeSessions` and `maxSessions` when full) unless one more session fits. */
+  ensureRoom(): void;
+  /** Register a started session. `end` is called when the host ends it (idle, shutdown). Throws like `ensureRoom`. */
+  open(id: string, instance: Instance, end: () => void): McpSessionLease;
+}
+
+/** A session registered with a host: `touch` on each request, `close` once it ends here. */
+export interface McpSessionLease {
+  touch(): void;
+  close(): void;
+}
+
+/** What a caller may pass beside the request. */
+export interface McpHandleOptions {
+  /** The body, when the caller already read and parsed it (the request's own body is then not read). */
+  parsedBody?: unknown;
+  /** Count sessions started by this request in a server's registry. */
+  sessions?: McpSessionHost;
+  /** The caller has already checked `Host` and `Origin` (as `createApp` does for every route): skip this handler's own check. */
+  accessChecked?: boolean;
+}
+
 /** The handler: call it with a request (and the body, if the caller already parsed it). */
 export interface McpHttpHandler {
-  (req: Request, options?: { parsedBody?: unknown }): Promise<Response>;
+  (req: Request, options?: McpHandleOptions): Promise<Response>;
   /** Sessions open now. */
   activeSessions(): number;
   /** Close every session, destroy their instances and stop the reaper; later requests get 503. */
@@ -51,6 +80,7 @@ interface Session {
   server: Server;
   transport: WebStandardStreamableHTTPServerTransport;
   lastSeen: number;
+  lease: McpSessionLease | undefined;
 }
 
 const SESSION_NOT_FOUND = -32001;
@@ -68,7 +98,7 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
   const resolveWorld: (req: Request) => World | undefined = typeof worldOption === 'function' ? worldOption : () => worldOption;
   const defaults = options.defaults ?? {};
   const idleTimeoutMs = options.idleTimeoutMs ?? 15 * 60_000;
-  const maxSessions = options.maxSessions ?? 256;
+  const logger = options.logger ?? ((line: string) => console.error(line));
   const maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
   const checkHost = createHostCheck(options);
   const startInstance = options.startInstance ?? ((world: World, reset: McpResetOptions) => openInstance(world, reset, options.logger));
@@ -80,6 +110,7 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
     const s = sessions.get(id);
     if (!s) return;
     sessions.delete(id);
+    s.lease?.close();
     s.instance.destroy();
     void s.server.close();
     if (sessions.size === 0 && reaper !== undefined) {
@@ -97,11 +128,17 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
     reaper.unref?.();
   }
 
-  async function startSession(req: Request, world: World, init: JSONRPCRequest): Promise<Response | { session: Session }> {
+  async function startSession(req: Request, world: World, init: JSONRPCRequest, host: McpSessionHost | undefined): Promise<Response | { session: Session }> {
+    const maxSessions = options.maxSessions ?? (host === undefined ? 256 : Infinity);
     if (sessions.size >= maxSessions) {
       return rpcError(200, init.id, -32000, `capacity reached: ${sessions.size} of ${maxSessions} MCP sessions are open; end one with DELETE or raise maxSessions`, {
         code: 'CAPACITY_REACHED', active_sessions: sessions.size, max_sessions: maxSessions,
       });
+    }
+    try {
+      host?.ensureRoom();
+    } catch (e) {
+      return hostRefusal(init.id, e);
     }
     let reset: McpResetOptions;
     let instance: Instance;
@@ -115,21 +152,39 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
       instance = startInstance(world, reset, req);
     } catch (e) {
       const error = rpcErrorOf(e);
-      return rpcError(200, init.id, error.code, e instanceof McpError ? error.message : `the instance could not start: ${error.message}`, error.data);
+      // An internal failure's message can name files on the server: the client gets a reference to the log instead.
+      if (error.code === ErrorCode.InternalError) return rpcError(200, init.id, error.code, `the instance could not start: ${logInternal(logger, 'starting an MCP session', e)}`, error.data);
+      return rpcError(200, init.id, error.code, error.message, error.data);
     }
     const id = crypto.randomUUID();
+    let lease: McpSessionLease | undefined;
+    try {
+      lease = host?.open(id, instance, () => drop(id));
+    } catch (e) {
+      instance.destroy();
+      return hostRefusal(init.id, e);
+    }
     const server = createWorldServer(world, () => instance, { task: reset.task });
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: () => id, enableJsonResponse: true, onsessionclosed: drop });
-    const session: Session = { id, world, instance, server, transport, lastSeen: Date.now() };
+    const session: Session = { id, world, instance, server, transport, lastSeen: Date.now(), lease };
     sessions.set(id, session);
     armReaper();
     await server.connect(transport);
     return { session };
   }
 
-  async function handleMcp(req: Request, handleOptions?: { parsedBody?: unknown }): Promise<Response> {
+  /** The JSON-RPC error for a host that refused a session: capacity, or a shutdown. */
+  function hostRefusal(id: JSONRPCRequest['id'], e: unknown): Response {
+    const full = e as { activeSessions?: unknown; maxSessions?: unknown; message?: unknown };
+    if (typeof full?.activeSessions === 'number' && typeof full.maxSessions === 'number') {
+      return rpcError(200, id, -32000, String(full.message), { code: 'CAPACITY_REACHED', active_sessions: full.activeSessions, max_sessions: full.maxSessions });
+    }
+    return rpcError(200, id, -32000, e instanceof Error ? e.message : logInternal(logger, 'opening an MCP session', e));
+  }
+
+  async function handleMcp(req: Request, handleOptions?: McpHandleOptions): Promise<Response> {
     if (closed) return rpcError(503, null, -32000, 'the MCP endpoint is shutting down');
-    const refused = checkHost(req);
+    const refused = handleOptions?.accessChecked === true ? undefined : checkHost(req);
     if (refused) return refused;
     const world = resolveWorld(req);
     if (world === undefined) return rpcError(404, null, -32000, `no world is served at ${new URL(req.url).pathname}`);
@@ -148,13 +203,14 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
       const s = sessions.get(sessionId);
       if (s === undefined || s.world !== world) return rpcError(404, null, SESSION_NOT_FOUND, 'Session not found: it ended or was reaped; start a new one with initialize');
       s.lastSeen = Date.now();
+      s.lease?.touch();
       return s.transport.handleRequest(req, { parsedBody: body });
     }
     if (req.method === 'DELETE') return rpcError(400, null, -32000, 'Bad Request: DELETE needs the Mcp-Session-Id header of the session to end');
     if (Array.isArray(body) && body.some(isInitialize)) return rpcError(400, null, -32600, 'Invalid Request: send initialize on its own, not in a batch');
     if (!isInitialize(body)) return rpcError(400, null, -32000, 'Bad Request: Mcp-Session-Id header is required; start a session with initialize');
 
-    const started = await startSession(req, world, body);
+    const started = await startSession(req, world, body, handleOptions?.sessions);
     if (started instanceof Response) return started;
     const response = await started.session.transport.handleRequest(req, { parsedBody: body });
     // The transport refused the handshake itself (a wrong Accept or Content-Type): no session came of it.
@@ -196,6 +252,7 @@ async function readJson(req: Request, maxBytes: number): Promise<{ value: unknow
   if (Number(req.headers.get('content-length') ?? 0) > maxBytes) return tooLarge();
   const text = await req.text();
   if (Buffer.byteLength(text) > maxBytes) return tooLarge();
+  if (jsonTooDeep(text)) return rpcError(400, null, -32600, `Invalid Request: ${tooDeepMessage('request')}`);
   try {
     return { value: JSON.parse(text) };
   } catch {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { crm } from '../../worlds/crm/index.ts';
 import { defineTask, defineTool, defineWorld, ToolError, z } from '../index.ts';
 import { createWorldServer, openInstance, resetFromObject, resetFromQuery, toolCallResult } from './server.ts';
 
@@ -102,6 +103,25 @@ describe('createWorldServer', () => {
 });
 
 describe('reset options', () => {
+  it('starts a task from its fixture, accepts that fixture named, and refuses another naming both', () => {
+    const inst = openInstance(crm, { task: 'add_lead', seed: 1 });
+    expect(inst.fixture).toBe('small_startup');
+    crm.task('add_lead')!.gold!(inst);
+    expect(inst.submit()).toMatchObject({ reward: 1, passed: true });
+    inst.destroy();
+    const named = openInstance(crm, { task: 'add_lead', fixture: 'small_startup' });
+    expect(named.fixture).toBe('small_startup');
+    named.destroy();
+    let error: unknown;
+    try {
+      openInstance(crm, { task: 'add_lead', fixture: 'big_co' });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(McpError);
+    expect(error).toMatchObject({ code: -32602, message: 'MCP error -32602: task "add_lead" starts from fixture "small_startup"; omit fixture or pass fixture: "small_startup" (got "big_co")', data: { code: 'fixture_mismatch' } });
+  });
+
   it('maps a bad fixture, task or now to InvalidParams naming the choices', () => {
     const err = (f: () => unknown) => {
       try {

@@ -91,17 +91,15 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 /**
- * Start an instance for an MCP session. A task without a fixture starts from the task's fixture. Mistakes in the reset
- * options become an `InvalidParams` JSON-RPC error whose message names the fix; a broken fixture image is an
- * `InternalError`.
+ * Start an instance for an MCP session. As with `world.instance()`, a task starts from its own fixture and another
+ * fixture beside it is refused. Mistakes in the reset options become an `InvalidParams` JSON-RPC error whose message
+ * names the fix; a broken fixture image is an `InternalError`.
  * @example
  * const inst = openInstance(world, { fixture: 'small_startup', seed: 7 }, (line) => process.stderr.write(line + '\n'));
  */
 export function openInstance(world: World, reset: McpResetOptions, logger?: (line: string) => void): Instance {
-  const task = reset.task === undefined ? undefined : world.task(reset.task);
-  const fixture = reset.fixture ?? task?.fixture;
   try {
-    return world.instance({ ...reset, ...(fixture === undefined ? {} : { fixture }), ...(logger ? { logger } : {}) });
+    return world.instance({ ...reset, ...(logger ? { logger } : {}) });
   } catch (e) {
     if (e instanceof InstanceError) {
       throw new McpError(e.code === 'fixture_invalid' ? ErrorCode.InternalError : ErrorCode.InvalidParams, e.message, { code: e.code });

@@ -76,6 +76,13 @@ describe('seahaven mcp (stdio)', () => {
     expect(stderr()).toContain('has no fixture "nope"');
   });
 
+  it('refuses --fixture other than the --task\'s at startup, naming both', async () => {
+    const { client, transport, stderr } = stdioClient(['crm', '--task', 'add_lead', '--fixture', 'big_co', '--seed', '1']);
+    const msg = 'task "add_lead" starts from fixture "small_startup"; omit fixture or pass fixture: "small_startup" (got "big_co")';
+    await expect(client.connect(transport)).rejects.toThrow(`MCP error -32602: ${msg}`);
+    expect(stderr()).toContain(`seahaven mcp: ${msg}`);
+  });
+
   it('keeps running after a bad fixture, answering each request with the error', async () => {
     const child = rawServer(['crm', '--fixture', 'nope']);
     child.send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });

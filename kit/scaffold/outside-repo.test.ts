@@ -112,6 +112,8 @@ describe('the kit outside this repository', () => {
   it.concurrent("README's MCP client command prints a configuration that starts the server from any folder", async () => {
     const command = blockAfter('README.md', '## Try a world from an MCP client', 'sh').trim();
     expect(blockAfter('docs/install.md', '## Pointing an MCP client at a world', 'sh').trim()).toBe(command);
+    expect(blockAfter('docs/mcp.md', '### Claude Desktop', 'sh').trim()).toBe(command);
+    expect(blockAfter('docs/mcp.md', '### Claude Desktop', 'json')).toBe(blockAfter('README.md', '## Try a world from an MCP client', 'json'));
     const documented = JSON.parse(blockAfter('README.md', '## Try a world from an MCP client', 'json')) as { mcpServers: Record<string, ServerEntry> };
     const [npx, ...args] = command.split(/\s+/);
     const env = userEnv();

@@ -1,7 +1,10 @@
 /** The Hono app of a Seahaven server: every world's routes, under `/<world>` and (for the first world) at the root. */
 import { Hono } from 'hono';
 import type { World } from '../world.ts';
+import { accessGuard } from './access.ts';
 import { bearerToken } from './auth.ts';
+import { rateLimited, type BodyLimits } from './body.ts';
+import { logInternal } from './errors.ts';
 import { Endpoint, type ServeHooks } from './endpoint.ts';
 import { httpRoutes, type McpHttpHandler } from './http.ts';
 import { FairScheduler } from './scheduler.ts';
@@ -19,12 +22,21 @@ export interface AppOptions {
   hibernateAfterMs?: number;
   /** Require `Authorization: Bearer <token>` on every route and upgrade. Default: no token. */
   token?: string;
+  /**
+   * Without a token, `Host` names answered besides the loopback names (`localhost`, 127.0.0.0/8, `[::1]`): `name` (any
+   * port), `name:port`, or `'*'` for any. Others are refused (403) against DNS rebinding. Default: none.
+   */
+  allowedHosts?: readonly string[];
+  /** Without a token, browser origins allowed besides the server's own pages, like `https://studio.example.com`; `'*'` for any. Default: none. */
+  allowedOrigins?: readonly string[];
   /** Default fixture by world name (resets that name none, and sessions before their first reset). Default: each world's first fixture. */
   defaultFixtures?: Record<string, string>;
   /** Longest WebSocket frame accepted, in bytes. Default 1 MiB. */
   maxFrameBytes?: number;
   /** Longest HTTP request body accepted, in bytes. Default 1 MiB. */
   maxBodyBytes?: number;
+  /** A request body that has not fully arrived this many milliseconds after its handler starts reading it is cut with 408. Default 10 000. */
+  bodyTimeoutMs?: number;
   /** Curriculum and grading hooks. */
   hooks?: ServeHooks;
   /** MCP Streamable HTTP on `/mcp`: gets requests with `Mcp-Session-Id` or an `initialize` call. */
@@ -44,11 +56,13 @@ export interface SeahavenApp {
   /** One per world, by world name. */
   endpoints: Map<string, Endpoint>;
   scheduler: FairScheduler;
+  /** The body limits every route applies (routes added with `extend` read bodies with them too). */
+  limits: BodyLimits;
   /** Stop opening sessions, let queued requests finish, then end every session. */
   shutdown(): Promise<void>;
 }
 
-export const DEFAULTS = { maxSessions: 4096, idleTimeoutMs: 15 * 60_000, hibernateAfterMs: 30_000, maxFrameBytes: 1 << 20, maxBodyBytes: 1 << 20 };
+export const DEFAULTS = { maxSessions: 4096, idleTimeoutMs: 15 * 60_000, hibernateAfterMs: 30_000, maxFrameBytes: 1 << 20, maxBodyBytes: 1 << 20, bodyTimeoutMs: 10_000 };
 const SHUTDOWN_GRACE_MS = 10_000;
 
 /**
@@ -69,9 +83,13 @@ export function createApp(options: AppOptions): SeahavenApp {
   const maxSessions = options.maxSessions ?? DEFAULTS.maxSessions;
   if (!Number.isSafeInteger(maxSessions) || maxSessions < 1) throw new Error(`createApp: maxSessions must be a whole number >= 1; got ${maxSessions}`);
   const sessions = new SessionRegistry({ maxSessions, idleTimeoutMs: options.idleTimeoutMs ?? DEFAULTS.idleTimeoutMs, hibernateAfterMs: options.hibernateAfterMs ?? DEFAULTS.hibernateAfterMs });
-  const scheduler = new FairScheduler();
+  const scheduler = new FairScheduler(undefined, undefined, logger);
+  const limits: BodyLimits = { maxBodyBytes: options.maxBodyBytes ?? DEFAULTS.maxBodyBytes, bodyTimeoutMs: options.bodyTimeoutMs ?? DEFAULTS.bodyTimeoutMs, report: rateLimited(logger) };
+  if (!Number.isFinite(limits.bodyTimeoutMs) || limits.bodyTimeoutMs <= 0) throw new Error(`createApp: bodyTimeoutMs must be a number of milliseconds > 0; got ${limits.bodyTimeoutMs}`);
   const app = new Hono();
-  // Registered first, so they answer before the token middleware runs; a browser cannot send a header when it opens a page.
+  // Host, Origin and Content-Type come first, for every route, public ones and WebSocket upgrades included.
+  app.use('*', accessGuard({ token: options.token, allowedHosts: options.allowedHosts, allowedOrigins: options.allowedOrigins }));
+  // Registered before the token middleware, so they answer without it; a browser cannot send a header when it opens a page.
   options.publicRoutes?.(app);
   if (options.token !== undefined) app.use('*', bearerToken(options.token));
 
@@ -82,7 +100,7 @@ export function createApp(options: AppOptions): SeahavenApp {
       scheduler,
       hooks: options.hooks ?? {},
       logger,
-      defaultFixture: options.defaultFixtures?.[world.name],
+      defaultFixture: options.defaultFixtures !== undefined && Object.hasOwn(options.defaultFixtures, world.name) ? options.defaultFixtures[world.name] : undefined,
       maxFrameChars: options.maxFrameBytes ?? DEFAULTS.maxFrameBytes,
     });
     endpoints.set(world.name, ep);
@@ -100,7 +118,7 @@ export function createApp(options: AppOptions): SeahavenApp {
     });
     sub.get('/ws', wsRoute(ep, scheduler, logger));
     sub.get('/ws', (c) => c.json({ detail: `${c.req.path} speaks WebSocket; connect with a WebSocket client (ws://…${c.req.path})` }, 426));
-    httpRoutes(sub, ep, { maxBodyBytes: options.maxBodyBytes ?? DEFAULTS.maxBodyBytes, mcpHttp: options.mcpHttp });
+    httpRoutes(sub, ep, { limits, mcpHttp: options.mcpHttp });
     app.route(`/${world.name}`, sub);
     // The first world also answers at the root, so `http://host:port` is an OpenEnv base URL.
     if (world === worlds[0]) app.route('/', sub);
@@ -111,6 +129,7 @@ export function createApp(options: AppOptions): SeahavenApp {
     sessions,
     endpoints,
     scheduler,
+    limits,
     async shutdown() {
       for (const ep of endpoints.values()) ep.closing = true;
       // Requests already received finish; a hook that never settles must not hold the shutdown forever.
@@ -122,9 +141,6 @@ export function createApp(options: AppOptions): SeahavenApp {
   };
   options.extend?.(app, server);
   app.notFound((c) => c.json({ detail: `no route ${c.req.method} ${c.req.path}; worlds are served under ${worlds.map((w) => `/${w.name}`).join(', ')} (the first also at /)` }, 404));
-  app.onError((err, c) => {
-    logger(`[seahaven] unhandled error on ${c.req.method} ${c.req.path}: ${err.stack ?? err.message}`);
-    return c.json({ detail: 'internal server error; see the server log' }, 500);
-  });
+  app.onError((err, c) => c.json({ detail: logInternal(logger, `on ${c.req.method} ${c.req.path}`, err) }, 500));
   return server;
 }

@@ -8,18 +8,22 @@ import { randomUUID } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import { createHostCheck } from '../mcp/host-check.ts';
 import type { SeahavenApp } from './app.ts';
-import { BodyTooLarge, readBody } from './body.ts';
+import { readBody } from './body.ts';
 import { browsableTables, sessionView, tableRows, timeline, worldView, type BrowsableTable } from './console-views.ts';
 import type { Endpoint } from './endpoint.ts';
 import { FrameError } from './errors.ts';
+import { bodyError } from './http.ts';
 import { parseAction } from './payload.ts';
 import { parseReset } from './reset.ts';
 import { CapacityError, Session } from './sessions.ts';
 
 export interface ConsoleApiOptions {
-  /** Hosts the API answers, against DNS rebinding. Default: loopback names (`localhost`, `127.0.0.1`, `[::1]`); `['*']` allows any. */
+  /**
+   * Narrow the hosts the API answers below the server's own check (`allowedHosts` of `createApp`, which applies to every
+   * route and is where hosts are allowed). Default: no narrowing.
+   */
   allowedHosts?: readonly string[];
-  /** Longest request body accepted, in bytes. Default 1 MiB. */
+  /** Longest request body accepted, in bytes. Default: the server's (`maxBodyBytes`, 1 MiB). */
   maxBodyBytes?: number;
 }
 
@@ -43,7 +47,8 @@ function errorResponse(c: Context, e: unknown): Response {
   const reply = (status: Status, detail: unknown, extra?: Record<string, unknown>) => c.json({ detail, ...extra }, status);
   if (e instanceof ConsoleError) return reply(e.status, e.message);
   if (e instanceof CapacityError) return reply(503, e.message, { active_sessions: e.activeSessions, max_sessions: e.maxSessions });
-  if (e instanceof BodyTooLarge) return reply(413, e.message);
+  const body = bodyError(c, e);
+  if (body !== undefined) return body;
   if (e instanceof FrameError) {
     if (e.code === 'VALIDATION_ERROR') return reply(422, e.errors ?? [{ type: 'value_error', loc: ['body'], msg: e.message, input: null }]);
     if (e.code === 'SESSION_ERROR') return reply(409, e.message);
@@ -59,8 +64,8 @@ function errorResponse(c: Context, e: unknown): Response {
  * app.route('/console/api', consoleApi(server, { allowedHosts: ['*'] }));
  */
 export function consoleApi(server: SeahavenApp, options: ConsoleApiOptions = {}): Hono {
-  const limit = options.maxBodyBytes ?? 1 << 20;
-  const checkHost = createHostCheck({ allowedHosts: options.allowedHosts ? [...options.allowedHosts] : undefined });
+  const limits = { ...server.limits, maxBodyBytes: options.maxBodyBytes ?? server.limits.maxBodyBytes };
+  const checkHost = options.allowedHosts === undefined ? undefined : createHostCheck({ allowedHosts: options.allowedHosts, allowedOrigins: ['*'] });
   const registry = server.sessions;
   const opened = new WeakMap<Session, Opened>();
   const tablesByWorld = new Map<string, Map<string, BrowsableTable>>();
@@ -98,7 +103,7 @@ export function consoleApi(server: SeahavenApp, options: ConsoleApiOptions = {})
     if (!(c.req.header('content-type') ?? '').toLowerCase().startsWith('application/json')) {
       throw new ConsoleError(415, 'send the body as JSON with the header "Content-Type: application/json"');
     }
-    const text = await readBody(c.req.raw, limit);
+    const text = await readBody(c.req.raw, limits);
     let value: unknown;
     try {
       value = text.trim() === '' ? {} : JSON.parse(text);
@@ -111,10 +116,10 @@ export function consoleApi(server: SeahavenApp, options: ConsoleApiOptions = {})
 
   const api = new Hono();
   api.use('*', async function consoleGuard(c, next) {
-    const refused = checkHost(c.req.raw);
+    const refused = checkHost?.(c.req.raw);
     if (refused !== undefined) {
       const why = ((await refused.json()) as { error?: { message?: string } }).error?.message ?? 'this host is not allowed';
-      return c.json({ detail: `${why} (consoleRoutes({ allowedHosts }); \`seahaven serve\` allows any host once bound beyond loopback with --host)` }, 403);
+      return c.json({ detail: `${why} (consoleRoutes({ allowedHosts }) narrows the console's hosts; allow a host on the whole server with --allow-host or createApp({ allowedHosts }))` }, 403);
     }
     await next();
     c.header('Cache-Control', 'no-store');

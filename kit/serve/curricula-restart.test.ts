@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { crm } from '../../worlds/crm/index.ts';
 import { serveCurricula, startServer } from './index.ts';
@@ -106,4 +107,89 @@ describe('restarting seahaven serve mid-run', () => {
       for (const s of servers) await s.stop('SIGKILL');
     }
   }, 90_000);
+
+  it('after kill -9 during curriculum submits, the runs file is intact and a restart gives up what was in flight', async () => {
+    const file = join(dir, 'killed.sqlite');
+    const run = { curriculum: RUN.curriculum, run_id: 'killed-1' };
+    const progress = async (base: string) => (await fetch(`${base}/curricula/${run.curriculum}/runs/${run.run_id}`)).json();
+    const servers: ServeProcess[] = [];
+    try {
+      let s = await spawnServe(['crm', '--curricula-db', file]);
+      servers.push(s);
+      const ws = `${s.url.replace('http', 'ws')}/ws`;
+      // One episode surely in flight at the kill, and six sessions playing back to back, submitting as fast as answered.
+      const held = await WireProbe.open(ws);
+      expect((await held.ask({ type: 'reset', data: run })).type).toBe('observation');
+      let stop = false;
+      const players = Array.from({ length: 6 }, async (_, k) => {
+        const p = await WireProbe.open(ws);
+        let played = 0;
+        try {
+          while (!stop) {
+            await playEpisode(p, crm, run, k % 3 !== 0);
+            played++;
+          }
+        } catch {
+          // the server died mid-episode
+        }
+        p.ws.terminate();
+        return played;
+      });
+      await expect.poll(async () => (await progress(s.url)).episodes.recorded, { timeout: 60_000, interval: 50 }).toBeGreaterThanOrEqual(40);
+      expect(await s.stop('SIGKILL')).toBeNull();
+      stop = true;
+      const played = (await Promise.all(players)).reduce((a, b) => a + b, 0);
+      held.ws.terminate();
+
+      // The file as the killed process left it: intact, with the in-flight episodes still pending.
+      const crashed = inspect(file);
+      expect(crashed.integrity).toEqual(['ok']);
+      expect(crashed.inconsistencies).toEqual([]);
+      expect(crashed.counts.pending).toBeGreaterThanOrEqual(1);
+      expect(crashed.counts.recorded).toBeGreaterThanOrEqual(played);
+
+      // A restart gives them up; nothing else changes, and the run goes on.
+      s = await spawnServe(['crm', '--curricula-db', file]);
+      servers.push(s);
+      const after = await progress(s.url);
+      expect(after.episodes).toEqual({ issued: crashed.counts.issued, recorded: crashed.counts.recorded, pending: 0, abandoned: crashed.counts.abandoned + crashed.counts.pending });
+      const p = await WireProbe.open(`${s.url.replace('http', 'ws')}/ws`);
+      const next = await playEpisode(p, crm, run, true);
+      expect(next.start.metadata.curriculum.episode).toBe(crashed.counts.issued);
+      await p.close();
+      expect(await s.stop('SIGTERM')).toBe(0);
+
+      const restarted = inspect(file);
+      expect(restarted.integrity).toEqual(['ok']);
+      expect(restarted.inconsistencies).toEqual([]);
+      expect(restarted.counts).toEqual({ issued: crashed.counts.issued + 1, recorded: crashed.counts.recorded + 1, pending: 0, abandoned: crashed.counts.abandoned + crashed.counts.pending });
+    } finally {
+      for (const s of servers) await s.stop('SIGKILL');
+    }
+  }, 120_000);
 });
+
+/** `PRAGMA integrity_check`, episode counts, and every way the runs file could disagree with itself. */
+function inspect(file: string): { integrity: string[]; counts: Record<'issued' | 'recorded' | 'pending' | 'abandoned', number>; inconsistencies: unknown[] } {
+  const db = new Database(file);
+  try {
+    const integrity = db.prepare('PRAGMA integrity_check').pluck().all() as string[];
+    const row = db.prepare("SELECT count(*) AS issued, count(*) FILTER (WHERE status = 'recorded') AS recorded, count(*) FILTER (WHERE status = 'pending') AS pending, count(*) FILTER (WHERE status = 'abandoned') AS abandoned FROM curriculum_episodes").get() as Record<'issued' | 'recorded' | 'pending' | 'abandoned', number>;
+    const inconsistencies = db
+      .prepare(
+        `SELECT r.run_id, r.episodes, r.outcomes, count(e.episode) AS rows, max(e.episode) AS last_episode,
+                count(e.outcome) AS outcomes_set, max(e.outcome) AS last_outcome, count(DISTINCT e.outcome) AS distinct_outcomes,
+                count(*) FILTER (WHERE e.status = 'recorded') AS recorded,
+                (SELECT count(*) FROM curriculum_transitions t WHERE t.world = r.world AND t.curriculum = r.curriculum AND t.run_id = r.run_id) AS transitions,
+                (SELECT max(seq) FROM curriculum_transitions t WHERE t.world = r.world AND t.curriculum = r.curriculum AND t.run_id = r.run_id) AS last_seq
+           FROM curriculum_runs r LEFT JOIN curriculum_episodes e ON e.world = r.world AND e.curriculum = r.curriculum AND e.run_id = r.run_id
+          GROUP BY r.world, r.curriculum, r.run_id
+         HAVING r.episodes <> rows OR last_episode <> rows - 1 OR r.outcomes <> recorded OR outcomes_set <> recorded
+             OR last_outcome IS NOT r.outcomes AND recorded > 0 OR distinct_outcomes <> recorded OR coalesce(last_seq, -1) <> transitions - 1`,
+      )
+      .all();
+    return { integrity, counts: { issued: row.issued, recorded: row.recorded, pending: row.pending, abandoned: row.abandoned }, inconsistencies };
+  } finally {
+    db.close();
+  }
+}

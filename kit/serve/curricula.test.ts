@@ -138,7 +138,7 @@ describe('crm-basics over the WebSocket', () => {
       expect(state).toMatchObject({ fixture: { id: 'empty' }, step_count: 0, call_count: 0 });
       expect(state.task ?? null).toBeNull();
       expect((await progress('/curricula/crm-basics/runs/lonely')).status).toBe(404);
-      const http = await fetch(`${server.url}/reset`, { method: 'POST', body: JSON.stringify({ curriculum: 'nope' }) });
+      const http = await fetch(`${server.url}/reset`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ curriculum: 'nope' }) });
       expect(http.status).toBe(422);
       expect((await http.json()).detail[0]).toMatchObject({ loc: ['body', 'curriculum'], msg: expect.stringContaining('no curriculum "nope"') });
     } finally {
@@ -169,7 +169,7 @@ describe('crm-basics over the WebSocket', () => {
   });
 
   it('plays a curriculum through the HTTP /reset and /step routes too', async () => {
-    const post = (path: string, body: unknown) => fetch(`${server.url}${path}`, { method: 'POST', headers: { 'x-session-id': 'http-run' }, body: JSON.stringify(body) }).then((r) => r.json());
+    const post = (path: string, body: unknown) => fetch(`${server.url}${path}`, { method: 'POST', headers: { 'x-session-id': 'http-run', 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((r) => r.json());
     const start = await post('/reset', { curriculum: 'crm-basics', run_id: 'over-http' });
     expect(EASY).toContain(start.observation.task.id);
     expect(start.metadata.curriculum.ticket).toBe('crm-basics/over-http/0');

@@ -7,8 +7,9 @@ import { InstanceError } from '../errors.ts';
 import type { Instance, InstanceOptions, ToolFailure, WireCallResult } from '../instance.ts';
 import type { Grade } from '../task.ts';
 import type { World } from '../world.ts';
-import { FrameError, ResetError, errorFrame, frameErrorText, validationError } from './errors.ts';
-import { callFailObservation, callOkFrame, callOkObservation, executionError, openEnvTools, parseAction, stepPayload, type OpenEnvTool, type StepAction } from './payload.ts';
+import { FrameError, ResetError, errorFrame, frameErrorText, logInternal, validationError } from './errors.ts';
+import { jsonTooDeep, tooDeepMessage } from './json-limits.ts';
+import { callFailObservation, callOkFrame, callOkObservation, openEnvTools, parseAction, stepPayload, type OpenEnvTool, type StepAction } from './payload.ts';
 import { parseReset, type ResetPlan, type ResetRequest } from './reset.ts';
 import type { FairScheduler } from './scheduler.ts';
 import { Session, type SessionOwner, type SessionRegistry } from './sessions.ts';
@@ -45,7 +46,7 @@ export interface EndpointOptions {
   maxFrameChars: number;
 }
 
-const INSTANCE_FIELDS: Record<string, string> = { unknown_fixture: 'fixture', invalid_seed: 'seed', invalid_clock: 'clock', invalid_now: 'now', unknown_task: 'task' };
+const INSTANCE_FIELDS: Record<string, string> = { unknown_fixture: 'fixture', fixture_mismatch: 'fixture', invalid_seed: 'seed', invalid_clock: 'clock', invalid_now: 'now', unknown_task: 'task' };
 
 /** One world served over OpenEnv. */
 export class Endpoint {
@@ -99,8 +100,15 @@ export class Endpoint {
     try {
       inst = this.world.instance({ fixture: this.defaultFixture, logger: this.o.logger });
     } catch (e) {
-      throw new FrameError('FACTORY_ERROR', `could not start an instance of ${this.name}: ${(e as Error).message}`, undefined, { factory_name: this.name });
+      throw new FrameError('FACTORY_ERROR', `could not start an instance of ${this.name}: ${this.startFailure(e)}`, undefined, { factory_name: this.name });
     }
+    return this.adoptSession(owner, id, inst);
+  }
+
+  /** Count and list a session whose instance is already started (MCP Streamable HTTP starts its own). Throws like `openSession`. */
+  adoptSession(owner: SessionOwner, id: string, inst: Instance): Session {
+    if (this.closing) throw new FrameError('SESSION_ERROR', 'the server is shutting down; reconnect to another server');
+    this.o.registry.ensureRoom();
     const session = new Session(id, this, owner, inst, randomUUID());
     this.o.registry.add(session);
     return session;
@@ -131,6 +139,10 @@ export class Endpoint {
     if (text.length > this.o.maxFrameChars) {
       const msg = `frame of ${text.length} characters exceeds this server's limit of ${this.o.maxFrameChars}; send smaller arguments or start the server with a higher --max-frame-bytes`;
       return errorFrame('VALIDATION_ERROR', msg, [{ type: 'string_too_long', loc: [], msg, input: null }]);
+    }
+    if (jsonTooDeep(text)) {
+      const msg = tooDeepMessage('frame');
+      return errorFrame('VALIDATION_ERROR', msg, [{ type: 'too_deep', loc: [], msg, input: null }]);
     }
     let msg: Record<string, unknown>;
     try {
@@ -172,15 +184,24 @@ export class Endpoint {
   }
 
   private errorText(e: unknown): string {
-    return frameErrorText(this.asFrameError(e));
+    try {
+      return frameErrorText(this.asFrameError(e));
+    } catch (again) {
+      return errorFrame('EXECUTION_ERROR', logInternal(this.o.logger, `building an error reply in ${this.name}`, again));
+    }
   }
 
-  /** A `FrameError` for anything thrown while answering; unexpected ones are logged with a correlation id. */
+  /** A `FrameError` for anything thrown while answering; unexpected ones are logged with a reference, and only that is sent. */
   asFrameError(e: unknown): FrameError {
     if (e instanceof FrameError) return e;
-    const id = randomUUID().slice(0, 8);
-    this.o.logger(`[seahaven] server error ${id} in ${this.name}: ${(e as Error)?.stack ?? String(e)}`);
-    return executionError(e, id);
+    return new FrameError('EXECUTION_ERROR', logInternal(this.o.logger, `in ${this.name}`, e));
+  }
+
+  /** Why an instance could not start, for a client: the fix for a fixture that cannot load, else a reference to the log. */
+  private startFailure(e: unknown): string {
+    const why = logInternal(this.o.logger, `starting an instance of ${this.name}`, e);
+    if (e instanceof InstanceError && e.code === 'fixture_invalid') return `a fixture cannot be loaded; rebuild it with \`npx seahaven fixtures build --world ${this.name}\` (${why})`;
+    return why;
   }
 
   /** Start a new episode on the session: the reset reply's step payload (JSON text). */
@@ -225,11 +246,9 @@ export class Endpoint {
     if (taskId !== undefined && task === undefined) {
       throw validationError('invalid reset data', [{ type: 'value_error', loc: [where, 'task'], msg: `world "${world.name}" has no task "${taskId}"; its tasks are ${world.tasks.map((t) => t.id).join(', ') || '(none)'}`, input: taskId }]);
     }
-    const fixture = plan?.fixture ?? req.fixture ?? task?.fixture ?? this.defaultFixture;
-    if (task && fixture !== task.fixture) {
-      throw validationError('invalid reset data', [{ type: 'value_error', loc: [where, 'fixture'], msg: `task "${task.id}" starts from fixture "${task.fixture}", not "${fixture}"; omit fixture when you name a task`, input: fixture }]);
-    }
-    if (fixture !== undefined && !(fixture in world.fixtures)) {
+    // A task implies its fixture: the instance starts from it, and refuses another (`fixture_mismatch`).
+    const fixture = plan?.fixture ?? req.fixture ?? (task === undefined ? this.defaultFixture : undefined);
+    if (fixture !== undefined && !Object.hasOwn(world.fixtures, fixture)) {
       throw validationError('invalid reset data', [{ type: 'value_error', loc: [where, 'fixture'], msg: `world "${world.name}" has no fixture "${fixture}"; its fixtures are ${Object.keys(world.fixtures).join(', ') || '(none)'}`, input: fixture }]);
     }
     const options: InstanceOptions = { fixture, seed: plan?.seed ?? req.seed, clock: plan?.clock ?? req.clock, now: plan?.now ?? req.now, task: task?.id, logger: this.o.logger };
@@ -240,7 +259,7 @@ export class Endpoint {
     } catch (e) {
       const field = e instanceof InstanceError ? INSTANCE_FIELDS[e.code] : undefined;
       if (field !== undefined) throw validationError('invalid reset data', [{ type: 'value_error', loc: [where, field], msg: (e as Error).message, input: (options as Record<string, unknown>)[field] }]);
-      throw new FrameError('EXECUTION_ERROR', `could not start the episode: ${(e as Error).message}`);
+      throw new FrameError('EXECUTION_ERROR', `could not start the episode: ${this.startFailure(e)}`);
     }
     this.abandon(session);
     const old = session.inst;

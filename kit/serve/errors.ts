@@ -1,4 +1,5 @@
 /** Protocol errors: the codes an OpenEnv client sees in `{"type":"error"}` frames, and the pydantic-style error items. */
+import { randomUUID } from 'node:crypto';
 
 /** The error codes of the OpenEnv WebSocket protocol. */
 export type ErrorCode =
@@ -67,4 +68,29 @@ export function errorFrame(code: ErrorCode, message: string, errors?: ErrorItem[
 /** The JSON text of the error frame for a `FrameError`. */
 export function frameErrorText(e: FrameError): string {
   return errorFrame(e.code, e.message, e.errors, e.extra);
+}
+
+/** An exception's stack (or text) for the server log; never throws, whatever was thrown. */
+export function describeError(e: unknown): string {
+  try {
+    return (e as Error)?.stack ?? String(e);
+  } catch {
+    return Object.prototype.toString.call(e);
+  }
+}
+
+/**
+ * Log an unexpected failure under a fresh reference and return what a client may see instead of its message (which can
+ * name files on the server): `internal error (server error <ref>; the server log has the details)`.
+ * @example
+ * catch (e) { return reply(500, logInternal(logger, 'in /reset', e)); }
+ */
+export function logInternal(logger: (line: string) => void, context: string, e: unknown): string {
+  const ref = randomUUID().slice(0, 8);
+  try {
+    logger(`[seahaven] server error ${ref} ${context}: ${describeError(e)}`);
+  } catch {
+    // A failing logger must not turn one error reply into none.
+  }
+  return `internal error (server error ${ref}; the server log has the details)`;
 }

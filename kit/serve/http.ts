@@ -3,44 +3,67 @@
  * `X-Session-Id`, defaulting to one shared session), and OpenEnv JSON-RPC on `POST /mcp`.
  */
 import type { Context, Hono } from 'hono';
-import { BodyTooLarge, readBody } from './body.ts';
+import type { McpSessionHost } from '../mcp/http.ts';
+import { BodyAborted, BodyTimeout, BodyTooLarge, readBody, type BodyLimits } from './body.ts';
 import { FrameError, type ErrorItem } from './errors.ts';
+import { jsonTooDeep, tooDeepMessage } from './json-limits.ts';
 import { metadataOf, openApiOf, schemaOf } from './openapi.ts';
 import { parseAction } from './payload.ts';
 import { parseReset } from './reset.ts';
 import { RPC, handleRpc, routedSessionId, rpcError } from './rpc.ts';
-import { CapacityError, type Session } from './sessions.ts';
+import { CapacityError, sharedOverHttp, type Session } from './sessions.ts';
 import type { Endpoint } from './endpoint.ts';
 
 /**
- * Serves MCP Streamable HTTP on `/mcp`: gets requests with `Mcp-Session-Id`, `initialize` calls (with the body already
- * parsed, and still readable), and `GET`/`DELETE`; OpenEnv JSON-RPC gets the rest. `createMcpHttpHandler` fits.
+ * Serves MCP Streamable HTTP on `/mcp`: gets requests with `Mcp-Session-Id`, `initialize` calls, and `GET`/`DELETE`;
+ * OpenEnv JSON-RPC gets the rest. A POST's body is already read, checked and parsed (`parsedBody`) and still readable.
+ * `sessions` counts MCP sessions in the server's registry; `accessChecked` says the server's Host, Origin and
+ * Content-Type check has passed. `createMcpHttpHandler` fits.
  */
-export type McpHttpHandler = (request: Request, options: { endpoint: Endpoint; parsedBody?: unknown }) => Response | Promise<Response>;
+export type McpHttpHandler = (
+  request: Request,
+  options: { endpoint: Endpoint; parsedBody?: unknown; sessions: McpSessionHost; accessChecked: true },
+) => Response | Promise<Response>;
 
 export interface HttpOptions {
-  maxBodyBytes: number;
+  limits: BodyLimits;
   mcpHttp?: McpHttpHandler;
 }
 
 const SESSION_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const JSON_HEADERS = { 'content-type': 'application/json' };
 
-const detail = (c: Context, status: 404 | 405 | 409 | 413 | 422 | 500 | 503, d: unknown, extra?: Record<string, unknown>) => c.json({ detail: d, ...extra }, status);
+const detail = (c: Context, status: 400 | 404 | 405 | 408 | 409 | 413 | 422 | 500 | 503, d: unknown, extra?: Record<string, unknown>) => c.json({ detail: d, ...extra }, status);
+
+/** The response to a body that could not be read, or `undefined` for any other error. A late body also closes the connection. */
+export function bodyError(c: Context, e: unknown): Response | undefined {
+  if (e instanceof BodyTooLarge) return detail(c, 413, e.message);
+  if (e instanceof BodyAborted) return detail(c, 400, e.message);
+  if (e instanceof BodyTimeout) {
+    c.header('Connection', 'close');
+    return detail(c, 408, e.message);
+  }
+  return undefined;
+}
 
 /** A thrown error as an HTTP response in FastAPI's shapes. */
 function httpError(c: Context, e: unknown, ep: Endpoint): Response {
   if (e instanceof CapacityError) return detail(c, 503, e.message, { active_sessions: e.activeSessions, max_sessions: e.maxSessions });
-  if (e instanceof BodyTooLarge) return detail(c, 413, e.message);
+  const body = bodyError(c, e);
+  if (body !== undefined) return body;
   const fe = ep.asFrameError(e);
   if (fe.code === 'VALIDATION_ERROR') return detail(c, 422, fe.errors ?? [{ type: 'value_error', loc: ['body'], msg: fe.message, input: null }]);
   if (fe.code === 'SESSION_ERROR') return detail(c, 409, fe.message);
   return detail(c, 500, fe.message);
 }
 
-async function jsonBody(c: Context, limit: number): Promise<Record<string, unknown>> {
-  const text = await readBody(c.req.raw, limit);
+async function jsonBody(c: Context, limits: BodyLimits): Promise<Record<string, unknown>> {
+  const text = await readBody(c.req.raw, limits);
   if (text.trim() === '') return {};
+  if (jsonTooDeep(text)) {
+    const msg = tooDeepMessage('body');
+    throw new FrameError('VALIDATION_ERROR', msg, [{ type: 'too_deep', loc: ['body'], msg, input: null }]);
+  }
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -66,11 +89,29 @@ function sessionIdOf(c: Context, body?: Record<string, unknown>): string {
 function httpSession(ep: Endpoint, id: string): Session {
   const s = ep.registry.get(ep, id);
   if (s !== undefined) {
-    if (s.owner === 'ws') throw new FrameError('SESSION_ERROR', `session ${id} belongs to a WebSocket connection; drive it over that socket`);
+    if (!sharedOverHttp(s)) throw new FrameError('SESSION_ERROR', `session ${id} belongs to ${s.owner === 'ws' ? 'a WebSocket connection; drive it over that socket' : 'an MCP client; drive it over its MCP session'}`);
     return s;
   }
   if (id !== 'default') throw new FrameError('VALIDATION_ERROR', `no session "${id}"`, [{ type: 'value_error', loc: ['header', 'X-Session-Id'], msg: `no session "${id}"; POST /reset with X-Session-Id: ${id} first`, input: id }]);
   return ep.openSession('http', id);
+}
+
+/** MCP Streamable HTTP sessions of an endpoint, counted and listed with every other session of the server. */
+function mcpSessionHost(ep: Endpoint): McpSessionHost {
+  return {
+    ensureRoom() {
+      if (ep.closing) throw new FrameError('SESSION_ERROR', 'the server is shutting down; reconnect to another server');
+      ep.registry.ensureRoom();
+    },
+    open(id, instance, end) {
+      const s = ep.adoptSession('mcp-http', id, instance);
+      s.onEnd = () => end();
+      return {
+        touch: () => void (s.lastActive = performance.now()),
+        close: () => ep.registry.end(s, 'close'),
+      };
+    },
+  };
 }
 
 function isInitialize(msg: unknown): boolean {
@@ -84,7 +125,9 @@ function isInitialize(msg: unknown): boolean {
  * const app = new Hono(); httpRoutes(app, endpoint, { maxBodyBytes: 1 << 20 });
  */
 export function httpRoutes(app: Hono, ep: Endpoint, options: HttpOptions): void {
-  const limit = options.maxBodyBytes;
+  const limits = options.limits;
+  const mcpHttp = options.mcpHttp;
+  const sessions = mcpSessionHost(ep);
   const metadata = metadataOf(ep);
   const schema = schemaOf(ep);
 
@@ -96,7 +139,7 @@ export function httpRoutes(app: Hono, ep: Endpoint, options: HttpOptions): void 
   app.post('/reset', async (c) => {
     let created: Session | undefined;
     try {
-      const body = await jsonBody(c, limit);
+      const body = await jsonBody(c, limits);
       const id = sessionIdOf(c, body);
       const req = parseReset(body, 'body', 'session_id');
       const s = ep.registry.get(ep, id) !== undefined ? httpSession(ep, id) : (created = ep.openSession('http', id));
@@ -111,7 +154,7 @@ export function httpRoutes(app: Hono, ep: Endpoint, options: HttpOptions): void 
 
   app.post('/step', async (c) => {
     try {
-      const body = await jsonBody(c, limit);
+      const body = await jsonBody(c, limits);
       if (body.action === undefined) {
         throw new FrameError('VALIDATION_ERROR', 'action is required', [{ type: 'missing', loc: ['body', 'action'], msg: 'Field required: send {"action": {"type": "call_tool", "tool_name": "…", "arguments": {…}}}', input: body }]);
       }
@@ -136,28 +179,36 @@ export function httpRoutes(app: Hono, ep: Endpoint, options: HttpOptions): void 
 
   app.post('/mcp', async (c) => {
     const req = c.req.raw;
-    if (options.mcpHttp && req.headers.has('mcp-session-id')) return options.mcpHttp(req, { endpoint: ep });
     let text: string;
     try {
-      text = await readBody(req, limit);
+      text = await readBody(req, limits);
     } catch (e) {
       if (e instanceof BodyTooLarge) return c.json(rpcError(null, RPC.INVALID_REQUEST, e.message));
+      const refused = bodyError(c, e);
+      if (refused !== undefined) return refused;
       throw e;
     }
+    if (jsonTooDeep(text)) return c.json(rpcError(null, RPC.INVALID_REQUEST, `Invalid Request: ${tooDeepMessage('request')}`));
     let msg: unknown;
+    let parseError: string | undefined;
     try {
       if (text.trim() === '') throw new Error('the body is empty; send a JSON-RPC 2.0 request');
       msg = JSON.parse(text);
     } catch (e) {
-      return c.json(rpcError(null, RPC.PARSE, `Parse error: ${(e as Error).message}`));
+      parseError = `Parse error: ${(e as Error).message}`;
     }
-    if (options.mcpHttp && isInitialize(msg)) return options.mcpHttp(new Request(req.url, { method: 'POST', headers: req.headers, body: text }), { endpoint: ep, parsedBody: msg });
+    if (mcpHttp && (req.headers.has('mcp-session-id') || (parseError === undefined && isInitialize(msg)))) {
+      // The body was read here (with the size limit and deadline); the handler gets it parsed, and readable again.
+      const again = new Request(req.url, { method: 'POST', headers: req.headers, body: text });
+      return mcpHttp(again, { endpoint: ep, ...(parseError === undefined ? { parsedBody: msg } : {}), sessions, accessChecked: true });
+    }
+    if (parseError !== undefined) return c.json(rpcError(null, RPC.PARSE, parseError));
     const routed = routedSessionId(msg);
     if (routed === undefined) return c.json(handleRpc(ep, msg, null));
     const id = (msg as { id?: unknown }).id;
     const rpcId = typeof id === 'string' || typeof id === 'number' ? id : null;
     const s = ep.registry.get(ep, routed);
-    if (s === undefined || s.owner === 'ws') return c.json(rpcError(rpcId, RPC.INVALID_PARAMS, `Unknown session_id: ${routed}`));
+    if (s === undefined || !sharedOverHttp(s)) return c.json(rpcError(rpcId, RPC.INVALID_PARAMS, `Unknown session_id: ${routed}`));
     try {
       return c.json(await ep.run(s, () => handleRpc(ep, msg, s, false)));
     } catch (e) {
@@ -166,7 +217,7 @@ export function httpRoutes(app: Hono, ep: Endpoint, options: HttpOptions): void 
   });
 
   app.on(['GET', 'DELETE'], '/mcp', (c) => {
-    if (options.mcpHttp) return options.mcpHttp(c.req.raw, { endpoint: ep });
+    if (mcpHttp) return mcpHttp(c.req.raw, { endpoint: ep, sessions, accessChecked: true });
     c.header('Allow', 'POST');
     return detail(c, 405, 'POST JSON-RPC requests to /mcp (tools/list, tools/call, openenv/session/create|close); MCP Streamable HTTP is not enabled on this server');
   });

@@ -4,7 +4,7 @@
  */
 import type { ToolFailure } from '../instance.ts';
 import type { ToolListing } from '../tool.ts';
-import { FrameError, validationError, type ErrorItem } from './errors.ts';
+import { validationError, type ErrorItem } from './errors.ts';
 
 /** A tool as OpenEnv lists it. */
 export interface OpenEnvTool {
@@ -138,9 +138,4 @@ export function parseAction(action: unknown, where: (string | number)[]): StepAc
     return { type };
   }
   throw validationError('invalid action', [{ type: 'union_tag_invalid', loc: [...where, 'type'], msg: `unknown action type ${JSON.stringify(type)}; use one of ${ACTION_TYPES}`, input: type }]);
-}
-
-/** An unexpected failure inside the server, reported as `EXECUTION_ERROR` with a correlation id. */
-export function executionError(e: unknown, id: string): FrameError {
-  return new FrameError('EXECUTION_ERROR', `${(e as Error)?.message ?? String(e)} (server error ${id}; see the server log)`);
 }

@@ -3,7 +3,7 @@
  * `openenv/session/create` and `openenv/session/close`. Errors are in-band; the HTTP status is always 200.
  */
 import { errorTypeOf } from './payload.ts';
-import { CapacityError, type Session } from './sessions.ts';
+import { CapacityError, sharedOverHttp, type Session } from './sessions.ts';
 import type { Endpoint } from './endpoint.ts';
 
 /** JSON-RPC error codes. */
@@ -31,7 +31,8 @@ const METHODS = 'tools/list, tools/call, openenv/session/create, openenv/session
 export function routedSessionId(msg: unknown): string | undefined {
   if (msg === null || typeof msg !== 'object' || Array.isArray(msg)) return undefined;
   const m = msg as Record<string, unknown>;
-  if (m.method !== 'tools/call' && m.method !== 'tools/list') return undefined;
+  // A request that is not valid JSON-RPC is answered as such (-32600) before any session is looked up.
+  if (m.jsonrpc !== '2.0' || (m.method !== 'tools/call' && m.method !== 'tools/list')) return undefined;
   const params = m.params as Record<string, unknown> | undefined;
   return params !== null && typeof params === 'object' && typeof params.session_id === 'string' ? params.session_id : undefined;
 }
@@ -98,7 +99,7 @@ function closeSession(ep: Endpoint, id: RpcId, p: Record<string, unknown>, own: 
   if (typeof target !== 'string' || target === '') return rpcError(id, RPC.INVALID_PARAMS, "Invalid params - 'session_id' is required");
   if (own !== null && own.id === target) return rpcError(id, RPC.INVALID_REQUEST, 'Cannot close the WebSocket-managed session via MCP; send {"type": "close"} instead');
   const s = ep.registry.get(ep, target);
-  if (s === undefined || s.owner === 'ws') return rpcError(id, RPC.INVALID_PARAMS, `Unknown session_id: ${target}`);
+  if (s === undefined || !sharedOverHttp(s)) return rpcError(id, RPC.INVALID_PARAMS, `Unknown session_id: ${target}`);
   ep.registry.end(s, 'close');
   return { jsonrpc: '2.0', id, result: { session_id: target, closed: true } };
 }

@@ -180,4 +180,26 @@ describe('FairScheduler', () => {
     await scheduler.idle();
     expect(registry.size).toBe(0);
   });
+
+  it('never swallows a failing job: it is logged under a reference and its session is answered with that reference, in order', async () => {
+    const lines: string[] = [];
+    const scheduler = new FairScheduler(undefined, undefined, (l) => lines.push(l));
+    const s = fakeSession('s');
+    const replies: string[] = [];
+    s.onFrame = (text) => {
+      if (text === 'throw') throw new Error('sync failure at /srv/world/fixtures/x.sqlite');
+      if (text === 'reject') return Promise.reject(new Error('async failure'));
+      replies.push(`ok:${text}`);
+    };
+    s.onFailure = (message) => void replies.push(message);
+    for (const job of ['1', 'throw', '2', 'reject', '3']) scheduler.push(s, job);
+    await scheduler.idle();
+    expect(replies).toHaveLength(5);
+    expect(replies.filter((r) => r.startsWith('ok:'))).toEqual(['ok:1', 'ok:2', 'ok:3']);
+    expect([replies[1], replies[3]]).toEqual([expect.stringMatching(/^internal error \(server error \w+;/), expect.stringMatching(/^internal error/)]);
+    expect(replies.join('\n')).not.toContain('/srv/');
+    const ref = /server error (\w+)/.exec(replies[1])![1];
+    expect(lines.find((l) => l.includes(ref))).toContain('sync failure at /srv/world/fixtures/x.sqlite');
+    expect(lines.some((l) => l.includes('async failure'))).toBe(true);
+  });
 });

@@ -11,6 +11,7 @@
  * back, and so do the socket writes, which keeps both hot in the CPU's caches and lets one wake-up of a client process
  * pick up several replies.
  */
+import { logInternal } from './errors.ts';
 import type { Job, Session } from './sessions.ts';
 
 /** A reply to write: JSON text, or its UTF-8 bytes (sent as a text frame all the same). */
@@ -33,14 +34,16 @@ export class FairScheduler {
   /** Held writes as pairs: the socket's write function, then the reply. */
   private held: unknown[] = [];
   private heldSince = 0;
+  private readonly logger: (line: string) => void;
 
   /**
    * `budgetMs`: how long one turn of the event loop may run jobs before yielding to I/O. `flushMs`: how long a reply
-   * may be held while the turn goes on.
+   * may be held while the turn goes on. `logger`: where a job that throws is logged (its session still gets a reply).
    */
-  constructor(budgetMs = 4, flushMs = 0.5) {
+  constructor(budgetMs = 4, flushMs = 0.5, logger: (line: string) => void = (line) => console.error(line)) {
     this.budgetMs = budgetMs;
     this.flushMs = flushMs;
+    this.logger = logger;
   }
 
   /** Write `reply` with `write`: at once outside a turn, else with the turn's other replies, in the order given. */
@@ -128,14 +131,19 @@ export class FairScheduler {
         let out: void | Promise<void>;
         try {
           out = s.runNext();
-        } catch {
-          // Transports turn their own failures into error frames; nothing may escape and stall other sessions.
+        } catch (e) {
+          // Nothing may escape and stall other sessions, and the request still gets its one reply.
+          this.fail(s, e);
           out = undefined;
         }
         if (out !== undefined) {
           s.busy = true;
           this.running++;
-          out.then(this.settle(s), this.settle(s));
+          const done = this.settle(s);
+          out.then(done, (e) => {
+            this.fail(s, e);
+            done();
+          });
         } else if (s.pending > 0) {
           s.queued = true;
           this.again.push(s);
@@ -164,6 +172,16 @@ export class FairScheduler {
     if (this.again.length === 0) return;
     for (const s of this.again) this.ready.push(s);
     this.again.length = 0;
+  }
+
+  /** A job threw: log it under a reference, and answer the request with that reference. */
+  private fail(s: Session, e: unknown): void {
+    const message = logInternal(this.logger, `in a request of session ${s.id}`, e);
+    try {
+      s.onFailure?.(message);
+    } catch (again) {
+      logInternal(this.logger, `answering a failed request of session ${s.id}`, again);
+    }
   }
 
   private settle(s: Session): () => void {

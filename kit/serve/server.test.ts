@@ -110,7 +110,7 @@ describe('seahaven serve (the npm start command)', () => {
         body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } }),
       });
       expect(init.headers.get('mcp-session-id')).toBeTruthy();
-      const rpc = await fetch(`${url}/mcp`, { method: 'POST', body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) });
+      const rpc = await fetch(`${url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) });
       expect((await rpc.json()).result.tools.length).toBeGreaterThan(0);
       // The console (page and API) and the curricula progress route are both mounted.
       expect(out).toContain(`console:          ${url}/console/`);

@@ -6,10 +6,14 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
 import { WebSocketServer } from 'ws';
+import { isLoopbackHost } from './access.ts';
 import { DEFAULTS, createApp, type AppOptions, type SeahavenApp } from './app.ts';
 
 export interface ServerOptions extends AppOptions {
-  /** Interface to bind. Default `127.0.0.1` (this machine only). */
+  /**
+   * Interface to bind. Default `127.0.0.1` (this machine only). A specific address is also an allowed `Host`; off
+   * loopback without a token, a warning is logged at start.
+   */
   host?: string;
   /** Port; 0 picks a free one. Default 8000. */
   port?: number;
@@ -36,11 +40,18 @@ export interface RunningServer extends SeahavenApp {
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const host = options.host ?? '127.0.0.1';
   const port = options.port ?? 8000;
-  const seahaven = createApp(options);
+  const loopback = isLoopbackHost(host.includes(':') && !host.startsWith('[') ? `[${host}]` : host);
+  // A specific address the server was bound to is a name its clients use; a wildcard (0.0.0.0, ::) names nothing.
+  const boundName = loopback || /^(?:0\.0\.0\.0|::|\[::\])$/.test(host) ? [] : [host.includes(':') && !host.startsWith('[') ? `[${host}]` : host];
+  const seahaven = createApp({ ...options, allowedHosts: [...(options.allowedHosts ?? []), ...boundName] });
   const maxFrame = options.maxFrameBytes ?? DEFAULTS.maxFrameBytes;
   // Frames a little over the limit get a readable error frame from the endpoint; far over it, ws closes with 1009.
-  const wss = new WebSocketServer({ noServer: true, maxPayload: Math.max(4 * maxFrame, 1 << 20) });
+  // Text frames are decoded leniently (invalid UTF-8 becomes U+FFFD), so a garbled frame gets an INVALID_JSON reply
+  // instead of closing the connection.
+  const wss = new WebSocketServer({ noServer: true, maxPayload: Math.max(4 * maxFrame, 1 << 20), skipUTF8Validation: true });
   const server = createAdaptorServer({ fetch: seahaven.app.fetch, hostname: host, websocket: { server: wss } }) as Server;
+  // Bodies are cut by their own deadline once a route reads them; this bounds the rest (headers, bodies no route reads).
+  server.requestTimeout = Math.max(server.headersTimeout, 0) + (options.bodyTimeoutMs ?? DEFAULTS.bodyTimeoutMs);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
@@ -51,6 +62,14 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   seahaven.sessions.startReaper();
   const actual = (server.address() as AddressInfo).port;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${actual}`;
+  if (!loopback && options.token === undefined) {
+    const hosts = [...(options.allowedHosts ?? []), ...boundName];
+    (options.logger ?? ((line: string) => console.error(line)))(
+      `[seahaven] warning: listening on ${host}:${actual} without a token, so anyone who can reach this port can open sessions and call tools. ` +
+        `Set one with --token <secret> (or SEAHAVEN_TOKEN), or bind 127.0.0.1. Requests are answered only for the Host names localhost, 127.0.0.1, [::1]` +
+        `${hosts.length > 0 ? `, ${hosts.join(', ')}` : ''}; add the names clients use with --allow-host <host>.`,
+    );
+  }
   let closing: Promise<void> | null = null;
   const close = () =>
     (closing ??= (async () => {

@@ -1,14 +1,22 @@
 /**
- * Sessions: one instance each, owned by a WebSocket, an HTTP session id or an OpenEnv MCP session. The registry counts
- * them against the capacity, finds them by id, and reaps the idle ones.
+ * Sessions: one instance each, owned by a WebSocket, an HTTP session id, an OpenEnv JSON-RPC session or an MCP
+ * Streamable HTTP session. The registry counts them all against one capacity, finds them by id, and reaps the idle ones.
  */
 import type { Instance } from '../instance.ts';
 import type { Task } from '../task.ts';
 import type { RewardMode } from './reset.ts';
 import type { Endpoint } from './endpoint.ts';
 
-/** Who drives a session: a WebSocket connection, HTTP `/reset`·`/step`·`/state`, or `POST /mcp` session ids. */
-export type SessionOwner = 'ws' | 'http' | 'mcp';
+/**
+ * Who drives a session: a WebSocket connection, HTTP `/reset`·`/step`·`/state`, OpenEnv JSON-RPC session ids on
+ * `POST /mcp`, or an MCP Streamable HTTP client (`Mcp-Session-Id`).
+ */
+export type SessionOwner = 'ws' | 'http' | 'mcp' | 'mcp-http';
+
+/** Whether HTTP requests and JSON-RPC session ids may drive a session (the others belong to a connection or an MCP client). */
+export function sharedOverHttp(s: Session): boolean {
+  return s.owner === 'http' || s.owner === 'mcp';
+}
 
 /** Why a session ends. */
 export type EndReason = 'close' | 'disconnect' | 'idle' | 'shutdown' | 'replaced';
@@ -50,6 +58,8 @@ export class Session {
   jobMs = 0;
   /** @internal Runs a frame job (set by the WebSocket transport). */
   onFrame: ((text: string) => void | Promise<void>) | null = null;
+  /** @internal Answers a request whose job failed (the scheduler has logged it): `message` is what the client may see. */
+  onFailure: ((message: string) => void) | null = null;
   /** @internal Called once when the session ends for any reason but a disconnect (the transport closes its socket). */
   onEnd: ((reason: EndReason) => void) | null = null;
 

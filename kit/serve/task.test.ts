@@ -107,11 +107,31 @@ describe('tasks over the WebSocket', () => {
     await p.ask({ type: 'reset', data: { task: 'broken' } });
     const bug = await p.ask(submit);
     expect(bug.data.code).toBe('EXECUTION_ERROR');
-    expect(bug.data.message).toContain('grader bug');
-    expect(logged.some((l) => l.includes('grader bug'))).toBe(true);
+    // The client sees a reference; the log line under it has the grader's error.
+    const ref = /^internal error \(server error (\w+);/.exec(bug.data.message)?.[1];
+    expect(ref).toBeDefined();
+    expect(logged.some((l) => l.includes(ref!) && l.includes('grader bug'))).toBe(true);
     // The session is still there, unchanged by the failed submit.
     expect((await p.ask({ type: 'state' })).data).toMatchObject({ task: 'broken', step_count: 0 });
     await p.close();
+  });
+
+  it('a task implies its fixture: a matching fixture is accepted, another is a VALIDATION_ERROR naming both, over the socket and HTTP', async () => {
+    const p = await WireProbe.open(url());
+    // From a session on another fixture, the task alone starts from its own.
+    expect((await p.ask({ type: 'reset', data: { fixture: 'one' } })).data.observation.fixture).toBe('one');
+    expect((await p.ask({ type: 'reset', data: { task: 'write_two' } })).data.observation).toMatchObject({ fixture: 'blank', task: { id: 'write_two' } });
+    expect((await p.ask({ type: 'reset', data: { task: 'write_two', fixture: 'blank', seed: 2 } })).data.observation).toMatchObject({ fixture: 'blank', seed: 2, task: { id: 'write_two' } });
+    const msg = 'task "write_two" starts from fixture "blank"; omit fixture or pass fixture: "blank" (got "one")';
+    const wrong = await p.ask({ type: 'reset', data: { task: 'write_two', fixture: 'one' } });
+    expect(wrong.data).toMatchObject({ code: 'VALIDATION_ERROR', message: expect.stringContaining(msg), errors: [{ type: 'value_error', loc: ['data', 'fixture'], msg, input: 'one' }] });
+    // The refused reset left the episode alone.
+    expect((await p.ask({ type: 'state' })).data).toMatchObject({ task: 'write_two', seed: 2 });
+    await p.close();
+
+    const http = await fetch(`${server.url}/reset`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ task: 'write_two', fixture: 'one' }) });
+    expect(http.status).toBe(422);
+    expect(await http.json()).toEqual({ detail: [{ type: 'value_error', loc: ['body', 'fixture'], msg, input: 'one' }] });
   });
 
   it('resolves curriculum resets through the hook, keeps frames queued behind it in order, and reports grades to onGrade', async () => {

@@ -5,7 +5,7 @@
 import { upgradeWebSocket } from '@hono/node-server';
 import type { MiddlewareHandler } from 'hono';
 import type { WebSocket } from 'ws';
-import { FrameError, errorFrame } from './errors.ts';
+import { FrameError, describeError, errorFrame, logInternal } from './errors.ts';
 import type { Endpoint } from './endpoint.ts';
 import type { FairScheduler, Reply } from './scheduler.ts';
 import { CapacityError, type EndReason, type Session } from './sessions.ts';
@@ -55,8 +55,7 @@ export function wsRoute(ep: Endpoint, scheduler: FairScheduler, logger: (line: s
               socket.send(errorFrame('CAPACITY_REACHED', e.message, undefined, { active_sessions: e.activeSessions, max_sessions: e.maxSessions }));
               socket.close(1000, 'capacity reached');
             } else {
-              if (!(e instanceof FrameError)) logger(`[seahaven] could not open a session on ${ep.name}: ${(e as Error)?.stack ?? String(e)}`);
-              const fe = e instanceof FrameError ? e : new FrameError('SESSION_ERROR', `could not open a session: ${(e as Error)?.message ?? String(e)}`);
+              const fe = e instanceof FrameError ? e : new FrameError('SESSION_ERROR', `could not open a session: ${logInternal(logger, `opening a session on ${ep.name}`, e)}`);
               socket.send(errorFrame(fe.code, fe.message, undefined, fe.extra));
               socket.close(fe.code === 'SESSION_ERROR' && ep.closing ? 1001 : 1011, fe.code === 'FACTORY_ERROR' ? 'factory error' : 'session error');
             }
@@ -64,6 +63,8 @@ export function wsRoute(ep: Endpoint, scheduler: FairScheduler, logger: (line: s
           }
           const s = session;
           s.onFrame = (text) => send(ep.wsFrame(s, text));
+          // A frame whose reply could not be built still gets one: the scheduler logged the failure under this reference.
+          s.onFailure = (message) => void send(errorFrame('EXECUTION_ERROR', message));
           // Frames are read straight off the socket (Hono's onMessage would wrap each one in a MessageEvent). Hono
           // opens the session synchronously once the socket exists, so no frame can arrive before this listener.
           socket.on('message', (data: Buffer) => {
@@ -76,7 +77,7 @@ export function wsRoute(ep: Endpoint, scheduler: FairScheduler, logger: (line: s
                 scheduler.push(s, data.toString('utf8'));
               }
             } catch (e) {
-              logger(`[seahaven] WebSocket handler error on ${ep.name}: ${(e as Error)?.stack ?? String(e)}`);
+              logger(`[seahaven] WebSocket handler error on ${ep.name}: ${describeError(e)}`);
             }
           });
           s.onEnd = (reason) => {

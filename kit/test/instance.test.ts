@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { defineTool, defineWorld, DefinitionError, z } from '../index.ts';
+import { crm } from '../../worlds/crm/index.ts';
+import { defineTool, defineWorld, DefinitionError, InstanceError, z } from '../index.ts';
 import { kitWorld, schema, tools } from './test-world.ts';
 
 const fresh = (seed = 0) => kitWorld.instance({ seed });
@@ -295,6 +296,41 @@ describe('instances', () => {
       call_count: 1,
       changes: [{ table: 'owners', op: 'insert', key: { id: 2 }, after: { id: 2, name: 'o' } }],
     });
+  });
+});
+
+describe('a task implies its fixture', () => {
+  it('starts from the task\'s fixture when none is named, so the gold solution scores 1', () => {
+    const inst = crm.instance({ task: 'add_lead', seed: 1 });
+    expect(inst.fixture).toBe('small_startup');
+    expect(inst.state().fixture?.id).toBe('small_startup');
+    expect(Number(inst.query<{ n: number }>('SELECT count(*) AS n FROM contacts')[0].n)).toBeGreaterThan(0);
+    crm.task('add_lead')!.gold!(inst);
+    expect(inst.submit()).toMatchObject({ reward: 1, passed: true });
+    // The same episode as naming the fixture outright.
+    const named = crm.instance({ task: 'add_lead', fixture: 'small_startup', seed: 1 });
+    crm.task('add_lead')!.gold!(named);
+    expect(named.state()).toEqual(inst.state());
+    inst.destroy();
+    named.destroy();
+  });
+
+  it('refuses a fixture other than the task\'s, naming both and the fix', () => {
+    const start = () => crm.instance({ task: 'add_lead', fixture: 'big_co', seed: 1 });
+    expect(start).toThrow(InstanceError);
+    expect(start).toThrow('task "add_lead" starts from fixture "small_startup"; omit fixture or pass fixture: "small_startup" (got "big_co")');
+    expect(() => crm.instance({ task: 'add_lead', fixture: 'empty' })).toThrow(expect.objectContaining({ code: 'fixture_mismatch' }));
+  });
+
+  it('restart() and fork() keep to the task\'s fixture', () => {
+    const a = crm.instance({ fixture: 'small_startup', seed: 1 });
+    const b = a.restart({ task: 'add_lead', seed: 1 });
+    expect(b).not.toBeNull();
+    expect(b!.fixture).toBe('small_startup');
+    expect(() => b!.restart({ task: 'add_lead', fixture: 'big_co' })).toThrow(/omit fixture or pass fixture: "small_startup" \(got "big_co"\)/);
+    expect(b!.changes()).toEqual([]);
+    expect(b!.fork().fixture).toBe('small_startup');
+    b!.destroy();
   });
 });
 

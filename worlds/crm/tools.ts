@@ -6,7 +6,21 @@ const DEAL_STAGES = ['prospecting', 'proposal', 'negotiation', 'won', 'lost'] as
 const ACTIVITY_KINDS = ['call', 'email', 'meeting', 'note'] as const;
 
 const limit = (max: number, dflt: number) => z.number().int().min(1).max(max).default(dflt).describe(`Page size, 1 to ${max}.`);
-const cursor = z.string().optional().describe('The next_cursor of the previous page; omit for the first page.');
+
+// Every string has a length limit: an agent's mistake (a pasted document as a search query) gets invalid_arguments
+// naming the limit instead of failing deep in SQLite. Ids are never empty, so "" is refused rather than stored.
+const ID_MAX = 64;
+const contactId = z.string().min(1).max(ID_MAX).describe('Contact id, like con_…');
+const companyId = z.string().min(1).max(ID_MAX).describe('Company id, like cmp_…');
+const dealId = z.string().min(1).max(ID_MAX).describe('Deal id, like deal_…');
+const cursor = z.string().min(1).max(ID_MAX).optional().describe('The next_cursor of the previous page; omit for the first page.');
+const nameText = z.string().min(1).max(200);
+const emailText = z.string().max(254).email();
+const shortText = z.string().max(200);
+const phoneText = z.string().max(50);
+const longText = (max: number) => z.string().max(max);
+const queryText = z.string().min(1).max(200);
+const dateText = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
 
 function mustFind(ctx: Ctx, table: 'contacts' | 'companies' | 'deals', id: string): Row {
   const row = ctx.db.one(`SELECT * FROM ${table} WHERE id = ?`, id);
@@ -23,6 +37,11 @@ function page<T extends Row>(rows: T[], size: number): { items: T[]; next_cursor
   return { items, next_cursor: more ? String(items[items.length - 1].id) : null };
 }
 
+/** A LIKE pattern matching values that contain `text`, with a backslash as the escape character. */
+function likePattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => '\\' + c)}%`;
+}
+
 function ensureEmailFree(ctx: Ctx, email: string, except?: string): void {
   const other = ctx.db.one<{ id: string }>('SELECT id FROM contacts WHERE email = ? COLLATE NOCASE', email);
   if (other && other.id !== except) throw new ToolError('conflict', `A contact with email ${email} already exists (${other.id}). Update that contact instead.`, { contact_id: other.id });
@@ -31,9 +50,9 @@ function ensureEmailFree(ctx: Ctx, email: string, except?: string): void {
 export const searchContacts = defineTool({
   name: 'search_contacts',
   description: 'Search contacts by name, email or company name (case-insensitive substring). Returns up to `limit` matches ordered by name.',
-  input: z.object({ query: z.string().min(1).describe('Text to look for.'), limit: limit(50, 10) }),
+  input: z.object({ query: queryText.describe('Text to look for, 1 to 200 characters.'), limit: limit(50, 10) }),
   run(ctx, { query, limit: n }) {
-    const like = `%${query.replace(/[\\%_]/g, (c) => '\\' + c)}%`;
+    const like = likePattern(query);
     const contacts = ctx.db.all(
       `SELECT c.id, c.name, c.email, c.title, c.stage, c.company_id, co.name AS company_name
          FROM contacts c LEFT JOIN companies co ON co.id = c.company_id
@@ -48,7 +67,7 @@ export const searchContacts = defineTool({
 export const listContacts = defineTool({
   name: 'list_contacts',
   description: 'List contacts page by page, optionally filtered by stage or company. Ordered by id; pass next_cursor to get the next page.',
-  input: z.object({ stage: z.enum(CONTACT_STAGES).optional(), company_id: z.string().optional(), limit: limit(100, 20), cursor }),
+  input: z.object({ stage: z.enum(CONTACT_STAGES).optional(), company_id: companyId.optional(), limit: limit(100, 20), cursor }),
   run(ctx, { stage, company_id, limit: n, cursor: after }) {
     const rows = ctx.db.all(
       `SELECT id, name, email, title, stage, company_id FROM contacts
@@ -64,7 +83,7 @@ export const listContacts = defineTool({
 export const getContact = defineTool({
   name: 'get_contact',
   description: 'Fetch one contact with its company, open deals and five most recent activities.',
-  input: z.object({ id: z.string().describe('Contact id, like con_…') }),
+  input: z.object({ id: contactId }),
   run(ctx, { id }) {
     const contact = mustFind(ctx, 'contacts', id);
     const company = contact.company_id ? ctx.db.one('SELECT * FROM companies WHERE id = ?', contact.company_id as string) ?? null : null;
@@ -77,14 +96,14 @@ export const getContact = defineTool({
 export const getDeal = defineTool({
   name: 'get_deal',
   description: 'Fetch one deal by id: title, company, contact, amount in cents, stage and close date.',
-  input: z.object({ id: z.string().describe('Deal id, like deal_…') }),
+  input: z.object({ id: dealId }),
   run: (ctx, { id }) => mustFind(ctx, 'deals', id),
 });
 
 export const getCompany = defineTool({
   name: 'get_company',
   description: 'Fetch one company by id.',
-  input: z.object({ id: z.string().describe('Company id, like cmp_…') }),
+  input: z.object({ id: companyId }),
   run: (ctx, { id }) => mustFind(ctx, 'companies', id),
 });
 
@@ -92,16 +111,16 @@ export const createContact = defineTool({
   name: 'create_contact',
   description: 'Add a contact. Emails are unique; a contact whose email already exists is refused with code "conflict".',
   input: z.object({
-    name: z.string().min(1),
-    email: z.string().email(),
-    company_id: z.string().optional(),
-    title: z.string().optional(),
-    phone: z.string().optional(),
+    name: nameText,
+    email: emailText,
+    company_id: companyId.optional(),
+    title: shortText.optional(),
+    phone: phoneText.optional(),
     stage: z.enum(CONTACT_STAGES).default('lead'),
-    notes: z.string().default(''),
+    notes: longText(5000).default(''),
   }),
   run(ctx, input) {
-    if (input.company_id) mustFind(ctx, 'companies', input.company_id);
+    if (input.company_id !== undefined) mustFind(ctx, 'companies', input.company_id);
     ensureEmailFree(ctx, input.email);
     const id = ctx.ids.token('con_', 14);
     const now = ctx.clock.iso();
@@ -131,19 +150,19 @@ export const updateContact = defineTool({
   name: 'update_contact',
   description: 'Change fields of a contact; fields you omit stay as they are.',
   input: z.object({
-    id: z.string(),
-    name: z.string().min(1).optional(),
-    email: z.string().email().optional(),
-    company_id: z.string().nullable().optional(),
-    title: z.string().nullable().optional(),
-    phone: z.string().nullable().optional(),
+    id: contactId,
+    name: nameText.optional(),
+    email: emailText.optional(),
+    company_id: companyId.nullable().optional().describe('Company id, like cmp_…; null removes the contact from its company.'),
+    title: shortText.nullable().optional(),
+    phone: phoneText.nullable().optional(),
     stage: z.enum(CONTACT_STAGES).optional(),
-    notes: z.string().optional(),
+    notes: longText(5000).optional(),
   }),
   run(ctx, { id, ...fields }) {
     mustFind(ctx, 'contacts', id);
     if (fields.email !== undefined) ensureEmailFree(ctx, fields.email, id);
-    if (fields.company_id) mustFind(ctx, 'companies', fields.company_id);
+    if (typeof fields.company_id === 'string') mustFind(ctx, 'companies', fields.company_id);
     if (CONTACT_FIELDS.every((f) => fields[f] === undefined)) throw new ToolError('nothing_to_update', 'Give at least one field to change, e.g. {"id": "…", "stage": "qualified"}.');
     const params: Record<string, string | number | null> = { id, now: ctx.clock.iso() };
     for (const f of CONTACT_FIELDS) {
@@ -158,7 +177,7 @@ export const updateContact = defineTool({
 export const deleteContact = defineTool({
   name: 'delete_contact',
   description: 'Delete a contact and its activities. Deals keep existing without a contact.',
-  input: z.object({ id: z.string() }),
+  input: z.object({ id: contactId }),
   run(ctx, { id }) {
     const contact = mustFind(ctx, 'contacts', id);
     ctx.db.run('DELETE FROM contacts WHERE id = ?', id);
@@ -169,7 +188,7 @@ export const deleteContact = defineTool({
 export const createCompany = defineTool({
   name: 'create_company',
   description: 'Add a company (an account contacts and deals belong to).',
-  input: z.object({ name: z.string().min(1), domain: z.string().optional(), industry: z.string().optional(), employees: z.number().int().min(1).optional() }),
+  input: z.object({ name: nameText, domain: z.string().max(253).optional(), industry: shortText.optional(), employees: z.number().int().min(1).optional() }),
   run(ctx, input) {
     const id = ctx.ids.token('cmp_', 14);
     ctx.db.run('INSERT INTO companies (id, name, domain, industry, employees, created_at) VALUES (?, ?, ?, ?, ?, ?)', id, input.name, input.domain ?? null, input.industry ?? null, input.employees ?? null, ctx.clock.iso());
@@ -180,12 +199,12 @@ export const createCompany = defineTool({
 export const listCompanies = defineTool({
   name: 'list_companies',
   description: 'List companies page by page, optionally only those whose name contains `query`. Ordered by id.',
-  input: z.object({ query: z.string().optional(), limit: limit(100, 20), cursor }),
-  run(ctx, { query, limit: n, cursor: after }) {
+  input: z.object({ query: queryText.optional().describe('Text the name contains (case-insensitive), 1 to 200 characters.'), limit: limit(100, 20), cursor }),
+  run(ctx, { query: text, limit: n, cursor: after }) {
     const rows = ctx.db.all(
       `SELECT id, name, domain, industry, employees FROM companies
-        WHERE (@query IS NULL OR name LIKE '%' || @query || '%') AND (@after IS NULL OR id > @after) ORDER BY id LIMIT @n`,
-      { query: query ?? null, after: after ?? null, n: n + 1 },
+        WHERE (@like IS NULL OR name LIKE @like ESCAPE '\\') AND (@after IS NULL OR id > @after) ORDER BY id LIMIT @n`,
+      { like: text === undefined ? null : likePattern(text), after: after ?? null, n: n + 1 },
     );
     const { items, next_cursor } = page(rows, n);
     return { companies: items, next_cursor };
@@ -196,16 +215,16 @@ export const createDeal = defineTool({
   name: 'create_deal',
   description: 'Open a deal with a company (optionally linked to a contact). Amounts are in cents.',
   input: z.object({
-    company_id: z.string(),
-    contact_id: z.string().optional(),
-    title: z.string().min(1),
+    company_id: companyId,
+    contact_id: contactId.optional(),
+    title: nameText,
     amount_cents: z.number().int().min(0),
     currency: z.string().regex(/^[a-z]{3}$/).default('usd'),
-    close_date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional().describe('Expected close date, YYYY-MM-DD.'),
+    close_date: dateText.optional().describe('Expected close date, YYYY-MM-DD.'),
   }),
   run(ctx, input) {
     mustFind(ctx, 'companies', input.company_id);
-    if (input.contact_id) {
+    if (input.contact_id !== undefined) {
       const contact = mustFind(ctx, 'contacts', input.contact_id);
       if (contact.company_id !== input.company_id) throw new ToolError('mismatch', `Contact ${input.contact_id} does not work at company ${input.company_id}.`);
     }
@@ -222,7 +241,7 @@ export const createDeal = defineTool({
 export const updateDeal = defineTool({
   name: 'update_deal',
   description: 'Move a deal to another stage or change its amount or close date. Won and lost deals are closed and cannot change.',
-  input: z.object({ id: z.string(), stage: z.enum(DEAL_STAGES).optional(), amount_cents: z.number().int().min(0).optional(), close_date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional() }),
+  input: z.object({ id: dealId, stage: z.enum(DEAL_STAGES).optional(), amount_cents: z.number().int().min(0).optional(), close_date: dateText.optional().describe('Expected close date, YYYY-MM-DD.') }),
   run(ctx, { id, stage, amount_cents, close_date }) {
     const nothing = stage === undefined && amount_cents === undefined && close_date === undefined;
     // Moving a deal stamps it (from the virtual clock, so it replays). One statement updates an open deal and returns it.
@@ -241,7 +260,7 @@ export const updateDeal = defineTool({
 export const listDeals = defineTool({
   name: 'list_deals',
   description: 'List deals page by page, optionally filtered by stage, company or contact. Ordered by id.',
-  input: z.object({ stage: z.enum(DEAL_STAGES).optional(), company_id: z.string().optional(), contact_id: z.string().optional(), limit: limit(100, 20), cursor }),
+  input: z.object({ stage: z.enum(DEAL_STAGES).optional(), company_id: companyId.optional(), contact_id: contactId.optional(), limit: limit(100, 20), cursor }),
   run(ctx, { stage, company_id, contact_id, limit: n, cursor: after }) {
     const rows = ctx.db.all(
       `SELECT id, title, company_id, contact_id, amount_cents, currency, stage, close_date FROM deals
@@ -257,10 +276,10 @@ export const listDeals = defineTool({
 export const logActivity = defineTool({
   name: 'log_activity',
   description: 'Record a call, email, meeting or note against a contact (and optionally one of its deals), stamped now.',
-  input: z.object({ contact_id: z.string(), deal_id: z.string().optional(), kind: z.enum(ACTIVITY_KINDS), subject: z.string().min(1), body: z.string().default('') }),
+  input: z.object({ contact_id: contactId, deal_id: dealId.optional(), kind: z.enum(ACTIVITY_KINDS), subject: nameText, body: longText(10_000).default('') }),
   run(ctx, input) {
     mustFind(ctx, 'contacts', input.contact_id);
-    if (input.deal_id) mustFind(ctx, 'deals', input.deal_id);
+    if (input.deal_id !== undefined) mustFind(ctx, 'deals', input.deal_id);
     const r = ctx.db.run(
       'INSERT INTO activities (contact_id, deal_id, kind, subject, body, occurred_at) VALUES (?, ?, ?, ?, ?, ?)',
       input.contact_id, input.deal_id ?? null, input.kind, input.subject, input.body, ctx.clock.iso(),
@@ -272,7 +291,7 @@ export const logActivity = defineTool({
 export const pipelineSummary = defineTool({
   name: 'pipeline_summary',
   description: 'Totals of open and closed deals by stage: count and amount in cents.',
-  input: z.object({ company_id: z.string().optional() }),
+  input: z.object({ company_id: companyId.optional() }),
   run(ctx, { company_id }) {
     const stages = ctx.db.all(
       `SELECT stage, count(*) AS deals, sum(amount_cents) AS amount_cents FROM deals WHERE (@company_id IS NULL OR company_id = @company_id) GROUP BY stage ORDER BY stage`,

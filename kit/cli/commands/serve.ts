@@ -6,6 +6,7 @@ import type { World } from '../../world.ts';
 import type { McpHttpHandler } from '../../mcp/index.ts';
 import type { RunningServer } from '../../serve/server.ts';
 import type { ServedCurricula } from '../../serve/curricula.ts';
+import { setDefaultSlowCallMs } from '../../call-timing.ts';
 
 interface ServeFlags {
   host: string;
@@ -17,6 +18,10 @@ interface ServeFlags {
   fixture: string[];
   maxFrameBytes?: string;
   maxBodyBytes?: string;
+  bodyTimeout?: string;
+  slowCallMs?: string;
+  allowHost: string[];
+  allowOrigin: string[];
   curriculaDb: string;
   console: boolean;
 }
@@ -28,14 +33,24 @@ function wholeNumber(flag: string, value: string | undefined, min: number): numb
   return n;
 }
 
+const collect = (value: string, acc: string[]) => [...acc, value];
+
+function positiveSeconds(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new CliError(`${flag} must be a number of seconds > 0, like 10 or 0.5; got "${value}"`, 2);
+  return n;
+}
+
 /** `--fixture small_startup` sets the first world's default; `--fixture crm=small_startup` names the world. */
 function defaultFixtures(specs: string[], worlds: World[]): Record<string, string> {
-  const out: Record<string, string> = {};
+  // Keyed by world name, so no inherited key (a world named "constructor") may read as a fixture.
+  const out: Record<string, string> = Object.create(null);
   for (const spec of specs) {
     const [world, fixture] = spec.includes('=') ? spec.split('=', 2) : [worlds[0].name, spec];
     const w = worlds.find((x) => x.name === world);
     if (!w) throw new CliError(`--fixture ${spec}: no world "${world}" is being served (${worlds.map((x) => x.name).join(', ')})`, 2);
-    if (!(fixture in w.fixtures)) throw new CliError(`--fixture ${spec}: world "${world}" has no fixture "${fixture}"; its fixtures are ${Object.keys(w.fixtures).join(', ') || '(none)'}`, 2);
+    if (!Object.hasOwn(w.fixtures, fixture)) throw new CliError(`--fixture ${spec}: world "${world}" has no fixture "${fixture}"; its fixtures are ${Object.keys(w.fixtures).join(', ') || '(none)'}`, 2);
     out[world] = fixture;
   }
   return out;
@@ -72,11 +87,6 @@ function banner(url: string, worlds: World[], fixture: string | undefined, token
   return lines.join('\n') + '\n';
 }
 
-/** Bound to this machine only: then browsers must name a loopback host (DNS rebinding protection). */
-function loopbackOnly(host: string): boolean {
-  return ['127.0.0.1', 'localhost', '::1'].includes(host);
-}
-
 function curriculaLines(url: string, curricula: ServedCurricula | undefined): string[] {
   if (!curricula) return [];
   const names = [...curricula.curricula].flatMap(([world, list]) => list.map((n) => (curricula.curricula.size > 1 ? `${world}/${n}` : n)));
@@ -101,18 +111,16 @@ async function openCurricula(worlds: World[], path: string): Promise<ServedCurri
 
 /**
  * MCP Streamable HTTP on each world's `/mcp`, beside OpenEnv's JSON-RPC: sessions start on the world's default fixture
- * unless the client names a fixture or task. Off loopback, any Host is allowed (the operator chose to expose it).
+ * unless the client names a fixture or task. The server's access check (Host, Origin, token) and capacity apply.
  */
 async function mcpStreamableHttp(
   worlds: World[],
   server: () => RunningServer | undefined,
-  host: string,
   fixtures: Record<string, string>,
-  limits: { maxSessions?: number; idleTimeoutMs?: number; hibernateAfterMs?: number },
+  limits: { idleTimeoutMs?: number },
 ): Promise<McpHttpHandler> {
   const { createMcpHttpHandler, openInstance } = await import('../../mcp/index.ts');
   const byName = new Map(worlds.map((w) => [w.name, w]));
-  const loopback = loopbackOnly(host);
   return createMcpHttpHandler({
     world: (req) => {
       const first = new URL(req.url).pathname.split('/')[1];
@@ -122,8 +130,6 @@ async function mcpStreamableHttp(
       const fixture = fixtures[world.name] ?? server()?.endpoints.get(world.name)?.defaultFixture;
       return openInstance(world, reset.fixture === undefined && reset.task === undefined ? { ...reset, fixture } : reset);
     },
-    ...(loopback ? {} : { allowedHosts: ['*'] }),
-    ...(limits.maxSessions === undefined ? {} : { maxSessions: limits.maxSessions }),
     ...(limits.idleTimeoutMs === undefined ? {} : { idleTimeoutMs: limits.idleTimeoutMs }),
   });
 }
@@ -133,15 +139,19 @@ export function registerServe(program: Command): void {
     .command('serve')
     .description('serve worlds over OpenEnv: a WebSocket session per client on /ws, plus /reset, /step, /state, /mcp and /health')
     .argument('[worlds...]', 'example world names or module paths (default: ./world.ts, else crm)')
-    .option('--host <host>', 'interface to bind; 0.0.0.0 exposes the server to the network', '127.0.0.1')
+    .option('--host <host>', 'interface to bind; 0.0.0.0 exposes the server to the network (then set --token, or --allow-host the names clients use)', '127.0.0.1')
     .option('--port <port>', 'port (0 picks a free one)', '8000')
     .option('--max-sessions <n>', 'most sessions open at once (default 4096)')
     .option('--session-timeout <seconds>', 'end sessions idle this long; 0 never (default 900)')
     .option('--hibernate-after <seconds>', 'close the SQLite connection of sessions idle this long, keeping their state; 0 never (default 30)')
     .option('--token <token>', 'require "Authorization: Bearer <token>" on every request (default: $SEAHAVEN_TOKEN)')
-    .option('--fixture <[world=]id>', 'default fixture for resets that name none (repeatable)', (v: string, acc: string[]) => [...acc, v], [] as string[])
+    .option('--allow-host <host>', 'without a token, also answer requests for this Host name ("name" any port, "name:port", "*" any); repeatable. Default: localhost, 127.0.0.0/8, [::1]', collect, [] as string[])
+    .option('--allow-origin <origin>', 'without a token, also answer browser requests from this origin (like https://studio.example.com, or "*"); repeatable. Default: only the server\'s own pages', collect, [] as string[])
+    .option('--fixture <[world=]id>', 'default fixture for resets that name none (repeatable)', collect, [] as string[])
     .option('--max-frame-bytes <n>', 'longest WebSocket frame accepted (default 1048576)')
     .option('--max-body-bytes <n>', 'longest HTTP body accepted (default 1048576)')
+    .option('--body-timeout <seconds>', 'cut a request body that has not fully arrived this long after it is read with 408 (default 10)')
+    .option('--slow-call-ms <n>', 'log each tool call that takes at least this many milliseconds, with its world, tool and duration (default 1000)')
     .option('--curricula-db <path>', 'SQLite file of curriculum runs, so runs survive a restart', '.data/curricula.sqlite')
     .option('--no-console', 'do not serve the web console on /console/')
     .action(async (refs: string[], flags: ServeFlags) => {
@@ -153,6 +163,9 @@ export function registerServe(program: Command): void {
       const fixtures = defaultFixtures(flags.fixture, worlds);
       const { startServer } = await import('../../serve/server.ts');
       const hibernate = wholeNumber('--hibernate-after', flags.hibernateAfter, 0);
+      const bodyTimeout = positiveSeconds('--body-timeout', flags.bodyTimeout);
+      const slowCallMs = wholeNumber('--slow-call-ms', flags.slowCallMs, 0);
+      if (slowCallMs !== undefined) setDefaultSlowCallMs(slowCallMs);
       const limits = {
         maxSessions: wholeNumber('--max-sessions', flags.maxSessions, 1),
         idleTimeoutMs: timeout === undefined ? undefined : timeout * 1000,
@@ -160,8 +173,8 @@ export function registerServe(program: Command): void {
       };
       let server: RunningServer | undefined;
       const { consoleRoutes } = await import('../../serve/console.ts');
-      const webConsole = flags.console ? consoleRoutes(loopbackOnly(flags.host) ? {} : { allowedHosts: ['*'] }) : null;
-      const mcp = await mcpStreamableHttp(worlds, () => server, flags.host, fixtures, limits);
+      const webConsole = flags.console ? consoleRoutes() : null;
+      const mcp = await mcpStreamableHttp(worlds, () => server, fixtures, limits);
       const curricula = await openCurricula(worlds, flags.curriculaDb);
       try {
         server = await startServer({
@@ -181,6 +194,9 @@ export function registerServe(program: Command): void {
           defaultFixtures: fixtures,
           maxFrameBytes: wholeNumber('--max-frame-bytes', flags.maxFrameBytes, 1024),
           maxBodyBytes: wholeNumber('--max-body-bytes', flags.maxBodyBytes, 1024),
+          ...(bodyTimeout === undefined ? {} : { bodyTimeoutMs: bodyTimeout * 1000 }),
+          allowedHosts: flags.allowHost,
+          allowedOrigins: flags.allowOrigin,
         });
       } catch (e) {
         curricula?.close();

@@ -1,0 +1,364 @@
+/**
+ * Soak test: a real `seahaven serve` of the crm world in a child process, driven for minutes by many WebSocket sessions
+ * with a mix of resets (by task, by curriculum, plain), valid and invalid tool calls, malformed frames, state reads and
+ * submits. Every reply is paired with its request: each request carries a token its reply must contain, and replies
+ * must come back in request order. Reports steps, errors, mismatched replies and the server's RSS over time.
+ *
+ *     npm run soak -- --minutes 10 [--sessions 16] [--inflight 4] [--seed 1] [--json]
+ *
+ * Exit code 0 when no reply was an error or a mismatch and the server shut down cleanly with its runs file intact.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import Database from 'better-sqlite3';
+import WebSocket from 'ws';
+import { spawnServe, type ServeProcess } from '../kit/serve/test-fixtures/spawn-serve.ts';
+
+export interface SoakOptions {
+  durationMs: number;
+  sessions: number;
+  /** Frames each session keeps outstanding. */
+  inflight: number;
+  seed: number;
+  /** How often the server's RSS is sampled. */
+  rssEveryMs: number;
+  /** Progress lines (one per RSS sample); default none. */
+  progress?: (line: string) => void;
+}
+
+export interface RssSample {
+  /** Seconds since the load started. */
+  at: number;
+  /** Resident set size of the server process, in MiB (NaN where /proc is not available). */
+  mib: number;
+}
+
+export interface SoakReport {
+  sessions: number;
+  inflight: number;
+  seconds: number;
+  /** Frames sent and answered, by kind. */
+  frames: Record<string, number>;
+  /** Step frames answered (tool calls, malformed steps and submits). */
+  steps: number;
+  /** Replies that paired with their request but were not what it should get (a valid call that failed, say). */
+  errors: number;
+  /** Replies that did not pair with the request at the head of their session's queue, and requests never answered. */
+  mismatches: number;
+  /** Up to ten of the errors and mismatches, for the log. */
+  examples: string[];
+  rss: { start: number; middle: number; end: number; max: number; samples: RssSample[] };
+  /** Lines the server wrote to stderr (world bugs, hook failures, slow calls). */
+  serverLog: string[];
+  /** Exit code of the server after SIGTERM. */
+  serverExit: number | null;
+  /** The curriculum runs file after shutdown. */
+  runs: { integrity: string; recorded: number; abandoned: number; pending: number };
+}
+
+const TASKS = ['add_lead', 'log_call', 'add_company', 'qualify_globex_leads', 'lose_stale_negotiations', 'globex_discount', 'dana_signed', 'dan_deal_slipped'];
+
+/** A small seeded generator (mulberry32): the same seed drives the same traffic. */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export interface Expect {
+  kind: string;
+  /** Present in the reply exactly when it answers this request. */
+  token: string;
+  /** Further text the right reply contains. */
+  must: string[];
+  mustNot?: string;
+  prefix: string;
+}
+
+export interface Frame {
+  text: string;
+  expect: Expect;
+}
+
+const step = (tool: string, args: Record<string, unknown>) => JSON.stringify({ type: 'step', data: { type: 'call_tool', tool_name: tool, arguments: args } });
+const OBS = '{"type":"observation"';
+
+/** An endless, seeded script of frames for one session, episode after episode. */
+export function* script(session: number, seed: number): Generator<Frame> {
+  const random = rng(seed * 7919 + session);
+  const int = (a: number, b: number) => a + Math.floor(random() * (b - a + 1));
+  let n = 0;
+  const token = () => `_s${session}x${++n}_`;
+  for (let episode = 0; ; episode++) {
+    const r = random();
+    const mode = r < 0.6 ? 'task' : r < 0.85 ? 'curriculum' : 'plain';
+    const resetSeed = session * 1_000_000 + episode;
+    const task = TASKS[int(0, TASKS.length - 1)];
+    if (mode === 'task') {
+      yield { text: JSON.stringify({ type: 'reset', data: { task, seed: resetSeed } }), expect: { kind: 'reset', prefix: OBS, token: `"seed":${resetSeed},`, must: [`"id":"${task}"`] } };
+    } else if (mode === 'curriculum') {
+      yield { text: JSON.stringify({ type: 'reset', data: { curriculum: 'crm-basics', run_id: `soak-${session}` } }), expect: { kind: 'reset', prefix: OBS, token: `"ticket":"crm-basics/soak-${session}/`, must: [] } };
+    } else {
+      yield { text: JSON.stringify({ type: 'reset', data: { fixture: 'small_startup', seed: resetSeed } }), expect: { kind: 'reset', prefix: OBS, token: `"seed":${resetSeed},`, must: [] } };
+    }
+    let steps = 0;
+    let calls = 0;
+    const length = int(2, 24);
+    for (let i = 0; i < length; i++) {
+      const pick = random();
+      const t = token();
+      steps++;
+      if (pick < 0.15) {
+        calls++;
+        yield { text: step('create_company', { name: `Soak ${t}` }), expect: { kind: 'valid', prefix: OBS, token: t, must: ['"structured_content"'], mustNot: '"seahaven_error"' } };
+      } else if (pick < 0.3) {
+        calls++;
+        yield { text: step('update_contact', { id: 'con_dana', notes: t }), expect: { kind: 'valid', prefix: OBS, token: t, must: ['"structured_content"'], mustNot: '"seahaven_error"' } };
+      } else if (pick < 0.4) {
+        calls++;
+        yield { text: step('log_activity', { contact_id: 'con_ravi', kind: 'note', subject: t }), expect: { kind: 'valid', prefix: OBS, token: t, must: ['"structured_content"'], mustNot: '"seahaven_error"' } };
+      } else if (pick < 0.5) {
+        calls++;
+        yield { text: step('search_contacts', { query: 'whit', limit: int(1, 5) }), expect: { kind: 'valid', prefix: OBS, token: '"tool_name":"search_contacts"', must: ['Whitaker'], mustNot: '"seahaven_error"' } };
+      } else if (pick < 0.62) {
+        // Passes validation, fails in the tool: a numbered call.
+        calls++;
+        yield { text: step('get_company', { id: `cmp${t}` }), expect: { kind: 'invalid', prefix: OBS, token: t, must: ['"code":"not_found"'] } };
+      } else if (pick < 0.72) {
+        yield { text: step(`soak${t}`, {}), expect: { kind: 'invalid', prefix: OBS, token: t, must: ['"error_type":"tool_not_found"'] } };
+      } else if (pick < 0.82) {
+        yield { text: step('get_company', { id: 'cmp_acme', [`x${t}`]: 1 }), expect: { kind: 'invalid', prefix: OBS, token: t, must: ['"code":"invalid_arguments"'] } };
+      } else if (pick < 0.88) {
+        yield { text: step('search_contacts', { query: `${t}${'q'.repeat(300)}` }), expect: { kind: 'invalid', prefix: OBS, token: '"code":"invalid_arguments"', must: ['<=200 characters'] } };
+      } else if (pick < 0.93) {
+        steps--;
+        yield { text: '{"type":"step","data":', expect: { kind: 'malformed', prefix: '{"type":"error"', token: '"INVALID_JSON"', must: [] } };
+      } else {
+        steps--;
+        const must = [`"call_count":${calls},`];
+        if (mode !== 'curriculum') must.push(`"seed":${resetSeed},`);
+        yield { text: '{"type":"state"}', expect: { kind: 'state', prefix: '{"type":"state"', token: `"step_count":${steps},`, must } };
+      }
+    }
+    // Most episodes with a task end with a submit; the others are left for the next reset to give up.
+    if (mode !== 'plain' && random() < 0.9) {
+      yield { text: '{"type":"step","data":{"type":"submit"}}', expect: { kind: 'submit', prefix: OBS, token: '"grade":{', must: ['"done":true'] } };
+    }
+  }
+}
+
+/**
+ * How a reply answers an expected request: `ok`; `error` (it answers this request, but not as it should: a valid call
+ * that failed); `mismatch` (it answers some other request, or never came: `text` null).
+ */
+export function classify(e: Expect, text: string | null): 'ok' | 'error' | 'mismatch' {
+  if (text === null || e.kind === 'unexpected' || !text.includes(e.token)) return 'mismatch';
+  if (!text.startsWith(e.prefix) || !e.must.every((m) => text.includes(m)) || (e.mustNot !== undefined && text.includes(e.mustNot))) return 'error';
+  return 'ok';
+}
+
+function vmRssMib(pid: number): number {
+  try {
+    const m = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) / 1024 : NaN;
+  } catch {
+    return NaN;
+  }
+}
+
+class Session {
+  readonly queue: Expect[] = [];
+  readonly ws: WebSocket;
+  private readonly frames: Generator<Frame>;
+  private readonly inflight: number;
+  private stopped = false;
+  constructor(ws: WebSocket, id: number, seed: number, inflight: number, report: (e: Expect, text: string | null) => void) {
+    this.ws = ws;
+    this.inflight = inflight;
+    this.frames = script(id, seed);
+    ws.on('message', (data) => {
+      const text = data.toString();
+      report(this.queue.shift() ?? { kind: 'unexpected', token: '', must: [], prefix: '' }, text);
+      this.fill();
+    });
+  }
+
+  fill(): void {
+    while (!this.stopped && this.queue.length < this.inflight && this.ws.readyState === WebSocket.OPEN) {
+      const f = this.frames.next().value as Frame;
+      this.queue.push(f.expect);
+      this.ws.send(f.text);
+    }
+  }
+
+  stop(): void {
+    this.stopped = true;
+  }
+}
+
+function connect(url: string): Promise<WebSocket> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(url, { perMessageDeflate: false });
+    ws.once('open', () => resolve(ws));
+    ws.once('error', reject);
+  });
+}
+
+/** Run the soak: start the server, drive it for `durationMs`, stop it, and report. */
+export async function runSoak(o: SoakOptions): Promise<SoakReport> {
+  const dir = mkdtempSync(join(tmpdir(), 'seahaven-soak-'));
+  const runsFile = join(dir, 'runs.sqlite');
+  let server: ServeProcess | undefined;
+  try {
+    server = await spawnServe(['crm', '--curricula-db', runsFile, '--no-console']);
+    const pid = server.child.pid!;
+    const frames: Record<string, number> = {};
+    let errors = 0;
+    let mismatches = 0;
+    const examples: string[] = [];
+    const note = (what: string) => {
+      if (examples.length < 10) examples.push(what);
+    };
+    const check = (e: Expect, text: string | null) => {
+      frames[e.kind] = (frames[e.kind] ?? 0) + 1;
+      const verdict = classify(e, text);
+      if (verdict === 'mismatch') mismatches++;
+      if (verdict === 'error') errors++;
+      if (verdict !== 'ok') note(`${verdict} (${e.kind} frame, expected ${JSON.stringify([e.token, ...e.must])}): ${text === null ? 'no reply' : text.slice(0, 300)}`);
+    };
+    const url = `${server.url.replace('http', 'ws')}/ws`;
+    const sockets = await Promise.all(Array.from({ length: o.sessions }, () => connect(url)));
+    const sessions = sockets.map((ws, i) => new Session(ws, i, o.seed, o.inflight, check));
+
+    const samples: RssSample[] = [];
+    const started = performance.now();
+    const sample = () => {
+      const s = { at: (performance.now() - started) / 1000, mib: vmRssMib(pid) };
+      samples.push(s);
+      const done = Object.values(frames).reduce((a, b) => a + b, 0);
+      o.progress?.(`${s.at.toFixed(0).padStart(5)} s  RSS ${s.mib.toFixed(1)} MiB  replies ${done}  errors ${errors}  mismatches ${mismatches}`);
+    };
+    sample();
+    for (const s of sessions) s.fill();
+    const timer = setInterval(sample, o.rssEveryMs);
+    const serverDied = new Promise<void>((resolve) => server!.child.once('exit', () => resolve()));
+    await Promise.race([new Promise((r) => setTimeout(r, o.durationMs)), serverDied]);
+    clearInterval(timer);
+    sample();
+    const seconds = (performance.now() - started) / 1000;
+    for (const s of sessions) s.stop();
+    // Let outstanding replies arrive; whatever never does is counted.
+    const drainBy = performance.now() + 30_000;
+    while (sessions.some((s) => s.queue.length > 0) && performance.now() < drainBy && server.child.exitCode === null) await new Promise((r) => setTimeout(r, 20));
+    for (const s of sessions) for (const e of s.queue.splice(0)) check(e, null);
+    await Promise.all(
+      sockets.map(
+        (ws) =>
+          new Promise<void>((resolve) => {
+            if (ws.readyState === WebSocket.CLOSED) return resolve();
+            ws.once('close', () => resolve());
+            ws.close(1000);
+          }),
+      ),
+    );
+    const serverExit = await server.stop('SIGTERM');
+    const runs = inspectRuns(runsFile);
+    const mid = samples.reduce((best, s) => (Math.abs(s.at - seconds / 2) < Math.abs(best.at - seconds / 2) ? s : best), samples[0]);
+    const steps = (frames.valid ?? 0) + (frames.invalid ?? 0) + (frames.malformed ?? 0) + (frames.submit ?? 0);
+    return {
+      sessions: o.sessions,
+      inflight: o.inflight,
+      seconds,
+      frames,
+      steps,
+      errors,
+      mismatches,
+      examples,
+      rss: { start: samples[0].mib, middle: mid.mib, end: samples[samples.length - 1].mib, max: Math.max(...samples.map((s) => s.mib)), samples },
+      serverLog: server.stderr().split('\n').filter((l) => l.trim() !== '' && !l.startsWith('seahaven serve: SIGTERM')),
+      serverExit,
+      runs,
+    };
+  } finally {
+    await server?.stop('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function inspectRuns(file: string): SoakReport['runs'] {
+  const db = new Database(file, { readonly: true });
+  try {
+    const integrity = (db.prepare('PRAGMA integrity_check').pluck().all() as string[]).join('; ');
+    const count = (status: string) => db.prepare('SELECT count(*) FROM curriculum_episodes WHERE status = ?').pluck().get(status) as number;
+    return { integrity, recorded: count('recorded'), abandoned: count('abandoned'), pending: count('pending') };
+  } finally {
+    db.close();
+  }
+}
+
+/** Whether the soak found nothing wrong. */
+export function soakPassed(r: SoakReport): boolean {
+  return r.errors === 0 && r.mismatches === 0 && r.serverExit === 0 && r.runs.integrity === 'ok' && r.runs.pending === 0 && r.serverLog.length === 0;
+}
+
+export function formatSoak(r: SoakReport): string {
+  const rate = (n: number) => `${Math.round(n / r.seconds).toLocaleString('en-US')}/s`;
+  const total = Object.values(r.frames).reduce((a, b) => a + b, 0);
+  const lines = [
+    `soak: ${r.sessions} sessions × ${r.inflight} in flight for ${(r.seconds / 60).toFixed(1)} min against seahaven serve crm`,
+    `  replies:     ${total.toLocaleString('en-US')} (${rate(total)}); steps ${r.steps.toLocaleString('en-US')} (${rate(r.steps)})`,
+    `  by kind:     ${Object.entries(r.frames).sort().map(([k, v]) => `${k} ${v.toLocaleString('en-US')}`).join(', ')}`,
+    `  errors:      ${r.errors}`,
+    `  mismatches:  ${r.mismatches}`,
+    `  server RSS:  start ${r.rss.start.toFixed(1)} MiB, middle ${r.rss.middle.toFixed(1)} MiB, end ${r.rss.end.toFixed(1)} MiB (max ${r.rss.max.toFixed(1)} MiB)`,
+    `  server log:  ${r.serverLog.length} line(s); exit ${r.serverExit}`,
+    `  runs file:   integrity ${r.runs.integrity}; ${r.runs.recorded} recorded, ${r.runs.abandoned} abandoned, ${r.runs.pending} pending`,
+    ...r.examples.map((e) => `  ! ${e}`),
+    ...r.serverLog.slice(0, 10).map((l) => `  server: ${l}`),
+    soakPassed(r) ? 'PASS' : 'FAIL',
+  ];
+  return lines.join('\n');
+}
+
+/** `--minutes N` or `--seconds N`, `--sessions`, `--inflight`, `--seed`, `--rss-every <seconds>`, `--json`. */
+export function parseSoakArgs(argv: string[]): SoakOptions & { json: boolean } {
+  const o = { durationMs: NaN, sessions: 16, inflight: 4, seed: 1, rssEveryMs: 10_000, json: false };
+  const number = (flag: string, v: string | undefined, min: number) => {
+    const n = Number(v);
+    if (v === undefined || !Number.isFinite(n) || n < min) throw new Error(`${flag} takes a number >= ${min}; got ${v === undefined ? 'nothing' : JSON.stringify(v)}`);
+    return n;
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const flag = argv[i];
+    if (flag === '--json') o.json = true;
+    else if (flag === '--minutes') o.durationMs = number(flag, argv[++i], 0.01) * 60_000;
+    else if (flag === '--seconds') o.durationMs = number(flag, argv[++i], 1) * 1000;
+    else if (flag === '--sessions') o.sessions = Math.round(number(flag, argv[++i], 1));
+    else if (flag === '--inflight') o.inflight = Math.round(number(flag, argv[++i], 1));
+    else if (flag === '--seed') o.seed = Math.round(number(flag, argv[++i], 0));
+    else if (flag === '--rss-every') o.rssEveryMs = number(flag, argv[++i], 1) * 1000;
+    else throw new Error(`unknown option ${flag}; usage: npm run soak -- --minutes N [--sessions 16] [--inflight 4] [--seed 1] [--rss-every 10] [--json]`);
+  }
+  if (Number.isNaN(o.durationMs)) throw new Error('say how long: npm run soak -- --minutes 10 (or --seconds 30)');
+  return o;
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  let options;
+  try {
+    options = parseSoakArgs(process.argv.slice(2));
+  } catch (e) {
+    process.stderr.write(`soak: ${(e as Error).message}\n`);
+    process.exit(2);
+  }
+  const report = await runSoak({ ...options, progress: options.json ? undefined : (line) => process.stdout.write(line + '\n') });
+  process.stdout.write((options.json ? JSON.stringify(report, null, 2) : formatSoak(report)) + '\n');
+  process.exit(soakPassed(report) ? 0 : 1);
+}
