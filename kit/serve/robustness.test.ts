@@ -89,6 +89,30 @@ describe('every WebSocket frame gets exactly one reply, in order', () => {
     await p.close();
   });
 
+  it('a client that hangs up with calls in flight loses its session and nothing else: other sessions go on, nothing is logged', async () => {
+    const before = server.sessions.size;
+    const bystander = await WireProbe.open(wsUrl());
+    await bystander.ask({ type: 'reset', data: { fixture: 'small_startup', seed: 5 } });
+    const logs = logged.length;
+    for (let round = 0; round < 5; round++) {
+      const leaver = await WireProbe.open(wsUrl());
+      await leaver.ask({ type: 'reset', data: { fixture: 'small_startup', seed: round } });
+      for (let i = 0; i < 50; i++) leaver.ws.send(JSON.stringify({ type: 'step', data: { type: 'call_tool', tool_name: 'create_company', arguments: { name: `Left ${round}/${i}` } } }));
+      if (round % 2 === 0) leaver.ws.terminate();
+      else leaver.ws.close();
+      // The bystander's calls interleave with the leaver's queued ones and are all answered.
+      const made = await bystander.ask({ type: 'step', data: { type: 'call_tool', tool_name: 'create_company', arguments: { name: `Stayed ${round}` } } });
+      expect(made.data.observation.result.data.name).toBe(`Stayed ${round}`);
+      await leaver.closed;
+    }
+    await expect.poll(() => server.sessions.size).toBe(before + 1);
+    const state = (await bystander.ask({ type: 'state' })).data;
+    expect(state.step_count).toBe(5);
+    expect(state.changes.map((c: { after: { name: string } }) => c.after.name).sort()).toEqual([0, 1, 2, 3, 4].map((r) => `Stayed ${r}`));
+    expect(logged.slice(logs)).toEqual([]);
+    await bystander.close();
+  });
+
   it('answers a frame whose reply cannot be built with an internal error and a log line under the same reference', async () => {
     const ep = server.endpoints.get('crm')!;
     const p = await WireProbe.open(wsUrl());
