@@ -1,6 +1,10 @@
 import tseslint from 'typescript-eslint';
 import seahaven from './lint-rules/index.ts';
 
+/** Specifiers kit core may not import: anything outside kit/, any folder of kit/, and `seahaven` itself. */
+const KIT_CORE_IMPORTS = ['^\\.\\./', '^\\./[^/]+/', '^seahaven(/|$)'];
+const KIT_CORE_MESSAGE = 'Kit core (kit/*.ts) is the bottom layer and imports only its sibling files and packages; move what it needs into kit/, or let the other module depend on kit core instead (docs/architecture.md, "Layers").';
+
 export default tseslint.config(
   { ignores: ['dist/**', 'docs/api/**', 'node_modules/**', '**/test-fixtures/**', 'test-artifacts/**'] },
   ...tseslint.configs.recommended,
@@ -12,4 +16,22 @@ export default tseslint.config(
   },
   // World code follows the determinism rules it ships with.
   { ...seahaven.configs.recommended, files: ['worlds/**/*.{ts,mts,cts,tsx,js,mjs,cjs,jsx}'] },
+  // Kit core (kit/*.ts) is the bottom layer: it imports its sibling files and packages, never a folder of kit/
+  // (serve, mcp, cli, check, …), a folder above it (rewards, curricula, …) or the package's own entry points.
+  // Tests beside it are not part of it. docs/architecture.md, "Layers".
+  {
+    files: ['kit/*.ts'],
+    ignores: ['kit/*.test.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: KIT_CORE_IMPORTS.map((regex) => ({ regex, message: KIT_CORE_MESSAGE })) }],
+      'no-restricted-syntax': [
+        'error',
+        // `import('…')` in a type and a dynamic `import()`, which no-restricted-imports does not see.
+        ...KIT_CORE_IMPORTS.map((regex) => regex.replaceAll('/', '\\/')).flatMap((regex) => [
+          { selector: `TSImportType > Literal.source[value=/${regex}/]`, message: KIT_CORE_MESSAGE },
+          { selector: `ImportExpression > Literal.source[value=/${regex}/]`, message: KIT_CORE_MESSAGE },
+        ]),
+      ],
+    },
+  },
 );

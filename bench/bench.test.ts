@@ -12,6 +12,7 @@ describe('benchmarks run', () => {
   it('reset', () => {
     const rows = runResetBench({ fixtures: ['small_startup'], quick: true });
     expect(rows[0].kit.p50).toBeGreaterThan(0);
+    expect(rows[0].query.p50).toBeGreaterThan(0);
     expect(rows[0].floor.p50).toBeGreaterThan(0);
   });
 });

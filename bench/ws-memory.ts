@@ -8,6 +8,7 @@
 import { startServer } from '../kit/serve/index.ts';
 import { crm } from '../worlds/crm/index.ts';
 import type { Instance } from '../kit/index.ts';
+import { storeDatabases } from '../kit/instance-internals.ts';
 
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) throw new Error('run with node --expose-gc');
@@ -27,7 +28,7 @@ const READS: [string, Record<string, unknown>][] = [
 ];
 
 function applyVariant(inst: Instance, variant: string): void {
-  const db = inst.databases().get(null)!;
+  const db = inst[storeDatabases]().get(null)!;
   if (variant === 'cache_size=0') db.pragma('cache_size = 0');
   else if (variant === 'mmap') db.pragma('mmap_size = 268435456');
 }

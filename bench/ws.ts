@@ -128,7 +128,7 @@ export function inProcessCosts(calls: string[], episode: string[]): InProcessCos
   const frames = calls.slice(1);
   const actions = frames.map((f) => JSON.parse(f).data as { tool_name: string; arguments: Record<string, unknown> });
   const inst = crm.instance({ fixture: 'small_startup', seed: 1 });
-  ep.wsFrame(session, calls[0]);
+  ep.reply(session, calls[0]);
   const time = (fn: () => void) => {
     const t = performance.now();
     fn();
@@ -136,7 +136,7 @@ export function inProcessCosts(calls: string[], episode: string[]): InProcessCos
   };
   // Replies as the bytes a socket sends: a reply given as text is encoded here, as the socket would.
   const frame = (text: string) => {
-    const reply = ep.wsFrame(session, text);
+    const reply = ep.reply(session, text);
     return typeof reply === 'string' ? Buffer.from(reply) : reply;
   };
   const laps = 200;

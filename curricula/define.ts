@@ -4,45 +4,12 @@
  */
 import { createHash } from 'node:crypto';
 import { DefinitionError } from '../kit/errors.ts';
-import type { Task } from '../kit/task.ts';
-import type { FixtureSpec, World } from '../kit/world.ts';
-import { measureDifficulty, type DifficultyWeights } from './difficulty.ts';
+import type { AutoStages, Curriculum, DemoteRule, DifficultyWeights, PromoteRule, StageSpec, WorldTasks } from '../kit/curriculum.ts';
+import type { World } from '../kit/world.ts';
+import { measureDifficulty } from './difficulty.ts';
 
-/** When a run moves on from a stage. */
-export interface PromoteRule {
-  /** Move on when the rolling success rate reaches this, in [0, 1]. */
-  successRate: number;
-  /** The rolling window: the last `window` outcomes of the stage's own tasks. Whole number ≥ 1. */
-  window: number;
-  /** Outcomes the stage needs before it can be left. Default: `window`. */
-  minEpisodes?: number;
-}
-
-/** When a run falls back a stage (optional). */
-export interface DemoteRule {
-  /** Fall back when the rolling success rate over `window` outcomes drops below this; must be below the promotion rate. */
-  successRate: number;
-  /** Default: the promotion window. Demotion needs a full window of outcomes in the stage. */
-  window?: number;
-}
-
-/** One stage: tasks listed by id and/or every task that starts from one of the listed fixtures. */
-export interface StageSpec {
-  name: string;
-  description?: string;
-  tasks?: string[];
-  fixtures?: string[];
-  /** This stage's own promotion rule, instead of the curriculum's. */
-  promote?: PromoteRule;
-}
-
-/** Stages left to be measured when the curriculum is first used with its world: see `autoStages(count)`. */
-export interface AutoStages {
-  readonly kind: 'auto-stages';
-  readonly count: number;
-  readonly names?: readonly string[];
-  readonly weights?: Partial<DifficultyWeights>;
-}
+// Declared in the kit, which carries curricula on its worlds but must not depend on curricula/; users import them here.
+export type { AutoStages, Curriculum, DemoteRule, PromoteRule, StageSpec, WorldTasks } from '../kit/curriculum.ts';
 
 export interface CurriculumSpec {
   /** `^[a-z][a-z0-9_-]{0,63}$`, unique within the world; used in URLs. */
@@ -56,26 +23,6 @@ export interface CurriculumSpec {
   /** Whole number ≥ 0. Default 0. */
   seed?: number;
   demote?: DemoteRule;
-}
-
-/** A defined curriculum, not yet bound to a world. */
-export interface Curriculum {
-  readonly name: string;
-  readonly description: string;
-  readonly stages: readonly StageSpec[] | AutoStages;
-  readonly promote: Readonly<Required<PromoteRule>>;
-  readonly review: number;
-  readonly seed: number;
-  readonly demote: Readonly<Required<DemoteRule>> | null;
-  /** Check the stages against a world's tasks and fixtures; throws a `DefinitionError` that names the fix. */
-  check(world: WorldTasks): void;
-}
-
-/** The part of a world a curriculum refers to. */
-export interface WorldTasks {
-  name: string;
-  tasks: readonly Task[];
-  fixtures: Readonly<Record<string, FixtureSpec>>;
 }
 
 /** A stage bound to a world: its task ids and its promotion rule. */

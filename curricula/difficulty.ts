@@ -5,8 +5,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadFixture, type FixtureMeta } from '../kit/fixtures.ts';
+import type { DifficultyWeights } from '../kit/curriculum.ts';
 import type { Task } from '../kit/task.ts';
 import type { World } from '../kit/world.ts';
+
+export type { DifficultyWeights } from '../kit/curriculum.ts';
 
 /** What one task's gold replay measured. Measured fields are `null` when the task has no gold solution or it threw. */
 export interface TaskDifficulty {
@@ -41,18 +44,6 @@ export interface DifficultyMeasures {
   tablesTouched: number;
   distinctTools: number;
   fixtureBytes: number;
-}
-
-/** The weights of `difficultyScore`. */
-export interface DifficultyWeights {
-  calls: number;
-  rowsChanged: number;
-  tablesTouched: number;
-  distinctTools: number;
-  /** Weight of `log2(1 + fixtureBytes / fixtureUnit)`. */
-  fixture: number;
-  /** Bytes per unit of fixture size. */
-  fixtureUnit: number;
 }
 
 /**
@@ -184,5 +175,5 @@ function fixtureBytes(world: World, id: string): number {
       if (typeof meta.bytes === 'number') return meta.bytes;
     }
   }
-  return loadFixture(world, id).armed.get(null)!.length;
+  return loadFixture(world, id).resetImages.get(null)!.length;
 }

@@ -26,7 +26,6 @@
 export {
   defineCurriculum,
   autoStages,
-  resolveCurriculum,
   type Curriculum,
   type CurriculumSpec,
   type StageSpec,
@@ -38,28 +37,16 @@ export {
   type ResolvedStage,
   type WorldTasks,
 } from './define.ts';
-export {
-  measureDifficulty,
-  difficultyScore,
-  compareDifficulty,
-  DEFAULT_DIFFICULTY_WEIGHTS,
-  type TaskDifficulty,
-  type DifficultyMeasures,
-  type DifficultyWeights,
-  type MeasureOptions,
-} from './difficulty.ts';
-export { pickNext, decide, rollingRate, INITIAL_STATE, type SchedulerState, type Pick, type Decision } from './scheduler.ts';
+export { measureDifficulty, type TaskDifficulty, type DifficultyWeights, type MeasureOptions } from './difficulty.ts';
 export {
   openCurriculumRuns,
-  CurriculumRuns,
+  type CurriculumRuns,
   type CurriculumRunsOptions,
   type IssuedEpisode,
   type Outcome,
   type RecordedOutcome,
   type RunRef,
 } from './runs.ts';
-export { readProgress, listRuns, type RunProgress, type StageProgress, type StageRef, type TransitionRecord, type HistoryEntry, type RunSummary, type ProgressOptions } from './progress.ts';
-export { plotProgress, type PlotOptions } from './plot.ts';
+export type { RunProgress, StageProgress, StageRef, TransitionRecord, HistoryEntry, RunSummary, ProgressOptions } from './progress.ts';
 export { curriculumHooks, type CurriculumHooks, type CurriculumHooksOptions, type CurriculumResetData, type ProgressAnswer } from './serve-hooks.ts';
-export { openRunsDb, openRunsDbReadonly, DEFAULT_RUNS_PATH } from './store.ts';
 export { CurriculumError } from './errors.ts';

@@ -5,9 +5,10 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
+import type { Db } from '../kit/sqlite.ts';
 import { CurriculumError } from './errors.ts';
 
-export type Db = InstanceType<typeof Database>;
+export type { Db };
 
 /** Where runs are kept unless told otherwise, relative to the working directory. */
 export const DEFAULT_RUNS_PATH = '.data/curricula.sqlite';

@@ -6,7 +6,13 @@
 import Database from 'better-sqlite3';
 import { ToolError } from './errors.ts';
 import { hashHex } from './random.ts';
-import type { ToolFailure } from './instance.ts';
+
+/** An agent-facing failure. */
+export interface ToolFailure {
+  code: string;
+  message: string;
+  details?: Record<string, unknown>;
+}
 
 /** JSON text of a value the caller passed in; never throws (values that cannot be serialised are described). */
 export function safeJson(value: unknown): string {

@@ -9,7 +9,21 @@
  * collection, and a growing log kept asking the system for fresh memory; in pooled chunks each byte is written once,
  * into memory that served earlier episodes.
  */
-import type { CallLogEntry, ToolFailure } from './instance.ts';
+import type { ToolFailure } from './call-failure.ts';
+
+/**
+ * One record of `callLog()`. `index` is absent for calls refused before they reached a tool. Arguments and results are
+ * recorded in their JSON form, as an agent sees them on the wire, so later changes to the objects passed in or handed
+ * back do not rewrite history.
+ */
+export interface CallLogEntry {
+  index?: number;
+  tool: string;
+  args: unknown;
+  ok: boolean;
+  result?: unknown;
+  error?: ToolFailure;
+}
 
 /** Numbers kept per call: mark, chunk, start of the arguments, start of the outcome, end. */
 const META = 5;

@@ -5,12 +5,10 @@
  * call from its own history or, for a first touch, from the fixture image (immutable, shared per process). So a call's
  * record is the net change of each row it touched, and the episode's net diff follows without replaying anything.
  */
-import type Database from 'better-sqlite3';
 import type { Statement } from 'better-sqlite3';
 import { compareSqlValues, sqlValueToJson, type Row } from './values.ts';
 import { quoteIdent, type TableInfo } from './schema.ts';
-
-type Db = InstanceType<typeof Database>;
+import type { Db } from './sqlite.ts';
 
 export const CAPTURE_FN = '__seahaven_capture';
 export const TRIGGER_PREFIX = '__seahaven_t';
@@ -80,8 +78,8 @@ export interface TrackedTable {
   name: string;
   /** Table number within its own store (the number its triggers pass). */
   local: number;
-  /** Reads the store's current rows; replaced whenever the store's connection is reopened. */
-  live: RowReader;
+  /** The store the table lives in; its current rows are read from whichever connection it has open. */
+  store: { currentRows(): RowReader };
   /** The starting state; null when the store started empty. */
   base: RowReader | null;
 }
@@ -120,50 +118,49 @@ function sameRow(a: readonly unknown[] | null, b: readonly unknown[] | null): bo
   return true;
 }
 
-/** Tracks which rows each call touched, and turns them into change records. */
-export class ChangeTracker {
-  readonly tables: TrackedTable[];
-  private touched: [number, unknown[]][] = [];
-  private touchedKeys = new Set<string>();
-  private history = new Map<string, RowHistory>();
-  private calls: CallChanges[] = [];
-  /** Off while a fixture is being built: nothing to record. */
-  enabled = true;
+/**
+ * The rows a call has written so far, each once, in the order first written: what the capture triggers reported,
+ * as (table number in the tracker, primary key). The call's transaction keeps it and hands it to the tracker at commit.
+ */
+export class TouchedRows {
+  rows: [number, unknown[]][] = [];
+  private readonly keys = new Set<string>();
 
-  constructor(tables: TrackedTable[]) {
-    this.tables = tables;
-  }
-
-  /** What the triggers call, for the store whose first table has number `offset`: `(table, ...key[, ...newKey])`. */
-  capture(offset: number, args: unknown[]): null {
-    if (!this.enabled) return null;
+  /** A trigger fired for the store whose first table has number `offset`: `args` are `(table, ...key[, ...newKey])`. */
+  add(tables: readonly TrackedTable[], offset: number, args: unknown[]): void {
     const tableNo = offset + Number(args[0]);
-    const n = this.tables[tableNo].info.pk.length;
+    const n = tables[tableNo].info.pk.length;
     this.touch(tableNo, args.slice(1, 1 + n));
     // An update passes the old key then the new one; a changed primary key touches both rows.
     if (args.length > 1 + n) this.touch(tableNo, args.slice(1 + n));
-    return null;
   }
 
   private touch(tableNo: number, key: unknown[]): void {
     const k = keyString(tableNo, key);
-    if (this.touchedKeys.has(k)) return;
-    this.touchedKeys.add(k);
-    this.touched.push([tableNo, key]);
+    if (this.keys.has(k)) return;
+    this.keys.add(k);
+    this.rows.push([tableNo, key]);
   }
 
-  /** Forget what the current call touched (it rolled back). */
-  discardCall(): void {
-    if (this.touched.length === 0) return;
-    this.touched = [];
-    this.touchedKeys.clear();
+  /** Forget every row (the call ended). */
+  clear(): void {
+    if (this.rows.length === 0) return;
+    this.rows = [];
+    this.keys.clear();
   }
+}
 
-  /** Record what the call that just committed changed. */
-  commitCall(call: number, tool: string): void {
-    if (this.touched.length === 0) return;
+/** The episode's history of changed rows: each call's record, and each row's value at the start and now. */
+export class ChangeTracker {
+  readonly tables: TrackedTable[] = [];
+  private history = new Map<string, RowHistory>();
+  private calls: CallChanges[] = [];
+
+  /** Record what a call that just committed changed: the `touched` rows, read once now. */
+  recordCall(call: number, tool: string, touched: TouchedRows): void {
+    if (touched.rows.length === 0) return;
     const rows: CallChanges['rows'] = [];
-    for (const [tableNo, key] of this.touched) {
+    for (const [tableNo, key] of touched.rows) {
       const t = this.tables[tableNo];
       const k = keyString(tableNo, key);
       let h = this.history.get(k);
@@ -172,13 +169,11 @@ export class ChangeTracker {
         h = { table: tableNo, key, original, current: original };
         this.history.set(k, h);
       }
-      const after = t.live.read(t.local, key);
+      const after = t.store.currentRows().read(t.local, key);
       if (!sameRow(h.current, after)) rows.push([tableNo, key, h.current, after]);
       h.current = after;
     }
     if (rows.length > 0) this.calls.push({ call, tool, rows: sortRows(this.tables, rows) });
-    this.touched = [];
-    this.touchedKeys.clear();
   }
 
   /** Net diff since the start, one record per changed row, sorted by table then key. */

@@ -19,13 +19,14 @@ export function isoOf(ms: number): string {
 /** The clock an instance runs on; the instance tells it how many calls have been numbered. */
 export class VirtualClock {
   readonly mode: ClockMode;
-  /** The start reading plus everything advanced. */
+  /** @internal The start reading plus everything advanced. */
   base: number;
-  /** Numbered calls so far (tick mode adds one second each). */
+  /** @internal Numbered calls so far (tick mode adds one second each); the instance counts them. */
   calls = 0;
   /** The last instant `iso()` formatted, and its text. */
-  private isoMs = NaN;
-  private isoText = '';
+  #isoMs = NaN;
+  #isoText = '';
+  /** @internal Use `inst.clock` or `ctx.clock`. */
   constructor(mode: ClockMode, startMs: number) {
     this.mode = mode;
     this.base = startMs;
@@ -38,11 +39,11 @@ export class VirtualClock {
   iso(): string {
     const ms = this.now();
     // Tools and SQL defaults ask for the same instant many times; it is formatted once.
-    if (ms !== this.isoMs) {
-      this.isoMs = ms;
-      this.isoText = isoOf(ms);
+    if (ms !== this.#isoMs) {
+      this.#isoMs = ms;
+      this.#isoText = isoOf(ms);
     }
-    return this.isoText;
+    return this.#isoText;
   }
   /** Move the clock forward (harness side). */
   advance(ms: number): void {

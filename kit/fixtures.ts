@@ -1,16 +1,18 @@
 /**
  * Fixtures: frozen starting states. `buildFixture` runs a fixture's deterministic builder on a blank (or parent)
  * instance and freezes each store to bytes; `loadFixture` reads the committed images once per process, verifies their
- * sha256 and schema hash, arms change capture and caches the armed image that every reset deserializes.
+ * sha256 and schema hash, adds the change-capture triggers and caches the resulting image that every reset deserializes.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { InstanceError } from './errors.ts';
+import { runFixtureBuild, storeDatabases } from './instance-internals.ts';
 import { captureTriggersSql, dropCaptureTriggersSql, RowReader } from './capture.ts';
 import { schemaHash, type TableInfo } from './schema.ts';
-import type { World } from './world.ts';
+import { worldsByMount } from './mount.ts';
+import type { World } from './world-types.ts';
 
 /** The sidecar written next to each frozen image (`<id>.json`). */
 export interface FixtureMeta {
@@ -30,8 +32,8 @@ export interface LoadedFixture {
   id: string;
   sha256: string;
   now: string;
-  /** Images with capture armed, by mount (`null` = host). */
-  armed: Map<string | null, Buffer>;
+  /** What every reset deserializes, by mount (`null` = host): the frozen image with the capture triggers added. */
+  resetImages: Map<string | null, Buffer>;
   /** Read-only readers over the frozen images: where every row started, shared by all instances. */
   base: Map<string | null, RowReader>;
 }
@@ -48,20 +50,16 @@ export function sha256(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
 
-function worldsByMount(world: World): Map<string | null, World> {
-  return new Map<string | null, World>([[null, world], ...Object.entries(world.mounts).map(([m, s]): [string, World] => [m, s.world])]);
-}
-
 /** Run a fixture's builder and freeze every store to bytes. Deterministic: the same world gives the same bytes. */
 export function buildFixture(world: World, id: string): BuiltFixture {
   const spec = Object.hasOwn(world.fixtures, id) ? world.fixtures[id] : undefined;
   if (!spec) throw new InstanceError('unknown_fixture', `world "${world.name}" has no fixture "${id}"`);
   const inst = world.instance({ fixture: spec.parent, seed: 0, clock: 'fixed', now: spec.now });
   try {
-    inst.runBuild((ctx) => spec.build(ctx));
+    inst[runFixtureBuild]((ctx) => spec.build(ctx));
     const images = new Map<string | null, Buffer>();
     const worlds = worldsByMount(world);
-    for (const [mount, db] of inst.databases()) {
+    for (const [mount, db] of inst[storeDatabases]()) {
       const copy = new Database(db.serialize());
       try {
         copy.exec(dropCaptureTriggersSql(worlds.get(mount)!.tables));
@@ -118,7 +116,8 @@ export function undeclaredFixtureFiles(world: World): string[] {
     .sort();
 }
 
-function arm(bytes: Buffer, tables: readonly TableInfo[]): Buffer {
+/** `bytes` with the change-capture triggers of `tables` added. */
+function withCaptureTriggers(bytes: Buffer, tables: readonly TableInfo[]): Buffer {
   const db = new Database(bytes);
   try {
     db.exec(captureTriggersSql(tables));
@@ -132,7 +131,7 @@ function refuse(world: World, id: string, why: string): never {
   throw new InstanceError('fixture_invalid', `fixture "${id}" of world "${world.name}" ${why}; rebuild it with \`npx seahaven fixtures build --world ${world.name}\` (and commit the result)`);
 }
 
-/** Read, verify and arm a fixture once per process (built in memory when the world has no fixtures folder). */
+/** Read, verify and prepare a fixture's reset images once per process (built in memory when the world has no fixtures folder). */
 export function loadFixture(world: World, id: string): LoadedFixture {
   let cache = loadedByWorld.get(world);
   if (!cache) loadedByWorld.set(world, (cache = new Map()));
@@ -171,13 +170,13 @@ export function loadFixture(world: World, id: string): LoadedFixture {
       images.set(mount, bytes);
     }
   }
-  const armed = new Map<string | null, Buffer>();
+  const resetImages = new Map<string | null, Buffer>();
   const base = new Map<string | null, RowReader>();
   for (const [mount, w] of worlds) {
-    armed.set(mount, arm(images.get(mount)!, w.tables));
+    resetImages.set(mount, withCaptureTriggers(images.get(mount)!, w.tables));
     base.set(mount, new RowReader(new Database(images.get(mount)!, { readonly: true }), w.tables));
   }
-  const loaded: LoadedFixture = { id, sha256: meta.sha256, now: meta.now, armed, base };
+  const loaded: LoadedFixture = { id, sha256: meta.sha256, now: meta.now, resetImages, base };
   cache.set(id, loaded);
   return loaded;
 }

@@ -15,12 +15,10 @@ export { defineWorld, readSql, type World, type WorldSpec, type FixtureSpec, typ
 export { defineTool, RESERVED_TOOL_NAMES, type Tool, type ToolSpec, type ToolListing, type Violation } from './tool.ts';
 export { defineTask, type Task, type TaskSpec, type Grade, type Criterion, type Grader, type GradeTarget, type GoldTarget } from './task.ts';
 export { ToolError, DefinitionError, InstanceError } from './errors.ts';
-export { Instance, type InstanceOptions, type CallResult, type CallLogEntry, type StateDocument, type ToolFailure } from './instance.ts';
-export type { Change, ChangeLogEntry, RowReader } from './capture.ts';
+export type { Instance, InstanceOptions, CallResult, CallLogEntry, StateDocument, ToolFailure } from './instance.ts';
+export type { Change, ChangeLogEntry } from './capture.ts';
 export type { Ctx, CtxDb, CtxClock, CallInfo, InstanceInfo, RunResult, SqlParam, WorldHandle } from './ctx.ts';
 export type { ClockMode, VirtualClock } from './clock.ts';
-export type { Rng, Ids, Stream } from './random.ts';
+export type { Rng, Ids } from './random.ts';
 export type { TableInfo } from './schema.ts';
 export type { JsonValue, Row } from './values.ts';
-export { setDefaultSlowCallMs } from './call-timing.ts';
-export { buildFixture, loadFixture, type FixtureMeta, type BuiltFixture, type LoadedFixture } from './fixtures.ts';

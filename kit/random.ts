@@ -43,9 +43,7 @@ export class Stream {
     this.c = (this.c + t) | 0;
     return t >>> 0;
   }
-  save(): [number, number, number, number] { return [this.a, this.b, this.c, this.d]; }
-  restore(s: readonly number[]): void { [this.a, this.b, this.c, this.d] = s as [number, number, number, number]; }
-  /** Write the state into `into` at `at` (four slots), without allocating. */
+  /** Write the state into `into` at `at` (`STREAM_WORDS` words), without allocating. */
   saveInto(into: Int32Array, at: number): void {
     into[at] = this.a; into[at + 1] = this.b; into[at + 2] = this.c; into[at + 3] = this.d;
   }
@@ -55,9 +53,42 @@ export class Stream {
   }
 }
 
+/** Words of state per stream: sfc32's a, b, c and d. */
+const STREAM_WORDS = 4;
+
+/**
+ * The positions of a fixed list of streams, in one flat buffer of `STREAM_WORDS` words per stream, so that saving them
+ * at the start of every call allocates nothing. A call that fails puts its streams back; a fork starts from a copy.
+ */
+export class StreamPositions {
+  readonly #words: Int32Array;
+
+  /** Room for the positions of `streams` streams (or, from `copy()`, positions already taken). */
+  constructor(streams: number, words = new Int32Array(streams * STREAM_WORDS)) {
+    this.#words = words;
+  }
+
+  /** Remember where each of `streams` is (the same list, in the same order, every time). */
+  save(streams: readonly Stream[]): void {
+    for (let i = 0; i < streams.length; i++) streams[i].saveInto(this.#words, i * STREAM_WORDS);
+  }
+
+  /** Put each of `streams` back where `save` found it. */
+  restore(streams: readonly Stream[]): void {
+    for (let i = 0; i < streams.length; i++) streams[i].restoreFrom(this.#words, i * STREAM_WORDS);
+  }
+
+  /** An independent copy (a fork's streams continue from here, apart from the original's). */
+  copy(): StreamPositions {
+    return new StreamPositions(0, this.#words.slice());
+  }
+}
+
 /** The `ctx.rng` face: floats, integers, picks and shuffles from one stream. */
 export class Rng {
+  /** @internal The generator behind it; the instance saves and restores its position. */
   readonly stream: Stream;
+  /** @internal Use `ctx.rng`. */
   constructor(stream: Stream) { this.stream = stream; }
   /** A float in [0, 1). */
   next(): number {
@@ -96,11 +127,13 @@ const HEX = '0123456789abcdef';
 
 /** The `ctx.ids` face: UUID-shaped ids, prefixed tokens and per-instance sequences. */
 export class Ids {
+  /** @internal The generator behind it; the instance saves and restores its position. */
   readonly stream: Stream;
-  private readonly nextSeq: (name: string) => number;
+  readonly #nextSeq: (name: string) => number;
+  /** @internal Use `ctx.ids`. */
   constructor(stream: Stream, nextSeq: (name: string) => number) {
     this.stream = stream;
-    this.nextSeq = nextSeq;
+    this.#nextSeq = nextSeq;
   }
   /** A version-4-shaped UUID from the instance's id stream. */
   uuid(): string {
@@ -122,6 +155,6 @@ export class Ids {
   }
   /** The next number of the named sequence, from 1; stored in the instance, so it continues from the fixture. */
   seq(name: string): number {
-    return this.nextSeq(name);
+    return this.#nextSeq(name);
   }
 }

@@ -1,8 +1,6 @@
 /** Schema introspection: the tracked tables of a database, their columns and primary keys, and the schema hash. */
 import { createHash } from 'node:crypto';
-import type Database from 'better-sqlite3';
-
-type Db = InstanceType<typeof Database>;
+import type { Db } from './sqlite.ts';
 
 /** Tables the kit keeps for itself; never tracked, never part of the schema hash. */
 export const KIT_PREFIX = '__seahaven';

@@ -4,7 +4,7 @@
  * for every later call. They are refused before SQLite compiles them: some PRAGMAs act as soon as they are prepared.
  * Statements are prepared once per connection and cached, so the check runs once per SQL text.
  */
-import { tokenize, type Token } from './check/sql-tokens.ts';
+import { tokenize, type Token } from './sql-tokens.ts';
 
 /** A statement world code may not run; the message names the statement, why, and what to do instead. */
 export class RefusedStatement extends Error {

@@ -7,8 +7,7 @@
 import Database from 'better-sqlite3';
 import type { Statement } from 'better-sqlite3';
 import type { Stream } from './random.ts';
-
-type Db = InstanceType<typeof Database>;
+import type { Db } from './sqlite.ts';
 
 let helper: Db | undefined;
 const helperStatements = new Map<string, Statement>();

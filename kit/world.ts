@@ -3,89 +3,29 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { DefinitionError } from './errors.ts';
-import { RESERVED_TOOL_NAMES, type Tool, type ToolListing } from './tool.ts';
-import type { Task } from './task.ts';
-import type { Curriculum } from '../curricula/define.ts';
+import { RESERVED_TOOL_NAMES } from './tool.ts';
 import { KIT_DDL, readTables, schemaHash, type TableInfo } from './schema.ts';
 import { parseInstant } from './clock.ts';
 import { installSqlOverrides } from './sql-overrides.ts';
 import { Stream } from './random.ts';
-import type { Ctx } from './ctx.ts';
-import { Instance, type InstanceOptions } from './instance.ts';
+import { startInstance, type Instance, type InstanceOptions } from './instance.ts';
+import { composedToolListings, visibleInMount } from './mount.ts';
+import type { World, WorldSpec } from './world-types.ts';
 
-/** A frozen starting state, declared with a deterministic builder. */
-export interface FixtureSpec {
-  description: string;
-  /** 1 = easiest. */
-  difficulty?: number;
-  /** The fixture's clock reading, ISO-8601 with `Z`. */
-  now: string;
-  /** Start from another fixture's state. */
-  parent?: string;
-  /** Fill the database; runs under a fixed clock at `now` and a fixed seed. */
-  build(ctx: Ctx): void;
-}
+export type { FixtureSpec, MountSpec, World, WorldSpec } from './world-types.ts';
 
-/** A composed sub-world. */
-export interface MountSpec {
-  world: World;
-  /** Prefix for its tool names as the agent sees them, e.g. `stripe_`. */
-  prefix: string;
-  /** Only these sub-world tools are shown (names without prefix). */
-  allow?: string[];
-  /** These sub-world tools are hidden. */
-  block?: string[];
-}
-
-export interface WorldSpec {
-  /** `^[a-z][a-z0-9_-]{0,63}$`; used in URLs. */
-  name: string;
-  version: string;
-  description?: string;
-  /** SQL DDL (and optional reference rows). Tables must be STRICT with an explicit PRIMARY KEY. */
-  schema: string;
-  tools: Tool<any, any>[];
-  fixtures?: Record<string, FixtureSpec>;
-  tasks?: Task[];
-  /** Curricula over the tasks (from `defineCurriculum` in `seahaven/curricula`); checked against the tasks here. */
-  curricula?: Curriculum[];
-  /** Clock start of blank instances. Default `2026-01-01T00:00:00.000Z`. */
-  epoch?: string;
-  /** Where frozen fixture images live (`<id>.sqlite` + `<id>.json`); without it fixtures are built in memory once per process. */
-  fixturesDir?: string | URL;
-  /** Composed sub-worlds, by mount name. */
-  worlds?: Record<string, MountSpec>;
-  /** How the world presents itself over MCP. */
-  mcp?: { name?: string; instructions?: string };
-}
-
-/** A defined world. */
-export interface World {
-  readonly name: string;
-  readonly version: string;
-  readonly description: string;
-  readonly schema: string;
-  readonly tools: readonly Tool<any, any>[];
-  readonly fixtures: Readonly<Record<string, FixtureSpec>>;
-  readonly tasks: readonly Task[];
-  readonly curricula: readonly Curriculum[];
-  readonly epoch: string;
-  readonly fixturesDir: string | null;
-  readonly mounts: Readonly<Record<string, MountSpec>>;
-  readonly mcp: { name: string; instructions?: string };
-  /** The user tables, sorted by name, as the schema creates them. */
-  readonly tables: readonly TableInfo[];
-  readonly schemaHash: string;
-  /**
-   * Start an instance: a private copy of a fixture (or the blank schema). With `task`, the task's fixture: naming
-   * another fixture beside it throws `InstanceError` (`fixture_mismatch`).
-   * @example
-   * const inst = crm.instance({ task: 'add_lead', seed: 1 }); // starts from small_startup, add_lead's fixture
-   */
-  instance(options?: InstanceOptions): Instance;
-  /** The agent-facing tool list, composed sub-worlds included. */
-  toolListings(): ToolListing[];
-  task(id: string): Task | undefined;
+// The member of World that names Instance. Declared here, where it is implemented, so the types World is made of
+// (world-types.ts) sit below the runtime and the runtime can use them without importing this module.
+declare module './world-types.ts' {
+  interface World {
+    /**
+     * Start an instance: a private copy of a fixture (or the blank schema). With `task`, the task's fixture: naming
+     * another fixture beside it throws `InstanceError` (`fixture_mismatch`).
+     * @example
+     * const inst = crm.instance({ task: 'add_lead', seed: 1 }); // starts from small_startup, add_lead's fixture
+     */
+    instance(options?: InstanceOptions): Instance;
+  }
 }
 
 const WORLD_NAME = /^[a-z][a-z0-9_-]{0,63}$/;
@@ -139,7 +79,7 @@ export function defineWorld(spec: WorldSpec): World {
     }
   }
 
-  const { tables, hash } = checkSchema(where, spec.schema, epoch);
+  const { tables, hash } = runSchema(where, spec.schema, epoch);
   const fixtures = spec.fixtures ?? {};
   for (const [id, f] of Object.entries(fixtures)) {
     if (!/^[a-z][a-z0-9_]{0,63}$/.test(id)) throw new DefinitionError(`${where}: fixture id "${id}" must match ^[a-z][a-z0-9_]{0,63}$.`);
@@ -191,30 +131,15 @@ export function defineWorld(spec: WorldSpec): World {
     mcp: { name: spec.mcp?.name ?? spec.name, ...(spec.mcp?.instructions ? { instructions: spec.mcp.instructions } : {}) },
     tables: Object.freeze(tables),
     schemaHash: hash,
-    instance: (options?: InstanceOptions) => new Instance(world, options ?? {}),
-    toolListings: () => listTools(world),
+    instance: (options?: InstanceOptions) => startInstance(world, options ?? {}),
+    toolListings: () => composedToolListings(world),
     task: (id: string) => tasks.find((t) => t.id === id),
   };
   return Object.freeze(world);
 }
 
-/** Whether a sub-world tool is shown through a mount. */
-export function visibleInMount(m: MountSpec, tool: string): boolean {
-  if (m.allow && !m.allow.includes(tool)) return false;
-  return !(m.block && m.block.includes(tool));
-}
-
-function listTools(world: World): ToolListing[] {
-  const out: ToolListing[] = world.tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema }));
-  for (const m of Object.values(world.mounts)) {
-    for (const l of m.world.toolListings()) {
-      if (visibleInMount(m, l.name)) out.push({ ...l, name: m.prefix + l.name });
-    }
-  }
-  return out;
-}
-
-function checkSchema(where: string, schema: string, epoch: string): { tables: TableInfo[]; hash: string } {
+/** Run the schema on a scratch database: its tables (each STRICT, with a primary key) and its hash, or a `DefinitionError`. */
+function runSchema(where: string, schema: string, epoch: string): { tables: TableInfo[]; hash: string } {
   const db = new Database(':memory:');
   try {
     const stream = new Stream('schema-check');

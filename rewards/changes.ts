@@ -1,46 +1,11 @@
 /** Change matchers: expectations about single rows of `inst.changes()`, and counts of how many rows they cover. */
 import type { Change, Grade, GradeTarget } from '../kit/index.ts';
 import { describeMatch, testFields, type FieldMatch, type FieldResult } from './fields.ts';
-import { RowLookup, checkTables, criterion, gradeOf, listText, pastTense, rowLabel, valueAfter, valueBefore, type Rubric } from './grade.ts';
+import { RowLookup, checkTables, criterion, gradeOf, listText, pastTense, rowLabel, valueAfter, valueBefore } from './grade.ts';
 import { gradeChanges } from './expect.ts';
+import type { ChangeMatcher, CountSpec, UnchangedRule } from './matchers.ts';
 
-/** How many actual changes one expectation stands for. */
-export interface CountSpec {
-  readonly kind: 'count';
-  readonly min: number;
-  /** `Infinity` for `atLeast`. */
-  readonly max: number;
-  readonly text: string;
-}
-
-/** How well one actual change fits an expectation: the share of expected fields it got right. */
-export interface ChangeFit {
-  score: number;
-  fields: FieldResult[];
-}
-
-/** An expected insert, update or delete of one row; also a rubric on its own ("such a change happened"). */
-export interface ChangeMatcher extends Rubric {
-  readonly kind: 'change';
-  readonly op: Change['op'];
-  readonly table: string;
-  /** The expectation in words, e.g. `update of contacts where id = "con_dana" setting stage = "customer"`. */
-  readonly description: string;
-  readonly count: CountSpec;
-  /** How many columns the expectation checks on the changed row (key matches not included). */
-  readonly fieldCount: number;
-  /** How `change` fits, or null when it cannot be this row at all (other table or op, key match fails). */
-  fit(change: Change, rows: RowLookup): ChangeFit | null;
-}
-
-/** A constraint that rows of a table stay as they were. */
-export interface UnchangedRule extends Rubric {
-  readonly kind: 'unchanged';
-  readonly table: string;
-  readonly match: FieldMatch;
-  /** Whether `change` touches a row this rule protects. */
-  covers(change: Change, rows: RowLookup): boolean;
-}
+export type { ChangeFit, ChangeMatcher, CountSpec, UnchangedRule } from './matchers.ts';
 
 const ONE: CountSpec = Object.freeze({ kind: 'count', min: 1, max: 1, text: 'exactly 1' });
 

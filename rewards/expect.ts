@@ -4,7 +4,7 @@
  * expected or allowed costs a penalty of its own (collateral damage), named in its reason.
  */
 import type { Change, Criterion, Grade, GradeTarget } from '../kit/index.ts';
-import type { ChangeFit, ChangeMatcher, UnchangedRule } from './changes.ts';
+import type { ChangeFit, ChangeMatcher, UnchangedRule } from './matchers.ts';
 import { describeMisses } from './fields.ts';
 import { maxAssignment } from './assign.ts';
 import { RowLookup, checkTables, criterion, full, gradeOf, keyText, listText, pastTense, rowLabel, rubric, writtenColumns, type Rubric } from './grade.ts';

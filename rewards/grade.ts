@@ -1,5 +1,6 @@
 /** Rubrics and grades: the shape every reward helper returns, and how rows are named in reasons. */
 import type { Change, Criterion, Grade, GradeTarget, Grader, JsonValue, Row } from '../kit/index.ts';
+import { quoteIdent } from '../kit/schema.ts';
 import { show } from './fields.ts';
 
 /** Something that grades an instance's outcome; usable directly as a task's `grade`. */
@@ -129,11 +130,6 @@ export class RowLookup {
     }
     return row;
   }
-}
-
-/** Quote an SQL identifier. */
-export function quoteIdent(name: string): string {
-  return `"${name.replace(/"/g, '""')}"`;
 }
 
 /** A misspelt column would otherwise just never match; fail loudly so `checkGrader` reports it (SH508). */

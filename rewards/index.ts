@@ -18,12 +18,11 @@
  *
  * @module seahaven/rewards
  */
-export { exact, anything, oneOf, regex, approx, within, isoBetween, where, isFieldMatcher, type FieldMatcher, type FieldSpec, type FieldMatch, type FieldResult } from './fields.ts';
-export { inserted, updated, deleted, unchanged, exactly, atLeast, type ChangeMatcher, type UnchangedRule, type CountSpec, type ChangeFit } from './changes.ts';
+export { exact, anything, oneOf, regex, approx, within, isoBetween, where, type FieldMatcher, type FieldSpec, type FieldMatch } from './fields.ts';
+export { inserted, updated, deleted, unchanged, exactly, atLeast, type ChangeMatcher, type UnchangedRule, type CountSpec } from './changes.ts';
 export { expectChanges, noOtherChanges, type Expectation, type Allowance, type ExpectOptions } from './expect.ts';
 export { rowWhere, count, type RowWhereOptions, type CountOptions } from './state.ts';
 export { all, any, weighted, gate, sequence, type CombineOptions, type RubricPart } from './combine.ts';
-export { rubric, explain, GraderError, type Rubric, type RowLookup } from './grade.ts';
+export { rubric, explain, GraderError, type Rubric } from './grade.ts';
 export { checkGrader, graderFindings, GRADER_CHECKS, type GraderReport, type GraderProblem, type GraderFinding, type GraderCheckCode, type CheckGraderOptions, type ChaosOutcome, type Severity } from './check.ts';
 export { runChaos, type ChaosOptions, type ChaosRun, type ChaosTarget } from './chaos.ts';
-export { maxAssignment } from './assign.ts';

@@ -1,8 +1,9 @@
 /** Final-state checks: rubrics that read the state an episode ended in through `query`, whatever path led there. */
 import type { GradeTarget, JsonValue, Row } from '../kit/index.ts';
-import type { CountSpec } from './changes.ts';
+import type { CountSpec } from './matchers.ts';
 import { describeMatch, describeMisses, isFieldMatcher, testFields, type FieldMatch } from './fields.ts';
-import { GraderError, criterion, gradeOf, keyText, quoteIdent, rubric, type Rubric } from './grade.ts';
+import { quoteIdent } from '../kit/schema.ts';
+import { GraderError, criterion, gradeOf, keyText, rubric, type Rubric } from './grade.ts';
 
 export interface RowWhereOptions {
   /** Name of the criterion. Default: `<table> where <where>`. */

@@ -7,7 +7,7 @@ import { Rng, Stream } from '../random.ts';
 import type { World } from '../world.ts';
 import { finding, type Finding } from './codes.ts';
 import { randomArgs, rememberValues, type SeenValues } from '../random-args.ts';
-import type { Check } from './run.ts';
+import type { Check } from './check.ts';
 
 /** The instance seed of both plays. */
 export const SMOKE_SEED = 7;

@@ -10,7 +10,7 @@ import { buildFixture, imageFileName, sha256, undeclaredFixtureFiles, type Fixtu
 import { schemaHash } from '../schema.ts';
 import type { World } from '../world.ts';
 import { finding, type Finding } from './codes.ts';
-import type { Check } from './run.ts';
+import type { Check } from './check.ts';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const HEX64 = /^[0-9a-f]{64}$/;

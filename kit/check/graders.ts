@@ -1,6 +1,6 @@
 /** Task and grader checks (SH5xx): every task's grader must be sound (see `checkGrader` in seahaven/rewards). */
 import { graderFindings } from '../../rewards/check.ts';
-import type { Check } from './run.ts';
+import type { Check } from './check.ts';
 
 export const gradersCheck: Check = {
   name: 'graders',

@@ -19,7 +19,8 @@
  *
  * @module
  */
-export { runChecks, defaultChecks, type Check, type CheckOptions, type CheckReport } from './run.ts';
+export { runChecks, defaultChecks, type CheckReport } from './run.ts';
+export type { Check, CheckOptions } from './check.ts';
 export { CHECK_CODES, finding, type CheckCode, type Finding, type Location, type Severity } from './codes.ts';
 export { loadTarget, definitionFinding, type CheckTarget } from './load.ts';
 export { formatReport, formatFinding } from './format.ts';

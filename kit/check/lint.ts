@@ -6,7 +6,7 @@ import { statSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import type { ESLint } from 'eslint';
 import { finding, type Finding } from './codes.ts';
-import type { Check } from './run.ts';
+import type { Check } from './check.ts';
 
 type EslintModule = typeof import('eslint');
 

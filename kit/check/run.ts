@@ -5,32 +5,11 @@ import { determinismCheck } from './determinism.ts';
 import { fixturesCheck } from './fixtures.ts';
 import { lintCheck } from './lint.ts';
 import { loadTarget, type CheckTarget } from './load.ts';
+import type { Check, CheckOptions } from './check.ts';
 import { schemaCheck } from './schema.ts';
 import { toolsCheck } from './tools.ts';
 import { gradersCheck } from './graders.ts';
 import { GRADER_CHECKS } from '../../rewards/check.ts';
-
-/** Options every check sees. */
-export interface CheckOptions {
-  /** Checks to run after the built-in ones; give their findings codes of their own (SH590–SH599 are kept free). */
-  extraChecks?: readonly Check[];
-  /** Names of checks to leave out, e.g. `['lint']`. */
-  skip?: readonly string[];
-  /** Calls per play in the determinism smoke. Default 40. */
-  smokeCalls?: number;
-  /** The world's folder, when a world object (not a module reference) is checked; lint runs there. */
-  folder?: string;
-}
-
-/**
- * One check: a name, and a function from the loaded target to findings. `target.world` is null when the world did
- * not load; a check that needs it returns no findings then (the load finding already explains).
- */
-export interface Check {
-  name: string;
-  description: string;
-  run(target: CheckTarget, options: CheckOptions): Finding[] | Promise<Finding[]>;
-}
 
 export interface CheckReport {
   /** What was checked: the reference given, or the world's name. */

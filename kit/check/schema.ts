@@ -12,8 +12,8 @@ import { KIT_DDL, KIT_PREFIX } from '../schema.ts';
 import type { World } from '../world.ts';
 import { finding, type Finding, type Location } from './codes.ts';
 import { escapeRegExp, positionOf, worldFiles } from './locate.ts';
-import type { Check } from './run.ts';
-import { clockOrRandom, closing, dateCalls, tokenize, type Token } from './sql-tokens.ts';
+import type { Check } from './check.ts';
+import { clockOrRandom, closing, dateCalls, tokenize, type Token } from '../sql-tokens.ts';
 
 interface SchemaObject {
   type: 'table' | 'index' | 'view' | 'trigger';

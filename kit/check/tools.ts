@@ -7,7 +7,7 @@
 import { RESERVED_TOOL_NAMES, TOOL_NAME_PATTERN, type ToolListing } from '../tool.ts';
 import { finding, type Finding, type Location } from './codes.ts';
 import { escapeRegExp, locateInFiles } from './locate.ts';
-import type { Check } from './run.ts';
+import type { Check } from './check.ts';
 
 const MIN_DESCRIPTION = 20;
 const MAX_DESCRIPTION = 1024;

@@ -4,7 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { crm } from '../../worlds/crm/index.ts';
 import { defineTask, defineTool, defineWorld, z } from '../index.ts';
 import { startServer, type RunningServer } from '../serve/index.ts';
-import { SeahavenClient, SeahavenError, wsUrlOf } from './index.ts';
+import { SeahavenClient, SeahavenError } from './index.ts';
+import { wsUrlOf } from './url.ts';
 
 let server: RunningServer;
 beforeAll(async () => {
@@ -99,7 +100,7 @@ describe('SeahavenClient', () => {
 
       const quiet = await SeahavenClient.connect(`http://127.0.0.1:${(silent.address() as AddressInfo).port}`, { timeoutMs: 100 });
       await expect(quiet.state()).rejects.toMatchObject({ code: 'TIMEOUT' });
-      quiet['ws'].terminate();
+      for (const socket of silent.clients) socket.terminate();
     } finally {
       silent.close();
       await Promise.all([full.close(), locked.close()]);

@@ -15,6 +15,10 @@
 import WebSocket from 'ws';
 import type { StateDocument, ToolFailure } from '../instance.ts';
 import type { Grade } from '../task.ts';
+import { SeahavenError } from './errors.ts';
+import { wsUrlOf } from './url.ts';
+
+export { SeahavenError } from './errors.ts';
 
 export interface ConnectOptions {
   /** Milliseconds to wait for each reply (and for the connection). Default 30 000. */
@@ -80,20 +84,6 @@ export interface SubmitResult {
   metadata: Record<string, unknown>;
 }
 
-/** A request the server refused (its protocol error code), a timeout, or a closed connection. */
-export class SeahavenError extends Error {
-  /** The server's code (`VALIDATION_ERROR`, `CAPACITY_REACHED`, …), or `TIMEOUT`, `CLOSED`, `CONNECT`. */
-  readonly code: string;
-  /** The server's error frame data (for `VALIDATION_ERROR`: `errors`). */
-  readonly data: Record<string, unknown>;
-  constructor(code: string, message: string, data: Record<string, unknown> = {}) {
-    super(message);
-    this.name = 'SeahavenError';
-    this.code = code;
-    this.data = data;
-  }
-}
-
 interface Pending {
   resolve(data: any): void;
   reject(e: Error): void;
@@ -102,34 +92,24 @@ interface Pending {
   expired: boolean;
 }
 
-/** The WebSocket URL for a base URL: `http://host:8000` → `ws://host:8000/ws`, path prefixes kept. */
-export function wsUrlOf(url: string): string {
-  const u = new URL(url);
-  if (u.protocol === 'http:') u.protocol = 'ws:';
-  else if (u.protocol === 'https:') u.protocol = 'wss:';
-  else if (u.protocol !== 'ws:' && u.protocol !== 'wss:') throw new SeahavenError('CONNECT', `cannot connect to ${url}: use an http(s):// or ws(s):// URL, like http://127.0.0.1:8000`);
-  if (!u.pathname.endsWith('/ws')) u.pathname = u.pathname.replace(/\/$/, '') + '/ws';
-  return u.toString();
-}
-
 /** One session on a Seahaven (or any OpenEnv) server. Create with `SeahavenClient.connect(url)`. */
 export class SeahavenClient {
-  private readonly ws: WebSocket;
-  private readonly timeoutMs: number;
-  private readonly pending: Pending[] = [];
-  private failure: SeahavenError | null = null;
-  private closed: Promise<void>;
+  readonly #ws: WebSocket;
+  readonly #timeoutMs: number;
+  readonly #pending: Pending[] = [];
+  #failure: SeahavenError | null = null;
+  readonly #closed: Promise<void>;
 
   private constructor(ws: WebSocket, timeoutMs: number) {
-    this.ws = ws;
-    this.timeoutMs = timeoutMs;
-    ws.on('message', (data) => this.onFrame(data.toString()));
-    this.closed = new Promise((resolve) => {
+    this.#ws = ws;
+    this.#timeoutMs = timeoutMs;
+    ws.on('message', (data) => this.#onFrame(data.toString()));
+    this.#closed = new Promise((resolve) => {
       ws.on('close', (code, reason) => {
-        this.failure ??= new SeahavenError('CLOSED', `the connection closed (${code}${reason.length > 0 ? ` ${reason.toString()}` : ''})`);
-        for (const p of this.pending.splice(0)) {
+        this.#failure ??= new SeahavenError('CLOSED', `the connection closed (${code}${reason.length > 0 ? ` ${reason.toString()}` : ''})`);
+        for (const p of this.#pending.splice(0)) {
           clearTimeout(p.timer);
-          if (!p.expired) p.reject(this.failure);
+          if (!p.expired) p.reject(this.#failure);
         }
         resolve();
       });
@@ -160,17 +140,17 @@ export class SeahavenClient {
     });
   }
 
-  private onFrame(text: string): void {
+  #onFrame(text: string): void {
     let msg: { type?: string; data?: any };
     try {
       msg = JSON.parse(text);
     } catch {
       msg = { type: 'error', data: { code: 'INVALID_JSON', message: `the server sent a frame that is not JSON: ${text.slice(0, 80)}` } };
     }
-    const p = this.pending.shift();
+    const p = this.#pending.shift();
     if (p === undefined) {
       // An error nobody asked for (CAPACITY_REACHED right after connecting): every later request fails with it.
-      if (msg.type === 'error') this.failure = new SeahavenError(String(msg.data?.code), String(msg.data?.message), msg.data ?? {});
+      if (msg.type === 'error') this.#failure = new SeahavenError(String(msg.data?.code), String(msg.data?.message), msg.data ?? {});
       return;
     }
     clearTimeout(p.timer);
@@ -179,9 +159,9 @@ export class SeahavenClient {
     else p.resolve(msg.data);
   }
 
-  private request<T>(frame: Record<string, unknown>): Promise<T> {
-    if (this.failure !== null) return Promise.reject(this.failure);
-    if (this.ws.readyState !== WebSocket.OPEN) return Promise.reject(new SeahavenError('CLOSED', 'the client is closed; connect again'));
+  #request<T>(frame: Record<string, unknown>): Promise<T> {
+    if (this.#failure !== null) return Promise.reject(this.#failure);
+    if (this.#ws.readyState !== WebSocket.OPEN) return Promise.reject(new SeahavenError('CLOSED', 'the client is closed; connect again'));
     return new Promise<T>((resolve, reject) => {
       const p: Pending = {
         resolve,
@@ -189,28 +169,28 @@ export class SeahavenClient {
         expired: false,
         timer: setTimeout(() => {
           p.expired = true;
-          reject(new SeahavenError('TIMEOUT', `no reply to ${String(frame.type)} within ${this.timeoutMs} ms; raise timeoutMs or check the server`));
-        }, this.timeoutMs),
+          reject(new SeahavenError('TIMEOUT', `no reply to ${String(frame.type)} within ${this.#timeoutMs} ms; raise timeoutMs or check the server`));
+        }, this.#timeoutMs),
       };
-      this.pending.push(p);
-      this.ws.send(JSON.stringify(frame));
+      this.#pending.push(p);
+      this.#ws.send(JSON.stringify(frame));
     });
   }
 
   /** Start an episode (a fresh private instance). */
   reset(options: ResetOptions = {}): Promise<StepResult<ResetObservation>> {
-    return this.request({ type: 'reset', data: options });
+    return this.#request({ type: 'reset', data: options });
   }
 
   /** The tools of the world. */
   async listTools(): Promise<ToolInfo[]> {
-    const r = await this.request<StepResult<{ tools: ToolInfo[] }>>({ type: 'step', data: { type: 'list_tools' } });
+    const r = await this.#request<StepResult<{ tools: ToolInfo[] }>>({ type: 'step', data: { type: 'list_tools' } });
     return r.observation.tools;
   }
 
   /** Call a tool: `{ ok: true, result }` or `{ ok: false, error: { code, message, details? } }`. */
   async call<T = unknown>(name: string, args: Record<string, unknown> = {}): Promise<CallOutcome<T>> {
-    const r = await this.request<StepResult<{ result: { data: T } | null; error: { error_type: string; message: string } | null }>>({
+    const r = await this.#request<StepResult<{ result: { data: T } | null; error: { error_type: string; message: string } | null }>>({
       type: 'step',
       data: { type: 'call_tool', tool_name: name, arguments: args },
     });
@@ -222,24 +202,24 @@ export class SeahavenClient {
 
   /** The session's state document, with `episode_id` and `step_count`. */
   state(): Promise<SessionState> {
-    return this.request({ type: 'state' });
+    return this.#request({ type: 'state' });
   }
 
   /** Grade the episode's task (start it with `reset({ task })`). */
   async submit(): Promise<SubmitResult> {
-    const r = await this.request<StepResult<{ grade: Grade }>>({ type: 'step', data: { type: 'submit' } });
+    const r = await this.#request<StepResult<{ grade: Grade }>>({ type: 'step', data: { type: 'submit' } });
     return { grade: r.observation.grade, reward: r.reward ?? 0, done: r.done, metadata: r.metadata ?? {} };
   }
 
   /** End the session: the server destroys its instance. Safe to call twice. */
   async close(): Promise<void> {
-    if (this.ws.readyState === WebSocket.OPEN) {
-      this.ws.send(JSON.stringify({ type: 'close' }));
-      this.ws.close(1000);
+    if (this.#ws.readyState === WebSocket.OPEN) {
+      this.#ws.send(JSON.stringify({ type: 'close' }));
+      this.#ws.close(1000);
     }
-    if (this.ws.readyState !== WebSocket.CLOSED) {
-      const timer = setTimeout(() => this.ws.terminate(), this.timeoutMs);
-      await this.closed;
+    if (this.#ws.readyState !== WebSocket.CLOSED) {
+      const timer = setTimeout(() => this.#ws.terminate(), this.#timeoutMs);
+      await this.#closed;
       clearTimeout(timer);
     }
   }

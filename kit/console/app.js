@@ -6,21 +6,18 @@
  */
 import { api, ApiError, sessionPath } from './api.js';
 import { changeList } from './diff.js';
-import { fill, h, jsonBlock, shortId } from './dom.js';
+import { fill, h, shortId } from './dom.js';
 import { schemaForm } from './schema-form.js';
+import { noSessionHead, sessionHead, sessionItem, toolPanel, toolResult } from './session-views.js';
 import { tableBrowser } from './tables.js';
-import { callEntry, failureView, timelineView } from './timeline.js';
+import { callEntry, timelineView } from './timeline.js';
 import { gradeView } from './grade.js';
 import { askToken } from './token-dialog.js';
 import { worldOverview } from './world-overview.js';
 
 /** @typedef {import('./timeline.js').Call} Call */
 /** @typedef {import('./world-overview.js').World} World */
-/**
- * @typedef {{ id: string, world: string, owner: string, console: boolean, drivable: boolean, forked_from: string | null, episode_id: string,
- *   step_count: number, created_at: string, fixture: string | null, seed: number, clock: { mode: string, now: string }, call_count: number,
- *   task: { id: string, prompt: string } | null, graded: boolean }} SessionView
- */
+/** @typedef {import('./session-views.js').SessionView} SessionView */
 /** @typedef {import('./grade.js').Grade} Grade */
 /** @typedef {'timeline' | 'tables' | 'changes' | 'grade' | 'world'} Tab */
 
@@ -282,17 +279,7 @@ function renderReset() {
 
 function renderSessions() {
   if (state.sessions.length === 0) return fill(ui.sessions, h('li', { class: 'quiet' }, 'None open.'));
-  fill(ui.sessions, state.sessions.map((s) => {
-    const current = state.session?.id === s.id && state.session.world === s.world;
-    const what = s.task ? `task ${s.task.id}` : (s.fixture ?? 'blank');
-    return h('li', {},
-      h('button', { type: 'button', class: 'session-item', 'aria-current': current ? 'true' : undefined, 'data-session': s.id, on: { click: () => selectSession(s).catch(report) } },
-        h('span', { class: 'session-line' }, h('strong', {}, shortId(s.id)), ' ', h('span', { class: `owner owner-${s.console ? 'console' : s.owner}` }, s.console ? 'console' : s.owner)),
-        h('span', { class: 'session-line quiet' }, `${s.world} · ${what} · ${s.call_count} call${s.call_count === 1 ? '' : 's'}`),
-        s.forked_from ? h('span', { class: 'session-line quiet' }, `fork of ${shortId(s.forked_from)}`) : null,
-      ),
-    );
-  }));
+  fill(ui.sessions, state.sessions.map((s) => sessionItem(s, state.session?.id === s.id && state.session.world === s.world, () => selectSession(s).catch(report))));
 }
 
 function renderTools() {
@@ -309,30 +296,8 @@ function renderTools() {
 
 function renderSessionHead() {
   const s = state.session;
-  if (!s) {
-    return fill(ui.sessionHead, h('div', { class: 'empty-head' },
-      h('h1', {}, state.world ? `${state.world.name} ${state.world.version}` : 'Seahaven console'),
-      h('p', { class: 'quiet' }, state.world?.description ?? ''),
-      h('p', {}, 'Open a session with the form on the left (or play a task from the World tab), then call tools and watch what changes.'),
-    ));
-  }
-  const facts = [
-    ['world', s.world], ['fixture', s.fixture ?? 'blank'], ['seed', String(s.seed)], ['clock', `${s.clock.mode} · ${s.clock.now}`],
-    ['calls', String(s.call_count)], ['owner', s.console ? 'console' : s.owner],
-  ];
-  fill(ui.sessionHead,
-    h('div', { class: 'session-title' },
-      h('h1', {}, 'Session ', h('code', { title: s.id }, shortId(s.id))),
-      s.forked_from ? h('span', { class: 'quiet' }, `fork of ${shortId(s.forked_from)}`) : null,
-      h('span', { class: 'spacer' }),
-      s.drivable && s.task ? h('button', { type: 'button', class: 'primary', on: { click: submit } }, s.graded ? 'Submit again' : 'Submit') : null,
-      h('button', { type: 'button', on: { click: fork }, title: 'A new session from this state: same rows, clock, random streams and history' }, 'Fork'),
-      s.drivable ? h('button', { type: 'button', class: 'ghost', on: { click: closeSession } }, 'Close') : null,
-    ),
-    h('dl', { class: 'facts' }, facts.flatMap(([k, v]) => [h('dt', {}, k), h('dd', {}, v)])),
-    s.task ? h('div', { class: 'task-prompt' }, h('span', { class: 'label' }, `task ${s.task.id}`), h('p', {}, s.task.prompt)) : null,
-    s.drivable ? null : h('p', { class: 'notice' }, `This session belongs to a ${s.owner === 'ws' ? 'WebSocket' : 'MCP'} client: the console watches it (refreshing every ${LIVE_MS / 1000} s) but does not drive it. Fork it to experiment from here.`),
-  );
+  if (!s) return fill(ui.sessionHead, noSessionHead(state.world));
+  fill(ui.sessionHead, ...sessionHead(s, { submit, fork, close: closeSession, liveMs: LIVE_MS }));
 }
 
 function renderToolPanel() {
@@ -341,36 +306,14 @@ function renderToolPanel() {
   if (!tool) {
     return fill(ui.toolPanel, h('p', { class: 'quiet' }, world && world.tools.length > 0 ? 'Pick a tool on the left to see its form.' : ''));
   }
-  const driving = state.session?.drivable === true;
-  const { form, button } = schemaForm(tool.input_schema, { name: tool.name, submitLabel: `Call ${tool.name}`, onSubmit: (args) => callTool(tool.name, args), onError: report });
-  if (!driving) {
-    button.disabled = true;
-    button.title = state.session ? 'This session is watched, not driven' : 'Open a session first';
-  }
-  fill(ui.toolPanel,
-    h('h2', {}, tool.name),
-    h('p', { class: 'tool-description' }, tool.description),
-    form,
-    h('div', { class: 'tool-result', 'aria-live': 'polite' }),
-  );
+  fill(ui.toolPanel, ...toolPanel(tool, state.session, (args) => callTool(tool.name, args), report));
   renderToolResult();
 }
 
 function renderToolResult() {
   const box = ui.toolPanel.querySelector('.tool-result');
   const call = state.lastCall;
-  if (!box) return;
-  if (!call || call.tool !== state.tool) return fill(box);
-  const rows = call.changes.length;
-  fill(box,
-    h('div', { class: 'result-head' },
-      h('span', { class: `badge ${call.ok ? 'badge-ok' : 'badge-error'}` }, call.ok ? 'ok' : 'error'),
-      call.index === undefined ? ' refused before it reached the tool' : ` call #${call.index}`,
-      call.ok ? ` · ${rows} row${rows === 1 ? '' : 's'} changed` : null,
-    ),
-    call.ok ? h('details', { open: rows === 0 }, h('summary', {}, 'result'), jsonBlock(call.result)) : failureView(/** @type {import('./timeline.js').ToolFailure} */ (call.error)),
-    rows > 0 ? changeList(call.changes) : null,
-  );
+  if (box) fill(box, ...(call && call.tool === state.tool ? toolResult(call) : []));
 }
 
 function renderTabs() {

@@ -156,6 +156,8 @@ describe.skipIf(!browserStatus.run)('the console in a browser', () => {
 
     // The net changes: one contact inserted, already qualified.
     await page.locator('.tab[data-tab="changes"]').click();
+    // The timeline's diffs stay in the tab body until the changes have loaded: wait for the changes view itself.
+    await page.locator('.tab-body p', { hasText: 'Net changes since the reset' }).waitFor();
     const net = page.locator('.tab-body .change');
     await net.first().waitFor();
     expect(await net.count()).toBe(inst.changes().length);

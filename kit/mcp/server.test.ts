@@ -4,7 +4,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { crm } from '../../worlds/crm/index.ts';
 import { defineTask, defineTool, defineWorld, ToolError, z } from '../index.ts';
-import { createWorldServer, openInstance, resetFromObject, resetFromQuery, toolCallResult } from './server.ts';
+import { createWorldServer, openInstance, resetFromObject, resetFromQuery } from './server.ts';
 
 const addNote = defineTool({
   name: 'add_note',
@@ -147,10 +147,5 @@ describe('reset options', () => {
     expect(() => resetFromObject({ fixtur: 'one_note' }, 'here')).toThrow(/here has unknown key\(s\) "fixtur"; allowed: fixture, seed/);
     expect(() => resetFromObject({ seed: 1.5 }, 'here')).toThrow(/seed must be a whole number >= 0, got 1.5 in here/);
     expect(() => resetFromObject('small', 'here')).toThrow(/here must be an object/);
-  });
-
-  it('keeps non-object results out of structuredContent', () => {
-    expect(toolCallResult({ ok: true, result: [1, 2] })).toEqual({ content: [{ type: 'text', text: '[1,2]' }] });
-    expect(toolCallResult({ ok: true, result: null })).toEqual({ content: [{ type: 'text', text: 'null' }] });
   });
 });

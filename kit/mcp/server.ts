@@ -4,9 +4,11 @@
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { InstanceError } from '../errors.ts';
-import type { CallResult, Instance, InstanceOptions } from '../instance.ts';
+import type { Instance, InstanceOptions } from '../instance.ts';
+import { callWithJson } from '../instance-internals.ts';
+import { toolCallResult } from '../serve/observation.ts';
 import type { World } from '../world.ts';
 
 /** What an MCP session may choose about its instance: the reset options of the OpenEnv protocol that make sense here. */
@@ -45,7 +47,8 @@ export function createWorldServer(world: World, instance: () => Instance, option
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: live().tools().map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema as { type: 'object' } })),
   }));
-  server.setRequestHandler(CallToolRequestSchema, (request) => toolCallResult(live().call(request.params.name, request.params.arguments ?? {})));
+  // The call's outcome and its JSON text, as the call log recorded it, made into MCP's tool result (observation.ts).
+  server.setRequestHandler(CallToolRequestSchema, (request) => toolCallResult(live()[callWithJson](request.params.name, request.params.arguments ?? {})));
   return server;
 }
 
@@ -68,26 +71,6 @@ function instructionsFor(world: World, taskId: string | undefined): string | und
   const prompt = taskId === undefined ? undefined : world.task(taskId)?.prompt;
   const parts = [world.mcp.instructions, prompt === undefined ? undefined : `Your task: ${prompt}`].filter((p): p is string => p !== undefined && p !== '');
   return parts.length === 0 ? undefined : parts.join('\n\n');
-}
-
-/**
- * Turn an instance's call result into an MCP tool result: the JSON of the result as text, the result itself as
- * `structuredContent` when it is an object, and failures as `isError` results carrying `{code, message, details}`.
- * @example
- * toolCallResult({ ok: false, error: { code: 'not_found', message: 'No contact con_1.' } });
- * // { content: [{ type: 'text', text: '{"code":"not_found",…}' }], structuredContent: { code: 'not_found', … }, isError: true }
- */
-export function toolCallResult(r: CallResult): CallToolResult {
-  if (!r.ok) {
-    return { content: [{ type: 'text', text: JSON.stringify(r.error) }], structuredContent: { ...r.error }, isError: true };
-  }
-  const out: CallToolResult = { content: [{ type: 'text', text: JSON.stringify(r.result ?? null) }] };
-  if (isObject(r.result)) out.structuredContent = r.result;
-  return out;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**

@@ -6,7 +6,7 @@ import { bearerToken } from './auth.ts';
 import { rateLimited, type BodyLimits } from './body.ts';
 import { logInternal } from './errors.ts';
 import { Endpoint, type ServeHooks } from './endpoint.ts';
-import { httpRoutes, type McpHttpHandler } from './http.ts';
+import { httpRoutes, type McpHttpRoute } from './http.ts';
 import { FairScheduler } from './scheduler.ts';
 import { SessionRegistry } from './sessions.ts';
 import { wsRoute } from './ws.ts';
@@ -40,7 +40,7 @@ export interface AppOptions {
   /** Curriculum and grading hooks. */
   hooks?: ServeHooks;
   /** MCP Streamable HTTP on `/mcp`: gets requests with `Mcp-Session-Id` or an `initialize` call. */
-  mcpHttp?: McpHttpHandler;
+  mcpHttp?: McpHttpRoute;
   /** Routes answered before the token is checked: only assets that carry no data (the console's page and scripts). */
   publicRoutes?: (app: Hono) => void;
   /** Add routes (a console, progress pages) after the built-in ones; they sit behind the token too. */
@@ -52,11 +52,13 @@ export interface AppOptions {
 /** What `createApp` returns. */
 export interface SeahavenApp {
   app: Hono;
+  /** The open sessions of every world: `size`, `list()`, `onSessionEnd(listener)`, `end(session, reason)`, `endAll(reason)`. */
   sessions: SessionRegistry;
-  /** One per world, by world name. */
+  /** @internal One per world, by world name. */
   endpoints: Map<string, Endpoint>;
+  /** @internal Runs every session's requests in fair turns. */
   scheduler: FairScheduler;
-  /** The body limits every route applies (routes added with `extend` read bodies with them too). */
+  /** @internal The body limits every route applies (the console's and the curricula's routes read bodies with them too). */
   limits: BodyLimits;
   /** Stop opening sessions, let queued requests finish, then end every session. */
   shutdown(): Promise<void>;

@@ -15,9 +15,10 @@ import { FrameError } from './errors.ts';
 import { bodyError } from './http.ts';
 import { parseAction } from './payload.ts';
 import { parseReset } from './reset.ts';
-import { CapacityError, Session } from './sessions.ts';
+import { CapacityError, type Session } from './sessions.ts';
 
-export interface ConsoleApiOptions {
+/** Options of the console (`consoleRoutes(options)`). */
+export interface ConsoleOptions {
   /**
    * Narrow the hosts the API answers below the server's own check (`allowedHosts` of `createApp`, which applies to every
    * route and is where hosts are allowed). Default: no narrowing.
@@ -63,7 +64,7 @@ function errorResponse(c: Context, e: unknown): Response {
  * @example
  * app.route('/console/api', consoleApi(server, { allowedHosts: ['*'] }));
  */
-export function consoleApi(server: SeahavenApp, options: ConsoleApiOptions = {}): Hono {
+export function consoleApi(server: SeahavenApp, options: ConsoleOptions = {}): Hono {
   const limits = { ...server.limits, maxBodyBytes: options.maxBodyBytes ?? server.limits.maxBodyBytes };
   const checkHost = options.allowedHosts === undefined ? undefined : createHostCheck({ allowedHosts: options.allowedHosts, allowedOrigins: ['*'] });
   const registry = server.sessions;
@@ -187,7 +188,7 @@ export function consoleApi(server: SeahavenApp, options: ConsoleApiOptions = {})
   api.post('/sessions/:world/:id/submit', route(async (c) => {
     const { ep, s } = drivable(c);
     const payload = await ep.run(s, () => ep.act(s, { type: 'submit' }, ['body']));
-    const { observation, reward } = JSON.parse(payload) as { observation: { grade: unknown }; reward: number };
+    const { observation, reward } = JSON.parse(payload.toString()) as { observation: { grade: unknown }; reward: number };
     return c.json({ grade: observation.grade, reward, session: view(s) });
   }));
 
@@ -196,11 +197,7 @@ export function consoleApi(server: SeahavenApp, options: ConsoleApiOptions = {})
     const { ep, s } = sessionOf(c);
     const fork = await ep.run(s, () => {
       registry.ensureRoom();
-      const f = new Session(randomUUID(), ep, 'http', s.inst.fork(), randomUUID());
-      f.task = s.task;
-      f.stepCount = s.stepCount;
-      f.rewardMode = s.rewardMode;
-      f.lastReward = s.lastReward;
+      const f = s.fork(randomUUID(), 'http');
       registry.add(f);
       return f;
     });

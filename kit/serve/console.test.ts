@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { crm } from '../../worlds/crm/index.ts';
-import { consoleRoutes, createApp, Session, type SeahavenApp } from './index.ts';
+import { consoleRoutes, createApp, type SeahavenApp } from './index.ts';
+import { Session } from './sessions.ts';
 
 const post = (body: unknown, headers: Record<string, string> = {}) => ({ method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json', ...headers } });
 

@@ -15,9 +15,9 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Context, Hono } from 'hono';
 import type { AppOptions } from './app.ts';
-import { consoleApi, type ConsoleApiOptions } from './console-api.ts';
+import { consoleApi, type ConsoleOptions } from './console-api.ts';
 
-export type ConsoleOptions = ConsoleApiOptions;
+export type { ConsoleOptions } from './console-api.ts';
 
 interface Asset {
   body: string;

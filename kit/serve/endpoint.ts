@@ -1,19 +1,24 @@
 /**
- * An endpoint: one world behind the OpenEnv protocol. It opens sessions, and turns reset, step, state and mcp requests
- * into replies. Transports (WebSocket, HTTP, JSON-RPC) only frame what it returns.
+ * An endpoint: one world behind the OpenEnv protocol. It opens sessions, and answers reset, step, state and mcp
+ * requests: a WebSocket frame in the session's turn (`answerFrame`, which writes the reply to the session's socket),
+ * an HTTP request through `run` (its handler sends what `reset`, `act` or `stateJson` return). A tool call's
+ * observation, whatever the transport, is built by observation.ts.
  */
 import { randomUUID } from 'node:crypto';
 import { InstanceError } from '../errors.ts';
-import type { Instance, InstanceOptions, ToolFailure, WireCallResult } from '../instance.ts';
+import type { Instance, InstanceOptions } from '../instance.ts';
+import { callWithJson } from '../instance-internals.ts';
 import type { Grade } from '../task.ts';
 import type { World } from '../world.ts';
 import { FrameError, ResetError, errorFrame, frameErrorText, logInternal, validationError } from './errors.ts';
 import { jsonTooDeep, tooDeepMessage } from './json-limits.ts';
-import { callFailObservation, callOkFrame, callOkObservation, openEnvTools, parseAction, stepPayload, type OpenEnvTool, type StepAction } from './payload.ts';
+import { callObservation } from './observation.ts';
+import type { Reply } from './outbox.ts';
+import { openEnvTools, parseAction, stepPayload, type OpenEnvTool, type StepAction } from './payload.ts';
 import { parseReset, type ResetPlan, type ResetRequest } from './reset.ts';
-import type { FairScheduler } from './scheduler.ts';
-import { Session, type SessionOwner, type SessionRegistry } from './sessions.ts';
 import { handleRpc } from './rpc.ts';
+import type { FairScheduler } from './scheduler.ts';
+import { Session, type SessionEndpoint, type SessionOwner, type SessionRegistry } from './sessions.ts';
 
 /** Extension points for what the server does not decide itself (curricula, progress tracking). */
 export interface ServeHooks {
@@ -49,7 +54,7 @@ export interface EndpointOptions {
 const INSTANCE_FIELDS: Record<string, string> = { unknown_fixture: 'fixture', fixture_mismatch: 'fixture', invalid_seed: 'seed', invalid_clock: 'clock', invalid_now: 'now', unknown_task: 'task' };
 
 /** One world served over OpenEnv. */
-export class Endpoint {
+export class Endpoint implements SessionEndpoint {
   readonly world: World;
   readonly name: string;
   readonly defaultFixture: string | undefined;
@@ -59,12 +64,13 @@ export class Endpoint {
   /** Refuses new sessions once the server is shutting down. */
   closing = false;
   private readonly listToolsPayload: string;
-  private readonly o: EndpointOptions;
+  /** The registry, scheduler, hooks, logger and limits this endpoint serves with. */
+  private readonly options: EndpointOptions;
 
   constructor(world: World, options: EndpointOptions) {
     this.world = world;
     this.name = world.name;
-    this.o = options;
+    this.options = options;
     const fixtures = Object.keys(world.fixtures);
     if (options.defaultFixture !== undefined && !fixtures.includes(options.defaultFixture)) {
       throw new Error(`world "${world.name}" has no fixture "${options.defaultFixture}"; its fixtures are ${fixtures.join(', ') || '(none)'}`);
@@ -80,25 +86,25 @@ export class Endpoint {
 
   /** Tell the hooks that a planned episode ended ungraded. */
   private abandon(session: Session, context = session.context): void {
-    if (context === undefined || (context === session.context && session.graded) || !this.o.hooks.onAbandon) return;
+    if (context === undefined || (context === session.context && session.graded) || !this.options.hooks.onAbandon) return;
     try {
-      this.o.hooks.onAbandon(session, context);
+      this.options.hooks.onAbandon(session, context);
     } catch (e) {
-      this.o.logger(`[seahaven] onAbandon hook failed for session ${session.id}: ${(e as Error)?.stack ?? String(e)}`);
+      this.options.logger(`[seahaven] onAbandon hook failed for session ${session.id}: ${(e as Error)?.stack ?? String(e)}`);
     }
   }
 
   get registry(): SessionRegistry {
-    return this.o.registry;
+    return this.options.registry;
   }
 
   /** Open a session on the default fixture. Throws `CapacityError`, or a `FACTORY_ERROR` when the instance cannot start. */
   openSession(owner: SessionOwner, id: string = randomUUID()): Session {
     if (this.closing) throw new FrameError('SESSION_ERROR', 'the server is shutting down; reconnect to another server');
-    this.o.registry.ensureRoom();
+    this.options.registry.ensureRoom();
     let inst: Instance;
     try {
-      inst = this.world.instance({ fixture: this.defaultFixture, logger: this.o.logger });
+      inst = this.world.instance({ fixture: this.defaultFixture, logger: this.options.logger });
     } catch (e) {
       throw new FrameError('FACTORY_ERROR', `could not start an instance of ${this.name}: ${this.startFailure(e)}`, undefined, { factory_name: this.name });
     }
@@ -108,9 +114,9 @@ export class Endpoint {
   /** Count and list a session whose instance is already started (MCP Streamable HTTP starts its own). Throws like `openSession`. */
   adoptSession(owner: SessionOwner, id: string, inst: Instance): Session {
     if (this.closing) throw new FrameError('SESSION_ERROR', 'the server is shutting down; reconnect to another server');
-    this.o.registry.ensureRoom();
+    this.options.registry.ensureRoom();
     const session = new Session(id, this, owner, inst, randomUUID());
-    this.o.registry.add(session);
+    this.options.registry.add(session);
     return session;
   }
 
@@ -118,7 +124,7 @@ export class Endpoint {
   run<T>(session: Session, fn: () => T | Promise<T>): Promise<T> {
     if (this.closing) return Promise.reject(new FrameError('SESSION_ERROR', 'the server is shutting down; retry against a running server'));
     return new Promise<T>((resolve, reject) => {
-      this.o.scheduler.push(session, () => {
+      this.options.scheduler.push(session, () => {
         if (session.closed) return reject(new FrameError('SESSION_ERROR', `session ${session.id} has ended`));
         try {
           const out = fn();
@@ -132,12 +138,28 @@ export class Endpoint {
   }
 
   /**
-   * Answer one WebSocket frame: the reply's JSON text (or, for a successful call, its UTF-8 bytes), `null` for `close`,
-   * or a promise of text or `null` (async reset hooks).
+   * Answer one WebSocket frame of `session` (the scheduler calls this in the session's turn) and write the reply to the
+   * session's socket, through the scheduler's outbox. A promise while a reset waits on a hook: the session stays busy
+   * until its reply is written.
    */
-  wsFrame(session: Session, text: string): string | Buffer | null | Promise<string | null> {
-    if (text.length > this.o.maxFrameChars) {
-      const msg = `frame of ${text.length} characters exceeds this server's limit of ${this.o.maxFrameChars}; send smaller arguments or start the server with a higher --max-frame-bytes`;
+  answerFrame(session: Session, text: string): void | Promise<void> {
+    const reply = this.reply(session, text);
+    if (reply === null) return;
+    if (reply instanceof Promise) return reply.then((r) => this.send(session, r));
+    this.send(session, reply);
+  }
+
+  private send(session: Session, reply: Reply): void {
+    if (session.socket !== null) this.options.scheduler.outbox.send(session.socket, reply);
+  }
+
+  /**
+   * The reply to one WebSocket frame: JSON text, or for a successful call its UTF-8 bytes; a promise of it while a
+   * reset waits on a hook; null for `close`, which ends the session and is not answered.
+   */
+  reply(session: Session, text: string): Reply | null | Promise<Reply> {
+    if (text.length > this.options.maxFrameChars) {
+      const msg = `frame of ${text.length} characters exceeds this server's limit of ${this.options.maxFrameChars}; send smaller arguments or start the server with a higher --max-frame-bytes`;
       return errorFrame('VALIDATION_ERROR', msg, [{ type: 'string_too_long', loc: [], msg, input: null }]);
     }
     if (jsonTooDeep(text)) {
@@ -158,8 +180,8 @@ export class Endpoint {
         case 'step': {
           if (msg.data === undefined) throw validationError('invalid step', [{ type: 'missing', loc: ['data'], msg: 'Field required: a step frame carries the action in data' }]);
           const action = parseAction(msg.data, ['data']);
-          if (action.type === 'call_tool') return this.callToolFrame(session, action.tool_name, action.arguments);
-          return wrapObservation(this.act(session, action, ['data']));
+          if (action.type === 'call_tool') return this.callTool(session, action.tool_name, action.arguments, 'ws');
+          return wrapObservation(this.otherStep(session, action, ['data']));
         }
         case 'reset': {
           const out = this.reset(session, parseReset(msg.data, 'data'), 'data');
@@ -168,12 +190,13 @@ export class Endpoint {
         case 'state':
           return '{"type":"state","data":' + this.stateJson(session) + '}';
         case 'close':
+          this.options.registry.end(session, 'close');
           return null;
         case 'mcp': {
           if (msg.data === null || typeof msg.data !== 'object' || Array.isArray(msg.data)) {
             throw validationError('invalid mcp frame', [{ type: 'dict_type', loc: ['data'], msg: 'an mcp frame carries a JSON-RPC request object in data', input: msg.data }]);
           }
-          return '{"type":"mcp","data":' + JSON.stringify(handleRpc(this, msg.data, session)) + '}';
+          return handleRpc(this, msg.data, session, 'socket');
         }
         default:
           return errorFrame('UNKNOWN_TYPE', `Unknown message type: ${JSON.stringify(msg.type ?? null)}; send one of reset, step, state, close, mcp`);
@@ -187,19 +210,19 @@ export class Endpoint {
     try {
       return frameErrorText(this.asFrameError(e));
     } catch (again) {
-      return errorFrame('EXECUTION_ERROR', logInternal(this.o.logger, `building an error reply in ${this.name}`, again));
+      return errorFrame('EXECUTION_ERROR', logInternal(this.options.logger, `building an error reply in ${this.name}`, again));
     }
   }
 
   /** A `FrameError` for anything thrown while answering; unexpected ones are logged with a reference, and only that is sent. */
   asFrameError(e: unknown): FrameError {
     if (e instanceof FrameError) return e;
-    return new FrameError('EXECUTION_ERROR', logInternal(this.o.logger, `in ${this.name}`, e));
+    return new FrameError('EXECUTION_ERROR', logInternal(this.options.logger, `in ${this.name}`, e));
   }
 
   /** Why an instance could not start, for a client: the fix for a fixture that cannot load, else a reference to the log. */
   private startFailure(e: unknown): string {
-    const why = logInternal(this.o.logger, `starting an instance of ${this.name}`, e);
+    const why = logInternal(this.options.logger, `starting an instance of ${this.name}`, e);
     if (e instanceof InstanceError && e.code === 'fixture_invalid') return `a fixture cannot be loaded; rebuild it with \`npx seahaven fixtures build --world ${this.name}\` (${why})`;
     return why;
   }
@@ -208,7 +231,7 @@ export class Endpoint {
   reset(session: Session, req: ResetRequest, where: string): string | Promise<string> {
     if (req.curriculum !== undefined || req.run_id !== undefined) {
       const field = req.curriculum !== undefined ? 'curriculum' : 'run_id';
-      const resolve = this.o.hooks.resolveReset;
+      const resolve = this.options.hooks.resolveReset;
       if (!resolve) {
         throw validationError('invalid reset data', [{ type: 'value_error', loc: [where, field], msg: `curricula are not configured on this server, so ${field} cannot be used; reset with a task or fixture instead`, input: req[field] }]);
       }
@@ -251,7 +274,7 @@ export class Endpoint {
     if (fixture !== undefined && !Object.hasOwn(world.fixtures, fixture)) {
       throw validationError('invalid reset data', [{ type: 'value_error', loc: [where, 'fixture'], msg: `world "${world.name}" has no fixture "${fixture}"; its fixtures are ${Object.keys(world.fixtures).join(', ') || '(none)'}`, input: fixture }]);
     }
-    const options: InstanceOptions = { fixture, seed: plan?.seed ?? req.seed, clock: plan?.clock ?? req.clock, now: plan?.now ?? req.now, task: task?.id, logger: this.o.logger };
+    const options: InstanceOptions = { fixture, seed: plan?.seed ?? req.seed, clock: plan?.clock ?? req.clock, now: plan?.now ?? req.now, task: task?.id, logger: this.options.logger };
     let inst: Instance;
     try {
       // A reset to the fixture the session is on rolls its connection back instead of opening a new one.
@@ -262,16 +285,13 @@ export class Endpoint {
       throw new FrameError('EXECUTION_ERROR', `could not start the episode: ${this.startFailure(e)}`);
     }
     this.abandon(session);
-    const old = session.inst;
-    session.inst = inst;
-    old.destroy();
-    session.graded = false;
-    session.episodeId = plan?.episode_id ?? req.episode_id ?? randomUUID();
-    session.stepCount = 0;
-    session.task = task ?? null;
-    session.rewardMode = plan?.reward_mode ?? req.reward_mode ?? 'final';
-    session.lastReward = 0;
-    session.context = plan?.context;
+    const replaced = session.play(inst, {
+      episodeId: plan?.episode_id ?? req.episode_id ?? randomUUID(),
+      task: task ?? null,
+      rewardMode: plan?.reward_mode ?? req.reward_mode ?? 'final',
+      context: plan?.context,
+    });
+    replaced.destroy();
     const observation =
       '{"fixture":' + JSON.stringify(inst.fixture) + ',"seed":' + inst.seed + ',"now":' + JSON.stringify(inst.clock.iso()) +
       ',"task":' + (task ? JSON.stringify({ id: task.id, prompt: task.prompt }) : 'null') + ',"tools":' + this.toolsJson + '}';
@@ -279,9 +299,14 @@ export class Endpoint {
     return stepPayload(observation, null, false, metadata);
   }
 
-  /** Run a checked step action: the step payload's JSON text. */
-  act(session: Session, a: StepAction, where: (string | number)[]): string {
-    if (a.type === 'call_tool') return this.callTool(session, a.tool_name, a.arguments);
+  /** Run a checked step action (HTTP, the console): the step payload, as JSON text or (a successful call) UTF-8 bytes. */
+  act(session: Session, a: StepAction, where: (string | number)[]): Reply {
+    if (a.type === 'call_tool') return this.callTool(session, a.tool_name, a.arguments, 'http');
+    return this.otherStep(session, a, where);
+  }
+
+  /** `list_tools` or `submit`: the step payload's JSON text. */
+  private otherStep(session: Session, a: Exclude<StepAction, { type: 'call_tool' }>, where: (string | number)[]): string {
     if (a.type === 'list_tools') {
       session.stepCount++;
       return this.listToolsPayload;
@@ -289,23 +314,16 @@ export class Endpoint {
     return this.submit(session, where);
   }
 
-  private callTool(session: Session, name: string, args: Record<string, unknown>): string {
-    const { r, reward, metadata } = this.runCall(session, name, args);
-    return r.ok ? stepPayload(callOkObservation(name, r.result, r.json), reward, false, metadata) : callFailPayload(name, r.error, reward);
-  }
-
-  /** A call as a whole WebSocket frame; a successful one as UTF-8 bytes, built without the intermediate text. */
-  private callToolFrame(session: Session, name: string, args: Record<string, unknown>): string | Buffer {
-    const { r, reward, metadata } = this.runCall(session, name, args);
-    return r.ok ? callOkFrame(name, r.result, r.json, reward, metadata) : wrapObservation(callFailPayload(name, r.error, reward));
-  }
-
-  private runCall(session: Session, name: string, args: Record<string, unknown>): { r: WireCallResult; reward: number; metadata: string } {
-    const r = session.inst.callForWire(name, args);
+  /**
+   * One tool call of the session's episode: the instance runs it (one transaction), and its observation is built for
+   * the transport, with the step's reward (in shaped mode, the change in grade) and metadata.
+   */
+  private callTool(session: Session, name: string, args: Record<string, unknown>, transport: 'ws' | 'http'): Reply {
+    const outcome = session.inst[callWithJson](name, args);
     session.stepCount++;
     let reward = 0;
     let metadata = '{}';
-    if (session.rewardMode === 'shaped' && session.task !== null && r.ok) {
+    if (session.rewardMode === 'shaped' && session.task !== null && outcome.ok) {
       try {
         const now = this.grade(session).reward;
         reward = now - session.lastReward;
@@ -314,7 +332,7 @@ export class Endpoint {
         metadata = JSON.stringify({ seahaven_grade_error: this.asFrameError(e).message });
       }
     }
-    return { r, reward, metadata };
+    return callObservation(name, outcome, { transport, reward, metadata });
   }
 
   private grade(session: Session): Grade {
@@ -343,12 +361,12 @@ export class Endpoint {
     const first = !session.graded;
     session.graded = true;
     let metadata: string | undefined;
-    if (first && this.o.hooks.onGrade) {
+    if (first && this.options.hooks.onGrade) {
       try {
-        const extra = this.o.hooks.onGrade(session, grade);
+        const extra = this.options.hooks.onGrade(session, grade);
         if (extra !== null && typeof extra === 'object' && !Array.isArray(extra)) metadata = JSON.stringify(extra);
       } catch (e) {
-        this.o.logger(`[seahaven] onGrade hook failed for session ${session.id}: ${(e as Error)?.stack ?? String(e)}`);
+        this.options.logger(`[seahaven] onGrade hook failed for session ${session.id}: ${(e as Error)?.stack ?? String(e)}`);
       }
     }
     return stepPayload('{"grade":' + JSON.stringify(grade) + '}', reward, true, metadata);
@@ -358,11 +376,6 @@ export class Endpoint {
   stateJson(session: Session): string {
     return JSON.stringify({ episode_id: session.episodeId, step_count: session.stepCount, ...session.inst.state() });
   }
-}
-
-/** The step payload of a failed call: the error in the observation, and again as `metadata.seahaven_error`. */
-function callFailPayload(name: string, error: ToolFailure, reward: number): string {
-  return stepPayload(callFailObservation(name, error), reward, false, '{"seahaven_error":' + JSON.stringify(error) + '}');
 }
 
 function wrapObservation(payload: string): string {

@@ -10,18 +10,18 @@ describe('idle sessions hibernate', () => {
     const ep = endpoints.get('crm')!;
     const napping = ep.openSession('ws');
     const awake = ep.openSession('ws');
-    for (const s of [napping, awake]) ep.wsFrame(s, JSON.stringify({ type: 'reset', data: { fixture: 'small_startup', seed: 3 } }));
+    for (const s of [napping, awake]) ep.reply(s, JSON.stringify({ type: 'reset', data: { fixture: 'small_startup', seed: 3 } }));
     // A fresh reset has not opened its database yet.
     expect(napping.inst.awake).toBe(false);
     const frames = [step('create_contact', { name: 'Ada', email: 'ada@example.com' }), step('update_deal', { id: 'deal_acme_fleet', stage: 'won' }), step('get_deal', { id: 'deal_acme_fleet' })];
     for (const f of frames) {
-      expect(String(ep.wsFrame(napping, f))).toBe(String(ep.wsFrame(awake, f)));
+      expect(String(ep.reply(napping, f))).toBe(String(ep.reply(awake, f)));
       expect(napping.inst.awake).toBe(true);
       napping.lastActive -= 2000;
       sessions.reapIdle(performance.now());
       expect(napping.inst.awake).toBe(false);
     }
-    const state = (session: typeof awake) => String(ep.wsFrame(session, JSON.stringify({ type: 'state' }))).replace(session.episodeId, '');
+    const state = (session: typeof awake) => String(ep.reply(session, JSON.stringify({ type: 'state' }))).replace(session.episodeId, '');
     expect(state(napping)).toBe(state(awake));
     sessions.endAll('shutdown');
   });

@@ -163,9 +163,9 @@ describe('POST /mcp (OpenEnv JSON-RPC)', () => {
     const seen: string[] = [];
     const { app } = createApp({
       worlds: [crm],
-      mcpHttp: async (req, { endpoint, parsedBody }) => {
+      mcpHttp: async (req, { world, parsedBody }) => {
         if (parsedBody !== undefined) expect(parsedBody).toEqual(JSON.parse(await req.clone().text()));
-        seen.push(`${req.method} ${req.headers.get('mcp-session-id') ?? '-'} ${req.method === 'POST' ? await req.text() : ''} ${endpoint.name}`.trim());
+        seen.push(`${req.method} ${req.headers.get('mcp-session-id') ?? '-'} ${req.method === 'POST' ? await req.text() : ''} ${world.name}`.trim());
         return new Response('{"delegated":true}', { headers: { 'content-type': 'application/json' } });
       },
     });

@@ -8,26 +8,28 @@ import { BodyAborted, BodyTimeout, BodyTooLarge, readBody, type BodyLimits } fro
 import { FrameError, type ErrorItem } from './errors.ts';
 import { jsonTooDeep, tooDeepMessage } from './json-limits.ts';
 import { metadataOf, openApiOf, schemaOf } from './openapi.ts';
-import { parseAction } from './payload.ts';
+import { RPC, parseAction } from './payload.ts';
 import { parseReset } from './reset.ts';
-import { RPC, handleRpc, routedSessionId, rpcError } from './rpc.ts';
+import { handleRpc, routedSessionId, rpcError } from './rpc.ts';
 import { CapacityError, sharedOverHttp, type Session } from './sessions.ts';
 import type { Endpoint } from './endpoint.ts';
+import type { World } from '../world.ts';
 
 /**
- * Serves MCP Streamable HTTP on `/mcp`: gets requests with `Mcp-Session-Id`, `initialize` calls, and `GET`/`DELETE`;
- * OpenEnv JSON-RPC gets the rest. A POST's body is already read, checked and parsed (`parsedBody`) and still readable.
- * `sessions` counts MCP sessions in the server's registry; `accessChecked` says the server's Host, Origin and
- * Content-Type check has passed. `createMcpHttpHandler` fits.
+ * Serves MCP Streamable HTTP on a world's `/mcp` (the `mcpHttp` option of `createApp`): gets requests with
+ * `Mcp-Session-Id`, `initialize` calls, and `GET`/`DELETE`; OpenEnv JSON-RPC gets the rest. `world` is the world
+ * whose route the request came in on. A POST's body is already read, checked and parsed (`parsedBody`) and still
+ * readable. `sessions` counts MCP sessions in the server's registry; `accessChecked` says the server's Host, Origin
+ * and Content-Type check has passed. The handler `createMcpHttpHandler` returns fits.
  */
-export type McpHttpHandler = (
+export type McpHttpRoute = (
   request: Request,
-  options: { endpoint: Endpoint; parsedBody?: unknown; sessions: McpSessionHost; accessChecked: true },
+  options: { world: World; parsedBody?: unknown; sessions: McpSessionHost; accessChecked: true },
 ) => Response | Promise<Response>;
 
 export interface HttpOptions {
   limits: BodyLimits;
-  mcpHttp?: McpHttpHandler;
+  mcpHttp?: McpHttpRoute;
 }
 
 const SESSION_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -200,24 +202,24 @@ export function httpRoutes(app: Hono, ep: Endpoint, options: HttpOptions): void 
     if (mcpHttp && (req.headers.has('mcp-session-id') || (parseError === undefined && isInitialize(msg)))) {
       // The body was read here (with the size limit and deadline); the handler gets it parsed, and readable again.
       const again = new Request(req.url, { method: 'POST', headers: req.headers, body: text });
-      return mcpHttp(again, { endpoint: ep, ...(parseError === undefined ? { parsedBody: msg } : {}), sessions, accessChecked: true });
+      return mcpHttp(again, { world: ep.world, ...(parseError === undefined ? { parsedBody: msg } : {}), sessions, accessChecked: true });
     }
     if (parseError !== undefined) return c.json(rpcError(null, RPC.PARSE, parseError));
     const routed = routedSessionId(msg);
-    if (routed === undefined) return c.json(handleRpc(ep, msg, null));
+    if (routed === undefined) return c.body(handleRpc(ep, msg, null, 'http'), 200, JSON_HEADERS);
     const id = (msg as { id?: unknown }).id;
     const rpcId = typeof id === 'string' || typeof id === 'number' ? id : null;
     const s = ep.registry.get(ep, routed);
     if (s === undefined || !sharedOverHttp(s)) return c.json(rpcError(rpcId, RPC.INVALID_PARAMS, `Unknown session_id: ${routed}`));
     try {
-      return c.json(await ep.run(s, () => handleRpc(ep, msg, s, false)));
+      return c.body(await ep.run(s, () => handleRpc(ep, msg, s, 'http')), 200, JSON_HEADERS);
     } catch (e) {
       return c.json(rpcError(rpcId, RPC.SERVER, ep.asFrameError(e).message));
     }
   });
 
   app.on(['GET', 'DELETE'], '/mcp', (c) => {
-    if (mcpHttp) return mcpHttp(c.req.raw, { endpoint: ep, sessions, accessChecked: true });
+    if (mcpHttp) return mcpHttp(c.req.raw, { world: ep.world, sessions, accessChecked: true });
     c.header('Allow', 'POST');
     return detail(c, 405, 'POST JSON-RPC requests to /mcp (tools/list, tools/call, openenv/session/create|close); MCP Streamable HTTP is not enabled on this server');
   });

@@ -4,7 +4,8 @@
  * `POST /mcp`, and `/health`, `/metadata`, `/schema` and `/openapi.json` for tooling. Each session is a private
  * instance; sessions take turns fairly, and idle ones are reaped. `serveCurricula` adds the worlds' curricula: resets
  * with `{curriculum, run_id}`, grades fed back at submit, and `GET /curricula/<name>/runs/<run_id>`.
- * `consoleRoutes()` adds the web console at `/console/`.
+ * `consoleRoutes()` adds the web console at `/console/`, and `createMcpHttpHandler` (as the `mcpHttp` option, or
+ * mounted on a server of your own) MCP Streamable HTTP on `/mcp`.
  *
  * @example
  * import { startServer } from 'seahaven/serve';
@@ -16,18 +17,22 @@
  * @module seahaven/serve
  */
 export { createApp, DEFAULTS, type AppOptions, type SeahavenApp } from './app.ts';
-export { accessGuard, accessCheck, isLoopbackHost, type AccessOptions } from './access.ts';
-export { readBody, rateLimited, BodyTooLarge, BodyTimeout, BodyAborted, type BodyLimits } from './body.ts';
-export { MAX_JSON_DEPTH, jsonTooDeep } from './json-limits.ts';
 export { startServer, type ServerOptions, type RunningServer } from './server.ts';
 export { consoleRoutes, type ConsoleOptions } from './console.ts';
-export type { ConsoleApiOptions } from './console-api.ts';
-export { Endpoint, type ServeHooks, type EndpointOptions } from './endpoint.ts';
-export { Session, SessionRegistry, CapacityError, sharedOverHttp, type SessionOwner, type EndReason, type Job } from './sessions.ts';
-export { FairScheduler, type Reply } from './scheduler.ts';
 export { serveCurricula, type ServeCurriculaOptions, type ServedCurricula } from './curricula.ts';
-export { ResetError, FrameError, logInternal, type ErrorCode, type ErrorItem } from './errors.ts';
+export type { ServeHooks } from './endpoint.ts';
+export { ResetError } from './errors.ts';
 export type { ResetRequest, ResetPlan, RewardMode } from './reset.ts';
-export type { McpHttpHandler } from './http.ts';
-export type { OpenEnvTool, StepAction } from './payload.ts';
-export { createMcpHttpHandler, isMcpRequest, createHostCheck, LOOPBACK_HOSTS, type McpHttpOptions, type McpHttpHandler as McpStreamableHttpHandler, type McpResetOptions, type HostCheckOptions, type McpSessionHost, type McpSessionLease, type McpHandleOptions } from '../mcp/index.ts';
+export type { Session, SessionRegistry, SessionOwner, EndReason } from './sessions.ts';
+export type { McpHttpRoute } from './http.ts';
+export {
+  createMcpHttpHandler,
+  isMcpRequest,
+  type McpHttpOptions,
+  type McpHttpHandler,
+  type McpHandleOptions,
+  type McpSessionHost,
+  type McpSessionLease,
+  type McpResetOptions,
+  type HostCheckOptions,
+} from '../mcp/index.ts';

@@ -1,8 +1,8 @@
 /**
- * What goes on the wire: step payloads written straight to JSON text (rewards as floats, results stringified once),
- * tool listings in the OpenEnv shape, and step actions checked without a schema library on the hot path.
+ * What goes on the wire besides a tool call's result (observation.ts): step payloads written straight to JSON text
+ * (rewards as floats), tool listings in the OpenEnv shape, JSON-RPC's error codes, and step actions checked without a
+ * schema library on the hot path.
  */
-import type { ToolFailure } from '../instance.ts';
 import type { ToolListing } from '../tool.ts';
 import { validationError, type ErrorItem } from './errors.ts';
 
@@ -30,71 +30,15 @@ export function stepPayload(observationJson: string, reward: number | null, done
   return '{"observation":' + observationJson + ',"reward":' + rewardJson(reward) + ',"done":' + (done ? 'true' : 'false') + ',"metadata":' + metadataJson + '}';
 }
 
-/** The observation of a successful call: the result's JSON text (serialised once, by the call) reused for the text content. */
-export function callOkObservation(toolName: string, result: unknown, text: string = JSON.stringify(result) ?? 'null'): string {
-  const structured = result !== null && typeof result === 'object' && !Array.isArray(result) ? text : 'null';
-  return (
-    '{"tool_name":' + JSON.stringify(toolName) +
-    ',"result":{"content":[{"type":"text","text":' + JSON.stringify(text) + '}],"structured_content":' + structured +
-    ',"data":' + text + ',"is_error":false},"error":null}'
-  );
-}
+/** JSON-RPC error codes. */
+export const RPC = { PARSE: -32700, INVALID_REQUEST: -32600, METHOD_NOT_FOUND: -32601, INVALID_PARAMS: -32602, INTERNAL: -32603, SERVER: -32000 } as const;
 
-const OK_FRAME_MIDDLE = Buffer.from('}],"structured_content":');
-const OK_FRAME_DATA = Buffer.from(',"data":');
-const NULL_BYTES = Buffer.from('null');
-const OK_FRAME_TAIL = ',"is_error":false},"error":null},"reward":';
-/** The tail of the common frame: no reward yet, no metadata. */
-const OK_FRAME_PLAIN_TAIL = Buffer.from(OK_FRAME_TAIL + '0.0,"done":false,"metadata":{}}}');
-/** Each tool's frame head, up to the text content's opening quote. One per tool that has answered a call. */
-const okFrameHeads = new Map<string, Buffer>();
-
-/**
- * The WebSocket frame of a successful call (`{"type":"observation","data":<step payload>}`), as UTF-8 bytes: the same
- * bytes as the text that `callOkObservation` and `stepPayload` build, assembled without that text. The result's JSON is
- * encoded once and copied for its second appearance, and the socket gets bytes it need neither measure nor encode.
- */
-export function callOkFrame(toolName: string, result: unknown, json: string, reward: number | null, metadataJson = '{}'): Buffer {
-  let head = okFrameHeads.get(toolName);
-  if (head === undefined) {
-    head = Buffer.from('{"type":"observation","data":{"observation":{"tool_name":' + JSON.stringify(toolName) + ',"result":{"content":[{"type":"text","text":');
-    okFrameHeads.set(toolName, head);
-  }
-  const structured = result !== null && typeof result === 'object' && !Array.isArray(result);
-  const text = JSON.stringify(json);
-  const tail = reward === 0 && metadataJson === '{}' ? OK_FRAME_PLAIN_TAIL : Buffer.from(OK_FRAME_TAIL + rewardJson(reward) + ',"done":false,"metadata":' + metadataJson + '}}');
-  const jsonBytes = Buffer.byteLength(json);
-  const size = head.length + Buffer.byteLength(text) + OK_FRAME_MIDDLE.length + (structured ? jsonBytes : NULL_BYTES.length) + OK_FRAME_DATA.length + jsonBytes + tail.length;
-  const out = Buffer.allocUnsafe(size);
-  out.set(head, 0);
-  let at = head.length;
-  at += out.write(text, at, 'utf8');
-  out.set(OK_FRAME_MIDDLE, at);
-  at += OK_FRAME_MIDDLE.length;
-  let jsonAt = -1;
-  if (structured) {
-    jsonAt = at;
-    at += out.write(json, at, 'utf8');
-  } else {
-    out.set(NULL_BYTES, at);
-    at += NULL_BYTES.length;
-  }
-  out.set(OK_FRAME_DATA, at);
-  at += OK_FRAME_DATA.length;
-  if (jsonAt >= 0) at += out.copy(out, at, jsonAt, jsonAt + jsonBytes);
-  else at += out.write(json, at, 'utf8');
-  out.set(tail, at);
-  return out;
-}
+/** A JSON-RPC request id. */
+export type RpcId = string | number | null;
 
 /** OpenEnv's error categories for a world's failure codes. */
 export function errorTypeOf(code: string): 'tool_not_found' | 'invalid_args' | 'execution_error' {
   return code === 'unknown_tool' ? 'tool_not_found' : code === 'invalid_arguments' ? 'invalid_args' : 'execution_error';
-}
-
-/** The observation of a failed call: `result` null, `error` exactly `{error_type, message}`. */
-export function callFailObservation(toolName: string, error: ToolFailure): string {
-  return JSON.stringify({ tool_name: toolName, result: null, error: { error_type: errorTypeOf(error.code), message: error.message } });
 }
 
 /** A checked step action. */

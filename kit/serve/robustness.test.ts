@@ -116,8 +116,8 @@ describe('every WebSocket frame gets exactly one reply, in order', () => {
   it('answers a frame whose reply cannot be built with an internal error and a log line under the same reference', async () => {
     const ep = server.endpoints.get('crm')!;
     const p = await WireProbe.open(wsUrl());
-    const original = ep.wsFrame;
-    ep.wsFrame = () => {
+    const original = ep.reply;
+    ep.reply = () => {
       throw new Error(`broken while reading ${join(process.cwd(), 'secret.sqlite')}`);
     };
     try {
@@ -128,7 +128,7 @@ describe('every WebSocket frame gets exactly one reply, in order', () => {
       const ref = /server error (\w+)/.exec(failed.data.message)![1];
       expect(logged.some((l) => l.includes(ref) && l.includes('secret.sqlite'))).toBe(true);
     } finally {
-      ep.wsFrame = original;
+      ep.reply = original;
     }
     expect((await p.ask({ type: 'state' })).type).toBe('state');
     await p.close();

@@ -2,14 +2,26 @@
  * OpenEnv's JSON-RPC dialect, spoken on `POST /mcp` and inside WebSocket `mcp` frames: `tools/list`, `tools/call`,
  * `openenv/session/create` and `openenv/session/close`. Errors are in-band; the HTTP status is always 200.
  */
-import { errorTypeOf } from './payload.ts';
-import { CapacityError, sharedOverHttp, type Session } from './sessions.ts';
-import type { Endpoint } from './endpoint.ts';
+import { callWithJson } from '../instance-internals.ts';
+import type { World } from '../world.ts';
+import type { FrameError } from './errors.ts';
+import { callObservation } from './observation.ts';
+import type { Reply } from './outbox.ts';
+import { RPC, type OpenEnvTool, type RpcId } from './payload.ts';
+import { CapacityError, sharedOverHttp, type Session, type SessionEndpoint, type SessionOwner, type SessionRegistry } from './sessions.ts';
 
-/** JSON-RPC error codes. */
-export const RPC = { PARSE: -32700, INVALID_REQUEST: -32600, METHOD_NOT_FOUND: -32601, INVALID_PARAMS: -32602, INTERNAL: -32603, SERVER: -32000 } as const;
-
-export type RpcId = string | number | null;
+/**
+ * What JSON-RPC uses of a world's endpoint (endpoint.ts). Named here rather than imported, since the endpoint answers
+ * WebSocket `mcp` frames through this module.
+ */
+export interface RpcEndpoint extends SessionEndpoint {
+  readonly world: World;
+  readonly defaultFixture: string | undefined;
+  readonly tools: OpenEnvTool[];
+  readonly registry: SessionRegistry;
+  openSession(owner: SessionOwner): Session;
+  asFrameError(e: unknown): FrameError;
+}
 
 export type RpcResponse =
   | { jsonrpc: '2.0'; id: RpcId; result: unknown }
@@ -38,12 +50,21 @@ export function routedSessionId(msg: unknown): string | undefined {
 }
 
 /**
- * Answer one JSON-RPC request. `session` is the instance it works on: the WebSocket's own (`viaSocket`) or the one
+ * Answer one JSON-RPC request: the response's JSON text (a tool's result as UTF-8 bytes). `session` is the instance it
+ * works on: the WebSocket's own (`via: 'socket'`, and the reply is then a whole `mcp` frame) or the one
  * `params.session_id` routed to; without one, `tools/call` runs on a throwaway instance.
  * @example
- * handleRpc(endpoint, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, null); // { jsonrpc: '2.0', id: 1, result: { tools: [...] } }
+ * handleRpc(endpoint, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, null, 'http'); // '{"jsonrpc":"2.0","id":1,"result":{"tools":[…]}}'
  */
-export function handleRpc(ep: Endpoint, body: unknown, session: Session | null, viaSocket = session !== null): RpcResponse {
+export function handleRpc(ep: RpcEndpoint, body: unknown, session: Session | null, via: 'socket' | 'http'): Reply {
+  const answer = dispatch(ep, body, session, via);
+  if (typeof answer === 'string' || answer instanceof Uint8Array) return answer;
+  const text = JSON.stringify(answer);
+  return via === 'socket' ? '{"type":"mcp","data":' + text + '}' : text;
+}
+
+function dispatch(ep: RpcEndpoint, body: unknown, session: Session | null, via: 'socket' | 'http'): RpcResponse | Reply {
+  const viaSocket = via === 'socket';
   if (Array.isArray(body)) return rpcError(null, RPC.INVALID_REQUEST, 'Invalid Request: batch requests are not supported; send one JSON-RPC request object per POST');
   if (body === null || typeof body !== 'object') return rpcError(null, RPC.INVALID_REQUEST, 'Invalid Request: the body must be a JSON-RPC 2.0 request object');
   const msg = body as Record<string, unknown>;
@@ -58,7 +79,7 @@ export function handleRpc(ep: Endpoint, body: unknown, session: Session | null, 
       case 'tools/list':
         return { jsonrpc: '2.0', id, result: { tools: ep.tools } };
       case 'tools/call':
-        return callTool(ep, id, p, session);
+        return callTool(ep, id, p, session, viaSocket);
       case 'openenv/session/create':
         if (viaSocket && session !== null) return { jsonrpc: '2.0', id, result: { session_id: session.id } };
         return { jsonrpc: '2.0', id, result: { session_id: ep.openSession('mcp').id } };
@@ -74,7 +95,7 @@ export function handleRpc(ep: Endpoint, body: unknown, session: Session | null, 
   }
 }
 
-function callTool(ep: Endpoint, id: RpcId, p: Record<string, unknown>, session: Session | null): RpcResponse {
+function callTool(ep: RpcEndpoint, id: RpcId, p: Record<string, unknown>, session: Session | null, inFrame: boolean): RpcResponse | Reply {
   if (typeof p.name !== 'string' || p.name === '') return rpcError(id, RPC.INVALID_PARAMS, "Invalid params: 'name' (the tool to call) is required");
   const args = p.arguments ?? {};
   if (args === null || typeof args !== 'object' || Array.isArray(args)) return rpcError(id, RPC.INVALID_PARAMS, "Invalid params: 'arguments' must be an object");
@@ -82,19 +103,13 @@ function callTool(ep: Endpoint, id: RpcId, p: Record<string, unknown>, session: 
   // Without a session the call runs on a throwaway instance, as OpenEnv's reference server does.
   const inst = session?.inst ?? ep.world.instance({ fixture: ep.defaultFixture });
   try {
-    const r = inst.call(p.name, args);
-    if (r.ok) {
-      const result = r.result;
-      const structured = result !== null && typeof result === 'object' && !Array.isArray(result) ? result : null;
-      return { jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: JSON.stringify(result) }], structured_content: structured, data: result, is_error: false } };
-    }
-    return rpcError(id, RPC.INTERNAL, `Tool '${p.name}' failed: ${r.error.message}`, { error_type: errorTypeOf(r.error.code), seahaven_error: r.error });
+    return callObservation(p.name, inst[callWithJson](p.name, args), { transport: 'rpc', id, inFrame });
   } finally {
     if (session === null) inst.destroy();
   }
 }
 
-function closeSession(ep: Endpoint, id: RpcId, p: Record<string, unknown>, own: Session | null): RpcResponse {
+function closeSession(ep: RpcEndpoint, id: RpcId, p: Record<string, unknown>, own: Session | null): RpcResponse {
   const target = p.session_id;
   if (typeof target !== 'string' || target === '') return rpcError(id, RPC.INVALID_PARAMS, "Invalid params - 'session_id' is required");
   if (own !== null && own.id === target) return rpcError(id, RPC.INVALID_REQUEST, 'Cannot close the WebSocket-managed session via MCP; send {"type": "close"} instead');

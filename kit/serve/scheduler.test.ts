@@ -1,14 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import type { Instance } from '../instance.ts';
-import type { Endpoint } from './endpoint.ts';
+import type { ReplySocket } from './outbox.ts';
 import { FairScheduler } from './scheduler.ts';
-import { Session, SessionRegistry } from './sessions.ts';
+import { Session, SessionRegistry, type SessionEndpoint } from './sessions.ts';
 
-const fakeSession = (id: string) => new Session(id, {} as Endpoint, 'ws', { destroy() {} } as Instance, id);
+type FakeSession = Session & { answer: ((text: string) => void | Promise<void>) | null };
+/** Stands for a server's endpoint: it answers each session's frames with the session's `answer`. */
+const endpoint: SessionEndpoint = { name: 'fake', answerFrame: (s, text) => (s as FakeSession).answer?.(text) };
+const fakeSession = (id: string): FakeSession => Object.assign(new Session(id, endpoint, 'ws', { destroy() {} } as Instance, id), { answer: null });
+/** A socket that hands every reply written to it to `record`. */
+const socket = (record: (reply: string) => void): ReplySocket => ({ readyState: 1, send: (data) => record(String(data)) });
 
 /** Record which session ran each frame job. */
-function recorder(sessions: Session[], log: string[]): void {
-  for (const s of sessions) s.onFrame = (text) => void log.push(`${s.id}:${text}`);
+function recorder(sessions: FakeSession[], log: string[]): void {
+  for (const s of sessions) s.answer = (text) => void log.push(`${s.id}:${text}`);
 }
 
 describe('FairScheduler', () => {
@@ -31,11 +36,11 @@ describe('FairScheduler', () => {
     const wire: string[] = [];
     let ran = 0;
     for (const s of sessions) {
-      s.onFrame = (text) => {
+      s.answer = (text) => {
         ran++;
         // Nothing has been written while the turn still runs frames.
         expect(wire).toEqual([]);
-        scheduler.write((t) => wire.push(String(t)), `${s.id}:${text}`);
+        scheduler.outbox.send(socket((t) => wire.push(t)), `${s.id}:${text}`);
       };
     }
     for (const s of sessions) scheduler.push(s, '1');
@@ -44,7 +49,7 @@ describe('FairScheduler', () => {
     expect(ran).toBe(4);
     expect(wire).toEqual(['a:1', 'b:1', 'c:1', 'a:2']);
     // Outside a turn a write goes out at once.
-    scheduler.write((t) => wire.push(String(t)), 'now');
+    scheduler.outbox.send(socket((t) => wire.push(t)), 'now');
     expect(wire.at(-1)).toBe('now');
   });
 
@@ -54,11 +59,11 @@ describe('FairScheduler', () => {
     const slow = fakeSession('slow');
     const sentAt: number[] = [];
     let start = 0;
-    fast.onFrame = () => {
+    fast.answer = () => {
       start = performance.now();
-      scheduler.write(() => sentAt.push(performance.now() - start), 'reply');
+      scheduler.outbox.send(socket(() => sentAt.push(performance.now() - start)), 'reply');
     };
-    slow.onFrame = () => {
+    slow.answer = () => {
       const until = performance.now() + 20;
       while (performance.now() < until);
     };
@@ -76,11 +81,11 @@ describe('FairScheduler', () => {
     const fast = fakeSession('fast');
     const slow = fakeSession('slow');
     const delays: number[] = [];
-    fast.onFrame = () => {
+    fast.answer = () => {
       const at = performance.now();
-      scheduler.write(() => delays.push(performance.now() - at), 'reply');
+      scheduler.outbox.send(socket(() => delays.push(performance.now() - at)), 'reply');
     };
-    slow.onFrame = () => {
+    slow.answer = () => {
       const until = performance.now() + 5;
       while (performance.now() < until);
     };
@@ -103,12 +108,12 @@ describe('FairScheduler', () => {
       const until = performance.now() + ms;
       while (performance.now() < until);
     };
-    greedy.onFrame = () => {
+    greedy.answer = () => {
       ran.greedy++;
       spin(2);
     };
     // Like a client waiting for each reply before it sends the next frame, which arrives on a later turn of the loop.
-    client.onFrame = () => {
+    client.answer = () => {
       ran.client++;
       if (ran.greedy < 30) setTimeout(() => scheduler.push(client, 'next'), 0);
     };
@@ -127,12 +132,12 @@ describe('FairScheduler', () => {
     const fast = fakeSession('fast');
     const log: string[] = [];
     let release!: () => void;
-    slow.onFrame = (text) => {
+    slow.answer = (text) => {
       log.push(`slow:${text}:start`);
       if (text === '0') return new Promise<void>((r) => (release = r)).then(() => void log.push('slow:0:end'));
       log.push(`slow:${text}:end`);
     };
-    fast.onFrame = (text) => void log.push(`fast:${text}`);
+    fast.answer = (text) => void log.push(`fast:${text}`);
     scheduler.push(slow, '0');
     scheduler.push(slow, '1');
     for (let i = 0; i < 3; i++) scheduler.push(fast, String(i));
@@ -150,7 +155,7 @@ describe('FairScheduler', () => {
     let lastTick = -1;
     let tick = 0;
     const timer = setInterval(() => tick++, 0);
-    s.onFrame = () => {
+    s.answer = () => {
       const until = performance.now() + 0.3;
       while (performance.now() < until);
       if (tick !== lastTick) {
@@ -170,7 +175,7 @@ describe('FairScheduler', () => {
     const s = fakeSession('s');
     registry.add(s);
     let release!: () => void;
-    s.onFrame = () => new Promise<void>((r) => (release = r));
+    s.answer = () => new Promise<void>((r) => (release = r));
     scheduler.push(s, 'busy');
     const outcome = new Promise<string>((resolve) => scheduler.push(s, () => resolve(s.closed ? 'told closed' : 'ran')));
     await new Promise((r) => setTimeout(r, 5));
@@ -186,12 +191,16 @@ describe('FairScheduler', () => {
     const scheduler = new FairScheduler(undefined, undefined, (l) => lines.push(l));
     const s = fakeSession('s');
     const replies: string[] = [];
-    s.onFrame = (text) => {
+    // The session's socket: a failed job's answer is an EXECUTION_ERROR frame carrying the reference.
+    s.socket = socket((reply) => {
+      const frame = JSON.parse(reply);
+      replies.push(frame.type === 'error' && frame.data.code === 'EXECUTION_ERROR' ? frame.data.message : frame.data);
+    });
+    s.answer = (text) => {
       if (text === 'throw') throw new Error('sync failure at /srv/world/fixtures/x.sqlite');
       if (text === 'reject') return Promise.reject(new Error('async failure'));
-      replies.push(`ok:${text}`);
+      scheduler.outbox.send(s.socket!, JSON.stringify({ type: 'ok', data: `ok:${text}` }));
     };
-    s.onFailure = (message) => void replies.push(message);
     for (const job of ['1', 'throw', '2', 'reject', '3']) scheduler.push(s, job);
     await scheduler.idle();
     expect(replies).toHaveLength(5);

@@ -6,18 +6,18 @@
  * data; when a turn budget is spent the scheduler yields to I/O, and sessions whose frames arrived meanwhile go ahead
  * of those that already had their turn.
  *
- * Replies written during a turn are held and written together when the turn yields (or once they have waited
- * `flushMs`, or before a job of a session whose jobs usually take long): the tool calls of a turn then run back to
- * back, and so do the socket writes, which keeps both hot in the CPU's caches and lets one wake-up of a client process
- * pick up several replies.
+ * A job is a WebSocket frame's text, which the session's endpoint answers (`SessionEndpoint.answerFrame`), or a
+ * closure from an HTTP handler. Replies written to sockets during a turn are held in the outbox (outbox.ts) and
+ * written together when the turn yields, or once they have waited `flushMs`, or before a job of a session whose jobs
+ * usually take long.
  */
-import { logInternal } from './errors.ts';
+import { errorFrame, logInternal } from './errors.ts';
+import { Outbox } from './outbox.ts';
 import type { Job, Session } from './sessions.ts';
 
-/** A reply to write: JSON text, or its UTF-8 bytes (sent as a text frame all the same). */
-export type Reply = string | Buffer;
-
 export class FairScheduler {
+  /** Where the sockets' replies wait while a turn runs. */
+  readonly outbox = new Outbox();
   /** Sessions waiting for their turn in this round, from `head` on. */
   private ready: Session[] = [];
   private head = 0;
@@ -29,11 +29,6 @@ export class FairScheduler {
   private running = 0;
   private readonly budgetMs: number;
   private readonly flushMs: number;
-  /** Whether a turn is running (writes are held only then). */
-  private inTurn = false;
-  /** Held writes as pairs: the socket's write function, then the reply. */
-  private held: unknown[] = [];
-  private heldSince = 0;
   private readonly logger: (line: string) => void;
 
   /**
@@ -44,27 +39,6 @@ export class FairScheduler {
     this.budgetMs = budgetMs;
     this.flushMs = flushMs;
     this.logger = logger;
-  }
-
-  /** Write `reply` with `write`: at once outside a turn, else with the turn's other replies, in the order given. */
-  write(write: (reply: Reply) => void, reply: Reply): void {
-    if (!this.inTurn) return write(reply);
-    if (this.held.length === 0) this.heldSince = performance.now();
-    this.held.push(write, reply);
-  }
-
-  /** Write every held reply now (before a socket closes, so its last replies go first). */
-  flush(): void {
-    const held = this.held;
-    if (held.length === 0) return;
-    this.held = [];
-    for (let i = 0; i < held.length; i += 2) {
-      try {
-        (held[i] as (reply: Reply) => void)(held[i + 1] as Reply);
-      } catch {
-        // A socket that fails to write is closing; its close event ends the session.
-      }
-    }
   }
 
   /** Queue a job on a session; it runs after the session's earlier jobs, in the session's turn. */
@@ -101,12 +75,13 @@ export class FairScheduler {
 
   private readonly drain = (): void => {
     this.pendingDrain = false;
-    this.inTurn = true;
+    const outbox = this.outbox;
+    outbox.holding = true;
     try {
       this.turn();
     } finally {
-      this.inTurn = false;
-      this.flush();
+      outbox.holding = false;
+      outbox.flush();
     }
     this.schedule();
     if (!this.busy()) this.notifyIdle();
@@ -115,6 +90,7 @@ export class FairScheduler {
   private turn(): void {
     // Sessions that arrived while the loop was polling go before the ones that already had a turn.
     this.startRound();
+    const outbox = this.outbox;
     let now = performance.now();
     const deadline = now + this.budgetMs;
     while (this.head < this.ready.length) {
@@ -122,15 +98,17 @@ export class FairScheduler {
       s.queued = false;
       if (!s.closed && s.pending > 0) {
         // A session whose jobs usually take long would hold everyone else's replies for that long: send them first.
-        if (this.held.length > 0 && s.jobMs >= this.flushMs / 2) {
-          this.flush();
+        if (outbox.pending && s.jobMs >= this.flushMs / 2) {
+          outbox.flush();
           now = performance.now();
         }
         const started = now;
         s.lastActive = now;
         let out: void | Promise<void>;
         try {
-          out = s.runNext();
+          const job = s.nextJob();
+          // A frame goes to the session's endpoint, which answers it on the session's socket.
+          out = typeof job === 'string' ? s.endpoint.answerFrame(s, job) : job();
         } catch (e) {
           // Nothing may escape and stall other sessions, and the request still gets its one reply.
           this.fail(s, e);
@@ -139,7 +117,7 @@ export class FairScheduler {
         if (out !== undefined) {
           s.busy = true;
           this.running++;
-          const done = this.settle(s);
+          const done = this.asyncJobEnded(s);
           out.then(done, (e) => {
             this.fail(s, e);
             done();
@@ -150,8 +128,8 @@ export class FairScheduler {
         }
         now = performance.now();
         s.jobMs += (now - started - s.jobMs) / 4;
-        if (this.held.length > 0 && now - this.heldSince >= this.flushMs) {
-          this.flush();
+        if (outbox.pending && now - outbox.heldSince >= this.flushMs) {
+          outbox.flush();
           now = performance.now();
         }
         if (now >= deadline) break;
@@ -174,17 +152,21 @@ export class FairScheduler {
     this.again.length = 0;
   }
 
-  /** A job threw: log it under a reference, and answer the request with that reference. */
+  /**
+   * A job threw: log it under a reference, and answer the request with that reference (a WebSocket's on its socket;
+   * an HTTP handler's closure settles its own request).
+   */
   private fail(s: Session, e: unknown): void {
     const message = logInternal(this.logger, `in a request of session ${s.id}`, e);
     try {
-      s.onFailure?.(message);
+      if (s.socket !== null) this.outbox.send(s.socket, errorFrame('EXECUTION_ERROR', message));
     } catch (again) {
       logInternal(this.logger, `answering a failed request of session ${s.id}`, again);
     }
   }
 
-  private settle(s: Session): () => void {
+  /** What runs once a session's asynchronous job settles: the session is free again, and goes back in line. */
+  private asyncJobEnded(s: Session): () => void {
     return () => {
       s.busy = false;
       this.running--;

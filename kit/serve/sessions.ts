@@ -2,10 +2,11 @@
  * Sessions: one instance each, owned by a WebSocket, an HTTP session id, an OpenEnv JSON-RPC session or an MCP
  * Streamable HTTP session. The registry counts them all against one capacity, finds them by id, and reaps the idle ones.
  */
+import { randomUUID } from 'node:crypto';
 import type { Instance } from '../instance.ts';
 import type { Task } from '../task.ts';
+import type { ReplySocket } from './outbox.ts';
 import type { RewardMode } from './reset.ts';
-import type { Endpoint } from './endpoint.ts';
 
 /**
  * Who drives a session: a WebSocket connection, HTTP `/reset`·`/step`·`/state`, OpenEnv JSON-RPC session ids on
@@ -24,10 +25,35 @@ export type EndReason = 'close' | 'disconnect' | 'idle' | 'shutdown' | 'replaced
 /** A queued unit of work: a WebSocket frame's text, or a closure from an HTTP handler. */
 export type Job = string | (() => void | Promise<void>);
 
+/**
+ * The endpoint (endpoint.ts) a session belongs to, as sessions need it: something to group sessions by, the world's
+ * name, and what answers the session's WebSocket frames when the scheduler runs them. Named here rather than
+ * imported, since the endpoint opens sessions and builds on this module.
+ */
+export interface SessionEndpoint {
+  readonly name: string;
+  /** Answer one WebSocket frame of `session`, writing the reply to its socket; a promise while the answer is pending. */
+  answerFrame(session: Session, text: string): void | Promise<void>;
+}
+
+/** @internal The counters of an episode in play, set together by `Session.play`. */
+export interface EpisodeCounters {
+  episodeId: string;
+  task: Task | null;
+  rewardMode: RewardMode;
+  /** Default 0 (a fork carries the original's). */
+  stepCount?: number;
+  /** Default 0 (a fork carries the original's). */
+  lastReward?: number;
+  /** What a `resolveReset` hook attached to the episode. */
+  context?: unknown;
+}
+
 /** One client's episode: its instance plus the protocol counters around it. */
 export class Session {
   readonly id: string;
-  readonly endpoint: Endpoint;
+  /** @internal The world's endpoint the session belongs to. */
+  readonly endpoint: SessionEndpoint;
   readonly owner: SessionOwner;
   /** Wall-clock creation time (epoch ms), for operators. */
   readonly createdAt: number;
@@ -46,7 +72,7 @@ export class Session {
   /** The episode has been submitted at least once. */
   graded = false;
   closed = false;
-  /** @internal Work waiting to run, in arrival order. */
+  /** @internal The session's queue: work waiting to run, in arrival order. */
   readonly jobs: Job[] = [];
   /** @internal Index of the next job in `jobs`. */
   head = 0;
@@ -56,14 +82,13 @@ export class Session {
   busy = false;
   /** @internal How long this session's jobs take, in milliseconds (a moving average). */
   jobMs = 0;
-  /** @internal Runs a frame job (set by the WebSocket transport). */
-  onFrame: ((text: string) => void | Promise<void>) | null = null;
-  /** @internal Answers a request whose job failed (the scheduler has logged it): `message` is what the client may see. */
-  onFailure: ((message: string) => void) | null = null;
+  /** @internal The WebSocket the session's replies are written to (outbox.ts); null for sessions of other transports. */
+  socket: ReplySocket | null = null;
   /** @internal Called once when the session ends for any reason but a disconnect (the transport closes its socket). */
   onEnd: ((reason: EndReason) => void) | null = null;
 
-  constructor(id: string, endpoint: Endpoint, owner: SessionOwner, inst: Instance, episodeId: string) {
+  /** @internal Sessions are opened by the server. */
+  constructor(id: string, endpoint: SessionEndpoint, owner: SessionOwner, inst: Instance, episodeId: string) {
     this.id = id;
     this.endpoint = endpoint;
     this.owner = owner;
@@ -78,16 +103,40 @@ export class Session {
     return this.jobs.length - this.head;
   }
 
-  /** @internal Run the next job; a returned promise means the session is busy until it settles. Closures always run (they check `closed`). */
-  runNext(): void | Promise<void> {
+  /** @internal Take the next job off the queue. */
+  nextJob(): Job {
     const job = this.jobs[this.head];
     this.jobs[this.head++] = '';
     if (this.head === this.jobs.length) {
       this.jobs.length = 0;
       this.head = 0;
     }
-    if (typeof job !== 'string') return job();
-    if (!this.closed) return this.onFrame?.(job);
+    return job;
+  }
+
+  /**
+   * @internal Put an episode in play: its instance and every counter around it, set together (a reset's start from
+   * zero; a fork's carry the original's). Returns the instance it replaces, for the caller to destroy.
+   */
+  play(inst: Instance, episode: EpisodeCounters): Instance {
+    const replaced = this.inst;
+    this.inst = inst;
+    this.episodeId = episode.episodeId;
+    this.task = episode.task;
+    this.rewardMode = episode.rewardMode;
+    this.stepCount = episode.stepCount ?? 0;
+    this.lastReward = episode.lastReward ?? 0;
+    this.context = episode.context;
+    this.graded = false;
+    return replaced;
+  }
+
+  /** @internal A new session of `owner`, playing a fork of this one's episode: what it did so far, counters included. */
+  fork(id: string, owner: SessionOwner): Session {
+    const inst = this.inst.fork();
+    const fork = new Session(id, this.endpoint, owner, inst, randomUUID());
+    fork.play(inst, { episodeId: fork.episodeId, task: this.task, rewardMode: this.rewardMode, stepCount: this.stepCount, lastReward: this.lastReward });
+    return fork;
   }
 }
 
@@ -110,11 +159,12 @@ export class SessionRegistry {
   readonly idleTimeoutMs: number;
   /** Sessions idle this long give their SQLite connection back (`inst.hibernate()`); 0 = never. */
   readonly hibernateAfterMs: number;
-  private readonly byEndpoint = new Map<Endpoint, Map<string, Session>>();
+  private readonly byEndpoint = new Map<SessionEndpoint, Map<string, Session>>();
   private count = 0;
   private reaper: ReturnType<typeof setInterval> | null = null;
   private readonly endListeners: ((session: Session, reason: EndReason) => void)[] = [];
 
+  /** @internal `createApp` makes the registry. */
   constructor(options: { maxSessions: number; idleTimeoutMs: number; hibernateAfterMs?: number }) {
     this.maxSessions = options.maxSessions;
     this.idleTimeoutMs = options.idleTimeoutMs;
@@ -126,7 +176,7 @@ export class SessionRegistry {
     return this.count;
   }
 
-  /** Throw a `CapacityError` unless one more session fits. */
+  /** @internal Throw a `CapacityError` unless one more session fits. */
   ensureRoom(): void {
     if (this.count >= this.maxSessions) throw new CapacityError(this.count, this.maxSessions);
   }
@@ -144,13 +194,16 @@ export class SessionRegistry {
     this.endListeners.push(listener);
   }
 
-  /** The session `id` of an endpoint, if open. */
-  get(endpoint: Endpoint, id: string): Session | undefined {
+  /** @internal The session `id` of an endpoint, if open. */
+  get(endpoint: SessionEndpoint, id: string): Session | undefined {
     return this.byEndpoint.get(endpoint)?.get(id);
   }
 
-  /** Every open session, optionally of one endpoint. */
-  *list(endpoint?: Endpoint): IterableIterator<Session> {
+  /** Every open session. */
+  list(): IterableIterator<Session>;
+  /** @internal Every open session of one endpoint. */
+  list(endpoint?: SessionEndpoint): IterableIterator<Session>;
+  *list(endpoint?: SessionEndpoint): IterableIterator<Session> {
     for (const [ep, map] of this.byEndpoint) if (endpoint === undefined || ep === endpoint) yield* map.values();
   }
 
@@ -173,7 +226,7 @@ export class SessionRegistry {
     for (const listener of this.endListeners) listener(session, reason);
   }
 
-  /** Start reaping sessions idle for longer than `idleTimeoutMs`, and hibernating those idle for `hibernateAfterMs`. */
+  /** @internal Start reaping sessions idle for longer than `idleTimeoutMs`, and hibernating those idle for `hibernateAfterMs` (`startServer` does). */
   startReaper(): void {
     if (this.reaper !== null) return;
     const periods = [this.idleTimeoutMs, this.hibernateAfterMs].filter((ms) => ms > 0);
@@ -184,7 +237,7 @@ export class SessionRegistry {
   }
 
   /**
-   * End every session idle since before `now - idleTimeoutMs`, and hibernate those idle since before
+   * @internal End every session idle since before `now - idleTimeoutMs`, and hibernate those idle since before
    * `now - hibernateAfterMs` (their next request reopens the database: about one reset's worth of time). Returns how
    * many ended.
    */

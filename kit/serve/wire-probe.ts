@@ -74,3 +74,21 @@ export class WireProbe {
     await this.closed;
   }
 }
+
+/** The `/ws` URL of a server at `url` (its OpenEnv base URL), under a world's `prefix` if given. */
+export function wsUrlOf(url: string, prefix = ''): string {
+  return `${url.replace('http', 'ws')}${prefix}/ws`;
+}
+
+/** A `call_tool` step frame. */
+export function callFrame(tool_name: string, args: Record<string, unknown> = {}): { type: 'step'; data: { type: 'call_tool'; tool_name: string; arguments: Record<string, unknown> } } {
+  return { type: 'step', data: { type: 'call_tool', tool_name, arguments: args } };
+}
+
+/** A probe on `url` that has reset to `data` (default: `small_startup`, seed 1) and read the reset's observation. */
+export async function openReset(url: string, data: Record<string, unknown> = { fixture: 'small_startup', seed: 1 }): Promise<WireProbe> {
+  const p = await WireProbe.open(url);
+  const r = await p.ask({ type: 'reset', data });
+  if (r.type !== 'observation') throw new Error(`reset answered ${JSON.stringify(r)}`);
+  return p;
+}

@@ -1,17 +1,18 @@
 /**
  * The `/ws` route: one connection = one session = one instance, opened when the socket opens and ended on `close`,
- * disconnect, idle timeout or shutdown. Frames go through the fair scheduler; replies are written in order.
+ * disconnect, idle timeout or shutdown. A frame goes into its session's queue in the fair scheduler and is answered
+ * by the endpoint in the session's turn, which writes the reply to the session's socket; nothing comes back here.
  */
 import { upgradeWebSocket } from '@hono/node-server';
 import type { MiddlewareHandler } from 'hono';
 import type { WebSocket } from 'ws';
 import { FrameError, describeError, errorFrame, logInternal } from './errors.ts';
 import type { Endpoint } from './endpoint.ts';
-import type { FairScheduler, Reply } from './scheduler.ts';
+import type { FairScheduler } from './scheduler.ts';
 import { CapacityError, type EndReason, type Session } from './sessions.ts';
 
 const OPEN = 1;
-const TEXT = { binary: false };
+const SHUTTING_DOWN = errorFrame('SESSION_ERROR', 'the server is shutting down; reconnect to a running server');
 
 const CLOSE: Record<EndReason, [number, string]> = {
   close: [1000, 'session closed'],
@@ -30,24 +31,9 @@ export function wsRoute(ep: Endpoint, scheduler: FairScheduler, logger: (line: s
   return upgradeWebSocket(
     () => {
       let session: Session | null = null;
-      let socket: WebSocket | null = null;
-      // Replies given as bytes are still text frames.
-      const write = (reply: Reply): void => {
-        if (socket!.readyState === OPEN) socket!.send(reply, TEXT);
-      };
-      // An asynchronous reply (a reset waiting on a hook) hands its promise back, so the session stays busy until it is sent.
-      const send = (reply: Reply | null | Promise<string | null>): void | Promise<void> => {
-        if (typeof reply === 'string' || reply instanceof Uint8Array) {
-          scheduler.write(write, reply);
-        } else if (reply === null) {
-          ep.registry.end(session!, 'close');
-        } else {
-          return reply.then(send);
-        }
-      };
       return {
         onOpen(_event, ws) {
-          socket = ws.raw as WebSocket;
+          const socket = ws.raw as WebSocket;
           try {
             session = ep.openSession('ws');
           } catch (e) {
@@ -62,16 +48,15 @@ export function wsRoute(ep: Endpoint, scheduler: FairScheduler, logger: (line: s
             return;
           }
           const s = session;
-          s.onFrame = (text) => send(ep.wsFrame(s, text));
-          // A frame whose reply could not be built still gets one: the scheduler logged the failure under this reference.
-          s.onFailure = (message) => void send(errorFrame('EXECUTION_ERROR', message));
+          // The endpoint writes the replies to this session's frames here, through the scheduler's outbox.
+          s.socket = socket;
           // Frames are read straight off the socket (Hono's onMessage would wrap each one in a MessageEvent). Hono
           // opens the session synchronously once the socket exists, so no frame can arrive before this listener.
           socket.on('message', (data: Buffer) => {
             try {
               if (ep.closing) {
                 // Frames that arrive once shutdown has begun are answered, in order, but not run.
-                scheduler.push(s, () => void send(errorFrame('SESSION_ERROR', 'the server is shutting down; reconnect to a running server')));
+                scheduler.push(s, () => scheduler.outbox.send(socket, SHUTTING_DOWN));
               } else {
                 // Binary frames are read as UTF-8 text too.
                 scheduler.push(s, data.toString('utf8'));
@@ -83,8 +68,8 @@ export function wsRoute(ep: Endpoint, scheduler: FairScheduler, logger: (line: s
           s.onEnd = (reason) => {
             const [code, why] = CLOSE[reason];
             // Replies held for this turn go out before the close frame.
-            scheduler.flush();
-            if (socket!.readyState === OPEN) socket!.close(code, why);
+            scheduler.outbox.flush();
+            if (socket.readyState === OPEN) socket.close(code, why);
           };
         },
         onClose() {

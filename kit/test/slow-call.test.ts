@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { defineTool, defineWorld, setDefaultSlowCallMs, z } from '../index.ts';
-import { getDefaultSlowCallMs } from '../call-timing.ts';
+import { defineTool, defineWorld, z } from '../index.ts';
+import { getDefaultSlowCallMs, setDefaultSlowCallMs } from '../call-timing.ts';
 import { spawnServe } from '../serve/test-fixtures/spawn-serve.ts';
 import { WireProbe } from '../serve/wire-probe.ts';
 

@@ -1,4 +1,7 @@
-/** A small SQLite tokenizer and the scan for time or randomness in an expression, used by the schema check. */
+/**
+ * A small SQLite tokenizer and the scan for time or randomness in an expression, used by the SQL guard (refused
+ * statements) and the schema check.
+ */
 
 export interface Token {
   kind: 'word' | 'string' | 'ident' | 'number' | 'punct';

@@ -1,0 +1,132 @@
+/**
+ * A tool call's transaction. One object per instance, reused by every call, owns everything between a call's start
+ * and its end, across all of the instance's stores (the host world's and each composed world's):
+ *
+ * - begin: each store's part of the call begins just before the call's first write to it (`beforeWrite`), so a call
+ *   that only reads pays for no BEGIN or COMMIT; with one connection per store and nothing else writing, its reads see
+ *   the same state either way. On a connection that runs its episode as one transaction (connection.ts) the call is
+ *   the savepoint `__seahaven_call` in it, otherwise a transaction of its own;
+ * - savepoints: `ctx.db.transaction(fn)`, and a composed world's tool called by a host tool, nest inside the call;
+ * - the guard: a statement world code may not run (sql-guard.ts) fails the call at its end, even if world code caught
+ *   the error, so nothing it wrote remains;
+ * - capture: the capture triggers report each written row's key here (through the connection's capture function);
+ *   at commit the change tracker reads those rows once and records the call's net changes;
+ * - random streams: their positions when the call began, so a call that fails leaves them as it found them;
+ * - commit or rollback: of every store the call wrote to, together.
+ */
+import type { ChangeTracker } from './capture.ts';
+import { TouchedRows } from './capture.ts';
+import type { Connection } from './connection.ts';
+import { StreamPositions, type Stream } from './random.ts';
+import type { RefusedStatement } from './sql-guard.ts';
+
+/** The savepoint a call is, on a connection that runs its episode as one transaction. */
+const CALL_SAVEPOINT = '__seahaven_call';
+
+export class CallTransaction {
+  private readonly tracker: ChangeTracker;
+  /** Every random stream of the instance, in a fixed order, and where they were when the call began. */
+  private streams: readonly Stream[] = [];
+  /** Made at the first call: an instance that is never called allocates none. */
+  private marks: StreamPositions | null = null;
+  /** Between `begin()` and `commit()` or `rollback()`. */
+  private running = false;
+  /** Whether captured rows are recorded: not while a fixture is built, whose writes become the fixture itself. */
+  private capturing = true;
+  /** Connections the call has written to, each once, in the order of their first write: its part has begun there. */
+  private readonly written: Connection[] = [];
+  /** The first statement refused during the call. */
+  private refused: RefusedStatement | null = null;
+  /** How deep `ctx.db.transaction` savepoints are nested. */
+  private depth = 0;
+  private readonly touched = new TouchedRows();
+
+  constructor(tracker: ChangeTracker) {
+    this.tracker = tracker;
+  }
+
+  /** The streams a failed call puts back: every stream of every store, in the same order as a fork copies them. */
+  setStreams(streams: readonly Stream[]): void {
+    this.streams = streams;
+  }
+
+  /** A call starts. `capture: false` for a fixture build. */
+  begin(capture = true): void {
+    this.running = true;
+    this.capturing = capture;
+    this.refused = null;
+    (this.marks ??= new StreamPositions(this.streams.length)).save(this.streams);
+  }
+
+  /** A statement that writes is about to run on `connection`: begin the call's part there, once per call. */
+  beforeWrite(connection: Connection): void {
+    if (!this.running || this.written.includes(connection)) return;
+    if (connection.inEpisode) connection.runOwn(`SAVEPOINT ${CALL_SAVEPOINT}`);
+    else if (!connection.db.inTransaction) connection.runOwn('BEGIN');
+    this.written.push(connection);
+  }
+
+  /** `ctx.db.transaction(fn)` on `connection`: `fn` in a savepoint; a throw rolls back what it wrote and propagates. */
+  savepoint<T>(connection: Connection, fn: () => T): T {
+    this.beforeWrite(connection);
+    const name = `sh_sp_${++this.depth}`;
+    connection.runOwn(`SAVEPOINT ${name}`);
+    try {
+      const out = fn();
+      connection.runOwn(`RELEASE ${name}`);
+      return out;
+    } catch (e) {
+      connection.db.exec(`ROLLBACK TO ${name}; RELEASE ${name}`);
+      throw e;
+    } finally {
+      this.depth--;
+    }
+  }
+
+  /** World code tried a statement it may not run: the call fails when it ends, whatever world code does next. */
+  refuse(e: RefusedStatement): void {
+    if (this.running) this.refused ??= e;
+  }
+
+  /** A capture trigger fired on the store whose first table has number `offset` in the tracker. */
+  capture(offset: number, args: unknown[]): null {
+    if (this.capturing) this.touched.add(this.tracker.tables, offset, args);
+    return null;
+  }
+
+  /**
+   * End the call, keeping what it wrote: every connection it wrote to commits, and the tracker records the rows it
+   * changed under call number `index`. Throws the refused statement, if any, before anything commits (then
+   * `rollback()`, as for any failure).
+   */
+  commit(index: number, tool: string): void {
+    if (this.refused !== null) throw this.refused;
+    const written = this.written;
+    while (written.length > 0) {
+      const connection = written[0];
+      if (connection.inEpisode) connection.runOwn(`RELEASE ${CALL_SAVEPOINT}`);
+      else if (connection.db.inTransaction) connection.runOwn('COMMIT');
+      written.shift();
+    }
+    if (this.capturing) this.tracker.recordCall(index, tool, this.touched);
+    this.end();
+  }
+
+  /** End the call, undoing it: what it wrote, what it captured, and how far it moved the random streams. */
+  rollback(): void {
+    for (const connection of this.written) {
+      if (connection.inEpisode) connection.db.exec(`ROLLBACK TO ${CALL_SAVEPOINT}; RELEASE ${CALL_SAVEPOINT}`);
+      else if (connection.db.inTransaction) connection.runOwn('ROLLBACK');
+    }
+    this.written.length = 0;
+    this.marks?.restore(this.streams);
+    this.end();
+  }
+
+  private end(): void {
+    this.running = false;
+    this.capturing = true;
+    this.refused = null;
+    this.touched.clear();
+  }
+}

@@ -1,0 +1,199 @@
+/**
+ * A connection: one store's open SQLite database, with the kit's settings and SQL functions, its statements prepared
+ * once and cached by SQL text, rows read in their JSON forms, and the episode transaction.
+ *
+ * A connection opened on a fixture image runs its whole episode as one transaction, begun when it opens: `restart()`
+ * rolls it back, which restores the fixture's pages byte for byte in microseconds and keeps the prepared statements
+ * and the page cache warm for the next episode. Anything that needs the database as bytes commits it first
+ * (`commitEpisode()`). Each tool call's own transaction inside it (a savepoint, or a transaction of its own where
+ * there is no episode transaction) belongs to the call (call-transaction.ts).
+ */
+import Database from 'better-sqlite3';
+import type { Statement } from 'better-sqlite3';
+import { CAPTURE_FN, RowReader } from './capture.ts';
+import type { VirtualClock } from './clock.ts';
+import type { Stream } from './random.ts';
+import type { TableInfo } from './schema.ts';
+import { RefusedStatement, refusalOf } from './sql-guard.ts';
+import { installSqlOverrides } from './sql-overrides.ts';
+import type { Db } from './sqlite.ts';
+import { rowToJson, sqlValueToJson, type JsonValue, type Row } from './values.ts';
+
+/**
+ * A prepared statement and, for statements that return rows, its column names. Rows are read as arrays (`raw` mode)
+ * and built here: one object literal per row with the same hidden class every time, integers and BLOBs already in
+ * their JSON forms. That costs about a quarter less than better-sqlite3 building objects key by key.
+ */
+export interface Prepared {
+  stmt: Statement;
+  /** Column names in result order, or `null` when rows come back as objects (statements that write and return rows). */
+  cols: string[] | null;
+}
+
+/**
+ * Whom a connection's SQL functions work for: the store of the instance that holds the connection now. A connection
+ * changes hands when a restart gives it to the next episode, so its functions look their tenant up on every call.
+ */
+export interface ConnectionTenant {
+  /** The virtual clock behind `CURRENT_TIMESTAMP`, `datetime('now')` and friends. */
+  readonly clock: VirtualClock;
+  /** The stream behind SQL `random()` and `randomblob()`. */
+  readonly sqlStream: Stream;
+  /** A capture trigger fired: `args` are the table's number within this connection's store and the row's key. */
+  capture(args: unknown[]): null;
+}
+
+function toRow(cols: string[], values: unknown[]): Row {
+  const row: Record<string, JsonValue> = {};
+  for (let i = 0; i < cols.length; i++) {
+    const v = values[i];
+    const json = typeof v === 'bigint' || (typeof v === 'object' && v !== null) ? sqlValueToJson(v) : (v as JsonValue);
+    // Assigning to "__proto__" would set the prototype instead of a key.
+    if (cols[i] === '__proto__') Object.defineProperty(row, '__proto__', { value: json, enumerable: true, writable: true, configurable: true });
+    else row[cols[i]] = json;
+  }
+  return row;
+}
+
+export class Connection {
+  readonly db: Db;
+  /** Reads the store's current rows by primary key (what a call wrote, for its change record). */
+  readonly currentRows: RowReader;
+  /** Whom the SQL functions work for now. */
+  tenant: ConnectionTenant;
+  // Rows come back with safe integers and are converted to their JSON forms before anyone sees them.
+  private readonly cache = new Map<string, Prepared>();
+  /** The kit's own statements (transaction control, counters), which world code's refusals do not apply to. */
+  private readonly own = new Map<string, Statement>();
+  /** An episode transaction is open (see the module header). */
+  private episode = false;
+  /** `total_changes()` when the current episode began: what the episode wrote is the difference. */
+  private changesBase = 0;
+  /** Whether the temp table that puts `last_insert_rowid()` and `changes()` back to 0 exists. */
+  private counterTable = false;
+
+  /**
+   * Open `image` (or an empty database) with the kit's settings and functions. The functions are installed before
+   * anything is prepared, so every statement, the schema's triggers included, sees them.
+   */
+  constructor(image: Buffer | null, tables: readonly TableInfo[], tenant: ConnectionTenant) {
+    const db: Db = image ? new Database(image) : new Database(':memory:');
+    db.exec('PRAGMA foreign_keys = ON; PRAGMA temp_store = MEMORY');
+    this.db = db;
+    this.tenant = tenant;
+    this.currentRows = new RowReader(db, tables);
+    db.function(CAPTURE_FN, { varargs: true, safeIntegers: true, directOnly: false }, (...args: unknown[]) => this.tenant.capture(args));
+    installSqlOverrides(db, () => this.tenant.clock.iso(), () => this.tenant.sqlStream);
+  }
+
+  /**
+   * The statement for `sql` from world code, prepared on first use and cached for the connection's life. Throws
+   * `RefusedStatement` for SQL world code may not run (sql-guard.ts), before SQLite compiles it.
+   */
+  prepared(sql: string): Prepared {
+    return this.cache.get(sql) ?? this.prepare(sql);
+  }
+
+  private prepare(sql: string): Prepared {
+    const why = refusalOf(sql);
+    if (why !== null) throw new RefusedStatement(sql, why);
+    const stmt = this.db.prepare(sql);
+    let cols: string[] | null = null;
+    if (stmt.reader) {
+      stmt.safeIntegers(true);
+      if (stmt.readonly) {
+        stmt.raw(true);
+        cols = stmt.columns().map((c) => c.name);
+      }
+    }
+    const p = { stmt, cols };
+    this.cache.set(sql, p);
+    return p;
+  }
+
+  /** Run one of the kit's own statements (transaction control), prepared once per connection. */
+  runOwn(sql: string): void {
+    let stmt = this.own.get(sql);
+    if (stmt === undefined) {
+      stmt = this.db.prepare(sql);
+      this.own.set(sql, stmt);
+    }
+    stmt.run();
+  }
+
+  /** The first row of a prepared statement, in JSON forms. */
+  row(p: Prepared, params: readonly unknown[]): Row | undefined {
+    const row = p.stmt.get(...(params as never[])) as unknown[] | Record<string, unknown> | undefined;
+    if (row === undefined) return undefined;
+    return p.cols === null ? rowToJson(row as Record<string, unknown>) : toRow(p.cols, row as unknown[]);
+  }
+
+  /** Every row of a prepared statement, in JSON forms. */
+  rows(p: Prepared, params: readonly unknown[]): Row[] {
+    const out = p.stmt.all(...(params as never[])) as unknown[];
+    const cols = p.cols;
+    if (cols === null) {
+      for (const r of out) rowToJson(r as Record<string, unknown>);
+      return out as Row[];
+    }
+    for (let i = 0; i < out.length; i++) out[i] = toRow(cols, out[i] as unknown[]);
+    return out as Row[];
+  }
+
+  /** `changes()` of the last statement: what a statement that writes and returns rows wrote. */
+  lastChanges(): number {
+    return Number((this.prepared('SELECT changes()').stmt.get() as [bigint])[0]);
+  }
+
+  /** Start an episode transaction (a connection just opened on a fixture image, whose `total_changes()` is 0). */
+  beginEpisode(): void {
+    if (this.db.inTransaction) throw new Error('beginEpisode: a transaction is already open');
+    this.runOwn('BEGIN');
+    this.episode = true;
+    this.changesBase = 0;
+  }
+
+  /** Whether an episode transaction is open, so that `restart()` can roll the connection back to where it began. */
+  get inEpisode(): boolean {
+    return this.episode;
+  }
+
+  /**
+   * Roll the episode back to its start and begin a new one. The counters SQL can read are put back as a fresh
+   * connection has them: `last_insert_rowid()` and `changes()` are 0.
+   */
+  restart(): void {
+    if (!this.episode) throw new Error('restart: no episode transaction to roll back');
+    this.runOwn('ROLLBACK');
+    if (!this.counterTable) {
+      this.db.exec('CREATE TEMP TABLE IF NOT EXISTS __seahaven_counters (x)');
+      this.counterTable = true;
+    }
+    this.runOwn('BEGIN');
+    // Inserting rowid 0 sets last_insert_rowid() to 0; an update of no rows then sets changes() to 0. The row goes
+    // with the next restart's rollback.
+    this.runOwn('INSERT INTO temp.__seahaven_counters (rowid, x) VALUES (0, 0)');
+    this.runOwn('UPDATE temp.__seahaven_counters SET x = x WHERE 0');
+    this.changesBase = this.totalChanges();
+  }
+
+  /** Commit an open episode transaction, so the connection holds the episode's state as plain committed data. */
+  commitEpisode(): void {
+    if (!this.episode) return;
+    this.episode = false;
+    this.runOwn('COMMIT');
+  }
+
+  /** Whether anything was written since the connection opened (or since its episode began). */
+  get changed(): boolean {
+    return this.totalChanges() > this.changesBase;
+  }
+
+  private totalChanges(): number {
+    return Number((this.prepared('SELECT total_changes()').stmt.get() as [bigint])[0]);
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}

@@ -1,0 +1,63 @@
+/**
+ * `ctx.db`: world code's SQL on one store, inside the running call's transaction. Statements come prepared from the
+ * store's connection; one that writes first lets the call's transaction begin there, and one world code may not run is
+ * reported to the transaction, which fails the call even if world code catches the error.
+ */
+import type { CallTransaction } from './call-transaction.ts';
+import type { Connection, Prepared } from './connection.ts';
+import type { CtxDb, RunResult, SqlParam } from './ctx.ts';
+import { RefusedStatement } from './sql-guard.ts';
+import { sqlValueToJson, type Row } from './values.ts';
+
+/** The store a `ctx.db` works on: its connection, opened from its image if the store sleeps. */
+export interface LiveStore {
+  live(): Connection;
+}
+
+/** World code's statement `sql` on `connection`; one it may not run is reported to the call's transaction first. */
+function statement(connection: Connection, sql: string, tx: CallTransaction): Prepared {
+  try {
+    return connection.prepared(sql);
+  } catch (e) {
+    if (e instanceof RefusedStatement) tx.refuse(e);
+    throw e;
+  }
+}
+
+/**
+ * The `ctx.db` of a store. Its methods are plain functions (world code may pass `ctx.db.one` around), each reaching the
+ * store's connection as it is when called: a store that slept opens again.
+ */
+export function storeDb(store: LiveStore, tx: CallTransaction): CtxDb {
+  return {
+    one<T = Row>(sql: string, ...params: SqlParam[]): T | undefined {
+      const connection = store.live();
+      const p = statement(connection, sql, tx);
+      if (!p.stmt.readonly) tx.beforeWrite(connection);
+      if (!p.stmt.reader) throw new TypeError(`ctx.db.one() needs a statement that returns rows; use ctx.db.run() for: ${sql}`);
+      return connection.row(p, params) as T | undefined;
+    },
+    all<T = Row>(sql: string, ...params: SqlParam[]): T[] {
+      const connection = store.live();
+      const p = statement(connection, sql, tx);
+      if (!p.stmt.readonly) tx.beforeWrite(connection);
+      if (!p.stmt.reader) throw new TypeError(`ctx.db.all() needs a statement that returns rows; use ctx.db.run() for: ${sql}`);
+      return connection.rows(p, params) as T[];
+    },
+    run(sql: string, ...params: SqlParam[]): RunResult {
+      const connection = store.live();
+      const stmt = statement(connection, sql, tx).stmt;
+      if (!stmt.readonly) tx.beforeWrite(connection);
+      if (stmt.reader) {
+        // INSERT … RETURNING and friends: run to completion so every row is written.
+        stmt.all(...params);
+        return { changes: connection.lastChanges(), lastInsertRowid: 0 };
+      }
+      const r = stmt.run(...params);
+      return { changes: r.changes, lastInsertRowid: sqlValueToJson(r.lastInsertRowid) as number | string };
+    },
+    transaction<T>(fn: () => T): T {
+      return tx.savepoint(store.live(), fn);
+    },
+  };
+}

@@ -1,0 +1,20 @@
+/**
+ * Keys of the members the kit's own modules use beyond an instance's public API: the served call (a transport writes
+ * the result's JSON without serialising it again), the fixture build and the stores' open connections. No subpath exports
+ * this module, so code outside the kit cannot reach these members, and their declarations are stripped from the
+ * published types.
+ */
+import type { ToolFailure } from './call-failure.ts';
+
+/** `inst[callWithJson](name, args)`: `call()`, also returning the JSON text the call log recorded. */
+export const callWithJson: unique symbol = Symbol('seahaven.callWithJson');
+/** `inst[runFixtureBuild](fn)`: run a fixture's builder as one transaction, recording nothing. */
+export const runFixtureBuild: unique symbol = Symbol('seahaven.runFixtureBuild');
+/** `inst[storeDatabases]()`: each store's open connection, host first, with the episode so far committed. */
+export const storeDatabases: unique symbol = Symbol('seahaven.storeDatabases');
+
+/**
+ * A call's outcome as a transport sends it: the result or the failure, and its JSON text (the text the call log
+ * recorded), so the transport writes it without serialising it again.
+ */
+export type CallOutcome = { ok: true; result: unknown; json: string } | { ok: false; error: ToolFailure; json: string };

@@ -1,0 +1,25 @@
+/** Composition: which tools of a mounted sub-world the agent sees, and the worlds of an instance by mount. */
+import type { ToolListing } from './tool.ts';
+import type { MountSpec, World } from './world-types.ts';
+
+/** Whether a sub-world tool is shown through a mount. */
+export function visibleInMount(m: MountSpec, tool: string): boolean {
+  if (m.allow && !m.allow.includes(tool)) return false;
+  return !(m.block && m.block.includes(tool));
+}
+
+/** The agent-facing tool list of a world: its own tools, then each mount's visible tools under the mount's prefix. */
+export function composedToolListings(world: World): ToolListing[] {
+  const out: ToolListing[] = world.tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema }));
+  for (const m of Object.values(world.mounts)) {
+    for (const l of m.world.toolListings()) {
+      if (visibleInMount(m, l.name)) out.push({ ...l, name: m.prefix + l.name });
+    }
+  }
+  return out;
+}
+
+/** A world and its mounted sub-worlds, keyed by mount name (`null` for the host), in declaration order. */
+export function worldsByMount(world: World): Map<string | null, World> {
+  return new Map<string | null, World>([[null, world], ...Object.entries(world.mounts).map(([m, s]): [string, World] => [m, s.world])]);
+}

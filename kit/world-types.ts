@@ -1,0 +1,68 @@
+/**
+ * What a world is made of: the spec `defineWorld` takes and the `World` it returns. The runtime (instance.ts,
+ * fixtures.ts and the modules they use) builds on these types; world.ts implements them and declares
+ * `World.instance()`, the one member that names the runtime's `Instance`, so that no module below world.ts depends
+ * on it.
+ */
+import type { Curriculum } from './curriculum.ts';
+import type { FixtureSpec } from './fixture-spec.ts';
+import type { TableInfo } from './schema.ts';
+import type { Task } from './task.ts';
+import type { Tool, ToolListing } from './tool.ts';
+
+export type { FixtureSpec } from './fixture-spec.ts';
+
+/** A composed sub-world. */
+export interface MountSpec {
+  world: World;
+  /** Prefix for its tool names as the agent sees them, e.g. `stripe_`. */
+  prefix: string;
+  /** Only these sub-world tools are shown (names without prefix). */
+  allow?: string[];
+  /** These sub-world tools are hidden. */
+  block?: string[];
+}
+
+export interface WorldSpec {
+  /** `^[a-z][a-z0-9_-]{0,63}$`; used in URLs. */
+  name: string;
+  version: string;
+  description?: string;
+  /** SQL DDL (and optional reference rows). Tables must be STRICT with an explicit PRIMARY KEY. */
+  schema: string;
+  tools: Tool<any, any>[];
+  fixtures?: Record<string, FixtureSpec>;
+  tasks?: Task[];
+  /** Curricula over the tasks (from `defineCurriculum` in `seahaven/curricula`); checked against the tasks here. */
+  curricula?: Curriculum[];
+  /** Clock start of blank instances. Default `2026-01-01T00:00:00.000Z`. */
+  epoch?: string;
+  /** Where frozen fixture images live (`<id>.sqlite` + `<id>.json`); without it fixtures are built in memory once per process. */
+  fixturesDir?: string | URL;
+  /** Composed sub-worlds, by mount name. */
+  worlds?: Record<string, MountSpec>;
+  /** How the world presents itself over MCP. */
+  mcp?: { name?: string; instructions?: string };
+}
+
+/** A defined world. Its `instance(options)` member is declared in world.ts, beside `defineWorld`. */
+export interface World {
+  readonly name: string;
+  readonly version: string;
+  readonly description: string;
+  readonly schema: string;
+  readonly tools: readonly Tool<any, any>[];
+  readonly fixtures: Readonly<Record<string, FixtureSpec>>;
+  readonly tasks: readonly Task[];
+  readonly curricula: readonly Curriculum[];
+  readonly epoch: string;
+  readonly fixturesDir: string | null;
+  readonly mounts: Readonly<Record<string, MountSpec>>;
+  readonly mcp: { name: string; instructions?: string };
+  /** The user tables, sorted by name, as the schema creates them. */
+  readonly tables: readonly TableInfo[];
+  readonly schemaHash: string;
+  /** The agent-facing tool list, composed sub-worlds included. */
+  toolListings(): ToolListing[];
+  task(id: string): Task | undefined;
+}
