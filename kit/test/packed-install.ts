@@ -5,15 +5,14 @@
  * the named dependencies from this repository's node_modules, with their commands in `node_modules/.bin`. Nothing is
  * fetched from a registry.
  */
-import { execFile, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
+import { packKit } from '../scaffold/kit-source.ts';
 
-const run = promisify(execFile);
 
 /** The repository root: the package that gets packed. */
 export const packageRoot = fileURLToPath(new URL('../../', import.meta.url));
@@ -113,13 +112,8 @@ export async function packedTarball(): Promise<string> {
     rmSync(scratch, { recursive: true, force: true });
     mkdirSync(scratch);
     try {
-      await run('npm', ['pack', '--pack-destination', scratch, '--silent'], {
-        cwd: packageRoot,
-        env: { ...process.env, npm_config_fund: 'false', npm_config_audit: 'false', npm_config_update_notifier: 'false' },
-        maxBuffer: 16 * 1024 * 1024,
-      });
-      const packed = readdirSync(scratch).find((f) => f.endsWith('.tgz'));
-      if (packed === undefined) throw new Error(`npm pack wrote no tarball into ${scratch}`);
+      // The same pack `seahaven new` makes of a clone: build, then `npm pack`.
+      const packed = await packKit(scratch, packageRoot);
       // Older tarballs are of sources that no longer exist.
       for (const old of readdirSync(cache)) if (old.endsWith('.tgz')) rmSync(join(cache, old), { force: true });
       renameSync(join(scratch, packed), tarball);
