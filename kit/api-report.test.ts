@@ -25,7 +25,7 @@ const UPDATE_COMMAND = 'SEAHAVEN_UPDATE_API=1 npx vitest run kit/api-report.test
 const OUT = join(root, 'node_modules', '.seahaven-api-report');
 
 /** Runtime internals that no published declaration may name (members and types of the data path and the build). */
-const DENYLIST = ['callForWire', 'WireCallResult', 'runBuild', 'databases', 'onFrame', 'onFailure', 'runNext', 'Endpoint', 'FairScheduler', 'RowReader', 'loadFixture', 'setDefaultSlowCallMs'];
+const DENYLIST = ['callForWire', 'WireCallResult', 'runBuild', 'databases', 'onFrame', 'onFailure', 'runNext', 'Endpoint', 'FairScheduler', 'RowReader', 'loadFixture', 'setDefaultSlowCallMs', 'getDefaultSlowCallMs'];
 
 interface Subpath {
   /** `seahaven`, `seahaven/serve`, … */

@@ -1,26 +1,13 @@
 /** How long calls take: the last call's duration for the caller, and one log line for each call slower than a threshold. */
 import { InstanceError } from './errors.ts';
 
-let defaultSlowCallMs = 1000;
+/** The slow-call threshold of an instance started without `slowCallMs`. */
+export const DEFAULT_SLOW_CALL_MS = 1000;
 
-function checkMs(ms: unknown, where: string): number {
+/** `ms` when it is a valid slow-call threshold; else an `invalid_slow_call_ms` error naming `where`. */
+export function checkSlowCallMs(ms: unknown, where: string): number {
   if (typeof ms !== 'number' || !(ms >= 0)) throw new InstanceError('invalid_slow_call_ms', `${where} must be a number of milliseconds >= 0 (Infinity: never log); got ${JSON.stringify(ms)}`);
   return ms;
-}
-
-/**
- * The slow-call threshold of instances started without `slowCallMs`, for this process (`seahaven serve --slow-call-ms`
- * sets it). Default 1000.
- * @example
- * setDefaultSlowCallMs(250); // calls of 250 ms and more are logged
- */
-export function setDefaultSlowCallMs(ms: number): void {
-  defaultSlowCallMs = checkMs(ms, 'the default slow-call threshold');
-}
-
-/** The threshold instances get unless told otherwise. */
-export function getDefaultSlowCallMs(): number {
-  return defaultSlowCallMs;
 }
 
 export class CallTimer {
@@ -31,7 +18,7 @@ export class CallTimer {
   private readonly logger: (line: string) => void;
 
   constructor(slowMs: number | undefined, logger: (line: string) => void) {
-    this.slowMs = slowMs === undefined ? defaultSlowCallMs : checkMs(slowMs, 'slowCallMs');
+    this.slowMs = slowMs === undefined ? DEFAULT_SLOW_CALL_MS : checkSlowCallMs(slowMs, 'slowCallMs');
     this.logger = logger;
   }
 

@@ -35,7 +35,7 @@ export interface InstanceOptions {
   now?: string;
   /** Where world bugs and slow calls are logged. Default: `console.error`. */
   logger?: (line: string) => void;
-  /** Log calls that take at least this many milliseconds (one line through `logger`). Default: the process default, 1000 unless `seahaven serve --slow-call-ms` set another; `Infinity`: never. */
+  /** Log calls that take at least this many milliseconds (one line through `logger`). Default 1000 (`startServer({ slowCallMs })` and `seahaven serve --slow-call-ms` pass theirs to every session); `Infinity`: never. */
   slowCallMs?: number;
   /** Start from this task's fixture and grade with the task at `submit()`. */
   task?: string;

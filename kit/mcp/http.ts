@@ -30,9 +30,11 @@ export interface McpHttpOptions extends HostCheckOptions {
   maxBodyBytes?: number;
   /** Where world bugs are logged. Default: `console.error`. */
   logger?: (line: string) => void;
+  /** Log each tool call that takes at least this many milliseconds, through `logger`. Default 1000; `Infinity`: never. */
+  slowCallMs?: number;
   /**
    * Start a session's instance from its reset options, to add rules of your own (a curriculum, a default task). Throw
-   * an `McpError` to refuse the handshake with that error. Default: `openInstance(world, reset, logger)`.
+   * an `McpError` to refuse the handshake with that error. Default: `openInstance(world, reset, { logger, slowCallMs })`.
    */
   startInstance?: (world: World, reset: McpResetOptions, req: Request) => Instance;
 }
@@ -101,7 +103,7 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
   const logger = options.logger ?? ((line: string) => console.error(line));
   const maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
   const checkHost = createHostCheck(options);
-  const startInstance = options.startInstance ?? ((world: World, reset: McpResetOptions) => openInstance(world, reset, options.logger));
+  const startInstance = options.startInstance ?? ((world: World, reset: McpResetOptions) => openInstance(world, reset, { logger: options.logger, slowCallMs: options.slowCallMs }));
   const sessions = new Map<string, Session>();
   let reaper: ReturnType<typeof setInterval> | undefined;
   let closed = false;

@@ -78,11 +78,11 @@ function instructionsFor(world: World, taskId: string | undefined): string | und
  * fixture beside it is refused. Mistakes in the reset options become an `InvalidParams` JSON-RPC error whose message
  * names the fix; a broken fixture image is an `InternalError`.
  * @example
- * const inst = openInstance(world, { fixture: 'small_startup', seed: 7 }, (line) => process.stderr.write(line + '\n'));
+ * const inst = openInstance(world, { fixture: 'small_startup', seed: 7 }, { logger: (line) => process.stderr.write(line + '\n') });
  */
-export function openInstance(world: World, reset: McpResetOptions, logger?: (line: string) => void): Instance {
+export function openInstance(world: World, reset: McpResetOptions, options: Pick<InstanceOptions, 'logger' | 'slowCallMs'> = {}): Instance {
   try {
-    return world.instance({ ...reset, ...(logger ? { logger } : {}) });
+    return world.instance({ ...reset, ...options });
   } catch (e) {
     if (e instanceof InstanceError) {
       throw new McpError(e.code === 'fixture_invalid' ? ErrorCode.InternalError : ErrorCode.InvalidParams, e.message, { code: e.code });

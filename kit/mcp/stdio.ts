@@ -43,7 +43,7 @@ export async function serveMcpStdio(options: McpStdioOptions): Promise<McpStdioS
   const reset = options.reset ?? {};
   const log = options.log ?? ((line: string) => void process.stderr.write(line + '\n'));
   let inst: Instance | null = null;
-  const instance = (): Instance => (inst ??= openInstance(world, reset, log));
+  const instance = (): Instance => (inst ??= openInstance(world, reset, { logger: log }));
 
   const server = createWorldServer(world, instance, { task: reset.task });
   const stdio = new StdioServerTransport(options.stdin, options.stdout);

@@ -1,5 +1,6 @@
 /** The Hono app of a Seahaven server: every world's routes, under `/<world>` and (for the first world) at the root. */
 import { Hono } from 'hono';
+import { checkSlowCallMs } from '../call-timing.ts';
 import type { World } from '../world.ts';
 import { accessGuard } from './access.ts';
 import { bearerToken } from './auth.ts';
@@ -47,6 +48,8 @@ export interface AppOptions {
   extend?: (app: Hono, server: SeahavenApp) => void;
   /** Where server problems and world bugs are logged. Default: `console.error`. */
   logger?: (line: string) => void;
+  /** Log each tool call of every session that takes at least this many milliseconds, through `logger`. Default 1000; `Infinity`: never. */
+  slowCallMs?: number;
 }
 
 /** What `createApp` returns. */
@@ -85,6 +88,7 @@ export function createApp(options: AppOptions): SeahavenApp {
   const maxSessions = options.maxSessions ?? DEFAULTS.maxSessions;
   if (!Number.isSafeInteger(maxSessions) || maxSessions < 1) throw new Error(`createApp: maxSessions must be a whole number >= 1; got ${maxSessions}`);
   const sessions = new SessionRegistry({ maxSessions, idleTimeoutMs: options.idleTimeoutMs ?? DEFAULTS.idleTimeoutMs, hibernateAfterMs: options.hibernateAfterMs ?? DEFAULTS.hibernateAfterMs });
+  const slowCallMs = options.slowCallMs === undefined ? undefined : checkSlowCallMs(options.slowCallMs, 'createApp: slowCallMs');
   const scheduler = new FairScheduler(undefined, undefined, logger);
   const limits: BodyLimits = { maxBodyBytes: options.maxBodyBytes ?? DEFAULTS.maxBodyBytes, bodyTimeoutMs: options.bodyTimeoutMs ?? DEFAULTS.bodyTimeoutMs, report: rateLimited(logger) };
   if (!Number.isFinite(limits.bodyTimeoutMs) || limits.bodyTimeoutMs <= 0) throw new Error(`createApp: bodyTimeoutMs must be a number of milliseconds > 0; got ${limits.bodyTimeoutMs}`);
@@ -102,6 +106,7 @@ export function createApp(options: AppOptions): SeahavenApp {
       scheduler,
       hooks: options.hooks ?? {},
       logger,
+      slowCallMs,
       defaultFixture: options.defaultFixtures !== undefined && Object.hasOwn(options.defaultFixtures, world.name) ? options.defaultFixtures[world.name] : undefined,
       maxFrameChars: options.maxFrameBytes ?? DEFAULTS.maxFrameBytes,
     });

@@ -45,6 +45,8 @@ export interface EndpointOptions {
   scheduler: FairScheduler;
   hooks: ServeHooks;
   logger: (line: string) => void;
+  /** Slow-call threshold of every instance this endpoint starts. Default: the instance's own (1000 ms). */
+  slowCallMs?: number;
   /** Fixture of sessions before their first reset and of resets that name none. Default: the world's first fixture. */
   defaultFixture?: string;
   /** Frames longer than this many characters are refused. */
@@ -94,6 +96,11 @@ export class Endpoint implements SessionEndpoint {
     }
   }
 
+  /** The logger and slow-call threshold every instance of this endpoint starts with. */
+  instanceOptions(): Pick<InstanceOptions, 'logger' | 'slowCallMs'> {
+    return { logger: this.options.logger, slowCallMs: this.options.slowCallMs };
+  }
+
   get registry(): SessionRegistry {
     return this.options.registry;
   }
@@ -104,7 +111,7 @@ export class Endpoint implements SessionEndpoint {
     this.options.registry.ensureRoom();
     let inst: Instance;
     try {
-      inst = this.world.instance({ fixture: this.defaultFixture, logger: this.options.logger });
+      inst = this.world.instance({ fixture: this.defaultFixture, ...this.instanceOptions() });
     } catch (e) {
       throw new FrameError('FACTORY_ERROR', `could not start an instance of ${this.name}: ${this.startFailure(e)}`, undefined, { factory_name: this.name });
     }
@@ -274,7 +281,7 @@ export class Endpoint implements SessionEndpoint {
     if (fixture !== undefined && !Object.hasOwn(world.fixtures, fixture)) {
       throw validationError('invalid reset data', [{ type: 'value_error', loc: [where, 'fixture'], msg: `world "${world.name}" has no fixture "${fixture}"; its fixtures are ${Object.keys(world.fixtures).join(', ') || '(none)'}`, input: fixture }]);
     }
-    const options: InstanceOptions = { fixture, seed: plan?.seed ?? req.seed, clock: plan?.clock ?? req.clock, now: plan?.now ?? req.now, task: task?.id, logger: this.options.logger };
+    const options: InstanceOptions = { fixture, seed: plan?.seed ?? req.seed, clock: plan?.clock ?? req.clock, now: plan?.now ?? req.now, task: task?.id, ...this.instanceOptions() };
     let inst: Instance;
     try {
       // A reset to the fixture the session is on rolls its connection back instead of opening a new one.

@@ -3,6 +3,7 @@
  * `openenv/session/create` and `openenv/session/close`. Errors are in-band; the HTTP status is always 200.
  */
 import { callWithJson } from '../instance-internals.ts';
+import type { InstanceOptions } from '../instance.ts';
 import type { World } from '../world.ts';
 import type { FrameError } from './errors.ts';
 import { callObservation } from './observation.ts';
@@ -20,6 +21,7 @@ export interface RpcEndpoint extends SessionEndpoint {
   readonly tools: OpenEnvTool[];
   readonly registry: SessionRegistry;
   openSession(owner: SessionOwner): Session;
+  instanceOptions(): Pick<InstanceOptions, 'logger' | 'slowCallMs'>;
   asFrameError(e: unknown): FrameError;
 }
 
@@ -101,7 +103,7 @@ function callTool(ep: RpcEndpoint, id: RpcId, p: Record<string, unknown>, sessio
   if (args === null || typeof args !== 'object' || Array.isArray(args)) return rpcError(id, RPC.INVALID_PARAMS, "Invalid params: 'arguments' must be an object");
   if (session === null && typeof p.session_id === 'string') return rpcError(id, RPC.INVALID_PARAMS, `Unknown session_id: ${p.session_id}`);
   // Without a session the call runs on a throwaway instance, as OpenEnv's reference server does.
-  const inst = session?.inst ?? ep.world.instance({ fixture: ep.defaultFixture });
+  const inst = session?.inst ?? ep.world.instance({ fixture: ep.defaultFixture, ...ep.instanceOptions() });
   try {
     return callObservation(p.name, inst[callWithJson](p.name, args), { transport: 'rpc', id, inFrame });
   } finally {

@@ -1,11 +1,15 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { defineTool, defineWorld, z } from '../index.ts';
-import { getDefaultSlowCallMs, setDefaultSlowCallMs } from '../call-timing.ts';
+import { createMcpHttpHandler } from '../mcp/http.ts';
+import { startServer } from '../serve/server.ts';
 import { spawnServe } from '../serve/test-fixtures/spawn-serve.ts';
 import { WireProbe } from '../serve/wire-probe.ts';
 
 // A call slower than a threshold is logged with its world, tool and duration, in one line; the caller can read every
-// call's duration. `seahaven serve --slow-call-ms` sets the threshold for the process.
+// call's duration. `startServer({ slowCallMs })` and `seahaven serve --slow-call-ms` pass a threshold to every session's
+// instance, whichever transport opened it; nothing is process-wide.
 
 const world = defineWorld({
   name: 'timing',
@@ -20,8 +24,6 @@ const world = defineWorld({
     }),
   ],
 });
-
-afterEach(() => setDefaultSlowCallMs(1000));
 
 describe('slow calls', () => {
   it('logs a call at or over the threshold, once, naming world, tool and duration', () => {
@@ -43,18 +45,57 @@ describe('slow calls', () => {
     expect(lines).toHaveLength(2);
   });
 
-  it('defaults to 1000 ms, settable for the process; Infinity turns it off; bad values are refused', () => {
-    expect(getDefaultSlowCallMs()).toBe(1000);
+  it('defaults to 1000 ms; Infinity turns it off; bad values are refused', async () => {
     const lines: string[] = [];
     expect(world.instance({ logger: (l) => lines.push(l) }).call('count_to', { n: 1 })).toMatchObject({ ok: true });
-    expect(lines).toEqual([]);
-    setDefaultSlowCallMs(0);
-    world.instance({ logger: (l) => lines.push(l) }).call('count_to', { n: 1 });
+    world.instance({ logger: (l) => lines.push(l), slowCallMs: 0 }).call('count_to', { n: 1 });
     expect(lines).toHaveLength(1);
     world.instance({ logger: (l) => lines.push(l), slowCallMs: Infinity }).call('count_to', { n: 1_000_000 });
     expect(lines).toHaveLength(1);
     expect(() => world.instance({ slowCallMs: -1 })).toThrow(/slowCallMs must be a number of milliseconds >= 0 \(Infinity: never log\); got -1/);
-    expect(() => setDefaultSlowCallMs(Number.NaN)).toThrow(/default slow-call threshold must be a number of milliseconds >= 0/);
+    await expect(startServer({ worlds: [world], port: 0, slowCallMs: Number.NaN })).rejects.toThrow(/createApp: slowCallMs must be a number of milliseconds >= 0/);
+  });
+
+  it('startServer({ slowCallMs }) applies to WebSocket, HTTP and JSON-RPC sessions alike, and to no other server', async () => {
+    const lines: string[] = [];
+    const quiet: string[] = [];
+    const server = await startServer({ worlds: [world], port: 0, slowCallMs: 0, logger: (l) => lines.push(l) });
+    const other = await startServer({ worlds: [world], port: 0, logger: (l) => quiet.push(l) });
+    try {
+      const p = await WireProbe.open(`${server.url.replace('http', 'ws')}/ws`);
+      await p.ask({ type: 'reset', data: {} });
+      expect((await p.ask({ type: 'step', data: { type: 'call_tool', tool_name: 'count_to', arguments: { n: 1 } } })).type).toBe('observation');
+      await p.close();
+      await expect.poll(() => lines.length).toBe(1);
+      const post = (url: string, path: string, body: unknown) => fetch(url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      for (const url of [server.url, other.url]) {
+        const reset = (await (await post(url, '/reset', {})).json()) as { metadata: { session_id: string } };
+        expect((await post(url, '/step', { session_id: reset.metadata.session_id, action: { type: 'call_tool', tool_name: 'count_to', arguments: { n: 2 } } })).status).toBe(200);
+        // Without a session, JSON-RPC calls on a throwaway instance: it gets the threshold too.
+        expect((await post(url, '/mcp', { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'count_to', arguments: { n: 3 } } })).status).toBe(200);
+      }
+      expect(lines).toHaveLength(3);
+      expect(lines.every((l) => /^\[seahaven\] slow call: timing\/count_to took \d+ ms/.test(l))).toBe(true);
+      expect(quiet).toEqual([]);
+    } finally {
+      await server.close();
+      await other.close();
+    }
+  });
+
+  it('createMcpHttpHandler({ slowCallMs }) passes it to each MCP session', async () => {
+    const lines: string[] = [];
+    const handler = createMcpHttpHandler({ world, slowCallMs: 0, logger: (l) => lines.push(l) });
+    const client = new Client({ name: 'slow-call-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL('http://127.0.0.1/mcp'), { fetch: (input, init) => handler(new Request(input, init)) }));
+    try {
+      expect((await client.callTool({ name: 'count_to', arguments: { n: 1 } })).isError).toBeFalsy();
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(/slow call: timing\/count_to/);
+    } finally {
+      await client.close();
+      await handler.close();
+    }
   });
 
   it('seahaven serve --slow-call-ms logs slow calls of every session to stderr', async () => {
@@ -65,6 +106,12 @@ describe('slow calls', () => {
       expect((await p.ask({ type: 'step', data: { type: 'call_tool', tool_name: 'search_contacts', arguments: { query: 'dana' } } })).type).toBe('observation');
       await p.close();
       await expect.poll(() => s.stderr()).toMatch(/\[seahaven\] slow call: crm\/search_contacts took \d+ ms \(instance inst_\w+, call 1\)/);
+      // MCP Streamable HTTP sessions start their instances apart from OpenEnv's, with the same threshold.
+      const client = new Client({ name: 'slow-call-test', version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL('/mcp?fixture=small_startup', s.url)));
+      await client.callTool({ name: 'list_companies', arguments: {} });
+      await client.close();
+      await expect.poll(() => s.stderr()).toMatch(/slow call: crm\/list_companies took/);
     } finally {
       expect(await s.stop('SIGTERM')).toBe(0);
     }

@@ -6,7 +6,6 @@ import type { World } from '../../world.ts';
 import type { McpHttpHandler } from '../../mcp/index.ts';
 import type { RunningServer } from '../../serve/server.ts';
 import type { ServedCurricula } from '../../serve/curricula.ts';
-import { setDefaultSlowCallMs } from '../../call-timing.ts';
 
 interface ServeFlags {
   host: string;
@@ -118,6 +117,7 @@ async function mcpStreamableHttp(
   server: () => RunningServer | undefined,
   fixtures: Record<string, string>,
   limits: { idleTimeoutMs?: number },
+  slowCallMs: number | undefined,
 ): Promise<McpHttpHandler> {
   const { createMcpHttpHandler, openInstance } = await import('../../mcp/index.ts');
   const byName = new Map(worlds.map((w) => [w.name, w]));
@@ -128,7 +128,7 @@ async function mcpStreamableHttp(
     },
     startInstance: (world, reset) => {
       const fixture = fixtures[world.name] ?? server()?.endpoints.get(world.name)?.defaultFixture;
-      return openInstance(world, reset.fixture === undefined && reset.task === undefined ? { ...reset, fixture } : reset);
+      return openInstance(world, reset.fixture === undefined && reset.task === undefined ? { ...reset, fixture } : reset, { slowCallMs });
     },
     ...(limits.idleTimeoutMs === undefined ? {} : { idleTimeoutMs: limits.idleTimeoutMs }),
   });
@@ -165,7 +165,6 @@ export function registerServe(program: Command): void {
       const hibernate = wholeNumber('--hibernate-after', flags.hibernateAfter, 0);
       const bodyTimeout = positiveSeconds('--body-timeout', flags.bodyTimeout);
       const slowCallMs = wholeNumber('--slow-call-ms', flags.slowCallMs, 0);
-      if (slowCallMs !== undefined) setDefaultSlowCallMs(slowCallMs);
       const limits = {
         maxSessions: wholeNumber('--max-sessions', flags.maxSessions, 1),
         idleTimeoutMs: timeout === undefined ? undefined : timeout * 1000,
@@ -174,7 +173,7 @@ export function registerServe(program: Command): void {
       let server: RunningServer | undefined;
       const { consoleRoutes } = await import('../../serve/console.ts');
       const webConsole = flags.console ? consoleRoutes() : null;
-      const mcp = await mcpStreamableHttp(worlds, () => server, fixtures, limits);
+      const mcp = await mcpStreamableHttp(worlds, () => server, fixtures, limits, slowCallMs);
       const curricula = await openCurricula(worlds, flags.curriculaDb);
       try {
         server = await startServer({
@@ -191,6 +190,7 @@ export function registerServe(program: Command): void {
           port,
           token,
           ...limits,
+          slowCallMs,
           defaultFixtures: fixtures,
           maxFrameBytes: wholeNumber('--max-frame-bytes', flags.maxFrameBytes, 1024),
           maxBodyBytes: wholeNumber('--max-body-bytes', flags.maxBodyBytes, 1024),
