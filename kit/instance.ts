@@ -21,6 +21,7 @@ import { violationsOf, type Tool, type ToolListing } from './tool.ts';
 import type { Row } from './values.ts';
 import { WorldStore } from './world-store.ts';
 import type { World } from './world-types.ts';
+import type { FaceReply, FaceRequest, FaceRoute, HttpFace } from './http-face.ts';
 
 export type { InstanceOptions } from './instance-start.ts';
 export type { ToolFailure } from './call-failure.ts';
@@ -188,42 +189,100 @@ export class Instance {
       const message = `Invalid arguments for ${name}: ${violations.map((v) => (v.path ? `${v.path}: ${v.message}` : v.message)).join('; ')}`;
       return this.#refused(name, args, { code: 'invalid_arguments', message, details: { violations } });
     }
+    return this.#numbered(bound.name, args, parsed.data, bound.store, (ctx) => bound.tool.run(ctx, parsed.data));
+  }
+
+  /**
+   * Run `run` as one numbered call recorded under `name`: one transaction, changes captured, the outcome logged. A
+   * tool's call and an HTTP operation's go through here alike.
+   */
+  #numbered(name: string, rawArgs: unknown, args: Record<string, unknown>, storeIndex: number, run: (ctx: Ctx) => unknown): CallOutcome {
     // The clock counts numbered calls (calls refused before reaching a tool are not numbered).
     const index = ++this.clock.calls;
     this.#currentCall = index;
     const stores = this.#stores;
-    const call: CallInfo = { tool: name, args: parsed.data, index };
+    const call: CallInfo = { tool: name, args, index };
     for (let i = 0; i < stores.length; i++) stores[i].ctx.call = call;
     const tx = this.#tx;
     this.#timer.start();
     tx.begin();
     try {
-      let result = bound.tool.run(stores[bound.store].ctx, parsed.data);
+      let result = run(stores[storeIndex].ctx);
       if (result instanceof Promise) {
         result.catch(() => undefined);
-        throw new TypeError(`tool ${name} returned a Promise; tools must be synchronous`);
+        throw new TypeError(`${name} returned a Promise; tools and operations must be synchronous`);
       }
       if (result === undefined) result = null;
       let json: string;
       try {
         json = JSON.stringify(result) ?? 'null';
       } catch (e) {
-        throw new TypeError(`tool ${name} returned a value that is not JSON (${(e as Error).message}); return plain objects, arrays, strings, numbers, booleans and null`);
+        throw new TypeError(`${name} returned a value that is not JSON (${(e as Error).message}); return plain objects, arrays, strings, numbers, booleans and null`);
       }
-      tx.commit(index, bound.name);
-      this.#calls.push(index, true, bound.name, safeJson(args), json);
+      tx.commit(index, name);
+      this.#calls.push(index, true, name, safeJson(rawArgs), json);
       return { ok: true, result, json };
     } catch (e) {
       tx.rollback();
       const s = this.#settings;
       const error = failureOf(e, { world: this.world.name, tool: name, instance: this.id, index, seedText: s.seedText, logger: s.logger });
       const json = safeJson(error);
-      this.#calls.push(index, false, bound.name, safeJson(args), json);
+      this.#calls.push(index, false, name, safeJson(rawArgs), json);
       return { ok: false, error, json };
     } finally {
       this.#currentCall = 0;
-      this.#timer.stop(this.world.name, bound.name, this.id, index);
+      this.#timer.stop(this.world.name, name, this.id, index);
     }
+  }
+
+  /**
+   * Run one operation of the world's HTTP face as a call: recorded in `callLog()` under the operation's name with
+   * `input` as its arguments, like a tool call. `request()` is the usual way in; this is the replay of a logged one.
+   */
+  operation(name: string, input: unknown = {}): CallResult {
+    this.#alive();
+    const op = this.world.http?.operationsByName.get(name);
+    if (op === undefined) {
+      const error: ToolFailure = { code: 'unknown_operation', message: this.world.http ? `Unknown operation "${name}" of ${this.world.name}'s HTTP face.` : `${this.world.name} has no HTTP face (no http option in defineWorld).` };
+      this.#refused(name, input, error);
+      return { ok: false, error };
+    }
+    const args = input !== null && typeof input === 'object' && !Array.isArray(input) ? (input as Record<string, unknown>) : { input };
+    const r = this.#numbered(name, input, args, 0, (ctx) => op.run(ctx, input));
+    return r.ok ? { ok: true, result: r.result } : { ok: false, error: r.error };
+  }
+
+  /**
+   * Answer one request of the world's HTTP face on this instance, as `seahaven serve` does for the request's key: the
+   * face routes it (outside any call), runs its operation as one call, and shapes the reply.
+   * @example
+   * const reply = inst.request({ method: 'GET', path: '/customers', query: 'limit=3', headers: {}, body: '' });
+   */
+  request(req: FaceRequest): FaceReply {
+    this.#alive();
+    const face = this.world.http;
+    if (face === undefined) throw new InstanceError('no_http_face', `${this.world.name} has no HTTP face; declare one with defineWorld({ http: defineHttpFace({...}) })`);
+    let route: FaceRoute;
+    try {
+      route = face.route(req);
+      if ('reply' in route) return route.reply;
+    } catch (e) {
+      return this.#faceBug(face, `routing ${req.method} ${face.basePath}${req.path}`, e);
+    }
+    const outcome = this.operation(route.operation, route.input);
+    try {
+      return face.reply(outcome, req, route);
+    } catch (e) {
+      return this.#faceBug(face, `replying to ${req.method} ${face.basePath}${req.path}`, e);
+    }
+  }
+
+  /** A face's `route` or `reply` threw: a world bug, logged with its stack; the client gets the face's 500. */
+  #faceBug(face: HttpFace, context: string, e: unknown): FaceReply {
+    const s = this.#settings;
+    const error = failureOf(e, { world: this.world.name, tool: context, instance: this.id, index: this.clock.calls, seedText: s.seedText, logger: s.logger });
+    const message = `internal error ${String(error.details?.id ?? '')}`.trim();
+    return face.internalError?.(message) ?? { status: 500, body: { error: { message } } };
   }
 
   /** A call refused before it reached a tool: logged without a number. */

@@ -6,6 +6,7 @@
  */
 import type { Curriculum } from './curriculum.ts';
 import type { FixtureSpec } from './fixture-spec.ts';
+import type { HttpFace } from './http-face.ts';
 import type { TableInfo } from './schema.ts';
 import type { Task } from './task.ts';
 import type { Tool, ToolListing } from './tool.ts';
@@ -43,6 +44,8 @@ export interface WorldSpec {
   worlds?: Record<string, MountSpec>;
   /** How the world presents itself over MCP. */
   mcp?: { name?: string; instructions?: string };
+  /** An HTTP API of the world's own (from `defineHttpFace`), served by `seahaven serve` beside OpenEnv. */
+  http?: HttpFace;
 }
 
 /** A defined world. Its `instance(options)` member is declared in world.ts, beside `defineWorld`. */
@@ -59,6 +62,8 @@ export interface World {
   readonly fixturesDir: string | null;
   readonly mounts: Readonly<Record<string, MountSpec>>;
   readonly mcp: { name: string; instructions?: string };
+  /** The world's HTTP API, if it declares one. */
+  readonly http: HttpFace | undefined;
   /** The user tables, sorted by name, as the schema creates them. */
   readonly tables: readonly TableInfo[];
   readonly schemaHash: string;

@@ -30,6 +30,15 @@ declare module './world-types.ts' {
 
 const WORLD_NAME = /^[a-z][a-z0-9_-]{0,63}$/;
 
+/** The `http` option: absent, or what `defineHttpFace` returned. */
+function checkedFace(where: string, face: WorldSpec['http']): World['http'] {
+  if (face === undefined) return undefined;
+  if (face === null || typeof face !== 'object' || !(face.operationsByName instanceof Map)) {
+    throw new DefinitionError(`${where}: http must come from defineHttpFace({ basePath, operations, credential, issueKey, route, reply }); see docs/http-apis.md`);
+  }
+  return face;
+}
+
 /** Read a SQL file next to a module: `readSql(import.meta.url, 'schema.sql')`. */
 export function readSql(moduleUrl: string, file: string): string {
   return readFileSync(fileURLToPath(new URL(file, moduleUrl)), 'utf8');
@@ -129,6 +138,7 @@ export function defineWorld(spec: WorldSpec): World {
     fixturesDir,
     mounts: Object.freeze({ ...mounts }),
     mcp: { name: spec.mcp?.name ?? spec.name, ...(spec.mcp?.instructions ? { instructions: spec.mcp.instructions } : {}) },
+    http: checkedFace(where, spec.http),
     tables: Object.freeze(tables),
     schemaHash: hash,
     instance: (options?: InstanceOptions) => startInstance(world, options ?? {}),

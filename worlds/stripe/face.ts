@@ -1,0 +1,123 @@
+/**
+ * Stripe World's HTTP face: `/v1/...` as the official SDKs call it. The secret key (`Authorization: Bearer sk_test_…`,
+ * or HTTP Basic with the key as user name) picks the instance; form bodies with bracket keys are decoded with `qs`;
+ * replies carry `Request-Id`, `Stripe-Version` and the idempotency headers; errors use Stripe's envelope and codes.
+ */
+import qs from 'qs';
+import { defineHttpFace, type FaceReply, type FaceRequest, type HttpFace } from '../../kit/index.ts';
+import type { StripeFailureDetails } from './lib/errors.ts';
+import { DEFAULT_API_VERSION, type OpFailureDetails, type OpInput, type OpResult, type StripeOp } from './lib/op.ts';
+
+const KEY = /^(sk|rk)_test_[A-Za-z0-9_]{1,247}$/;
+
+function errorReply(status: number, message: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}): FaceReply {
+  return { status, headers: { 'Stripe-Version': DEFAULT_API_VERSION, ...headers }, body: { error: { type: 'invalid_request_error', message, ...extra } } };
+}
+
+function masked(key: string): string {
+  return key.length <= 12 ? key : `${key.slice(0, 8)}${'*'.repeat(Math.min(key.length - 12, 24))}${key.slice(-4)}`;
+}
+
+/** The key a request carries, or Stripe's 401. */
+export function credentialOf(headers: Readonly<Record<string, string>>): { key: string } | { reply: FaceReply } {
+  const auth = headers.authorization;
+  if (auth === undefined || auth.trim() === '') {
+    return { reply: errorReply(401, "You did not provide an API key. You need to provide your API key in the Authorization header, using Bearer auth (e.g. 'Authorization: Bearer YOUR_SECRET_KEY'). See https://stripe.com/docs/api#authentication for details, or we can help at https://support.stripe.com/.") };
+  }
+  let key: string;
+  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(auth);
+  const basic = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(auth);
+  if (bearer) key = bearer[1];
+  else if (basic) key = Buffer.from(basic[1], 'base64').toString('utf8').split(':')[0];
+  else return { reply: errorReply(401, 'Invalid API Key provided: the Authorization header must be "Bearer sk_test_…" or HTTP Basic with the key as user name.') };
+  if (/^sk_live_|^rk_live_/.test(key)) return { reply: errorReply(401, `Invalid API Key provided: ${masked(key)}. Stripe World is test mode only: use a key that starts with sk_test_.`) };
+  if (/^pk_/.test(key)) return { reply: errorReply(401, `Invalid API Key provided: ${masked(key)}. This is a publishable key; secret endpoints need a secret key (sk_test_…).`) };
+  if (!KEY.test(key)) return { reply: errorReply(401, `Invalid API Key provided: ${masked(key)}`) };
+  return { key };
+}
+
+interface CompiledRoute {
+  op: StripeOp;
+  pattern: RegExp;
+  names: string[];
+  /** Literal segments count: a literal path (`/customers/search`) wins over a placeholder (`/customers/{customer}`). */
+  literals: number;
+}
+
+function compile(op: StripeOp): CompiledRoute {
+  const names: string[] = [];
+  const below = op.path.replace(/^\/v1/, '');
+  let literals = 0;
+  const source = below
+    .split('/')
+    .map((seg) => {
+      const m = /^\{(\w+)\}$/.exec(seg);
+      if (m) {
+        names.push(m[1]);
+        return '([^/]+)';
+      }
+      if (seg !== '') literals++;
+      return seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    })
+    .join('/');
+  return { op, pattern: new RegExp(`^${source}/?$`), names, literals };
+}
+
+/** Build the face over the operations. */
+export function stripeFace(ops: readonly StripeOp[]): HttpFace {
+  const routes = ops.map(compile).sort((a, b) => b.literals - a.literals);
+  return defineHttpFace({
+    basePath: '/v1',
+    operations: ops.map((o) => o.operation),
+    credential: (req) => credentialOf(req.headers),
+    issueKey: (token) => `sk_test_${token.replace(/[^A-Za-z0-9]/g, '').slice(0, 64)}`,
+    route(req: FaceRequest) {
+      const method = req.method.toUpperCase();
+      let pathOnly: CompiledRoute | undefined;
+      for (const r of routes) {
+        const m = r.pattern.exec(req.path);
+        if (!m) continue;
+        if (r.op.method !== method) {
+          pathOnly ??= r;
+          continue;
+        }
+        const path: Record<string, string> = {};
+        r.names.forEach((n, i) => (path[n] = decodeURIComponent(m[i + 1])));
+        const text = method === 'POST' ? (req.body !== '' ? req.body : req.query) : req.query;
+        let params: Record<string, unknown>;
+        try {
+          params = qs.parse(text, { depth: 10, arrayLimit: 1000, parameterLimit: 10_000, allowDots: false, strictNullHandling: false }) as Record<string, unknown>;
+        } catch {
+          return { reply: errorReply(400, 'Invalid request: the body could not be decoded as application/x-www-form-urlencoded.') };
+        }
+        const input: OpInput = { params, path, version: req.headers['stripe-version'] || DEFAULT_API_VERSION, idempotency_key: method === 'POST' ? req.headers['idempotency-key'] ?? null : null };
+        if (input.idempotency_key !== null && input.idempotency_key.length > 255) {
+          return { reply: errorReply(400, 'Idempotency-Key is longer than 255 characters; use a shorter key (a UUID works).', { param: 'Idempotency-Key' }) };
+        }
+        return { operation: r.op.id, input };
+      }
+      void pathOnly;
+      return { reply: errorReply(404, `Unrecognized request URL (${method}: /v1${req.path}). Please see https://stripe.com/docs or we can help at https://support.stripe.com/.`) };
+    },
+    reply(outcome, req, route) {
+      const input = route.input as OpInput;
+      const headers: Record<string, string> = { 'Stripe-Version': input.version };
+      if (input.idempotency_key !== null) headers['Idempotency-Key'] = input.idempotency_key;
+      if (outcome.ok) {
+        const r = outcome.result as OpResult;
+        headers['Request-Id'] = r.request_id;
+        if (r.replayed) headers['Idempotent-Replayed'] = 'true';
+        return { status: r.status, headers, body: r.body };
+      }
+      const details = outcome.error.details as OpFailureDetails | undefined;
+      if (outcome.error.code === 'stripe_error' && details) {
+        headers['Request-Id'] = details.request_id;
+        return { status: (details as StripeFailureDetails).status, headers, body: { error: details.error } };
+      }
+      // A world bug: Stripe's api_error, not retried (the same request fails the same way).
+      headers['Stripe-Should-Retry'] = 'false';
+      return { status: 500, headers, body: { error: { type: 'api_error', message: `An error occurred with our connection to Stripe World (${outcome.error.message}).` } } };
+    },
+    internalError: (message) => ({ status: 500, headers: { 'Stripe-Should-Retry': 'false' }, body: { error: { type: 'api_error', message: `An error occurred with our connection to Stripe World (${message}).` } } }),
+  });
+}

@@ -1,0 +1,54 @@
+/**
+ * `expand[]`: replace id references with the objects they name, along dotted paths up to four levels
+ * (`latest_charge.balance_transaction`, `data.customer` on lists). A field can be expanded when it holds an id of a
+ * known kind (or null, which stays null); anything else is Stripe's 400 `This property cannot be expanded (foo).`
+ * Resources with references that the prefix does not tell (coupons) register a resolver in `EXPANDERS`.
+ */
+import type { Ctx } from '../../../kit/index.ts';
+import { invalidRequest } from './errors.ts';
+import { get, tableOfId, type Obj } from './store.ts';
+
+/** Field-specific resolvers, by `<object>.<field>` (e.g. `discount.coupon`), for ids without a telling prefix. */
+export const EXPANDERS: Record<string, (ctx: Ctx, id: string) => Obj | undefined> = {};
+
+function resolve(ctx: Ctx, owner: Obj, field: string, id: string): Obj | undefined {
+  const custom = EXPANDERS[`${owner.object}.${field}`];
+  if (custom) return custom(ctx, id);
+  const table = tableOfId(id);
+  return table ? get(ctx, table, id) : undefined;
+}
+
+/** `obj` with every path in `paths` expanded (a copy; `obj` is not changed). */
+export function expandObject(ctx: Ctx, obj: Obj, paths: readonly string[]): Obj {
+  let out = structuredClone(obj);
+  for (const path of paths) {
+    const parts = path.split('.');
+    if (parts.length > 4) throw invalidRequest(`You cannot expand more than 4 levels of a property. Property: ${path}`, 'expand');
+    out = expandAt(ctx, out, parts, path, obj.object === 'list' || obj.object === 'search_result');
+  }
+  return out;
+}
+
+function expandAt(ctx: Ctx, node: Obj, parts: string[], full: string, isList: boolean): Obj {
+  const [field, ...rest] = parts;
+  if (node === null || typeof node !== 'object') return node;
+  if ((node.object === 'list' || node.object === 'search_result') && field === 'data' && Array.isArray(node.data)) {
+    if (rest.length === 0) throw invalidRequest(`This property cannot be expanded (${full}).`, 'expand');
+    node.data = node.data.map((item: Obj) => expandAt(ctx, item, rest, full, false));
+    return node;
+  }
+  if (!Object.hasOwn(node, field)) {
+    const hint = isList ? ` You may want to try expanding 'data.${full}' instead.` : '';
+    throw invalidRequest(`This property cannot be expanded (${full}).${hint}`, 'expand');
+  }
+  let value = node[field];
+  if (typeof value === 'string') {
+    const found = resolve(ctx, node, field, value);
+    if (found === undefined) throw invalidRequest(`This property cannot be expanded (${full}).`, 'expand');
+    value = found;
+  } else if (value !== null && (typeof value !== 'object' || Array.isArray(value))) {
+    throw invalidRequest(`This property cannot be expanded (${full}).`, 'expand');
+  }
+  node[field] = value === null || rest.length === 0 ? value : expandAt(ctx, value, rest, full, false);
+  return node;
+}

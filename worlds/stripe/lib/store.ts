@@ -1,0 +1,129 @@
+/**
+ * Objects in SQLite. Every resource table holds `id`, `seq` (a global counter: the tie-breaker when objects share a
+ * `created` second), `created`, a few indexed columns for filters, and `data`: the object's canonical JSON as the
+ * API returns it (references as ids; expansion happens when a reply is shaped). `COLUMNS` says how each table's
+ * indexed columns are read off its object, so `put` keeps them in step with `data`.
+ */
+import type { Ctx, SqlParam } from '../../../kit/index.ts';
+import { resourceMissing } from './errors.ts';
+
+export type Obj = Record<string, any>;
+
+/** The resource tables (schema.sql). A table name is spliced into SQL only as one of these. */
+export type Table =
+  | 'customers' | 'customer_balance_transactions' | 'products' | 'prices' | 'coupons' | 'promotion_codes' | 'tax_rates'
+  | 'payment_methods' | 'setup_intents' | 'payment_intents' | 'charges' | 'refunds' | 'disputes' | 'balance_transactions'
+  | 'payouts' | 'events';
+
+type Col = (o: Obj) => SqlParam;
+const bool = (v: unknown): number => (v ? 1 : 0);
+const ref = (v: unknown): string | null => (typeof v === 'string' ? v : v && typeof v === 'object' && typeof (v as Obj).id === 'string' ? (v as Obj).id : null);
+
+/** The indexed columns of each table besides id, seq, created and data. */
+export const COLUMNS: Record<Table, Record<string, Col>> = {
+  customers: { email: (o) => o.email ?? null, name: (o) => o.name ?? null, deleted: (o) => bool(o.deleted) },
+  customer_balance_transactions: { customer: (o) => ref(o.customer) },
+  products: { active: (o) => bool(o.active), deleted: (o) => bool(o.deleted) },
+  prices: { product: (o) => ref(o.product), active: (o) => bool(o.active), type: (o) => o.type ?? null, lookup_key: (o) => o.lookup_key ?? null, currency: (o) => o.currency ?? null, deleted: (o) => bool(o.deleted) },
+  coupons: { deleted: (o) => bool(o.deleted) },
+  promotion_codes: { code: (o) => o.code ?? null, coupon: (o) => ref(o.promotion?.coupon ?? o.coupon), active: (o) => bool(o.active), customer: (o) => ref(o.customer) },
+  tax_rates: { active: (o) => bool(o.active) },
+  payment_methods: { customer: (o) => ref(o.customer), type: (o) => o.type ?? null },
+  setup_intents: { customer: (o) => ref(o.customer), payment_method: (o) => ref(o.payment_method), status: (o) => o.status ?? null },
+  payment_intents: { customer: (o) => ref(o.customer), status: (o) => o.status ?? null },
+  charges: { customer: (o) => ref(o.customer), payment_intent: (o) => ref(o.payment_intent), status: (o) => o.status ?? null },
+  refunds: { charge: (o) => ref(o.charge), payment_intent: (o) => ref(o.payment_intent), status: (o) => o.status ?? null },
+  disputes: { charge: (o) => ref(o.charge), payment_intent: (o) => ref(o.payment_intent), status: (o) => o.status ?? null },
+  balance_transactions: { type: (o) => o.type ?? null, source: (o) => ref(o.source), status: (o) => o.status ?? null, available_on: (o) => o.available_on ?? null, payout: () => null },
+  payouts: { status: (o) => o.status ?? null, arrival_date: (o) => o.arrival_date ?? null },
+  events: { type: (o) => o.type ?? null, object_id: (o) => ref(o.data?.object?.id) },
+};
+
+/** Which table holds objects whose id starts with a prefix (expansion and generic retrieval use it). */
+export const TABLE_OF_PREFIX: Record<string, Table> = {
+  cus_: 'customers', cbtxn_: 'customer_balance_transactions', prod_: 'products', price_: 'prices', promo_: 'promotion_codes',
+  txr_: 'tax_rates', pm_: 'payment_methods', seti_: 'setup_intents', pi_: 'payment_intents', ch_: 'charges', py_: 'charges',
+  re_: 'refunds', du_: 'disputes', txn_: 'balance_transactions', po_: 'payouts', evt_: 'events',
+};
+
+/** The table of an id, by its prefix; coupons have none (caller-chosen ids). */
+export function tableOfId(id: string): Table | undefined {
+  const m = /^([a-z]+_)/.exec(id);
+  return m ? TABLE_OF_PREFIX[m[1]] : undefined;
+}
+
+/** A new id: `prefix` + 24 base-62 characters from the instance's id stream. */
+export function newId(ctx: Ctx, prefix: string): string {
+  return ctx.ids.token(prefix, 24);
+}
+
+/** Unix seconds of the world clock. */
+export function nowSeconds(ctx: Ctx): number {
+  return Math.floor(ctx.clock.now() / 1000);
+}
+
+interface Statements {
+  insert: string;
+  update: string;
+}
+
+/** Each table's insert and update, written out once from `COLUMNS`. */
+const STATEMENTS = Object.fromEntries(
+  (Object.keys(COLUMNS) as Table[]).map((t) => {
+    const names = Object.keys(COLUMNS[t]);
+    const insert = ['INSERT INTO', t, '(id, seq, created, data', ...names.map((n) => ', ' + n), ') VALUES (?, ?, ?, ?', ...names.map(() => ', ?'), ')'].join(' ');
+    const update = ['UPDATE', t, 'SET data = ?', ...names.map((n) => ', ' + n + ' = ?'), 'WHERE id = ?'].join(' ');
+    return [t, { insert, update }];
+  }),
+) as Record<Table, Statements>;
+
+/** Insert or replace an object. `seq` is kept for an existing row, a fresh one for a new row. */
+export function put(ctx: Ctx, table: Table, obj: Obj): Obj {
+  const cols = COLUMNS[table];
+  const values = Object.keys(cols).map((n) => cols[n](obj));
+  const data = JSON.stringify(obj);
+  if (ctx.db.one(`SELECT 1 FROM ${table} WHERE id = ?`, obj.id)) {
+    ctx.db.run(STATEMENTS[table].update, data, ...values, obj.id);
+  } else {
+    const created = typeof obj.created === 'number' ? obj.created : typeof obj.date === 'number' ? obj.date : nowSeconds(ctx);
+    ctx.db.run(STATEMENTS[table].insert, obj.id, ctx.ids.seq('objects'), created, data, ...values);
+  }
+  return obj;
+}
+
+/**
+ * Rows of `table` as objects: `where` is SQL over its columns (fixed text with `?` placeholders), newest first unless
+ * `ascending`. Lists and searches read through here, so a table name is spliced into SQL only in this module.
+ */
+export function rows(ctx: Ctx, table: Table, where: string, args: SqlParam[], ascending = false, limit = -1): Obj[] {
+  // `where` is fixed clause text joined by the caller (list.ts: `customer = ?`, `created < ?`); values are parameters.
+  const found = ascending
+    ? // eslint-disable-next-line seahaven/no-sql-interpolation
+      ctx.db.all<{ data: string }>(`SELECT data FROM ${table} WHERE ${where} ORDER BY created ASC, seq ASC LIMIT ?`, ...args, limit)
+    : // eslint-disable-next-line seahaven/no-sql-interpolation
+      ctx.db.all<{ data: string }>(`SELECT data FROM ${table} WHERE ${where} ORDER BY created DESC, seq DESC LIMIT ?`, ...args, limit);
+  return found.map((r) => JSON.parse(r.data) as Obj);
+}
+
+/** Where an object sits in its table's order (a list cursor), or undefined. */
+export function positionOf(ctx: Ctx, table: Table, id: string): { created: number; seq: number } | undefined {
+  return ctx.db.one<{ created: number; seq: number }>(`SELECT created, seq FROM ${table} WHERE id = ?`, id);
+}
+
+/** An object by id, or undefined. */
+export function get(ctx: Ctx, table: Table, id: string): Obj | undefined {
+  const row = ctx.db.one<{ data: string }>(`SELECT data FROM ${table} WHERE id = ?`, id);
+  return row ? (JSON.parse(row.data) as Obj) : undefined;
+}
+
+/** An object by id, or Stripe's 404 (`No such customer: 'cus_…'`). */
+export function must(ctx: Ctx, table: Table, id: string, what: string, param = 'id'): Obj {
+  const o = get(ctx, table, id);
+  if (o === undefined) throw resourceMissing(what, id, param);
+  return o;
+}
+
+/** Delete a row (objects Stripe forgets on delete). */
+export function remove(ctx: Ctx, table: Table, id: string): void {
+  ctx.db.run(`DELETE FROM ${table} WHERE id = ?`, id);
+}

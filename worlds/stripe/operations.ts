@@ -1,0 +1,39 @@
+/** Every operation of Stripe World's REST face, by resource. */
+import type { StripeOp } from './lib/op.ts';
+import { accountOps } from './resources/account.ts';
+import { customerOps } from './resources/customers.ts';
+import { customerBalanceOps } from './resources/customer-balance.ts';
+import { productsOps } from './resources/products.ts';
+import { pricesOps } from './resources/prices.ts';
+import { couponsOps } from './resources/coupons.ts';
+import { promotionCodesOps } from './resources/promotion-codes.ts';
+import { taxRatesOps } from './resources/tax-rates.ts';
+import { paymentMethodsOps } from './resources/payment-methods.ts';
+import { setupIntentsOps } from './resources/setup-intents.ts';
+import { paymentIntentsOps } from './resources/payment-intents.ts';
+import { chargesOps } from './resources/charges.ts';
+import { refundsOps } from './resources/refunds.ts';
+import { disputesOps } from './resources/disputes.ts';
+import { balanceOps } from './resources/balance.ts';
+import { payoutsOps } from './resources/payouts.ts';
+import { eventsOps } from './resources/events.ts';
+
+export const operations: StripeOp[] = [
+  ...accountOps,
+  ...customerOps,
+  ...customerBalanceOps,
+  ...productsOps,
+  ...pricesOps,
+  ...couponsOps,
+  ...promotionCodesOps,
+  ...taxRatesOps,
+  ...paymentMethodsOps,
+  ...setupIntentsOps,
+  ...paymentIntentsOps,
+  ...chargesOps,
+  ...refundsOps,
+  ...disputesOps,
+  ...balanceOps,
+  ...payoutsOps,
+  ...eventsOps,
+];

@@ -1,0 +1,39 @@
+/**
+ * The official `stripe` SDK, unmodified, talking to an instance in process: its fetch HTTP client is handed a fetch
+ * function that answers with `inst.request()`, so every byte the SDK sends is decoded by the face exactly as
+ * `seahaven serve` decodes it. (`serve.test.ts` drives the same SDK over a real socket.)
+ */
+import Stripe from 'stripe';
+import type { Instance } from '../../../kit/index.ts';
+
+/** A Stripe client whose requests are answered by `inst`. */
+export function sdkFor(inst: Instance, options: { key?: string; apiVersion?: string } = {}): Stripe {
+  const fetchFn = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
+    const headers: Record<string, string> = {};
+    new Headers(init?.headers).forEach((v, k) => (headers[k] = v));
+    const body = init?.body === undefined || init.body === null ? '' : String(init.body);
+    const path = url.pathname.replace(/^\/v1/, '');
+    const reply = inst.request({ method: init?.method ?? 'GET', path, query: url.search.replace(/^\?/, ''), headers, body });
+    const text = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
+    // Lower-case names, as Node's HTTP client hands them to the SDK from a real socket.
+    const replyHeaders: Record<string, string> = { 'content-type': 'application/json' };
+    for (const [k, v] of Object.entries(reply.headers ?? {})) replyHeaders[k.toLowerCase()] = v;
+    return new Response(text, { status: reply.status, headers: replyHeaders });
+  };
+  return new Stripe(options.key ?? 'sk_test_inprocess', {
+    httpClient: Stripe.createFetchHttpClient(fetchFn as typeof fetch),
+    host: 'stripe.invalid',
+    protocol: 'http',
+    maxNetworkRetries: 0,
+    telemetry: false,
+    ...(options.apiVersion ? { apiVersion: options.apiVersion as Stripe.LatestApiVersion } : {}),
+  });
+}
+
+/** A response header of an SDK result (the fetch client keeps a `Headers`, the Node client a plain object). */
+export function headerOf(obj: { lastResponse: { headers: unknown } }, name: string): string | undefined {
+  const h = obj.lastResponse.headers;
+  if (h instanceof Headers) return h.get(name) ?? undefined;
+  return (h as Record<string, string | undefined>)[name.toLowerCase()];
+}
