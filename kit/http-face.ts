@@ -58,8 +58,11 @@ export interface HttpFaceSpec {
   route(req: FaceRequest): FaceRoute;
   /** Turn an operation's outcome into the reply. Pure. */
   reply(outcome: OperationOutcome, req: FaceRequest, route: { operation: string; input: unknown }): FaceReply;
-  /** The reply for an error the world did not expect (a bug): status 500 and a body in the API's own error shape. */
-  internalError?(message: string): FaceReply;
+  /**
+   * A reply in the API's own error shape for what the server answers itself: a world bug (500), a body too large
+   * (413), no access (401), the server at capacity or shutting down (503). Default: `{ error: { message } }`.
+   */
+  errorReply?(status: number, message: string): FaceReply;
 }
 
 /** A defined HTTP face. */
@@ -101,4 +104,9 @@ export function defineHttpFace(spec: HttpFaceSpec): HttpFace {
     byName.set(op.name, op);
   }
   return { ...spec, operationsByName: byName };
+}
+
+/** The face's reply for an error the server answers itself (see `errorReply`). */
+export function faceError(face: HttpFace, status: number, message: string): FaceReply {
+  return face.errorReply?.(status, message) ?? { status, body: { error: { message } } };
 }

@@ -21,7 +21,7 @@ import { violationsOf, type Tool, type ToolListing } from './tool.ts';
 import type { Row } from './values.ts';
 import { WorldStore } from './world-store.ts';
 import type { World } from './world-types.ts';
-import type { FaceReply, FaceRequest, FaceRoute, HttpFace } from './http-face.ts';
+import { faceError, type FaceReply, type FaceRequest, type FaceRoute, type HttpFace } from './http-face.ts';
 
 export type { InstanceOptions } from './instance-start.ts';
 export type { ToolFailure } from './call-failure.ts';
@@ -282,7 +282,7 @@ export class Instance {
     const s = this.#settings;
     const error = failureOf(e, { world: this.world.name, tool: context, instance: this.id, index: this.clock.calls, seedText: s.seedText, logger: s.logger });
     const message = `internal error ${String(error.details?.id ?? '')}`.trim();
-    return face.internalError?.(message) ?? { status: 500, body: { error: { message } } };
+    return faceError(face, 500, message);
   }
 
   /** A call refused before it reached a tool: logged without a number. */

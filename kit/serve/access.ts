@@ -17,6 +17,8 @@ export interface AccessOptions {
   allowedHosts?: readonly string[];
   /** Browser origins allowed besides the server's own, like `https://studio.example.com`; `'*'` for any. */
   allowedOrigins?: readonly string[];
+  /** Paths whose writes take the API's own body type instead of JSON (a world's HTTP face: Stripe's form bodies). */
+  ownBodyType?: (path: string) => boolean;
 }
 
 /** `localhost`, 127.0.0.0/8 and `[::1]`, the names of this machine's loopback interface. */
@@ -98,7 +100,7 @@ export function accessCheck(options: AccessOptions): (req: Request) => { status:
         };
       }
     }
-    if (WRITES.has(req.method) && !JSON_TYPE.test(req.headers.get('content-type') ?? '')) {
+    if (WRITES.has(req.method) && !JSON_TYPE.test(req.headers.get('content-type') ?? '') && !options.ownBodyType?.(new URL(req.url).pathname)) {
       const sent = req.headers.get('content-type');
       return {
         status: 415,

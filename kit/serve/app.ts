@@ -3,10 +3,12 @@ import { Hono } from 'hono';
 import { checkSlowCallMs } from '../call-timing.ts';
 import type { World } from '../world.ts';
 import { accessGuard } from './access.ts';
-import { bearerToken } from './auth.ts';
+import { bearerToken, tokenMatcher } from './auth.ts';
 import { rateLimited, type BodyLimits } from './body.ts';
 import { logInternal } from './errors.ts';
 import { Endpoint, type ServeHooks } from './endpoint.ts';
+import { FaceKeys } from './face-keys.ts';
+import { faceRoutes } from './face-routes.ts';
 import { httpRoutes, type McpHttpRoute } from './http.ts';
 import { FairScheduler } from './scheduler.ts';
 import { SessionRegistry } from './sessions.ts';
@@ -93,15 +95,24 @@ export function createApp(options: AppOptions): SeahavenApp {
   const limits: BodyLimits = { maxBodyBytes: options.maxBodyBytes ?? DEFAULTS.maxBodyBytes, bodyTimeoutMs: options.bodyTimeoutMs ?? DEFAULTS.bodyTimeoutMs, report: rateLimited(logger) };
   if (!Number.isFinite(limits.bodyTimeoutMs) || limits.bodyTimeoutMs <= 0) throw new Error(`createApp: bodyTimeoutMs must be a number of milliseconds > 0; got ${limits.bodyTimeoutMs}`);
   const app = new Hono();
+  // A world's HTTP face answers under /<world><basePath>, and the first such world also at <basePath>.
+  const rootFace = worlds.find((w) => w.http !== undefined);
+  const facePrefixes = worlds.flatMap((w) => (w.http ? [`/${w.name}${w.http.basePath}`, ...(w === rootFace ? [w.http.basePath] : [])] : []));
+  const onFace = (path: string) => facePrefixes.some((p) => path === p || path.startsWith(p + '/'));
   // Host, Origin and Content-Type come first, for every route, public ones and WebSocket upgrades included.
-  app.use('*', accessGuard({ token: options.token, allowedHosts: options.allowedHosts, allowedOrigins: options.allowedOrigins }));
+  app.use('*', accessGuard({ token: options.token, allowedHosts: options.allowedHosts, allowedOrigins: options.allowedOrigins, ownBodyType: onFace }));
   // Registered before the token middleware, so they answer without it; a browser cannot send a header when it opens a page.
   options.publicRoutes?.(app);
-  if (options.token !== undefined) app.use('*', bearerToken(options.token));
+  // A face's requests carry the API's own key in Authorization; face-routes.ts checks the token its own way.
+  if (options.token !== undefined) app.use('*', bearerToken(options.token, onFace));
+  const serverToken = options.token === undefined ? null : tokenMatcher(options.token);
 
   const endpoints = new Map<string, Endpoint>();
   for (const world of worlds) {
+    const faceKeys = world.http ? new FaceKeys(world.http) : undefined;
+    if (faceKeys) sessions.onSessionEnd((s) => faceKeys.release(s));
     const ep = new Endpoint(world, {
+      faceKeys,
       registry: sessions,
       scheduler,
       hooks: options.hooks ?? {},
@@ -126,9 +137,18 @@ export function createApp(options: AppOptions): SeahavenApp {
     sub.get('/ws', wsRoute(ep, scheduler, logger));
     sub.get('/ws', (c) => c.json({ detail: `${c.req.path} speaks WebSocket; connect with a WebSocket client (ws://…${c.req.path})` }, 426));
     httpRoutes(sub, ep, { limits, mcpHttp: options.mcpHttp });
+    const face = faceKeys ? { limits, logger, serverToken } : undefined;
+    if (faceKeys && face) faceRoutes(sub, ep, faceKeys, face);
     app.route(`/${world.name}`, sub);
     // The first world also answers at the root, so `http://host:port` is an OpenEnv base URL.
     if (world === worlds[0]) app.route('/', sub);
+    else if (world === rootFace && faceKeys && face) {
+      // A world with an HTTP face that is not the first still answers its base path at the root (an SDK has no
+      // setting for a path prefix).
+      const faceOnly = new Hono();
+      faceRoutes(faceOnly, ep, faceKeys, face);
+      app.route('/', faceOnly);
+    }
   }
 
   const server: SeahavenApp = {

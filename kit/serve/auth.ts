@@ -9,10 +9,11 @@ const digest = (s: string) => createHash('sha256').update(s).digest();
  * @example
  * app.use('*', bearerToken(process.env.SEAHAVEN_TOKEN!));
  */
-export function bearerToken(token: string): MiddlewareHandler {
+export function bearerToken(token: string, except: (path: string) => boolean = () => false): MiddlewareHandler {
   if (token === '') throw new Error('the token is empty; pass a non-empty --token or unset SEAHAVEN_TOKEN');
   const expected = digest(token);
   return async function requireBearerToken(c, next) {
+    if (except(c.req.path)) return next();
     const header = c.req.header('authorization') ?? '';
     const match = /^Bearer\s+(.+)$/i.exec(header);
     if (match === null || !timingSafeEqual(digest(match[1].trim()), expected)) {
@@ -22,4 +23,10 @@ export function bearerToken(token: string): MiddlewareHandler {
     }
     await next();
   };
+}
+
+/** Whether `value` is the server's token (constant time): how a world's HTTP face checks `X-Seahaven-Token`. */
+export function tokenMatcher(token: string): (value: string | undefined) => boolean {
+  const expected = digest(token);
+  return (value) => value !== undefined && timingSafeEqual(digest(value.trim()), expected);
 }

@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { InstanceError } from '../errors.ts';
 import type { Instance, InstanceOptions } from '../instance.ts';
+import type { FaceKeys } from './face-keys.ts';
 import { callWithJson } from '../instance-internals.ts';
 import type { Grade } from '../task.ts';
 import type { World } from '../world.ts';
@@ -45,6 +46,8 @@ export interface EndpointOptions {
   scheduler: FairScheduler;
   hooks: ServeHooks;
   logger: (line: string) => void;
+  /** The keys of the world's HTTP face, when it has one: each session's key goes into its reset metadata as `api_key`. */
+  faceKeys?: FaceKeys;
   /** Slow-call threshold of every instance this endpoint starts. Default: the instance's own (1000 ms). */
   slowCallMs?: number;
   /** Fixture of sessions before their first reset and of resets that name none. Default: the world's first fixture. */
@@ -302,7 +305,8 @@ export class Endpoint implements SessionEndpoint {
     const observation =
       '{"fixture":' + JSON.stringify(inst.fixture) + ',"seed":' + inst.seed + ',"now":' + JSON.stringify(inst.clock.iso()) +
       ',"task":' + (task ? JSON.stringify({ id: task.id, prompt: task.prompt }) : 'null') + ',"tools":' + this.toolsJson + '}';
-    const metadata = JSON.stringify({ ...plan?.metadata, episode_id: session.episodeId });
+    const keys = this.options.faceKeys;
+    const metadata = JSON.stringify({ ...plan?.metadata, episode_id: session.episodeId, ...(keys ? { api_key: keys.keyOf(session) } : {}) });
     return stepPayload(observation, null, false, metadata);
   }
 

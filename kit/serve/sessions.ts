@@ -10,9 +10,10 @@ import type { RewardMode } from './reset.ts';
 
 /**
  * Who drives a session: a WebSocket connection, HTTP `/reset`·`/step`·`/state`, OpenEnv JSON-RPC session ids on
- * `POST /mcp`, or an MCP Streamable HTTP client (`Mcp-Session-Id`).
+ * `POST /mcp`, an MCP Streamable HTTP client (`Mcp-Session-Id`), or the key of a world's HTTP face that no other
+ * session holds (face-routes.ts).
  */
-export type SessionOwner = 'ws' | 'http' | 'mcp' | 'mcp-http';
+export type SessionOwner = 'ws' | 'http' | 'mcp' | 'mcp-http' | 'http-key';
 
 /** Whether HTTP requests and JSON-RPC session ids may drive a session (the others belong to a connection or an MCP client). */
 export function sharedOverHttp(s: Session): boolean {

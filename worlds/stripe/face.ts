@@ -118,6 +118,11 @@ export function stripeFace(ops: readonly StripeOp[]): HttpFace {
       headers['Stripe-Should-Retry'] = 'false';
       return { status: 500, headers, body: { error: { type: 'api_error', message: `An error occurred with our connection to Stripe World (${outcome.error.message}).` } } };
     },
-    internalError: (message) => ({ status: 500, headers: { 'Stripe-Should-Retry': 'false' }, body: { error: { type: 'api_error', message: `An error occurred with our connection to Stripe World (${message}).` } } }),
+    errorReply(status, message) {
+      // Not retried: the SDK retries 409s and 5xx unless told otherwise, and these answers would not change.
+      const type = status >= 500 ? 'api_error' : 'invalid_request_error';
+      const text = status === 500 ? `An error occurred with our connection to Stripe World (${message}).` : message;
+      return { status, headers: { 'Stripe-Should-Retry': 'false', 'Stripe-Version': DEFAULT_API_VERSION }, body: { error: { type, message: text } } };
+    },
   });
 }

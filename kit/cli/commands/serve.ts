@@ -55,6 +55,12 @@ function defaultFixtures(specs: string[], worlds: World[]): Record<string, strin
   return out;
 }
 
+/** Where each world's own HTTP API answers (the first one's also at the root). */
+function faceLines(url: string, worlds: World[]): string[] {
+  const faced = worlds.filter((w) => w.http !== undefined);
+  return faced.map((w, i) => `  ${w.name} HTTP API:  ${i === 0 ? `${url}${w.http!.basePath}  (also ` : '('}${url}/${w.name}${w.http!.basePath}); each key is its own account, a session's key is in its reset metadata (api_key)`);
+}
+
 function banner(url: string, worlds: World[], fixture: string | undefined, token: boolean, curricula: ServedCurricula | undefined, withConsole: boolean): string {
   const first = worlds[0];
   // A tool the snippet can call with no arguments, so it runs as printed.
@@ -68,6 +74,7 @@ function banner(url: string, worlds: World[], fixture: string | undefined, token
     `  health:           ${url}/health`,
     ...curriculaLines(url, curricula),
     ...(withConsole ? [`  console:          ${url}/console/`] : []),
+    ...faceLines(url, worlds),
     '',
     '  TypeScript:',
     `    import { SeahavenClient } from 'seahaven/client';`,

@@ -1,0 +1,52 @@
+/**
+ * The keys of a world's HTTP face: each session is issued one (its reset metadata's `api_key`), and a key a client
+ * brings is bound to the session opened for it. face-routes.ts finds a request's session here.
+ */
+import { randomBytes } from 'node:crypto';
+import type { HttpFace } from '../http-face.ts';
+import type { Session } from './sessions.ts';
+
+/** The keys a world's sessions were issued, both ways, for one endpoint. */
+export class FaceKeys {
+  readonly face: HttpFace;
+  readonly #sessions = new Map<string, Session>();
+  readonly #keys = new WeakMap<Session, string>();
+
+  constructor(face: HttpFace) {
+    this.face = face;
+  }
+
+  /** The key of `session`, issued on first use and kept for the session's life (resets keep it). */
+  keyOf(session: Session): string {
+    let key = this.#keys.get(session);
+    if (key === undefined) {
+      key = this.face.issueKey(randomBytes(18).toString('base64url'));
+      this.#keys.set(session, key);
+      this.#sessions.set(key, session);
+    }
+    return key;
+  }
+
+  /** Bind a key a client brought to the session opened for it. */
+  bind(key: string, session: Session): void {
+    this.#keys.set(session, key);
+    this.#sessions.set(key, session);
+  }
+
+  /** The open session a key is bound to. */
+  sessionOf(key: string): Session | undefined {
+    const s = this.#sessions.get(key);
+    if (s !== undefined && s.closed) {
+      this.#sessions.delete(key);
+      return undefined;
+    }
+    return s;
+  }
+
+  /** Forget the key of a session that ended. */
+  release(session: Session): void {
+    const key = this.#keys.get(session);
+    if (key !== undefined && this.#sessions.get(key) === session) this.#sessions.delete(key);
+  }
+}
+

@@ -1,0 +1,84 @@
+/**
+ * A world's HTTP face on the server (kit/http-face.ts): `<basePath>/*` under `/<world>`, and at the root for the
+ * first world that has a face, so an SDK pointed at the server's host and port needs no other setting.
+ *
+ * The credential the face reads off a request picks the session: every session of a world with a face is issued a
+ * key (the reset observation's `metadata.api_key`), so code an agent writes during an episode acts on that
+ * episode's instance. A well-formed key bound to no session opens a session of its own on the default fixture (one
+ * account per key), counted against `--max-sessions`, ended by the idle timeout like any other. Requests run in the
+ * session's turn, after its earlier ones, through the same scheduler as every other transport.
+ */
+import type { Context, Hono } from 'hono';
+import { faceError, type FaceReply, type FaceRequest, type HttpFace } from '../http-face.ts';
+import { BodyTooLarge, readBody, type BodyLimits } from './body.ts';
+import type { Endpoint } from './endpoint.ts';
+import type { FaceKeys } from './face-keys.ts';
+import { CapacityError } from './sessions.ts';
+import { FrameError, logInternal } from './errors.ts';
+
+function send(c: Context, reply: FaceReply): Response {
+  const headers = new Headers(reply.headers);
+  const body = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
+  if (!headers.has('content-type')) headers.set('content-type', typeof reply.body === 'string' ? 'text/plain; charset=utf-8' : 'application/json');
+  return c.body(body, reply.status as 200, Object.fromEntries(headers));
+}
+
+/**
+ * Answer `<basePath>/*` of `ep`'s world on `app`. `prefix`: where `app` is mounted, stripped with the base path to
+ * give the face its path (`/stripe` for `/stripe/v1/...`, `''` at the root).
+ */
+export interface FaceRouteOptions {
+  limits: BodyLimits;
+  logger: (line: string) => void;
+  /** With a server token: whether a request carries it (`X-Seahaven-Token`). Null without one. */
+  serverToken: ((value: string | undefined) => boolean) | null;
+}
+
+export function faceRoutes(app: Hono, ep: Endpoint, keys: FaceKeys, options: FaceRouteOptions): void {
+  const { limits, logger, serverToken } = options;
+  const face = keys.face;
+  const handler = async (c: Context): Promise<Response> => {
+    const url = new URL(c.req.url);
+    const at = url.pathname.indexOf(face.basePath);
+    const rest = url.pathname.slice(at + face.basePath.length);
+    const headers: Record<string, string> = {};
+    c.req.raw.headers.forEach((v, k) => (headers[k] = v));
+    let body = '';
+    try {
+      if (c.req.method !== 'GET' && c.req.method !== 'HEAD') body = await readBody(c.req.raw, limits);
+    } catch (e) {
+      if (e instanceof BodyTooLarge) return send(c, faceError(face, 413, e.message));
+      throw e;
+    }
+    const req: FaceRequest = { method: c.req.method, path: rest === '' ? '/' : rest, query: url.search.replace(/^\?/, ''), headers, body };
+    let credential: ReturnType<HttpFace['credential']>;
+    try {
+      credential = face.credential(req);
+    } catch (e) {
+      return send(c, faceError(face, 500, logInternal(logger, `reading the credential of ${req.method} ${url.pathname}`, e)));
+    }
+    if ('reply' in credential) return send(c, credential.reply);
+    let session = keys.sessionOf(credential.key);
+    // Behind a server token, a key the server issued is itself the proof of access (it was handed out behind the
+    // token); any other key needs the token beside it, since the Authorization header carries the key.
+    if (session === undefined && serverToken !== null && !serverToken(headers['x-seahaven-token'])) {
+      return send(c, faceError(face, 401, 'this server requires its token: send "X-Seahaven-Token: <token>" (the --token or SEAHAVEN_TOKEN it was started with), or use the api_key a session was issued in its reset metadata'));
+    }
+    try {
+      if (session === undefined) {
+        // One account per key: a key the server never issued gets a session of its own.
+        session = ep.openSession('http-key');
+        keys.bind(credential.key, session);
+      }
+      const s = session;
+      s.lastActive = performance.now();
+      const reply = await ep.run(s, () => s.inst.request(req));
+      return send(c, reply);
+    } catch (e) {
+      const known = e instanceof CapacityError || e instanceof FrameError;
+      return send(c, faceError(face, known ? 503 : 500, known ? (e as Error).message : logInternal(logger, `on ${req.method} ${url.pathname}`, e)));
+    }
+  };
+  app.all(`${face.basePath}`, handler);
+  app.all(`${face.basePath}/*`, handler);
+}

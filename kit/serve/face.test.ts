@@ -1,0 +1,146 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defineHttpFace, defineOperation, defineTool, defineWorld, ToolError, z, type FaceReply } from '../index.ts';
+import { startServer, type RunningServer } from './server.ts';
+import { WireProbe } from './wire-probe.ts';
+
+// A world's own HTTP API ("face") on the server: requests run as calls of the instance their key picks; each session
+// is issued a key; an unbound key gets an account of its own; the server token still guards every route.
+
+const addNote = defineOperation({
+  name: 'PostNotes',
+  run: (ctx, input: { text: string }) => {
+    if (input.text === '') throw new ToolError('empty', 'text is empty');
+    const id = ctx.ids.token('note_', 8);
+    ctx.db.run('INSERT INTO notes (id, text, at) VALUES (?, ?, ?)', id, input.text, ctx.clock.iso());
+    return { id, text: input.text };
+  },
+});
+const listNotes = defineOperation({ name: 'GetNotes', run: (ctx) => ctx.db.all('SELECT id, text FROM notes ORDER BY at, id') });
+
+const json = (status: number, body: unknown): FaceReply => ({ status, body });
+
+export const notes = defineWorld({
+  name: 'notes',
+  version: '1',
+  schema: 'CREATE TABLE notes (id TEXT PRIMARY KEY, text TEXT NOT NULL, at TEXT NOT NULL) STRICT;',
+  tools: [defineTool({ name: 'count_notes', description: 'Count the notes.', input: z.object({}), run: (ctx) => ctx.db.one('SELECT count(*) AS n FROM notes') })],
+  fixtures: { empty: { description: 'No notes.', now: '2026-06-01T09:00:00.000Z', build() {} } },
+  http: defineHttpFace({
+    basePath: '/api',
+    operations: [addNote, listNotes],
+    credential: (req) => (/^Bearer key_\w+$/.test(req.headers.authorization ?? '') ? { key: req.headers.authorization!.slice(7) } : { reply: json(401, { error: 'send Authorization: Bearer key_…' }) }),
+    issueKey: (token) => `key_${token.replace(/\W/g, '')}`,
+    route(req) {
+      if (req.path === '/notes' && req.method === 'POST') return { operation: 'PostNotes', input: { text: String((JSON.parse(req.body || '{}') as { text?: unknown }).text ?? '') } };
+      if (req.path === '/notes' && req.method === 'GET') return { operation: 'GetNotes', input: {} };
+      if (req.path === '/boom') throw new Error('a routing bug');
+      return { reply: json(404, { error: `no route ${req.method} ${req.path}` }) };
+    },
+    reply: (outcome) => (outcome.ok ? json(200, outcome.result) : json(400, { error: outcome.error.message })),
+    errorReply: (status, message) => json(status, { error: message, from: 'notes' }),
+  }),
+});
+
+describe('a world HTTP face, in process', () => {
+  it('runs each routed request as one recorded call, with its changes, and answers the rest directly', () => {
+    const inst = notes.instance({ seed: 3 });
+    const post = (text: string) => inst.request({ method: 'POST', path: '/notes', query: '', headers: {}, body: JSON.stringify({ text }) });
+    const first = post('hello');
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({ text: 'hello', id: expect.stringMatching(/^note_/) });
+    expect(post('')).toEqual({ status: 400, body: { error: 'text is empty' } });
+    expect(inst.request({ method: 'GET', path: '/nope', query: '', headers: {}, body: '' })).toEqual({ status: 404, body: { error: 'no route GET /nope' } });
+    expect(inst.callLog().map((c) => [c.index, c.tool, c.ok])).toEqual([[1, 'PostNotes', true], [2, 'PostNotes', false]]);
+    expect(inst.changes()).toHaveLength(1);
+    // A logged operation replays on a fresh instance of the same seed: same ids, same state.
+    const again = notes.instance({ seed: 3 });
+    for (const c of inst.callLog()) again.operation(c.tool, c.args);
+    expect(again.changes()).toEqual(inst.changes());
+    expect(again.operation('Nope')).toMatchObject({ ok: false, error: { code: 'unknown_operation' } });
+  });
+
+  it('turns a bug in routing into the face\'s 500, logged with its stack', () => {
+    const lines: string[] = [];
+    const inst = notes.instance({ logger: (l) => lines.push(l) });
+    const r = inst.request({ method: 'GET', path: '/boom', query: '', headers: {}, body: '' });
+    expect(r).toEqual({ status: 500, body: { error: expect.stringMatching(/^internal error \w+/), from: 'notes' } });
+    expect(lines.join('\n')).toContain('a routing bug');
+  });
+
+  it('is refused where it cannot work', () => {
+    expect(() => defineHttpFace({ basePath: 'api/', operations: [addNote], credential: () => ({ key: 'k' }), issueKey: (t) => t, route: () => ({ operation: 'PostNotes', input: {} }), reply: () => json(200, null) })).toThrow(/basePath must be a path like "\/v1"/);
+    expect(() => defineHttpFace({ basePath: '/api', operations: [addNote, addNote], credential: () => ({ key: 'k' }), issueKey: (t) => t, route: () => ({ operation: 'PostNotes', input: {} }), reply: () => json(200, null) })).toThrow(/two operations are named "PostNotes"/);
+    expect(() => defineWorld({ name: 'x', version: '1', schema: 'CREATE TABLE t (id INTEGER PRIMARY KEY) STRICT;', tools: notes.tools as never, http: {} as never })).toThrow(/http must come from defineHttpFace/);
+  });
+});
+
+describe('a world HTTP face on the server', () => {
+  let server: RunningServer;
+  let guarded: RunningServer;
+  beforeAll(async () => {
+    server = await startServer({ worlds: [notes], port: 0, maxSessions: 3 });
+    guarded = await startServer({ worlds: [notes], port: 0, token: 'T0ken' });
+  });
+  afterAll(async () => {
+    await server.close();
+    await guarded.close();
+  });
+
+  const call = (base: string, method: string, path: string, key: string | null, body?: unknown, extra: Record<string, string> = {}) =>
+    fetch(base + path, { method, headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...extra }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+
+  it('gives every session its own key, and a key reaches only its session\'s instance', async () => {
+    const a = await WireProbe.open(`${server.url.replace('http', 'ws')}/ws`);
+    const b = await WireProbe.open(`${server.url.replace('http', 'ws')}/ws`);
+    const keyA = (await a.ask({ type: 'reset', data: {} })).data.metadata.api_key as string;
+    const resetB = await b.ask({ type: 'reset', data: {} });
+    const keyB = resetB.data.metadata.api_key as string;
+    expect(keyA).toMatch(/^key_\w+$/);
+    expect(keyB).not.toBe(keyA);
+    expect((await call(server.url, 'POST', '/api/notes', keyA, { text: 'from A' })).status).toBe(200);
+    expect(await (await call(server.url, 'GET', '/api/notes', keyA)).json()).toEqual([{ id: expect.any(String), text: 'from A' }]);
+    expect(await (await call(server.url, 'GET', '/notes/api/notes', keyB)).json()).toEqual([]);
+    // The agent's REST writes are its episode's: they show in the session's state and tool calls see them.
+    const state = await a.ask({ type: 'state' });
+    expect(JSON.stringify(state.data)).toContain('from A');
+    const counted = await a.ask({ type: 'step', data: { type: 'call_tool', tool_name: 'count_notes', arguments: {} } });
+    expect(JSON.stringify(counted.data)).toContain('"n":1');
+    // A reset keeps the key and starts the instance afresh.
+    const again = await a.ask({ type: 'reset', data: {} });
+    expect(again.data.metadata.api_key).toBe(keyA);
+    expect(await (await call(server.url, 'GET', '/api/notes', keyA)).json()).toEqual([]);
+    await a.close();
+    await b.close();
+  });
+
+  it('opens an account for a key no session holds, counted against capacity, and refuses bad keys in the API\'s own shape', async () => {
+    const before = server.sessions.size;
+    expect((await call(server.url, 'POST', '/api/notes', 'key_mine', { text: 'x' })).status).toBe(200);
+    expect(server.sessions.size).toBe(before + 1);
+    expect([...server.sessions.list()].some((s) => s.owner === 'http-key')).toBe(true);
+    expect(await (await call(server.url, 'GET', '/api/notes', 'key_mine')).json()).toHaveLength(1);
+    expect(await (await call(server.url, 'GET', '/api/notes', 'key_theirs')).json()).toEqual([]);
+    const bad = await call(server.url, 'GET', '/api/notes', 'sk_wrong');
+    expect(bad.status).toBe(401);
+    expect(await bad.json()).toEqual({ error: 'send Authorization: Bearer key_…' });
+    // Capacity 3: two accounts so far; the fourth key has no room.
+    await call(server.url, 'GET', '/api/notes', 'key_third');
+    const full = await call(server.url, 'GET', '/api/notes', 'key_fourth');
+    expect(full.status).toBe(503);
+    expect(await full.json()).toMatchObject({ from: 'notes', error: expect.stringContaining('capacity') });
+    for (const s of [...server.sessions.list()]) server.sessions.end(s, 'close');
+  });
+
+  it('behind a token: issued keys work alone, other keys need X-Seahaven-Token, OpenEnv routes still need the bearer token', async () => {
+    const refused = await call(guarded.url, 'GET', '/api/notes', 'key_walkin');
+    expect(refused.status).toBe(401);
+    expect(await refused.json()).toMatchObject({ from: 'notes', error: expect.stringContaining('X-Seahaven-Token') });
+    expect((await call(guarded.url, 'GET', '/api/notes', 'key_walkin', undefined, { 'x-seahaven-token': 'T0ken' })).status).toBe(200);
+    // Once bound, the key alone reaches its account.
+    expect((await call(guarded.url, 'GET', '/api/notes', 'key_walkin')).status).toBe(200);
+    expect((await fetch(`${guarded.url}/reset`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status).toBe(401);
+    const reset = await fetch(`${guarded.url}/reset`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer T0ken' }, body: '{}' });
+    const issued = ((await reset.json()) as { metadata: { api_key: string } }).metadata.api_key;
+    expect((await call(guarded.url, 'GET', '/api/notes', issued)).status).toBe(200);
+  });
+});
