@@ -82,7 +82,12 @@ export function stripeFace(ops: readonly StripeOp[]): HttpFace {
           continue;
         }
         const path: Record<string, string> = {};
-        r.names.forEach((n, i) => (path[n] = decodeURIComponent(m[i + 1])));
+        try {
+          r.names.forEach((n, i) => (path[n] = decodeURIComponent(m[i + 1])));
+        } catch {
+          // A malformed %-escape cannot name any object.
+          return { reply: errorReply(404, `Unrecognized request URL (${method}: /v1${req.path}). Please see https://stripe.com/docs or we can help at https://support.stripe.com/.`) };
+        }
         const text = method === 'POST' ? (req.body !== '' ? req.body : req.query) : req.query;
         let params: Record<string, unknown>;
         try {

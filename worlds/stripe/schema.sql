@@ -30,7 +30,10 @@ CREATE TABLE products (
   created INTEGER NOT NULL,
   data TEXT NOT NULL,
   active INTEGER NOT NULL DEFAULT 1,
-  deleted INTEGER NOT NULL DEFAULT 0
+  deleted INTEGER NOT NULL DEFAULT 0,
+  shippable INTEGER,
+  url TEXT,
+  type TEXT
 ) STRICT;
 CREATE INDEX products_order ON products (created DESC, seq DESC);
 
@@ -44,7 +47,9 @@ CREATE TABLE prices (
   type TEXT,
   lookup_key TEXT,
   currency TEXT,
-  deleted INTEGER NOT NULL DEFAULT 0
+  deleted INTEGER NOT NULL DEFAULT 0,
+  interval TEXT,
+  usage_type TEXT
 ) STRICT;
 CREATE INDEX prices_order ON prices (created DESC, seq DESC);
 CREATE INDEX prices_product ON prices (product);
@@ -78,7 +83,8 @@ CREATE TABLE tax_rates (
   seq INTEGER NOT NULL,
   created INTEGER NOT NULL,
   data TEXT NOT NULL,
-  active INTEGER NOT NULL DEFAULT 1
+  active INTEGER NOT NULL DEFAULT 1,
+  inclusive INTEGER NOT NULL DEFAULT 0
 ) STRICT;
 CREATE INDEX tax_rates_order ON tax_rates (created DESC, seq DESC);
 
@@ -92,6 +98,13 @@ CREATE TABLE payment_methods (
 ) STRICT;
 CREATE INDEX payment_methods_order ON payment_methods (created DESC, seq DESC);
 CREATE INDEX payment_methods_customer ON payment_methods (customer);
+
+-- Payment methods set up for future use (a succeeded setup intent): cards that need 3D Secure "unless set up" stop
+-- asking. Beside the object, not in it, so the payment method stays the object Stripe returns.
+CREATE TABLE payment_method_setups (
+  payment_method TEXT PRIMARY KEY,
+  created INTEGER NOT NULL
+) STRICT;
 
 CREATE TABLE setup_intents (
   id TEXT PRIMARY KEY,
@@ -136,7 +149,10 @@ CREATE TABLE refunds (
   data TEXT NOT NULL,
   charge TEXT,
   payment_intent TEXT,
-  status TEXT
+  status TEXT,
+  -- When a test card's refund takes its second step (pending → succeeded, succeeded → failed); null once final.
+  -- Not part of the object, so put() leaves it alone.
+  settles_at INTEGER
 ) STRICT;
 CREATE INDEX refunds_order ON refunds (created DESC, seq DESC);
 CREATE INDEX refunds_charge ON refunds (charge);

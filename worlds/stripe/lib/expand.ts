@@ -8,11 +8,16 @@ import type { Ctx } from '../../../kit/index.ts';
 import { invalidRequest } from './errors.ts';
 import { get, tableOfId, type Obj } from './store.ts';
 
-/** Field-specific resolvers, by `<object>.<field>` (e.g. `discount.coupon`), for ids without a telling prefix. */
+/**
+ * Field-specific resolvers, by `<object>.<field>` (e.g. `price.product`), for ids without a telling prefix; or by
+ * `<field>` alone for a field that names the same kind wherever it sits, even inside a hash with no `object` of its
+ * own (`coupon`, in `discount.source` and `promotion_code.promotion`).
+ */
 export const EXPANDERS: Record<string, (ctx: Ctx, id: string) => Obj | undefined> = {};
 
 function resolve(ctx: Ctx, owner: Obj, field: string, id: string): Obj | undefined {
-  const custom = EXPANDERS[`${owner.object}.${field}`];
+  const key = [`${owner.object}.${field}`, field].find((k) => Object.hasOwn(EXPANDERS, k));
+  const custom = key === undefined ? undefined : EXPANDERS[key];
   if (custom) return custom(ctx, id);
   const table = tableOfId(id);
   return table ? get(ctx, table, id) : undefined;
@@ -21,7 +26,10 @@ function resolve(ctx: Ctx, owner: Obj, field: string, id: string): Obj | undefin
 /** `obj` with every path in `paths` expanded (a copy; `obj` is not changed). */
 export function expandObject(ctx: Ctx, obj: Obj, paths: readonly string[]): Obj {
   let out = structuredClone(obj);
-  for (const path of paths) {
+  // `expand[0]=` arrives as an unset (null) entry, which names nothing to expand.
+  for (const path of paths.filter((x): x is string => typeof x === 'string' && x !== '')) {
+    // A search result's `total_count` is included on request (search-page.ts), not expanded from an id.
+    if (path === 'total_count' && obj.object === 'search_result') continue;
     const parts = path.split('.');
     if (parts.length > 4) throw invalidRequest(`You cannot expand more than 4 levels of a property. Property: ${path}`, 'expand');
     out = expandAt(ctx, out, parts, path, obj.object === 'list' || obj.object === 'search_result');

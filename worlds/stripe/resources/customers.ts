@@ -7,6 +7,12 @@ import { listParams, mergeMetadata, p, searchParams } from '../lib/params.ts';
 import { searchPage } from '../lib/search-page.ts';
 import { get, newId, nowSeconds, put, type Obj } from '../lib/store.ts';
 import type { Ctx } from '../../../kit/index.ts';
+import { getCustomer, liveCustomer } from '../lib/customer-lookup.ts';
+
+export { getCustomer, liveCustomer };
+import type { OpContext } from '../lib/op.ts';
+import { redeemCoupon, redeemableCoupon } from './coupons.ts';
+import { redeemPromotionCode, redeemablePromotionCode } from './promotion-codes.ts';
 
 const address = p.obj({ city: p.string(), country: p.string(), line1: p.string(), line2: p.string(), postal_code: p.string(), state: p.string() });
 const shipping = p.obj({ address, name: p.string(), phone: p.string() });
@@ -46,21 +52,7 @@ const writable = {
 
 const emptyAddress = () => ({ city: null, country: null, line1: null, line2: null, postal_code: null, state: null });
 
-/** A customer's stored object (deleted customers keep their stub). */
-export function getCustomer(ctx: Ctx, id: string, param = 'customer'): Obj {
-  const c = get(ctx, 'customers', id);
-  if (c === undefined) throw resourceMissing('customer', id, param);
-  return c;
-}
-
-/** A live (not deleted) customer, or 404. */
-export function liveCustomer(ctx: Ctx, id: string, param = 'customer'): Obj {
-  const c = getCustomer(ctx, id, param);
-  if (c.deleted) throw resourceMissing('customer', id, param);
-  return c;
-}
-
-/** An 7-character invoice prefix from the id stream, like Stripe's `7FE1103`. */
+/** A 7-character invoice prefix from the id stream, like Stripe's `7FE1103`. */
 function invoicePrefix(ctx: Ctx): string {
   return ctx.ids.token('', 7).toUpperCase().replace(/[^A-Z0-9]/g, 'X');
 }
@@ -127,8 +119,10 @@ export const customerOps = [
         test_clock: null,
       };
       apply(ctx, customer, params);
+      const discount = applyDiscount(ctx, customer, params);
       put(ctx, 'customers', customer);
       emit(c, 'customer.created', customer);
+      emitDiscount(c, discount);
       return customer;
     },
   }),
@@ -148,9 +142,11 @@ export const customerOps = [
       const before = liveCustomer(c.ctx, path.customer, 'id');
       const after = structuredClone(before);
       apply(c.ctx, after, params);
+      const discount = applyDiscount(c.ctx, after, params);
       put(c.ctx, 'customers', after);
       const changed = changedAttributes(before, after);
       if (Object.keys(changed).length > 0) emit(c, 'customer.updated', after, changed);
+      emitDiscount(c, discount);
       return after;
     },
   }),
@@ -208,4 +204,79 @@ function pick(o: Obj, keys: string[]): Obj {
   const out: Obj = {};
   for (const k of keys) if (Object.hasOwn(o, k)) out[k] = o[k];
   return out;
+}
+
+/**
+ * The customer's discount: `coupon`, `promotion_code` (older versions) or `discounts[0][…]` (2025-03-31.basil on)
+ * apply one, redeeming its coupon and promotion code; an empty value removes it. A customer holds at most one.
+ */
+interface DiscountChange {
+  before: Obj | null;
+  after: Obj | null;
+}
+
+function applyDiscount(ctx: Ctx, customer: Obj, params: Record<string, any>): DiscountChange | null {
+  const given = (['coupon', 'promotion_code', 'discounts'] as const).filter((k) => params[k] !== undefined);
+  if (given.length === 0) return null;
+  if (given.length > 1) throw invalidRequest(`You may only specify one of these parameters: ${given.join(', ')}.`, given[1]);
+  const key = given[0];
+  const before: Obj | null = customer.discount ?? null;
+  const entries: Obj[] = key === 'discounts' ? (params.discounts ?? []) : params[key] === null ? [] : [{ [key]: params[key] }];
+  if (entries.length > 1) throw invalidRequest('A customer can have only one discount.', 'discounts[1]');
+  const entry = entries[0];
+  if (!entry) {
+    customer.discount = null;
+    return before ? { before, after: null } : null;
+  }
+  const named = (['coupon', 'promotion_code', 'discount'] as const).filter((k) => entry[k] !== undefined && entry[k] !== null);
+  const where = (k: string) => (key === 'discounts' ? `discounts[0][${k}]` : k);
+  if (named.length !== 1) throw invalidRequest('Each discount needs exactly one of coupon, promotion_code or discount.', where(named[1] ?? 'coupon'));
+  if (named[0] === 'discount') {
+    // An existing discount can only be kept, not moved between customers.
+    if (!before || before.id !== entry.discount) throw resourceMissing('discount', entry.discount, where('discount'));
+    return null;
+  }
+  let coupon: Obj;
+  let promo: Obj | null = null;
+  if (named[0] === 'promotion_code') {
+    ({ promo, coupon } = redeemablePromotionCode(ctx, entry.promotion_code, customer.id, where('promotion_code')));
+  } else {
+    coupon = redeemableCoupon(ctx, entry.coupon, where('coupon'));
+  }
+  // Applying what already applies is no change (and no second redemption).
+  if (before && before.source?.coupon === coupon.id && before.promotion_code === (promo?.id ?? null)) return null;
+  redeemCoupon(ctx, coupon);
+  if (promo) redeemPromotionCode(ctx, promo);
+  const start = nowSeconds(ctx);
+  const discount: Obj = {
+    id: newId(ctx, 'di_'),
+    object: 'discount',
+    checkout_session: null,
+    customer: customer.id,
+    customer_account: null,
+    end: coupon.duration === 'repeating' ? addMonths(start, coupon.duration_in_months) : null,
+    invoice: null,
+    invoice_item: null,
+    promotion_code: promo?.id ?? null,
+    source: { coupon: coupon.id, type: 'coupon' },
+    start,
+    subscription: null,
+    subscription_item: null,
+  };
+  customer.discount = discount;
+  return { before, after: discount };
+}
+
+/** `months` calendar months after unix time `t` (a repeating coupon's end). */
+function addMonths(t: number, months: number): number {
+  const d = new Date(t * 1000);
+  d.setUTCMonth(d.getUTCMonth() + months);
+  return Math.floor(d.getTime() / 1000);
+}
+
+function emitDiscount(c: OpContext, change: DiscountChange | null): void {
+  if (!change) return;
+  if (change.after && change.before) emit(c, 'customer.discount.updated', change.after, changedAttributes(change.before, change.after));
+  else if (change.after) emit(c, 'customer.discount.created', change.after);
+  else if (change.before) emit(c, 'customer.discount.deleted', change.before);
 }

@@ -1,23 +1,23 @@
 /**
- * Shape checks against Stripe's own example objects (`../shared/stripe/fixtures3.json`, read at test time, never
- * shipped): every field Stripe returns must be present with the same nesting, and no field Stripe does not know may
- * appear. A field we deliberately leave out or shape differently is listed, with a reason, in
+ * Shape checks against Stripe's own example objects, as the field names and nesting kept in
+ * `worlds/stripe/reference/shapes.json` (made from Stripe's published fixtures by reference/build.ts): every field
+ * Stripe returns must be present with the same nesting, and no field Stripe does not know may appear. A field we deliberately leave out or shape differently is listed, with a reason, in
  * `worlds/stripe/shape-exceptions.json` under the object type and its dotted path.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 
-const FIXTURES = fileURLToPath(new URL('../../../../shared/stripe/fixtures3.json', import.meta.url));
+const SHAPES = fileURLToPath(new URL('../reference/shapes.json', import.meta.url));
 const EXCEPTIONS = fileURLToPath(new URL('../shape-exceptions.json', import.meta.url));
 
-let fixtures: Record<string, Json> | null | undefined;
+let shapes: Record<string, Json> | undefined;
 
-/** Stripe's example objects by type, or null when the reference file is not beside the checkout. */
-export function referenceObjects(): Record<string, Json> | null {
-  if (fixtures === undefined) fixtures = existsSync(FIXTURES) ? (JSON.parse(readFileSync(FIXTURES, 'utf8')) as { resources: Record<string, Json> }).resources : null;
-  return fixtures;
+/** The shapes of Stripe's example objects, by type. */
+export function referenceObjects(): Record<string, Json> {
+  shapes ??= JSON.parse(readFileSync(SHAPES, 'utf8')) as Record<string, Json>;
+  return shapes;
 }
 
 /** The documented exceptions: `{ "<type>": { "<dotted.path>": "<reason>" } }`. */
@@ -30,13 +30,11 @@ const isObject = (v: unknown): v is Record<string, Json> => v !== null && typeof
 
 /**
  * The differences between `actual` and Stripe's example of `type`: missing fields, unknown fields, and nesting
- * mismatches, as dotted paths. Empty when the shapes agree (or the reference file is absent).
+ * mismatches, as dotted paths. Empty when the shapes agree.
  */
 export function shapeDifferences(type: string, actual: unknown): string[] {
-  const ref = referenceObjects();
-  if (ref === null) return [];
-  const expected = ref[type];
-  if (expected === undefined) return [`no reference object of type "${type}" in fixtures3.json`];
+  const expected = referenceObjects()[type];
+  if (expected === undefined) return [`no reference shape of type "${type}" in reference/shapes.json; add the type to SHAPE_TYPES in reference/build.ts`];
   const allowed = shapeExceptions()[type] ?? {};
   const out: string[] = [];
   compare(expected, actual as Json, '', allowed, out);
