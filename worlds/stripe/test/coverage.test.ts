@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { operations } from '../operations.ts';
 
-// Conformance of the operation set with the reference list (reference/operations.json, made by reference/build.ts
+// Conformance of the operation set with the reference list (reference/operations.json, made by test/reference-build.ts
 // from Stripe's published operation list): this part of Stripe World serves exactly the operations of every table but the billing documents
 // (invoices and their lines, items and payments, subscriptions and their items, credit notes, payment links,
 // checkout sessions), with Stripe's methods and paths; and each one is driven through the official SDK by some test.

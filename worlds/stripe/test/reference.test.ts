@@ -1,9 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { buildReference } from '../reference/build.ts';
+import { buildReference } from './reference-build.ts';
 
-// The committed reference facts (reference/operations.json and shapes.json) are what reference/build.ts makes from
+// The committed reference facts (reference/operations.json and shapes.json) are what reference-build.ts makes from
 // Stripe's published material, where that material is beside the repository.
 
 const SOURCE = fileURLToPath(new URL('../../../../shared/stripe/operations.json', import.meta.url));

@@ -1,6 +1,6 @@
 /**
  * Shape checks against Stripe's own example objects, as the field names and nesting kept in
- * `worlds/stripe/reference/shapes.json` (made from Stripe's published fixtures by reference/build.ts): every field
+ * `worlds/stripe/reference/shapes.json` (made from Stripe's published fixtures by test/reference-build.ts): every field
  * Stripe returns must be present with the same nesting, and no field Stripe does not know may appear. A field we deliberately leave out or shape differently is listed, with a reason, in
  * `worlds/stripe/shape-exceptions.json` under the object type and its dotted path.
  */
@@ -34,7 +34,7 @@ const isObject = (v: unknown): v is Record<string, Json> => v !== null && typeof
  */
 export function shapeDifferences(type: string, actual: unknown): string[] {
   const expected = referenceObjects()[type];
-  if (expected === undefined) return [`no reference shape of type "${type}" in reference/shapes.json; add the type to SHAPE_TYPES in reference/build.ts`];
+  if (expected === undefined) return [`no reference shape of type "${type}" in reference/shapes.json; add the type to SHAPE_TYPES in test/reference-build.ts`];
   const allowed = shapeExceptions()[type] ?? {};
   const out: string[] = [];
   compare(expected, actual as Json, '', allowed, out);

@@ -2,13 +2,13 @@
  * Regenerate the reference facts the tests check against, from Stripe's published material kept beside the
  * repository (`../shared/stripe/`): `operations.json` (the 155 operations: table, method, path, operationId, SDK
  * method) and `shapes.json` (for each object type Stripe World returns, the field names and nesting of Stripe's own
- * example object, with every value replaced by an empty value of its type). Run `npx tsx worlds/stripe/reference/build.ts`.
+ * example object, with every value replaced by an empty value of its type). Run `npx tsx worlds/stripe/test/reference-build.ts`.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const SOURCE = fileURLToPath(new URL('../../../../shared/stripe/', import.meta.url));
-const HERE = fileURLToPath(new URL('.', import.meta.url));
+const HERE = fileURLToPath(new URL('../reference/', import.meta.url));
 
 /** The object types whose shapes the tests compare. */
 export const SHAPE_TYPES = [
