@@ -45,9 +45,12 @@ export class VirtualClock {
     }
     return this.#isoText;
   }
-  /** Move the clock forward (harness side). */
+  /** @internal What moves the clock when the world has something to do while time passes (the instance sets it). */
+  advancer: ((ms: number) => void) | null = null;
+  /** Move the clock forward (harness side). In a world with `onClockAdvance`, that runs as a recorded call. */
   advance(ms: number): void {
     if (!Number.isInteger(ms) || ms < 0) throw new RangeError(`clock.advance(ms) takes a whole, non-negative number of milliseconds; got ${ms}`);
-    this.base += ms;
+    if (this.advancer !== null) this.advancer(ms);
+    else this.base += ms;
   }
 }

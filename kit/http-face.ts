@@ -110,3 +110,23 @@ export function defineHttpFace(spec: HttpFaceSpec): HttpFace {
 export function faceError(face: HttpFace, status: number, message: string): FaceReply {
   return face.errorReply?.(status, message) ?? { status, body: { error: { message } } };
 }
+
+/**
+ * Answer one request: route it, run its operation through `run` (one call of the instance), shape the reply. A throw
+ * in `route` or `reply` is a world bug: `bug` logs it and names it, and the client gets the face's 500.
+ */
+export function answerRequest(face: HttpFace, req: FaceRequest, run: (operation: string, input: unknown) => OperationOutcome, bug: (context: string, e: unknown) => string): FaceReply {
+  let route: FaceRoute;
+  try {
+    route = face.route(req);
+    if ('reply' in route) return route.reply;
+  } catch (e) {
+    return faceError(face, 500, bug(`routing ${req.method} ${face.basePath}${req.path}`, e));
+  }
+  const outcome = run(route.operation, route.input);
+  try {
+    return face.reply(outcome, req, route);
+  } catch (e) {
+    return faceError(face, 500, bug(`replying to ${req.method} ${face.basePath}${req.path}`, e));
+  }
+}

@@ -8,6 +8,8 @@ import type { ToolFailure } from './call-failure.ts';
 
 /** `inst[callWithJson](name, args)`: `call()`, also returning the JSON text the call log recorded. */
 export const callWithJson: unique symbol = Symbol('seahaven.callWithJson');
+/** `inst[advanceWithJson](ms)`: `advanceClock()`, also returning the JSON text of its outcome. */
+export const advanceWithJson: unique symbol = Symbol('seahaven.advanceWithJson');
 /** `inst[runFixtureBuild](fn)`: run a fixture's builder as one transaction, recording nothing. */
 export const runFixtureBuild: unique symbol = Symbol('seahaven.runFixtureBuild');
 /** `inst[storeDatabases]()`: each store's open connection, host first, with the episode so far committed. */

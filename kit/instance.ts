@@ -8,62 +8,29 @@ import { CallHistory, type CallLogEntry } from './call-history.ts';
 import { CallTimer } from './call-timing.ts';
 import { CallTransaction } from './call-transaction.ts';
 import { ChangeTracker, type Change, type ChangeLogEntry } from './capture.ts';
-import { VirtualClock, isoOf, type ClockMode } from './clock.ts';
+import { VirtualClock, isoOf } from './clock.ts';
 import type { CallInfo, Ctx } from './ctx.ts';
-import { InstanceError, ToolError } from './errors.ts';
+import { InstanceError } from './errors.ts';
 import { freshStart, forkStart, restartStart, startingFixture, type EpisodeSettings, type InstanceOptions, type InstanceStart } from './instance-start.ts';
-import { callWithJson, runFixtureBuild, storeDatabases, type CallOutcome } from './instance-internals.ts';
-import { visibleInMount } from './mount.ts';
+import { advanceWithJson, callWithJson, runFixtureBuild, storeDatabases, type CallOutcome } from './instance-internals.ts';
+import { boundTools, type Bound } from './mount.ts';
 import { StreamPositions, type Stream } from './random.ts';
 import type { Db } from './sqlite.ts';
+import type { StateDocument } from './state-document.ts';
 import type { Grade, Task } from './task.ts';
-import { violationsOf, type Tool, type ToolListing } from './tool.ts';
+import { violationsOf, type ToolListing } from './tool.ts';
 import type { Row } from './values.ts';
 import { WorldStore } from './world-store.ts';
 import type { World } from './world-types.ts';
-import { faceError, type FaceReply, type FaceRequest, type FaceRoute, type HttpFace } from './http-face.ts';
+import { answerRequest, type FaceReply, type FaceRequest } from './http-face.ts';
 
 export type { InstanceOptions } from './instance-start.ts';
+export type { StateDocument } from './state-document.ts';
 export type { ToolFailure } from './call-failure.ts';
 export type { CallLogEntry } from './call-history.ts';
 
 export type CallResult = { ok: true; result: unknown } | { ok: false; error: ToolFailure };
 
-/** The state document. */
-export interface StateDocument {
-  format: 'seahaven.state/1';
-  world: { name: string; version: string };
-  fixture: { id: string; sha256: string } | null;
-  seed: number;
-  clock: { mode: ClockMode; now: string };
-  call_count: number;
-  task?: string;
-  changes: Change[];
-}
-
-interface Bound {
-  tool: Tool<any, any>;
-  /** The agent-visible name (a mounted tool's carries its prefix). */
-  name: string;
-  /** Index into the instance's stores: 0 = host, then mounts in declaration order. */
-  store: number;
-}
-
-const boundByWorld = new WeakMap<World, Map<string, Bound>>();
-
-/** The agent-visible tool names of a world and where each runs; computed once per world. */
-function boundTools(world: World): Map<string, Bound> {
-  let bound = boundByWorld.get(world);
-  if (bound === undefined) {
-    bound = new Map();
-    for (const t of world.tools) bound.set(t.name, { tool: t, name: t.name, store: 0 });
-    Object.values(world.mounts).forEach((m, i) => {
-      for (const t of m.world.tools) if (visibleInMount(m, t.name)) bound!.set(m.prefix + t.name, { tool: t, name: m.prefix + t.name, store: i + 1 });
-    });
-    boundByWorld.set(world, bound);
-  }
-  return bound;
-}
 
 let construct: (start: InstanceStart) => Instance;
 
@@ -124,7 +91,7 @@ export class Instance {
     for (const m of Object.keys(this.world.mounts)) {
       const sub = this.#storeOf(m);
       this.#stores[0].worlds[m] = {
-        call: (tool, args) => this.#callMounted(sub, tool, args),
+        call: (tool, args) => sub.callTool(tool, args, this.#currentCall),
         db: { one: (sql, ...params) => sub.ctx.db.one(sql, ...params), all: (sql, ...params) => sub.ctx.db.all(sql, ...params) },
       };
     }
@@ -136,25 +103,11 @@ export class Instance {
       carried.streams.restore(this.#streams);
     }
     this.#bound = boundTools(this.world);
+    if (this.world.onClockAdvance) this.clock.advancer = (ms) => void this.advanceClock(ms);
   }
 
   #storeOf(mount: string): WorldStore {
     return this.#stores.find((s) => s.mount === mount)!;
-  }
-
-  /** A composed world's tool, called by a host tool through `ctx.worlds`: a savepoint within the host's call. */
-  #callMounted(store: WorldStore, toolName: string, args: Record<string, unknown>): unknown {
-    const tool = store.world.tools.find((t) => t.name === toolName);
-    if (!tool) throw new ToolError('unknown_tool', `${store.world.name} has no tool "${toolName}"`);
-    const parsed = tool.input.safeParse(args);
-    if (!parsed.success) throw new ToolError('invalid_arguments', `invalid arguments for ${store.mount}.${toolName}`, { violations: violationsOf(parsed.error) });
-    const outer = store.ctx.call;
-    store.ctx.call = { tool: toolName, args: parsed.data, index: this.#currentCall };
-    try {
-      return store.ctx.db.transaction(() => tool.run(store.ctx, parsed.data));
-    } finally {
-      store.ctx.call = outer;
-    }
   }
 
   #alive(): void {
@@ -262,27 +215,32 @@ export class Instance {
     this.#alive();
     const face = this.world.http;
     if (face === undefined) throw new InstanceError('no_http_face', `${this.world.name} has no HTTP face; declare one with defineWorld({ http: defineHttpFace({...}) })`);
-    let route: FaceRoute;
-    try {
-      route = face.route(req);
-      if ('reply' in route) return route.reply;
-    } catch (e) {
-      return this.#faceBug(face, `routing ${req.method} ${face.basePath}${req.path}`, e);
-    }
-    const outcome = this.operation(route.operation, route.input);
-    try {
-      return face.reply(outcome, req, route);
-    } catch (e) {
-      return this.#faceBug(face, `replying to ${req.method} ${face.basePath}${req.path}`, e);
-    }
+    return answerRequest(face, req, (name, input) => this.operation(name, input), (context, e) => {
+      const s = this.#settings;
+      const error = failureOf(e, { world: this.world.name, tool: context, instance: this.id, index: this.clock.calls, seedText: s.seedText, logger: s.logger });
+      return `internal error ${String(error.details?.id ?? '')}`.trim();
+    });
   }
 
-  /** A face's `route` or `reply` threw: a world bug, logged with its stack; the client gets the face's 500. */
-  #faceBug(face: HttpFace, context: string, e: unknown): FaceReply {
-    const s = this.#settings;
-    const error = failureOf(e, { world: this.world.name, tool: context, instance: this.id, index: this.clock.calls, seedText: s.seedText, logger: s.logger });
-    const message = `internal error ${String(error.details?.id ?? '')}`.trim();
-    return faceError(face, 500, message);
+  /**
+   * Let `ms` milliseconds pass: the clock moves, then the world's `onClockAdvance` (if any) runs as one numbered call
+   * recorded under `advance_clock` with `{ ms }` (so a replay calls this again). `inst.clock.advance(ms)` does the same.
+   */
+  advanceClock(ms: number): CallResult {
+    const r = this[advanceWithJson](ms);
+    return r.ok ? { ok: true, result: r.result } : { ok: false, error: r.error };
+  }
+
+  /** @internal `advanceClock()`, also returning the JSON text of its outcome (a transport sends it as it is). */
+  [advanceWithJson](ms: number): CallOutcome {
+    this.#alive();
+    if (!Number.isInteger(ms) || ms < 0) throw new RangeError(`advanceClock(ms) takes a whole, non-negative number of milliseconds; got ${ms}`);
+    const from = this.clock.now();
+    this.clock.base += ms;
+    const hook = this.world.onClockAdvance;
+    if (!hook) return { ok: true, result: null, json: 'null' };
+    const to = from + ms;
+    return this.#numbered('advance_clock', { ms }, { ms }, 0, (ctx) => hook(ctx, { from, to }));
   }
 
   /** A call refused before it reached a tool: logged without a number. */

@@ -1,5 +1,5 @@
 /** Composition: which tools of a mounted sub-world the agent sees, and the worlds of an instance by mount. */
-import type { ToolListing } from './tool.ts';
+import type { Tool, ToolListing } from './tool.ts';
 import type { MountSpec, World } from './world-types.ts';
 
 /** Whether a sub-world tool is shown through a mount. */
@@ -22,4 +22,29 @@ export function composedToolListings(world: World): ToolListing[] {
 /** A world and its mounted sub-worlds, keyed by mount name (`null` for the host), in declaration order. */
 export function worldsByMount(world: World): Map<string | null, World> {
   return new Map<string | null, World>([[null, world], ...Object.entries(world.mounts).map(([m, s]): [string, World] => [m, s.world])]);
+}
+
+/** A tool as an instance runs it: the tool, its agent-visible name, and the store it runs in. */
+export interface Bound {
+  tool: Tool<any, any>;
+  /** The agent-visible name (a mounted tool's carries its prefix). */
+  name: string;
+  /** Index into the instance's stores: 0 = host, then mounts in declaration order. */
+  store: number;
+}
+
+const boundByWorld = new WeakMap<World, Map<string, Bound>>();
+
+/** The agent-visible tool names of a world and where each runs; computed once per world. */
+export function boundTools(world: World): Map<string, Bound> {
+  let bound = boundByWorld.get(world);
+  if (bound === undefined) {
+    bound = new Map();
+    for (const t of world.tools) bound.set(t.name, { tool: t, name: t.name, store: 0 });
+    Object.values(world.mounts).forEach((m, i) => {
+      for (const t of m.world.tools) if (visibleInMount(m, t.name)) bound!.set(m.prefix + t.name, { tool: t, name: m.prefix + t.name, store: i + 1 });
+    });
+    boundByWorld.set(world, bound);
+  }
+  return bound;
 }

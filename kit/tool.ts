@@ -4,7 +4,7 @@ import { DefinitionError } from './errors.ts';
 import type { Ctx } from './ctx.ts';
 
 /** Names the protocol uses for its own actions; a tool may not take them. */
-export const RESERVED_TOOL_NAMES: readonly string[] = ['reset', 'step', 'state', 'close', 'submit', 'list_tools', 'call_tool'];
+export const RESERVED_TOOL_NAMES: readonly string[] = ['reset', 'step', 'state', 'close', 'submit', 'list_tools', 'call_tool', 'advance_clock'];
 export const TOOL_NAME_PATTERN = /^[a-z][a-z0-9_]{0,63}$/;
 
 /** What `defineTool` takes. */

@@ -11,7 +11,9 @@ import type { VirtualClock } from './clock.ts';
 import { Connection, type ConnectionTenant } from './connection.ts';
 import type { CallInfo, Ctx, WorldHandle } from './ctx.ts';
 import { storeDb } from './ctx-db.ts';
+import { ToolError } from './errors.ts';
 import { Ids, Rng, Stream } from './random.ts';
+import { violationsOf } from './tool.ts';
 import type { StoreStart } from './instance-start.ts';
 import { KIT_DDL, SEQ_TABLE } from './schema.ts';
 import type { Db } from './sqlite.ts';
@@ -201,5 +203,20 @@ export class WorldStore implements ConnectionTenant {
     this.connection?.close();
     this.connection = null;
     this.ownedBase?.close();
+  }
+
+  /** A composed world's tool, called by a host tool through `ctx.worlds`: a savepoint within the host's call `index`. */
+  callTool(toolName: string, args: Record<string, unknown>, index: number): unknown {
+    const tool = this.world.tools.find((t) => t.name === toolName);
+    if (!tool) throw new ToolError('unknown_tool', `${this.world.name} has no tool "${toolName}"`);
+    const parsed = tool.input.safeParse(args);
+    if (!parsed.success) throw new ToolError('invalid_arguments', `invalid arguments for ${this.mount}.${toolName}`, { violations: violationsOf(parsed.error) });
+    const outer = this.ctx.call;
+    this.ctx.call = { tool: toolName, args: parsed.data, index };
+    try {
+      return this.ctx.db.transaction(() => tool.run(this.ctx, parsed.data));
+    } finally {
+      this.ctx.call = outer;
+    }
   }
 }

@@ -4,6 +4,7 @@
  * `World.instance()`, the one member that names the runtime's `Instance`, so that no module below world.ts depends
  * on it.
  */
+import type { Ctx } from './ctx.ts';
 import type { Curriculum } from './curriculum.ts';
 import type { FixtureSpec } from './fixture-spec.ts';
 import type { HttpFace } from './http-face.ts';
@@ -46,6 +47,13 @@ export interface WorldSpec {
   mcp?: { name?: string; instructions?: string };
   /** An HTTP API of the world's own (from `defineHttpFace`), served by `seahaven serve` beside OpenEnv. */
   http?: HttpFace;
+  /**
+   * What happens in the world while time passes: called when the harness advances an instance's clock
+   * (`inst.clock.advance(ms)`, OpenEnv's `advance_clock` action, the console), as one numbered call recorded under
+   * `advance_clock`, with the clock already at `to` (epoch ms). Stripe World renews subscriptions here. Its result is
+   * the call's result.
+   */
+  onClockAdvance?: (ctx: Ctx, passed: { from: number; to: number }) => unknown;
 }
 
 /** A defined world. Its `instance(options)` member is declared in world.ts, beside `defineWorld`. */
@@ -64,6 +72,8 @@ export interface World {
   readonly mcp: { name: string; instructions?: string };
   /** The world's HTTP API, if it declares one. */
   readonly http: HttpFace | undefined;
+  /** What happens while time passes, if anything (`WorldSpec.onClockAdvance`). */
+  readonly onClockAdvance: WorldSpec['onClockAdvance'];
   /** The user tables, sorted by name, as the schema creates them. */
   readonly tables: readonly TableInfo[];
   readonly schemaHash: string;

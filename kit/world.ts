@@ -39,6 +39,12 @@ function checkedFace(where: string, face: WorldSpec['http']): World['http'] {
   return face;
 }
 
+/** The `onClockAdvance` option: absent or a function. */
+function checkedHook(where: string, hook: WorldSpec['onClockAdvance']): World['onClockAdvance'] {
+  if (hook !== undefined && typeof hook !== 'function') throw new DefinitionError(`${where}: onClockAdvance must be a function (ctx, { from, to }) => result`);
+  return hook;
+}
+
 /** Read a SQL file next to a module: `readSql(import.meta.url, 'schema.sql')`. */
 export function readSql(moduleUrl: string, file: string): string {
   return readFileSync(fileURLToPath(new URL(file, moduleUrl)), 'utf8');
@@ -139,6 +145,7 @@ export function defineWorld(spec: WorldSpec): World {
     mounts: Object.freeze({ ...mounts }),
     mcp: { name: spec.mcp?.name ?? spec.name, ...(spec.mcp?.instructions ? { instructions: spec.mcp.instructions } : {}) },
     http: checkedFace(where, spec.http),
+    onClockAdvance: checkedHook(where, spec.onClockAdvance),
     tables: Object.freeze(tables),
     schemaHash: hash,
     instance: (options?: InstanceOptions) => startInstance(world, options ?? {}),

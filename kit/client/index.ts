@@ -200,6 +200,18 @@ export class SeahavenClient {
     return { ok: false, error: world ?? { code: obs.error?.error_type ?? 'execution_error', message: obs.error?.message ?? 'the call failed' } };
   }
 
+  /**
+   * Let `ms` milliseconds of world time pass (the `advance_clock` action): the world's `onClockAdvance` runs as one
+   * recorded call (Stripe World renews subscriptions), and its result or failure comes back like a tool call's.
+   */
+  async advanceClock<T = unknown>(ms: number): Promise<CallOutcome<T>> {
+    const r = await this.#request<StepResult<{ result: { data: T } | null; error: { error_type: string; message: string } | null }>>({ type: 'step', data: { type: 'advance_clock', ms } });
+    const obs = r.observation;
+    if (obs.error === null && obs.result !== null) return { ok: true, result: obs.result.data };
+    const world = r.metadata.seahaven_error as ToolFailure | undefined;
+    return { ok: false, error: world ?? { code: obs.error?.error_type ?? 'execution_error', message: obs.error?.message ?? 'the clock advance failed' } };
+  }
+
   /** The session's state document, with `episode_id` and `step_count`. */
   state(): Promise<SessionState> {
     return this.#request({ type: 'state' });

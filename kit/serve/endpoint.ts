@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { InstanceError } from '../errors.ts';
 import type { Instance, InstanceOptions } from '../instance.ts';
 import type { FaceKeys } from './face-keys.ts';
-import { callWithJson } from '../instance-internals.ts';
+import { advanceWithJson, callWithJson, type CallOutcome } from '../instance-internals.ts';
 import type { Grade } from '../task.ts';
 import type { World } from '../world.ts';
 import { FrameError, ResetError, errorFrame, frameErrorText, logInternal, validationError } from './errors.ts';
@@ -191,6 +191,7 @@ export class Endpoint implements SessionEndpoint {
           if (msg.data === undefined) throw validationError('invalid step', [{ type: 'missing', loc: ['data'], msg: 'Field required: a step frame carries the action in data' }]);
           const action = parseAction(msg.data, ['data']);
           if (action.type === 'call_tool') return this.callTool(session, action.tool_name, action.arguments, 'ws');
+          if (action.type === 'advance_clock') return this.stepCall(session, 'advance_clock', session.inst[advanceWithJson](action.ms), 'ws');
           return wrapObservation(this.otherStep(session, action, ['data']));
         }
         case 'reset': {
@@ -313,11 +314,12 @@ export class Endpoint implements SessionEndpoint {
   /** Run a checked step action (HTTP, the console): the step payload, as JSON text or (a successful call) UTF-8 bytes. */
   act(session: Session, a: StepAction, where: (string | number)[]): Reply {
     if (a.type === 'call_tool') return this.callTool(session, a.tool_name, a.arguments, 'http');
+    if (a.type === 'advance_clock') return this.stepCall(session, 'advance_clock', session.inst[advanceWithJson](a.ms), 'http');
     return this.otherStep(session, a, where);
   }
 
   /** `list_tools` or `submit`: the step payload's JSON text. */
-  private otherStep(session: Session, a: Exclude<StepAction, { type: 'call_tool' }>, where: (string | number)[]): string {
+  private otherStep(session: Session, a: Exclude<StepAction, { type: 'call_tool' } | { type: 'advance_clock' }>, where: (string | number)[]): string {
     if (a.type === 'list_tools') {
       session.stepCount++;
       return this.listToolsPayload;
@@ -330,7 +332,11 @@ export class Endpoint implements SessionEndpoint {
    * the transport, with the step's reward (in shaped mode, the change in grade) and metadata.
    */
   private callTool(session: Session, name: string, args: Record<string, unknown>, transport: 'ws' | 'http'): Reply {
-    const outcome = session.inst[callWithJson](name, args);
+    return this.stepCall(session, name, session.inst[callWithJson](name, args), transport);
+  }
+
+  /** A step that ran as a call (a tool's, or time passing): its observation, reward and metadata. */
+  private stepCall(session: Session, name: string, outcome: CallOutcome, transport: 'ws' | 'http'): Reply {
     session.stepCount++;
     let reward = 0;
     let metadata = '{}';

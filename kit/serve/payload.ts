@@ -42,9 +42,9 @@ export function errorTypeOf(code: string): 'tool_not_found' | 'invalid_args' | '
 }
 
 /** A checked step action. */
-export type StepAction = { type: 'list_tools' } | { type: 'call_tool'; tool_name: string; arguments: Record<string, unknown> } | { type: 'submit' };
+export type StepAction = { type: 'list_tools' } | { type: 'call_tool'; tool_name: string; arguments: Record<string, unknown> } | { type: 'submit' } | { type: 'advance_clock'; ms: number };
 
-const ACTION_TYPES = 'list_tools, call_tool, submit';
+const ACTION_TYPES = 'list_tools, call_tool, submit, advance_clock';
 
 /** Check a step action (`where` is the `loc` prefix: `data` or `body.action`). Clients may add `metadata`; it is ignored. */
 export function parseAction(action: unknown, where: (string | number)[]): StepAction {
@@ -72,6 +72,18 @@ export function parseAction(action: unknown, where: (string | number)[]): StepAc
     }
     if (errors.length > 0) throw validationError('invalid action', errors);
     return { type, tool_name: a.tool_name as string, arguments: args as Record<string, unknown> };
+  }
+  if (type === 'advance_clock') {
+    // Seahaven's own action: time passes in the episode (the world's onClockAdvance runs, recorded as a call).
+    for (const key in a) {
+      if (key !== 'type' && key !== 'ms' && key !== 'metadata') {
+        throw validationError('invalid action', [{ type: 'extra_forbidden', loc: [...where, key], msg: `unknown key "${key}"; an advance_clock action has ms (milliseconds to let pass)`, input: a[key] }]);
+      }
+    }
+    if (typeof a.ms !== 'number' || !Number.isSafeInteger(a.ms) || a.ms < 0) {
+      throw validationError('invalid action', [{ type: 'int_type', loc: [...where, 'ms'], msg: 'ms must be a whole number of milliseconds >= 0, like {"type": "advance_clock", "ms": 2592000000} for 30 days', input: a.ms }]);
+    }
+    return { type, ms: a.ms };
   }
   if (type === 'list_tools' || type === 'submit') {
     for (const key in a) {

@@ -2,12 +2,12 @@
 import type { Command } from 'commander';
 import { CliError } from '../errors.ts';
 
-const SUITES = ['calls', 'reset', 'ws'] as const;
+const SUITES = ['calls', 'reset', 'ws', 'http-face'] as const;
 
 export function registerBench(program: Command): void {
   program
     .command('bench')
-    .description(`run benchmarks (${SUITES.join(', ')}; default all) and print markdown tables with ratios to a raw-SQLite floor`)
+    .description(`run benchmarks (${SUITES.join(', ')}; default all) and print markdown tables with ratios to a floor (raw SQLite, or a bare server answering canned replies)`)
     .argument('[suites...]', 'which benchmarks to run')
     .option('--quick', 'fewer iterations (a smoke run; figures are noisier)')
     .option('--write', 'also record each table in bench/results.md (replacing that benchmark\'s section)')
@@ -27,9 +27,12 @@ export function registerBench(program: Command): void {
         } else if (s === 'reset') {
           const { runResetBench, formatReset } = await import('../../../bench/reset.ts');
           emit('## Reset latency', formatReset(runResetBench({ quick: opts.quick })));
-        } else {
+        } else if (s === 'ws') {
           const { runWsBench, formatWs } = await import('../../../bench/ws.ts');
           emit('## WebSocket serving', formatWs(await runWsBench({ quick: opts.quick, log: (l) => process.stderr.write(`  ${l}\n`) })));
+        } else {
+          const { runHttpFaceBench, formatHttpFace } = await import('../../../bench/http-face.ts');
+          emit('## HTTP face (Stripe World)', formatHttpFace(await runHttpFaceBench({ quick: opts.quick, log: (l) => process.stderr.write(`  ${l}\n`) })));
         }
       }
     });
