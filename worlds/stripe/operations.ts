@@ -17,6 +17,13 @@ import { disputesOps } from './resources/disputes.ts';
 import { balanceOps } from './resources/balance.ts';
 import { payoutsOps } from './resources/payouts.ts';
 import { eventsOps } from './resources/events.ts';
+import { invoicesOps } from './resources/invoices.ts';
+import { invoiceItemsOps } from './resources/invoice-items.ts';
+import { subscriptionsOps } from './resources/subscriptions.ts';
+import { subscriptionItemsOps } from './resources/subscription-items.ts';
+import { creditNotesOps } from './resources/credit-notes.ts';
+import { paymentLinksOps } from './resources/payment-links.ts';
+import { checkoutSessionsOps } from './resources/checkout-sessions.ts';
 
 export const operations: StripeOp[] = [
   ...accountOps,
@@ -36,4 +43,11 @@ export const operations: StripeOp[] = [
   ...balanceOps,
   ...payoutsOps,
   ...eventsOps,
+  ...invoicesOps,
+  ...invoiceItemsOps,
+  ...subscriptionsOps,
+  ...subscriptionItemsOps,
+  ...creditNotesOps,
+  ...paymentLinksOps,
+  ...checkoutSessionsOps,
 ];

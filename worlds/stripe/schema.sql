@@ -12,6 +12,7 @@ CREATE TABLE customers (
   deleted INTEGER NOT NULL DEFAULT 0
 ) STRICT;
 CREATE INDEX customers_order ON customers (created DESC, seq DESC);
+CREATE UNIQUE INDEX customers_seq ON customers (seq);
 CREATE INDEX customers_email ON customers (email);
 
 CREATE TABLE customer_balance_transactions (
@@ -22,6 +23,7 @@ CREATE TABLE customer_balance_transactions (
   customer TEXT
 ) STRICT;
 CREATE INDEX customer_balance_transactions_order ON customer_balance_transactions (created DESC, seq DESC);
+CREATE UNIQUE INDEX customer_balance_transactions_seq ON customer_balance_transactions (seq);
 CREATE INDEX customer_balance_transactions_customer ON customer_balance_transactions (customer);
 
 CREATE TABLE products (
@@ -36,6 +38,7 @@ CREATE TABLE products (
   type TEXT
 ) STRICT;
 CREATE INDEX products_order ON products (created DESC, seq DESC);
+CREATE UNIQUE INDEX products_seq ON products (seq);
 
 CREATE TABLE prices (
   id TEXT PRIMARY KEY,
@@ -52,6 +55,7 @@ CREATE TABLE prices (
   usage_type TEXT
 ) STRICT;
 CREATE INDEX prices_order ON prices (created DESC, seq DESC);
+CREATE UNIQUE INDEX prices_seq ON prices (seq);
 CREATE INDEX prices_product ON prices (product);
 CREATE INDEX prices_lookup_key ON prices (lookup_key);
 
@@ -63,6 +67,7 @@ CREATE TABLE coupons (
   deleted INTEGER NOT NULL DEFAULT 0
 ) STRICT;
 CREATE INDEX coupons_order ON coupons (created DESC, seq DESC);
+CREATE UNIQUE INDEX coupons_seq ON coupons (seq);
 
 CREATE TABLE promotion_codes (
   id TEXT PRIMARY KEY,
@@ -75,6 +80,7 @@ CREATE TABLE promotion_codes (
   customer TEXT
 ) STRICT;
 CREATE INDEX promotion_codes_order ON promotion_codes (created DESC, seq DESC);
+CREATE UNIQUE INDEX promotion_codes_seq ON promotion_codes (seq);
 CREATE INDEX promotion_codes_code ON promotion_codes (code);
 CREATE INDEX promotion_codes_coupon ON promotion_codes (coupon);
 
@@ -87,6 +93,7 @@ CREATE TABLE tax_rates (
   inclusive INTEGER NOT NULL DEFAULT 0
 ) STRICT;
 CREATE INDEX tax_rates_order ON tax_rates (created DESC, seq DESC);
+CREATE UNIQUE INDEX tax_rates_seq ON tax_rates (seq);
 
 CREATE TABLE payment_methods (
   id TEXT PRIMARY KEY,
@@ -97,6 +104,7 @@ CREATE TABLE payment_methods (
   type TEXT
 ) STRICT;
 CREATE INDEX payment_methods_order ON payment_methods (created DESC, seq DESC);
+CREATE UNIQUE INDEX payment_methods_seq ON payment_methods (seq);
 CREATE INDEX payment_methods_customer ON payment_methods (customer);
 
 -- Payment methods set up for future use (a succeeded setup intent): cards that need 3D Secure "unless set up" stop
@@ -116,6 +124,7 @@ CREATE TABLE setup_intents (
   status TEXT
 ) STRICT;
 CREATE INDEX setup_intents_order ON setup_intents (created DESC, seq DESC);
+CREATE UNIQUE INDEX setup_intents_seq ON setup_intents (seq);
 CREATE INDEX setup_intents_customer ON setup_intents (customer);
 
 CREATE TABLE payment_intents (
@@ -127,6 +136,7 @@ CREATE TABLE payment_intents (
   status TEXT
 ) STRICT;
 CREATE INDEX payment_intents_order ON payment_intents (created DESC, seq DESC);
+CREATE UNIQUE INDEX payment_intents_seq ON payment_intents (seq);
 CREATE INDEX payment_intents_customer ON payment_intents (customer);
 
 CREATE TABLE charges (
@@ -139,6 +149,7 @@ CREATE TABLE charges (
   status TEXT
 ) STRICT;
 CREATE INDEX charges_order ON charges (created DESC, seq DESC);
+CREATE UNIQUE INDEX charges_seq ON charges (seq);
 CREATE INDEX charges_customer ON charges (customer);
 CREATE INDEX charges_payment_intent ON charges (payment_intent);
 
@@ -155,6 +166,7 @@ CREATE TABLE refunds (
   settles_at INTEGER
 ) STRICT;
 CREATE INDEX refunds_order ON refunds (created DESC, seq DESC);
+CREATE UNIQUE INDEX refunds_seq ON refunds (seq);
 CREATE INDEX refunds_charge ON refunds (charge);
 CREATE INDEX refunds_payment_intent ON refunds (payment_intent);
 
@@ -168,6 +180,7 @@ CREATE TABLE disputes (
   status TEXT
 ) STRICT;
 CREATE INDEX disputes_order ON disputes (created DESC, seq DESC);
+CREATE UNIQUE INDEX disputes_seq ON disputes (seq);
 CREATE INDEX disputes_charge ON disputes (charge);
 
 CREATE TABLE balance_transactions (
@@ -182,6 +195,7 @@ CREATE TABLE balance_transactions (
   payout TEXT
 ) STRICT;
 CREATE INDEX balance_transactions_order ON balance_transactions (created DESC, seq DESC);
+CREATE UNIQUE INDEX balance_transactions_seq ON balance_transactions (seq);
 CREATE INDEX balance_transactions_source ON balance_transactions (source);
 CREATE INDEX balance_transactions_type ON balance_transactions (type);
 
@@ -194,6 +208,7 @@ CREATE TABLE payouts (
   arrival_date INTEGER
 ) STRICT;
 CREATE INDEX payouts_order ON payouts (created DESC, seq DESC);
+CREATE UNIQUE INDEX payouts_seq ON payouts (seq);
 
 CREATE TABLE events (
   id TEXT PRIMARY KEY,
@@ -204,6 +219,7 @@ CREATE TABLE events (
   object_id TEXT
 ) STRICT;
 CREATE INDEX events_order ON events (created DESC, seq DESC);
+CREATE UNIQUE INDEX events_seq ON events (seq);
 CREATE INDEX events_type ON events (type);
 CREATE INDEX events_object_id ON events (object_id);
 
@@ -222,3 +238,105 @@ CREATE TABLE idempotency_keys (
   request_id TEXT NOT NULL,
   created INTEGER NOT NULL
 ) STRICT;
+
+-- Billing (invoices, subscriptions, credit notes, payment links, checkout).
+CREATE TABLE invoices (
+  id TEXT PRIMARY KEY,
+  seq INTEGER NOT NULL,
+  created INTEGER NOT NULL,
+  data TEXT NOT NULL,
+  customer TEXT,
+  status TEXT,
+  subscription TEXT,
+  number TEXT
+) STRICT;
+CREATE INDEX invoices_order ON invoices (created DESC, seq DESC);
+CREATE UNIQUE INDEX invoices_seq ON invoices (seq);
+CREATE INDEX invoices_customer ON invoices (customer);
+CREATE INDEX invoices_subscription ON invoices (subscription);
+
+CREATE TABLE invoice_line_items (
+  id TEXT PRIMARY KEY,
+  seq INTEGER NOT NULL,
+  created INTEGER NOT NULL,
+  data TEXT NOT NULL,
+  invoice TEXT
+) STRICT;
+CREATE INDEX invoice_line_items_order ON invoice_line_items (created DESC, seq DESC);
+CREATE UNIQUE INDEX invoice_line_items_seq ON invoice_line_items (seq);
+CREATE INDEX invoice_line_items_invoice ON invoice_line_items (invoice);
+
+CREATE TABLE invoiceitems (
+  id TEXT PRIMARY KEY,
+  seq INTEGER NOT NULL,
+  created INTEGER NOT NULL,
+  data TEXT NOT NULL,
+  customer TEXT,
+  invoice TEXT
+) STRICT;
+CREATE INDEX invoiceitems_order ON invoiceitems (created DESC, seq DESC);
+CREATE UNIQUE INDEX invoiceitems_seq ON invoiceitems (seq);
+CREATE INDEX invoiceitems_customer ON invoiceitems (customer);
+CREATE INDEX invoiceitems_invoice ON invoiceitems (invoice);
+
+CREATE TABLE subscriptions (
+  id TEXT PRIMARY KEY,
+  seq INTEGER NOT NULL,
+  created INTEGER NOT NULL,
+  data TEXT NOT NULL,
+  customer TEXT,
+  status TEXT
+) STRICT;
+CREATE INDEX subscriptions_order ON subscriptions (created DESC, seq DESC);
+CREATE UNIQUE INDEX subscriptions_seq ON subscriptions (seq);
+CREATE INDEX subscriptions_customer ON subscriptions (customer);
+CREATE INDEX subscriptions_status ON subscriptions (status);
+
+CREATE TABLE subscription_items (
+  id TEXT PRIMARY KEY,
+  seq INTEGER NOT NULL,
+  created INTEGER NOT NULL,
+  data TEXT NOT NULL,
+  subscription TEXT
+) STRICT;
+CREATE INDEX subscription_items_order ON subscription_items (created DESC, seq DESC);
+CREATE UNIQUE INDEX subscription_items_seq ON subscription_items (seq);
+CREATE INDEX subscription_items_subscription ON subscription_items (subscription);
+
+CREATE TABLE credit_notes (
+  id TEXT PRIMARY KEY,
+  seq INTEGER NOT NULL,
+  created INTEGER NOT NULL,
+  data TEXT NOT NULL,
+  invoice TEXT,
+  customer TEXT,
+  status TEXT
+) STRICT;
+CREATE INDEX credit_notes_order ON credit_notes (created DESC, seq DESC);
+CREATE UNIQUE INDEX credit_notes_seq ON credit_notes (seq);
+CREATE INDEX credit_notes_invoice ON credit_notes (invoice);
+
+CREATE TABLE payment_links (
+  id TEXT PRIMARY KEY,
+  seq INTEGER NOT NULL,
+  created INTEGER NOT NULL,
+  data TEXT NOT NULL,
+  active INTEGER NOT NULL DEFAULT 1
+) STRICT;
+CREATE INDEX payment_links_order ON payment_links (created DESC, seq DESC);
+CREATE UNIQUE INDEX payment_links_seq ON payment_links (seq);
+
+CREATE TABLE checkout_sessions (
+  id TEXT PRIMARY KEY,
+  seq INTEGER NOT NULL,
+  created INTEGER NOT NULL,
+  data TEXT NOT NULL,
+  status TEXT,
+  customer TEXT,
+  payment_intent TEXT,
+  subscription TEXT,
+  payment_link TEXT
+) STRICT;
+CREATE INDEX checkout_sessions_order ON checkout_sessions (created DESC, seq DESC);
+CREATE UNIQUE INDEX checkout_sessions_seq ON checkout_sessions (seq);
+CREATE INDEX checkout_sessions_payment_link ON checkout_sessions (payment_link);

@@ -14,7 +14,8 @@ export function emit(c: OpContext, type: string, object: Obj, previous?: Obj): O
     api_version: c.version,
     context: null,
     created: nowSeconds(c.ctx),
-    data: previous ? { object: structuredClone(object), previous_attributes: previous } : { object: structuredClone(object) },
+    // Stored as JSON at once (put), so the snapshot is taken here without a copy.
+    data: previous ? { object, previous_attributes: previous } : { object },
     livemode: false,
     pending_webhooks: 0,
     request: { id: c.requestId, idempotency_key: c.idempotencyKey },

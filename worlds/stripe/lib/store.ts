@@ -13,7 +13,9 @@ export type Obj = Record<string, any>;
 export type Table =
   | 'customers' | 'customer_balance_transactions' | 'products' | 'prices' | 'coupons' | 'promotion_codes' | 'tax_rates'
   | 'payment_methods' | 'setup_intents' | 'payment_intents' | 'charges' | 'refunds' | 'disputes' | 'balance_transactions'
-  | 'payouts' | 'events';
+  | 'payouts' | 'events'
+  | 'invoices' | 'invoice_line_items' | 'invoiceitems' | 'subscriptions' | 'subscription_items' | 'credit_notes' | 'payment_links'
+  | 'checkout_sessions';
 
 type Col = (o: Obj) => SqlParam;
 const bool = (v: unknown): number => (v ? 1 : 0);
@@ -37,6 +39,14 @@ export const COLUMNS: Record<Table, Record<string, Col>> = {
   balance_transactions: { type: (o) => o.type ?? null, source: (o) => ref(o.source), status: (o) => o.status ?? null, available_on: (o) => o.available_on ?? null, payout: () => null },
   payouts: { status: (o) => o.status ?? null, arrival_date: (o) => o.arrival_date ?? null },
   events: { type: (o) => o.type ?? null, object_id: (o) => ref(o.data?.object?.id) },
+  invoices: { customer: (o) => ref(o.customer), status: (o) => o.status ?? null, subscription: (o) => ref(o.parent?.subscription_details?.subscription ?? null), number: (o) => o.number ?? null },
+  invoice_line_items: { invoice: (o) => ref(o.invoice) },
+  invoiceitems: { customer: (o) => ref(o.customer), invoice: (o) => ref(o.invoice) },
+  subscriptions: { customer: (o) => ref(o.customer), status: (o) => o.status ?? null },
+  subscription_items: { subscription: (o) => ref(o.subscription) },
+  credit_notes: { invoice: (o) => ref(o.invoice), customer: (o) => ref(o.customer), status: (o) => o.status ?? null },
+  payment_links: { active: (o) => bool(o.active) },
+  checkout_sessions: { status: (o) => o.status ?? null, customer: (o) => ref(o.customer), payment_intent: (o) => ref(o.payment_intent), subscription: (o) => ref(o.subscription), payment_link: (o) => ref(o.payment_link) },
 };
 
 /** Which table holds objects whose id starts with a prefix (expansion and generic retrieval use it). */
@@ -44,6 +54,8 @@ export const TABLE_OF_PREFIX: Record<string, Table> = {
   cus_: 'customers', cbtxn_: 'customer_balance_transactions', prod_: 'products', price_: 'prices', promo_: 'promotion_codes',
   txr_: 'tax_rates', pm_: 'payment_methods', seti_: 'setup_intents', pi_: 'payment_intents', ch_: 'charges', py_: 'charges',
   re_: 'refunds', du_: 'disputes', txn_: 'balance_transactions', po_: 'payouts', evt_: 'events',
+  in_: 'invoices', il_: 'invoice_line_items', ii_: 'invoiceitems', sub_: 'subscriptions', si_: 'subscription_items', cn_: 'credit_notes',
+  plink_: 'payment_links', cs_: 'checkout_sessions',
 };
 
 /** The table of an id, by its prefix; coupons have none (caller-chosen ids). */
@@ -62,32 +74,29 @@ export function nowSeconds(ctx: Ctx): number {
   return Math.floor(ctx.clock.now() / 1000);
 }
 
-interface Statements {
-  insert: string;
-  update: string;
-}
-
-/** Each table's insert and update, written out once from `COLUMNS`. */
-const STATEMENTS = Object.fromEntries(
+/**
+ * Each table's write, written out once from `COLUMNS`: one statement that inserts a new object or updates an existing
+ * one in place. A new row's `seq` is one past the table's highest (`<table>_seq` makes that a lookup), so objects of
+ * a table created in the same second keep their order; an update keeps its row's `seq` and `created`.
+ */
+const UPSERTS = Object.fromEntries(
   (Object.keys(COLUMNS) as Table[]).map((t) => {
     const names = Object.keys(COLUMNS[t]);
-    const insert = ['INSERT INTO', t, '(id, seq, created, data', ...names.map((n) => ', ' + n), ') VALUES (?, ?, ?, ?', ...names.map(() => ', ?'), ')'].join(' ');
-    const update = ['UPDATE', t, 'SET data = ?', ...names.map((n) => ', ' + n + ' = ?'), 'WHERE id = ?'].join(' ');
-    return [t, { insert, update }];
+    const sql = [
+      'INSERT INTO', t, '(id, seq, created, data', ...names.map((n) => ', ' + n), ')',
+      'VALUES (?, (SELECT coalesce(max(seq), 0) + 1 FROM', t, '), ?, ?', ...names.map(() => ', ?'), ')',
+      'ON CONFLICT (id) DO UPDATE SET data = excluded.data', ...names.map((n) => ', ' + n + ' = excluded.' + n),
+    ].join(' ');
+    return [t, sql];
   }),
-) as Record<Table, Statements>;
+) as Record<Table, string>;
 
-/** Insert or replace an object. `seq` is kept for an existing row, a fresh one for a new row. */
+/** Insert or replace an object, in one statement. */
 export function put(ctx: Ctx, table: Table, obj: Obj): Obj {
   const cols = COLUMNS[table];
   const values = Object.keys(cols).map((n) => cols[n](obj));
-  const data = JSON.stringify(obj);
-  if (ctx.db.one(`SELECT 1 FROM ${table} WHERE id = ?`, obj.id)) {
-    ctx.db.run(STATEMENTS[table].update, data, ...values, obj.id);
-  } else {
-    const created = typeof obj.created === 'number' ? obj.created : typeof obj.date === 'number' ? obj.date : nowSeconds(ctx);
-    ctx.db.run(STATEMENTS[table].insert, obj.id, ctx.ids.seq('objects'), created, data, ...values);
-  }
+  const created = typeof obj.created === 'number' ? obj.created : typeof obj.date === 'number' ? obj.date : nowSeconds(ctx);
+  ctx.db.run(UPSERTS[table], obj.id, created, JSON.stringify(obj), ...values);
   return obj;
 }
 

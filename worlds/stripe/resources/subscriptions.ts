@@ -1,0 +1,4 @@
+/** (being written) */
+import type { StripeOp } from '../lib/op.ts';
+
+export const subscriptionsOps: StripeOp[] = [];
