@@ -54,6 +54,8 @@ export interface McpSessionHost {
 export interface McpSessionLease {
   touch(): void;
   close(): void;
+  /** What the host adds to this session's instructions (the key of a world's HTTP face, say). */
+  instructions?: string;
 }
 
 /** What a caller may pass beside the request. */
@@ -166,7 +168,7 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
       instance.destroy();
       return hostRefusal(init.id, e);
     }
-    const server = createWorldServer(world, () => instance, { task: reset.task });
+    const server = createWorldServer(world, () => instance, { task: reset.task, instructions: lease?.instructions });
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: () => id, enableJsonResponse: true, onsessionclosed: drop });
     const session: Session = { id, world, instance, server, transport, lastSeen: Date.now(), lease };
     sessions.set(id, session);

@@ -28,11 +28,11 @@ let sharedValidator: AjvJsonSchemaValidator | undefined;
  * const server = createWorldServer(world, () => inst);
  * await server.connect(new StdioServerTransport());
  */
-export function createWorldServer(world: World, instance: () => Instance, options: { task?: string } = {}): Server {
+export function createWorldServer(world: World, instance: () => Instance, options: { task?: string; instructions?: string } = {}): Server {
   sharedValidator ??= new AjvJsonSchemaValidator();
   const server = new Server(
     { name: world.mcp.name, version: world.version },
-    { capabilities: { tools: {} }, instructions: instructionsFor(world, options.task), jsonSchemaValidator: sharedValidator },
+    { capabilities: { tools: {} }, instructions: instructionsFor(world, options.task, options.instructions), jsonSchemaValidator: sharedValidator },
   );
   // The SDK puts a thrown error's message on the wire as is, and McpError's message already carries the
   // "MCP error <code>: " prefix that clients add again; send the bare message.
@@ -67,9 +67,9 @@ export function rpcErrorOf(e: unknown): { code: number; message: string; data?: 
 }
 
 /** The world's own instructions, followed by the task's prompt when the session plays a task. */
-function instructionsFor(world: World, taskId: string | undefined): string | undefined {
+function instructionsFor(world: World, taskId: string | undefined, extra?: string): string | undefined {
   const prompt = taskId === undefined ? undefined : world.task(taskId)?.prompt;
-  const parts = [world.mcp.instructions, prompt === undefined ? undefined : `Your task: ${prompt}`].filter((p): p is string => p !== undefined && p !== '');
+  const parts = [world.mcp.instructions, prompt === undefined ? undefined : `Your task: ${prompt}`, extra].filter((p): p is string => p !== undefined && p !== '');
   return parts.length === 0 ? undefined : parts.join('\n\n');
 }
 

@@ -19,27 +19,10 @@ import { openEnvTools, parseAction, stepPayload, type OpenEnvTool, type StepActi
 import { parseReset, type ResetPlan, type ResetRequest } from './reset.ts';
 import { handleRpc } from './rpc.ts';
 import type { FairScheduler } from './scheduler.ts';
+import type { ServeHooks } from './hooks.ts';
 import { Session, type SessionEndpoint, type SessionOwner, type SessionRegistry } from './sessions.ts';
 
-/** Extension points for what the server does not decide itself (curricula, progress tracking). */
-export interface ServeHooks {
-  /**
-   * Turn a reset that names a `curriculum` or `run_id` into the episode to start. Without this hook such resets are
-   * refused. Throw `ResetError` to refuse with a message for the client.
-   */
-  resolveReset?(request: ResetRequest, ctx: { world: World; session: Session }): ResetPlan | Promise<ResetPlan>;
-  /**
-   * Called at the first `submit` of an episode, with its grade. An object it returns becomes the submit reply's
-   * `metadata` (a curriculum reports the run's stage there). Errors are logged, never sent to the client.
-   */
-  onGrade?(session: Session, grade: Grade): void | Record<string, unknown>;
-  /**
-   * Called when an episode that `resolveReset` planned ends without a `submit` (the session was reset again, closed,
-   * disconnected, reaped or shut down), or never starts (the plan was refused). `context` is the plan's. Errors are logged.
-   * The episode's instance may already be gone (a reset reuses its connection), so read what you need from `context`.
-   */
-  onAbandon?(session: Session, context: unknown): void;
-}
+export type { ServeHooks } from './hooks.ts';
 
 export interface EndpointOptions {
   registry: SessionRegistry;
@@ -102,6 +85,11 @@ export class Endpoint implements SessionEndpoint {
   /** The logger and slow-call threshold every instance of this endpoint starts with. */
   instanceOptions(): Pick<InstanceOptions, 'logger' | 'slowCallMs'> {
     return { logger: this.options.logger, slowCallMs: this.options.slowCallMs };
+  }
+
+  /** The session's key for the world's HTTP face, or undefined for a world without one. */
+  faceKeyOf(session: Session): string | undefined {
+    return this.options.faceKeys?.keyOf(session);
   }
 
   get registry(): SessionRegistry {
@@ -306,8 +294,8 @@ export class Endpoint implements SessionEndpoint {
     const observation =
       '{"fixture":' + JSON.stringify(inst.fixture) + ',"seed":' + inst.seed + ',"now":' + JSON.stringify(inst.clock.iso()) +
       ',"task":' + (task ? JSON.stringify({ id: task.id, prompt: task.prompt }) : 'null') + ',"tools":' + this.toolsJson + '}';
-    const keys = this.options.faceKeys;
-    const metadata = JSON.stringify({ ...plan?.metadata, episode_id: session.episodeId, ...(keys ? { api_key: keys.keyOf(session) } : {}) });
+    const key = this.faceKeyOf(session);
+    const metadata = JSON.stringify({ ...plan?.metadata, episode_id: session.episodeId, ...(key === undefined ? {} : { api_key: key }) });
     return stepPayload(observation, null, false, metadata);
   }
 

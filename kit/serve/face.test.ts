@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { defineHttpFace, defineOperation, defineTool, defineWorld, ToolError, z, type FaceReply } from '../index.ts';
 import { startServer, type RunningServer } from './server.ts';
 import { WireProbe } from './wire-probe.ts';
@@ -111,6 +113,25 @@ describe('a world HTTP face on the server', () => {
     expect(await (await call(server.url, 'GET', '/api/notes', keyA)).json()).toEqual([]);
     await a.close();
     await b.close();
+  });
+
+  it('tells an MCP session its key in the instructions, and the key reaches that session\'s instance', async () => {
+    const { createMcpHttpHandler } = await import('../mcp/http.ts');
+    const mcp = createMcpHttpHandler({ world: notes });
+    const served = await startServer({ worlds: [notes], port: 0, mcpHttp: mcp });
+    const client = new Client({ name: 'face-test', version: '1.0.0' });
+    try {
+      await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', served.url)));
+      const key = /key for the world's HTTP API \(base path \/api on this server\): (key_\w+)/.exec(client.getInstructions() ?? '')?.[1];
+      expect(key).toBeDefined();
+      expect((await call(served.url, 'POST', '/api/notes', key!, { text: 'via MCP' })).status).toBe(200);
+      const counted = await client.callTool({ name: 'count_notes', arguments: {} });
+      expect(JSON.stringify(counted.content)).toContain('\\"n\\":1');
+    } finally {
+      await client.close();
+      await served.close();
+      await mcp.close();
+    }
   });
 
   it('opens an account for a key no session holds, counted against capacity, and refuses bad keys in the API\'s own shape', async () => {

@@ -108,9 +108,12 @@ function mcpSessionHost(ep: Endpoint): McpSessionHost {
     open(id, instance, end) {
       const s = ep.adoptSession('mcp-http', id, instance);
       s.onEnd = () => end();
+      const key = ep.faceKeyOf(s);
       return {
         touch: () => void (s.lastActive = performance.now()),
         close: () => ep.registry.end(s, 'close'),
+        // The MCP client's counterpart of a reset's metadata.api_key: how code the agent writes reaches this session.
+        ...(key === undefined ? {} : { instructions: `This session's key for the world's HTTP API (base path ${ep.world.http!.basePath} on this server): ${key}` }),
       };
     },
   };
