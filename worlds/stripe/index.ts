@@ -8,6 +8,7 @@ import { stripeFace } from './face.ts';
 import { operations } from './operations.ts';
 import { tools } from './tools.ts';
 import { registerOps } from './lib/run-op.ts';
+import { billingTick } from './lib/billing.ts';
 
 registerOps(operations);
 
@@ -19,6 +20,8 @@ export const stripe = defineWorld({
   tools,
   epoch: '2026-06-01T09:00:00.000Z',
   http: stripeFace(operations),
+  // Time passing renews subscriptions, ends trials, retries payments and collects due invoices.
+  onClockAdvance: billingTick,
   fixtures: {
     empty: {
       description: 'A new Stripe account in test mode: no customers, products or payments yet.',

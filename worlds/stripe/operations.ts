@@ -18,6 +18,7 @@ import { balanceOps } from './resources/balance.ts';
 import { payoutsOps } from './resources/payouts.ts';
 import { eventsOps } from './resources/events.ts';
 import { invoicesOps } from './resources/invoices.ts';
+import { invoiceLinesOps } from './resources/invoice-lines.ts';
 import { invoiceItemsOps } from './resources/invoice-items.ts';
 import { subscriptionsOps } from './resources/subscriptions.ts';
 import { subscriptionItemsOps } from './resources/subscription-items.ts';
@@ -44,6 +45,7 @@ export const operations: StripeOp[] = [
   ...payoutsOps,
   ...eventsOps,
   ...invoicesOps,
+  ...invoiceLinesOps,
   ...invoiceItemsOps,
   ...subscriptionsOps,
   ...subscriptionItemsOps,

@@ -248,7 +248,9 @@ CREATE TABLE invoices (
   customer TEXT,
   status TEXT,
   subscription TEXT,
-  number TEXT
+  number TEXT,
+  collection_method TEXT,
+  due_date INTEGER
 ) STRICT;
 CREATE INDEX invoices_order ON invoices (created DESC, seq DESC);
 CREATE UNIQUE INDEX invoices_seq ON invoices (seq);
@@ -279,15 +281,31 @@ CREATE UNIQUE INDEX invoiceitems_seq ON invoiceitems (seq);
 CREATE INDEX invoiceitems_customer ON invoiceitems (customer);
 CREATE INDEX invoiceitems_invoice ON invoiceitems (invoice);
 
+CREATE TABLE invoice_payments (
+  id TEXT PRIMARY KEY,
+  seq INTEGER NOT NULL,
+  created INTEGER NOT NULL,
+  data TEXT NOT NULL,
+  invoice TEXT,
+  status TEXT,
+  payment_intent TEXT
+) STRICT;
+CREATE INDEX invoice_payments_order ON invoice_payments (created DESC, seq DESC);
+CREATE UNIQUE INDEX invoice_payments_seq ON invoice_payments (seq);
+CREATE INDEX invoice_payments_invoice ON invoice_payments (invoice);
+
 CREATE TABLE subscriptions (
   id TEXT PRIMARY KEY,
   seq INTEGER NOT NULL,
   created INTEGER NOT NULL,
   data TEXT NOT NULL,
   customer TEXT,
-  status TEXT
+  status TEXT,
+  -- When the clock next owes the subscription something (lib/billing.ts keeps it; null: nothing until someone acts).
+  billing_due INTEGER
 ) STRICT;
 CREATE INDEX subscriptions_order ON subscriptions (created DESC, seq DESC);
+CREATE INDEX subscriptions_billing_due ON subscriptions (billing_due, seq) WHERE billing_due IS NOT NULL;
 CREATE UNIQUE INDEX subscriptions_seq ON subscriptions (seq);
 CREATE INDEX subscriptions_customer ON subscriptions (customer);
 CREATE INDEX subscriptions_status ON subscriptions (status);

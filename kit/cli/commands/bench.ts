@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { CliError } from '../errors.ts';
 
-const SUITES = ['calls', 'reset', 'ws', 'http-face'] as const;
+const SUITES = ['calls', 'reset', 'ws', 'http-face', 'billing'] as const;
 
 export function registerBench(program: Command): void {
   program
@@ -30,6 +30,9 @@ export function registerBench(program: Command): void {
         } else if (s === 'ws') {
           const { runWsBench, formatWs } = await import('../../../bench/ws.ts');
           emit('## WebSocket serving', formatWs(await runWsBench({ quick: opts.quick, log: (l) => process.stderr.write(`  ${l}\n`) })));
+        } else if (s === 'billing') {
+          const { runBillingBench, formatBilling } = await import('../../../bench/billing.ts');
+          emit('## Subscription billing (Stripe World)', formatBilling(runBillingBench({ quick: opts.quick })));
         } else {
           const { runHttpFaceBench, formatHttpFace } = await import('../../../bench/http-face.ts');
           emit('## HTTP face (Stripe World)', formatHttpFace(await runHttpFaceBench({ quick: opts.quick, log: (l) => process.stderr.write(`  ${l}\n`) })));

@@ -15,7 +15,7 @@ export type Table =
   | 'payment_methods' | 'setup_intents' | 'payment_intents' | 'charges' | 'refunds' | 'disputes' | 'balance_transactions'
   | 'payouts' | 'events'
   | 'invoices' | 'invoice_line_items' | 'invoiceitems' | 'subscriptions' | 'subscription_items' | 'credit_notes' | 'payment_links'
-  | 'checkout_sessions';
+  | 'checkout_sessions' | 'invoice_payments';
 
 type Col = (o: Obj) => SqlParam;
 const bool = (v: unknown): number => (v ? 1 : 0);
@@ -39,9 +39,10 @@ export const COLUMNS: Record<Table, Record<string, Col>> = {
   balance_transactions: { type: (o) => o.type ?? null, source: (o) => ref(o.source), status: (o) => o.status ?? null, available_on: (o) => o.available_on ?? null, payout: () => null },
   payouts: { status: (o) => o.status ?? null, arrival_date: (o) => o.arrival_date ?? null },
   events: { type: (o) => o.type ?? null, object_id: (o) => ref(o.data?.object?.id) },
-  invoices: { customer: (o) => ref(o.customer), status: (o) => o.status ?? null, subscription: (o) => ref(o.parent?.subscription_details?.subscription ?? null), number: (o) => o.number ?? null },
+  invoices: { customer: (o) => ref(o.customer), status: (o) => o.status ?? null, subscription: (o) => ref(o.parent?.subscription_details?.subscription ?? null), number: (o) => o.number ?? null, collection_method: (o) => o.collection_method ?? null, due_date: (o) => o.due_date ?? null },
   invoice_line_items: { invoice: (o) => ref(o.invoice) },
   invoiceitems: { customer: (o) => ref(o.customer), invoice: (o) => ref(o.invoice) },
+  invoice_payments: { invoice: (o) => ref(o.invoice), status: (o) => o.status ?? null, payment_intent: (o) => ref(o.payment?.payment_intent ?? null) },
   subscriptions: { customer: (o) => ref(o.customer), status: (o) => o.status ?? null },
   subscription_items: { subscription: (o) => ref(o.subscription) },
   credit_notes: { invoice: (o) => ref(o.invoice), customer: (o) => ref(o.customer), status: (o) => o.status ?? null },
@@ -55,7 +56,7 @@ export const TABLE_OF_PREFIX: Record<string, Table> = {
   txr_: 'tax_rates', pm_: 'payment_methods', seti_: 'setup_intents', pi_: 'payment_intents', ch_: 'charges', py_: 'charges',
   re_: 'refunds', du_: 'disputes', txn_: 'balance_transactions', po_: 'payouts', evt_: 'events',
   in_: 'invoices', il_: 'invoice_line_items', ii_: 'invoiceitems', sub_: 'subscriptions', si_: 'subscription_items', cn_: 'credit_notes',
-  plink_: 'payment_links', cs_: 'checkout_sessions',
+  plink_: 'payment_links', cs_: 'checkout_sessions', inpay_: 'invoice_payments',
 };
 
 /** The table of an id, by its prefix; coupons have none (caller-chosen ids). */

@@ -1,4 +1,385 @@
-/** (being written) */
-import type { StripeOp } from '../lib/op.ts';
+/**
+ * Credit notes: money given back on a finalized invoice, by `amount` or by `lines[]` (part or all of an invoice line,
+ * by quantity or amount, or a custom line). What a note does depends on the invoice:
+ *
+ *   open (`pre_payment`): the invoice's `amount_due` and `amount_remaining` drop by the note's total (a note that
+ *     leaves nothing to pay marks the invoice paid);
+ *   paid (`post_payment`): the total is split between `refund_amount` (a refund of the invoice's charge),
+ *     `credit_amount` (credit on the customer's balance, a `credit_note` balance transaction) and
+ *     `out_of_band_amount` (settled elsewhere); what the split leaves unnamed is credited to the balance.
+ *
+ * Numbers are `<invoice number>-CN-01`, counting per invoice. Voiding undoes a note: the open invoice owes the
+ * amount again, the balance credit is taken back; a refund cannot be taken back, so a note that refunded stays.
+ * `GET /v1/credit_notes/preview` (and `/preview/lines`) answers what a create would make, writing nothing.
+ */
+import type { Ctx } from '../../../kit/index.ts';
+import { emit, changedAttributes } from '../lib/events.ts';
+import { invalidRequest, parameterMissing, resourceMissing } from '../lib/errors.ts';
+import { listPage } from '../lib/list.ts';
+import { mustInvoice, linesOf } from '../lib/invoicing.ts';
+import { op, type OpContext } from '../lib/op.ts';
+import { listParams, mergeMetadata, p } from '../lib/params.ts';
+import { get, newId, nowSeconds, put, rows, type Obj } from '../lib/store.ts';
+import { accountOf } from './account.ts';
+import { getCustomer } from './customers.ts';
+import { nestedPage } from './payment-links.ts';
+import { refundCharge } from './refunds.ts';
 
-export const creditNotesOps: StripeOp[] = [];
+const REASONS = ['duplicate', 'fraudulent', 'order_change', 'product_unsatisfactory'] as const;
+
+const lineParam = p.obj({
+  type: p.enum('invoice_line_item', 'custom_line_item').req(),
+  invoice_line_item: p.string(),
+  quantity: p.int(0),
+  amount: p.int(0),
+  description: p.string(),
+  unit_amount: p.int(0),
+  unit_amount_decimal: p.decimal(),
+  tax_rates: p.arr(p.string()),
+  tax_amounts: p.any(),
+  metadata: p.metadata(),
+});
+
+/** What create and the previews take. */
+const noteParams = {
+  invoice: p.string().req(),
+  amount: p.int(0),
+  credit_amount: p.int(0),
+  refund_amount: p.int(0),
+  out_of_band_amount: p.int(0),
+  lines: p.arr(lineParam),
+  memo: p.string(),
+  metadata: p.metadata(),
+  reason: p.enum(...REASONS),
+  effective_at: p.int(),
+  email_type: p.enum('credit_note', 'none'),
+  shipping_cost: p.any(),
+  refunds: p.arr(p.obj({ refund: p.string(), amount_refunded: p.int(0), type: p.string(), payment_record_refund: p.any() })),
+};
+
+const linesUrl = (id: string) => `/v1/credit_notes/${id}/lines`;
+
+/** A credit note by id, or 404. */
+function mustCreditNote(ctx: Ctx, id: string, param = 'id'): Obj {
+  const note = get(ctx, 'credit_notes', id);
+  if (!note) throw resourceMissing('credit note', id, param);
+  return note;
+}
+
+/** The credit notes already issued on an invoice (void ones give back what they took). */
+function issuedOn(ctx: Ctx, invoiceId: string): Obj[] {
+  return rows(ctx, 'credit_notes', 'invoice = ? AND status = ?', [invoiceId, 'issued'], true);
+}
+
+/** How much of an invoice line earlier notes have credited. */
+function creditedOfLine(notes: Obj[], lineId: string): number {
+  let sum = 0;
+  for (const n of notes) for (const l of n.lines.data as Obj[]) if (l.invoice_line_item === lineId) sum += l.amount;
+  return sum;
+}
+
+/** The charge that paid an invoice: the payment intent of its paid invoice payment. */
+function chargeOfInvoice(ctx: Ctx, invoice: Obj): Obj | undefined {
+  const paid = rows(ctx, 'invoice_payments', 'invoice = ? AND status = ?', [invoice.id, 'paid'], true);
+  for (const record of paid) {
+    const pi = record.payment?.payment_intent ? get(ctx, 'payment_intents', record.payment.payment_intent) : undefined;
+    const charge = pi?.latest_charge ? get(ctx, 'charges', pi.latest_charge) : undefined;
+    if (charge?.status === 'succeeded') return charge;
+  }
+  return undefined;
+}
+
+/**
+ * A credit note as the parameters describe it, checked against the invoice, without writing anything. Ids are those
+ * given (create takes new ones, the previews fixed placeholders), so a preview leaves the id streams alone.
+ */
+function buildNote(c: OpContext, params: Record<string, any>, ids: { note: string; line: (i: number) => string }): { note: Obj; refund: number; credit: number } {
+  const ctx = c.ctx;
+  const invoice = mustInvoice(ctx, params.invoice, 'invoice');
+  if (invoice.status !== 'open' && invoice.status !== 'paid') {
+    throw invalidRequest(`You can only create a credit note on an open or paid invoice; invoice ${invoice.id} is ${invoice.status}.`, 'invoice', 'invoice_not_editable');
+  }
+  const earlier = issuedOn(ctx, invoice.id);
+  const invoiceLines = linesOf(ctx, invoice.id);
+  const lines: Obj[] = (params.lines ?? []).map((given: Obj, i: number) => {
+    const here = `lines[${i}]`;
+    const base = { id: ids.line(i), object: 'credit_note_line_item', discount_amount: 0, discount_amounts: [], livemode: false, metadata: mergeMetadata({}, given.metadata), pretax_credit_amounts: [], tax_rates: [], taxes: [], type: given.type };
+    if (given.type === 'custom_line_item') {
+      if (given.invoice_line_item) throw invalidRequest('invoice_line_item can only be given with type invoice_line_item.', `${here}[invoice_line_item]`);
+      if (!given.description) throw parameterMissing(`${here}[description]`);
+      const quantity = given.quantity ?? 1;
+      const unit = given.unit_amount ?? (given.unit_amount_decimal !== undefined && given.unit_amount_decimal !== null ? Number(given.unit_amount_decimal) : undefined);
+      if (unit === undefined) throw parameterMissing(`${here}[unit_amount]`);
+      const amount = Math.round(unit * quantity);
+      return { ...base, amount, description: given.description, invoice_line_item: null, quantity, unit_amount: Math.round(unit), unit_amount_decimal: String(given.unit_amount_decimal ?? unit) };
+    }
+    if (!given.invoice_line_item) throw parameterMissing(`${here}[invoice_line_item]`);
+    const line = invoiceLines.find((l) => l.id === given.invoice_line_item);
+    if (!line) throw resourceMissing('invoice line item', given.invoice_line_item, `${here}[invoice_line_item]`);
+    const lineQuantity: number = line.quantity ?? 1;
+    const unit = lineQuantity ? line.amount / lineQuantity : line.amount;
+    const hasQuantity = given.quantity !== undefined && given.quantity !== null;
+    const hasAmount = given.amount !== undefined && given.amount !== null;
+    if (hasQuantity && hasAmount) throw invalidRequest('You may only specify one of these parameters: amount, quantity.', `${here}[amount]`);
+    if (hasQuantity && given.quantity > lineQuantity) throw invalidRequest(`The quantity (${given.quantity}) is greater than the quantity of invoice line item ${line.id} (${lineQuantity}).`, `${here}[quantity]`);
+    const quantity = hasQuantity ? given.quantity : hasAmount ? null : lineQuantity;
+    const amount = hasAmount ? given.amount : Math.round(unit * (quantity as number));
+    const left = line.amount - creditedOfLine(earlier, line.id);
+    if (amount > left) throw invalidRequest(`The credit note amount for invoice line item ${line.id} (${amount}) is greater than what is left to credit on it (${left}).`, `${here}[${hasAmount ? 'amount' : 'quantity'}]`);
+    return { ...base, amount, description: given.description ?? line.description ?? null, invoice_line_item: line.id, quantity, unit_amount: quantity ? Math.round(amount / quantity) : null, unit_amount_decimal: quantity ? String(amount / quantity) : null };
+  });
+  const linesTotal = lines.reduce((sum, l) => sum + (l.amount as number), 0);
+  let total: number;
+  if (lines.length > 0) {
+    if (params.amount !== undefined && params.amount !== null && params.amount !== linesTotal) throw invalidRequest(`The amount (${params.amount}) must equal the sum of the lines (${linesTotal}).`, 'amount');
+    total = linesTotal;
+  } else if (params.amount !== undefined && params.amount !== null) {
+    total = params.amount;
+  } else {
+    const split = (params.refund_amount ?? 0) + (params.credit_amount ?? 0) + (params.out_of_band_amount ?? 0);
+    if (split === 0) throw invalidRequest('You must pass either `amount` or `lines` (or the refund, credit and out-of-band amounts) to create a credit note.', 'amount', 'parameter_missing');
+    total = split;
+  }
+  if (total <= 0) throw invalidRequest('The credit note total must be greater than zero.', 'amount');
+  const preAlready = invoice.pre_payment_credit_notes_amount ?? 0;
+  const postAlready = invoice.post_payment_credit_notes_amount ?? 0;
+  const pre = invoice.status === 'open';
+  let refund = 0;
+  let credit = 0;
+  let outOfBand = 0;
+  if (pre) {
+    for (const k of ['refund_amount', 'credit_amount', 'out_of_band_amount'] as const) {
+      if (params[k]) throw invalidRequest(`${k} can only be used on a paid invoice; a credit note on an open invoice lowers what it asks for.`, k);
+    }
+    if (total > invoice.amount_remaining) throw invalidRequest(`The credit note total (${total}) is greater than the invoice's amount remaining (${invoice.amount_remaining}).`, 'amount');
+  } else {
+    const creditable = invoice.total - preAlready - postAlready;
+    if (total > creditable) throw invalidRequest(`The credit note total (${total}) is greater than what is left to credit on invoice ${invoice.id} (${creditable}).`, 'amount');
+    refund = params.refund_amount ?? 0;
+    outOfBand = params.out_of_band_amount ?? 0;
+    credit = params.credit_amount ?? Math.max(0, total - refund - outOfBand);
+    if (refund + credit + outOfBand !== total) {
+      throw invalidRequest(`The refund, credit and out-of-band amounts (${refund} + ${credit} + ${outOfBand}) must add up to the credit note total (${total}).`, 'credit_amount');
+    }
+    if (refund > 0) {
+      const charge = chargeOfInvoice(ctx, invoice);
+      if (!charge) throw invalidRequest(`Invoice ${invoice.id} was not paid by a charge, so nothing can be refunded; use credit_amount or out_of_band_amount.`, 'refund_amount');
+      if (refund > charge.amount - charge.amount_refunded) throw invalidRequest(`The refund amount (${refund}) is greater than what is left to refund on charge ${charge.id} (${charge.amount - charge.amount_refunded}).`, 'refund_amount');
+    }
+  }
+  const sequence = rows(ctx, 'credit_notes', 'invoice = ?', [invoice.id]).length + 1;
+  const account = accountOf(ctx).id as string;
+  const now = nowSeconds(ctx);
+  const note: Obj = {
+    id: ids.note,
+    object: 'credit_note',
+    amount: total,
+    amount_shipping: 0,
+    created: now,
+    currency: invoice.currency,
+    customer: invoice.customer,
+    customer_account: null,
+    customer_balance_transaction: null,
+    discount_amount: 0,
+    discount_amounts: [],
+    effective_at: params.effective_at ?? now,
+    invoice: invoice.id,
+    lines: { object: 'list', data: lines, has_more: false, url: linesUrl(ids.note) },
+    livemode: false,
+    memo: params.memo ?? null,
+    metadata: mergeMetadata({}, params.metadata),
+    number: `${invoice.number}-CN-${String(sequence).padStart(2, '0')}`,
+    out_of_band_amount: outOfBand || null,
+    pdf: `https://pay.stripe.com/credit_notes/${account}/test_${ids.note.replace(/^cn_/, '')}/pdf?s=ap`,
+    post_payment_amount: pre ? 0 : total,
+    pre_payment_amount: pre ? total : 0,
+    pretax_credit_amounts: [],
+    reason: params.reason ?? null,
+    refunds: [],
+    shipping_cost: null,
+    status: 'issued',
+    subtotal: total,
+    subtotal_excluding_tax: total,
+    total,
+    total_excluding_tax: total,
+    total_taxes: [],
+    type: pre ? 'pre_payment' : 'post_payment',
+    voided_at: null,
+  };
+  return { note, refund, credit };
+}
+
+/** A `credit_note` customer balance transaction moving the balance by `amount`, with the customer's new balance. */
+function moveBalance(c: OpContext, note: Obj, amount: number): Obj {
+  const ctx = c.ctx;
+  const before = getCustomer(ctx, note.customer);
+  const ending = (before.balance ?? 0) + amount;
+  const txn: Obj = {
+    id: newId(ctx, 'cbtxn_'),
+    object: 'customer_balance_transaction',
+    amount,
+    checkout_session: null,
+    created: nowSeconds(ctx),
+    credit_note: note.id,
+    currency: note.currency,
+    customer: before.id,
+    customer_account: null,
+    description: null,
+    ending_balance: ending,
+    invoice: note.invoice,
+    livemode: false,
+    metadata: {},
+    type: 'credit_note',
+  };
+  put(ctx, 'customer_balance_transactions', txn);
+  emit(c, 'customer_balance_transaction.created', txn);
+  if (!before.deleted) {
+    const after = { ...before, balance: ending, currency: before.currency ?? note.currency };
+    put(ctx, 'customers', after);
+    emit(c, 'customer.updated', after, changedAttributes(before, after));
+  }
+  return txn;
+}
+
+/** Store an invoice a note changed, and say so (`invoice.updated`, and `invoice.paid` when nothing is left to pay). */
+function saveInvoice(c: OpContext, before: Obj, after: Obj): void {
+  put(c.ctx, 'invoices', after);
+  emit(c, 'invoice.updated', after, changedAttributes(before, after));
+  if (before.status !== 'paid' && after.status === 'paid') emit(c, 'invoice.paid', after);
+}
+
+function previewIds() {
+  return { note: 'cn_preview', line: (i: number) => `cnli_preview_${i + 1}` };
+}
+
+export const creditNotesOps = [
+  op({
+    id: 'PostCreditNotes',
+    method: 'POST',
+    path: '/v1/credit_notes',
+    params: noteParams,
+    run(c, params) {
+      const ctx = c.ctx;
+      const noteId = newId(ctx, 'cn_');
+      const { note, refund: toRefund, credit: toCredit } = buildNote(c, params, { note: noteId, line: () => newId(ctx, 'cnli_') });
+      const before = mustInvoice(ctx, note.invoice);
+      const invoice = structuredClone(before);
+      if (note.type === 'pre_payment') {
+        invoice.pre_payment_credit_notes_amount = (invoice.pre_payment_credit_notes_amount ?? 0) + note.total;
+        invoice.amount_due -= note.total;
+        invoice.amount_remaining -= note.total;
+        if (invoice.amount_remaining <= 0) {
+          // Credited in full: nothing is left to collect.
+          invoice.status = 'paid';
+          invoice.amount_remaining = 0;
+          invoice.next_payment_attempt = null;
+          invoice.auto_advance = false;
+          invoice.status_transitions = { ...invoice.status_transitions, paid_at: nowSeconds(ctx) };
+        }
+      } else {
+        invoice.post_payment_credit_notes_amount = (invoice.post_payment_credit_notes_amount ?? 0) + note.total;
+        if (toRefund > 0) {
+          const charge = chargeOfInvoice(ctx, invoice) as Obj;
+          const refund = refundCharge(c, charge, { amount: toRefund, metadata: null });
+          note.refunds = [{ amount_refunded: toRefund, payment_record_refund: null, refund: refund.id, type: 'refund' }];
+        }
+        if (toCredit > 0) note.customer_balance_transaction = moveBalance(c, note, -toCredit).id;
+      }
+      put(ctx, 'credit_notes', note);
+      emit(c, 'credit_note.created', note);
+      saveInvoice(c, before, invoice);
+      return note;
+    },
+  }),
+  op({
+    id: 'GetCreditNotesPreview',
+    method: 'GET',
+    path: '/v1/credit_notes/preview',
+    params: noteParams,
+    run: (c, params) => buildNote(c, params, previewIds()).note,
+  }),
+  op({
+    id: 'GetCreditNotesPreviewLines',
+    method: 'GET',
+    path: '/v1/credit_notes/preview/lines',
+    params: { ...noteParams, limit: listParams.limit, starting_after: listParams.starting_after, ending_before: listParams.ending_before },
+    run(c, params) {
+      const { note } = buildNote(c, params, previewIds());
+      return nestedPage(note.lines.data, params, '/v1/credit_notes/preview/lines', 'credit note line item');
+    },
+  }),
+  op({
+    id: 'GetCreditNotesId',
+    method: 'GET',
+    path: '/v1/credit_notes/{id}',
+    params: {},
+    run: (c, _params, path) => mustCreditNote(c.ctx, path.id),
+  }),
+  op({
+    id: 'PostCreditNotesId',
+    method: 'POST',
+    path: '/v1/credit_notes/{id}',
+    params: { memo: p.string(), metadata: p.metadata() },
+    run(c, params, path) {
+      const before = mustCreditNote(c.ctx, path.id);
+      const after = structuredClone(before);
+      if (params.memo !== undefined) after.memo = params.memo;
+      if (params.metadata !== undefined) after.metadata = mergeMetadata(before.metadata ?? {}, params.metadata);
+      put(c.ctx, 'credit_notes', after);
+      const changed = changedAttributes(before, after);
+      if (Object.keys(changed).length > 0) emit(c, 'credit_note.updated', after, changed);
+      return after;
+    },
+  }),
+  op({
+    id: 'GetCreditNotes',
+    method: 'GET',
+    path: '/v1/credit_notes',
+    params: { ...listParams, customer: p.string(), invoice: p.string(), customer_account: p.string() },
+    run(c, params) {
+      const where: [string, ...string[]][] = [];
+      if (params.customer) where.push(['customer = ?', params.customer]);
+      if (params.invoice) where.push(['invoice = ?', params.invoice]);
+      return listPage(c.ctx, 'credit_notes', params, { url: '/v1/credit_notes', what: 'credit note', where });
+    },
+  }),
+  op({
+    id: 'GetCreditNotesCreditNoteLines',
+    method: 'GET',
+    path: '/v1/credit_notes/{credit_note}/lines',
+    params: listParams,
+    run(c, params, path) {
+      const note = mustCreditNote(c.ctx, path.credit_note, 'credit_note');
+      return nestedPage(note.lines.data, params, linesUrl(note.id), 'credit note line item');
+    },
+  }),
+  op({
+    id: 'PostCreditNotesIdVoid',
+    method: 'POST',
+    path: '/v1/credit_notes/{id}/void',
+    params: {},
+    run(c, _params, path) {
+      const ctx = c.ctx;
+      const before = mustCreditNote(ctx, path.id);
+      if (before.status === 'void') throw invalidRequest(`Credit note ${before.id} has already been voided.`, 'id', 'credit_note_already_voided');
+      if (before.refunds.length > 0) throw invalidRequest(`Credit note ${before.id} issued a refund, which cannot be taken back; it cannot be voided.`, 'id');
+      const invoiceBefore = mustInvoice(ctx, before.invoice);
+      const invoice = structuredClone(invoiceBefore);
+      if (before.type === 'pre_payment') {
+        if (invoice.status !== 'open') throw invalidRequest(`Credit note ${before.id} lowered what invoice ${invoice.id} asked for, and the invoice is now ${invoice.status}; it can be voided only while the invoice is open.`, 'id');
+        invoice.pre_payment_credit_notes_amount -= before.total;
+        invoice.amount_due += before.total;
+        invoice.amount_remaining += before.total;
+      } else {
+        invoice.post_payment_credit_notes_amount -= before.total;
+        const credited = before.customer_balance_transaction ? get(ctx, 'customer_balance_transactions', before.customer_balance_transaction) : undefined;
+        if (credited) moveBalance(c, before, -credited.amount);
+      }
+      const after = { ...before, status: 'void', voided_at: nowSeconds(ctx) };
+      put(ctx, 'credit_notes', after);
+      emit(c, 'credit_note.voided', after);
+      saveInvoice(c, invoiceBefore, invoice);
+      return after;
+    },
+  }),
+];

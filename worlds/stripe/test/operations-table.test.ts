@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { BEGIN, END, REGENERATE, documentedTable, generateTable, withTable } from './operations-table.ts';
+
+// docs/stripe.md carries the table of all operations; it must be what operations-table.ts makes from the reference list
+// and the tests as they stand.
+
+describe('the operations table in docs/stripe.md', () => {
+  it('lists all 155 operations', () => {
+    expect(generateTable().split('\n').slice(2)).toHaveLength(155);
+  });
+
+  it('is up to date', () => {
+    const documented = documentedTable();
+    expect(documented, `docs/stripe.md has no ${BEGIN} … ${END} markers`).toBeDefined();
+    expect(documented === generateTable(), `the operations table in docs/stripe.md is stale; regenerate it with \`${REGENERATE}\``).toBe(true);
+  });
+
+  it('replaces only what lies between the markers', () => {
+    const text = `intro\n${BEGIN}\nold\n${END}\noutro\n`;
+    expect(withTable(text, 'new')).toBe(`intro\n${BEGIN}\nnew\n${END}\noutro\n`);
+    expect(() => withTable('no markers', 'x')).toThrow(/markers/);
+  });
+});

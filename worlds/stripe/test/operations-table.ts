@@ -1,0 +1,66 @@
+/**
+ * The operations table of docs/stripe.md: every operation of reference/operations.json with its HTTP method and
+ * path, its stripe-node method, and the test files that call that method (found by its call text, `.customers.create(`,
+ * in worlds/stripe/test/*.test.ts). The table sits between `<!-- operations:begin -->` and `<!-- operations:end -->`;
+ * operations-table.test.ts fails when it is stale. Regenerate it with `npx tsx worlds/stripe/test/operations-table.ts`.
+ */
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const REFERENCE = fileURLToPath(new URL('../reference/operations.json', import.meta.url));
+const TESTS = fileURLToPath(new URL('.', import.meta.url));
+export const DOCS = fileURLToPath(new URL('../../../docs/stripe.md', import.meta.url));
+
+export const BEGIN = '<!-- operations:begin -->';
+export const END = '<!-- operations:end -->';
+export const REGENERATE = 'npx tsx worlds/stripe/test/operations-table.ts';
+
+interface Reference {
+  table: string;
+  method: string;
+  path: string;
+  operationId: string;
+  sdk: string;
+}
+
+/** Each test file's text, calls split across lines joined (`s.customers\n  .create(` reads `s.customers.create(`). */
+function testTexts(): [string, string][] {
+  return readdirSync(TESTS)
+    .filter((f) => f.endsWith('.test.ts'))
+    .sort()
+    .map((f) => [f, readFileSync(TESTS + f, 'utf8').replace(/\s+(?=\.)/g, '')]);
+}
+
+/** The table's markdown, from the reference list and the tests as they are now. */
+export function generateTable(): string {
+  const ops = JSON.parse(readFileSync(REFERENCE, 'utf8')) as Reference[];
+  const texts = testTexts();
+  const rows = ops.map((o) => {
+    const call = `${o.sdk.replace(/^stripe/, '')}(`;
+    const files = texts.filter(([, text]) => text.includes(call)).map(([f]) => `\`${f}\``);
+    return `| \`${o.operationId}\` | \`${o.method} ${o.path}\` | \`${o.sdk}\` | ${files.length ? files.join(', ') : '—'} |`;
+  });
+  return ['| Operation | HTTP | SDK method | Tested in |', '|---|---|---|---|', ...rows].join('\n');
+}
+
+/** The table as docs/stripe.md has it now (between the markers), or undefined without them. */
+export function documentedTable(text = readFileSync(DOCS, 'utf8')): string | undefined {
+  const from = text.indexOf(BEGIN);
+  const to = text.indexOf(END);
+  if (from < 0 || to < from) return undefined;
+  return text.slice(from + BEGIN.length, to).trim();
+}
+
+/** docs/stripe.md with the table between the markers replaced by `table`. */
+export function withTable(text: string, table: string): string {
+  const from = text.indexOf(BEGIN);
+  const to = text.indexOf(END);
+  if (from < 0 || to < from) throw new Error(`docs/stripe.md has no ${BEGIN} … ${END} markers for the operations table`);
+  return `${text.slice(0, from + BEGIN.length)}\n${table}\n${text.slice(to)}`;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const table = generateTable();
+  writeFileSync(DOCS, withTable(readFileSync(DOCS, 'utf8'), table));
+  console.log(`wrote ${table.split('\n').length - 2} operations to docs/stripe.md`);
+}
