@@ -20,6 +20,7 @@ export const stripe = defineWorld({
   tools,
   epoch: '2026-06-01T09:00:00.000Z',
   http: stripeFace(operations),
+  fixturesDir: new URL('./fixtures/', import.meta.url),
   // Time passing renews subscriptions, ends trials, retries payments and collects due invoices.
   onClockAdvance: billingTick,
   fixtures: {
