@@ -102,10 +102,13 @@ export class CallTransaction {
   commit(index: number, tool: string): void {
     if (this.refused !== null) throw this.refused;
     const written = this.written;
+    const rows = this.touched.rows.length;
     while (written.length > 0) {
       const connection = written[0];
-      if (connection.inEpisode) connection.runOwn(`RELEASE ${CALL_SAVEPOINT}`);
-      else if (connection.db.inTransaction) connection.runOwn('COMMIT');
+      if (connection.inEpisode) {
+        connection.runOwn(`RELEASE ${CALL_SAVEPOINT}`);
+        connection.episodeWrote(rows);
+      } else if (connection.db.inTransaction) connection.runOwn('COMMIT');
       written.shift();
     }
     if (this.capturing) this.tracker.recordCall(index, tool, this.touched);
