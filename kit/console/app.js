@@ -224,6 +224,23 @@ async function submit() {
   }
 }
 
+/** @param {number} ms */
+async function advanceClock(ms) {
+  const s = state.session;
+  if (!s) return;
+  clearBanner();
+  try {
+    const { call, session } = await api(`${sessionPath(s)}/advance`, { method: 'POST', body: { ms } });
+    setSession(session);
+    renderSessionHead();
+    renderSessions();
+    if (state.tab === 'timeline') appendCall(call);
+    else await renderTab();
+  } catch (e) {
+    report(e);
+  }
+}
+
 async function fork() {
   const s = state.session;
   if (!s) return;
@@ -297,7 +314,7 @@ function renderTools() {
 function renderSessionHead() {
   const s = state.session;
   if (!s) return fill(ui.sessionHead, noSessionHead(state.world));
-  fill(ui.sessionHead, ...sessionHead(s, { submit, fork, close: closeSession, liveMs: LIVE_MS }));
+  fill(ui.sessionHead, ...sessionHead(s, { submit, fork, close: closeSession, advance: advanceClock, liveMs: LIVE_MS }));
 }
 
 function renderToolPanel() {

@@ -105,6 +105,14 @@ describe.skipIf(!browserStatus.run)('the console in a browser', () => {
     await scrollToTop(page);
     await page.screenshot({ path: 'test-artifacts/console.png' });
 
+    // Time passes: two hours, through the clock control; the clock fact moves by that much.
+    const clockFact = page.locator('.facts dt:text-is("clock") + dd');
+    const before = Date.parse(((await clockFact.textContent()) ?? '').split(' · ')[1]);
+    await page.locator('.clock-control input').fill('2');
+    await page.locator('.clock-control select').selectOption('hours');
+    await page.locator('.clock-control button').click();
+    await expect.poll(async () => Date.parse(((await clockFact.textContent()) ?? '').split(' · ')[1]) - before).toBe(2 * 3_600_000);
+
     // The grade, criterion by criterion, as the grader gives it.
     await page.locator('.tab[data-tab="grade"]').click();
     const grade = inst.submit();

@@ -36,7 +36,7 @@ export function sessionItem(s, current, select) {
 /**
  * The head of the current session: its id, its facts, its task, and the buttons that submit, fork and close it.
  * @param {SessionView} s
- * @param {{ submit: () => void, fork: () => void, close: () => void, liveMs: number }} actions
+ * @param {{ submit: () => void, fork: () => void, close: () => void, advance: (ms: number) => void, liveMs: number }} actions
  */
 export function sessionHead(s, actions) {
   const facts = [
@@ -53,6 +53,7 @@ export function sessionHead(s, actions) {
       s.drivable ? h('button', { type: 'button', class: 'ghost', on: { click: actions.close } }, 'Close') : null,
     ),
     h('dl', { class: 'facts' }, facts.flatMap(([k, v]) => [h('dt', {}, k), h('dd', {}, v)])),
+    s.drivable ? clockControl(actions.advance) : null,
     s.task ? h('div', { class: 'task-prompt' }, h('span', { class: 'label' }, `task ${s.task.id}`), h('p', {}, s.task.prompt)) : null,
     s.drivable ? null : h('p', { class: 'notice' }, `This session belongs to a ${s.owner === 'ws' ? 'WebSocket' : 'MCP'} client: the console watches it (refreshing every ${actions.liveMs / 1000} s) but does not drive it. Fork it to experiment from here.`),
   ];
@@ -102,4 +103,24 @@ export function toolResult(call) {
     call.ok ? h('details', { open: rows === 0 }, h('summary', {}, 'result'), jsonBlock(call.result)) : failureView(/** @type {import('./timeline.js').ToolFailure} */ (call.error)),
     rows > 0 ? changeList(call.changes) : null,
   ];
+}
+
+/** @type {Record<string, number>} */
+const UNIT_MS = { minutes: 60_000, hours: 3_600_000, days: 86_400_000 };
+
+/**
+ * Let time pass in the episode: an amount and a unit, and a button that advances the clock by it (the world's
+ * `onClockAdvance` runs as a call, so subscriptions renew in Stripe World).
+ * @param {(ms: number) => void} advance
+ */
+function clockControl(advance) {
+  const amount = /** @type {HTMLInputElement} */ (h('input', { type: 'number', min: '1', step: '1', value: '1', 'aria-label': 'how much time passes', class: 'clock-amount' }));
+  const unit = /** @type {HTMLSelectElement} */ (h('select', { 'aria-label': 'unit' }, ...Object.keys(UNIT_MS).map((u) => h('option', { value: u, selected: u === 'days' }, u))));
+  const go = () => {
+    const n = Number(amount.value);
+    if (!Number.isInteger(n) || n < 1) return;
+    advance(n * UNIT_MS[unit.value]);
+  };
+  return h('div', { class: 'clock-control' }, h('span', { class: 'label' }, 'clock'), amount, unit,
+    h('button', { type: 'button', class: 'ghost', title: 'Let this much time pass in the episode', on: { click: go } }, 'Advance clock'));
 }

@@ -185,6 +185,17 @@ export function consoleApi(server: SeahavenApp, options: ConsoleOptions = {}): H
     return c.json({ call, session: view(s) });
   }));
 
+  // Time passes in the episode: the world's onClockAdvance (Stripe World's billing) runs as a recorded call.
+  api.post('/sessions/:world/:id/advance', route(async (c) => {
+    const { ep, s } = drivable(c);
+    const action = parseAction({ type: 'advance_clock', ...(await jsonBody(c)) }, ['body']);
+    const call = await ep.run(s, () => {
+      ep.act(s, action, ['body']);
+      return timeline(s).at(-1);
+    });
+    return c.json({ call, session: view(s) });
+  }));
+
   api.post('/sessions/:world/:id/submit', route(async (c) => {
     const { ep, s } = drivable(c);
     const payload = await ep.run(s, () => ep.act(s, { type: 'submit' }, ['body']));

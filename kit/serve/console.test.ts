@@ -142,6 +142,19 @@ describe('console API', () => {
     expect((await (await app.request(`${base}/contacts?limit=1`)).json()).total).toBeGreaterThan(50);
   });
 
+  it('lets time pass in a session: its clock moves by the amount asked, and a bad amount is refused', async () => {
+    const { app } = serve();
+    const s = await openSession(app);
+    const base = `/console/api/sessions/crm/${s.id}`;
+    const before = (await (await app.request(base)).json()).session.clock.now as string;
+    const res = await app.request(`${base}/advance`, post({ ms: 86_400_000 }));
+    expect(res.status).toBe(200);
+    const { session } = await res.json();
+    expect(Date.parse(session.clock.now) - Date.parse(before)).toBe(86_400_000);
+    const bad = await app.request(`${base}/advance`, post({ ms: -1 }));
+    expect(bad.status).toBe(422);
+  });
+
   it('forks a session into an independent one that keeps the history', async () => {
     const server = serve();
     const { app } = server;
