@@ -7,7 +7,7 @@
  */
 import type { SqlParam } from '../../../kit/index.ts';
 import { emit, changedAttributes } from '../lib/events.ts';
-import { invalidRequest, resourceMissing } from '../lib/errors.ts';
+import { invalidRequest, isFailed, resourceMissing } from '../lib/errors.ts';
 import {
   applyLines,
   attemptQuietly,
@@ -28,6 +28,7 @@ import {
 import { liveCustomer } from '../lib/customer-lookup.ts';
 import { listPage } from '../lib/list.ts';
 import { DAY } from '../lib/money.ts';
+import { subscriptionInvoicePaid } from '../lib/billing.ts';
 import { op, type OpContext } from '../lib/op.ts';
 import { listParams, mergeMetadata, p, searchParams } from '../lib/params.ts';
 import { searchPage } from '../lib/search-page.ts';
@@ -313,7 +314,10 @@ export const invoicesOps = [
     params: { forgive: p.bool(), mandate: p.string(), off_session: p.bool(), paid_out_of_band: p.bool(), payment_method: p.string(), source: p.string() },
     run(c, params, path) {
       mustInvoice(c.ctx, path.invoice);
-      return payInvoice(c, path.invoice, { off_session: params.off_session, payment_method: params.payment_method ?? params.source, paid_out_of_band: params.paid_out_of_band });
+      const out = payInvoice(c, path.invoice, { off_session: params.off_session, payment_method: params.payment_method ?? params.source, paid_out_of_band: params.paid_out_of_band });
+      // Paying a subscription's latest invoice by hand brings an incomplete or past-due subscription back to active.
+      if (!isFailed(out) && out.status === 'paid') subscriptionInvoicePaid(c, out);
+      return out;
     },
   }),
   op({

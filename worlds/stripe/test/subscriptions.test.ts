@@ -90,6 +90,17 @@ describe('subscriptions', () => {
     expect((await s.subscriptions.list({ customer: customer.id, status: 'ended' })).data.map((x) => x.id)).toEqual([sub.id]);
   });
 
+  it('an incomplete subscription whose first invoice is paid by hand with another card becomes active', async () => {
+    const { s } = fresh();
+    const { customer } = await customerWith(s, 'pm_card_chargeCustomerFail');
+    const { basic } = await plans(s);
+    const sub = await s.subscriptions.create({ customer: customer.id, items: [{ price: basic.id }] });
+    expect(sub.status).toBe('incomplete');
+    const paid = await s.invoices.pay(sub.latest_invoice as string, { payment_method: 'pm_card_visa' });
+    expect(paid.status).toBe('paid');
+    expect((await s.subscriptions.retrieve(sub.id)).status).toBe('active');
+  });
+
   it('a trial: a $0 first invoice, the notice three days before its end, then active with a paid invoice', async () => {
     const { inst, s } = fresh();
     const { customer } = await customerWith(s);
