@@ -62,7 +62,7 @@ export function buildFixture(world: World, id: string): BuiltFixture {
     for (const [mount, db] of inst[storeDatabases]()) {
       const copy = new Database(db.serialize());
       try {
-        copy.exec(dropCaptureTriggersSql(worlds.get(mount)!.tables));
+        copy.exec(dropCaptureTriggersSql(worlds.get(mount)!.trackedTables));
         copy.exec('VACUUM');
         images.set(mount, copy.serialize());
       } finally {
@@ -173,8 +173,8 @@ export function loadFixture(world: World, id: string): LoadedFixture {
   const resetImages = new Map<string | null, Buffer>();
   const base = new Map<string | null, RowReader>();
   for (const [mount, w] of worlds) {
-    resetImages.set(mount, withCaptureTriggers(images.get(mount)!, w.tables));
-    base.set(mount, new RowReader(new Database(images.get(mount)!, { readonly: true }), w.tables));
+    resetImages.set(mount, withCaptureTriggers(images.get(mount)!, w.trackedTables));
+    base.set(mount, new RowReader(new Database(images.get(mount)!, { readonly: true }), w.trackedTables));
   }
   const loaded: LoadedFixture = { id, sha256: meta.sha256, now: meta.now, resetImages, base };
   cache.set(id, loaded);

@@ -98,7 +98,7 @@ export class WorldStore implements ConnectionTenant {
       const db = this.open().db;
       db.exec(KIT_DDL);
       db.exec(this.world.schema);
-      db.exec(captureTriggersSql(this.world.tables));
+      db.exec(captureTriggersSql(this.world.trackedTables));
       const seeded = (db.prepare('SELECT total_changes() AS n').get() as { n: number }).n > 0;
       base = seeded ? db.serialize() : null;
     }
@@ -107,11 +107,11 @@ export class WorldStore implements ConnectionTenant {
     else if (base !== null) {
       this.blankBase = base;
       this.ownedBase = new Database(base, { readonly: true });
-      baseReader = new RowReader(this.ownedBase, this.world.tables);
+      baseReader = new RowReader(this.ownedBase, this.world.trackedTables);
     }
     const tracked = parts.tracker.tables;
     this.tableOffset = tracked.length;
-    const tables = o.world.tables;
+    const tables = o.world.trackedTables;
     for (let local = 0; local < tables.length; local++) {
       const info = tables[local];
       const entry: TrackedTable = { info, name: o.mount === null ? info.name : `${o.mount}.${info.name}`, local, store: this, base: baseReader };
@@ -166,7 +166,7 @@ export class WorldStore implements ConnectionTenant {
   }
 
   private open(): Connection {
-    const connection = new Connection(this.image, this.world.tables, this);
+    const connection = new Connection(this.image, this.world.trackedTables, this);
     this.connection = connection;
     if (this.episodic && this.image === this.startImage) connection.beginEpisode();
     return connection;

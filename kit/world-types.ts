@@ -48,6 +48,12 @@ export interface WorldSpec {
   /** An HTTP API of the world's own (from `defineHttpFace`), served by `seahaven serve` beside OpenEnv. */
   http?: HttpFace;
   /**
+   * Bookkeeping tables whose rows are not world state (Stripe World's idempotency store): their writes are not
+   * captured, so they appear in no `changes()`, `changeLog()` or grade. A failed call still rolls them back, and
+   * forks, hibernation and fixtures carry them like any table.
+   */
+  untracked?: readonly string[];
+  /**
    * What happens in the world while time passes: called when the harness advances an instance's clock
    * (`inst.clock.advance(ms)`, OpenEnv's `advance_clock` action, the console), as one numbered call recorded under
    * `advance_clock`, with the clock already at `to` (epoch ms). Stripe World renews subscriptions here. Its result is
@@ -76,6 +82,8 @@ export interface World {
   readonly onClockAdvance: WorldSpec['onClockAdvance'];
   /** The user tables, sorted by name, as the schema creates them. */
   readonly tables: readonly TableInfo[];
+  /** The tables whose changes are captured: `tables` without the `untracked` ones. */
+  readonly trackedTables: readonly TableInfo[];
   readonly schemaHash: string;
   /** The agent-facing tool list, composed sub-worlds included. */
   toolListings(): ToolListing[];

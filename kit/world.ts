@@ -39,6 +39,16 @@ function checkedFace(where: string, face: WorldSpec['http']): World['http'] {
   return face;
 }
 
+/** The tables whose writes are captured: all but the `untracked` ones, which must name tables of the schema. */
+function trackedOf(where: string, tables: readonly TableInfo[], untracked: WorldSpec['untracked']): TableInfo[] {
+  if (untracked === undefined) return [...tables];
+  if (!Array.isArray(untracked)) throw new DefinitionError(`${where}: untracked must be an array of table names, like ['idempotency_keys']`);
+  const names = new Set(tables.map((t) => t.name));
+  const unknown = untracked.filter((n) => !names.has(n));
+  if (unknown.length > 0) throw new DefinitionError(`${where}: untracked names ${unknown.map((n) => JSON.stringify(n)).join(', ')}, which the schema does not create; its tables are ${[...names].join(', ')}`);
+  return tables.filter((t) => !untracked.includes(t.name));
+}
+
 /** The `onClockAdvance` option: absent or a function. */
 function checkedHook(where: string, hook: WorldSpec['onClockAdvance']): World['onClockAdvance'] {
   if (hook !== undefined && typeof hook !== 'function') throw new DefinitionError(`${where}: onClockAdvance must be a function (ctx, { from, to }) => result`);
@@ -147,6 +157,7 @@ export function defineWorld(spec: WorldSpec): World {
     http: checkedFace(where, spec.http),
     onClockAdvance: checkedHook(where, spec.onClockAdvance),
     tables: Object.freeze(tables),
+    trackedTables: Object.freeze(trackedOf(where, tables, spec.untracked)),
     schemaHash: hash,
     instance: (options?: InstanceOptions) => startInstance(world, options ?? {}),
     toolListings: () => composedToolListings(world),
