@@ -4,7 +4,7 @@
  * sha256 and schema hash, adds the change-capture triggers and caches the resulting image that every reset deserializes.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { InstanceError } from './errors.ts';
@@ -94,6 +94,35 @@ export function buildFixture(world: World, id: string): BuiltFixture {
   }
 }
 
+/** Images larger than this are not committed: the sidecar pins their hash, and the first use builds them (`buildOnFirstUse`). */
+export const COMMITTED_IMAGE_LIMIT = 1_048_576;
+
+/**
+ * A fixture whose image is not in the folder (too large to commit): build it from its recipe, check that it has the
+ * sha256 the committed sidecar records, and keep it in the folder for the next process (where the folder is
+ * writable; an installed, read-only copy keeps it in memory). A recipe that no longer reproduces the hash is refused.
+ */
+function buildOnFirstUse(world: World, id: string, meta: FixtureMeta, dir: string): Map<string | null, Buffer> {
+  const built = buildFixture(world, id);
+  for (const [mount, bytes] of built.images) {
+    const expected = mount === null ? meta.sha256 : meta.stores?.[mount]?.sha256;
+    if (sha256(bytes) !== expected) refuse(world, id, `was rebuilt because its image is not in ${dir}, but the rebuild does not reproduce the sha256 its sidecar records (the builder or schema changed since)`);
+  }
+  for (const [mount, bytes] of built.images) {
+    const file = join(dir, imageFileName(id, mount));
+    const partial = `${file}.${process.pid}.partial`;
+    try {
+      // Written aside and renamed, so another process starting at the same time never reads half an image.
+      writeFileSync(partial, bytes);
+      renameSync(partial, file);
+    } catch {
+      // A read-only install: the image lives in this process only.
+      rmSync(partial, { force: true });
+    }
+  }
+  return built.images;
+}
+
 /** File names of a fixture's images inside the fixtures folder, by mount. */
 export function imageFileName(id: string, mount: string | null): string {
   return mount === null ? `${id}.sqlite` : `${id}.${mount}.sqlite`;
@@ -131,6 +160,28 @@ function refuse(world: World, id: string, why: string): never {
   throw new InstanceError('fixture_invalid', `fixture "${id}" of world "${world.name}" ${why}; rebuild it with \`npx seahaven fixtures build --world ${world.name}\` (and commit the result)`);
 }
 
+/** The committed images of a fixture, each checked against its sidecar and the world's schema. */
+function readFrozenImages(world: World, id: string, meta: FixtureMeta, dir: string): Map<string | null, Buffer> {
+  const images = new Map<string | null, Buffer>();
+  for (const [mount, w] of worldsByMount(world)) {
+    const file = join(dir, imageFileName(id, mount));
+    if (!existsSync(file)) refuse(world, id, `is missing ${file}`);
+    const bytes = readFileSync(file);
+    const expected = mount === null ? meta : meta.stores?.[mount];
+    if (!expected) refuse(world, id, `has no sidecar entry for store "${mount}"`);
+    if (sha256(bytes) !== expected.sha256) refuse(world, id, `does not match its recorded sha256 (${file} was modified)`);
+    if (expected.schema_hash !== w.schemaHash) refuse(world, id, `was built for another schema of ${w.name} (schema.sql changed since)`);
+    const probe = new Database(bytes, { readonly: true });
+    try {
+      if (schemaHash(probe) !== w.schemaHash) refuse(world, id, `contains a schema that differs from ${w.name}'s schema`);
+    } finally {
+      probe.close();
+    }
+    images.set(mount, bytes);
+  }
+  return images;
+}
+
 /** Read, verify and prepare a fixture's reset images once per process (built in memory when the world has no fixtures folder). */
 export function loadFixture(world: World, id: string): LoadedFixture {
   let cache = loadedByWorld.get(world);
@@ -146,29 +197,13 @@ export function loadFixture(world: World, id: string): LoadedFixture {
   } else {
     const dir = world.fixturesDir;
     const sidecar = join(dir, `${id}.json`);
-    if (!existsSync(sidecar) || !existsSync(join(dir, imageFileName(id, null)))) refuse(world, id, `has no frozen image in ${dir}`);
+    if (!existsSync(sidecar)) refuse(world, id, `has no frozen image in ${dir}`);
     try {
       meta = JSON.parse(readFileSync(sidecar, 'utf8')) as FixtureMeta;
     } catch (e) {
       refuse(world, id, `has an unreadable sidecar ${sidecar} (${(e as Error).message})`);
     }
-    images = new Map();
-    for (const [mount, w] of worlds) {
-      const file = join(dir, imageFileName(id, mount));
-      if (!existsSync(file)) refuse(world, id, `is missing ${file}`);
-      const bytes = readFileSync(file);
-      const expected = mount === null ? meta : meta.stores?.[mount];
-      if (!expected) refuse(world, id, `has no sidecar entry for store "${mount}"`);
-      if (sha256(bytes) !== expected.sha256) refuse(world, id, `does not match its recorded sha256 (${file} was modified)`);
-      if (expected.schema_hash !== w.schemaHash) refuse(world, id, `was built for another schema of ${w.name} (schema.sql changed since)`);
-      const probe = new Database(bytes, { readonly: true });
-      try {
-        if (schemaHash(probe) !== w.schemaHash) refuse(world, id, `contains a schema that differs from ${w.name}'s schema`);
-      } finally {
-        probe.close();
-      }
-      images.set(mount, bytes);
-    }
+    images = existsSync(join(dir, imageFileName(id, null))) ? readFrozenImages(world, id, meta, dir) : buildOnFirstUse(world, id, meta, dir);
   }
   const resetImages = new Map<string | null, Buffer>();
   const base = new Map<string | null, RowReader>();

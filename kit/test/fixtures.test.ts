@@ -58,6 +58,29 @@ describe('fixtures', () => {
     expect(() => world.instance({ fixture: 'empty' })).toThrow(/no frozen image.*fixtures build/);
   });
 
+  it('an image too large to commit is built on first use, checked against the committed hash, and kept', () => {
+    // crm's big_co (4.4 MB) is committed as its sidecar alone; its image is listed in the folder's .gitignore.
+    expect(readFileSync(join(crmFixtures, '.gitignore'), 'utf8')).toContain('big_co.sqlite');
+    const dir = join(temp, 'first-use');
+    cpSync(crmFixtures, dir, { recursive: true });
+    rmSync(join(dir, 'big_co.sqlite'), { force: true });
+    const world = crmAt(dir);
+    const inst = world.instance({ fixture: 'big_co' });
+    expect(inst.query('SELECT count(*) AS n FROM contacts')[0].n).toBeGreaterThan(5000);
+    const meta = JSON.parse(readFileSync(join(dir, 'big_co.json'), 'utf8'));
+    expect(inst.state().fixture).toEqual({ id: 'big_co', sha256: meta.sha256 });
+    // Kept for the next process, byte for byte what the hash pins.
+    expect(buildFixture(crm, 'big_co').meta.sha256).toBe(meta.sha256);
+    expect(readFileSync(join(dir, 'big_co.sqlite')).length).toBe(meta.bytes);
+
+    // A recipe that no longer reproduces the committed hash is refused, naming the fix.
+    const stale = join(temp, 'stale-recipe');
+    cpSync(crmFixtures, stale, { recursive: true });
+    rmSync(join(stale, 'big_co.sqlite'), { force: true });
+    writeFileSync(join(stale, 'big_co.json'), JSON.stringify({ ...meta, sha256: '0'.repeat(64) }));
+    expect(() => crmAt(stale).instance({ fixture: 'big_co' })).toThrow(/rebuild does not reproduce the sha256 its sidecar records.*seahaven fixtures build --world crm/);
+  });
+
   it('a child fixture starts from its parent', () => {
     const note = defineTool({ name: 'noop', description: 'Do nothing.', input: z.object({}), run: () => null });
     const world = defineWorld({

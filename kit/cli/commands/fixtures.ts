@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import { CliError } from '../errors.ts';
 import { loadWorld } from '../load-world.ts';
-import { buildFixture, imageFileName, loadFixture, forgetLoadedFixtures, undeclaredFixtureFiles, type FixtureMeta } from '../../fixtures.ts';
+import { buildFixture, COMMITTED_IMAGE_LIMIT, imageFileName, loadFixture, forgetLoadedFixtures, undeclaredFixtureFiles, type FixtureMeta } from '../../fixtures.ts';
 import type { World } from '../../world.ts';
 
 function fixtureIds(world: World, only?: string): string[] {
@@ -68,6 +68,7 @@ export function registerFixtures(program: Command): void {
           }
         }
       }
+      if (!opts.check) ignoreLargeImages(world, dir);
       if (stale > 0) throw new CliError(`${stale} fixture file(s) differ from a rebuild; run \`npx seahaven fixtures build --world ${opts.world ?? world.name}\` and commit the images`);
     });
 
@@ -96,6 +97,30 @@ export function registerFixtures(program: Command): void {
         process.stdout.write(`ok ${world.name}/${id}\n`);
       }
     });
+}
+
+const IGNORE_HEADER = '# Fixture images over 1 MiB are not committed: their sidecars pin the sha256, and the first use rebuilds them\n# (written by `seahaven fixtures build`).\n';
+
+/**
+ * Keep `<fixturesDir>/.gitignore` listing exactly the images over the commit limit, so they stay out of the
+ * repository while their sidecars (with the hash) are committed.
+ */
+function ignoreLargeImages(world: World, dir: string): void {
+  const large: string[] = [];
+  for (const id of Object.keys(world.fixtures)) {
+    const sidecar = join(dir, `${id}.json`);
+    if (!existsSync(sidecar)) continue;
+    const meta = JSON.parse(readFileSync(sidecar, 'utf8')) as FixtureMeta;
+    if (meta.bytes > COMMITTED_IMAGE_LIMIT) large.push(imageFileName(id, null));
+    for (const [mount, store] of Object.entries(meta.stores ?? {})) if (store.bytes > COMMITTED_IMAGE_LIMIT) large.push(imageFileName(id, mount));
+  }
+  const file = join(dir, '.gitignore');
+  if (large.length === 0) {
+    if (existsSync(file) && readFileSync(file, 'utf8').startsWith(IGNORE_HEADER)) rmSync(file);
+    return;
+  }
+  writeFileSync(file, IGNORE_HEADER + large.sort().join('\n') + '\n');
+  process.stdout.write(`not committed (over 1 MiB, rebuilt on first use): ${large.join(', ')}; listed in ${file}\n`);
 }
 
 function orderByParent(world: World, ids: string[]): string[] {
