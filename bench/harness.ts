@@ -1,6 +1,8 @@
-/** Small timing helpers shared by the benchmarks: interleaved rounds, percentiles, and the machine line. */
+/** Small timing helpers shared by the benchmarks: interleaved rounds, percentiles, the machine line, child processes. */
+import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
+import { fileURLToPath } from 'node:url';
 
 export function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return NaN;
@@ -57,4 +59,28 @@ export function writeSection(heading: string, body: string): void {
   }
   const next = text.indexOf('\n## ', start + heading.length);
   writeFileSync(file, text.slice(0, start) + section + (next === -1 ? '' : text.slice(next)));
+}
+
+/** A benchmark process of its own (fork with tsx): its first message, and `ask` for a request and its reply. */
+export interface Child {
+  proc: ChildProcess;
+  first: any;
+  ask(msg: unknown): Promise<any>;
+}
+
+/** Start `file` (relative to bench/) as a child process and wait for its first message. */
+export function spawnChild(file: string, args: string[] = [], execArgv: string[] = []): Promise<Child> {
+  const proc = fork(fileURLToPath(new URL(file, import.meta.url)), args, { execArgv: [...execArgv, '--import', import.meta.resolve('tsx')], env: { ...process.env, TZ: 'UTC' } });
+  const queue: ((m: any) => void)[] = [];
+  proc.on('message', (m) => queue.shift()?.(m));
+  const next = () => new Promise<any>((resolve) => queue.push(resolve));
+  return next().then((first) => ({
+    proc,
+    first,
+    ask: (msg: unknown) => {
+      const reply = next();
+      proc.send(msg as never);
+      return reply;
+    },
+  }));
 }

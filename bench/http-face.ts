@@ -9,36 +9,15 @@
  * Run: `node --import tsx bench/http-face.ts [--quick] [--write]` (or `seahaven bench http-face`). `--write`
  * replaces the "HTTP face (Stripe World)" section of bench/results.md.
  */
-import { execFileSync, fork, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { request } from 'node:http';
 import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { stripe } from '../worlds/stripe/index.ts';
-import { machine, writeSection } from './harness.ts';
+import { machine, spawnChild, writeSection, type Child } from './harness.ts';
 import type { Canned } from './http-face-servers.ts';
 import type { LoadResult, LoadSpec } from './http-face-load.ts';
 
-interface Child {
-  proc: ChildProcess;
-  first: any;
-  ask(msg: unknown): Promise<any>;
-}
-
-function spawnChild(file: string, args: string[] = [], execArgv: string[] = []): Promise<Child> {
-  const proc = fork(fileURLToPath(new URL(file, import.meta.url)), args, { execArgv: [...execArgv, '--import', import.meta.resolve('tsx')], env: { ...process.env, TZ: 'UTC' } });
-  const queue: ((m: any) => void)[] = [];
-  proc.on('message', (m) => queue.shift()?.(m));
-  const next = () => new Promise<any>((resolve) => queue.push(resolve));
-  return next().then((first) => ({
-    proc,
-    first,
-    ask: (msg: unknown) => {
-      const reply = next();
-      proc.send(msg as never);
-      return reply;
-    },
-  }));
-}
 
 /**
  * Pin a process to one CPU with `taskset`: every thread, or only its main (event-loop) thread. Returns false where

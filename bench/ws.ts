@@ -9,37 +9,16 @@
  * Run: `node --import tsx bench/ws.ts [--quick] [--write]` (or `seahaven bench ws`). `--write` replaces the
  * "WebSocket serving" section of bench/results.md.
  */
-import { execFileSync, fork, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 import { createApp } from '../kit/serve/index.ts';
 import { crm } from '../worlds/crm/index.ts';
-import { machine, writeSection } from './harness.ts';
+import { machine, spawnChild, writeSection } from './harness.ts';
 import type { GroupResult, LoadGroup } from './ws-load.ts';
 
-interface Child {
-  proc: ChildProcess;
-  first: any;
-  ask(msg: unknown): Promise<any>;
-}
-
-function spawnChild(file: string, args: string[] = [], execArgv: string[] = []): Promise<Child> {
-  const proc = fork(fileURLToPath(new URL(file, import.meta.url)), args, { execArgv: [...execArgv, '--import', import.meta.resolve('tsx')], env: { ...process.env, TZ: 'UTC' } });
-  const queue: ((m: any) => void)[] = [];
-  proc.on('message', (m) => queue.shift()?.(m));
-  const next = () => new Promise<any>((resolve) => queue.push(resolve));
-  return next().then((first) => ({
-    proc,
-    first,
-    ask: (msg: unknown) => {
-      const reply = next();
-      proc.send(msg as never);
-      return reply;
-    },
-  }));
-}
 
 const call = (tool: string, args: Record<string, unknown>) => JSON.stringify({ type: 'step', data: { type: 'call_tool', tool_name: tool, arguments: args } });
 

@@ -7,18 +7,10 @@ import { listPage } from '../lib/list.ts';
 import { op } from '../lib/op.ts';
 import { listParams, p } from '../lib/params.ts';
 import { must, type Obj } from '../lib/store.ts';
-import { mustSubscription, updateSubscription } from './subscriptions.ts';
+import { mustSubscription, priceData, updateSubscription } from './subscriptions.ts';
 
 const prorationBehavior = p.enum('always_invoice', 'create_prorations', 'none');
 const paymentBehavior = p.enum('allow_incomplete', 'default_incomplete', 'error_if_incomplete', 'pending_if_incomplete');
-const priceData = p.obj({
-  currency: p.string().req(),
-  product: p.string().req(),
-  recurring: p.obj({ interval: p.enum('day', 'week', 'month', 'year').req(), interval_count: p.int(1) }).req(),
-  tax_behavior: p.enum('exclusive', 'inclusive', 'unspecified'),
-  unit_amount: p.int(0),
-  unit_amount_decimal: p.decimal(),
-});
 
 /** What create and update share. */
 const writable = {

@@ -22,7 +22,8 @@ import { redeemablePromotionCode, redeemPromotionCode } from './promotion-codes.
 
 const DAYS_730 = 730 * 86_400;
 
-const priceData = p.obj({
+/** Inline `price_data` of an item, on subscriptions and subscription items alike. */
+export const priceData = p.obj({
   currency: p.string().req(),
   product: p.string().req(),
   recurring: p.obj({ interval: p.enum('day', 'week', 'month', 'year').req(), interval_count: p.int(1) }).req(),
