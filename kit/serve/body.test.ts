@@ -1,6 +1,7 @@
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { crm } from '../../worlds/crm/index.ts';
+import { stripe } from '../../worlds/stripe/index.ts';
 import { rateLimited } from './body.ts';
 import { startServer, type RunningServer } from './index.ts';
 
@@ -64,6 +65,23 @@ describe('request bodies', () => {
     expect(logged.some((l) => l.includes('body not received within 400 ms'))).toBe(true);
     // The server goes on answering.
     expect((await fetch(`${server.url}/health`)).status).toBe(200);
+  });
+
+  it('reads a world faces bodies off the Node stream, with the same deadline and report lines', async () => {
+    const face = await startServer({ worlds: [stripe], port: 0, bodyTimeoutMs: 400, logger: (l) => logged.push(l) });
+    try {
+      for (const [path, type] of [['/v1/customers', 'application/x-www-form-urlencoded'], ['/stripe/v1/customers', 'application/x-www-form-urlencoded']]) {
+        logged.length = 0;
+        const socket = connect(face.port, '127.0.0.1');
+        await new Promise((r) => socket.once('connect', r));
+        socket.write(`POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer sk_test_body\r\nContent-Type: ${type}\r\nContent-Length: 200\r\n\r\nname=`);
+        const { text } = await untilClosed(socket);
+        expect(text).toMatch(/^HTTP\/1\.1 408 /);
+        expect(logged.some((l) => l.startsWith(`[seahaven] POST ${path}: body not received within 400 ms after 5 bytes`))).toBe(true);
+      }
+    } finally {
+      await face.close();
+    }
   });
 
   it('gives JSON-RPC on /mcp the same deadline', async () => {

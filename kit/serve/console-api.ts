@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import { createHostCheck } from '../mcp/host-check.ts';
 import type { SeahavenApp } from './app.ts';
-import { readBody } from './body.ts';
+import { readRequestBody } from './body.ts';
 import { browsableTables, sessionView, tableRows, timeline, worldView, type BrowsableTable } from './console-views.ts';
 import type { Endpoint } from './endpoint.ts';
 import { FrameError } from './errors.ts';
@@ -104,7 +104,7 @@ export function consoleApi(server: SeahavenApp, options: ConsoleOptions = {}): H
     if (!(c.req.header('content-type') ?? '').toLowerCase().startsWith('application/json')) {
       throw new ConsoleError(415, 'send the body as JSON with the header "Content-Type: application/json"');
     }
-    const text = await readBody(c.req.raw, limits);
+    const text = await readRequestBody(c, limits);
     let value: unknown;
     try {
       value = text.trim() === '' ? {} : JSON.parse(text);

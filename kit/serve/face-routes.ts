@@ -8,10 +8,9 @@
  * account per key), counted against `--max-sessions`, ended by the idle timeout like any other. Requests run in the
  * session's turn, after its earlier ones, through the same scheduler as every other transport.
  */
-import { IncomingMessage } from 'node:http';
 import type { Context, Hono } from 'hono';
 import { faceError, type FaceReply, type FaceRequest, type HttpFace } from '../http-face.ts';
-import { BodyAborted, BodyTimeout, BodyTooLarge, readBody, type BodyLimits } from './body.ts';
+import { BodyAborted, BodyTimeout, BodyTooLarge, readRequestBody, type BodyLimits } from './body.ts';
 import type { Endpoint } from './endpoint.ts';
 import type { FaceKeys } from './face-keys.ts';
 import { CapacityError } from './sessions.ts';
@@ -22,48 +21,6 @@ function send(c: Context, reply: FaceReply): Response {
   const body = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
   if (!headers.has('content-type')) headers.set('content-type', typeof reply.body === 'string' ? 'text/plain; charset=utf-8' : 'application/json');
   return c.body(body, reply.status as 200, Object.fromEntries(headers));
-}
-
-/**
- * `readBody` straight off Node's request stream, with the same limit, deadline, errors and report lines. Under
- * @hono/node-server, reading `Request.body` first builds a full WHATWG Request around a web stream of the socket,
- * which cost a form POST about as much as the Stripe operation it carried; the chunks themselves are the same.
- */
-function readIncoming(incoming: IncomingMessage, method: string, pathname: string, limits: BodyLimits): Promise<string> {
-  const limit = limits.maxBodyBytes;
-  if (Number(incoming.headers['content-length'] ?? NaN) > limit) return Promise.reject(new BodyTooLarge(limit));
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const stop = () => {
-      clearTimeout(timer);
-      incoming.off('data', onData).off('end', onEnd).off('error', onCut).off('close', onCut);
-      // What is left of a refused body is drained once the reply is sent, as for a body no route reads.
-      incoming.resume();
-    };
-    const fail = (e: Error) => {
-      stop();
-      reject(e);
-    };
-    const onData = (chunk: Buffer) => {
-      size += chunk.byteLength;
-      if (size > limit) return fail(new BodyTooLarge(limit));
-      chunks.push(chunk);
-    };
-    const onEnd = () => {
-      stop();
-      resolve(chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8'));
-    };
-    const onCut = () => {
-      limits.report('aborted', `[seahaven] ${method} ${pathname}: the client closed the connection after ${size} bytes of its body`);
-      fail(new BodyAborted());
-    };
-    const timer = setTimeout(() => {
-      limits.report('timeout', `[seahaven] ${method} ${pathname}: body not received within ${limits.bodyTimeoutMs} ms after ${size} bytes; answered 408 and closed the connection`);
-      fail(new BodyTimeout(limits.bodyTimeoutMs));
-    }, limits.bodyTimeoutMs);
-    incoming.on('data', onData).on('end', onEnd).on('error', onCut).on('close', onCut);
-  });
 }
 
 /**
@@ -89,9 +46,7 @@ export function faceRoutes(app: Hono, ep: Endpoint, keys: FaceKeys, options: Fac
     let body = '';
     try {
       if (c.req.method !== 'GET' && c.req.method !== 'HEAD') {
-        // The Node server hands the handler its request stream; other runtimes (and app.request in tests) do not.
-        const incoming = (c.env as { incoming?: unknown } | undefined)?.incoming;
-        body = incoming instanceof IncomingMessage && !incoming.readableDidRead ? await readIncoming(incoming, c.req.method, url.pathname, limits) : await readBody(c.req.raw, limits);
+        body = await readRequestBody(c, limits);
       }
     } catch (e) {
       if (e instanceof BodyTooLarge) return send(c, faceError(face, 413, e.message));
