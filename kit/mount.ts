@@ -10,7 +10,7 @@ export function visibleInMount(m: MountSpec, tool: string): boolean {
 
 /** The agent-facing tool list of a world: its own tools, then each mount's visible tools under the mount's prefix. */
 export function composedToolListings(world: World): ToolListing[] {
-  const out: ToolListing[] = world.tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema }));
+  const out: ToolListing[] = world.tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema, ...(t.annotations ? { annotations: t.annotations } : {}) }));
   for (const m of Object.values(world.mounts)) {
     for (const l of m.world.toolListings()) {
       if (visibleInMount(m, l.name)) out.push({ ...l, name: m.prefix + l.name });

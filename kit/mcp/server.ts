@@ -45,7 +45,8 @@ export function createWorldServer(world: World, instance: () => Instance, option
     }
   };
   server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: live().tools().map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema as { type: 'object' } })),
+    // Annotations go out as the tool gave them; a tool without them sends none, so the client applies MCP's defaults.
+    tools: live().tools().map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema as { type: 'object' }, ...(t.annotations ? { annotations: { ...t.annotations } } : {}) })),
   }));
   // The call's outcome and its JSON text, as the call log recorded it, made into MCP's tool result (observation.ts).
   server.setRequestHandler(CallToolRequestSchema, (request) => toolCallResult(live()[callWithJson](request.params.name, request.params.arguments ?? {})));

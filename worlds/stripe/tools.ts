@@ -3,7 +3,7 @@
  * the same interface there. Each tool runs the same operation as the REST endpoint it stands for (`toolOp`), and
  * answers with the API's JSON body. The four `stripe_api_*` tools reach every operation by its operationId.
  */
-import { defineTool, ToolError, z, type Ctx } from '../../kit/index.ts';
+import { defineTool, ToolError, z, type Ctx, type ToolAnnotations } from '../../kit/index.ts';
 import { toolOp } from './lib/run-op.ts';
 import type { StripeOp } from './lib/op.ts';
 import type { Spec } from './lib/params.ts';
@@ -170,21 +170,35 @@ const FETCHES: readonly (readonly [prefix: string, op: string])[] = ([
 
 const evidenceText = z.string().max(20000);
 
+/*
+ * MCP annotations, set the way Stripe's toolkit sets them: every hint given, each tool reaching the account (an open
+ * world), reads read-only and idempotent, writes neither, and cancelling a subscription the one destructive tool.
+ */
+const reads = (title: string): ToolAnnotations => ({ title, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true });
+const writes = (title: string): ToolAnnotations => ({ title, readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true });
+/** A write that changes nothing more when repeated (finalizing an invoice that is already open). */
+const writesIdempotently = (title: string): ToolAnnotations => ({ ...writes(title), idempotentHint: true });
+/** A write that ends something for good; repeating it changes nothing more. */
+const destroys = (title: string): ToolAnnotations => ({ ...writes(title), destructiveHint: true, idempotentHint: true });
+
 export const tools = [
   defineTool({
     name: 'get_stripe_account_info',
+    annotations: reads('Show the account'),
     description: 'Read the Stripe account this session works in: its id, business name, country and default currency.',
     input: z.object({}),
     run: (ctx) => toolOp(ctx, 'GetAccount'),
   }),
   defineTool({
     name: 'retrieve_balance',
+    annotations: reads('Check the balance'),
     description: 'Read the account balance: funds available and pending, per currency.',
     input: z.object({}),
     run: (ctx) => toolOp(ctx, 'GetBalance'),
   }),
   defineTool({
     name: 'create_coupon',
+    annotations: writes('Make a coupon'),
     description: 'Create a coupon that takes either a percentage or a fixed amount off, once, for some months, or forever.',
     input: z.object({
       name: z.string().min(1).describe('The coupon name customers see, like "Summer sale".'),
@@ -198,24 +212,28 @@ export const tools = [
   }),
   defineTool({
     name: 'list_coupons',
+    annotations: reads('List the coupons'),
     description: 'List coupons, newest first.',
     input: z.object({ limit }),
     run: (ctx, input) => toolOp(ctx, 'GetCoupons', given(input)),
   }),
   defineTool({
     name: 'create_customer',
+    annotations: writes('Add a customer'),
     description: 'Create a customer with a name and, optionally, an email address. Returns the new customer.',
     input: z.object({ name: z.string().min(1).describe('The customer\'s full name or business name.'), email: z.string().email().optional().describe('The customer\'s email address.') }),
     run: (ctx, input) => toolOp(ctx, 'PostCustomers', given(input)),
   }),
   defineTool({
     name: 'list_customers',
+    annotations: reads('List the customers'),
     description: 'List customers, newest first; filter by exact (case-sensitive) email.',
     input: z.object({ limit, email: z.string().optional().describe('Only customers with exactly this email.') }),
     run: (ctx, input) => toolOp(ctx, 'GetCustomers', given(input)),
   }),
   defineTool({
     name: 'list_disputes',
+    annotations: reads('List the disputes'),
     description: 'List disputes, newest first; filter by the disputed charge or payment intent.',
     input: z.object({
       charge: z.string().optional().describe('Only disputes of this charge (ch_…).'),
@@ -226,6 +244,7 @@ export const tools = [
   }),
   defineTool({
     name: 'update_dispute',
+    annotations: writes('Add dispute evidence'),
     description: 'Add evidence to a dispute, and optionally submit it to the card network (after which it can no longer change).',
     input: z.object({
       dispute: z.string().min(1).describe('The dispute id (du_…).'),
@@ -243,6 +262,7 @@ export const tools = [
   }),
   defineTool({
     name: 'create_invoice',
+    annotations: writes('Draft an invoice'),
     description: 'Create a draft invoice for a customer, to be sent and paid by its due date. Add items, then finalize it.',
     input: z.object({
       customer: z.string().min(1).describe('The customer to bill (cus_…).'),
@@ -252,6 +272,7 @@ export const tools = [
   }),
   defineTool({
     name: 'create_invoice_item',
+    annotations: writes('Add an invoice line'),
     description: 'Add a line for a price to a draft invoice of a customer.',
     input: z.object({
       customer: z.string().min(1).describe('The customer the invoice belongs to (cus_…).'),
@@ -262,18 +283,21 @@ export const tools = [
   }),
   defineTool({
     name: 'finalize_invoice',
+    annotations: writesIdempotently('Finalize a draft invoice'),
     description: 'Finalize a draft invoice: it gets its number and payment page and can no longer be edited.',
     input: z.object({ invoice: z.string().min(1).describe('The draft invoice (in_…).') }),
     run: (ctx, { invoice }) => toolOp(ctx, 'PostInvoicesInvoiceFinalize', {}, { invoice }),
   }),
   defineTool({
     name: 'list_invoices',
+    annotations: reads('List the invoices'),
     description: 'List invoices, newest first; filter by customer.',
     input: z.object({ customer: z.string().optional().describe('Only invoices of this customer (cus_…).'), limit }),
     run: (ctx, input) => toolOp(ctx, 'GetInvoices', given(input)),
   }),
   defineTool({
     name: 'create_payment_link',
+    annotations: writes('Make a payment link'),
     description: 'Create a shareable payment page selling a quantity of one price; optionally send the buyer to a URL afterwards.',
     input: z.object({
       price: z.string().min(1).describe('The price to sell (price_…).'),
@@ -288,12 +312,14 @@ export const tools = [
   }),
   defineTool({
     name: 'list_payment_intents',
+    annotations: reads('List the payment intents'),
     description: 'List payment intents, newest first; filter by customer.',
     input: z.object({ customer: z.string().optional().describe('Only payments of this customer (cus_…).'), limit }),
     run: (ctx, input) => toolOp(ctx, 'GetPaymentIntents', given(input)),
   }),
   defineTool({
     name: 'create_price',
+    annotations: writes('Set a price for a product'),
     description: 'Create a price for a product: an amount in a currency, one-time or recurring.',
     input: z.object({
       product: z.string().min(1).describe('The product this price is for (prod_…).'),
@@ -311,24 +337,28 @@ export const tools = [
   }),
   defineTool({
     name: 'list_prices',
+    annotations: reads('List the prices'),
     description: 'List prices, newest first; filter by product.',
     input: z.object({ product: z.string().optional().describe('Only prices of this product (prod_…).'), limit }),
     run: (ctx, input) => toolOp(ctx, 'GetPrices', given(input)),
   }),
   defineTool({
     name: 'create_product',
+    annotations: writes('Add a product'),
     description: 'Create a product to sell; give it prices with create_price.',
     input: z.object({ name: z.string().min(1).describe('The product name customers see.'), description: z.string().optional().describe('A longer description of the product.') }),
     run: (ctx, input) => toolOp(ctx, 'PostProducts', given(input)),
   }),
   defineTool({
     name: 'list_products',
+    annotations: reads('List the products'),
     description: 'List products, newest first.',
     input: z.object({ limit }),
     run: (ctx, input) => toolOp(ctx, 'GetProducts', given(input)),
   }),
   defineTool({
     name: 'create_refund',
+    annotations: writes('Refund a payment'),
     description: 'Refund a succeeded payment, in full or in part.',
     input: z.object({
       payment_intent: z.string().min(1).describe('The payment to refund (pi_…).'),
@@ -339,12 +369,14 @@ export const tools = [
   }),
   defineTool({
     name: 'cancel_subscription',
+    annotations: destroys('End a subscription now'),
     description: 'Cancel a subscription at once. It stops billing and cannot be resumed.',
     input: z.object({ subscription: z.string().min(1).describe('The subscription to cancel (sub_…).') }),
     run: (ctx, { subscription }) => toolOp(ctx, 'DeleteSubscriptionsSubscriptionExposedId', {}, { subscription_exposed_id: subscription }),
   }),
   defineTool({
     name: 'list_subscriptions',
+    annotations: reads('List the subscriptions'),
     description: 'List subscriptions, newest first; filter by customer, price or status (by default, all but canceled ones).',
     input: z.object({
       customer: z.string().optional().describe('Only subscriptions of this customer (cus_…).'),
@@ -356,6 +388,7 @@ export const tools = [
   }),
   defineTool({
     name: 'update_subscription',
+    annotations: writes('Change a subscription\'s items'),
     description: 'Change a subscription\'s items: swap a price, change a quantity, add or remove an item.',
     input: z.object({
       subscription: z.string().min(1).describe('The subscription to change (sub_…).'),
@@ -376,6 +409,7 @@ export const tools = [
   }),
   defineTool({
     name: 'search_stripe_resources',
+    annotations: reads('Search objects by query'),
     description: `Search one kind of object with Stripe's search syntax, as "resource:query", like customers:email:"jane@example.com" or payment_intents:status:"succeeded". Resources: ${Object.keys(SEARCHES).join(', ')}.`,
     input: z.object({ query: z.string().min(1).describe('"resource:query", the resource before the first colon.') }),
     run: (ctx, { query }) => {
@@ -388,6 +422,7 @@ export const tools = [
   }),
   defineTool({
     name: 'fetch_stripe_resources',
+    annotations: reads('Fetch an object by id'),
     description: 'Fetch any object by its id; the kind of object is read from the id\'s prefix (cus_, pi_, ch_, in_, sub_, prod_, price_, re_, du_, …).',
     input: z.object({ id: z.string().min(1).describe('The object id, like cus_… or pi_….') }),
     run: (ctx, { id }) => {
@@ -400,6 +435,7 @@ export const tools = [
   }),
   defineTool({
     name: 'search_stripe_documentation',
+    annotations: reads('Look up how Stripe works'),
     description: 'Look up how Stripe objects and flows work (payments, refunds, invoices, subscriptions, search syntax…). Returns short notes.',
     input: z.object({
       question: z.string().min(1).describe('What you want to know, in plain words.'),
@@ -413,12 +449,14 @@ export const tools = [
   }),
   defineTool({
     name: 'stripe_api_search',
+    annotations: reads('Find an API operation'),
     description: 'Find API operations for what you want to do, like "refund a payment" or "list invoice items". Returns operation ids to use with stripe_api_details, stripe_api_read and stripe_api_write.',
     input: z.object({ query: z.string().min(1).describe('What you want to do, and to which kind of object.') }),
     run: (_ctx, { query }) => ({ operations: rankOperations(query, 10) }),
   }),
   defineTool({
     name: 'stripe_api_details',
+    annotations: reads('Describe an API operation'),
     description: 'Show one API operation: its method, path and every parameter with its type and whether it is required.',
     input: z.object({ stripe_api_operation_id: z.string().min(1).describe('An operation id from stripe_api_search, like GetCustomers.') }),
     run: (_ctx, { stripe_api_operation_id: id }) => {
@@ -436,6 +474,7 @@ export const tools = [
   }),
   defineTool({
     name: 'stripe_api_read',
+    annotations: reads('Run a read operation'),
     description: 'Run a read (GET) API operation by its id, with its parameters; path parameters go in parameters too (the object\'s id as "id").',
     input: z.object({
       stripe_api_operation_id: z.string().min(1).describe('A GET operation id, like GetCustomersCustomer.'),
@@ -445,6 +484,7 @@ export const tools = [
   }),
   defineTool({
     name: 'stripe_api_write',
+    annotations: writes('Run a write operation'),
     description: 'Run a write (POST or DELETE) API operation by its id, with its parameters; path parameters go in parameters too (the object\'s id as "id").',
     input: z.object({
       stripe_api_operation_id: z.string().min(1).describe('A POST or DELETE operation id, like PostCustomers or DeleteCustomersCustomer.'),

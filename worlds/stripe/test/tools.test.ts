@@ -1,15 +1,30 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type Stripe from 'stripe';
-import type { Instance } from '../../../kit/index.ts';
+import type { Instance, ToolAnnotations } from '../../../kit/index.ts';
+import { createMcpHttpHandler } from '../../../kit/mcp/index.ts';
 import { stripe } from '../index.ts';
 import { sdkFor } from './sdk.ts';
 
-// The tools of Stripe's MCP server: the listing matches mcp-tools.json, every tool runs against an empty account, a
-// tool call changes the state exactly as the same SDK call does, and Stripe's errors read as the hosted server's.
+// The tools of Stripe's MCP server: the listing (and what an MCP client's tools/list receives) matches mcp-tools.json,
+// every tool runs against an empty account, a tool call changes the state exactly as the same SDK call does, and
+// Stripe's errors read as the hosted server's.
 
 type Row = { name: string; type: string; required: boolean; default?: unknown };
-const table = JSON.parse(readFileSync(new URL('../mcp-tools.json', import.meta.url), 'utf8')) as { tools: { name: string; arguments: Row[] }[] };
+type TableTool = { name: string; annotations: ToolAnnotations; arguments: Row[] };
+const table = JSON.parse(readFileSync(new URL('../mcp-tools.json', import.meta.url), 'utf8')) as { tools: TableTool[] };
+
+/** A tool listing in the table's terms: its name, annotations, and each argument's type, requiredness and default. */
+function asRow(t: { name: string; annotations?: unknown; inputSchema: unknown }): TableTool {
+  const s = t.inputSchema as { properties?: Record<string, { type?: string; default?: unknown }>; required?: string[] };
+  return {
+    name: t.name,
+    annotations: t.annotations as ToolAnnotations,
+    arguments: Object.entries(s.properties ?? {}).map(([name, v]) => ({ name, type: v.type!, required: (s.required ?? []).includes(name), ...(v.default !== undefined ? { default: v.default } : {}) })),
+  };
+}
 
 function fresh(seed = 1) {
   const inst = stripe.instance({ fixture: 'empty', seed });
@@ -56,18 +71,40 @@ function subscribed(inst: Instance) {
 }
 
 describe('tool listing', () => {
-  it('names, argument names, types, requiredness and defaults match mcp-tools.json (29 tools)', () => {
-    const listed = stripe.toolListings().map((t) => {
-      const s = t.inputSchema as { properties?: Record<string, { type?: string; default?: unknown }>; required?: string[] };
-      return {
-        name: t.name,
-        arguments: Object.entries(s.properties ?? {}).map(([name, v]) => ({ name, type: v.type, required: (s.required ?? []).includes(name), ...(v.default !== undefined ? { default: v.default } : {}) })),
-      };
-    });
+  it('names, annotations, argument names, types, requiredness and defaults match mcp-tools.json (29 tools)', () => {
+    const listed = stripe.toolListings().map(asRow);
     expect(listed).toHaveLength(29);
     expect(listed.map((t) => t.name).sort()).toEqual(table.tools.map((t) => t.name).sort());
     const byName = new Map(listed.map((t) => [t.name, t]));
     for (const t of table.tools) expect(byName.get(t.name), t.name).toEqual(t);
+  });
+
+  it('the annotations follow Stripe\'s toolkit: reads are read-only, cancel_subscription alone is destructive', () => {
+    const readOnly = table.tools.filter((t) => t.annotations.readOnlyHint).map((t) => t.name);
+    expect(readOnly.sort()).toEqual(table.tools.map((t) => t.name).filter((n) => /^(list_|retrieve_|get_|search_|fetch_)|^stripe_api_(search|details|read)$/.test(n)).sort());
+    expect(table.tools.filter((t) => t.annotations.destructiveHint).map((t) => t.name)).toEqual(['cancel_subscription']);
+    for (const t of table.tools) {
+      expect(Object.keys(t.annotations).sort(), t.name).toEqual(['destructiveHint', 'idempotentHint', 'openWorldHint', 'readOnlyHint', 'title']);
+      expect(t.annotations.title, t.name).toMatch(/^[A-Z][^.]{2,40}$/);
+    }
+    expect(new Set(table.tools.map((t) => t.annotations.title)).size).toBe(29);
+  });
+
+  it('an MCP client\'s tools/list receives exactly the table: names, input schemas and annotations', async () => {
+    const mcp = createMcpHttpHandler({ world: stripe });
+    const client = new Client({ name: 'stripe-tools-test', version: '1.0.0' });
+    try {
+      await client.connect(new StreamableHTTPClientTransport(new URL('http://127.0.0.1/mcp?fixture=empty&seed=1'), { fetch: (url, init) => mcp(new Request(url, init)) }));
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name)).toEqual(stripe.toolListings().map((t) => t.name));
+      expect(tools.map(asRow)).toEqual(table.tools);
+      // The whole JSON Schema arrives as the world derives it, not only the parts the table spells out.
+      const schemas = new Map(stripe.toolListings().map((t) => [t.name, t.inputSchema]));
+      for (const t of tools) expect(t.inputSchema, t.name).toEqual(schemas.get(t.name));
+    } finally {
+      await client.close();
+      await mcp.close();
+    }
   });
 });
 
