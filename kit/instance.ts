@@ -13,7 +13,7 @@ import type { CallInfo, Ctx } from './ctx.ts';
 import { InstanceError } from './errors.ts';
 import { freshStart, forkStart, restartStart, startingFixture, type EpisodeSettings, type InstanceOptions, type InstanceStart } from './instance-start.ts';
 import { advanceWithJson, callWithJson, runFixtureBuild, storeDatabases, type CallOutcome } from './instance-internals.ts';
-import { boundTools, type Bound } from './mount.ts';
+import { boundTools, clockHooksOf, runClockHooks, type Bound, type ClockHook } from './mount.ts';
 import { StreamPositions, type Stream } from './random.ts';
 import type { Db } from './sqlite.ts';
 import type { StateDocument } from './state-document.ts';
@@ -50,6 +50,7 @@ export class Instance {
   /** Every random stream of every store, in the order forks and failed calls save and restore them. */
   readonly #streams: Stream[];
   readonly #bound: Map<string, Bound>;
+  readonly #hooks: ClockHook[];
   readonly #tracker = new ChangeTracker();
   readonly #tx: CallTransaction;
   readonly #calls: CallHistory;
@@ -103,10 +104,10 @@ export class Instance {
       carried.streams.restore(this.#streams);
     }
     this.#bound = boundTools(this.world);
-    if (this.world.onClockAdvance) this.clock.advancer = (ms) => void this.advanceClock(ms);
+    if ((this.#hooks = clockHooksOf(this.world)).length > 0) this.clock.advancer = (ms) => void this.advanceClock(ms);
   }
 
-  #storeOf(mount: string): WorldStore {
+  #storeOf(mount: string | null): WorldStore {
     return this.#stores.find((s) => s.mount === mount)!;
   }
 
@@ -223,8 +224,8 @@ export class Instance {
   }
 
   /**
-   * Let `ms` milliseconds pass: the clock moves, then the world's `onClockAdvance` (if any) runs as one numbered call
-   * recorded under `advance_clock` with `{ ms }` (so a replay calls this again). `inst.clock.advance(ms)` does the same.
+   * Let `ms` milliseconds pass: the clock moves, then the mounted worlds' and the world's `onClockAdvance` hooks run as one
+   * numbered call recorded under `advance_clock` with `{ ms }` (a replay calls this again). So does `inst.clock.advance`.
    */
   advanceClock(ms: number): CallResult {
     const r = this[advanceWithJson](ms);
@@ -237,10 +238,9 @@ export class Instance {
     if (!Number.isInteger(ms) || ms < 0) throw new RangeError(`advanceClock(ms) takes a whole, non-negative number of milliseconds; got ${ms}`);
     const from = this.clock.now();
     this.clock.base += ms;
-    const hook = this.world.onClockAdvance;
-    if (!hook) return { ok: true, result: null, json: 'null' };
-    const to = from + ms;
-    return this.#numbered('advance_clock', { ms }, { ms }, 0, (ctx) => hook(ctx, { from, to }));
+    if (this.#hooks.length === 0) return { ok: true, result: null, json: 'null' };
+    const passed = { from, to: from + ms };
+    return this.#numbered('advance_clock', { ms }, { ms }, 0, () => runClockHooks(this.world, this.#hooks, (m) => this.#storeOf(m).ctx, passed));
   }
 
   /** A call refused before it reached a tool: logged without a number. */

@@ -1,4 +1,5 @@
-/** Composition: which tools of a mounted sub-world the agent sees, and the worlds of an instance by mount. */
+/** Composition: which tools of a mounted sub-world the agent sees, the worlds of an instance by mount, and their clock hooks. */
+import type { Ctx } from './ctx.ts';
 import type { Tool, ToolListing } from './tool.ts';
 import type { MountSpec, World } from './world-types.ts';
 
@@ -47,4 +48,29 @@ export function boundTools(world: World): Map<string, Bound> {
     boundByWorld.set(world, bound);
   }
   return bound;
+}
+
+/** A world's or a mounted world's `onClockAdvance`, and the store it runs in (`null`: the host's). */
+export interface ClockHook {
+  mount: string | null;
+  run: NonNullable<World['onClockAdvance']>;
+}
+
+/** What runs while time passes: each mounted world's hook in its own store, then the host's. */
+export function clockHooksOf(world: World): ClockHook[] {
+  const hooks: ClockHook[] = [];
+  for (const [mount, m] of Object.entries(world.mounts)) if (m.world.onClockAdvance) hooks.push({ mount, run: m.world.onClockAdvance });
+  if (world.onClockAdvance) hooks.push({ mount: null, run: world.onClockAdvance });
+  return hooks;
+}
+
+/**
+ * Run the hooks of one clock advance, each with its store's context. The result is the host's hook's when it alone
+ * has one; otherwise one entry per world with a hook, under the mount's name (the host's under its world name).
+ */
+export function runClockHooks(world: World, hooks: readonly ClockHook[], ctxOf: (mount: string | null) => Ctx, passed: { from: number; to: number }): unknown {
+  if (hooks.length === 1 && hooks[0].mount === null) return hooks[0].run(ctxOf(null), passed);
+  const out: Record<string, unknown> = {};
+  for (const h of hooks) out[h.mount ?? world.name] = h.run(ctxOf(h.mount), passed) ?? null;
+  return out;
 }

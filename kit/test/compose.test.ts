@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defineTool, defineWorld, ToolError, z } from '../index.ts';
+import { defineTool, defineWorld, ToolError, z, type WorldSpec } from '../index.ts';
 import { crm } from '../../worlds/crm/index.ts';
 
 const billing = defineWorld({
@@ -124,5 +124,54 @@ describe('composition and restart', () => {
     expect(again!.changes()).toEqual([]);
     expect(again!.queryStore('billing', 'SELECT count(*) AS n FROM invoices')).toEqual([{ n: 0 }]);
     expect(play(again!)).toEqual(want);
+  });
+});
+
+describe('time passing in a composed world', () => {
+  // A sub-world that charges interest while time passes, inside a host that logs each advance in its own table.
+  const ledger = defineWorld({
+    name: 'ledger',
+    version: '1.0.0',
+    schema: 'CREATE TABLE accrued (at INTEGER PRIMARY KEY, cents INTEGER NOT NULL) STRICT;',
+    tools: [defineTool({ name: 'total', description: 'Interest so far.', input: z.object({}), run: (ctx) => ctx.db.one('SELECT coalesce(sum(cents), 0) AS cents FROM accrued') })],
+    onClockAdvance(ctx, { from, to }) {
+      ctx.db.run('INSERT INTO accrued (at, cents) VALUES (?, ?)', to, Math.floor((to - from) / 1000));
+      return { accrued: Math.floor((to - from) / 1000) };
+    },
+  });
+  const logTick: WorldSpec['onClockAdvance'] = (ctx, { to }) => {
+    // The mount's hook ran first, in the same call: the host sees what it wrote.
+    const seen = ctx.worlds.ledger.db.one<{ n: number }>('SELECT count(*) AS n FROM accrued WHERE at = ?', to)!.n;
+    ctx.db.run('INSERT INTO ticks (at) VALUES (?)', to);
+    return { ledger_rows_seen: seen };
+  };
+  const host = (hook: boolean) =>
+    defineWorld({
+      name: 'shop',
+      version: '1.0.0',
+      schema: 'CREATE TABLE ticks (at INTEGER PRIMARY KEY) STRICT;',
+      tools: [defineTool({ name: 'noop', description: 'Nothing.', input: z.object({}), run: () => null })],
+      worlds: { ledger: { world: ledger, prefix: 'ledger_' } },
+      onClockAdvance: hook ? logTick : undefined,
+    });
+
+  it("runs a mounted world's hook in its store, even when the host has none", () => {
+    const inst = host(false).instance();
+    const r = inst.advanceClock(5000);
+    expect(r).toEqual({ ok: true, result: { ledger: { accrued: 5 } } });
+    expect(inst.changes().map((c) => c.table)).toEqual(['ledger.accrued']);
+    expect(inst.call('ledger_total', {})).toEqual({ ok: true, result: { cents: 5 } });
+  });
+
+  it('runs the mounts first, then the host, as one call: a failure in either undoes both', () => {
+    const inst = host(true).instance();
+    expect(inst.advanceClock(2000)).toEqual({ ok: true, result: { ledger: { accrued: 2 }, shop: { ledger_rows_seen: 1 } } });
+    expect(inst.changes().map((c) => c.table)).toEqual(['ledger.accrued', 'ticks']);
+    expect(inst.callLog().map((e) => e.tool)).toEqual(['advance_clock']);
+    // The same instant again: its rows exist already, so the call fails, and nothing it wrote in either store stays.
+    const before = inst.changes();
+    inst.clock.base -= 2000;
+    expect(inst.advanceClock(2000).ok).toBe(false);
+    expect(inst.changes()).toEqual(before);
   });
 });

@@ -118,11 +118,23 @@ describe('globex_routes_won', () => {
   });
 });
 
-describe('composition limits (kit)', () => {
-  it('advancing the clock does not run the mounted Stripe\'s billing; saas has no HTTP face of its own', () => {
+describe('time passing', () => {
+  it('renews the mounted Stripe\'s subscriptions in its own store, as one recorded call that replays', () => {
     inst = saas.instance({ fixture: 'small_startup' });
-    expect(inst.advanceClock(40 * 86_400_000)).toEqual({ ok: true, result: null });
-    expect(inst.changes()).toEqual([]);
+    const r = inst.advanceClock(40 * 86_400_000);
+    expect(r.ok).toBe(true);
+    // Only the mounted world has a hook: its summary comes back under the mount's name.
+    const summary = (r as { result: { stripe: { renewed: number } } }).result.stripe;
+    expect(summary.renewed).toBeGreaterThan(0);
+    const tables = new Set(inst.changes().map((c) => c.table));
+    expect(tables.has('stripe.invoices') && tables.has('stripe.charges')).toBe(true);
+    expect([...tables].every((t) => t.startsWith('stripe.'))).toBe(true);
+    expect(inst.callLog().at(-1)).toMatchObject({ tool: 'advance_clock', args: { ms: 40 * 86_400_000 }, ok: true });
+    const again = saas.instance({ fixture: 'small_startup' });
+    again.advanceClock(40 * 86_400_000);
+    expect(again.changes()).toEqual(inst.changes());
+    again.destroy();
+    // saas declares no HTTP face of its own: agents reach Stripe through the stripe_ tools.
     expect(saas.http).toBeUndefined();
   });
 });
