@@ -9,6 +9,7 @@ import { operations } from './operations.ts';
 import { tools } from './tools.ts';
 import { registerOps } from './lib/run-op.ts';
 import { billingTick } from './lib/billing.ts';
+import { fixtures } from './fixtures/definitions.ts';
 
 registerOps(operations);
 
@@ -25,14 +26,7 @@ export const stripe = defineWorld({
   fixturesDir: new URL('./fixtures/', import.meta.url),
   // Time passing renews subscriptions, ends trials, retries payments and collects due invoices.
   onClockAdvance: billingTick,
-  fixtures: {
-    empty: {
-      description: 'A new Stripe account in test mode: no customers, products or payments yet.',
-      difficulty: 1,
-      now: '2026-06-01T09:00:00.000Z',
-      build() {},
-    },
-  },
+  fixtures,
   // Introduced as Stripe's own MCP server is: the name its toolkit's server reports, and instructions in our words.
   mcp: {
     name: 'Stripe',
