@@ -12,6 +12,7 @@ import { registerLint } from './commands/lint.ts';
 import { registerCheck } from './commands/check.ts';
 import { registerServe } from './commands/serve.ts';
 import { registerNew } from './commands/new.ts';
+import { registerPublish } from './commands/publish.ts';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -31,6 +32,7 @@ registerLint(program);
 registerCheck(program);
 registerServe(program);
 registerNew(program);
+registerPublish(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -5,7 +5,7 @@
  * the named dependencies from this repository's node_modules, with their commands in `node_modules/.bin`. Nothing is
  * fetched from a registry.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -156,4 +156,54 @@ export function installPacked(tarball: string, project: string, dependencies: re
     symlinkSync(source, join(modules, dep), 'dir');
     linkBins(modules, dep);
   }
+}
+
+/** A `seahaven serve` started as a child process. */
+export interface ServingProcess {
+  /** The URL its banner printed (`http://<host>:<port>`). */
+  url: string;
+  /** Everything it printed so far, stdout and stderr. */
+  output(): string;
+  /** SIGTERM, then wait for it to exit; resolves with its exit code. */
+  stop(): Promise<number | null>;
+}
+
+/**
+ * Run `command` (a `seahaven serve …` however it is spelled: the bin, `sh -c …`) in `cwd` and wait until its banner
+ * names the URL it serves on. Fails with what it printed if it exits first or prints nothing within `timeoutMs`.
+ * @example
+ * const served = await startServing(project, ['node_modules/.bin/seahaven', 'serve', 'crm', '--port', '0']);
+ */
+export function startServing(cwd: string, command: readonly string[], env: NodeJS.ProcessEnv = process.env, timeoutMs = 60_000): Promise<ServingProcess> {
+  const child = spawn(command[0], command.slice(1), { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let printed = '';
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${command.join(' ')} printed no URL within ${timeoutMs} ms:\n${printed}`));
+    }, timeoutMs);
+    const onData = (chunk: Buffer) => {
+      printed += chunk.toString('utf8');
+      const m = /^seahaven serve: .* at (http:\/\/\S+)$/m.exec(printed);
+      if (m === null) return;
+      clearTimeout(timer);
+      child.stdout.off('data', onData);
+      child.stdout.on('data', (c: Buffer) => (printed += c.toString('utf8')));
+      resolve({
+        url: m[1],
+        output: () => printed,
+        stop: async () => {
+          if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+          return exited;
+        },
+      });
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', (c: Buffer) => (printed += c.toString('utf8')));
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`${command.join(' ')} exited (${code}) before serving:\n${printed}`));
+    });
+  });
 }

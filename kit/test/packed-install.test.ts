@@ -1,0 +1,86 @@
+/**
+ * The kit as a registry release gives it: `npm pack` of this checkout, installed into an empty project, serves a world
+ * from there and answers a client that imports the published `seahaven/client`; package.json carries what a release
+ * needs, and every entry point it names is in the tarball.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { installPacked, packageRoot, packedTarball, runtimeDependencies, startServing } from './packed-install.ts';
+
+interface Manifest {
+  name: string;
+  version: string;
+  license?: string;
+  main?: string;
+  types?: string;
+  files?: string[];
+  repository?: { type: string; url: string };
+  engines?: Record<string, string>;
+  bin?: Record<string, string>;
+  scripts: Record<string, string>;
+  exports: Record<string, string | { types: string; default: string }>;
+}
+
+const manifest = JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as Manifest;
+
+let tmp: string;
+let tarball: string;
+beforeAll(async () => {
+  tmp = mkdtempSync(join(tmpdir(), 'seahaven-packed-'));
+  tarball = await packedTarball();
+}, 600_000);
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+describe('the packed kit', () => {
+  it('carries what a registry release needs, and the tarball holds every file package.json points at', () => {
+    expect(manifest).toMatchObject({ name: 'seahaven', license: 'MIT', main: './dist/kit/index.js', types: './dist/kit/index.d.ts', engines: { node: '>=20.19' } });
+    expect(manifest.repository).toEqual({ type: 'git', url: expect.stringMatching(/^git\+https:\/\/.+\.git$/) });
+    expect(manifest.files).toEqual(expect.arrayContaining(['bin', 'dist', 'kit', 'worlds', 'docs', 'README.md', 'AGENTS.md']));
+    // A publish builds and runs the tests first.
+    expect(manifest.scripts.prepublishOnly).toMatch(/npm run build\b.*&& .*npm test$/);
+
+    const packed = new Set(execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).split('\n').filter(Boolean).map((p) => p.replace(/^package\//, '')));
+    const pointedAt = [manifest.main!, manifest.types!, ...Object.values(manifest.bin ?? {}), ...Object.values(manifest.exports).flatMap((t) => (typeof t === 'string' ? [t] : [t.types, t.default]))];
+    for (const file of pointedAt) expect(packed.has(file.replace(/^\.\//, '')), file).toBe(true);
+    for (const subpath of ['.', './rewards', './curricula', './lint', './client', './testing', './serve']) expect(manifest.exports[subpath], subpath).toBeDefined();
+    expect(packed.has('worlds/crm/fixtures/small_startup.sqlite')).toBe(true);
+  });
+
+  it('installs into an empty project, serves a world from there, and a client from the package plays an episode', async () => {
+    const started = Date.now();
+    const project = join(tmp, 'empty-project');
+    execFileSync('mkdir', ['-p', project]);
+    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'empty-project', version: '1.0.0', private: true, type: 'module' }, null, 2) + '\n');
+    installPacked(tarball, project, runtimeDependencies);
+
+    const served = await startServing(project, [join(project, 'node_modules', '.bin', 'seahaven'), 'serve', 'crm', '--port', '0'], { ...process.env, HOME: tmp });
+    try {
+      expect(served.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect(await (await fetch(`${served.url}/health`)).json()).toEqual({ status: 'healthy' });
+      // The server runs the installed copy, not this checkout.
+      expect(served.output()).toContain('seahaven serve: crm 1.0.0 at');
+
+      // A script in the project that imports the published name, resolved from node_modules/seahaven/dist.
+      const script = [
+        "import { SeahavenClient } from 'seahaven/client';",
+        `const env = await SeahavenClient.connect(${JSON.stringify(served.url.replace('http', 'ws') + '/ws')});`,
+        "await env.reset({ task: 'add_lead', seed: 1 });",
+        "await env.call('create_contact', { name: 'Ada Lovelace', email: 'ada.lovelace@acmerobotics.example', company_id: 'cmp_acme', title: 'Head of Research', stage: 'lead' });",
+        'const { reward, done } = await env.submit();',
+        'console.log(JSON.stringify({ reward, done, from: import.meta.resolve("seahaven/client") }));',
+        'await env.close();',
+      ].join('\n');
+      const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: project, encoding: 'utf8', env: { ...process.env, HOME: tmp } });
+      expect(run.status, run.stderr).toBe(0);
+      const out = JSON.parse(run.stdout.trim()) as { reward: number; done: boolean; from: string };
+      expect([out.reward, out.done]).toEqual([1, true]);
+      expect(out.from).toBe(`file://${join(project, 'node_modules', 'seahaven', 'dist', 'kit', 'client', 'index.js')}`);
+    } finally {
+      expect(await served.stop()).toBe(0);
+    }
+    expect(Date.now() - started).toBeLessThan(60_000);
+  }, 120_000);
+});
