@@ -1,7 +1,7 @@
 /** Change matchers: expectations about single rows of `inst.changes()`, and counts of how many rows they cover. */
 import type { Change, Grade, GradeTarget } from '../kit/index.ts';
 import { describeMatch, testFields, type FieldMatch, type FieldResult } from './fields.ts';
-import { RowLookup, checkTables, criterion, gradeOf, listText, pastTense, rowLabel, valueAfter, valueBefore } from './grade.ts';
+import { RowLookup, checkTables, criterion, gradeOf, listText, pastTense, rethrowAs, rowLabel, valueAfter, valueBefore } from './grade.ts';
 import { gradeChanges } from './expect.ts';
 import type { ChangeMatcher, CountSpec, UnchangedRule } from './matchers.ts';
 
@@ -151,7 +151,12 @@ export function unchanged(table: string, match: FieldMatch = {}): UnchangedRule 
     grade(target: GradeTarget): Grade {
       checkTables(target, [table], `unchanged('${table}')`);
       const rows = new RowLookup(target);
-      const hit = target.changes().filter((c) => covers(c, rows));
+      let hit: Change[];
+      try {
+        hit = target.changes().filter((c) => covers(c, rows));
+      } catch (e) {
+        return rethrowAs(name, e);
+      }
       if (hit.length === 0) return gradeOf([criterion(name, 1, 1, `No change touched ${scope}, as required.`)]);
       const what = hit.map((c) => `${rowLabel(c)} (${pastTense(c.op)})`);
       return gradeOf([criterion(name, 0, 1, `${listText(what)} changed, but ${scope} had to stay as they were.`)]);

@@ -7,7 +7,7 @@ import type { Change, Criterion, Grade, GradeTarget } from '../kit/index.ts';
 import type { ChangeFit, ChangeMatcher, UnchangedRule } from './matchers.ts';
 import { describeMisses } from './fields.ts';
 import { maxAssignment } from './assign.ts';
-import { RowLookup, checkTables, criterion, full, gradeOf, keyText, listText, pastTense, rowLabel, rubric, writtenColumns, type Rubric } from './grade.ts';
+import { RowLookup, checkTables, criterion, full, gradeOf, keyText, listText, pastTense, rethrowAs, rowLabel, rubric, writtenColumns, type Rubric } from './grade.ts';
 
 /** An entry of `expectChanges`: an expected change, or a rule that some rows stay as they are. */
 export type Expectation = ChangeMatcher | UnchangedRule;
@@ -71,7 +71,7 @@ export function gradeChanges(expected: readonly Expectation[], options: { allow?
   const matchers = expected.filter((e): e is ChangeMatcher => e.kind === 'change');
   const rules = expected.filter((e): e is UnchangedRule => e.kind === 'unchanged');
 
-  const fits: (ChangeFit | null)[][] = matchers.map((m) => changes.map((c) => m.fit(c, rows)));
+  const fits: (ChangeFit | null)[][] = matchers.map((m) => changes.map((c) => fitOf(m, c, rows)));
   const slots: Slot[] = [];
   matchers.forEach((matcher, source) => {
     for (let nth = 0; nth < matcher.count.min; nth++) slots.push({ matcher, source, nth });
@@ -121,7 +121,7 @@ export function gradeChanges(expected: readonly Expectation[], options: { allow?
     };
     const forbidden = matchers.some((m, k) => m.count.max === 0 && fullFit(k));
     const extra = matchers.some((m, k) => m.count.max === Infinity && fullFit(k));
-    const allowed = (options.allow ?? []).some((a) => (typeof a === 'string' ? a === change.table : isFull(a.fit(change, rows))));
+    const allowed = (options.allow ?? []).some((a) => (typeof a === 'string' ? a === change.table : isFull(fitOf(a, change, rows))));
     if (!forbidden && (extra || allowed)) tolerated++;
     else collateral.push(change);
   });
@@ -145,6 +145,15 @@ export function gradeChanges(expected: readonly Expectation[], options: { allow?
     criteria.push(criterion('precision and recall', precision, 0, collateral.length === 0 && options.penalty > 0 ? `No change outside the expected and allowed ones. ${summary}` : summary));
   }
   return gradeOf(criteria);
+}
+
+/** How `change` fits `m`; a read of the database it needs, graded from a state document, names the matcher. */
+function fitOf(m: ChangeMatcher, change: Change, rows: RowLookup): ChangeFit | null {
+  try {
+    return m.fit(change, rows);
+  } catch (e) {
+    return rethrowAs(m.description, e);
+  }
 }
 
 function isFull(fit: ChangeFit | null): boolean {

@@ -17,6 +17,31 @@ export class GraderError extends Error {
   }
 }
 
+/**
+ * @internal Thrown by a grade target that has no database (what `gradeState` grades) when a grader reads it: `what`
+ * says what was read, `part` names the innermost matcher or rubric that read it, once one has.
+ */
+export class OfflineQuery extends Error {
+  readonly what: string;
+  readonly part: string | undefined;
+  constructor(what: string, part?: string) {
+    super(`${part ?? 'a grader'} reads the database (${what})`);
+    this.name = 'OfflineQuery';
+    this.what = what;
+    this.part = part;
+  }
+
+  /** This error named after `part`, unless a part inside it was named already. */
+  by(part: string): OfflineQuery {
+    return this.part === undefined ? new OfflineQuery(this.what, part) : this;
+  }
+}
+
+/** Rethrow `e`, an `OfflineQuery` named after `part` if nothing inside named it. */
+export function rethrowAs(part: string, e: unknown): never {
+  throw e instanceof OfflineQuery ? e.by(part) : e;
+}
+
 const EPSILON = 1e-12;
 
 /** Clamp to [0, 1] and snap float noise at the ends, so a perfect outcome is exactly 1 and a null one exactly 0. */
@@ -55,7 +80,17 @@ export function criterion(name: string, score: number, weight: number, reason: s
 
 /** Wrap a grading function as a rubric. */
 export function rubric(name: string, grade: (target: GradeTarget) => Grade): Rubric {
-  return Object.freeze({ name, grade });
+  return Object.freeze({
+    name,
+    grade(target: GradeTarget): Grade {
+      try {
+        return grade(target);
+      } catch (e) {
+        // Graded from a state document, a read of the database is named after the rubric that made it.
+        return rethrowAs(name, e);
+      }
+    },
+  });
 }
 
 /** A rubric from anything the kit accepts as a grader (a function or an object with `grade`). */
@@ -122,7 +157,9 @@ export class RowLookup {
         try {
           const rows = this.target.query(`SELECT * FROM ${quoteIdent(table)} WHERE ${cols.map((c) => `${quoteIdent(c)} = ?`).join(' AND ')}`, ...cols.map((c) => key[c] as unknown));
           row = rows[0] ?? null;
-        } catch {
+        } catch (e) {
+          // Without a database the row cannot be read at all, which must not pass for a row that is gone.
+          if (e instanceof OfflineQuery) throw e;
           row = null;
         }
       }
@@ -157,7 +194,13 @@ export function valueAfter(change: Change, column: string, rows: RowLookup): Jso
 }
 
 function currentValue(change: Change, column: string, rows: RowLookup): JsonValue | undefined {
-  const row = rows.current(change.table, change.key);
+  let row: Row | null;
+  try {
+    row = rows.current(change.table, change.key);
+  } catch (e) {
+    if (e instanceof OfflineQuery) throw new OfflineQuery(`column "${column}" of ${rowLabel(change)}, which the change does not carry`);
+    throw e;
+  }
   if (row === null) return undefined;
   return Object.hasOwn(row, column) ? row[column] : noSuchColumn(change.table, column, row);
 }

@@ -6,6 +6,7 @@
  * `rowWhere` and `count` check the final state. `all`, `any`, `weighted`, `gate` and `sequence` combine rubrics. Every
  * rubric returns `{ reward, passed, criteria: [{ name, score, weight, reason }] }` and can be a task's `grade`.
  * `checkGrader` proves a grader against a do-nothing agent, the gold solution and seeded chaos agents.
+ * `gradeState` grades a saved state document offline, for graders that read only the changes.
  *
  * @example
  * import { defineTask } from 'seahaven';
@@ -24,5 +25,6 @@ export { expectChanges, noOtherChanges, type Expectation, type Allowance, type E
 export { rowWhere, count, type RowWhereOptions, type CountOptions } from './state.ts';
 export { all, any, weighted, gate, sequence, type CombineOptions, type RubricPart } from './combine.ts';
 export { rubric, explain, GraderError, type Rubric } from './grade.ts';
+export { gradeState, NeedsDatabaseError, type GradableState } from './offline.ts';
 export { checkGrader, graderFindings, GRADER_CHECKS, type GraderReport, type GraderProblem, type GraderFinding, type GraderCheckCode, type CheckGraderOptions, type ChaosOutcome, type Severity } from './check.ts';
 export { runChaos, type ChaosOptions, type ChaosRun, type ChaosTarget } from './chaos.ts';

@@ -3,7 +3,7 @@ import type { GradeTarget, JsonValue, Row } from '../kit/index.ts';
 import type { CountSpec } from './matchers.ts';
 import { describeMatch, describeMisses, isFieldMatcher, testFields, type FieldMatch } from './fields.ts';
 import { quoteIdent } from '../kit/schema.ts';
-import { GraderError, criterion, gradeOf, keyText, rubric, type Rubric } from './grade.ts';
+import { GraderError, OfflineQuery, criterion, gradeOf, keyText, rubric, type Rubric } from './grade.ts';
 
 export interface RowWhereOptions {
   /** Name of the criterion. Default: `<table> where <where>`. */
@@ -90,6 +90,7 @@ export function count(sql: string, n: number | CountSpec, options: CountOptions 
     try {
       got = target.query(sql, ...params).length;
     } catch (e) {
+      if (e instanceof OfflineQuery) throw e;
       throw new GraderError(`count(): the query does not run: ${(e as Error).message}. Query: ${short}`);
     }
     const ok = got >= spec.min && got <= spec.max;

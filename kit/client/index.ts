@@ -9,6 +9,7 @@
  * await env.reset({ fixture: 'small_startup', seed: 1 });
  * const r = await env.call('create_contact', { name: 'Ada Lovelace', email: 'ada@example.com' });
  * if (r.ok) console.log((await env.state()).changes);
+ * await using branch = await env.fork(); // a second session, continuing from here on its own
  *
  * @module seahaven/client
  */
@@ -40,6 +41,8 @@ export interface ResetOptions {
   curriculum?: string;
   run_id?: string;
   reward_mode?: 'final' | 'shaped';
+  /** Adopt the episode held under this token (from `forkToken()`, on any connection to the same world); comes alone. */
+  fork_token?: string;
 }
 
 /** A tool as the server lists it. */
@@ -63,6 +66,8 @@ export interface ResetObservation {
   seed: number;
   now: string;
   task: { id: string; prompt: string } | null;
+  /** After a reset with `fork_token`: the episode id of the session that forked. */
+  forked_from?: string;
   tools: ToolInfo[];
 }
 
@@ -84,6 +89,12 @@ export interface SubmitResult {
   metadata: Record<string, unknown>;
 }
 
+/** A fork held by the server for a reset to adopt (`reset({ fork_token: token })`), once, within `expires_in_s`. */
+export interface ForkToken {
+  token: string;
+  expires_in_s: number;
+}
+
 interface Pending {
   resolve(data: any): void;
   reject(e: Error): void;
@@ -96,13 +107,18 @@ interface Pending {
 export class SeahavenClient {
   readonly #ws: WebSocket;
   readonly #timeoutMs: number;
+  /** Where and how this client connected, so `fork()` can connect the same way. */
+  readonly #url: string;
+  readonly #options: ConnectOptions;
   readonly #pending: Pending[] = [];
   #failure: SeahavenError | null = null;
   readonly #closed: Promise<void>;
 
-  private constructor(ws: WebSocket, timeoutMs: number) {
+  private constructor(ws: WebSocket, timeoutMs: number, url: string, options: ConnectOptions) {
     this.#ws = ws;
     this.#timeoutMs = timeoutMs;
+    this.#url = url;
+    this.#options = options;
     ws.on('message', (data) => this.#onFrame(data.toString()));
     this.#closed = new Promise((resolve) => {
       ws.on('close', (code, reason) => {
@@ -129,7 +145,7 @@ export class SeahavenClient {
     const target = wsUrlOf(url);
     return new Promise((resolve, reject) => {
       const ws = new WebSocket(target, { headers, handshakeTimeout: timeoutMs, perMessageDeflate: false });
-      ws.once('open', () => resolve(new SeahavenClient(ws, timeoutMs)));
+      ws.once('open', () => resolve(new SeahavenClient(ws, timeoutMs, url, options)));
       ws.once('unexpected-response', (_req, res) => {
         const hint = res.statusCode === 401 ? '; pass { token } (the server was started with --token)' : '';
         reject(new SeahavenError('CONNECT', `${target} answered HTTP ${res.statusCode} instead of upgrading${hint}`));
@@ -221,6 +237,44 @@ export class SeahavenClient {
   async submit(): Promise<SubmitResult> {
     const r = await this.#request<StepResult<{ grade: Grade }>>({ type: 'step', data: { type: 'submit' } });
     return { grade: r.observation.grade, reward: r.reward ?? 0, done: r.done, metadata: r.metadata ?? {} };
+  }
+
+  /**
+   * Grade the episode's task as it stands, without ending it (the `grade` step): the reward `submit` would report
+   * now. Nothing changes; the step counts in `step_count`. Rejects with `VALIDATION_ERROR` without a task.
+   */
+  async grade(): Promise<Grade> {
+    const r = await this.#request<StepResult<{ grade: Grade }>>({ type: 'step', data: { type: 'grade' } });
+    return r.observation.grade;
+  }
+
+  /**
+   * Snapshot the episode for a branch (the `fork` step): the server holds it under a token for `expires_in_s`, until a
+   * reset with `{ fork_token }` adopts it, once. `fork()` does that for you; hand the token on to adopt it elsewhere.
+   */
+  async forkToken(): Promise<ForkToken> {
+    const r = await this.#request<StepResult<{ fork: ForkToken }>>({ type: 'step', data: { type: 'fork' } });
+    return r.observation.fork;
+  }
+
+  /**
+   * A new session on a branch of this episode: state, clock, random streams, call history, task and step count as
+   * they are now. It opens a second WebSocket (with this client's options) and resets it with a fork token; the two
+   * episodes go on independently. Close the branch like any client.
+   * @example
+   * await using branch = await env.fork();
+   * await branch.call('update_contact', { id, stage: 'customer' }); // env's episode does not see this
+   */
+  async fork(): Promise<SeahavenClient> {
+    const { token } = await this.forkToken();
+    const branch = await SeahavenClient.connect(this.#url, this.#options);
+    try {
+      await branch.reset({ fork_token: token });
+    } catch (e) {
+      await branch.close();
+      throw e;
+    }
+    return branch;
   }
 
   /** End the session: the server destroys its instance. Safe to call twice. */

@@ -23,6 +23,8 @@ export interface AppOptions {
   idleTimeoutMs?: number;
   /** Close the SQLite connection of sessions idle this long, in milliseconds (the image is kept; the next request reopens it); 0 never. Default 30 000. */
   hibernateAfterMs?: number;
+  /** How long a fork (the `fork` step) is held for a reset to adopt with its token, in milliseconds; held forks count against `maxSessions`. Default 60 000. */
+  forkTtlMs?: number;
   /** Require `Authorization: Bearer <token>` on every route and upgrade. Default: no token. */
   token?: string;
   /**
@@ -69,7 +71,7 @@ export interface SeahavenApp {
   shutdown(): Promise<void>;
 }
 
-export const DEFAULTS = { maxSessions: 4096, idleTimeoutMs: 15 * 60_000, hibernateAfterMs: 30_000, maxFrameBytes: 1 << 20, maxBodyBytes: 1 << 20, bodyTimeoutMs: 10_000 };
+export const DEFAULTS = { maxSessions: 4096, idleTimeoutMs: 15 * 60_000, hibernateAfterMs: 30_000, forkTtlMs: 60_000, maxFrameBytes: 1 << 20, maxBodyBytes: 1 << 20, bodyTimeoutMs: 10_000 };
 const SHUTDOWN_GRACE_MS = 10_000;
 
 /**
@@ -89,7 +91,10 @@ export function createApp(options: AppOptions): SeahavenApp {
   const logger = options.logger ?? ((line: string) => console.error(line));
   const maxSessions = options.maxSessions ?? DEFAULTS.maxSessions;
   if (!Number.isSafeInteger(maxSessions) || maxSessions < 1) throw new Error(`createApp: maxSessions must be a whole number >= 1; got ${maxSessions}`);
-  const sessions = new SessionRegistry({ maxSessions, idleTimeoutMs: options.idleTimeoutMs ?? DEFAULTS.idleTimeoutMs, hibernateAfterMs: options.hibernateAfterMs ?? DEFAULTS.hibernateAfterMs });
+  const forkTtlMs = options.forkTtlMs ?? DEFAULTS.forkTtlMs;
+  // A timer's delay is a signed 32-bit number of milliseconds (about 24.8 days); a longer one would fire at once.
+  if (!Number.isFinite(forkTtlMs) || forkTtlMs <= 0 || forkTtlMs > 2 ** 31 - 1) throw new Error(`createApp: forkTtlMs must be a number of milliseconds from 1 to ${2 ** 31 - 1}; got ${forkTtlMs}`);
+  const sessions = new SessionRegistry({ maxSessions, idleTimeoutMs: options.idleTimeoutMs ?? DEFAULTS.idleTimeoutMs, hibernateAfterMs: options.hibernateAfterMs ?? DEFAULTS.hibernateAfterMs, forkTtlMs });
   const slowCallMs = options.slowCallMs === undefined ? undefined : checkSlowCallMs(options.slowCallMs, 'createApp: slowCallMs');
   const scheduler = new FairScheduler(undefined, undefined, logger);
   const limits: BodyLimits = { maxBodyBytes: options.maxBodyBytes ?? DEFAULTS.maxBodyBytes, bodyTimeoutMs: options.bodyTimeoutMs ?? DEFAULTS.bodyTimeoutMs, report: rateLimited(logger) };

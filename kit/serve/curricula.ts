@@ -1,28 +1,54 @@
 /**
- * Curricula on the server: one `curriculumHooks` per served world that declares curricula, all on one SQLite file, wired
- * into the protocol. A reset with `{curriculum, run_id}` starts the run's next task, the grade at `submit` is the
- * outcome that moves the run, a session that ends (or resets) before `submit` gives its episode up, and
- * `GET /curricula/<name>/runs/<run_id>` (also under `/<world>`) answers the run's progress.
+ * Curricula on the server: one runs database for every served world that declares curricula, wired into the protocol.
+ * A reset with `{curriculum, run_id}` starts the run's next task, the grade at `submit` is the outcome that moves the
+ * run, a session that ends (or resets) before `submit` gives its episode up, and `GET /curricula/<name>/runs/<run_id>`
+ * (also under `/<world>`) answers the run's progress. The runs database is a SQLite file (several processes on one
+ * machine may share it) or a PostgreSQL database (servers on several machines share it): see `runs-store.ts`.
  */
 import type { Hono } from 'hono';
 import { CurriculumError } from '../../curricula/errors.ts';
-import { curriculumHooks, type CurriculumHooks } from '../../curricula/serve-hooks.ts';
+import type { CurriculumHooks } from '../../curricula/serve-hooks.ts';
+import type { IssuedEpisode, RecordedOutcome } from '../../curricula/runs.ts';
 import { DEFAULT_RUNS_PATH } from '../../curricula/store.ts';
 import type { World } from '../world.ts';
 import type { SeahavenApp } from './app.ts';
 import type { ServeHooks } from './endpoint.ts';
 import { ResetError } from './errors.ts';
 import type { ResetPlan, ResetRequest } from './reset.ts';
+import { PostgresRunsStore } from './runs-store-pg.ts';
+import { SqliteRunsStore } from './runs-store-sqlite.ts';
+import { parseRunsTarget, stderrLogger, type RunsStore, type RunsStoreOptions, type WorldRuns } from './runs-store.ts';
+
+export { maskUrl, parseRunsTarget, type RunsStore, type RunsTarget, type WorldRuns } from './runs-store.ts';
+
+/**
+ * Open the runs database named by `target`: a SQLite file path (or `:memory:`), or a `postgres://` / `postgresql://`
+ * URL. Await `store.ready` before serving; it rejects with a one-line message naming the fix.
+ * @example
+ * const store = openRunsStore('postgres://seahaven:secret@db:5432/runs', { worlds: [crm] });
+ * await store.ready;
+ */
+export function openRunsStore(target: string, options: RunsStoreOptions): RunsStore {
+  const t = parseRunsTarget(target);
+  return t.kind === 'sqlite' ? new SqliteRunsStore(t.path, options) : new PostgresRunsStore(t.url, t.masked, options);
+}
 
 export interface ServeCurriculaOptions {
   /** The served worlds; those that declare `curricula` get runs, the others refuse curriculum resets. */
   worlds: World[];
-  /** The runs database, shared by every world. Default `.data/curricula.sqlite` under the working directory. */
+  /**
+   * The runs database, shared by every world: a SQLite file path (default `.data/curricula.sqlite` under the working
+   * directory; `:memory:` keeps nothing), or a PostgreSQL URL `postgres://user:password@host:5432/dbname`.
+   */
+  runsDb?: string;
+  /** The SQLite runs file: the same as `runsDb` (kept for existing callers; `runsDb` wins). */
   path?: string;
   /** The run of a reset that names a curriculum but no `run_id`. Default `default`. */
   defaultRunId?: string;
   /** History entries in a progress answer when the request names none. Default 1000. */
   historyLimit?: number;
+  /** Where failures nobody waits for (giving up an episode on PostgreSQL) are reported. Default: stderr. */
+  logger?: (line: string) => void;
 }
 
 /** What `serveCurricula` returns: hand `hooks` and `extend` to `createApp`/`startServer`, and `close()` after the server. */
@@ -31,22 +57,29 @@ export interface ServedCurricula {
   readonly hooks: Required<ServeHooks>;
   /** Adds `GET /curricula/:name/runs/:run_id` and `GET /:world/curricula/:name/runs/:run_id`. */
   readonly extend: (app: Hono, server: SeahavenApp) => void;
-  /** The runs database: an absolute path, or `:memory:`. */
+  /** The runs database: an absolute path, `:memory:`, or the PostgreSQL URL with its password masked. */
   readonly path: string;
+  /** `sqlite` or `postgres`. */
+  readonly kind: 'sqlite' | 'postgres';
+  /** Settles when the runs database is usable; rejects with a one-line message naming the fix (PostgreSQL unreachable). */
+  readonly ready: Promise<void>;
   /** Curriculum names by world name, for the worlds that declare any. */
   readonly curricula: ReadonlyMap<string, readonly string[]>;
-  /** The hooks of one world, if it declares curricula. */
+  /** The in-process hooks of one world, if it declares curricula and its runs are in a SQLite file. */
   world(name: string): CurriculumHooks | undefined;
-  /** Close the runs database. Call it after the server has closed, so ending sessions can still give up their episodes. */
-  close(): void;
+  /**
+   * Close the runs database. Call it after the server has closed, so ending sessions can still give up their episodes.
+   * A SQLite file is closed before this returns; await the promise for PostgreSQL, whose last writes are in flight.
+   */
+  close(): Promise<void>;
 }
 
 /** What a curriculum reset leaves on the session, so the grade and the end of the episode reach the right run. */
 class CurriculumEpisode {
-  readonly hooks: CurriculumHooks;
+  readonly runs: WorldRuns;
   readonly ticket: string;
-  constructor(hooks: CurriculumHooks, ticket: string) {
-    this.hooks = hooks;
+  constructor(runs: WorldRuns, ticket: string) {
+    this.runs = runs;
     this.ticket = ticket;
   }
 }
@@ -55,78 +88,92 @@ class CurriculumEpisode {
 const FIELD_OF: Record<string, string> = { unknown_curriculum: 'curriculum', invalid_run_id: 'run_id', definition_changed: 'run_id' };
 
 /**
- * Serve the curricula of the given worlds: one runs file, hooks for the protocol, and the progress routes.
+ * Serve the curricula of the given worlds: one runs database, hooks for the protocol, and the progress routes. On a
+ * SQLite file the hooks answer at once; on PostgreSQL resets, submits and progress wait for the database.
  * @example
- * const curricula = serveCurricula({ worlds: [crm], path: '.data/curricula.sqlite' });
+ * const curricula = serveCurricula({ worlds: [crm], runsDb: '.data/curricula.sqlite' }); // or 'postgres://…'
+ * await curricula.ready;
  * const server = await startServer({ worlds: [crm], port: 0, hooks: curricula.hooks, extend: curricula.extend });
  * // … reset with { curriculum: 'crm-basics', run_id: 'run-1' }, play, submit …
  * await server.close();
- * curricula.close();
+ * await curricula.close();
  */
 export function serveCurricula(options: ServeCurriculaOptions): ServedCurricula {
-  const path = options.path ?? DEFAULT_RUNS_PATH;
-  const byWorld = new Map<string, CurriculumHooks>();
-  try {
-    for (const world of options.worlds) {
-      if (world.curricula.length === 0) continue;
-      byWorld.set(world.name, curriculumHooks({ world, path, defaultRunId: options.defaultRunId, historyLimit: options.historyLimit }));
-    }
-  } catch (e) {
-    for (const h of byWorld.values()) h.close();
-    throw e;
+  const store = openRunsStore(options.runsDb ?? options.path ?? DEFAULT_RUNS_PATH, {
+    worlds: options.worlds,
+    defaultRunId: options.defaultRunId,
+    historyLimit: options.historyLimit,
+    logger: options.logger,
+  });
+  const log = options.logger ?? stderrLogger;
+  const byWorld = new Map<string, WorldRuns>();
+  for (const world of options.worlds) {
+    const runs = store.world(world.name);
+    if (runs) byWorld.set(world.name, runs);
   }
-  const curricula = new Map([...byWorld].map(([name, h]) => [name, h.runs.curriculumNames()]));
+  const curricula = new Map([...byWorld].map(([name, r]) => [name, [...r.curriculumNames()]]));
   const served = options.worlds.map((w) => w.name);
   const offered = () => [...curricula].map(([w, names]) => `${w}: ${names.join(', ')}`).join('; ') || '(none)';
 
   const hooks: Required<ServeHooks> = {
-    resolveReset(request: ResetRequest, { world }): ResetPlan {
-      const h = byWorld.get(world.name);
-      if (!h) throw new ResetError('curriculum', `world "${world.name}" declares no curricula (served curricula: ${offered()}); reset with a task instead`);
+    resolveReset(request: ResetRequest, { world }): ResetPlan | Promise<ResetPlan> {
+      const r = byWorld.get(world.name);
+      if (!r) throw new ResetError('curriculum', `world "${world.name}" declares no curricula (served curricula: ${offered()}); reset with a task instead`);
+      const refuse = (e: unknown) => (e instanceof CurriculumError ? new ResetError(fieldOf(e, request), e.message) : e);
+      const plan = (episode: IssuedEpisode | null): ResetPlan => {
+        // `resolveReset` runs only for resets that name a curriculum or a run, and the hooks refuse a run alone.
+        if (episode === null) throw new ResetError('curriculum', 'name the curriculum to play, like { "curriculum": "basics", "run_id": "run-1" }');
+        return {
+          task: episode.task,
+          fixture: episode.fixture,
+          context: new CurriculumEpisode(r, episode.ticket),
+          metadata: { curriculum: { name: episode.curriculum, run_id: episode.runId, episode: episode.episode, stage: episode.stage, kind: episode.kind, ticket: episode.ticket } },
+        };
+      };
       let episode;
       try {
-        episode = h.reset(request);
+        episode = r.reset(request);
       } catch (e) {
-        if (e instanceof CurriculumError) throw new ResetError(fieldOf(e, request), e.message);
-        throw e;
+        throw refuse(e);
       }
-      // `resolveReset` runs only for resets that name a curriculum or a run, and the hooks refuse a run alone.
-      if (episode === null) throw new ResetError('curriculum', 'name the curriculum to play, like { "curriculum": "basics", "run_id": "run-1" }');
-      return {
-        task: episode.task,
-        fixture: episode.fixture,
-        context: new CurriculumEpisode(h, episode.ticket),
-        metadata: { curriculum: { name: episode.curriculum, run_id: episode.runId, episode: episode.episode, stage: episode.stage, kind: episode.kind, ticket: episode.ticket } },
-      };
+      if (episode instanceof Promise) {
+        return episode.then(plan, (e) => {
+          throw refuse(e);
+        });
+      }
+      return plan(episode);
     },
     onGrade(session, grade) {
       const ep = session.context;
       if (!(ep instanceof CurriculumEpisode)) return;
-      const r = ep.hooks.submit(ep.ticket, grade);
-      return { curriculum: { ticket: r.ticket, outcome: r.outcome, stage: r.stage, transition: r.transition, mastered: r.mastered } };
+      const report = (r: RecordedOutcome) => ({ curriculum: { ticket: r.ticket, outcome: r.outcome, stage: r.stage, transition: r.transition, mastered: r.mastered } });
+      const r = ep.runs.submit(ep.ticket, grade);
+      return r instanceof Promise ? r.then(report) : report(r);
     },
     onAbandon(_session, context) {
-      if (context instanceof CurriculumEpisode) context.hooks.abandon(context.ticket);
+      if (!(context instanceof CurriculumEpisode)) return;
+      const done = context.runs.abandon(context.ticket);
+      if (done instanceof Promise) done.catch((e) => log(`[seahaven] giving up curriculum episode ${context.ticket} failed: ${(e as Error)?.message ?? String(e)}`));
     },
   };
 
   const extend = (app: Hono) => {
-    const answer = (world: string | undefined, name: string, runId: string, history: string | undefined) => {
-      const h = world === undefined ? [...byWorld.values()].find((x) => x.runs.curriculumNames().includes(name)) : byWorld.get(world);
-      if (!h) {
+    const answer = async (world: string | undefined, name: string, runId: string, history: string | undefined) => {
+      const r = world === undefined ? [...byWorld.values()].find((x) => x.curriculumNames().includes(name)) : byWorld.get(world);
+      if (!r) {
         const what = world === undefined ? `no served world has a curriculum "${name}"` : `world "${world}" declares no curricula`;
         return { status: 404 as const, body: { error: { code: 'unknown_curriculum', message: `${what}; served curricula: ${offered()}` } } };
       }
-      return h.progress(name, runId, { history });
+      return r.progress(name, runId, { history });
     };
-    app.get('/curricula/:name/runs/:run_id', (c) => {
-      const a = answer(undefined, c.req.param('name'), c.req.param('run_id'), c.req.query('history'));
+    app.get('/curricula/:name/runs/:run_id', async (c) => {
+      const a = await answer(undefined, c.req.param('name'), c.req.param('run_id'), c.req.query('history'));
       return c.json(a.body, a.status);
     });
-    app.get('/:world/curricula/:name/runs/:run_id', (c, next) => {
+    app.get('/:world/curricula/:name/runs/:run_id', async (c, next) => {
       const world = c.req.param('world');
       if (!served.includes(world)) return next();
-      const a = answer(world, c.req.param('name'), c.req.param('run_id'), c.req.query('history'));
+      const a = await answer(world, c.req.param('name'), c.req.param('run_id'), c.req.query('history'));
       return c.json(a.body, a.status);
     });
   };
@@ -134,12 +181,12 @@ export function serveCurricula(options: ServeCurriculaOptions): ServedCurricula 
   return {
     hooks,
     extend,
-    path: byWorld.values().next().value?.runs.path ?? path,
+    path: store.location,
+    kind: store.kind,
+    ready: store.ready,
     curricula,
-    world: (name) => byWorld.get(name),
-    close() {
-      for (const h of byWorld.values()) h.close();
-    },
+    world: (name) => byWorld.get(name)?.hooks,
+    close: () => store.close(),
   };
 }
 

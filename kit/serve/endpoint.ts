@@ -20,7 +20,7 @@ import { parseReset, type ResetPlan, type ResetRequest } from './reset.ts';
 import { handleRpc } from './rpc.ts';
 import type { FairScheduler } from './scheduler.ts';
 import type { ServeHooks } from './hooks.ts';
-import { Session, type SessionEndpoint, type SessionOwner, type SessionRegistry } from './sessions.ts';
+import { CapacityError, Session, type SessionEndpoint, type SessionOwner, type SessionRegistry } from './sessions.ts';
 
 export type { ServeHooks } from './hooks.ts';
 
@@ -180,7 +180,8 @@ export class Endpoint implements SessionEndpoint {
           const action = parseAction(msg.data, ['data']);
           if (action.type === 'call_tool') return this.callTool(session, action.tool_name, action.arguments, 'ws');
           if (action.type === 'advance_clock') return this.stepCall(session, 'advance_clock', session.inst[advanceWithJson](action.ms), 'ws');
-          return wrapObservation(this.otherStep(session, action, ['data']));
+          const out = this.otherStep(session, action, ['data'], 'ws');
+          return typeof out === 'string' ? wrapObservation(out) : out.then(wrapObservation, (e) => this.errorText(e));
         }
         case 'reset': {
           const out = this.reset(session, parseReset(msg.data, 'data'), 'data');
@@ -216,6 +217,8 @@ export class Endpoint implements SessionEndpoint {
   /** A `FrameError` for anything thrown while answering; unexpected ones are logged with a reference, and only that is sent. */
   asFrameError(e: unknown): FrameError {
     if (e instanceof FrameError) return e;
+    // A fork that finds the server full: the session goes on (HTTP answers 503 before asking here).
+    if (e instanceof CapacityError) return new FrameError('CAPACITY_REACHED', e.message, undefined, { active_sessions: e.activeSessions, max_sessions: e.maxSessions });
     return new FrameError('EXECUTION_ERROR', logInternal(this.options.logger, `in ${this.name}`, e));
   }
 
@@ -228,6 +231,7 @@ export class Endpoint implements SessionEndpoint {
 
   /** Start a new episode on the session: the reset reply's step payload (JSON text). */
   reset(session: Session, req: ResetRequest, where: string): string | Promise<string> {
+    if (req.fork_token !== undefined) return this.adoptFork(session, req.fork_token, where);
     if (req.curriculum !== undefined || req.run_id !== undefined) {
       const field = req.curriculum !== undefined ? 'curriculum' : 'run_id';
       const resolve = this.options.hooks.resolveReset;
@@ -291,28 +295,110 @@ export class Endpoint implements SessionEndpoint {
       context: plan?.context,
     });
     replaced.destroy();
-    const observation =
-      '{"fixture":' + JSON.stringify(inst.fixture) + ',"seed":' + inst.seed + ',"now":' + JSON.stringify(inst.clock.iso()) +
-      ',"task":' + (task ? JSON.stringify({ id: task.id, prompt: task.prompt }) : 'null') + ',"tools":' + this.toolsJson + '}';
+    return stepPayload(this.resetObservation(session), null, false, this.episodeMetadata(session, plan?.metadata));
+  }
+
+  /** A reset's observation for the episode the session now plays; a fork's names the episode it was forked from. */
+  private resetObservation(session: Session, forkedFrom?: string): string {
+    const inst = session.inst;
+    const task = session.task;
+    return '{"fixture":' + JSON.stringify(inst.fixture) + ',"seed":' + inst.seed + ',"now":' + JSON.stringify(inst.clock.iso()) +
+      ',"task":' + (task ? JSON.stringify({ id: task.id, prompt: task.prompt }) : 'null') +
+      (forkedFrom === undefined ? '' : ',"forked_from":' + JSON.stringify(forkedFrom)) + ',"tools":' + this.toolsJson + '}';
+  }
+
+  /** A reset's metadata: what a plan adds, the episode id, and the session's key for the world's HTTP face. */
+  private episodeMetadata(session: Session, extra?: Record<string, unknown>): string {
     const key = this.faceKeyOf(session);
-    const metadata = JSON.stringify({ ...plan?.metadata, episode_id: session.episodeId, ...(key === undefined ? {} : { api_key: key }) });
-    return stepPayload(observation, null, false, metadata);
+    return JSON.stringify({ ...extra, episode_id: session.episodeId, ...(key === undefined ? {} : { api_key: key }) });
+  }
+
+  /**
+   * A reset with `fork_token`: the session adopts the episode a `fork` step held under the token, counters included, as
+   * a new episode (fresh id) whose observation says where it was forked from. Tokens work once, on their world only.
+   */
+  private adoptFork(session: Session, token: string, where: string): string {
+    if (session.closed) throw new FrameError('SESSION_ERROR', `session ${session.id} has ended`);
+    const fork = this.options.registry.adoptFork(this, token);
+    if ('refused' in fork) throw validationError('invalid reset data', [{ type: 'value_error', loc: [where, 'fork_token'], msg: fork.refused, input: token }]);
+    this.abandon(session);
+    const { episodeId: forkedFrom, ...counters } = fork.origin;
+    session.play(fork.inst, { episodeId: randomUUID(), ...counters }).destroy();
+    return stepPayload(this.resetObservation(session, forkedFrom), null, false, this.episodeMetadata(session));
   }
 
   /** Run a checked step action (HTTP, the console): the step payload, as JSON text or (a successful call) UTF-8 bytes. */
-  act(session: Session, a: StepAction, where: (string | number)[]): Reply {
+  act(session: Session, a: StepAction, where: (string | number)[]): Reply | Promise<Reply> {
     if (a.type === 'call_tool') return this.callTool(session, a.tool_name, a.arguments, 'http');
     if (a.type === 'advance_clock') return this.stepCall(session, 'advance_clock', session.inst[advanceWithJson](a.ms), 'http');
-    return this.otherStep(session, a, where);
+    return this.otherStep(session, a, where, 'http');
   }
 
-  /** `list_tools` or `submit`: the step payload's JSON text. */
-  private otherStep(session: Session, a: Exclude<StepAction, { type: 'call_tool' } | { type: 'advance_clock' }>, where: (string | number)[]): string {
-    if (a.type === 'list_tools') {
-      session.stepCount++;
-      return this.listToolsPayload;
+  /** `list_tools`, `submit`, `grade` or `fork`: the step payload's JSON text. */
+  private otherStep(session: Session, a: Exclude<StepAction, { type: 'call_tool' } | { type: 'advance_clock' }>, where: (string | number)[], transport: 'ws' | 'http'): string | Promise<string> {
+    switch (a.type) {
+      case 'list_tools':
+        session.stepCount++;
+        return this.listToolsPayload;
+      case 'submit':
+        return this.submit(session, where);
+      case 'grade':
+        return this.gradeNow(session, where);
+      case 'fork':
+        return this.fork(session, transport);
     }
-    return this.submit(session, where);
+  }
+
+  /**
+   * `grade`: the task's grade of the episode as it stands, reported as the step's reward; the episode goes on. Nothing
+   * else changes: no call is made or logged, shaped rewards and the hooks' `onGrade` do not see it.
+   */
+  private gradeNow(session: Session, where: (string | number)[]): string {
+    if (session.task === null) throw this.noTask(where, 'grade');
+    let grade: Grade;
+    try {
+      grade = this.grade(session);
+    } catch (e) {
+      throw this.asFrameError(e);
+    }
+    session.stepCount++;
+    return stepPayload('{"grade":' + JSON.stringify(grade) + '}', grade.reward, false);
+  }
+
+  /**
+   * `fork`: snapshot the episode (`inst.fork()`: state, clock, random streams, call history, task, reward mode and step
+   * count, this step included) for a branch. Over a WebSocket the fork is held under a token for a reset to adopt; over
+   * HTTP it becomes a new HTTP session at once, whose id is answered. Either takes a place under `--max-sessions`.
+   */
+  private fork(session: Session, transport: 'ws' | 'http'): string {
+    const registry = this.options.registry;
+    registry.ensureRoom();
+    const inst = session.inst.fork();
+    const counters = { task: session.task, rewardMode: session.rewardMode, stepCount: session.stepCount + 1, lastReward: session.lastReward };
+    if (transport === 'http') {
+      let branch: Session;
+      try {
+        branch = this.adoptSession('http', randomUUID(), inst);
+      } catch (e) {
+        inst.destroy();
+        throw e;
+      }
+      branch.play(inst, { episodeId: branch.episodeId, ...counters });
+      session.stepCount++;
+      const key = this.faceKeyOf(branch);
+      const answer = { session_id: branch.id, episode_id: branch.episodeId, ...(key === undefined ? {} : { api_key: key }) };
+      return stepPayload('{"fork":' + JSON.stringify(answer) + '}', null, false);
+    }
+    const held = registry.hold(this, inst, { episodeId: session.episodeId, ...counters });
+    session.stepCount++;
+    return stepPayload('{"fork":' + JSON.stringify({ token: held.token, expires_in_s: registry.forkTtlMs / 1000 }) + '}', null, false);
+  }
+
+  /** The refusal of `submit` or `grade` on a session without a task. */
+  private noTask(where: (string | number)[], action: 'submit' | 'grade'): FrameError {
+    const ids = this.world.tasks.map((t) => t.id);
+    const hint = ids.length > 0 ? `reset with {"task": "${ids[0]}"} first (tasks: ${ids.join(', ')})` : `world "${this.name}" declares no tasks`;
+    return validationError(`cannot ${action}`, [{ type: 'value_error', loc: where, msg: `this session has no task to grade; ${hint}`, input: action }]);
   }
 
   /**
@@ -348,12 +434,8 @@ export class Endpoint implements SessionEndpoint {
     return grade;
   }
 
-  private submit(session: Session, where: (string | number)[]): string {
-    if (session.task === null) {
-      const ids = this.world.tasks.map((t) => t.id);
-      const hint = ids.length > 0 ? `reset with {"task": "${ids[0]}"} first (tasks: ${ids.join(', ')})` : `world "${this.name}" declares no tasks`;
-      throw validationError('cannot submit', [{ type: 'value_error', loc: where, msg: `this session has no task to grade; ${hint}`, input: 'submit' }]);
-    }
+  private submit(session: Session, where: (string | number)[]): string | Promise<string> {
+    if (session.task === null) throw this.noTask(where, 'submit');
     let grade: Grade;
     try {
       grade = this.grade(session);
@@ -365,16 +447,19 @@ export class Endpoint implements SessionEndpoint {
     session.lastReward = grade.reward;
     const first = !session.graded;
     session.graded = true;
-    let metadata: string | undefined;
+    const failed = (e: unknown) => this.options.logger(`[seahaven] onGrade hook failed for session ${session.id}: ${(e as Error)?.stack ?? String(e)}`);
+    const payload = (extra: unknown) => stepPayload('{"grade":' + JSON.stringify(grade) + '}', reward, true, extra !== null && typeof extra === 'object' && !Array.isArray(extra) ? JSON.stringify(extra) : undefined);
     if (first && this.options.hooks.onGrade) {
       try {
         const extra = this.options.hooks.onGrade(session, grade);
-        if (extra !== null && typeof extra === 'object' && !Array.isArray(extra)) metadata = JSON.stringify(extra);
+        // A hook that keeps its runs in another process (PostgreSQL) answers later: the reply waits for it.
+        if (extra instanceof Promise) return extra.then(payload, (e) => (failed(e), payload(undefined)));
+        return payload(extra);
       } catch (e) {
-        this.options.logger(`[seahaven] onGrade hook failed for session ${session.id}: ${(e as Error)?.stack ?? String(e)}`);
+        failed(e);
       }
     }
-    return stepPayload('{"grade":' + JSON.stringify(grade) + '}', reward, true, metadata);
+    return payload(undefined);
   }
 
   /** The session's state: `{episode_id, step_count, ...state document}` as JSON text. */

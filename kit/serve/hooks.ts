@@ -13,9 +13,10 @@ export interface ServeHooks {
   resolveReset?(request: ResetRequest, ctx: { world: World; session: Session }): ResetPlan | Promise<ResetPlan>;
   /**
    * Called at the first `submit` of an episode, with its grade. An object it returns becomes the submit reply's
-   * `metadata` (a curriculum reports the run's stage there). Errors are logged, never sent to the client.
+   * `metadata` (a curriculum reports the run's stage there); a promise of one holds the reply until it settles. Errors
+   * are logged, never sent to the client.
    */
-  onGrade?(session: Session, grade: Grade): void | Record<string, unknown>;
+  onGrade?(session: Session, grade: Grade): void | Record<string, unknown> | Promise<void | Record<string, unknown>>;
   /**
    * Called when an episode that `resolveReset` planned ends without a `submit` (the session was reset again, closed,
    * disconnected, reaped or shut down), or never starts (the plan was refused). `context` is the plan's. Errors are logged.

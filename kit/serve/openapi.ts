@@ -39,6 +39,12 @@ export function schemaOf(ep: Endpoint): { action: unknown; observation: unknown;
         { title: 'CallToolAction', additionalProperties: false },
       ),
       obj({ type: { const: 'submit' }, metadata }, ['type'], { title: 'SubmitAction', additionalProperties: false, description: "Grade the session's task." }),
+      obj({ type: { const: 'grade' }, metadata }, ['type'], { title: 'GradeAction', additionalProperties: false, description: "Seahaven's own: grade the session's task now; the episode goes on." }),
+      obj({ type: { const: 'fork' }, metadata }, ['type'], {
+        title: 'ForkAction',
+        additionalProperties: false,
+        description: "Seahaven's own: snapshot the episode for a branch (WebSocket: a token for a reset's fork_token; HTTP: a new session).",
+      }),
     ],
   };
   const tool = obj({ name: str, description: str, input_schema: anyObject }, ['name', 'description', 'input_schema']);
@@ -48,10 +54,14 @@ export function schemaOf(ep: Endpoint): { action: unknown; observation: unknown;
   const observation = {
     title: 'SeahavenObservation',
     oneOf: [
-      obj({ fixture: { type: ['string', 'null'] }, seed: { type: 'integer' }, now: str, task: { oneOf: [obj({ id: str, prompt: str }, ['id', 'prompt']), { type: 'null' }] }, tools: { type: 'array', items: tool } }, ['fixture', 'seed', 'now', 'task', 'tools'], { title: 'ResetObservation' }),
+      obj({ fixture: { type: ['string', 'null'] }, seed: { type: 'integer' }, now: str, task: { oneOf: [obj({ id: str, prompt: str }, ['id', 'prompt']), { type: 'null' }] }, forked_from: str, tools: { type: 'array', items: tool } }, ['fixture', 'seed', 'now', 'task', 'tools'], { title: 'ResetObservation' }),
       obj({ tools: { type: 'array', items: tool } }, ['tools'], { title: 'ListToolsObservation' }),
       obj({ tool_name: str, result: { oneOf: [callResult, { type: 'null' }] }, error: { oneOf: [toolError, { type: 'null' }] } }, ['tool_name', 'result', 'error'], { title: 'CallToolObservation' }),
-      obj({ grade }, ['grade'], { title: 'SubmitObservation' }),
+      obj({ grade }, ['grade'], { title: 'SubmitObservation', description: 'The reply to submit, and to grade.' }),
+      obj({ fork: obj({ token: str, expires_in_s: { type: 'number' }, session_id: str, episode_id: str, api_key: str }) }, ['fork'], {
+        title: 'ForkObservation',
+        description: 'WebSocket: {token, expires_in_s}. HTTP: {session_id, episode_id} of the new session (and api_key for a world with an HTTP face).',
+      }),
     ],
   };
   const state = obj(
@@ -82,7 +92,7 @@ export function openApiOf(ep: Endpoint, base: string): Record<string, unknown> {
   const stepResponse = obj({ observation, reward: { type: ['number', 'null'] }, done: { type: 'boolean' }, metadata: anyObject }, ['observation', 'reward', 'done', 'metadata']);
   const resetRequest = obj({
     fixture: str, seed: { type: 'integer', minimum: 0 }, episode_id: str, clock: { enum: ['fixed', 'tick'] }, now: str,
-    task: str, curriculum: str, run_id: str, reward_mode: { enum: ['final', 'shaped'] }, session_id: str,
+    task: str, curriculum: str, run_id: str, reward_mode: { enum: ['final', 'shaped'] }, fork_token: str, session_id: str,
   }, [], { additionalProperties: false });
   return {
     openapi: '3.1.0',

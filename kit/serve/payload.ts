@@ -41,10 +41,19 @@ export function errorTypeOf(code: string): 'tool_not_found' | 'invalid_args' | '
   return code === 'unknown_tool' ? 'tool_not_found' : code === 'invalid_arguments' ? 'invalid_args' : 'execution_error';
 }
 
-/** A checked step action. */
-export type StepAction = { type: 'list_tools' } | { type: 'call_tool'; tool_name: string; arguments: Record<string, unknown> } | { type: 'submit' } | { type: 'advance_clock'; ms: number };
+/**
+ * A checked step action. `grade` (the task's grade now, the episode going on) and `fork` (the episode snapshotted for
+ * a branch) are Seahaven's own, like `advance_clock`.
+ */
+export type StepAction =
+  | { type: 'list_tools' }
+  | { type: 'call_tool'; tool_name: string; arguments: Record<string, unknown> }
+  | { type: 'submit' }
+  | { type: 'grade' }
+  | { type: 'fork' }
+  | { type: 'advance_clock'; ms: number };
 
-const ACTION_TYPES = 'list_tools, call_tool, submit, advance_clock';
+const ACTION_TYPES = 'list_tools, call_tool, submit, grade, fork, advance_clock';
 
 /** Check a step action (`where` is the `loc` prefix: `data` or `body.action`). Clients may add `metadata`; it is ignored. */
 export function parseAction(action: unknown, where: (string | number)[]): StepAction {
@@ -85,7 +94,7 @@ export function parseAction(action: unknown, where: (string | number)[]): StepAc
     }
     return { type, ms: a.ms };
   }
-  if (type === 'list_tools' || type === 'submit') {
+  if (type === 'list_tools' || type === 'submit' || type === 'grade' || type === 'fork') {
     for (const key in a) {
       if (key !== 'type' && key !== 'metadata') {
         throw validationError('invalid action', [{ type: 'extra_forbidden', loc: [...where, key], msg: `unknown key "${key}"; a ${type} action has no other fields`, input: a[key] }]);

@@ -16,6 +16,8 @@ export interface ResetRequest {
   curriculum?: string;
   run_id?: string;
   reward_mode?: RewardMode;
+  /** Adopt the episode a `fork` step held under this token, instead of starting one. Comes alone. */
+  fork_token?: string;
 }
 
 /** What a `resolveReset` hook returns: the concrete episode to start. Unset keys fall back to the request's. */
@@ -33,8 +35,8 @@ export interface ResetPlan {
   metadata?: Record<string, unknown>;
 }
 
-export const RESET_KEYS: readonly string[] = ['fixture', 'seed', 'episode_id', 'clock', 'now', 'task', 'curriculum', 'run_id', 'reward_mode'];
-const STRING_KEYS = ['fixture', 'episode_id', 'now', 'task', 'curriculum', 'run_id'];
+export const RESET_KEYS: readonly string[] = ['fixture', 'seed', 'episode_id', 'clock', 'now', 'task', 'curriculum', 'run_id', 'reward_mode', 'fork_token'];
+const STRING_KEYS = ['fixture', 'episode_id', 'now', 'task', 'curriculum', 'run_id', 'fork_token'];
 
 /**
  * Check reset data; throws a `VALIDATION_ERROR` listing every problem. `where` is the first `loc` element
@@ -68,6 +70,13 @@ export function parseReset(data: unknown, where: string, ignore?: string): Reset
     } else if (key === 'reward_mode') {
       if (value !== 'final' && value !== 'shaped') errors.push({ type: 'literal_error', loc: [where, key], msg: "reward_mode must be 'final' or 'shaped'", input: value });
       else out[key] = value;
+    }
+  }
+  if (out.fork_token !== undefined) {
+    // A fork continues its origin's episode as it was: its fixture, seed, clock, task and reward mode come with it.
+    for (const key of Object.keys(out)) {
+      if (key === 'fork_token') continue;
+      errors.push({ type: 'value_error', loc: [where, key], msg: `${key} cannot be combined with fork_token: a fork continues its origin's episode (fixture, seed, clock, task, reward mode); send {"fork_token": "…"} alone`, input: out[key] });
     }
   }
   if (typeof out.now === 'string') {

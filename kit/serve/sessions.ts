@@ -2,7 +2,7 @@
  * Sessions: one instance each, owned by a WebSocket, an HTTP session id, an OpenEnv JSON-RPC session or an MCP
  * Streamable HTTP session. The registry counts them all against one capacity, finds them by id, and reaps the idle ones.
  */
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { Instance } from '../instance.ts';
 import type { Task } from '../task.ts';
 import type { ReplySocket } from './outbox.ts';
@@ -141,12 +141,31 @@ export class Session {
   }
 }
 
+/**
+ * @internal An episode a `fork` step snapshotted: its instance, attached to no session, held under a token until a
+ * reset adopts it (once), it expires, or the server shuts down.
+ */
+export interface HeldFork {
+  readonly token: string;
+  readonly endpoint: SessionEndpoint;
+  readonly inst: Instance;
+  /** The origin's episode id (the adopting reset reports it as `forked_from`) and the counters the branch carries on. */
+  readonly origin: { episodeId: string; task: Task | null; rewardMode: RewardMode; stepCount: number; lastReward: number };
+}
+
+/** @internal Why a fork token cannot be adopted, in words for the client. */
+export type ForkRefusal = { refused: string };
+
+/** How many spent fork tokens are remembered, so a late or repeated one is told "already used" or "expired", not "unknown". */
+const SPENT_MEMORY = 4096;
+
 /** Raised when the registry is full. */
 export class CapacityError extends Error {
   readonly activeSessions: number;
   readonly maxSessions: number;
-  constructor(active: number, max: number) {
-    super(`server at capacity: ${active} of ${max} sessions are open; close a session or start the server with a higher --max-sessions`);
+  constructor(active: number, max: number, heldForks = 0) {
+    const held = heldForks === 0 ? '' : ` (${heldForks} of them held forks waiting to be adopted)`;
+    super(`server at capacity: ${active} of ${max} sessions are open${held}; close a session or start the server with a higher --max-sessions`);
     this.name = 'CapacityError';
     this.activeSessions = active;
     this.maxSessions = max;
@@ -160,16 +179,23 @@ export class SessionRegistry {
   readonly idleTimeoutMs: number;
   /** Sessions idle this long give their SQLite connection back (`inst.hibernate()`); 0 = never. */
   readonly hibernateAfterMs: number;
+  /** How long a fork is held for adoption, in milliseconds. */
+  readonly forkTtlMs: number;
   private readonly byEndpoint = new Map<SessionEndpoint, Map<string, Session>>();
   private count = 0;
   private reaper: ReturnType<typeof setInterval> | null = null;
   private readonly endListeners: ((session: Session, reason: EndReason) => void)[] = [];
+  /** Forks waiting to be adopted, by token, with the timer that ends their wait. */
+  private readonly forks = new Map<string, { fork: HeldFork; timer: ReturnType<typeof setTimeout> }>();
+  /** Tokens used up or expired lately, with what a client presenting one again is told (oldest first, bounded). */
+  private readonly spent = new Map<string, string>();
 
   /** @internal `createApp` makes the registry. */
-  constructor(options: { maxSessions: number; idleTimeoutMs: number; hibernateAfterMs?: number }) {
+  constructor(options: { maxSessions: number; idleTimeoutMs: number; hibernateAfterMs?: number; forkTtlMs?: number }) {
     this.maxSessions = options.maxSessions;
     this.idleTimeoutMs = options.idleTimeoutMs;
     this.hibernateAfterMs = options.hibernateAfterMs ?? 0;
+    this.forkTtlMs = options.forkTtlMs ?? 60_000;
   }
 
   /** Open sessions. */
@@ -177,9 +203,65 @@ export class SessionRegistry {
     return this.count;
   }
 
-  /** @internal Throw a `CapacityError` unless one more session fits. */
+  /** Forks held for adoption; each counts against `maxSessions` like a session. */
+  get heldForks(): number {
+    return this.forks.size;
+  }
+
+  /** @internal Throw a `CapacityError` unless one more session (or held fork) fits. */
   ensureRoom(): void {
-    if (this.count >= this.maxSessions) throw new CapacityError(this.count, this.maxSessions);
+    const used = this.count + this.forks.size;
+    if (used >= this.maxSessions) throw new CapacityError(used, this.maxSessions, this.forks.size);
+  }
+
+  /**
+   * @internal Hold a forked instance for adoption under a fresh token, for `forkTtlMs` (capacity checked by the caller
+   * with `ensureRoom`). On expiry the instance is destroyed and the token remembered as expired.
+   */
+  hold(endpoint: SessionEndpoint, inst: Instance, origin: HeldFork['origin']): HeldFork {
+    const token = 'fork_' + randomBytes(18).toString('base64url');
+    const fork: HeldFork = { token, endpoint, inst, origin };
+    const timer = setTimeout(() => {
+      if (this.forks.get(token)?.fork !== fork) return;
+      this.forks.delete(token);
+      inst.destroy();
+      this.spend(token, `fork token expired after ${this.forkTtlMs / 1000} s without being adopted; adopt a fork sooner after its fork step, or start the server with a higher --fork-ttl-ms`);
+    }, this.forkTtlMs);
+    timer.unref();
+    this.forks.set(token, { fork, timer });
+    return fork;
+  }
+
+  /**
+   * @internal Take the fork held under `token` for a session of `endpoint`: it is no longer held (nor counted), and the
+   * token is spent. A refusal (unknown, used, expired, another world's) leaves everything as it was.
+   */
+  adoptFork(endpoint: SessionEndpoint, token: string): HeldFork | ForkRefusal {
+    const held = this.forks.get(token);
+    if (held === undefined) {
+      return { refused: this.spent.get(token) ?? 'fork token unknown: this server issued no such token (tokens come from a {"type": "fork"} step and are valid only on the server that issued them)' };
+    }
+    if (held.fork.endpoint !== endpoint) {
+      return { refused: `fork token belongs to world "${held.fork.endpoint.name}", not "${endpoint.name}"; forks cannot cross worlds, so reset on /${held.fork.endpoint.name}/ws (or /${held.fork.endpoint.name}/reset)` };
+    }
+    clearTimeout(held.timer);
+    this.forks.delete(token);
+    this.spend(token, 'fork token already used: a token adopts its fork once; send another {"type": "fork"} step for another branch');
+    return held.fork;
+  }
+
+  private spend(token: string, why: string): void {
+    this.spent.set(token, why);
+    if (this.spent.size > SPENT_MEMORY) this.spent.delete(this.spent.keys().next().value!);
+  }
+
+  /** Destroy every held fork (shutdown). */
+  private releaseForks(): void {
+    for (const { fork, timer } of this.forks.values()) {
+      clearTimeout(timer);
+      fork.inst.destroy();
+    }
+    this.forks.clear();
   }
 
   /** @internal Register a new session (capacity checked by the caller with `ensureRoom`). */
@@ -257,10 +339,11 @@ export class SessionRegistry {
     return n;
   }
 
-  /** Stop the reaper and end every session. */
+  /** Stop the reaper, end every session and destroy every held fork. */
   endAll(reason: EndReason): void {
     if (this.reaper !== null) clearInterval(this.reaper);
     this.reaper = null;
     for (const s of [...this.list()]) this.end(s, reason);
+    this.releaseForks();
   }
 }

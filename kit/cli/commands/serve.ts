@@ -1,5 +1,5 @@
 /** `seahaven serve [world…]`: serve worlds over OpenEnv (WebSocket, HTTP and JSON-RPC) until SIGINT or SIGTERM. */
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { CliError } from '../errors.ts';
 import { loadWorld } from '../load-world.ts';
 import type { World } from '../../world.ts';
@@ -13,6 +13,7 @@ interface ServeFlags {
   maxSessions?: string;
   sessionTimeout?: string;
   hibernateAfter?: string;
+  forkTtlMs?: string;
   token?: string;
   fixture: string[];
   maxFrameBytes?: string;
@@ -21,7 +22,8 @@ interface ServeFlags {
   slowCallMs?: string;
   allowHost: string[];
   allowOrigin: string[];
-  curriculaDb: string;
+  runsDb?: string;
+  curriculaDb?: string;
   console: boolean;
 }
 
@@ -100,19 +102,39 @@ function curriculaLines(url: string, curricula: ServedCurricula | undefined): st
   return [
     `  curricula:        ${names.join(', ')}; reset with {"curriculum": "${first}", "run_id": "run-1"}`,
     `  progress:         ${url}/curricula/${first}/runs/run-1`,
-    `  runs file:        ${curricula.path}`,
+    curricula.kind === 'postgres' ? `  runs database:    ${curricula.path}` : `  runs file:        ${curricula.path}`,
   ];
 }
 
-/** Open the runs file for the worlds that declare curricula; `undefined` when none does (no file is created). */
-async function openCurricula(worlds: World[], path: string): Promise<ServedCurricula | undefined> {
-  if (worlds.every((w) => w.curricula.length === 0)) return undefined;
-  const { serveCurricula } = await import('../../serve/curricula.ts');
-  try {
-    return serveCurricula({ worlds, path });
-  } catch (e) {
-    throw new CliError(`--curricula-db ${path}: ${(e as Error).message}`);
+/**
+ * Open the runs database (a SQLite file, or PostgreSQL) for the worlds that declare curricula; `undefined` when none
+ * does (no file is created, no database contacted).
+ */
+async function openCurricula(worlds: World[], flags: ServeFlags): Promise<ServedCurricula | undefined> {
+  if (flags.runsDb !== undefined && flags.curriculaDb !== undefined && flags.runsDb !== flags.curriculaDb) {
+    throw new CliError('--runs-db and --curricula-db (its older name) name different runs databases; pass only --runs-db', 2);
   }
+  const target = flags.runsDb ?? flags.curriculaDb ?? '.data/curricula.sqlite';
+  const { serveCurricula, maskUrl, parseRunsTarget } = await import('../../serve/curricula.ts');
+  try {
+    parseRunsTarget(target);
+  } catch (e) {
+    throw new CliError(`--runs-db: ${(e as Error).message}`, 2);
+  }
+  if (worlds.every((w) => w.curricula.length === 0)) return undefined;
+  let served: ServedCurricula;
+  try {
+    served = serveCurricula({ worlds, runsDb: target });
+  } catch (e) {
+    throw new CliError(`--runs-db ${maskUrl(target)}: ${(e as Error).message}`);
+  }
+  try {
+    await served.ready;
+  } catch (e) {
+    await served.close().catch(() => {});
+    throw new CliError(`--runs-db: ${(e as Error).message}`);
+  }
+  return served;
 }
 
 /**
@@ -151,6 +173,7 @@ export function registerServe(program: Command): void {
     .option('--max-sessions <n>', 'most sessions open at once (default 4096)')
     .option('--session-timeout <seconds>', 'end sessions idle this long; 0 never (default 900)')
     .option('--hibernate-after <seconds>', 'close the SQLite connection of sessions idle this long, keeping their state; 0 never (default 30)')
+    .option('--fork-ttl-ms <n>', 'hold a forked episode (the fork step) this many milliseconds for a reset to adopt with its token (default 60000)')
     .option('--token <token>', 'require "Authorization: Bearer <token>" on every request (default: $SEAHAVEN_TOKEN)')
     .option('--allow-host <host>', 'without a token, also answer requests for this Host name ("name" any port, "name:port", "*" any); repeatable. Default: localhost, 127.0.0.0/8, [::1]', collect, [] as string[])
     .option('--allow-origin <origin>', 'without a token, also answer browser requests from this origin (like https://studio.example.com, or "*"); repeatable. Default: only the server\'s own pages', collect, [] as string[])
@@ -159,7 +182,8 @@ export function registerServe(program: Command): void {
     .option('--max-body-bytes <n>', 'longest HTTP body accepted (default 1048576)')
     .option('--body-timeout <seconds>', 'cut a request body that has not fully arrived this long after it is read with 408 (default 10)')
     .option('--slow-call-ms <n>', 'log each tool call that takes at least this many milliseconds, with its world, tool and duration (default 1000)')
-    .option('--curricula-db <path>', 'SQLite file of curriculum runs, so runs survive a restart', '.data/curricula.sqlite')
+    .option('--runs-db <path|url>', 'where curriculum runs are kept, so they survive a restart and servers can share them: a SQLite file (processes on one machine may share it), or postgres://user:password@host:5432/dbname for servers on several machines (default .data/curricula.sqlite)')
+    .addOption(new Option('--curricula-db <path>', 'the older name of --runs-db').hideHelp())
     .option('--no-console', 'do not serve the web console on /console/')
     .action(async (refs: string[], flags: ServeFlags) => {
       const port = wholeNumber('--port', flags.port, 0)!;
@@ -176,12 +200,13 @@ export function registerServe(program: Command): void {
         maxSessions: wholeNumber('--max-sessions', flags.maxSessions, 1),
         idleTimeoutMs: timeout === undefined ? undefined : timeout * 1000,
         hibernateAfterMs: hibernate === undefined ? undefined : hibernate * 1000,
+        forkTtlMs: wholeNumber('--fork-ttl-ms', flags.forkTtlMs, 1),
       };
       let server: RunningServer | undefined;
       const { consoleRoutes } = await import('../../serve/console.ts');
       const webConsole = flags.console ? consoleRoutes() : null;
       const mcp = await mcpStreamableHttp(worlds, () => server, fixtures, limits, slowCallMs);
-      const curricula = await openCurricula(worlds, flags.curriculaDb);
+      const curricula = await openCurricula(worlds, flags);
       try {
         server = await startServer({
           ...(webConsole ? { publicRoutes: webConsole.publicRoutes } : {}),
@@ -206,7 +231,7 @@ export function registerServe(program: Command): void {
           allowedOrigins: flags.allowOrigin,
         });
       } catch (e) {
-        curricula?.close();
+        await curricula?.close();
         await mcp.close();
         const err = e as NodeJS.ErrnoException;
         if (err.code === 'EADDRINUSE') throw new CliError(`port ${port} on ${flags.host} is in use; stop the other server or pass --port <another> (0 picks a free one)`);

@@ -1,0 +1,178 @@
+/**
+ * Where a server keeps its curriculum runs: one interface, two stores. A SQLite runs file (WAL mode, every step one
+ * `BEGIN IMMEDIATE` transaction) serves one machine, and any number of processes on it may share the file; a
+ * PostgreSQL database (`postgres://…`, `runs-store-pg.ts`) serves several machines.
+ *
+ * Sharing a run needs one more thing than transactions: knowing whose episodes are in flight. Each server registers in
+ * `curriculum_servers` and refreshes its row while it runs; each pending episode is claimed by the server that issued
+ * it. A server that is gone (its row stale, or on the same host, its process no longer running) can never grade its
+ * episodes, so whichever server notices gives them up. A server that starts alone on the database also gives up
+ * pending episodes nobody claims (left by an older version, or a crash between issuing and claiming).
+ */
+import { randomUUID } from 'node:crypto';
+import { readlinkSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { CurriculumError } from '../../curricula/errors.ts';
+import type { IssuedEpisode, Outcome, RecordedOutcome } from '../../curricula/runs.ts';
+import type { CurriculumHooks, CurriculumResetData, ProgressAnswer } from '../../curricula/serve-hooks.ts';
+import { DEFAULT_RUNS_PATH } from '../../curricula/store.ts';
+import type { World } from '../world.ts';
+
+export type MaybePromise<T> = T | Promise<T>;
+
+/** The runs of one served world's curricula. SQLite answers at once; PostgreSQL with promises. */
+export interface WorldRuns {
+  /** The curriculum names the world declares. */
+  curriculumNames(): readonly string[];
+  /** The episode a curriculum reset starts, or `null` when the reset names no curriculum. Throws `CurriculumError`. */
+  reset(data: CurriculumResetData | undefined): MaybePromise<IssuedEpisode | null>;
+  /** Feed an episode's grade back (at submit). */
+  submit(ticket: string, grade: Outcome): MaybePromise<RecordedOutcome>;
+  /** The episode's session ended before submit. */
+  abandon(ticket: string): MaybePromise<void>;
+  /** The answer to `GET /curricula/<name>/runs/<run_id>[?history=N]`. */
+  progress(curriculum: string, runId: string, query?: { history?: string | number | null }): MaybePromise<ProgressAnswer>;
+  /** The in-process hooks (SQLite only). */
+  readonly hooks?: CurriculumHooks;
+}
+
+/** A runs database opened for a server. */
+export interface RunsStore {
+  readonly kind: 'sqlite' | 'postgres';
+  /** The file (absolute, or `:memory:`), or the PostgreSQL URL with its password masked. */
+  readonly location: string;
+  /** Settles once the database is usable: rejects with a one-line message naming the fix when it is not. */
+  readonly ready: Promise<void>;
+  /** Pending episodes of servers that are gone, given up when this store opened (known once `ready` settles). */
+  readonly recovered: number;
+  /** The runs of a served world that declares curricula. */
+  world(name: string): WorldRuns | undefined;
+  /** Wait for the steps in flight, give up this server's claim, and close the database. */
+  close(): Promise<void>;
+}
+
+export interface RunsStoreOptions {
+  /** The served worlds; those without curricula get no runs. */
+  worlds: World[];
+  defaultRunId?: string;
+  historyLimit?: number;
+  /** Where failures of steps nobody waits for (giving up an episode) are reported. Default: stderr. */
+  logger?: (line: string) => void;
+  /** How often a server refreshes its row, in ms. Default 5000. */
+  heartbeatMs?: number;
+  /** A server whose row is older than this is gone, in ms. Default 30000. */
+  staleMs?: number;
+}
+
+/** What `--runs-db` names: a SQLite file or a PostgreSQL URL. */
+export type RunsTarget = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string; masked: string };
+
+/**
+ * Read a `--runs-db` value: `postgres://…` or `postgresql://…` is PostgreSQL, anything else without a scheme a SQLite
+ * file (or `:memory:`). Another scheme is refused with the accepted forms.
+ * @example
+ * parseRunsTarget('postgres://seahaven:secret@db:5432/runs'); // { kind: 'postgres', masked: 'postgres://seahaven:***@db:5432/runs', … }
+ */
+export function parseRunsTarget(target: string): RunsTarget {
+  const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//.exec(target)?.[1]?.toLowerCase();
+  if (scheme === undefined) {
+    if (target.trim() === '') throw new CurriculumError('invalid_runs_db', `the runs database must be a SQLite file path like ${DEFAULT_RUNS_PATH}, or a PostgreSQL URL like postgres://user:password@host:5432/dbname`);
+    return { kind: 'sqlite', path: target };
+  }
+  if (scheme === 'postgres' || scheme === 'postgresql') return { kind: 'postgres', url: target, masked: maskUrl(target) };
+  throw new CurriculumError('invalid_runs_db', `${maskUrl(target)}: the runs database is a SQLite file path (like ${DEFAULT_RUNS_PATH}) or a PostgreSQL URL (postgres://user:password@host:5432/dbname or postgresql://…); "${scheme}://" is neither`);
+}
+
+/** The URL with its password replaced by `***`. */
+export function maskUrl(url: string): string {
+  return url.replace(/^([A-Za-z][A-Za-z0-9+.-]*:\/\/[^/@:]*):[^/@]*@/, '$1:***@');
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Helpers both stores use.
+
+/** The identity of this server in `curriculum_servers`. */
+export interface ServerIdentity {
+  server: string;
+  host: string;
+  pid: number;
+}
+
+export function newIdentity(): ServerIdentity {
+  return { server: randomUUID(), host: hostname() + pidNamespace(), pid: process.pid };
+}
+
+/** Process ids mean something only within their pid namespace (containers on one host have their own). */
+function pidNamespace(): string {
+  try {
+    return ' ' + readlinkSync('/proc/self/ns/pid');
+  } catch {
+    return '';
+  }
+}
+
+/** A server is gone when its row is stale, or (on this host, in this pid namespace) its process is no longer running. */
+export function isGone(me: ServerIdentity, row: { server: string; host: string; pid: number; age_ms: number }, staleMs: number): boolean {
+  if (row.server === me.server) return false;
+  if (row.age_ms > staleMs) return true;
+  if (row.host !== me.host) return false;
+  if (row.pid === me.pid) return false; // another store of this very process
+  try {
+    process.kill(row.pid, 0);
+    return false;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code !== 'EPERM';
+  }
+}
+
+/** Steps nobody waits for (giving up an episode) still finish before the store closes. */
+export class InFlight {
+  private readonly pending = new Set<Promise<unknown>>();
+  track<T>(p: Promise<T>): Promise<T> {
+    this.pending.add(p);
+    const done = () => this.pending.delete(p);
+    p.then(done, done);
+    return p;
+  }
+  async drain(): Promise<void> {
+    while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
+  }
+}
+
+export const stderrLogger = (line: string) => void process.stderr.write(line + '\n');
+
+const RUN_ID = /^[A-Za-z0-9][A-Za-z0-9_.:@-]{0,127}$/;
+
+/** The run a reset names, checked as `curriculumHooks` checks it; `null` when it names no curriculum. */
+export function resetTarget(data: CurriculumResetData | undefined, defaultRunId: string): { curriculum: string; runId: string } | null {
+  if (data?.curriculum === undefined || data.curriculum === null) {
+    if (data?.run_id !== undefined && data.run_id !== null) throw new CurriculumError('invalid_reset', 'run_id names a curriculum run; give curriculum too, like { curriculum: "basics", run_id: "run-1" }');
+    return null;
+  }
+  if (typeof data.curriculum !== 'string') throw new CurriculumError('invalid_reset', `curriculum must be a curriculum name; got ${JSON.stringify(data.curriculum)}`);
+  for (const key of ['task', 'fixture'] as const) {
+    if (data[key] !== undefined && data[key] !== null) throw new CurriculumError('invalid_reset', `a curriculum picks the ${key} itself; drop ${key} from the reset, or drop curriculum to choose it yourself`);
+  }
+  const runId = data.run_id === undefined || data.run_id === null ? defaultRunId : data.run_id;
+  if (typeof runId !== 'string' || !RUN_ID.test(runId)) throw new CurriculumError('invalid_run_id', `run_id must match ${RUN_ID}, like "run-1"; got ${JSON.stringify(runId)}`);
+  return { curriculum: data.curriculum, runId };
+}
+
+/** A ticket's parts, or a `CurriculumError`. */
+export function parseTicket(ticket: string): { curriculum: string; runId: string; episode: number } {
+  const parts = typeof ticket === 'string' ? ticket.split('/') : [];
+  const episode = Number(parts[2]);
+  if (parts.length !== 3 || !Number.isSafeInteger(episode) || episode < 0) throw new CurriculumError('invalid_ticket', `"${ticket}" is not a ticket; pass the ticket that next() returned, like "basics/run-1/0"`);
+  return { curriculum: parts[0], runId: parts[1], episode };
+}
+
+export function checkOutcome(outcome: Outcome): void {
+  const ok = typeof outcome === 'object' && outcome !== null && typeof outcome.passed === 'boolean' && typeof outcome.reward === 'number' && Number.isFinite(outcome.reward) && outcome.reward >= 0 && outcome.reward <= 1;
+  if (!ok) throw new CurriculumError('invalid_outcome', `an outcome is { reward: number in [0, 1], passed: boolean } (a Grade will do); got ${JSON.stringify(outcome)}`);
+}
+
+/** The `history` of a progress request: the limit to use. */
+export function historyOf(query: { history?: string | number | null } | undefined, limit: number): number {
+  const raw = query?.history;
+  return raw === undefined || raw === null || raw === '' ? limit : Number(raw);
+}
