@@ -1,0 +1,201 @@
+"""Test fixtures: a real `seahaven serve` (the crm world) for the whole session, started from this repository.
+
+Set SEAHAVEN_TEST_URL to run against a server that is already running instead.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import uuid
+from pathlib import Path
+from typing import Any, Dict, Iterator, List, Optional
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+PACKAGE = HERE.parent
+REPO = PACKAGE.parent.parent
+# The package's sources, unless it is installed (pip install ./clients/python).
+sys.path.insert(0, str(PACKAGE / "src"))
+
+from seahaven_client import ProtocolError, SeahavenClient  # noqa: E402
+
+STARTUP_TIMEOUT_S = 60.0
+URL_LINE = re.compile(r"^seahaven serve: .* at (http://\S+)$")
+
+
+class Server:
+    """A `seahaven serve` child process, started at once; `url` waits for the base URL its banner prints."""
+
+    def __init__(self, *flags: str) -> None:
+        self.tmp = tempfile.TemporaryDirectory(prefix="seahaven-pytest-")
+        args = [
+            os.environ.get("SEAHAVEN_NODE", "node"),
+            str(REPO / "bin" / "seahaven.mjs"),
+            "serve",
+            "crm",
+            "--port",
+            "0",
+            "--no-console",
+            "--curricula-db",
+            str(Path(self.tmp.name) / "curricula.sqlite"),
+            *flags,
+        ]
+        self.proc = subprocess.Popen(args, cwd=self.tmp.name, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        self.output: List[str] = []
+        self._url: Optional[str] = None
+        self._ready = threading.Event()
+        # Reads the banner, then keeps draining the output so the server never blocks on a full pipe.
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self.output.append(line)
+            m = URL_LINE.match(line.strip())
+            if m and self._url is None:
+                self._url = m.group(1)
+                self._ready.set()
+        self._ready.set()
+
+    @property
+    def url(self) -> str:
+        self._ready.wait(STARTUP_TIMEOUT_S)
+        if self._url is None:
+            self.stop()
+            raise RuntimeError(f"`seahaven serve` printed no URL within {STARTUP_TIMEOUT_S:g} s:\n{''.join(self.output)}")
+        return self._url
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.tmp.cleanup()
+
+
+class PipInstall:
+    """`pip install` of a copy of the package into a folder of its own (a copy, so the build leaves nothing here)."""
+
+    def __init__(self) -> None:
+        self.tmp = tempfile.TemporaryDirectory(prefix="seahaven-pip-")
+        root = Path(self.tmp.name)
+        self.target = root / "site"
+        source = root / "source"
+        shutil.copytree(PACKAGE, source, ignore=shutil.ignore_patterns("tests", "*.ts", "__pycache__", "build", "*.egg-info", ".pytest_cache"))
+        args = ["-m", "pip", "install", "--quiet", "--no-index", "--no-build-isolation", "--no-deps", "--disable-pip-version-check"]
+        self.proc = subprocess.Popen([sys.executable, *args, "--target", str(self.target), str(source)], cwd=root, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+
+    def wait(self) -> str:
+        """pip's output; raises if it failed."""
+        output, _ = self.proc.communicate(timeout=120)
+        if self.proc.returncode != 0:
+            raise AssertionError(f"pip install failed:\n{output}")
+        return output
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+        self.tmp.cleanup()
+
+
+_started: Dict[str, Any] = {}
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Start both servers at once, so neither waits for the other's start-up."""
+    if not os.environ.get("SEAHAVEN_TEST_URL"):
+        _started["main"] = Server()
+    _started["guarded"] = Server("--token", "s3cret", "--max-sessions", "1")
+    if importlib.util.find_spec("pip") is not None:
+        _started["pip"] = PipInstall()
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    for server in _started.values():
+        server.stop()
+
+
+@pytest.fixture(scope="session")
+def server_url() -> str:
+    """The base URL of a crm server shared by the session's tests."""
+    external = os.environ.get("SEAHAVEN_TEST_URL")
+    return external.rstrip("/") if external else _started["main"].url
+
+
+@pytest.fixture(scope="session")
+def pip_install() -> PipInstall:
+    """The package, installed by pip (started with the session, in the background)."""
+    if "pip" not in _started:
+        if os.environ.get("CI"):
+            pytest.fail("pip is missing: apt-get install -y python3-pip")
+        pytest.skip("pip is missing (apt-get install -y python3-pip)")
+    install: PipInstall = _started["pip"]
+    install.wait()
+    return install
+
+
+@pytest.fixture(scope="session")
+def guarded_server() -> Server:
+    """A second server with a token and room for one session, for the refusals."""
+    _started["guarded"].url
+    return _started["guarded"]
+
+
+@pytest.fixture
+def env(server_url: str) -> Iterator[SeahavenClient]:
+    with SeahavenClient(base_url=server_url, timeout=15) as client:
+        yield client
+
+
+def unsupported_action(server_url: str, action: str) -> Optional[str]:
+    """Why the server cannot be tested with a `grade` or `fork` step (it predates them), or None."""
+    with SeahavenClient(base_url=server_url, timeout=15) as client:
+        client.reset(task="add_lead")
+        try:
+            client.step({"type": action})
+        except ProtocolError as e:
+            if "unknown action type" in e.message:
+                return f"the server does not implement the {action!r} step action yet ({e.message})"
+    return None
+
+
+@pytest.fixture(scope="session")
+def needs_grade(server_url: str) -> None:
+    reason = unsupported_action(server_url, "grade")
+    if reason:
+        pytest.skip(reason)
+
+
+@pytest.fixture(scope="session")
+def needs_fork(server_url: str) -> None:
+    reason = unsupported_action(server_url, "fork")
+    if reason:
+        pytest.skip(reason)
+
+
+def unique(prefix: str) -> str:
+    return f"{prefix}-{uuid.uuid4().hex[:8]}"
+
+
+# add_lead's gold call: solves the task.
+ADD_LEAD: Dict[str, Any] = {
+    "name": "Ada Lovelace",
+    "email": "ada.lovelace@acmerobotics.example",
+    "company_id": "cmp_acme",
+    "title": "Head of Research",
+    "stage": "lead",
+}
+
