@@ -10,6 +10,8 @@ import { tools } from './tools.ts';
 import { registerOps } from './lib/run-op.ts';
 import { billingTick } from './lib/billing.ts';
 import { fixtures } from './fixtures/definitions.ts';
+import { tasks } from './tasks.ts';
+import { stripeBasics } from './curriculum.ts';
 
 registerOps(operations);
 
@@ -27,6 +29,8 @@ export const stripe = defineWorld({
   // Time passing renews subscriptions, ends trials, retries payments and collects due invoices.
   onClockAdvance: billingTick,
   fixtures,
+  tasks,
+  curricula: [stripeBasics],
   // Introduced as Stripe's own MCP server is: the name its toolkit's server reports, and instructions in our words.
   mcp: {
     name: 'Stripe',

@@ -9,6 +9,8 @@
  * incomplete subscription's 23 hours, a collection pause that resumes). Each boundary is processed at its own time:
  * objects it writes are stamped with that instant, so a month advanced at once reads as a month lived day by day.
  *
+ * Every tick ends by forgetting the events older than Stripe's 30 days of retention (retention.ts).
+ *
  * Rules chosen where Stripe leaves them to the account's settings (docs/stripe.md):
  *  - A failed renewal leaves the subscription `past_due` and its invoice open; payment is retried 3, 5 and 7 days after
  *    the previous attempt (Stripe's suggested custom schedule). When the last retry fails the subscription is canceled
@@ -22,6 +24,7 @@ import { emit, changedAttributes } from './events.ts';
 import { DAY } from './money.ts';
 import { DEFAULT_API_VERSION, type OpContext } from './op.ts';
 import { get, newId, nowSeconds, put, remove, rows, type Obj } from './store.ts';
+import { pruneEvents } from './retention.ts';
 import { attemptQuietly, collectDueInvoices, createDraftInvoice, createInvoiceItem, finalizeInvoice, markUncollectible, payInvoice, priceAmount, voidInvoice, type LineInput } from './invoicing.ts';
 
 /** Stripe allows 20 items on a subscription. */
@@ -323,6 +326,8 @@ export function billingTick(ctx: Ctx, passed: { from: number; to: number }): Tic
   }
   // Invoices outside subscriptions (auto-advancing drafts, their retries) are collected as of the new time.
   collectDueInvoices(contextAt(ctx, end));
+  // Events older than Stripe's 30 days of retention are gone (lib/retention.ts).
+  pruneEvents(ctx, end);
   return summary;
 }
 

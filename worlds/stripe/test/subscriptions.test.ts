@@ -296,6 +296,8 @@ describe('pause, resume, migrate, discounts', () => {
 
     const paused = await s.subscriptions.pause(sub.id, { type: 'subscription' });
     expect(paused.status).toBe('paused');
+    // Read before 60 days pass: events older than 30 days are deleted as time passes, as Stripe's are.
+    expect(inst.query<{ type: string }>('SELECT type FROM events ORDER BY seq').map((r) => r.type)).toContain('customer.subscription.paused');
     inst.advanceClock(60 * DAY);
     expect(inst.query('SELECT count(*) AS n FROM invoices')).toEqual([{ n: 2 }]);
     const resumed = await s.subscriptions.resume(sub.id, { billing_cycle_anchor: { type: 'now' } });
@@ -304,7 +306,6 @@ describe('pause, resume, migrate, discounts', () => {
     expect((await s.invoices.retrieve(resumed.latest_invoice as string)).status).toBe('paid');
     expect(await err(s.subscriptions.resume(sub.id))).toMatchObject({ statusCode: 400 });
     const types = inst.query<{ type: string }>('SELECT type FROM events ORDER BY seq').map((r) => r.type);
-    expect(types).toContain('customer.subscription.paused');
     expect(types).toContain('customer.subscription.resumed');
 
     const migrated = await s.subscriptions.migrate(sub.id, { billing_mode: { type: 'flexible' } });
