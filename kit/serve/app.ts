@@ -4,6 +4,7 @@ import { checkSlowCallMs } from '../call-timing.ts';
 import type { World } from '../world.ts';
 import { accessGuard } from './access.ts';
 import { bearerToken, tokenMatcher } from './auth.ts';
+import { WORKER_HEADER, type ClusterRouter } from './cluster.ts';
 import { rateLimited, type BodyLimits } from './body.ts';
 import { logInternal } from './errors.ts';
 import { Endpoint, type ServeHooks } from './endpoint.ts';
@@ -54,6 +55,8 @@ export interface AppOptions {
   logger?: (line: string) => void;
   /** Log each tool call of every session that takes at least this many milliseconds, through `logger`. Default 1000; `Infinity`: never. */
   slowCallMs?: number;
+  /** @internal In a worker of `seahaven serve --workers N`: which worker owns a session, and the hand-over to it (cluster.ts). */
+  cluster?: ClusterRouter;
 }
 
 /** What `createApp` returns. */
@@ -69,6 +72,8 @@ export interface SeahavenApp {
   limits: BodyLimits;
   /** Stop opening sessions, let queued requests finish, then end every session. */
   shutdown(): Promise<void>;
+  /** @internal In a worker of `seahaven serve --workers N`: its view of the other workers. */
+  cluster?: ClusterRouter;
 }
 
 export const DEFAULTS = { maxSessions: 4096, idleTimeoutMs: 15 * 60_000, hibernateAfterMs: 30_000, forkTtlMs: 60_000, maxFrameBytes: 1 << 20, maxBodyBytes: 1 << 20, bodyTimeoutMs: 10_000 };
@@ -111,10 +116,26 @@ export function createApp(options: AppOptions): SeahavenApp {
   // A face's requests carry the API's own key in Authorization; face-routes.ts checks the token its own way.
   if (options.token !== undefined) app.use('*', bearerToken(options.token, onFace));
   const serverToken = options.token === undefined ? null : tokenMatcher(options.token);
+  const router = options.cluster;
+  if (router !== undefined) {
+    // Ids this worker makes name it, so a request for one that lands on another worker is handed over here.
+    sessions.idPrefix = router.tag;
+    // Every answer says which worker gave it (a handed-over one keeps its owner's).
+    app.use('*', async (c, next) => {
+      await next();
+      if (c.res.status !== 101 && !c.res.headers.has(WORKER_HEADER)) {
+        try {
+          c.res.headers.set(WORKER_HEADER, String(router.slot));
+        } catch {
+          // A response with immutable headers goes out as it is.
+        }
+      }
+    });
+  }
 
   const endpoints = new Map<string, Endpoint>();
   for (const world of worlds) {
-    const faceKeys = world.http ? new FaceKeys(world.http) : undefined;
+    const faceKeys = world.http ? new FaceKeys(world.http, router === undefined ? undefined : (key) => router.ownerOfKey(key) === router.slot) : undefined;
     if (faceKeys) sessions.onSessionEnd((s) => faceKeys.release(s));
     const ep = new Endpoint(world, {
       faceKeys,
@@ -141,8 +162,8 @@ export function createApp(options: AppOptions): SeahavenApp {
     });
     sub.get('/ws', wsRoute(ep, scheduler, logger));
     sub.get('/ws', (c) => c.json({ detail: `${c.req.path} speaks WebSocket; connect with a WebSocket client (ws://…${c.req.path})` }, 426));
-    httpRoutes(sub, ep, { limits, mcpHttp: options.mcpHttp });
-    const face = faceKeys ? { limits, logger, serverToken } : undefined;
+    httpRoutes(sub, ep, { limits, mcpHttp: options.mcpHttp, cluster: router });
+    const face = faceKeys ? { limits, logger, serverToken, cluster: router } : undefined;
     if (faceKeys && face) faceRoutes(sub, ep, faceKeys, face);
     app.route(`/${world.name}`, sub);
     // The first world also answers at the root, so `http://host:port` is an OpenEnv base URL.
@@ -162,6 +183,7 @@ export function createApp(options: AppOptions): SeahavenApp {
     endpoints,
     scheduler,
     limits,
+    ...(router === undefined ? {} : { cluster: router }),
     async shutdown() {
       for (const ep of endpoints.values()) ep.closing = true;
       // Requests already received finish; a hook that never settles must not hold the shutdown forever.

@@ -4,7 +4,6 @@
  * server's registry, so the capacity and the idle reaper apply; sessions of WebSocket and MCP clients can be watched
  * and forked but not driven, since their client owns the episode.
  */
-import { randomUUID } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import { createHostCheck } from '../mcp/host-check.ts';
 import type { SeahavenApp } from './app.ts';
@@ -13,6 +12,7 @@ import { browsableTables, sessionView, tableRows, timeline, worldView, type Brow
 import type { Endpoint } from './endpoint.ts';
 import { FrameError } from './errors.ts';
 import { bodyError } from './http.ts';
+import { handedOver } from './cluster.ts';
 import { parseAction } from './payload.ts';
 import { parseReset } from './reset.ts';
 import { CapacityError, type Session } from './sessions.ts';
@@ -133,11 +133,32 @@ export function consoleApi(server: SeahavenApp, options: ConsoleOptions = {}): H
     }
   };
 
+  // In a `--workers` server, a session's routes are answered by the worker that holds it (its id names it).
+  const cluster = server.cluster;
+  if (cluster !== undefined) {
+    const toOwner = async (c: Context, next: () => Promise<void>) => {
+      const owner = cluster.ownerOf(c.req.param('id') ?? '');
+      if (owner === cluster.slot || handedOver(c)) return next();
+      return cluster.forward(c.req.raw, owner, c.req.method === 'GET' || c.req.method === 'HEAD' ? null : undefined);
+    };
+    api.use('/sessions/:world/:id', toOwner);
+    api.use('/sessions/:world/:id/*', toOwner);
+  }
+
   api.get('/worlds', (c) => c.body(worldsJson, 200, { 'content-type': 'application/json' }));
 
-  api.get('/sessions', (c) => {
-    const list = [...registry.list()].filter((s) => !s.closed).sort((a, b) => a.createdAt - b.createdAt);
-    return c.json({ sessions: list.map(view), max_sessions: registry.maxSessions, idle_timeout_ms: registry.idleTimeoutMs });
+  api.get('/sessions', async (c) => {
+    const views: ReturnType<typeof view>[] = [...registry.list()].filter((s) => !s.closed).map(view);
+    if (cluster !== undefined && !handedOver(c)) {
+      // Every worker's sessions: each other worker answers with its own.
+      const others = await Promise.all(cluster.peers().map(async (p) => {
+        const res = await cluster.forward(c.req.raw, p.worker, null);
+        return res.ok ? ((await res.json()) as { sessions: ReturnType<typeof view>[] }).sessions : [];
+      }));
+      views.push(...others.flat());
+    }
+    views.sort((a, b) => Date.parse(String(a.created_at)) - Date.parse(String(b.created_at)));
+    return c.json({ sessions: views, max_sessions: registry.maxSessions, idle_timeout_ms: registry.idleTimeoutMs });
   });
 
   api.post('/sessions', route(async (c) => {
@@ -208,7 +229,7 @@ export function consoleApi(server: SeahavenApp, options: ConsoleOptions = {}): H
     const { ep, s } = sessionOf(c);
     const fork = await ep.run(s, () => {
       registry.ensureRoom();
-      const f = s.fork(randomUUID(), 'http');
+      const f = s.fork(registry.newId(), 'http');
       registry.add(f);
       return f;
     });

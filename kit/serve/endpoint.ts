@@ -97,7 +97,7 @@ export class Endpoint implements SessionEndpoint {
   }
 
   /** Open a session on the default fixture. Throws `CapacityError`, or a `FACTORY_ERROR` when the instance cannot start. */
-  openSession(owner: SessionOwner, id: string = randomUUID()): Session {
+  openSession(owner: SessionOwner, id: string = this.options.registry.newId()): Session {
     if (this.closing) throw new FrameError('SESSION_ERROR', 'the server is shutting down; reconnect to another server');
     this.options.registry.ensureRoom();
     let inst: Instance;
@@ -378,7 +378,7 @@ export class Endpoint implements SessionEndpoint {
     if (transport === 'http') {
       let branch: Session;
       try {
-        branch = this.adoptSession('http', randomUUID(), inst);
+        branch = this.adoptSession('http', registry.newId(), inst);
       } catch (e) {
         inst.destroy();
         throw e;

@@ -11,16 +11,22 @@ export class FaceKeys {
   readonly face: HttpFace;
   readonly #sessions = new Map<string, Session>();
   readonly #keys = new WeakMap<Session, string>();
+  /** Which keys this process may issue: in a `--workers` server, only those whose hash picks this worker (cluster.ts). */
+  readonly #accept: ((key: string) => boolean) | undefined;
 
-  constructor(face: HttpFace) {
+  constructor(face: HttpFace, accept?: (key: string) => boolean) {
     this.face = face;
+    this.#accept = accept;
   }
 
   /** The key of `session`, issued on first use and kept for the session's life (resets keep it). */
   keyOf(session: Session): string {
     let key = this.#keys.get(session);
     if (key === undefined) {
-      key = this.face.issueKey(randomBytes(18).toString('base64url'));
+      // A worker draws keys until one hashes to it (about as many draws as there are workers), so a request bearing
+      // the key reaches this session whichever worker it lands on, whatever the world's key format.
+      do key = this.face.issueKey(randomBytes(18).toString('base64url'));
+      while (this.#accept !== undefined && !this.#accept(key));
       this.#keys.set(session, key);
       this.#sessions.set(key, session);
     }

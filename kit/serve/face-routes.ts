@@ -14,6 +14,7 @@ import { BodyAborted, BodyTimeout, BodyTooLarge, readRequestBody, type BodyLimit
 import type { Endpoint } from './endpoint.ts';
 import type { FaceKeys } from './face-keys.ts';
 import { CapacityError } from './sessions.ts';
+import { handedOver, type ClusterRouter } from './cluster.ts';
 import { FrameError, logInternal } from './errors.ts';
 
 function send(c: Context, reply: FaceReply): Response {
@@ -32,10 +33,12 @@ export interface FaceRouteOptions {
   logger: (line: string) => void;
   /** With a server token: whether a request carries it (`X-Seahaven-Token`). Null without one. */
   serverToken: ((value: string | undefined) => boolean) | null;
+  /** In a worker of `seahaven serve --workers N`: a key another worker owns is handed over to it. */
+  cluster?: ClusterRouter;
 }
 
 export function faceRoutes(app: Hono, ep: Endpoint, keys: FaceKeys, options: FaceRouteOptions): void {
-  const { limits, logger, serverToken } = options;
+  const { limits, logger, serverToken, cluster } = options;
   const face = keys.face;
   const handler = async (c: Context): Promise<Response> => {
     const url = new URL(c.req.url);
@@ -62,6 +65,11 @@ export function faceRoutes(app: Hono, ep: Endpoint, keys: FaceKeys, options: Fac
       return send(c, faceError(face, 500, logInternal(logger, `reading the credential of ${req.method} ${url.pathname}`, e)));
     }
     if ('reply' in credential) return send(c, credential.reply);
+    if (cluster !== undefined && !handedOver(c)) {
+      // One key, one account, on the worker the key's hash picks (the keys a worker issues hash to itself).
+      const owner = cluster.ownerOfKey(credential.key);
+      if (owner !== cluster.slot) return cluster.forward(c.req.raw, owner, c.req.method === 'GET' || c.req.method === 'HEAD' ? null : body);
+    }
     let session = keys.sessionOf(credential.key);
     // Behind a server token, a key the server issued is itself the proof of access (it was handed out behind the
     // token); any other key needs the token beside it, since the Authorization header carries the key.

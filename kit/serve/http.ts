@@ -4,6 +4,7 @@
  */
 import type { Context, Hono } from 'hono';
 import type { McpSessionHost } from '../mcp/http.ts';
+import { handedOver, type ClusterRouter } from './cluster.ts';
 import { BodyAborted, BodyTimeout, BodyTooLarge, readBody, type BodyLimits } from './body.ts';
 import { FrameError, type ErrorItem } from './errors.ts';
 import { jsonTooDeep, tooDeepMessage } from './json-limits.ts';
@@ -30,6 +31,50 @@ export type McpHttpRoute = (
 export interface HttpOptions {
   limits: BodyLimits;
   mcpHttp?: McpHttpRoute;
+  /** In a worker of `seahaven serve --workers N`: requests for another worker's sessions are handed over to it. */
+  cluster?: ClusterRouter;
+}
+
+/**
+ * In a `--workers` server, the owner's answer to a request for session `id` when another worker owns it (`body`: the
+ * text already read, or null for none); undefined when the session is this worker's, or the request was handed over.
+ */
+function handOver(c: Context, cluster: ClusterRouter | undefined, id: string, body: string | null): Promise<Response> | undefined {
+  if (cluster === undefined || handedOver(c)) return undefined;
+  const owner = cluster.ownerOf(id);
+  return owner === cluster.slot ? undefined : cluster.forward(c.req.raw, owner, body);
+}
+
+/** The session a JSON-RPC request names in `params.session_id`, whatever its method (for the hand-over). */
+function rpcSessionId(msg: unknown): string | undefined {
+  if (msg === null || typeof msg !== 'object' || Array.isArray(msg)) return undefined;
+  const params = (msg as { params?: unknown }).params;
+  if (params === null || typeof params !== 'object' || Array.isArray(params)) return undefined;
+  const id = (params as { session_id?: unknown }).session_id;
+  return typeof id === 'string' ? id : undefined;
+}
+
+/**
+ * MCP Streamable HTTP in a `--workers` server: its session ids carry the worker's tag on the wire (`w1-<id>`), which
+ * the owner takes off before the MCP handler sees it and puts on the id the handler answers with.
+ */
+function mcpTagged(req: Request, cluster: ClusterRouter | undefined, body: string | undefined): Request {
+  const id = req.headers.get('mcp-session-id');
+  if (cluster === undefined || id === null || !id.startsWith(cluster.tag)) return body === undefined ? req : new Request(req.url, { method: req.method, headers: req.headers, body });
+  const headers = new Headers(req.headers);
+  headers.set('mcp-session-id', id.slice(cluster.tag.length));
+  return new Request(req.url, { method: req.method, headers, ...(body === undefined ? {} : { body }) });
+}
+
+function mcpTag(res: Response | Promise<Response>, cluster: ClusterRouter | undefined): Response | Promise<Response> {
+  if (cluster === undefined) return res;
+  return Promise.resolve(res).then((r) => {
+    const id = r.headers.get('mcp-session-id');
+    if (id === null || id.startsWith(cluster.tag)) return r;
+    const headers = new Headers(r.headers);
+    headers.set('mcp-session-id', cluster.tag + id);
+    return new Response(r.body, { status: r.status, statusText: r.statusText, headers });
+  });
 }
 
 const SESSION_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -99,14 +144,15 @@ function httpSession(ep: Endpoint, id: string): Session {
 }
 
 /** MCP Streamable HTTP sessions of an endpoint, counted and listed with every other session of the server. */
-function mcpSessionHost(ep: Endpoint): McpSessionHost {
+function mcpSessionHost(ep: Endpoint, tag: string): McpSessionHost {
   return {
     ensureRoom() {
       if (ep.closing) throw new FrameError('SESSION_ERROR', 'the server is shutting down; reconnect to another server');
       ep.registry.ensureRoom();
     },
     open(id, instance, end) {
-      const s = ep.adoptSession('mcp-http', id, instance);
+      // Listed under the id its client sees (with the worker's tag in a `--workers` server).
+      const s = ep.adoptSession('mcp-http', tag + id, instance);
       s.onEnd = () => end();
       const key = ep.faceKeyOf(s);
       return {
@@ -132,11 +178,12 @@ function isInitialize(msg: unknown): boolean {
 export function httpRoutes(app: Hono, ep: Endpoint, options: HttpOptions): void {
   const limits = options.limits;
   const mcpHttp = options.mcpHttp;
-  const sessions = mcpSessionHost(ep);
+  const cluster = options.cluster;
+  const sessions = mcpSessionHost(ep, cluster?.tag ?? '');
   const metadata = metadataOf(ep);
   const schema = schemaOf(ep);
 
-  app.get('/health', (c) => c.json({ status: 'healthy' }));
+  app.get('/health', (c) => c.json(cluster === undefined ? { status: 'healthy' } : cluster.health(ep.registry.used, ep.registry.maxSessions)));
   app.get('/metadata', (c) => c.json(metadata));
   app.get('/schema', (c) => c.json(schema));
   app.get('/openapi.json', (c) => c.json(openApiOf(ep, c.req.path.slice(0, -'/openapi.json'.length))));
@@ -146,6 +193,8 @@ export function httpRoutes(app: Hono, ep: Endpoint, options: HttpOptions): void 
     try {
       const body = await jsonBody(c, limits);
       const id = sessionIdOf(c, body);
+      const other = handOver(c, cluster, id, JSON.stringify(body));
+      if (other !== undefined) return await other;
       const req = parseReset(body, 'body', 'session_id');
       const s = ep.registry.get(ep, id) !== undefined ? httpSession(ep, id) : (created = ep.openSession('http', id));
       const payload = await ep.run(s, () => ep.reset(s, req, 'body'));
@@ -163,9 +212,12 @@ export function httpRoutes(app: Hono, ep: Endpoint, options: HttpOptions): void 
       if (body.action === undefined) {
         throw new FrameError('VALIDATION_ERROR', 'action is required', [{ type: 'missing', loc: ['body', 'action'], msg: 'Field required: send {"action": {"type": "call_tool", "tool_name": "…", "arguments": {…}}}', input: body }]);
       }
+      const id = sessionIdOf(c, body);
+      const other = handOver(c, cluster, id, JSON.stringify(body));
+      if (other !== undefined) return await other;
       const where = ['body', 'action'];
       const action = parseAction(body.action, where);
-      const s = httpSession(ep, sessionIdOf(c, body));
+      const s = httpSession(ep, id);
       const payload = await ep.run(s, () => ep.act(s, action, where));
       return c.body(payload, 200, JSON_HEADERS);
     } catch (e) {
@@ -175,7 +227,10 @@ export function httpRoutes(app: Hono, ep: Endpoint, options: HttpOptions): void 
 
   app.get('/state', async (c) => {
     try {
-      const s = httpSession(ep, sessionIdOf(c));
+      const id = sessionIdOf(c);
+      const other = handOver(c, cluster, id, null);
+      if (other !== undefined) return await other;
+      const s = httpSession(ep, id);
       return c.body(await ep.run(s, () => ep.stateJson(s)), 200, JSON_HEADERS);
     } catch (e) {
       return httpError(c, e, ep);
@@ -202,12 +257,18 @@ export function httpRoutes(app: Hono, ep: Endpoint, options: HttpOptions): void 
     } catch (e) {
       parseError = `Parse error: ${(e as Error).message}`;
     }
-    if (mcpHttp && (req.headers.has('mcp-session-id') || (parseError === undefined && isInitialize(msg)))) {
+    const mcpId = req.headers.get('mcp-session-id');
+    if (mcpHttp && (mcpId !== null || (parseError === undefined && isInitialize(msg)))) {
+      const other = mcpId === null ? undefined : handOver(c, cluster, mcpId, text);
+      if (other !== undefined) return other;
       // The body was read here (with the size limit and deadline); the handler gets it parsed, and readable again.
-      const again = new Request(req.url, { method: 'POST', headers: req.headers, body: text });
-      return mcpHttp(again, { world: ep.world, ...(parseError === undefined ? { parsedBody: msg } : {}), sessions, accessChecked: true });
+      const again = mcpTagged(req, cluster, text);
+      return mcpTag(mcpHttp(again, { world: ep.world, ...(parseError === undefined ? { parsedBody: msg } : {}), sessions, accessChecked: true }), cluster);
     }
     if (parseError !== undefined) return c.json(rpcError(null, RPC.PARSE, parseError));
+    const named = rpcSessionId(msg);
+    const other = named === undefined ? undefined : handOver(c, cluster, named, text);
+    if (other !== undefined) return other;
     const routed = routedSessionId(msg);
     if (routed === undefined) return c.body(handleRpc(ep, msg, null, 'http'), 200, JSON_HEADERS);
     const id = (msg as { id?: unknown }).id;
@@ -222,7 +283,12 @@ export function httpRoutes(app: Hono, ep: Endpoint, options: HttpOptions): void 
   });
 
   app.on(['GET', 'DELETE'], '/mcp', (c) => {
-    if (mcpHttp) return mcpHttp(c.req.raw, { world: ep.world, sessions, accessChecked: true });
+    if (mcpHttp) {
+      const mcpId = c.req.header('mcp-session-id');
+      const other = mcpId === undefined ? undefined : handOver(c, cluster, mcpId, null);
+      if (other !== undefined) return other;
+      return mcpTag(mcpHttp(mcpTagged(c.req.raw, cluster, undefined), { world: ep.world, sessions, accessChecked: true }), cluster);
+    }
     c.header('Allow', 'POST');
     return detail(c, 405, 'POST JSON-RPC requests to /mcp (tools/list, tools/call, openenv/session/create|close); MCP Streamable HTTP is not enabled on this server');
   });

@@ -60,6 +60,25 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     });
   });
   seahaven.sessions.startReaper();
+  // A worker of `seahaven serve --workers N` also listens on a private port of its own (not shared through the cluster),
+  // where the other workers hand over requests for its sessions; it gives the primary a duplicate of each WebSocket
+  // connection, so the clients hear why if the worker dies (cluster.ts).
+  const router = options.cluster;
+  let inner: Server | undefined;
+  if (router !== undefined) {
+    const handOverFetch = (req: Request, env: object) => seahaven.app.fetch(req, { ...env, seahavenHandedOver: true });
+    inner = createAdaptorServer({ fetch: handOverFetch, hostname: '127.0.0.1' }) as Server;
+    inner.requestTimeout = server.requestTimeout;
+    await new Promise<void>((resolve, reject) => {
+      inner!.once('error', reject);
+      inner!.listen({ port: 0, host: '127.0.0.1', exclusive: true }, () => {
+        inner!.off('error', reject);
+        resolve();
+      });
+    });
+    router.privatePort = (inner.address() as AddressInfo).port;
+    server.on('upgrade', (_req, socket) => router.guard(socket as import('node:net').Socket));
+  }
   const actual = (server.address() as AddressInfo).port;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${actual}`;
   if (!loopback && options.token === undefined) {
@@ -76,13 +95,19 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       await seahaven.shutdown();
+      // Requests other workers hand over are answered until this worker's own are; then its private port closes too.
+      const innerStopped = inner === undefined ? undefined : new Promise<void>((resolve) => inner!.close(() => resolve()));
+      inner?.closeIdleConnections();
       // Sockets got a 1001 close frame; clients that do not answer it, and requests still running, get two seconds.
       const timer = setTimeout(() => {
         for (const client of wss.clients) client.terminate();
         server.closeAllConnections();
+        inner?.closeAllConnections();
       }, 2000);
       await stopped;
+      await innerStopped;
       clearTimeout(timer);
+      router?.close();
     })());
   return { ...seahaven, url, host, port: actual, server, close };
 }

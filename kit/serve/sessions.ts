@@ -189,6 +189,15 @@ export class SessionRegistry {
   private readonly forks = new Map<string, { fork: HeldFork; timer: ReturnType<typeof setTimeout> }>();
   /** Tokens used up or expired lately, with what a client presenting one again is told (oldest first, bounded). */
   private readonly spent = new Map<string, string>();
+  /**
+   * @internal Sessions and held forks counted by the other worker processes of a `--workers` server (cluster.ts keeps
+   * it current); they count against `maxSessions` too. 0 in a single process.
+   */
+  elsewhere = 0;
+  /** @internal Prefix of the session ids this registry makes (a cluster worker's tag, so an id names its worker); '' in a single process. */
+  idPrefix = '';
+  /** @internal Told whenever the count of sessions and held forks changes (a cluster worker reports it to the primary). */
+  onCountChange: ((count: number) => void) | null = null;
 
   /** @internal `createApp` makes the registry. */
   constructor(options: { maxSessions: number; idleTimeoutMs: number; hibernateAfterMs?: number; forkTtlMs?: number }) {
@@ -210,8 +219,22 @@ export class SessionRegistry {
 
   /** @internal Throw a `CapacityError` unless one more session (or held fork) fits. */
   ensureRoom(): void {
-    const used = this.count + this.forks.size;
+    const used = this.count + this.forks.size + this.elsewhere;
     if (used >= this.maxSessions) throw new CapacityError(used, this.maxSessions, this.forks.size);
+  }
+
+  /** @internal A fresh session id: a UUID, after the worker's tag in a `--workers` server. */
+  newId(): string {
+    return this.idPrefix + randomUUID();
+  }
+
+  /** Sessions and held forks of this process: what counts against `maxSessions` here. */
+  get used(): number {
+    return this.count + this.forks.size;
+  }
+
+  private changed(): void {
+    this.onCountChange?.(this.count + this.forks.size);
   }
 
   /**
@@ -219,16 +242,18 @@ export class SessionRegistry {
    * with `ensureRoom`). On expiry the instance is destroyed and the token remembered as expired.
    */
   hold(endpoint: SessionEndpoint, inst: Instance, origin: HeldFork['origin']): HeldFork {
-    const token = 'fork_' + randomBytes(18).toString('base64url');
+    const token = 'fork_' + this.idPrefix + randomBytes(18).toString('base64url');
     const fork: HeldFork = { token, endpoint, inst, origin };
     const timer = setTimeout(() => {
       if (this.forks.get(token)?.fork !== fork) return;
       this.forks.delete(token);
       inst.destroy();
+      this.changed();
       this.spend(token, `fork token expired after ${this.forkTtlMs / 1000} s without being adopted; adopt a fork sooner after its fork step, or start the server with a higher --fork-ttl-ms`);
     }, this.forkTtlMs);
     timer.unref();
     this.forks.set(token, { fork, timer });
+    this.changed();
     return fork;
   }
 
@@ -239,6 +264,10 @@ export class SessionRegistry {
   adoptFork(endpoint: SessionEndpoint, token: string): HeldFork | ForkRefusal {
     const held = this.forks.get(token);
     if (held === undefined) {
+      const worker = /^fork_w(\d+)-/.exec(token);
+      if (this.spent.get(token) === undefined && worker !== null && !token.startsWith('fork_' + this.idPrefix)) {
+        return { refused: `fork token held by worker ${worker[1]} of this server, and this connection is on another (--workers): adopt it with a reset on the WebSocket that forked it, or fork over HTTP, whose branch is a session every worker reaches` };
+      }
       return { refused: this.spent.get(token) ?? 'fork token unknown: this server issued no such token (tokens come from a {"type": "fork"} step and are valid only on the server that issued them)' };
     }
     if (held.fork.endpoint !== endpoint) {
@@ -246,6 +275,7 @@ export class SessionRegistry {
     }
     clearTimeout(held.timer);
     this.forks.delete(token);
+    this.changed();
     this.spend(token, 'fork token already used: a token adopts its fork once; send another {"type": "fork"} step for another branch');
     return held.fork;
   }
@@ -261,7 +291,9 @@ export class SessionRegistry {
       clearTimeout(timer);
       fork.inst.destroy();
     }
+    const had = this.forks.size;
     this.forks.clear();
+    if (had > 0) this.changed();
   }
 
   /** @internal Register a new session (capacity checked by the caller with `ensureRoom`). */
@@ -270,6 +302,7 @@ export class SessionRegistry {
     if (!map) this.byEndpoint.set(session.endpoint, (map = new Map()));
     map.set(session.id, session);
     this.count++;
+    this.changed();
   }
 
   /** Call `listener` whenever a session ends (after its instance is destroyed). */
@@ -302,6 +335,7 @@ export class SessionRegistry {
     if (map?.get(session.id) === session) {
       map.delete(session.id);
       this.count--;
+      this.changed();
     }
     session.inst.destroy();
     for (const job of waiting) job();

@@ -25,6 +25,7 @@ interface ServeFlags {
   runsDb?: string;
   curriculaDb?: string;
   console: boolean;
+  workers?: string;
 }
 
 function wholeNumber(flag: string, value: string | undefined, min: number): number | undefined {
@@ -185,9 +186,23 @@ export function registerServe(program: Command): void {
     .option('--runs-db <path|url>', 'where curriculum runs are kept, so they survive a restart and servers can share them: a SQLite file (processes on one machine may share it), or postgres://user:password@host:5432/dbname for servers on several machines (default .data/curricula.sqlite)')
     .addOption(new Option('--curricula-db <path>', 'the older name of --runs-db').hideHelp())
     .option('--no-console', 'do not serve the web console on /console/')
+    .option('--workers <n|auto>', 'serve with this many worker processes behind the one port (auto: one per core); WebSocket sessions stay on their worker, other requests are handed over to the worker holding their session (default 1: one process)')
     .action(async (refs: string[], flags: ServeFlags) => {
       const port = wholeNumber('--port', flags.port, 0)!;
       if (port > 65535) throw new CliError(`--port must be at most 65535; got ${port}`, 2);
+      const { parseWorkers, runPrimary, workerRouter, joinCluster } = await import('../../serve/cluster.ts');
+      let workers: number;
+      try {
+        workers = parseWorkers(flags.workers);
+      } catch (e) {
+        throw new CliError((e as Error).message, 2);
+      }
+      const cluster = (await import('node:cluster')).default;
+      if (workers > 1 && cluster.isPrimary) {
+        // The primary serves nothing itself: each worker runs this same command line and serves the port.
+        process.exit(await runPrimary({ workers }));
+      }
+      const router = workers > 1 ? workerRouter() : undefined;
       const timeout = wholeNumber('--session-timeout', flags.sessionTimeout, 0);
       const worlds = refs.length === 0 ? [await loadWorld()] : await Promise.all(refs.map((r) => loadWorld(r)));
       const token = flags.token ?? (process.env.SEAHAVEN_TOKEN || undefined);
@@ -229,6 +244,7 @@ export function registerServe(program: Command): void {
           ...(bodyTimeout === undefined ? {} : { bodyTimeoutMs: bodyTimeout * 1000 }),
           allowedHosts: flags.allowHost,
           allowedOrigins: flags.allowOrigin,
+          ...(router === undefined ? {} : { cluster: router }),
         });
       } catch (e) {
         await curricula?.close();
@@ -238,22 +254,37 @@ export function registerServe(program: Command): void {
         if (err.code === 'EADDRNOTAVAIL') throw new CliError(`cannot bind ${flags.host}: no such interface here; use 127.0.0.1 or 0.0.0.0`);
         throw e;
       }
-      process.stdout.write(banner(server.url, worlds, fixtures[worlds[0].name] ?? server.endpoints.get(worlds[0].name)!.defaultFixture, token !== undefined, curricula, flags.console));
+      const text = banner(server.url, worlds, fixtures[worlds[0].name] ?? server.endpoints.get(worlds[0].name)!.defaultFixture, token !== undefined, curricula, flags.console);
+      if (router === undefined) process.stdout.write(text);
       await new Promise<void>((resolve) => {
         let stopping = false;
         const stop = (signal: string) => {
           if (stopping) {
+            // A worker drains once, whoever asks (the primary, the primary's going away, a SIGTERM of its own).
+            if (router !== undefined) return;
             process.stderr.write(`seahaven serve: ${signal} again, exiting now\n`);
             process.exit(1);
           }
           stopping = true;
-          process.stderr.write(`seahaven serve: ${signal}: finishing queued requests and closing ${server!.sessions.size} session(s)…\n`);
+          // A worker's drain is announced by the primary, for all of them at once.
+          if (router === undefined) process.stderr.write(`seahaven serve: ${signal}: finishing queued requests and closing ${server!.sessions.size} session(s)…\n`);
           // The runs file closes last: sessions ending at shutdown still give up their curriculum episodes.
           server!.close().then(() => mcp.close()).then(() => curricula?.close()).then(resolve, (e) => {
             process.stderr.write(`seahaven serve: shutdown failed: ${(e as Error).message}\n`);
             resolve();
           });
         };
+        if (router !== undefined) {
+          const registry = server!.sessions;
+          const link = joinCluster(router, { setElsewhere: (n) => void (registry.elsewhere = n), shutdown: () => stop('shutdown') });
+          registry.onCountChange = (n) => link.count(n);
+          link.count(registry.used);
+          link.ready(text);
+          // Ctrl+C reaches the whole process group: the primary drains the workers, each worker ignores its own SIGINT.
+          process.on('SIGINT', () => {});
+          process.on('SIGTERM', () => stop('SIGTERM'));
+          return;
+        }
         process.on('SIGINT', () => stop('SIGINT'));
         process.on('SIGTERM', () => stop('SIGTERM'));
       });

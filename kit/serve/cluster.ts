@@ -1,0 +1,433 @@
+/**
+ * `seahaven serve --workers N`: N worker processes behind one port, with `node:cluster`.
+ *
+ * The primary process only supervises: it forks the workers (each runs the whole `seahaven serve` command line), keeps
+ * a table of them (pid, private port, open sessions), relays that table to every worker, replaces a worker that dies,
+ * and drains them all on SIGTERM or SIGINT. Connections are dealt to the workers round-robin by the cluster module, and
+ * nothing on a session's path goes through the primary.
+ *
+ * - A WebSocket session lives on the worker that accepted its connection.
+ * - Every other session is found by its id, which names its worker: ids the server makes start with the worker's tag
+ *   (`w1-…`), and ids a client picks (`X-Session-Id: my-run`) belong to the worker their hash picks. The key of a
+ *   world's HTTP face belongs to the worker its hash picks; a worker issues only keys that hash to itself. A request
+ *   that lands on another worker is handed over: that worker sends it on to the owner's private port (127.0.0.1, one
+ *   per worker, the same routes behind the same checks) and passes the answer back.
+ * - `--max-sessions` counts every worker's sessions: each worker reports its count to the primary on every change, the
+ *   primary relays the counts, and a worker admits a session while its own count plus the others' is under the limit.
+ *   Two workers opening the last places in the same instant can admit one session each (a few more in all than the
+ *   limit, at most one per worker); nothing else is ever over it.
+ * - A worker also gives the primary a duplicate of each WebSocket connection's socket (and takes it back when the
+ *   connection ends). When a worker dies without closing its sockets (`kill -9`, out of memory), the primary writes a
+ *   close frame (1011, with the reason) on each of them, so the clients learn what happened; other workers' sessions
+ *   never notice.
+ */
+import cluster, { type Worker } from 'node:cluster';
+import { Agent, request as httpRequest } from 'node:http';
+import { Socket } from 'node:net';
+import { availableParallelism } from 'node:os';
+import { readFileSync } from 'node:fs';
+import { Readable } from 'node:stream';
+import type { Context } from 'hono';
+
+/** The environment a worker is started with: its slot (0-based) and how many workers there are. */
+const SLOT_ENV = 'SEAHAVEN_CLUSTER_SLOT';
+const COUNT_ENV = 'SEAHAVEN_CLUSTER_SIZE';
+/** How many WebSocket connections a worker may give the primary a duplicate of at once (its share of the primary's descriptors). */
+const GUARDS_ENV = 'SEAHAVEN_CLUSTER_GUARDS';
+
+/** The primary's limit on open file descriptors (Linux), or undefined where it cannot be read. */
+function descriptorLimit(): number | undefined {
+  try {
+    const m = /^Max open files\s+(\d+)/m.exec(readFileSync('/proc/self/limits', 'utf8'));
+    return m === null ? undefined : Number(m[1]);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Header naming the worker that answered a request (every response of a `--workers` server carries it). */
+export const WORKER_HEADER = 'x-seahaven-worker';
+/** Header naming the worker a handed-over request landed on first. */
+export const ENTRY_HEADER = 'x-seahaven-entry-worker';
+
+/** One worker as the primary describes it to the others. */
+export interface WorkerInfo {
+  worker: number;
+  pid: number;
+  /** The worker's private port on 127.0.0.1, where handed-over requests go; null until it listens. */
+  port: number | null;
+  /** Its sessions and held forks. */
+  sessions: number;
+  ready: boolean;
+}
+
+/** Messages between the primary and the workers, all under the `seahaven` key. */
+type ToPrimary =
+  | { seahaven: 'ready'; port: number; banner: string }
+  | { seahaven: 'count'; sessions: number }
+  | { seahaven: 'guard'; id: number }
+  | { seahaven: 'release'; id: number };
+type ToWorker = { seahaven: 'table'; workers: WorkerInfo[] } | { seahaven: 'shutdown' };
+
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-connection', 'te', 'trailer', 'host']);
+
+/** 32-bit FNV-1a of a string's UTF-16 code units: which worker an id or key without a tag belongs to. */
+function hash(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
+
+/** `--workers`: a whole number >= 1, or `auto` for the machine's cores. Throws with the accepted forms. */
+export function parseWorkers(value: string | undefined): number {
+  if (value === undefined) return 1;
+  if (value === 'auto') return availableParallelism();
+  const n = Number(value);
+  if (!Number.isSafeInteger(n) || n < 1 || n > 256) throw new Error(`--workers must be a whole number from 1 to 256, or auto (the machine's ${availableParallelism()} cores); got "${value}"`);
+  return n;
+}
+
+/** Whether a request came in on this worker's private port: another worker handed it over, so it is answered here. */
+export function handedOver(c: Context): boolean {
+  return (c.env as { seahavenHandedOver?: unknown } | undefined)?.seahavenHandedOver === true;
+}
+
+/**
+ * A worker's view of the cluster: which worker owns an id or key, the other workers' private ports, and the hand-over
+ * of a request to its owner.
+ */
+export class ClusterRouter {
+  /** This worker's slot, 0-based. */
+  readonly slot: number;
+  /** How many workers serve the port. */
+  readonly workers: number;
+  /** Prefix of the session ids this worker makes: `w<slot>-`. */
+  readonly tag: string;
+  /** This worker's private port, once listening. */
+  privatePort: number | null = null;
+  /** The table the primary sent last. */
+  private table: WorkerInfo[] = [];
+  private readonly agent = new Agent({ keepAlive: true, maxFreeSockets: 64 });
+  private nextGuard = 0;
+  /** Connections whose duplicate the primary holds now, and how many it may hold for this worker. */
+  private guarded = 0;
+  private readonly maxGuarded: number;
+
+  constructor(slot: number, workers: number, maxGuarded = 4096) {
+    this.slot = slot;
+    this.workers = workers;
+    this.tag = `w${slot}-`;
+    this.maxGuarded = maxGuarded;
+  }
+
+  /** The worker that owns a session id: the one its tag names, else the one its hash picks. */
+  ownerOf(id: string): number {
+    const m = /^w(\d{1,3})-/.exec(id);
+    if (m !== null && Number(m[1]) < this.workers) return Number(m[1]);
+    return hash(id) % this.workers;
+  }
+
+  /** The worker that owns a key of a world's HTTP face: the one its hash picks. */
+  ownerOfKey(key: string): number {
+    return hash(key) % this.workers;
+  }
+
+  /** Take the primary's table. Returns the sessions counted on the other workers. */
+  setTable(table: WorkerInfo[]): number {
+    this.table = table;
+    return table.reduce((n, w) => (w.worker === this.slot ? n : n + w.sessions), 0);
+  }
+
+  /** The other workers that are up, with their private ports. */
+  peers(): WorkerInfo[] {
+    return this.table.filter((w) => w.worker !== this.slot && w.ready && w.port !== null);
+  }
+
+  /** `/health` of a worker: every worker, its sessions, and the totals. */
+  health(localSessions: number, maxSessions: number): Record<string, unknown> {
+    const rows = Array.from({ length: this.workers }, (_, i) => {
+      const w = this.table.find((x) => x.worker === i);
+      if (i === this.slot) return { worker: i, pid: process.pid, ready: true, sessions: localSessions };
+      return { worker: i, pid: w?.pid ?? null, ready: w?.ready ?? false, sessions: w?.ready ? w.sessions : 0 };
+    });
+    // Healthy while it answers: a worker being replaced (about a second) shows as not ready, and the others serve on.
+    return {
+      status: 'healthy',
+      worker: this.slot,
+      workers: rows,
+      sessions: rows.reduce((n, r) => n + r.sessions, 0),
+      max_sessions: maxSessions,
+    };
+  }
+
+  /**
+   * Send a request on to worker `slot` and resolve with its answer. `body`: the text already read off the request;
+   * `undefined` streams the request's own body; `null` sends none. An owner that cannot be reached (restarting after a
+   * crash) is answered here with 503.
+   */
+  forward(req: Request, slot: number, body?: string | null): Promise<Response> {
+    const peer = this.table.find((w) => w.worker === slot);
+    if (peer === undefined || !peer.ready || peer.port === null) return Promise.resolve(this.unreachable(slot, 'is starting (it replaces one that exited)'));
+    const url = new URL(req.url);
+    const headers: Record<string, string> = {};
+    req.headers.forEach((v, k) => {
+      if (!HOP_BY_HOP.has(k)) headers[k] = v;
+    });
+    // The owner checks Host like any request: it gets the one the client sent.
+    headers.host = req.headers.get('host') ?? `127.0.0.1:${peer.port}`;
+    headers[ENTRY_HEADER] = String(this.slot);
+    if (typeof body === 'string') headers['content-length'] = String(Buffer.byteLength(body));
+    else if (body === null || req.body === null) delete headers['content-length'];
+    return new Promise((resolve) => {
+      const out = httpRequest({ host: '127.0.0.1', port: peer.port!, method: req.method, path: url.pathname + url.search, headers, agent: this.agent }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (d: Buffer) => chunks.push(d));
+        res.on('error', () => resolve(this.unreachable(slot, 'stopped before answering')));
+        res.on('end', () => {
+          const h = new Headers();
+          for (const [k, v] of Object.entries(res.headers)) {
+            if (v === undefined || HOP_BY_HOP.has(k) || k === 'content-length') continue;
+            for (const one of Array.isArray(v) ? v : [v]) h.append(k, one);
+          }
+          h.set(ENTRY_HEADER, String(this.slot));
+          const status = res.statusCode ?? 502;
+          resolve(new Response(status === 204 || status === 304 || req.method === 'HEAD' ? null : Buffer.concat(chunks), { status, headers: h }));
+        });
+      });
+      out.on('error', () => resolve(this.unreachable(slot, 'could not be reached (it exited)')));
+      if (typeof body === 'string') out.end(body);
+      else if (body === undefined && req.body !== null) Readable.fromWeb(req.body as import('node:stream/web').ReadableStream).on('error', () => out.destroy()).pipe(out);
+      else out.end();
+    });
+  }
+
+  private unreachable(slot: number, why: string): Response {
+    const detail = `worker ${slot}, which holds this session, ${why}; sessions of a worker that exits end with it: start a new session (reset) and retry`;
+    return new Response(JSON.stringify({ detail }), { status: 503, headers: { 'content-type': 'application/json', [WORKER_HEADER]: String(this.slot), 'retry-after': '1' } });
+  }
+
+  /**
+   * Give the primary a duplicate of a WebSocket connection's socket, so it can tell the client if this worker dies; it
+   * is taken back when the connection closes here.
+   */
+  guard(socket: Socket): void {
+    const handle = (socket as unknown as { _handle: object | null })._handle;
+    // Past its share of the primary's descriptors, a connection goes without: its client would see the worker's death
+    // as a dropped connection (1006) instead of a close frame.
+    if (handle === null || typeof process.send !== 'function' || !process.connected || this.guarded >= this.maxGuarded) return;
+    const id = ++this.nextGuard;
+    try {
+      process.send({ seahaven: 'guard', id } satisfies ToPrimary, handle as never, undefined, () => {});
+    } catch {
+      return;
+    }
+    this.guarded++;
+    socket.once('close', () => {
+      this.guarded--;
+      if (process.connected) process.send!({ seahaven: 'release', id } satisfies ToPrimary, undefined, undefined, () => {});
+    });
+  }
+
+  /** Close the keep-alive connections to the other workers. */
+  close(): void {
+    this.agent.destroy();
+  }
+}
+
+/** In a worker process of `seahaven serve --workers N`: its router; otherwise undefined. */
+export function workerRouter(): ClusterRouter | undefined {
+  if (!cluster.isWorker) return undefined;
+  const slot = Number(process.env[SLOT_ENV]);
+  const workers = Number(process.env[COUNT_ENV]);
+  if (!Number.isSafeInteger(slot) || !Number.isSafeInteger(workers) || slot < 0 || slot >= workers) return undefined;
+  const guards = Number(process.env[GUARDS_ENV]);
+  return new ClusterRouter(slot, workers, Number.isSafeInteger(guards) && guards >= 0 ? guards : undefined);
+}
+
+/** What a worker tells the cluster about itself, and what it is told. */
+export interface WorkerLink {
+  /** Report the count of sessions and held forks (on every change). */
+  count(sessions: number): void;
+  /** The worker is listening: its banner (the primary prints the first worker's). */
+  ready(banner: string): void;
+}
+
+/**
+ * Join the cluster from a worker: table updates set `setElsewhere` (the sessions of the other workers), and `shutdown`
+ * is called when the primary asks every worker to drain, or is gone.
+ */
+export function joinCluster(router: ClusterRouter, on: { setElsewhere(n: number): void; shutdown(): void }): WorkerLink {
+  const send = (m: ToPrimary) => {
+    if (process.connected) process.send!(m, undefined, undefined, () => {});
+  };
+  process.on('message', (m: ToWorker) => {
+    if (m?.seahaven === 'table') on.setElsewhere(router.setTable(m.workers));
+    else if (m?.seahaven === 'shutdown') on.shutdown();
+  });
+  // The primary is gone (killed): nobody supervises this worker or deals it connections any more.
+  process.on('disconnect', () => on.shutdown());
+  return {
+    count: (sessions) => send({ seahaven: 'count', sessions }),
+    ready: (banner) => send({ seahaven: 'ready', port: router.privatePort!, banner }),
+  };
+}
+
+/** The WebSocket close frame the primary writes to a dead worker's connections (server frames are not masked). */
+function closeFrame(code: number, reason: string): Buffer {
+  const text = Buffer.from(reason.slice(0, 120));
+  const frame = Buffer.alloc(4 + text.length);
+  frame[0] = 0x88;
+  frame[1] = 2 + text.length;
+  frame.writeUInt16BE(code, 2);
+  text.copy(frame, 4);
+  return frame;
+}
+
+interface Slot {
+  worker: Worker | null;
+  pid: number;
+  port: number | null;
+  sessions: number;
+  ready: boolean;
+  /** Duplicates of the worker's WebSocket connections, by the worker's id for them. */
+  guards: Map<number, { close(): void }>;
+  /** Replacements started in a row without one becoming ready. */
+  failures: number;
+}
+
+export interface PrimaryOptions {
+  workers: number;
+  /** Where the banner goes. Default: stdout. */
+  out?: (text: string) => void;
+  /** Where the primary's log lines go. Default: stderr. */
+  log?: (line: string) => void;
+}
+
+/**
+ * Run the primary of `seahaven serve --workers N` until SIGTERM or SIGINT has drained every worker; resolves with the
+ * exit code (0 after a drain; a worker's own code when the first one cannot start).
+ */
+export function runPrimary(options: PrimaryOptions): Promise<number> {
+  const n = options.workers;
+  const out = options.out ?? ((text: string) => void process.stdout.write(text));
+  const log = options.log ?? ((line: string) => void process.stderr.write(line + '\n'));
+  const slots: Slot[] = Array.from({ length: n }, () => ({ worker: null, pid: 0, port: null, sessions: 0, ready: false, guards: new Map(), failures: 0 }));
+  let stopping = false;
+  let started = false;
+  let banner = '';
+  let finish!: (code: number) => void;
+  const done = new Promise<number>((r) => (finish = r));
+
+  const table = (): WorkerInfo[] => slots.map((s, i) => ({ worker: i, pid: s.pid, port: s.port, sessions: s.sessions, ready: s.ready }));
+  // Sent at once on every change, so a worker admitting a session next knows of the one another worker just opened (a
+  // client that opened one and then connects again is dealt its connection after this table is on its way).
+  const broadcast = () => {
+    const message: ToWorker = { seahaven: 'table', workers: table() };
+    for (const s of slots) if (s.worker?.isConnected()) s.worker.send(message, undefined, undefined, () => {});
+  };
+
+  // The primary holds a duplicate of every worker's WebSocket connections: each worker gets a share of its descriptors.
+  const limit = descriptorLimit();
+  const guards = limit === undefined ? 4096 : Math.max(0, Math.floor((limit - 1024) / n));
+  const fork = (i: number) => {
+    const worker = cluster.fork({ [SLOT_ENV]: String(i), [COUNT_ENV]: String(n), [GUARDS_ENV]: String(guards) });
+    const slot = slots[i];
+    slot.worker = worker;
+    slot.pid = worker.process.pid ?? 0;
+    slot.port = null;
+    slot.ready = false;
+    slot.sessions = 0;
+    worker.on('message', (m: ToPrimary, handle?: unknown) => {
+      if (m?.seahaven === 'count') {
+        slot.sessions = m.sessions;
+        broadcast();
+      } else if (m?.seahaven === 'guard' && handle !== undefined && handle !== null) {
+        slot.guards.set(m.id, handle as { close(): void });
+      } else if (m?.seahaven === 'release') {
+        slot.guards.get(m.id)?.close();
+        slot.guards.delete(m.id);
+      } else if (m?.seahaven === 'ready') {
+        slot.port = m.port;
+        slot.ready = true;
+        slot.failures = 0;
+        // A worker that came up while the others drain (a replacement) drains too: it joined after they were told.
+        if (stopping) return void worker.send({ seahaven: 'shutdown' } satisfies ToWorker, undefined, undefined, () => {});
+        broadcast();
+        if (!started) {
+          if (i === 0) {
+            banner = m.banner;
+            // The first worker has loaded everything and bound the port: the others start now, side by side.
+            for (let j = 1; j < n; j++) fork(j);
+          }
+          if (slots.every((s) => s.ready)) {
+            started = true;
+            out(banner.replace(/\n\n/, `\n  workers:          ${n} processes (pids ${slots.map((s) => s.pid).join(', ')}); WebSocket sessions stay on their worker, others are handed over\n\n`));
+          }
+        } else log(`[seahaven] worker ${i} is back (pid ${slot.pid})`);
+      }
+    });
+    worker.on('exit', (code, signal) => {
+      if (slot.worker !== worker) return;
+      const lost = slot.guards.size;
+      const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
+      // The worker's connections still open (it died without closing them): their clients get a close frame that says why.
+      const frame = closeFrame(1011, `worker ${i} of this server ${how.replace('was ', '')}; the session is lost, reconnect to start a new one`);
+      for (const handle of slot.guards.values()) {
+        if (stopping) {
+          handle.close();
+          continue;
+        }
+        // A socket around the duplicate handle. What the client sent is read and dropped (closing a socket with unread
+        // bytes would reset the connection, and could lose the close frame); the client's own close ends it.
+        const socket = new Socket({ handle, readable: true, writable: true } as never);
+        socket.on('error', () => socket.destroy());
+        socket.resume();
+        socket.end(frame);
+        setTimeout(() => socket.destroy(), 2000).unref();
+      }
+      slot.guards.clear();
+      slot.worker = null;
+      slot.ready = false;
+      slot.port = null;
+      slot.sessions = 0;
+      broadcast();
+      if (stopping) {
+        if (slots.every((s) => s.worker === null)) finish(0);
+        return;
+      }
+      if (!started) {
+        // A worker that cannot start (a world that does not load, a port in use) has said why; the others would too.
+        for (const s of slots) s.worker?.process.kill('SIGKILL');
+        finish(typeof code === 'number' && code !== 0 ? code : 1);
+        return;
+      }
+      slot.failures++;
+      const delay = Math.min(100 * 2 ** (slot.failures - 1), 5000);
+      log(`[seahaven] worker ${i} (pid ${slot.pid}) ${how}${lost > 0 ? `; its ${lost} WebSocket client(s) were told so (close 1011)` : ''}; its sessions ended; starting a replacement`);
+      setTimeout(() => {
+        if (!stopping) fork(i);
+      }, slot.failures > 1 ? delay : 0).unref();
+    });
+  };
+
+  const stop = (signal: string) => {
+    if (stopping) {
+      log(`seahaven serve: ${signal} again, exiting now`);
+      for (const s of slots) s.worker?.process.kill('SIGKILL');
+      finish(1);
+      return;
+    }
+    stopping = true;
+    const sessions = slots.reduce((k, s) => k + s.sessions, 0);
+    log(`seahaven serve: ${signal}: draining ${slots.filter((s) => s.worker !== null).length} worker(s): finishing queued requests and closing ${sessions} session(s)…`);
+    for (const s of slots) if (s.worker?.isConnected()) s.worker.send({ seahaven: 'shutdown' } satisfies ToWorker, undefined, undefined, () => {});
+    if (slots.every((s) => s.worker === null)) finish(0);
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  fork(0);
+  return done;
+}
