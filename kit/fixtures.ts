@@ -108,7 +108,16 @@ function buildOnFirstUse(world: World, id: string, meta: FixtureMeta, dir: strin
     const expected = mount === null ? meta.sha256 : meta.stores?.[mount]?.sha256;
     if (sha256(bytes) !== expected) refuse(world, id, `was rebuilt because its image is not in ${dir}, but the rebuild does not reproduce the sha256 its sidecar records (the builder or schema changed since)`);
   }
-  for (const [mount, bytes] of built.images) {
+  keepImages(id, built.images, dir);
+  return built.images;
+}
+
+/**
+ * Keep the images of a fixture built from its recipe in the fixtures folder, where later processes find them (a
+ * fixture too large to commit, rebuilt and checked against its sidecar). A read-only folder keeps nothing.
+ */
+export function keepImages(id: string, images: ReadonlyMap<string | null, Buffer>, dir: string): void {
+  for (const [mount, bytes] of images) {
     const file = join(dir, imageFileName(id, mount));
     const partial = `${file}.${process.pid}.partial`;
     try {
@@ -120,7 +129,6 @@ function buildOnFirstUse(world: World, id: string, meta: FixtureMeta, dir: strin
       rmSync(partial, { force: true });
     }
   }
-  return built.images;
 }
 
 /** File names of a fixture's images inside the fixtures folder, by mount. */

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { defineTool, defineWorld, z } from '../index.ts';
 import { buildFixture, loadFixture } from '../fixtures.ts';
+import { checkFixtures } from '../check/fixtures.ts';
 import { crm } from '../../worlds/crm/index.ts';
 
 const crmFixtures = fileURLToPath(new URL('../../worlds/crm/fixtures/', import.meta.url));
@@ -79,6 +80,15 @@ describe('fixtures', () => {
     rmSync(join(stale, 'big_co.sqlite'), { force: true });
     writeFileSync(join(stale, 'big_co.json'), JSON.stringify({ ...meta, sha256: '0'.repeat(64) }));
     expect(() => crmAt(stale).instance({ fixture: 'big_co' })).toThrow(/rebuild does not reproduce the sha256 its sidecar records.*seahaven fixtures build --world crm/);
+  });
+
+  it('seahaven check keeps the image it rebuilt of a fixture too large to commit, so nothing builds it again', () => {
+    const dir = join(temp, 'check-keeps');
+    cpSync(crmFixtures, dir, { recursive: true });
+    rmSync(join(dir, 'big_co.sqlite'), { force: true });
+    const meta = JSON.parse(readFileSync(join(dir, 'big_co.json'), 'utf8'));
+    expect(checkFixtures(crmAt(dir), 'crm')).toEqual([]);
+    expect(readFileSync(join(dir, 'big_co.sqlite')).length).toBe(meta.bytes);
   });
 
   it('a child fixture starts from its parent', () => {
