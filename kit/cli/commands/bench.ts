@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { CliError } from '../errors.ts';
 
-const SUITES = ['calls', 'reset', 'ws', 'http-face', 'billing', 'python-client', 'workers'] as const;
+const SUITES = ['calls', 'reset', 'ws', 'http-face', 'billing', 'stripe-episode', 'python-client', 'workers'] as const;
 
 export function registerBench(program: Command): void {
   program
@@ -33,6 +33,9 @@ export function registerBench(program: Command): void {
         } else if (s === 'billing') {
           const { runBillingBench, formatBilling } = await import('../../../bench/billing.ts');
           emit('## Subscription billing (Stripe World)', formatBilling(runBillingBench({ quick: opts.quick })));
+        } else if (s === 'stripe-episode') {
+          const { runStripeEpisodeBench, formatStripeEpisodes, HEADING } = await import('../../../bench/stripe-episode.ts');
+          emit(HEADING, formatStripeEpisodes(await runStripeEpisodeBench({ quick: opts.quick, log: (l) => process.stderr.write(`  ${l}\n`) })));
         } else if (s === 'workers') {
           const { runWorkersBench, formatWorkers, HEADING } = await import('../../../bench/workers.ts');
           emit(HEADING, formatWorkers(await runWorkersBench({ quick: opts.quick, log: (l) => process.stderr.write(`  ${l}\n`) })));
