@@ -1,12 +1,14 @@
 /**
- * A tiny world with an HTTP face (`/api/notes`, keys `key_…`), for tests of faces over the command line: each key is
- * an account of its own, and a session's key is in its reset metadata.
+ * A tiny world with an HTTP face (`/api/notes`, keys `key_…`), for tests of faces in process and over the command
+ * line: each key is an account of its own, a session's key is in its reset metadata, `/api/boom` is a routing bug,
+ * and the server's own errors come back in the face's shape (`from: 'notes'`).
  */
-import { defineHttpFace, defineOperation, defineTool, defineWorld, z, type FaceReply } from '../../index.ts';
+import { defineHttpFace, defineOperation, defineTool, defineWorld, ToolError, z, type FaceReply } from '../../index.ts';
 
-const addNote = defineOperation({
+export const addNote = defineOperation({
   name: 'PostNotes',
   run: (ctx, input: { text: string }) => {
+    if (input.text === '') throw new ToolError('empty', 'text is empty');
     const id = ctx.ids.token('note_', 8);
     ctx.db.run('INSERT INTO notes (id, text, at) VALUES (?, ?, ?)', id, input.text, ctx.clock.iso());
     return { id, text: input.text };
@@ -14,9 +16,9 @@ const addNote = defineOperation({
 });
 const listNotes = defineOperation({ name: 'GetNotes', run: (ctx) => ctx.db.all('SELECT id, text FROM notes ORDER BY at, id') });
 
-const json = (status: number, body: unknown): FaceReply => ({ status, body });
+export const json = (status: number, body: unknown): FaceReply => ({ status, body });
 
-export default defineWorld({
+const notes = defineWorld({
   name: 'notes',
   version: '1',
   schema: 'CREATE TABLE notes (id TEXT PRIMARY KEY, text TEXT NOT NULL, at TEXT NOT NULL) STRICT;',
@@ -30,9 +32,12 @@ export default defineWorld({
     route(req) {
       if (req.path === '/notes' && req.method === 'POST') return { operation: 'PostNotes', input: { text: String((JSON.parse(req.body || '{}') as { text?: unknown }).text ?? '') } };
       if (req.path === '/notes' && req.method === 'GET') return { operation: 'GetNotes', input: {} };
+      if (req.path === '/boom') throw new Error('a routing bug');
       return { reply: json(404, { error: `no route ${req.method} ${req.path}` }) };
     },
     reply: (outcome) => (outcome.ok ? json(200, outcome.result) : json(400, { error: outcome.error.message })),
     errorReply: (status, message) => json(status, { error: message, from: 'notes' }),
   }),
 });
+
+export default notes;
