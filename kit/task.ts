@@ -30,6 +30,18 @@ export interface GoldTarget extends GradeTarget {
   call(tool: string, args?: Record<string, unknown>): { ok: true; result: unknown } | { ok: false; error: { code: string; message: string; details?: unknown } };
 }
 
+/**
+ * Call a tool in a gold solution and return its result. A failed call means the gold solution is broken, so it throws
+ * with the tool's name and the world's error code and message.
+ * @example
+ * gold(inst) { const company = goldCall<{ id: string }>(inst, 'create_company', { name: 'Acme' }); }
+ */
+export function goldCall<T = import('./values.ts').Row>(inst: GoldTarget, tool: string, args: Record<string, unknown> = {}): T {
+  const r = inst.call(tool, args);
+  if (!r.ok) throw new Error(`gold: ${tool} failed with ${r.error.code}: ${r.error.message}`);
+  return r.result as T;
+}
+
 export interface TaskSpec {
   /** `^[a-z0-9][a-z0-9_.-]*$`, unique within the world. */
   id: string;

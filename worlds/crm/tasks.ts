@@ -3,17 +3,13 @@
  * workflows with a trap (Dana Whitaker at Acme and Dan Whitaker at Globex are different people). Story rows (con_dana,
  * deal_acme_fleet, …) come from `addStoryRows`; gold solutions find everything else through the tools.
  */
-import { defineTask, type GoldTarget, type Row } from '../../kit/index.ts';
+import { defineTask, goldCall, type GoldTarget, type Row } from '../../kit/index.ts';
 import {
   all, approx, count, deleted, exactly, expectChanges, gate, inserted, oneOf, regex, unchanged, updated, weighted, where,
 } from '../../rewards/index.ts';
 
-/** Call a tool in a gold solution; a failed call is a broken gold solution, so it throws with the world's message. */
-function call<T = Row>(inst: GoldTarget, tool: string, args: Record<string, unknown> = {}): T {
-  const r = inst.call(tool, args);
-  if (!r.ok) throw new Error(`gold: ${tool} failed with ${r.error.code}: ${r.error.message}`);
-  return r.result as T;
-}
+/** Call a tool in a gold solution (a failed call throws: the gold solution is broken). */
+const call = <T = Row>(inst: GoldTarget, tool: string, args: Record<string, unknown> = {}): T => goldCall<T>(inst, tool, args);
 
 /** Every page of a listing tool. */
 function listAll<T extends Row>(inst: GoldTarget, tool: string, field: string, args: Record<string, unknown>): T[] {

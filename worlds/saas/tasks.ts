@@ -8,7 +8,7 @@
  * `stripe.<table>` row carries just its key and the columns the update wrote (`data`, plus `email` or `status` when
  * they changed). Matchers on updated Stripe rows therefore look inside `data`, the object's JSON.
  */
-import { defineTask, type Change, type Grade, type GoldTarget, type GradeTarget, type Row } from '../../kit/index.ts';
+import { defineTask, goldCall, type Change, type Grade, type GoldTarget, type GradeTarget, type Row } from '../../kit/index.ts';
 import { all, exactly, expectChanges, gate, inserted, noOtherChanges, oneOf, regex, updated, where } from '../../rewards/index.ts';
 
 /**
@@ -27,12 +27,8 @@ export const IDS = {
   growthYearly: 'price_1DbRppMw6QsGnRcOVIXCWlCl',
 } as const;
 
-/** Call a tool in a gold solution; a failed call is a broken gold solution, so it throws with the world's message. */
-function call<T = Row>(inst: GoldTarget, tool: string, args: Record<string, unknown> = {}): T {
-  const r = inst.call(tool, args);
-  if (!r.ok) throw new Error(`gold: ${tool} failed with ${r.error.code}: ${r.error.message}`);
-  return r.result as T;
-}
+/** Call a tool in a gold solution (a failed call throws: the gold solution is broken). */
+const call = <T = Row>(inst: GoldTarget, tool: string, args: Record<string, unknown> = {}): T => goldCall<T>(inst, tool, args);
 
 /** Run a Stripe operation through the agent's generic write tool. */
 function stripeWrite<T = Row>(inst: GoldTarget, operation: string, parameters: Record<string, unknown>): T {

@@ -12,7 +12,7 @@
  *
  * Gold solutions use only the agent's tools, and find customers, payments, invoices and prices through them (search by
  * name, list by customer or price). Graders name rows by id; the ids they need are in `IDS` below. */
-import { defineTask, type Change, type Grade, type GoldTarget, type GradeTarget } from '../../kit/index.ts';
+import { defineTask, goldCall, type Change, type Grade, type GoldTarget, type GradeTarget } from '../../kit/index.ts';
 import {
   all, atLeast, deleted, expectChanges, gate, inserted, noOtherChanges, oneOf, regex, rubric, updated, where,
   type Allowance, type Expectation, type Rubric, type RubricPart,
@@ -64,12 +64,8 @@ export const IDS = {
 
 type Obj = Record<string, any>;
 
-/** Call a tool in a gold solution; a failed call is a broken gold solution, so it throws with the world's message. */
-function call<T = Obj>(inst: GoldTarget, tool: string, args: Record<string, unknown> = {}): T {
-  const r = inst.call(tool, args);
-  if (!r.ok) throw new Error(`gold: ${tool} failed with ${r.error.code}: ${r.error.message}`);
-  return r.result as T;
-}
+/** Call a tool in a gold solution (a failed call throws: the gold solution is broken). */
+const call = <T = Obj>(inst: GoldTarget, tool: string, args: Record<string, unknown> = {}): T => goldCall<T>(inst, tool, args);
 
 /** Run any API operation through the agent's generic write tool. */
 function apiWrite<T = Obj>(inst: GoldTarget, operation: string, parameters: Record<string, unknown>): T {
