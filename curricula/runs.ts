@@ -9,7 +9,7 @@ import type { World } from '../kit/world.ts';
 import { resolveCurriculum, type Curriculum, type ResolvedCurriculum } from './define.ts';
 import { CurriculumError } from './errors.ts';
 import { listRuns, readProgress, type ProgressOptions, type RunProgress, type RunSummary, type StageRef } from './progress.ts';
-import { afterDecision, afterPick, decide, lookback, pickNext, type SchedulerState } from './scheduler.ts';
+import { afterDecision, afterPick, decide, lookback, pickNext, type Pick, type SchedulerState } from './scheduler.ts';
 import { DEFAULT_RUNS_PATH, openRunsDb, type Db, type EpisodeRow, type RunRow } from './store.ts';
 
 export interface CurriculumRunsOptions {
@@ -125,16 +125,7 @@ export class CurriculumRuns {
       const after = afterPick(state, pick);
       this.sql.insertEpisode.run(this.world.name, curriculum, runId, pick.episode, pick.task, pick.stage, pick.atStage, pick.entry, pick.kind, 'pending');
       this.sql.afterPick.run(after.episodes, after.stagePicks, this.world.name, curriculum, runId);
-      return {
-        ticket: `${curriculum}/${runId}/${pick.episode}`,
-        curriculum,
-        runId,
-        episode: pick.episode,
-        task: pick.task,
-        fixture: this.world.task(pick.task)!.fixture,
-        stage: { index: pick.stage, name: cur.stages[pick.stage].name },
-        kind: pick.kind,
-      };
+      return issuedEpisode(this.world, cur, runId, pick);
     });
   }
 
@@ -309,7 +300,22 @@ function stateOf(run: RunRow): SchedulerState {
   return { stage: run.stage, entries: run.entries, stagePicks: run.stage_picks, episodes: run.episodes };
 }
 
-function checkRunId(runId: unknown): void {
+/** What a run store hands out for a pick of run `runId`: the ticket, the task and its fixture, the stage. */
+export function issuedEpisode(world: World, cur: ResolvedCurriculum, runId: string, pick: Pick): IssuedEpisode {
+  return {
+    ticket: `${cur.name}/${runId}/${pick.episode}`,
+    curriculum: cur.name,
+    runId,
+    episode: pick.episode,
+    task: pick.task,
+    fixture: world.task(pick.task)!.fixture,
+    stage: { index: pick.stage, name: cur.stages[pick.stage].name },
+    kind: pick.kind,
+  };
+}
+
+/** A run id as every curriculum run store takes it, or `invalid_run_id`. */
+export function checkRunId(runId: unknown): asserts runId is string {
   if (typeof runId !== 'string' || !RUN_ID.test(runId)) throw new CurriculumError('invalid_run_id', `run_id must match ${RUN_ID}, like "run-1"; got ${JSON.stringify(runId)}`);
 }
 

@@ -6,7 +6,7 @@
 import type { World } from '../kit/world.ts';
 import { CurriculumError } from './errors.ts';
 import type { ProgressOptions, RunProgress } from './progress.ts';
-import { openCurriculumRuns, type CurriculumRuns, type IssuedEpisode, type Outcome, type RecordedOutcome } from './runs.ts';
+import { checkRunId, openCurriculumRuns, type CurriculumRuns, type IssuedEpisode, type Outcome, type RecordedOutcome } from './runs.ts';
 
 /** The reset fields the hooks look at (the rest of the reset data is the server's business). */
 export interface CurriculumResetData {
@@ -54,6 +54,21 @@ export interface CurriculumHooksOptions {
   historyLimit?: number;
 }
 
+/** The run a reset names (`curriculum`, and `run_id` or the default), checked; `null` when it names no curriculum. */
+export function resetTarget(data: CurriculumResetData | undefined, defaultRunId: string): { curriculum: string; runId: string } | null {
+  if (data?.curriculum === undefined || data.curriculum === null) {
+    if (data?.run_id !== undefined && data.run_id !== null) throw new CurriculumError('invalid_reset', 'run_id names a curriculum run; give curriculum too, like { curriculum: "basics", run_id: "run-1" }');
+    return null;
+  }
+  if (typeof data.curriculum !== 'string') throw new CurriculumError('invalid_reset', `curriculum must be a curriculum name; got ${JSON.stringify(data.curriculum)}`);
+  for (const key of ['task', 'fixture'] as const) {
+    if (data[key] !== undefined && data[key] !== null) throw new CurriculumError('invalid_reset', `a curriculum picks the ${key} itself; drop ${key} from the reset, or drop curriculum to choose it yourself`);
+  }
+  const runId = data.run_id === undefined || data.run_id === null ? defaultRunId : data.run_id;
+  checkRunId(runId);
+  return { curriculum: data.curriculum, runId };
+}
+
 /**
  * Hooks for serving a world's curricula.
  * @example
@@ -64,6 +79,7 @@ export interface CurriculumHooksOptions {
  * hooks.submit(ep!.ticket, inst.submit());
  * hooks.progress('basics', 'run-1').body;                               // the run's progress JSON
  */
+
 export function curriculumHooks(options: CurriculumHooksOptions): CurriculumHooks {
   const runs = options.runs ?? openCurriculumRuns({ world: options.world, path: options.path });
   const owned = options.runs === undefined;
@@ -77,16 +93,8 @@ export function curriculumHooks(options: CurriculumHooksOptions): CurriculumHook
     runs,
     recovered,
     reset(data) {
-      if (data?.curriculum === undefined || data.curriculum === null) {
-        if (data?.run_id !== undefined && data.run_id !== null) throw new CurriculumError('invalid_reset', 'run_id names a curriculum run; give curriculum too, like { curriculum: "basics", run_id: "run-1" }');
-        return null;
-      }
-      if (typeof data.curriculum !== 'string') throw new CurriculumError('invalid_reset', `curriculum must be a curriculum name; got ${JSON.stringify(data.curriculum)}`);
-      for (const key of ['task', 'fixture'] as const) {
-        if (data[key] !== undefined && data[key] !== null) throw new CurriculumError('invalid_reset', `a curriculum picks the ${key} itself; drop ${key} from the reset, or drop curriculum to choose it yourself`);
-      }
-      const runId = data.run_id === undefined || data.run_id === null ? defaultRunId : data.run_id;
-      return runs.next(data.curriculum, runId as string);
+      const target = resetTarget(data, defaultRunId);
+      return target === null ? null : runs.next(target.curriculum, target.runId);
     },
     submit: (ticket, grade) => runs.record(ticket, grade),
     abandon: (ticket) => runs.abandon(ticket),

@@ -10,7 +10,7 @@ import type { World } from '../world.ts';
 import { resolveCurriculum, type Curriculum, type ResolvedCurriculum } from '../../curricula/define.ts';
 import { CurriculumError } from '../../curricula/errors.ts';
 import { readProgress } from '../../curricula/progress.ts';
-import type { IssuedEpisode, Outcome, RecordedOutcome } from '../../curricula/runs.ts';
+import { issuedEpisode, type IssuedEpisode, type Outcome, type RecordedOutcome } from '../../curricula/runs.ts';
 import { afterDecision, afterPick, decide, lookback, pickNext, type SchedulerState } from '../../curricula/scheduler.ts';
 import type { ProgressAnswer } from '../../curricula/serve-hooks.ts';
 import { openRunsDb, type EpisodeRow, type RunRow } from '../../curricula/store.ts';
@@ -255,16 +255,7 @@ class PgWorldRuns implements WorldRuns {
       const after = afterPick(state, pick);
       await c.query('INSERT INTO curriculum_episodes (world, curriculum, run_id, episode, task, stage, at_stage, entry, kind, status, owner) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)', [w, curriculum, runId, pick.episode, pick.task, pick.stage, pick.atStage, pick.entry, pick.kind, 'pending', this.store.owner]);
       await c.query(`UPDATE curriculum_runs SET episodes = $4, stage_picks = $5 WHERE ${KEY}`, [w, curriculum, runId, after.episodes, after.stagePicks]);
-      return {
-        ticket: `${curriculum}/${runId}/${pick.episode}`,
-        curriculum,
-        runId,
-        episode: pick.episode,
-        task: pick.task,
-        fixture: this.world.task(pick.task)!.fixture,
-        stage: { index: pick.stage, name: cur.stages[pick.stage].name },
-        kind: pick.kind,
-      };
+      return issuedEpisode(this.world, cur, runId, pick);
     }));
   }
 

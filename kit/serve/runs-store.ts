@@ -141,22 +141,7 @@ export class InFlight {
 
 export const stderrLogger = (line: string) => void process.stderr.write(line + '\n');
 
-const RUN_ID = /^[A-Za-z0-9][A-Za-z0-9_.:@-]{0,127}$/;
-
-/** The run a reset names, checked as `curriculumHooks` checks it; `null` when it names no curriculum. */
-export function resetTarget(data: CurriculumResetData | undefined, defaultRunId: string): { curriculum: string; runId: string } | null {
-  if (data?.curriculum === undefined || data.curriculum === null) {
-    if (data?.run_id !== undefined && data.run_id !== null) throw new CurriculumError('invalid_reset', 'run_id names a curriculum run; give curriculum too, like { curriculum: "basics", run_id: "run-1" }');
-    return null;
-  }
-  if (typeof data.curriculum !== 'string') throw new CurriculumError('invalid_reset', `curriculum must be a curriculum name; got ${JSON.stringify(data.curriculum)}`);
-  for (const key of ['task', 'fixture'] as const) {
-    if (data[key] !== undefined && data[key] !== null) throw new CurriculumError('invalid_reset', `a curriculum picks the ${key} itself; drop ${key} from the reset, or drop curriculum to choose it yourself`);
-  }
-  const runId = data.run_id === undefined || data.run_id === null ? defaultRunId : data.run_id;
-  if (typeof runId !== 'string' || !RUN_ID.test(runId)) throw new CurriculumError('invalid_run_id', `run_id must match ${RUN_ID}, like "run-1"; got ${JSON.stringify(runId)}`);
-  return { curriculum: data.curriculum, runId };
-}
+export { resetTarget } from '../../curricula/serve-hooks.ts';
 
 /** A ticket's parts, or a `CurriculumError`. */
 export function parseTicket(ticket: string): { curriculum: string; runId: string; episode: number } {
