@@ -19,9 +19,8 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { spawnServe, type ServeProcess } from '../kit/serve/test-fixtures/spawn-serve.ts';
-import { crm } from '../worlds/crm/index.ts';
 import { machine, spawnChild, writeSection, type Child } from './harness.ts';
-import { crmScripts } from './ws.ts';
+import { crmRows, crmScripts } from './ws.ts';
 import type { GroupResult, LoadGroup } from './ws-load.ts';
 
 /** [workers, sessions] of the CPU runs. */
@@ -33,10 +32,7 @@ const call = (tool: string, args: Record<string, unknown>) => JSON.stringify({ t
 
 /** A 12-frame crm episode on `fixture`, with ids from that fixture: a reset, reads, and a few writes. */
 export function episodeOn(fixture: string): string[] {
-  const inst = crm.instance({ fixture });
-  const contact = inst.query<{ id: string; company_id: string }>('SELECT id, company_id FROM contacts WHERE company_id IS NOT NULL ORDER BY id LIMIT 1')[0];
-  const deal = inst.query<{ id: string }>("SELECT id FROM deals WHERE stage NOT IN ('won', 'lost') ORDER BY id LIMIT 1")[0].id;
-  inst.destroy();
+  const { contact, deal } = crmRows(fixture);
   return [
     JSON.stringify({ type: 'reset', data: { fixture, seed: 1 } }),
     call('search_contacts', { query: 'an' }),

@@ -27,11 +27,17 @@ const call = (tool: string, args: Record<string, unknown>) => JSON.stringify({ t
  * then the 12 calls of the episode that do not add rows (reads and in-place updates), so a session can loop over
  * them for as long as a run lasts without its tables or history growing.
  */
-export function crmScripts(): { episode: string[]; calls: string[]; reads: string[] } {
-  const inst = crm.instance({ fixture: 'small_startup' });
+/** The rows of a crm fixture the benchmark episodes work on: a contact with a company, and an open deal. */
+export function crmRows(fixture: string): { contact: { id: string; company_id: string }; deal: string } {
+  const inst = crm.instance({ fixture });
   const contact = inst.query<{ id: string; company_id: string }>('SELECT id, company_id FROM contacts WHERE company_id IS NOT NULL ORDER BY id LIMIT 1')[0];
   const deal = inst.query<{ id: string }>("SELECT id FROM deals WHERE stage NOT IN ('won', 'lost') ORDER BY id LIMIT 1")[0].id;
   inst.destroy();
+  return { contact, deal };
+}
+
+export function crmScripts(): { episode: string[]; calls: string[]; reads: string[] } {
+  const { contact, deal } = crmRows('small_startup');
   const reset = JSON.stringify({ type: 'reset', data: { fixture: 'small_startup', seed: 1 } });
   const episode = [
     reset,
