@@ -72,19 +72,13 @@ export class CurriculumRuns {
   private readonly db: Db;
   private readonly sql: ReturnType<typeof prepare>;
   private readonly tx: ReturnType<Db['transaction']>;
-  private readonly defined = new Map<string, Curriculum>();
-  private readonly resolved = new Map<string, ResolvedCurriculum>();
+  private readonly curricula: WorldCurricula;
 
   /** @internal Use `openCurriculumRuns`. */
   constructor(options: CurriculumRunsOptions) {
     if (typeof options?.world?.instance !== 'function') throw new DefinitionError('openCurriculumRuns: pass { world } with a world from defineWorld(...).');
     this.world = options.world;
-    for (const c of [...(options.world.curricula ?? []), ...(options.curricula ?? [])]) {
-      if (typeof c?.check !== 'function') throw new DefinitionError('openCurriculumRuns: every curriculum must come from defineCurriculum(...).');
-      if (this.defined.has(c.name)) throw new DefinitionError(`openCurriculumRuns: two curricula are named "${c.name}" in world "${this.world.name}"; rename one.`);
-      c.check(this.world);
-      this.defined.set(c.name, c);
-    }
+    this.curricula = new WorldCurricula(options.world, [...(options.world.curricula ?? []), ...(options.curricula ?? [])], 'openCurriculumRuns');
     this.path = options.path === ':memory:' ? ':memory:' : resolve(options.path ?? DEFAULT_RUNS_PATH);
     this.db = openRunsDb(this.path);
     this.sql = prepare(this.db);
@@ -94,18 +88,12 @@ export class CurriculumRuns {
 
   /** Names of the curricula this store serves. */
   curriculumNames(): string[] {
-    return [...this.defined.keys()];
+    return this.curricula.names();
   }
 
   /** A curriculum bound to the world (automatic stages are measured on first use, once). */
   curriculum(name: string): ResolvedCurriculum {
-    const hit = this.resolved.get(name);
-    if (hit) return hit;
-    const c = this.defined.get(name);
-    if (!c) throw new CurriculumError('unknown_curriculum', `world "${this.world.name}" has no curriculum "${name}"; its curricula are ${this.curriculumNames().join(', ') || '(none: add curricula: [defineCurriculum(...)] to defineWorld)'}`);
-    const r = resolveCurriculum(this.world, c);
-    this.resolved.set(name, r);
-    return r;
+    return this.curricula.get(name);
   }
 
   /**
@@ -298,6 +286,39 @@ function prepare(db: Db) {
 
 function stateOf(run: RunRow): SchedulerState {
   return { stage: run.stage, entries: run.entries, stagePicks: run.stage_picks, episodes: run.episodes };
+}
+
+/** A world's curricula by name, checked once and resolved on first use: what every run store serves. */
+export class WorldCurricula {
+  private readonly world: World;
+  private readonly defined = new Map<string, Curriculum>();
+  private readonly resolved = new Map<string, ResolvedCurriculum>();
+
+  /** `where` names the caller in definition errors. */
+  constructor(world: World, curricula: readonly Curriculum[], where: string) {
+    this.world = world;
+    for (const c of curricula) {
+      if (typeof c?.check !== 'function') throw new DefinitionError(`${where}: every curriculum must come from defineCurriculum(...).`);
+      if (this.defined.has(c.name)) throw new DefinitionError(`${where}: two curricula are named "${c.name}" in world "${world.name}"; rename one.`);
+      c.check(world);
+      this.defined.set(c.name, c);
+    }
+  }
+
+  names(): string[] {
+    return [...this.defined.keys()];
+  }
+
+  /** A curriculum bound to the world (automatic stages are measured on first use, once), or `unknown_curriculum`. */
+  get(name: string): ResolvedCurriculum {
+    const hit = this.resolved.get(name);
+    if (hit) return hit;
+    const c = this.defined.get(name);
+    if (!c) throw new CurriculumError('unknown_curriculum', `world "${this.world.name}" has no curriculum "${name}"; its curricula are ${this.names().join(', ') || '(none: add curricula: [defineCurriculum(...)] to defineWorld)'}`);
+    const r = resolveCurriculum(this.world, c);
+    this.resolved.set(name, r);
+    return r;
+  }
 }
 
 /** What a run store hands out for a pick of run `runId`: the ticket, the task and its fixture, the stage. */

@@ -5,12 +5,11 @@
  * twice. Each pending episode names the server that issued it (`owner`), so a server that is gone has its episodes given
  * up by the others. Progress reports are read in one snapshot and computed as the SQLite store computes them.
  */
-import { DefinitionError } from '../errors.ts';
 import type { World } from '../world.ts';
-import { resolveCurriculum, type Curriculum, type ResolvedCurriculum } from '../../curricula/define.ts';
+import type { ResolvedCurriculum } from '../../curricula/define.ts';
 import { CurriculumError } from '../../curricula/errors.ts';
 import { readProgress } from '../../curricula/progress.ts';
-import { issuedEpisode, type IssuedEpisode, type Outcome, type RecordedOutcome } from '../../curricula/runs.ts';
+import { issuedEpisode, WorldCurricula, type IssuedEpisode, type Outcome, type RecordedOutcome } from '../../curricula/runs.ts';
 import { afterDecision, afterPick, decide, lookback, pickNext, type SchedulerState } from '../../curricula/scheduler.ts';
 import type { ProgressAnswer } from '../../curricula/serve-hooks.ts';
 import { openRunsDb, type EpisodeRow, type RunRow } from '../../curricula/store.ts';
@@ -204,8 +203,7 @@ export class PostgresRunsStore implements RunsStore {
 class PgWorldRuns implements WorldRuns {
   private readonly store: PostgresRunsStore;
   private readonly world: World;
-  private readonly defined = new Map<string, Curriculum>();
-  private readonly resolved = new Map<string, ResolvedCurriculum>();
+  private readonly curricula: WorldCurricula;
   private readonly defaultRunId: string;
   private readonly historyLimit: number;
 
@@ -214,25 +212,15 @@ class PgWorldRuns implements WorldRuns {
     this.world = world;
     this.defaultRunId = options.defaultRunId ?? 'default';
     this.historyLimit = options.historyLimit ?? 1000;
-    for (const c of world.curricula) {
-      if (this.defined.has(c.name)) throw new DefinitionError(`serveCurricula: two curricula are named "${c.name}" in world "${world.name}"; rename one.`);
-      c.check(world);
-      this.defined.set(c.name, c);
-    }
+    this.curricula = new WorldCurricula(world, world.curricula, 'serveCurricula');
   }
 
   curriculumNames(): string[] {
-    return [...this.defined.keys()];
+    return this.curricula.names();
   }
 
   private curriculum(name: string): ResolvedCurriculum {
-    const hit = this.resolved.get(name);
-    if (hit) return hit;
-    const c = this.defined.get(name);
-    if (!c) throw new CurriculumError('unknown_curriculum', `world "${this.world.name}" has no curriculum "${name}"; its curricula are ${this.curriculumNames().join(', ') || '(none)'}`);
-    const r = resolveCurriculum(this.world, c);
-    this.resolved.set(name, r);
-    return r;
+    return this.curricula.get(name);
   }
 
   reset(data: Parameters<WorldRuns['reset']>[0]): Promise<IssuedEpisode> | null {
