@@ -354,14 +354,7 @@ export class Endpoint implements SessionEndpoint {
    * else changes: no call is made or logged, shaped rewards and the hooks' `onGrade` do not see it.
    */
   private gradeNow(session: Session, where: (string | number)[]): string {
-    if (session.task === null) throw this.noTask(where, 'grade');
-    let grade: Grade;
-    try {
-      grade = this.grade(session);
-    } catch (e) {
-      throw this.asFrameError(e);
-    }
-    session.stepCount++;
+    const grade = this.gradeStep(session, where, 'grade');
     return stepPayload('{"grade":' + JSON.stringify(grade) + '}', grade.reward, false);
   }
 
@@ -434,8 +427,9 @@ export class Endpoint implements SessionEndpoint {
     return grade;
   }
 
-  private submit(session: Session, where: (string | number)[]): string | Promise<string> {
-    if (session.task === null) throw this.noTask(where, 'submit');
+  /** The grade a `grade` or `submit` step reports: refused without a task, counted as a step. */
+  private gradeStep(session: Session, where: (string | number)[], action: 'grade' | 'submit'): Grade {
+    if (session.task === null) throw this.noTask(where, action);
     let grade: Grade;
     try {
       grade = this.grade(session);
@@ -443,6 +437,11 @@ export class Endpoint implements SessionEndpoint {
       throw this.asFrameError(e);
     }
     session.stepCount++;
+    return grade;
+  }
+
+  private submit(session: Session, where: (string | number)[]): string | Promise<string> {
+    const grade = this.gradeStep(session, where, 'submit');
     const reward = session.rewardMode === 'shaped' ? grade.reward - session.lastReward : grade.reward;
     session.lastReward = grade.reward;
     const first = !session.graded;
