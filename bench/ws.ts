@@ -200,7 +200,7 @@ export async function runWsBench(opts: WsBenchOptions = {}): Promise<WsBenchResu
   const log = opts.log ?? (() => undefined);
   const short = opts.quick || opts.smoke;
   const warmupMs = opts.smoke ? 50 : 300;
-  const durationMs = opts.smoke ? 150 : 1000;
+  const durationMs = opts.smoke ? 400 : 1000;
   const rounds = opts.smoke ? 1 : opts.quick ? 2 : 5;
   const load = loadavg()[0];
   const { episode, calls, reads } = crmScripts();

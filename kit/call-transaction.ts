@@ -61,7 +61,7 @@ export class CallTransaction {
   /** A statement that writes is about to run on `connection`: begin the call's part there, once per call. */
   beforeWrite(connection: Connection): void {
     if (!this.running || this.written.includes(connection)) return;
-    if (connection.inEpisode) connection.runOwn(`SAVEPOINT ${CALL_SAVEPOINT}`);
+    if (connection.beginCallPart()) connection.runOwn(`SAVEPOINT ${CALL_SAVEPOINT}`);
     else if (!connection.db.inTransaction) connection.runOwn('BEGIN');
     this.written.push(connection);
   }

@@ -5,8 +5,11 @@
  * A connection opened on a fixture image runs its whole episode as one transaction, begun when it opens: `restart()`
  * rolls it back, which restores the fixture's pages byte for byte in microseconds and keeps the prepared statements
  * and the page cache warm for the next episode. Anything that needs the database as bytes commits it first
- * (`commitEpisode()`). Each tool call's own transaction inside it (a savepoint, or a transaction of its own where
- * there is no episode transaction) belongs to the call (call-transaction.ts).
+ * (`commitEpisode()`). A connection that cannot roll back to a fixture (a blank store, or an episode that wrote so much
+ * that it was committed) still runs its calls in a long transaction, a batch, committed every `EPISODE_ROWS` rows and
+ * whenever the bytes are needed: a COMMIT of an in-memory database walks its page cache, which made committing every
+ * call about a fifth of a small write's cost. Each tool call's own transaction inside either (a savepoint, or a
+ * transaction of its own where neither can run) belongs to the call (call-transaction.ts).
  */
 import Database from 'better-sqlite3';
 import type { Statement } from 'better-sqlite3';
@@ -68,8 +71,15 @@ export class Connection {
   private readonly cache = new Map<string, Prepared>();
   /** The kit's own statements (transaction control, counters), which world code's refusals do not apply to. */
   private readonly own = new Map<string, Statement>();
-  /** An episode transaction is open (see the module header). */
+  /** A long transaction is open, an episode's or a batch's, and calls run as savepoints in it (see the module header). */
   private episode = false;
+  /** The open transaction began on the fixture image, so `restart()` can roll back to it. */
+  private fromFixture = false;
+  /**
+   * Whether calls may run in a batch when no episode transaction is open. Not for schemas whose deferred foreign keys
+   * or RAISE(ROLLBACK) need each call to be a transaction of its own (world-store.ts).
+   */
+  batches = false;
   /** Rows the episode's calls have written so far (see `episodeWrote`). */
   private episodeRows = 0;
   /** `total_changes()` when the current episode began: what the episode wrote is the difference. */
@@ -155,12 +165,32 @@ export class Connection {
     if (this.db.inTransaction) throw new Error('beginEpisode: a transaction is already open');
     this.runOwn('BEGIN');
     this.episode = true;
+    this.fromFixture = true;
     this.episodeRows = 0;
     this.changesBase = 0;
   }
 
-  /** Whether an episode transaction is open, so that `restart()` can roll the connection back to where it began. */
+  /** Whether a long transaction (an episode's or a batch's) is open, so that a call is a savepoint in it. */
   get inEpisode(): boolean {
+    return this.episode;
+  }
+
+  /** Whether the open episode transaction began on the fixture image, so `restart()` can roll back to it. */
+  get restartable(): boolean {
+    return this.episode && this.fromFixture;
+  }
+
+  /**
+   * A call is about to write: where there is no long transaction open and batches are allowed, begin one. Returns
+   * whether calls are savepoints (an episode or a batch is open).
+   */
+  beginCallPart(): boolean {
+    if (!this.episode && this.batches && !this.db.inTransaction) {
+      this.runOwn('BEGIN');
+      this.episode = true;
+      this.fromFixture = false;
+      this.episodeRows = 0;
+    }
     return this.episode;
   }
 
@@ -169,7 +199,7 @@ export class Connection {
    * connection has them: `last_insert_rowid()` and `changes()` are 0.
    */
   restart(): void {
-    if (!this.episode) throw new Error('restart: no episode transaction to roll back');
+    if (!this.restartable) throw new Error('restart: no episode transaction to roll back to the fixture');
     this.runOwn('ROLLBACK');
     this.episodeRows = 0;
     if (!this.counterTable) {
@@ -185,11 +215,11 @@ export class Connection {
   }
 
   /**
-   * A call of the episode committed after writing `rows` rows. Past `EPISODE_ROWS` rows the episode is committed: in
-   * SQLite every write inside a transaction costs more the more that transaction has already written (an episode
-   * 20,000 rows in wrote three to four times slower than a fresh one), and a long or bulk episode (a fixture built
-   * through a world's operations, a month of billing) matters more than the cheap `restart()` it gives up, which then
-   * reopens from the fixture image instead.
+   * A call of the episode or batch committed after writing `rows` rows. Past `EPISODE_ROWS` rows the transaction is
+   * committed (the next call that writes begins a batch): in SQLite every write inside a transaction costs more the
+   * more that transaction has already written (an episode 20,000 rows in wrote three to four times slower than a fresh
+   * one), and a long or bulk episode (a fixture built through a world's operations, a month of billing) matters more
+   * than the cheap `restart()` it gives up, which then reopens from the fixture image instead.
    */
   episodeWrote(rows: number): void {
     if (!this.episode) return;
@@ -197,10 +227,11 @@ export class Connection {
     if (this.episodeRows > EPISODE_ROWS) this.commitEpisode();
   }
 
-  /** Commit an open episode transaction, so the connection holds the episode's state as plain committed data. */
+  /** Commit an open episode or batch transaction, so the connection holds the episode's state as plain committed data. */
   commitEpisode(): void {
     if (!this.episode) return;
     this.episode = false;
+    this.fromFixture = false;
     this.runOwn('COMMIT');
   }
 

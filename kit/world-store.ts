@@ -145,7 +145,7 @@ export class WorldStore implements ConnectionTenant {
    */
   handOver(): Connection | null {
     const connection = this.connection;
-    if (connection === null || !connection.inEpisode) return null;
+    if (connection === null || !connection.restartable) return null;
     connection.restart();
     this.connection = null;
     return connection;
@@ -153,7 +153,7 @@ export class WorldStore implements ConnectionTenant {
 
   /** Whether a restart can reuse this store: it sleeps on its untouched fixture image, or runs an episode it can roll back. */
   get restartable(): boolean {
-    return this.episodic && (this.connection === null ? this.image === this.startImage : this.connection.inEpisode);
+    return this.episodic && (this.connection === null ? this.image === this.startImage : this.connection.restartable);
   }
 
   get awake(): boolean {
@@ -167,6 +167,7 @@ export class WorldStore implements ConnectionTenant {
 
   private open(): Connection {
     const connection = new Connection(this.image, this.world.trackedTables, this);
+    connection.batches = !hasDeferredKeys(this.world);
     this.connection = connection;
     if (this.episodic && this.image === this.startImage) connection.beginEpisode();
     return connection;

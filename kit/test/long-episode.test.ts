@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { defineTool, defineWorld, z } from '../index.ts';
+import { storeDatabases } from '../instance-internals.ts';
 
 // An episode runs as one SQLite transaction so that a reset can roll it back cheaply; past 5,000 written rows it is
 // committed instead (writes inside a large transaction get slower), and a later reset reopens the fixture image.
-// Nothing observable changes either way.
+// Nothing observable changes either way. Where an episode cannot be rolled back to a fixture (a blank instance, or an
+// episode past that bound), calls still run as savepoints in a long transaction, a batch, committed every 5,000 rows and
+// whenever the bytes are needed; that too changes nothing observable.
 
 const bulk = defineWorld({
   name: 'bulk',
@@ -43,5 +46,60 @@ describe('a long episode', () => {
     // The same calls on a fresh instance give the same rows: committing early changes nothing observable.
     for (let i = 0; i < 6; i++) fresh.call('add', { n: 1000 });
     expect(fresh.changes()).toEqual(big.changes());
+  });
+
+  it('runs a blank instance in batches: failed calls roll back alone, and snapshots, forks and hibernation see every call', () => {
+    const inst = bulk.instance({ seed: 3 });
+    const db = inst[storeDatabases]().get(null)!;
+    for (let i = 0; i < 3; i++) inst.call('add', { n: 10 });
+    // The calls are savepoints in an open batch, not transactions of their own.
+    expect(db.inTransaction).toBe(true);
+    expect(inst.call('add', { n: 0 }).ok).toBe(false);
+    expect(inst.query('SELECT count(*) AS n FROM rows')).toEqual([{ n: 30 }]);
+    const fork = inst.fork();
+    expect(fork.query('SELECT count(*) AS n FROM rows')).toEqual([{ n: 30 }]);
+    inst.call('add', { n: 5 });
+    inst.hibernate();
+    expect(inst.query('SELECT count(*) AS n FROM rows')).toEqual([{ n: 35 }]);
+    expect(inst.changes()).toHaveLength(35);
+    // Past 5,000 rows the batch commits and the next call that writes begins another.
+    const big = bulk.instance({ seed: 4 });
+    const bigDb = big[storeDatabases]().get(null)!;
+    for (let i = 0; i < 6; i++) big.call('add', { n: 1000 });
+    expect(bigDb.inTransaction).toBe(false);
+    big.call('add', { n: 1 });
+    expect(bigDb.inTransaction).toBe(true);
+    expect(big.changes()).toHaveLength(6001);
+  });
+
+  it('gives each call a transaction of its own where deferred foreign keys must be checked at every commit', () => {
+    const deferred = defineWorld({
+      name: 'deferred',
+      version: '1',
+      schema: `CREATE TABLE parents (id INTEGER PRIMARY KEY) STRICT;
+CREATE TABLE children (id INTEGER PRIMARY KEY, parent INTEGER NOT NULL REFERENCES parents (id) DEFERRABLE INITIALLY DEFERRED) STRICT;`,
+      tools: [
+        defineTool({
+          name: 'add_child',
+          description: 'Add a child of a parent that may not exist.',
+          input: z.object({ parent: z.number().int() }),
+          run: (ctx, { parent }) => ctx.db.run('INSERT INTO children (parent) VALUES (?)', parent).changes,
+        }),
+        defineTool({
+          name: 'add_parent',
+          description: 'Add a parent.',
+          input: z.object({ id: z.number().int() }),
+          run: (ctx, { id }) => ctx.db.run('INSERT INTO parents (id) VALUES (?)', id).changes,
+        }),
+      ],
+    });
+    const inst = deferred.instance();
+    const db = inst[storeDatabases]().get(null)!;
+    expect(inst.call('add_parent', { id: 1 }).ok).toBe(true);
+    expect(db.inTransaction).toBe(false);
+    // The missing parent is found when the call commits, so the call fails alone.
+    expect(inst.call('add_child', { parent: 2 }).ok).toBe(false);
+    expect(inst.call('add_child', { parent: 1 }).ok).toBe(true);
+    expect(inst.query('SELECT parent FROM children')).toEqual([{ parent: 1 }]);
   });
 });
