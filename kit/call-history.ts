@@ -3,12 +3,10 @@
  * as JSON text. Records are never changed once written, and never alias objects the caller may change later; they
  * are parsed afresh on every read.
  *
- * The texts are kept as UTF-8 in fixed-size chunks outside the JavaScript heap, and the chunks of an ended episode go
- * back to a process-wide pool that the next episodes write into. Kept as strings on the heap, every record was copied
- * twice by the garbage collector (into the survivor space, then into the old generation) and marked at every full
- * collection, and a growing log kept asking the system for fresh memory; in pooled chunks each byte is written once,
- * into memory that served earlier episodes.
+ * The texts are kept as UTF-8 outside the JavaScript heap (byte-chunks.ts), in chunks that go back to a process-wide
+ * pool when the episode ends.
  */
+import { ByteChunks } from './byte-chunks.ts';
 import type { ToolFailure } from './call-failure.ts';
 
 /**
@@ -27,38 +25,21 @@ export interface CallLogEntry {
 
 /** Numbers kept per call: mark, chunk, start of the arguments, start of the outcome, end. */
 const META = 5;
-/** Bytes per pooled chunk. A record that does not fit in one gets a buffer of its own, which is not pooled. */
-const CHUNK = 16 * 1024;
-/** Chunks the pool keeps for later episodes (16 MiB); chunks released beyond that are left to the garbage collector. */
-const POOL_MAX = 1024;
-const pool: Buffer[] = [];
 const EMPTY_META = new Int32Array(0);
-
-function takeChunk(bytes: number): Buffer {
-  if (bytes > CHUNK) return Buffer.allocUnsafeSlow(bytes);
-  return pool.pop() ?? Buffer.allocUnsafeSlow(CHUNK);
-}
 
 export class CallHistory {
   /** Per call: the mark (its number, 0 when refused before a tool ran; a failure is stored as -number - 1), then where its texts are. */
   private meta: Int32Array = EMPTY_META;
   /** Per call: the tool's name (the world's own strings, shared by every record). */
   private tools: string[] = [];
-  private chunks: Buffer[] = [];
-  /** Bytes written in the last chunk. */
-  private used = 0;
+  private texts: ByteChunks;
 
   /** An empty log, or a copy of `from` (a fork's), with chunks of its own. */
   constructor(from?: CallHistory) {
+    this.texts = new ByteChunks(from?.texts);
     if (!from) return;
     this.meta = from.meta.slice(0, from.tools.length * META);
     this.tools = from.tools.slice();
-    this.chunks = from.chunks.map((c, i) => {
-      const copy = takeChunk(c.length);
-      c.copy(copy, 0, 0, i === from.chunks.length - 1 ? from.used : c.length);
-      return copy;
-    });
-    this.used = from.used;
   }
 
   /** Calls recorded. */
@@ -74,27 +55,19 @@ export class CallHistory {
       grown.set(this.meta);
       this.meta = grown;
     }
-    let c = this.chunks.length - 1;
-    let chunk = this.chunks[c];
+    const texts = this.texts;
     // A UTF-16 code unit takes at most 3 bytes of UTF-8; the exact length is measured only when that bound does not fit.
-    if (chunk === undefined || this.used + 3 * (args.length + outcome.length) > chunk.length) {
-      const bytes = Buffer.byteLength(args) + Buffer.byteLength(outcome);
-      if (chunk === undefined || this.used + bytes > chunk.length) {
-        chunk = takeChunk(bytes);
-        this.chunks.push(chunk);
-        c++;
-        this.used = 0;
-      }
-    }
+    const c = texts.fits(3 * (args.length + outcome.length)) ? texts.chunks.length - 1 : texts.room(Buffer.byteLength(args) + Buffer.byteLength(outcome));
+    const chunk = texts.chunks[c];
     const m = n * META;
     const meta = this.meta;
     meta[m] = ok ? index : -index - 1;
     meta[m + 1] = c;
-    meta[m + 2] = this.used;
-    this.used += chunk.write(args, this.used);
-    meta[m + 3] = this.used;
-    this.used += chunk.write(outcome, this.used);
-    meta[m + 4] = this.used;
+    meta[m + 2] = texts.used;
+    texts.used += chunk.write(args, texts.used);
+    meta[m + 3] = texts.used;
+    texts.used += chunk.write(outcome, texts.used);
+    meta[m + 4] = texts.used;
     this.tools.push(tool);
   }
 
@@ -108,7 +81,7 @@ export class CallHistory {
       const ok = mark >= 0;
       const index = ok ? mark : -mark - 1;
       const tool = this.tools[i];
-      const chunk = this.chunks[m[at + 1]];
+      const chunk = this.texts.chunks[m[at + 1]];
       const args: unknown = JSON.parse(chunk.toString('utf8', m[at + 2], m[at + 3]));
       const outcome: unknown = JSON.parse(chunk.toString('utf8', m[at + 3], m[at + 4]));
       const entry: CallLogEntry = index === 0 ? { tool, args, ok } : { index, tool, args, ok };
@@ -121,10 +94,8 @@ export class CallHistory {
 
   /** Give the chunks back to the pool for later episodes; the log is empty afterwards. */
   release(): void {
-    for (const c of this.chunks) if (c.length === CHUNK && pool.length < POOL_MAX) pool.push(c);
-    this.chunks = [];
+    this.texts.release();
     this.meta = EMPTY_META;
     this.tools = [];
-    this.used = 0;
   }
 }

@@ -1,14 +1,16 @@
 /**
  * Change capture. Each tracked table gets three AFTER triggers whose short bodies hand only the written row's primary
  * key to a JS function (`__seahaven_capture`); short bodies keep the schema cheap to parse, which is most of a reset.
- * At the end of each call the kit reads the touched rows' current values, and takes their values at the start of the
- * call from its own history or, for a first touch, from the fixture image (immutable, shared per process). So a call's
- * record is the net change of each row it touched, and the episode's net diff follows without replaying anything.
+ * At the end of each call the kit reads the touched rows' current values once, and keeps them encoded outside the
+ * JavaScript heap (row-values.ts). A row's value at the start of the episode comes from the fixture image (immutable,
+ * shared per process), read only when the history is asked for: a call's record is the net change of each row it
+ * touched, and the episode's net diff follows without replaying anything.
  */
 import type { Statement } from 'better-sqlite3';
 import { compareSqlValues, sqlValueToJson, type Row } from './values.ts';
 import { quoteIdent, type TableInfo } from './schema.ts';
 import type { Db } from './sqlite.ts';
+import { NO_ROW, RowValues } from './row-values.ts';
 
 export const CAPTURE_FN = '__seahaven_capture';
 export const TRIGGER_PREFIX = '__seahaven_t';
@@ -84,19 +86,8 @@ export interface TrackedTable {
   base: RowReader | null;
 }
 
-interface RowHistory {
-  table: number;
-  key: unknown[];
-  original: unknown[] | null;
-  current: unknown[] | null;
-}
-
-interface CallChanges {
-  call: number;
-  tool: string;
-  /** [table, key, before, after] per touched row whose values differ. */
-  rows: [number, unknown[], unknown[] | null, unknown[] | null][];
-}
+/** A row's value not read yet: its value at the start of the episode, in the table's starting state. */
+const UNREAD = -2;
 
 function keyString(tableNo: number, key: readonly unknown[]): string {
   let s = String(tableNo);
@@ -150,56 +141,174 @@ export class TouchedRows {
   }
 }
 
-/** The episode's history of changed rows: each call's record, and each row's value at the start and now. */
+/**
+ * The episode's history of changed rows: each call's record, and each row's value at the start and now. Rows are
+ * numbered in the order first touched (a slot each); their values live in `values` and are known by number there.
+ */
 export class ChangeTracker {
   readonly tables: TrackedTable[] = [];
-  private history = new Map<string, RowHistory>();
-  private calls: CallChanges[] = [];
+  private values = new RowValues();
+  /** Slot of each touched row, by its key string. */
+  private slots = new Map<string, number>();
+  /** Per slot: table number, primary key (kept as a row of the key's values), value at the start (`UNREAD` until read, or `NO_ROW`), value now. */
+  private slotTable = new Int32Array(256);
+  private slotKey = new Int32Array(256);
+  private slotOriginal = new Int32Array(256);
+  private slotCurrent = new Int32Array(256);
+  /** Per call with a record: its number, tool, and where its rows end in `records`. */
+  private callNumbers: number[] = [];
+  private callTools: string[] = [];
+  private callEnds: number[] = [];
+  /** Per row of a call's record: slot, value before the call (which may be `UNREAD`), value after. */
+  private records = new Int32Array(3 * 256);
+  private recordCount = 0;
 
   /** Record what a call that just committed changed: the `touched` rows, read once now. */
   recordCall(call: number, tool: string, touched: TouchedRows): void {
     if (touched.rows.length === 0) return;
-    const rows: CallChanges['rows'] = [];
+    const values = this.values;
+    const before = this.recordCount;
     for (const [tableNo, key] of touched.rows) {
       const t = this.tables[tableNo];
       const k = keyString(tableNo, key);
-      let h = this.history.get(k);
-      if (h === undefined) {
-        const original = t.base === null ? null : t.base.read(t.local, key);
-        h = { table: tableNo, key, original, current: original };
-        this.history.set(k, h);
+      let slot = this.slots.get(k);
+      if (slot === undefined) {
+        slot = this.slots.size;
+        this.slots.set(k, slot);
+        this.growSlots();
+        this.slotTable[slot] = tableNo;
+        this.slotKey[slot] = values.add(key);
+        this.slotOriginal[slot] = UNREAD;
+        this.slotCurrent[slot] = UNREAD;
       }
-      const after = t.store.currentRows().read(t.local, key);
-      if (!sameRow(h.current, after)) rows.push([tableNo, key, h.current, after]);
-      h.current = after;
+      const was = this.slotCurrent[slot];
+      const now = values.add(t.store.currentRows().read(t.local, key));
+      // A value not read yet is compared when the history is read; a write that changed nothing leaves no record.
+      if (was !== UNREAD && values.same(was, now)) {
+        values.dropLast(now);
+        continue;
+      }
+      this.addRecord(slot, was, now);
+      this.slotCurrent[slot] = now;
     }
-    if (rows.length > 0) this.calls.push({ call, tool, rows: sortRows(this.tables, rows) });
+    if (this.recordCount > before) {
+      this.callNumbers.push(call);
+      this.callTools.push(tool);
+      this.callEnds.push(this.recordCount);
+    }
   }
 
   /** Net diff since the start, one record per changed row, sorted by table then key. */
   changes(): Change[] {
-    const rows: CallChanges['rows'] = [];
-    for (const h of this.history.values()) if (!sameRow(h.original, h.current)) rows.push([h.table, h.key, h.original, h.current]);
-    return sortRows(this.tables, rows).map((r) => this.record(r));
+    const rows: ChangedRow[] = [];
+    for (let slot = 0; slot < this.slots.size; slot++) {
+      const original = this.value(slot, this.original(slot));
+      const current = this.value(slot, this.slotCurrent[slot]);
+      if (!sameRow(original, current)) rows.push([slot, original, current]);
+    }
+    return this.sorted(rows).map((r) => this.record(r));
   }
 
   /** One record per row per call. */
   changeLog(): ChangeLogEntry[] {
     const out: ChangeLogEntry[] = [];
-    for (const c of this.calls) for (const r of c.rows) out.push({ call: c.call, tool: c.tool, ...this.record(r) });
+    let from = 0;
+    for (let c = 0; c < this.callNumbers.length; c++) {
+      const rows: ChangedRow[] = [];
+      const r = this.records;
+      for (let i = from; i < this.callEnds[c]; i++) {
+        const slot = r[3 * i];
+        const before = this.value(slot, r[3 * i + 1]);
+        const after = this.values.get(r[3 * i + 2]);
+        if (!sameRow(before, after)) rows.push([slot, before, after]);
+      }
+      from = this.callEnds[c];
+      for (const row of this.sorted(rows)) out.push({ call: this.callNumbers[c], tool: this.callTools[c], ...this.record(row) });
+    }
     return out;
   }
 
-  /** A copy that continues independently (fork). Row values are never mutated, so they are shared. */
+  /** A copy that continues independently (fork), with row values of its own. */
   copyInto(other: ChangeTracker): void {
-    for (const [k, h] of this.history) other.history.set(k, { ...h });
-    other.calls = this.calls.slice();
+    other.values.release();
+    other.values = new RowValues(this.values);
+    other.slots = new Map(this.slots);
+    other.slotTable = this.slotTable.slice();
+    other.slotKey = this.slotKey.slice();
+    other.slotOriginal = this.slotOriginal.slice();
+    other.slotCurrent = this.slotCurrent.slice();
+    other.callNumbers = this.callNumbers.slice();
+    other.callTools = this.callTools.slice();
+    other.callEnds = this.callEnds.slice();
+    other.records = this.records.slice();
+    other.recordCount = this.recordCount;
   }
 
-  private record([tableNo, key, before, after]: CallChanges['rows'][number]): Change {
-    const t = this.tables[tableNo];
+  /** Give the row values back to the pool (the instance ends). */
+  release(): void {
+    this.values.release();
+  }
+
+  /** A slot's value at the start of the episode, read from the starting state the first time it is asked for. */
+  private original(slot: number): number {
+    let n = this.slotOriginal[slot];
+    if (n === UNREAD) {
+      const t = this.tables[this.slotTable[slot]];
+      n = this.values.add(t.base === null ? null : t.base.read(t.local, this.values.get(this.slotKey[slot])!));
+      this.slotOriginal[slot] = n;
+    }
+    return n;
+  }
+
+  /** The values of `n` in `slot`'s history: `UNREAD` is the slot's value at the start. */
+  private value(slot: number, n: number): unknown[] | null {
+    return this.values.get(n === UNREAD ? this.original(slot) : n);
+  }
+
+  private addRecord(slot: number, before: number, after: number): void {
+    const i = this.recordCount++;
+    if (3 * this.recordCount > this.records.length) {
+      const grown = new Int32Array(this.records.length * 2);
+      grown.set(this.records);
+      this.records = grown;
+    }
+    this.records[3 * i] = slot;
+    this.records[3 * i + 1] = before;
+    this.records[3 * i + 2] = after;
+  }
+
+  private growSlots(): void {
+    if (this.slots.size <= this.slotTable.length) return;
+    const grow = (a: Int32Array) => {
+      const grown = new Int32Array(a.length * 2);
+      grown.set(a);
+      return grown;
+    };
+    this.slotTable = grow(this.slotTable);
+    this.slotKey = grow(this.slotKey);
+    this.slotOriginal = grow(this.slotOriginal);
+    this.slotCurrent = grow(this.slotCurrent);
+  }
+
+  /** Rows sorted by table name, then key. */
+  private sorted(rows: ChangedRow[]): ChangedRow[] {
+    const keyed = rows.map((r) => ({ row: r, name: this.tables[this.slotTable[r[0]]].name, key: this.values.get(this.slotKey[r[0]])! }));
+    keyed.sort((a, b) => {
+      if (a.name !== b.name) return a.name < b.name ? -1 : 1;
+      for (let i = 0; i < a.key.length; i++) {
+        const c = compareSqlValues(a.key[i], b.key[i]);
+        if (c !== 0) return c;
+      }
+      return 0;
+    });
+    return keyed.map((k) => k.row);
+  }
+
+  private record([slot, before, after]: ChangedRow): Change {
+    const t = this.tables[this.slotTable[slot]];
     const info = t.info;
     const keyRow: Row = {};
+    const key = this.values.get(this.slotKey[slot])!;
     info.pk.forEach((c, i) => (keyRow[c] = sqlValueToJson(key[i])));
     if (before === null) return { table: t.name, op: 'insert', key: keyRow, after: toRow(info, after!, null) };
     if (after === null) return { table: t.name, op: 'delete', key: keyRow, before: toRow(info, before, null) };
@@ -210,22 +319,12 @@ export class ChangeTracker {
   }
 }
 
+/** A changed row: its slot, values before and after (null: no row). */
+type ChangedRow = [number, unknown[] | null, unknown[] | null];
+
 function toRow(t: TableInfo, values: readonly unknown[], cols: number[] | null): Row {
   const row: Row = {};
   if (cols === null) for (let i = 0; i < t.columns.length; i++) row[t.columns[i]] = sqlValueToJson(values[i]);
   else for (const i of cols) row[t.columns[i]] = sqlValueToJson(values[i]);
   return row;
-}
-
-function sortRows(tables: readonly TrackedTable[], rows: CallChanges['rows']): CallChanges['rows'] {
-  return rows.sort((a, b) => {
-    const na = tables[a[0]].name;
-    const nb = tables[b[0]].name;
-    if (na !== nb) return na < nb ? -1 : 1;
-    for (let i = 0; i < a[1].length; i++) {
-      const c = compareSqlValues(a[1][i], b[1][i]);
-      if (c !== 0) return c;
-    }
-    return 0;
-  });
 }

@@ -386,6 +386,7 @@ export class Instance {
     this.#destroyed = true;
     for (const s of this.#stores) s.destroy();
     this.#calls.release();
+    this.#tracker.release();
   }
 
   [Symbol.dispose](): void {
