@@ -10,7 +10,7 @@ import type { Statement } from 'better-sqlite3';
 import { compareSqlValues, sqlValueToJson, type Row } from './values.ts';
 import { quoteIdent, type TableInfo } from './schema.ts';
 import type { Db } from './sqlite.ts';
-import { NO_ROW, RowValues } from './row-values.ts';
+import { RowValues } from './row-values.ts';
 
 export const CAPTURE_FN = '__seahaven_capture';
 export const TRIGGER_PREFIX = '__seahaven_t';

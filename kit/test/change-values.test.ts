@@ -29,7 +29,6 @@ const kinds = defineWorld({
       input: z.object({ sql: z.string(), params: z.array(z.union([z.string(), z.number(), z.null()])).default([]) }),
       run(ctx, { sql, params }) {
         const values = params.map((p) => (typeof p === 'string' && p.startsWith('hex:') ? Buffer.from(p.slice(4), 'hex') : p));
-        // eslint-disable-next-line seahaven/no-sql-interpolation
         return ctx.db.run(sql, ...values).changes;
       },
     }),
