@@ -61,12 +61,12 @@ function cutLine(method: string, pathname: string, size: number): string {
  */
 export function readRequestBody(c: { req: { raw: Request; method: string }; env: unknown }, limits: BodyLimits): Promise<string> {
   const incoming = (c.env as { incoming?: unknown } | undefined)?.incoming;
-  if (incoming instanceof IncomingMessage && !incoming.readableDidRead) return readIncoming(incoming, c.req.method, new URL(c.req.raw.url).pathname, limits);
+  if (incoming instanceof IncomingMessage && !incoming.readableDidRead) return readIncoming(incoming, c.req.method, () => new URL(c.req.raw.url).pathname, limits);
   return readBody(c.req.raw, limits);
 }
 
-/** `readBody` for Node's request stream. */
-export function readIncoming(incoming: IncomingMessage, method: string, pathname: string, limits: BodyLimits): Promise<string> {
+/** `readBody` for Node's request stream. `pathname` gives the path for a report line (only asked for when one is written). */
+export function readIncoming(incoming: IncomingMessage, method: string, pathname: () => string, limits: BodyLimits): Promise<string> {
   const limit = limits.maxBodyBytes;
   if (Number(incoming.headers['content-length'] ?? NaN) > limit) return Promise.reject(new BodyTooLarge(limit));
   return new Promise((resolve, reject) => {
@@ -92,11 +92,11 @@ export function readIncoming(incoming: IncomingMessage, method: string, pathname
       resolve(chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8'));
     };
     const onCut = () => {
-      limits.report('aborted', cutLine(method, pathname, size));
+      limits.report('aborted', cutLine(method, pathname(), size));
       fail(new BodyAborted());
     };
     const timer = setTimeout(() => {
-      limits.report('timeout', lateLine(method, pathname, limits, size));
+      limits.report('timeout', lateLine(method, pathname(), limits, size));
       fail(new BodyTimeout(limits.bodyTimeoutMs));
     }, limits.bodyTimeoutMs);
     incoming.on('data', onData).on('end', onEnd).on('error', onCut).on('close', onCut);

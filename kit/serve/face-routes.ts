@@ -8,6 +8,7 @@
  * account per key), counted against `--max-sessions`, ended by the idle timeout like any other. Requests run in the
  * session's turn, after its earlier ones, through the same scheduler as every other transport.
  */
+import { IncomingMessage } from 'node:http';
 import type { Context, Hono } from 'hono';
 import { faceError, type FaceReply, type FaceRequest, type HttpFace } from '../http-face.ts';
 import { BodyAborted, BodyTimeout, BodyTooLarge, readRequestBody, type BodyLimits } from './body.ts';
@@ -17,11 +18,46 @@ import { CapacityError } from './sessions.ts';
 import { handedOver, type ClusterRouter } from './cluster.ts';
 import { FrameError, logInternal } from './errors.ts';
 
+/**
+ * The reply as a Response: header names in lower case and in order (as a WHATWG `Headers` gives them, without
+ * building one), a content type when the face set none.
+ */
 function send(c: Context, reply: FaceReply): Response {
-  const headers = new Headers(reply.headers);
+  const given = reply.headers ?? {};
+  const headers: Record<string, string> = {};
+  for (const name of Object.keys(given).map((n) => n.toLowerCase()).sort()) headers[name] = '';
+  for (const [name, value] of Object.entries(given)) {
+    const lower = name.toLowerCase();
+    headers[lower] = headers[lower] === '' ? String(value) : headers[lower] + ', ' + String(value);
+  }
   const body = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
-  if (!headers.has('content-type')) headers.set('content-type', typeof reply.body === 'string' ? 'text/plain; charset=utf-8' : 'application/json');
-  return c.body(body, reply.status as 200, Object.fromEntries(headers));
+  if (!('content-type' in headers)) headers['content-type'] = typeof reply.body === 'string' ? 'text/plain; charset=utf-8' : 'application/json';
+  return c.body(body, reply.status as 200, headers);
+}
+
+/**
+ * A request's headers by lower-case name, duplicates joined with ", ", as `Headers.forEach` gives them. Under the Node
+ * server they are read off Node's raw header list, which spares building a WHATWG `Headers` for every request.
+ */
+function requestHeaders(c: Context): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const incoming = (c.env as { incoming?: unknown } | undefined)?.incoming;
+  if (!(incoming instanceof IncomingMessage)) {
+    c.req.raw.headers.forEach((v, k) => (headers[k] = v));
+    return headers;
+  }
+  const raw = incoming.rawHeaders;
+  const names: string[] = [];
+  const values = new Map<string, string>();
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i].toLowerCase();
+    const value = raw[i + 1].trim();
+    const seen = values.get(name);
+    if (seen === undefined) names.push(name);
+    values.set(name, seen === undefined ? value : seen + ', ' + value);
+  }
+  for (const name of names.sort()) headers[name] = values.get(name)!;
+  return headers;
 }
 
 /**
@@ -44,8 +80,7 @@ export function faceRoutes(app: Hono, ep: Endpoint, keys: FaceKeys, options: Fac
     const url = new URL(c.req.url);
     const at = url.pathname.indexOf(face.basePath);
     const rest = url.pathname.slice(at + face.basePath.length);
-    const headers: Record<string, string> = {};
-    c.req.raw.headers.forEach((v, k) => (headers[k] = v));
+    const headers = requestHeaders(c);
     let body = '';
     try {
       if (c.req.method !== 'GET' && c.req.method !== 'HEAD') {
