@@ -6,7 +6,6 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -15,6 +14,7 @@ import { SeahavenClient } from '../client/index.ts';
 import { crm } from '../../worlds/crm/index.ts';
 import { installPacked, packageRoot, packedTarball, runtimeDependencies, startServing } from '../test/packed-install.ts';
 import { startHubRecorder, type HubRecorder } from './hub-recorder.ts';
+import { freePort } from '../serve/test-fixtures/free-port.ts';
 
 const exec = promisify(execFile);
 const SPACE = 'test-user/crm_world';
@@ -84,16 +84,6 @@ function readDockerfile(text: string): Dockerfile {
   return out;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** The checks `openenv validate --url` makes of a running environment, as kit/serve/http.test.ts states them. */
 async function openenvValidate(base: string): Promise<Record<string, boolean>> {

@@ -13,7 +13,6 @@
  */
 import { execFile, spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { promisify } from 'node:util';
@@ -21,6 +20,7 @@ import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { SeahavenClient } from '../client/index.ts';
 import { packageRoot } from './packed-install.ts';
+import { freePort } from '../serve/test-fixtures/free-port.ts';
 
 const exec = promisify(execFile);
 const root = packageRoot;
@@ -68,16 +68,6 @@ function ignoreMatcher(patterns: string[]): (path: string) => boolean {
 
 const dockerignore = () => readFileSync(join(root, '.dockerignore'), 'utf8').split('\n').map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('#'));
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 const stages = readStages(readFileSync(join(root, 'Dockerfile'), 'utf8'));
 const runtime = stages.at(-1)!;

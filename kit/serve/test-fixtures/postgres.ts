@@ -6,9 +6,9 @@
  */
 import { execFileSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from './free-port.ts';
 
 export const INSTALL = 'apt-get install -y postgresql';
 
@@ -23,16 +23,6 @@ function binDir(): string | undefined {
   return versions[0] === undefined ? undefined : join(base, versions[0], 'bin');
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 /**
  * Start a throwaway PostgreSQL server, or say why not (`{ skip }`).
