@@ -33,6 +33,8 @@ export class CallTransaction {
   private running = false;
   /** Whether captured rows are recorded: not while a fixture is built, whose writes become the fixture itself. */
   private capturing = true;
+  /** Whether the running call is a bulk call (see `begin`). */
+  private bulk = false;
   /** Connections the call has written to, each once, in the order of their first write: its part has begun there. */
   private readonly written: Connection[] = [];
   /** The first statement refused during the call. */
@@ -50,10 +52,14 @@ export class CallTransaction {
     this.streams = streams;
   }
 
-  /** A call starts. `capture: false` for a fixture build. */
-  begin(capture = true): void {
+  /**
+   * A call starts. `capture: false` for a fixture build. `bulk`: the call may write thousands of rows (a clock advance,
+   * a fixture build), so it runs as a transaction of its own rather than a savepoint in a batch (connection.ts).
+   */
+  begin(capture = true, bulk = false): void {
     this.running = true;
     this.capturing = capture;
+    this.bulk = bulk;
     this.refused = null;
     (this.marks ??= new StreamPositions(this.streams.length)).save(this.streams);
   }
@@ -61,7 +67,7 @@ export class CallTransaction {
   /** A statement that writes is about to run on `connection`: begin the call's part there, once per call. */
   beforeWrite(connection: Connection): void {
     if (!this.running || this.written.includes(connection)) return;
-    if (connection.beginCallPart()) connection.runOwn(`SAVEPOINT ${CALL_SAVEPOINT}`);
+    if (connection.beginCallPart(this.bulk, this.bulk && !this.capturing)) connection.runOwn(`SAVEPOINT ${CALL_SAVEPOINT}`);
     else if (!connection.db.inTransaction) connection.runOwn('BEGIN');
     this.written.push(connection);
   }
@@ -129,6 +135,7 @@ export class CallTransaction {
   private end(): void {
     this.running = false;
     this.capturing = true;
+    this.bulk = false;
     this.refused = null;
     this.touched.clear();
   }

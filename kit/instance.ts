@@ -150,7 +150,7 @@ export class Instance {
    * Run `run` as one numbered call recorded under `name`: one transaction, changes captured, the outcome logged. A
    * tool's call and an HTTP operation's go through here alike.
    */
-  #numbered(name: string, rawArgs: unknown, args: Record<string, unknown>, storeIndex: number, run: (ctx: Ctx) => unknown): CallOutcome {
+  #numbered(name: string, rawArgs: unknown, args: Record<string, unknown>, storeIndex: number, run: (ctx: Ctx) => unknown, bulk = false): CallOutcome {
     // The clock counts numbered calls (calls refused before reaching a tool are not numbered).
     const index = ++this.clock.calls;
     this.#currentCall = index;
@@ -159,7 +159,7 @@ export class Instance {
     for (let i = 0; i < stores.length; i++) stores[i].ctx.call = call;
     const tx = this.#tx;
     this.#timer.start();
-    tx.begin();
+    tx.begin(true, bulk);
     try {
       let result = run(stores[storeIndex].ctx);
       if (result instanceof Promise) {
@@ -240,7 +240,7 @@ export class Instance {
     this.clock.base += ms;
     if (this.#hooks.length === 0) return { ok: true, result: null, json: 'null' };
     const passed = { from, to: from + ms };
-    return this.#numbered('advance_clock', { ms }, { ms }, 0, () => runClockHooks(this.world, this.#hooks, (m) => this.#storeOf(m).ctx, passed));
+    return this.#numbered('advance_clock', { ms }, { ms }, 0, () => runClockHooks(this.world, this.#hooks, (m) => this.#storeOf(m).ctx, passed), true);
   }
 
   /** A call refused before it reached a tool: logged without a number. */
@@ -351,7 +351,7 @@ export class Instance {
 
   /** @internal Run `fn` with the host's tool context as one transaction; its writes become a fixture, so nothing is recorded. */
   [runFixtureBuild](fn: (ctx: Ctx) => void): void {
-    this.#tx.begin(false);
+    this.#tx.begin(false, true);
     try {
       fn(this.#stores[0].ctx);
       this.#tx.commit(0, '');

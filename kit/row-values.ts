@@ -33,9 +33,15 @@ export class RowValues {
   /** Encode `values` (or `null`: no row) and return its number. */
   add(values: readonly unknown[] | null): number {
     if (values === null) return NO_ROW;
+    // A UTF-16 code unit takes at most 3 bytes of UTF-8; the exact size is measured only when that bound does not fit
+    // in the chunk being written, so that a large row does not take a chunk (or a buffer of its own) it will not fill.
     let bound = 0;
     for (const v of values) bound += typeof v === 'string' ? 5 + 3 * v.length : v instanceof Uint8Array ? 5 + v.length : 9;
     const bytes = this.bytes;
+    if (!bytes.fits(bound)) {
+      bound = 0;
+      for (const v of values) bound += typeof v === 'string' ? 5 + Buffer.byteLength(v) : v instanceof Uint8Array ? 5 + v.length : 9;
+    }
     const c = bytes.room(bound);
     const chunk = bytes.chunks[c];
     const start = bytes.used;
