@@ -20,12 +20,12 @@
  */
 import type { Ctx } from '../../../kit/index.ts';
 import { isFailed, StripeError, type Failed } from './errors.ts';
-import { emit, changedAttributes } from './events.ts';
+import { emit, emitStored, changedAttributes } from './events.ts';
 import { DAY } from './money.ts';
 import { DEFAULT_API_VERSION, type OpContext } from './op.ts';
-import { get, newId, nowSeconds, put, remove, rows, type Obj } from './store.ts';
+import { get, newId, nowSeconds, put, putJson, remove, rows, type Obj } from './store.ts';
 import { pruneEvents } from './retention.ts';
-import { attemptQuietly, collectDueInvoices, createDraftInvoice, createInvoiceItem, finalizeInvoice, markUncollectible, payInvoice, priceAmount, voidInvoice, type LineInput } from './invoicing.ts';
+import { attemptQuietly, collectDueInvoices, createDraftInvoice, createFinalizedInvoice, createInvoiceItem, finalizeInvoice, markUncollectible, payInvoice, priceAmount, voidInvoice, type LineInput } from './invoicing.ts';
 
 /** Stripe allows 20 items on a subscription. */
 export const MAX_ITEMS = 20;
@@ -136,12 +136,18 @@ export function intervalOf(sub: Obj): { interval: string; count: number } {
  * `at`: the instant it is saved at (the boundary being processed, or now).
  */
 export function saveSubscription(ctx: Ctx, sub: Obj, removedItems: string[] = []): Obj {
+  storeSubscription(ctx, sub, removedItems);
+  return sub;
+}
+
+/** `saveSubscription`, answering the subscription's stored JSON (for the event about it, `emitStored`). */
+function storeSubscription(ctx: Ctx, sub: Obj, removedItems: string[]): string {
   sub.items = itemsEnvelope(sub.id, sub.items.data);
-  put(ctx, 'subscriptions', sub);
+  const json = putJson(ctx, 'subscriptions', sub);
   for (const item of sub.items.data) put(ctx, 'subscription_items', item);
   for (const id of removedItems) remove(ctx, 'subscription_items', id);
   ctx.db.run('UPDATE subscriptions SET billing_due = ? WHERE id = ?', dueOf(ctx, sub), sub.id);
-  return sub;
+  return json;
 }
 
 /** The earliest instant the clock owes `sub` something, or null (nothing until someone acts). */
@@ -166,15 +172,19 @@ export function dueOf(ctx: Ctx, sub: Obj): number | null {
 /** When the subscription's latest invoice is next retried, if it is an open one awaiting a retry. */
 function retryDue(ctx: Ctx, sub: Obj): number | null {
   if (!sub.latest_invoice) return null;
+  // Every save of a subscription asks, so the invoice's `status` column (`put` keeps it in step with the object) answers
+  // first: only an open invoice is read whole.
+  const status = ctx.db.one<{ status: string | null }>('SELECT status FROM invoices WHERE id = ?', sub.latest_invoice)?.status;
+  if (status !== 'open') return null;
   const inv = get(ctx, 'invoices', sub.latest_invoice);
-  return inv && inv.status === 'open' && typeof inv.next_payment_attempt === 'number' ? inv.next_payment_attempt : null;
+  return inv && typeof inv.next_payment_attempt === 'number' ? inv.next_payment_attempt : null;
 }
 
 /** Write the subscription and announce the change: `customer.subscription.updated` with what changed. */
 export function updated(c: OpContext, before: Obj, after: Obj, removedItems: string[] = []): Obj {
-  saveSubscription(c.ctx, after, removedItems);
+  const json = storeSubscription(c.ctx, after, removedItems);
   const changed = changedAttributes(before, after);
-  if (Object.keys(changed).length > 0) emit(c, 'customer.subscription.updated', after, changed);
+  if (Object.keys(changed).length > 0) emitStored(c, 'customer.subscription.updated', after, json, changed);
   return after;
 }
 
@@ -240,6 +250,8 @@ export interface SubscriptionInvoice {
   /** The invoice's own period (the period just ended, for a renewal). */
   period: { start: number; end: number };
   autoAdvance?: boolean;
+  /** Finalize it at once (`createFinalizedInvoice`: the draft is announced, not stored). */
+  finalize?: boolean;
 }
 
 /** A draft invoice for the subscription: a line per item (when asked); its pending invoice items join by themselves. */
@@ -254,7 +266,7 @@ export function draftInvoice(c: OpContext, sub: Obj, spec: SubscriptionInvoice):
         period: { start: item.current_period_start, end: item.current_period_end },
         subscription_item: item.id,
       }));
-  return createDraftInvoice(c, {
+  return (spec.finalize ? createFinalizedInvoice : createDraftInvoice)(c, {
     customer: sub.customer,
     subscription: sub.id,
     subscription_metadata: sub.metadata,
@@ -444,13 +456,13 @@ export function hasPaymentMethod(ctx: Ctx, sub: Obj): boolean {
 function billPeriod(c: OpContext, before: Obj, after: Obj, previous: { start: number; end: number }, reason: 'subscription_cycle', summary: TickSummary): void {
   const at = nowSeconds(c.ctx);
   const pause = after.pause_collection?.behavior as string | undefined;
-  const draft = draftInvoice(c, after, { billing_reason: reason, items: true, period: previous, autoAdvance: pause !== 'keep_as_draft' });
-  after.latest_invoice = draft.id;
   if (pause === 'keep_as_draft') {
+    after.latest_invoice = draftInvoice(c, after, { billing_reason: reason, items: true, period: previous, autoAdvance: false }).id;
     updated(c, before, after);
     return;
   }
-  let invoice = finalizeInvoice(c, draft);
+  let invoice = draftInvoice(c, after, { billing_reason: reason, items: true, period: previous, finalize: true });
+  after.latest_invoice = invoice.id;
   if (pause === 'void' || pause === 'mark_uncollectible') {
     // Collection is paused: the period's invoice is closed without a payment attempt.
     if (invoice.status === 'open') (pause === 'void' ? voidInvoice : markUncollectible)(c, invoice);

@@ -3,33 +3,93 @@
  * `*.updated`, and the request that caused it. Nothing is delivered (no webhooks); `GET /v1/events` lists them.
  */
 import type { OpContext } from './op.ts';
-import { newId, nowSeconds, put, type Obj } from './store.ts';
+import { newId, nowSeconds, putJson, type Obj, type Table } from './store.ts';
 
 /** Write an event of `type` about `object`. `previous`: the attributes an update changed, with their old values. */
 export function emit(c: OpContext, type: string, object: Obj, previous?: Obj): Obj {
+  return emitStored(c, type, object, JSON.stringify(object), previous);
+}
+
+/** Store `object` in `table` and write an event of `type` about it (`put`, then `emit`), serializing the object once. */
+export function putAndEmit(c: OpContext, table: Table, object: Obj, type: string, previous?: Obj): Obj {
+  emitStored(c, type, object, putJson(c.ctx, table, object), previous);
+  return object;
+}
+
+/**
+ * `emit` for an object whose JSON the caller has at hand, exactly `JSON.stringify(object)` as the object is now: most
+ * often the text `putJson` has just stored for it. The snapshot is spliced into the event's JSON as that text, so a
+ * large object (an invoice, a subscription) is not serialized once for its row and again for its event; the event's
+ * row is byte for byte `JSON.stringify(event)`.
+ */
+export function emitStored(c: OpContext, type: string, object: Obj, json: string, previous?: Obj): Obj {
+  const id = newId(c.ctx, 'evt_');
+  const created = nowSeconds(c.ctx);
+  const request = { id: c.requestId, idempotency_key: c.idempotencyKey };
+  // The snapshot is the object itself, not a copy: the event is stored as JSON at once.
   const event: Obj = {
-    id: newId(c.ctx, 'evt_'),
+    id,
     object: 'event',
-    account: undefined,
     api_version: c.version,
     context: null,
-    created: nowSeconds(c.ctx),
-    // Stored as JSON at once (put), so the snapshot is taken here without a copy.
+    created,
     data: previous ? { object, previous_attributes: previous } : { object },
     livemode: false,
     pending_webhooks: 0,
-    request: { id: c.requestId, idempotency_key: c.idempotencyKey },
+    request,
     type,
   };
-  delete event.account;
-  return put(c.ctx, 'events', event);
+  // JSON.stringify(event), assembled around the snapshot's text: the fields before `data`, `data`, the fields after.
+  const head = JSON.stringify({ id, object: 'event', api_version: c.version, context: null, created });
+  const data = previous ? `{"object":${json},"previous_attributes":${JSON.stringify(previous)}}` : `{"object":${json}}`;
+  const tail = JSON.stringify({ livemode: false, pending_webhooks: 0, request, type });
+  putJson(c.ctx, 'events', event, `${head.slice(0, -1)},"data":${data},${tail.slice(1)}`);
+  return event;
 }
 
 /** The attributes of `before` that `after` changed, with their values in `before` (for `*.updated` events). */
 export function changedAttributes(before: Obj, after: Obj): Obj {
   const out: Obj = {};
   for (const k of Object.keys(after)) {
-    if (JSON.stringify(before[k]) !== JSON.stringify(after[k])) out[k] = before[k] ?? null;
+    if (!sameJson(before[k], after[k])) out[k] = before[k] ?? null;
   }
   return out;
+}
+
+/** Whether two values serialize alike: `JSON.stringify(a) === JSON.stringify(b)`, without serializing where a walk shows it. */
+function sameJson(a: unknown, b: unknown): boolean {
+  return provenSame(a, b) || JSON.stringify(a) === JSON.stringify(b);
+}
+
+/**
+ * True only when `a` and `b` certainly serialize to the same JSON: the same value, or arrays of the same length, or
+ * plain objects with the same keys in the same order, whose members are so in turn. False means not shown (a
+ * difference, or something JSON.stringify treats specially, such as `toJSON` or an omitted `undefined`), for
+ * `sameJson` to settle by serializing. Most attributes of an updated object are unchanged copies, and a walk over them
+ * costs far less than serializing them twice.
+ */
+function provenSame(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!provenSame(a[i], b[i])) return false;
+    return true;
+  }
+  if (!isPlain(a) || !isPlain(b)) return false;
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  for (let i = 0; i < ka.length; i++) {
+    const k = ka[i];
+    if (k !== kb[i] || k === 'toJSON') return false;
+    if (!provenSame((a as Obj)[k], (b as Obj)[k])) return false;
+  }
+  return true;
+}
+
+/** An object JSON.stringify writes as its own keys: made by a literal, a spread, JSON.parse or structuredClone. */
+function isPlain(o: object): boolean {
+  const proto = Object.getPrototypeOf(o);
+  return proto === Object.prototype || proto === null;
 }

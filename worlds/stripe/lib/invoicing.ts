@@ -19,6 +19,8 @@
  *     `draft` → `open`: number `<invoice_prefix>-0001` (the customer's `next_invoice_sequence`), the customer balance
  *     applied, hosted and PDF urls, `invoice.finalized`. A zero amount due is `paid` at once (`invoice.paid`). It does
  *     not collect; see `payInvoice` and the auto-advance note below.
+ *   createFinalizedInvoice(c, input) → invoice
+ *     createDraftInvoice then finalizeInvoice, with the same events, the draft announced but never stored.
  *   payInvoice(c, invoice, { off_session?, payment_method?, paid_out_of_band? }) → invoice | Failed
  *     Collect an `open` (or `uncollectible`) invoice — a draft is finalized first — by a payment intent on the given
  *     payment method, the invoice's default or the customer's. A decline is a 402 `Failed` whose writes are kept: the
@@ -44,12 +46,12 @@ import { createPaymentIntent, confirmPaymentIntent } from '../resources/payment-
 import { defaultPaymentMethodOf } from '../resources/charges.ts';
 import { createPrice, createProduct, livePrice, liveProduct } from '../resources/prices.ts';
 import { liveCustomer, getCustomer } from './customer-lookup.ts';
-import { emit, changedAttributes } from './events.ts';
+import { emit, emitStored, changedAttributes, putAndEmit } from './events.ts';
 import { failed, invalidRequest, isFailed, resourceMissing, type Failed } from './errors.ts';
 import { DAY } from './money.ts';
 import type { OpContext } from './op.ts';
 import { mergeMetadata } from './params.ts';
-import { get, newId, nowSeconds, put, rows, type Obj } from './store.ts';
+import { get, newId, nowSeconds, put, putJson, rows, type Obj } from './store.ts';
 import { resolvePaymentMethod } from './test-cards.ts';
 
 /** How long an auto-advancing draft waits before it finalizes itself, as Stripe's one hour. */
@@ -278,6 +280,15 @@ export function updateInvoiceItem(c: OpContext, before: Obj, params: Record<stri
 
 /** Build, store and announce an invoice item (`invoiceitem.created`). Checks the invoice it joins, if any. */
 export function createInvoiceItem(c: OpContext, input: InvoiceItemInput): Obj {
+  return newInvoiceItem(c, input, null);
+}
+
+/**
+ * `createInvoiceItem`, where `draft` is the invoice `input.invoice` names when the caller holds it already: a draft
+ * `buildDraft` is building, not stored yet, or one `addInvoiceLine` has just read. The item's line is stored,
+ * but the invoice is not refreshed: its holder stores it once, with all its lines.
+ */
+function newInvoiceItem(c: OpContext, input: InvoiceItemInput, draft: Obj | null): Obj {
   const ctx = c.ctx;
   const name = input.param ?? ((n: string) => n);
   const customer = liveCustomer(ctx, input.customer, name('customer'));
@@ -301,7 +312,7 @@ export function createInvoiceItem(c: OpContext, input: InvoiceItemInput): Obj {
   const unit = price ? (price.unit_amount_decimal ?? (price.unit_amount !== null && price.unit_amount !== undefined ? String(price.unit_amount) : null)) : (input.unit_amount_decimal ?? decimalOf(quantity ? amount / quantity : amount));
   let invoice: Obj | null = null;
   if (input.invoice) {
-    invoice = mustInvoice(ctx, input.invoice, name('invoice'));
+    invoice = draft ?? mustInvoice(ctx, input.invoice, name('invoice'));
     if (invoice.customer !== customer.id) throw invalidRequest(`The invoice ${invoice.id} belongs to customer ${invoice.customer}, not ${customer.id}.`, name('invoice'));
     requireDraft(invoice, name('invoice'));
     if (invoice.currency !== currency) throw invalidRequest(`The currency of this invoice item (${currency}) must match the currency of the invoice (${invoice.currency}).`, name('currency'));
@@ -332,11 +343,10 @@ export function createInvoiceItem(c: OpContext, input: InvoiceItemInput): Obj {
     tax_rates: [],
     test_clock: null,
   };
-  put(ctx, 'invoiceitems', item);
-  emit(c, 'invoiceitem.created', item);
+  putAndEmit(c, 'invoiceitems', item, 'invoiceitem.created');
   if (invoice) {
     put(ctx, 'invoice_line_items', lineForItem(ctx, item, invoice.id));
-    refreshInvoice(ctx, invoice.id);
+    if (!draft) refreshInvoice(ctx, invoice.id);
   }
   return item;
 }
@@ -492,7 +502,7 @@ export function draftObject(ctx: Ctx, input: DraftInput, customer: Obj, id = new
     number: input.number ?? null,
     on_behalf_of: null,
     parent: subscription
-      ? { quote_details: null, subscription_details: { metadata: input.subscription_metadata ?? {}, subscription }, type: 'subscription_details' }
+      ? { quote_details: null, subscription_details: { metadata: { ...(input.subscription_metadata ?? {}) }, subscription }, type: 'subscription_details' }
       : null,
     payment_settings: input.payment_settings ?? { default_mandate: null, payment_method_options: null, payment_method_types: null },
     payments: { object: 'list', data: [], has_more: false, total_count: 0, url: '/v1/invoice_payments' },
@@ -523,12 +533,29 @@ export function draftObject(ctx: Ctx, input: DraftInput, customer: Obj, id = new
 
 /** Create a draft invoice (`invoice.created`); see the module comment. */
 export function createDraftInvoice(c: OpContext, input: DraftInput): Obj {
+  return putAndEmit(c, 'invoices', buildDraft(c, input), 'invoice.created');
+}
+
+/**
+ * `createDraftInvoice` then `finalizeInvoice`, for a caller that finalizes the draft it makes at once (billing at a
+ * period boundary): the same events and the same finalized invoice, but the draft is only announced, not stored and
+ * read back, since the finalized invoice replaces it within the same call.
+ */
+export function createFinalizedInvoice(c: OpContext, input: DraftInput): Obj {
+  const draft = buildDraft(c, input);
+  emit(c, 'invoice.created', draft);
+  return finalizeDraft(c, draft);
+}
+
+/** A new draft with its lines and totals, its lines and invoice items stored; the draft itself is the caller's to store. */
+function buildDraft(c: OpContext, input: DraftInput): Obj {
   const ctx = c.ctx;
   const customer = liveCustomer(ctx, input.customer);
   const invoice = draftObject(ctx, input, customer);
   const currency = invoice.currency as string;
   const subscription = invoice.parent?.subscription_details?.subscription ?? null;
-  put(ctx, 'invoices', invoice);
+  // The draft is stored once its lines are in, by the caller: nothing reads it while they are added, and a first copy
+  // without them would only be overwritten. Its row's `seq` is the same either way (lines take no invoice rows).
   if (input.pending_invoice_items !== false) {
     for (const item of pendingItems(ctx, customer.id, currency, subscription)) {
       const attached = { ...item, invoice: invoice.id };
@@ -536,15 +563,17 @@ export function createDraftInvoice(c: OpContext, input: DraftInput): Obj {
       put(ctx, 'invoice_line_items', lineForItem(ctx, attached, invoice.id));
     }
   }
-  for (const line of input.lines ?? []) addLine(c, invoice.id, line);
-  const created = refreshInvoice(ctx, invoice.id);
-  emit(c, 'invoice.created', created);
-  return created;
+  for (const line of input.lines ?? []) addLine(c, invoice, line);
+  return applyLines(invoice, linesOf(ctx, invoice.id));
 }
 
-function addLine(c: OpContext, invoiceId: string, input: LineInput): void {
+/**
+ * Add a line to `invoice`, a draft its caller holds (just read, or being built by `buildDraft`) and stores afterwards
+ * with its lines and totals.
+ */
+function addLine(c: OpContext, invoice: Obj, input: LineInput): void {
   const ctx = c.ctx;
-  const invoice = mustInvoice(ctx, invoiceId);
+  const invoiceId = invoice.id as string;
   requireDraft(invoice);
   if (input.invoice_item) {
     const item = get(ctx, 'invoiceitems', input.invoice_item);
@@ -557,7 +586,7 @@ function addLine(c: OpContext, invoiceId: string, input: LineInput): void {
     return;
   }
   if (!input.subscription_item) {
-    createInvoiceItem(c, {
+    newInvoiceItem(c, {
       customer: invoice.customer,
       amount: input.amount,
       currency: input.currency ?? invoice.currency,
@@ -569,7 +598,7 @@ function addLine(c: OpContext, invoiceId: string, input: LineInput): void {
       subscription: input.subscription ?? invoice.parent?.subscription_details?.subscription ?? null,
       proration: input.proration,
       metadata: input.metadata,
-    });
+    }, invoice);
     return;
   }
   put(ctx, 'invoice_line_items', lineObject(ctx, invoice, input));
@@ -640,26 +669,26 @@ export const invoicePreviewers: { subscription?: (c: OpContext, params: Record<s
 
 /** Add a line to a draft and return the refreshed invoice; see the module comment. */
 export function addInvoiceLine(c: OpContext, invoice: InvoiceRef, input: LineInput): Obj {
-  addLine(c, idOf(invoice), input);
+  addLine(c, mustInvoice(c.ctx, idOf(invoice)), input);
   return refreshInvoice(c.ctx, idOf(invoice));
 }
 
-/** The next invoice number of a customer, advancing its sequence. */
-function takeNumber(ctx: Ctx, customerId: string): string {
-  const customer = getCustomer(ctx, customerId);
+/** The next invoice number of a customer (as stored), advancing its sequence; and the customer as it is stored now. */
+function takeNumber(ctx: Ctx, customer: Obj): { number: string; customer: Obj } {
   const seq = (customer.next_invoice_sequence as number | undefined) ?? 1;
   const prefix = customer.invoice_prefix ?? 'INV';
-  if (!customer.deleted) put(ctx, 'customers', { ...customer, next_invoice_sequence: seq + 1 });
-  return `${prefix}-${String(seq).padStart(4, '0')}`;
+  const number = `${prefix}-${String(seq).padStart(4, '0')}`;
+  if (customer.deleted) return { number, customer };
+  return { number, customer: put(ctx, 'customers', { ...customer, next_invoice_sequence: seq + 1 }) };
 }
 
 /**
  * Apply the customer's balance to a total: a credit (negative balance) pays part or all of it, a debt is added, and a
  * negative total becomes credit. Writes the customer and an `applied_to_invoice` balance transaction when it moves.
+ * `customer`: the invoice's customer as stored.
  */
-function applyCustomerBalance(c: OpContext, invoice: Obj): void {
+function applyCustomerBalance(c: OpContext, invoice: Obj, customer: Obj): void {
   const ctx = c.ctx;
-  const customer = getCustomer(ctx, invoice.customer);
   const start = customer.deleted ? 0 : ((customer.balance as number | undefined) ?? 0);
   const total = invoice.total as number;
   let due: number;
@@ -697,26 +726,37 @@ function applyCustomerBalance(c: OpContext, invoice: Obj): void {
     metadata: {},
     type: 'applied_to_invoice',
   };
-  put(ctx, 'customer_balance_transactions', txn);
+  const txnJson = putJson(ctx, 'customer_balance_transactions', txn);
   const after = { ...customer, balance: end, currency: customer.currency ?? invoice.currency };
-  put(ctx, 'customers', after);
-  emit(c, 'customer_balance_transaction.created', txn);
-  emit(c, 'customer.updated', after, changedAttributes(customer, after));
+  const afterJson = putJson(ctx, 'customers', after);
+  emitStored(c, 'customer_balance_transaction.created', txn, txnJson);
+  emitStored(c, 'customer.updated', after, afterJson, changedAttributes(customer, after));
 }
 
 /** Finalize a draft (`invoice.finalized`); a zero amount due is paid at once. See the module comment. */
 export function finalizeInvoice(c: OpContext, invoiceRef: InvoiceRef): Obj {
   const ctx = c.ctx;
-  const before = refreshInvoice(ctx, idOf(invoiceRef));
-  if (before.status !== 'draft') {
+  const id = idOf(invoiceRef);
+  const stored = mustInvoice(ctx, id);
+  if (stored.status !== 'draft') {
     throw invalidRequest("This invoice is already finalized, you can't re-finalize a non-draft invoice.", undefined, 'invoice_not_editable');
   }
-  const invoice = structuredClone(before);
+  // Its lines and totals as its stored lines make them (`refreshInvoice`, stored with the rest by `finalizeDraft`).
+  return finalizeDraft(c, applyLines(stored, linesOf(ctx, id)));
+}
+
+/** Finalize `invoice`, a draft with its lines and totals that the caller holds as its own; stores it. */
+function finalizeDraft(c: OpContext, invoice: Obj): Obj {
+  const ctx = c.ctx;
   const now = nowSeconds(ctx);
-  const customer = getCustomer(ctx, invoice.customer);
+  let customer = getCustomer(ctx, invoice.customer);
   if (!customer.deleted) Object.assign(invoice, customerDetails(customer));
-  invoice.number ??= takeNumber(ctx, invoice.customer);
-  applyCustomerBalance(c, invoice);
+  if (invoice.number === null || invoice.number === undefined) {
+    const taken = takeNumber(ctx, customer);
+    invoice.number = taken.number;
+    customer = taken.customer;
+  }
+  applyCustomerBalance(c, invoice, customer);
   const token = ctx.ids.token('', 40);
   const account = accountOf(ctx).id as string;
   invoice.status = 'open';
@@ -726,8 +766,7 @@ export function finalizeInvoice(c: OpContext, invoiceRef: InvoiceRef): Obj {
   invoice.effective_at ??= now;
   invoice.automatically_finalizes_at = null;
   invoice.webhooks_delivered_at = now;
-  put(ctx, 'invoices', invoice);
-  emit(c, 'invoice.finalized', invoice);
+  putAndEmit(c, 'invoices', invoice, 'invoice.finalized');
   if (invoice.amount_due === 0) return markPaid(c, invoice, null);
   return invoice;
 }
@@ -742,9 +781,9 @@ function markPaid(c: OpContext, invoice: Obj, amount: number | null): Obj {
   invoice.auto_advance = false;
   invoice.status_transitions = { ...invoice.status_transitions, paid_at: now };
   invoice.payments = paymentsList(c.ctx, invoice.id);
-  put(c.ctx, 'invoices', invoice);
-  emit(c, 'invoice.paid', invoice);
-  if (amount !== null) emit(c, 'invoice.payment_succeeded', invoice);
+  const json = putJson(c.ctx, 'invoices', invoice);
+  emitStored(c, 'invoice.paid', invoice, json);
+  if (amount !== null) emitStored(c, 'invoice.payment_succeeded', invoice, json);
   return invoice;
 }
 
@@ -777,8 +816,7 @@ function defaultPayment(c: OpContext, invoice: Obj, paymentIntent: Obj): Obj {
 
 function paymentPaid(c: OpContext, record: Obj, amount: number): Obj {
   const paid = { ...record, amount_paid: amount, status: 'paid', status_transitions: { ...record.status_transitions, paid_at: nowSeconds(c.ctx) } };
-  put(c.ctx, 'invoice_payments', paid);
-  emit(c, 'invoice_payment.paid', paid);
+  putAndEmit(c, 'invoice_payments', paid, 'invoice_payment.paid');
   return paid;
 }
 
@@ -799,7 +837,8 @@ export function payInvoice(c: OpContext, invoiceRef: InvoiceRef, options: PayOpt
   if (current.status === 'draft') current = finalizeInvoice(c, current);
   if (current.status === 'paid') return current;
   if (!PAYABLE.includes(current.status)) throw invalidRequest(`This invoice cannot be paid: it is ${current.status}.`);
-  const invoice = structuredClone(current);
+  // This call's own copy: read above, or just finalized.
+  const invoice = current;
   if (options.paid_out_of_band) {
     if (options.payment_method) throw invalidRequest('You may only specify one of these parameters: paid_out_of_band, payment_method.', 'paid_out_of_band');
     return markPaid(c, invoice, null);
@@ -841,11 +880,11 @@ export function payInvoice(c: OpContext, invoiceRef: InvoiceRef, options: PayOpt
   }
   invoice.next_payment_attempt = invoice.auto_advance && invoice.collection_method === 'charge_automatically' && invoice.attempt_count < MAX_ATTEMPTS ? now + RETRY_DAYS * DAY : null;
   invoice.payments = paymentsList(ctx, invoice.id);
-  put(ctx, 'invoices', invoice);
-  emit(c, 'invoice.payment_failed', invoice);
+  const json = putJson(ctx, 'invoices', invoice);
+  emitStored(c, 'invoice.payment_failed', invoice, json);
   if (isFailed(out)) return failed(out.status, out.error);
   // The card asks for authentication the customer is not here to give.
-  emit(c, 'invoice.payment_action_required', invoice);
+  emitStored(c, 'invoice.payment_action_required', invoice, json);
   return failed(402, {
     type: 'card_error',
     code: 'invoice_payment_intent_requires_action',

@@ -92,13 +92,25 @@ const UPSERTS = Object.fromEntries(
   }),
 ) as Record<Table, string>;
 
+/** Each table's column readers, in the order of `UPSERTS`' placeholders. */
+const COLUMN_READERS = Object.fromEntries((Object.keys(COLUMNS) as Table[]).map((t) => [t, Object.values(COLUMNS[t])])) as Record<Table, Col[]>;
+
 /** Insert or replace an object, in one statement. */
 export function put(ctx: Ctx, table: Table, obj: Obj): Obj {
-  const cols = COLUMNS[table];
-  const values = Object.keys(cols).map((n) => cols[n](obj));
-  const created = typeof obj.created === 'number' ? obj.created : typeof obj.date === 'number' ? obj.date : nowSeconds(ctx);
-  ctx.db.run(UPSERTS[table], obj.id, created, JSON.stringify(obj), ...values);
+  putJson(ctx, table, obj);
   return obj;
+}
+
+/**
+ * `put`, answering the JSON it stored as the row's `data`. An event about the object can embed that text as its
+ * snapshot (`emitStored`, events.ts) instead of serializing the object again: billing writes most of its objects with
+ * an event about each, and serializing them twice was much of its cost. `json` is the object's JSON when the caller
+ * has made it already; it must be exactly `JSON.stringify(obj)`.
+ */
+export function putJson(ctx: Ctx, table: Table, obj: Obj, json: string = JSON.stringify(obj)): string {
+  const created = typeof obj.created === 'number' ? obj.created : typeof obj.date === 'number' ? obj.date : nowSeconds(ctx);
+  ctx.db.run(UPSERTS[table], obj.id, created, json, ...COLUMN_READERS[table].map((col) => col(obj)));
+  return json;
 }
 
 /**

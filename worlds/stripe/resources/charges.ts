@@ -9,7 +9,7 @@ import { accountOf } from './account.ts';
 import { liveCustomer } from './customers.ts';
 import { openDisputeFor } from './disputes.ts';
 import { settleDueRefunds } from './refunds.ts';
-import { emit, changedAttributes } from '../lib/events.ts';
+import { emit, changedAttributes, putAndEmit } from '../lib/events.ts';
 import { failed, invalidRequest, resourceMissing, unexpectedState, type Failed, type StripeErrorBody } from '../lib/errors.ts';
 import { listOf, listPage } from '../lib/list.ts';
 import { addBalanceTransaction, cardFee } from '../lib/money.ts';
@@ -211,8 +211,7 @@ export function attemptCharge(c: OpContext, req: ChargeRequest): ChargeOutcome {
     charge.failure_code = error.code;
     charge.failure_message = error.message;
     charge.payment_method_details.card.amount_authorized = null;
-    put(ctx, 'charges', charge);
-    emit(c, 'charge.failed', charge);
+    putAndEmit(c, 'charges', charge, 'charge.failed');
     return { charge, error: { ...error, charge: charge.id, payment_method: structuredClone(pm) } };
   }
 
@@ -224,8 +223,7 @@ export function attemptCharge(c: OpContext, req: ChargeRequest): ChargeOutcome {
     charge.amount_captured = req.amount;
     charge.balance_transaction = chargeBalanceTransaction(c, charge, req.amount).id;
   }
-  put(ctx, 'charges', charge);
-  emit(c, 'charge.succeeded', charge);
+  putAndEmit(c, 'charges', charge, 'charge.succeeded');
   if (capture && card?.dispute) return { charge: openDisputeFor(c, charge, card.dispute) };
   return { charge };
 }
@@ -272,8 +270,7 @@ export function captureCharge(c: OpContext, charge: Obj, amount: number | undefi
 /** A payment intent whose charge was just captured: succeeded, with what was received. */
 export function intentCaptured(c: OpContext, pi: Obj, charge: Obj): Obj {
   const after: Obj = { ...pi, status: 'succeeded', amount_capturable: 0, amount_received: charge.amount_captured, latest_charge: charge.id };
-  put(c.ctx, 'payment_intents', after);
-  emit(c, 'payment_intent.succeeded', after);
+  putAndEmit(c, 'payment_intents', after, 'payment_intent.succeeded');
   return after;
 }
 

@@ -18,7 +18,7 @@ import type { Ctx } from '../../../kit/index.ts';
 import { attemptCharge, captureCharge, checkAmount, checkCurrency, intentCaptured, mustCharge, releaseCharge, shippingOf, shippingParam } from './charges.ts';
 import { liveCustomer } from './customers.ts';
 import { authenticationHandlers } from './setup-intents.ts';
-import { emit } from '../lib/events.ts';
+import { putAndEmit } from '../lib/events.ts';
 import { failed, invalidRequest, resourceMissing, unexpectedState, type Failed } from '../lib/errors.ts';
 import { limitOf, listPage, listOf } from '../lib/list.ts';
 import { op, type OpContext } from '../lib/op.ts';
@@ -277,14 +277,12 @@ export function createPaymentIntent(c: OpContext, params: IntentRequest & Record
   };
   applyCommon(c, pi, params);
   if (pi.payment_method) pi.status = 'requires_confirmation';
-  put(ctx, 'payment_intents', pi);
-  emit(c, 'payment_intent.created', pi);
+  putAndEmit(c, 'payment_intents', pi, 'payment_intent.created');
   return pi;
 }
 
 /** The charge attempt behind a confirm (or a finished authentication): moves the intent on and answers. */
 function charge(c: OpContext, pi: Obj, pm: Obj, opts: { offSession: boolean; authenticated: boolean }): Obj | Failed {
-  const ctx = c.ctx;
   const manual = pi.capture_method === 'manual';
   const out = attemptCharge(c, {
     amount: pi.amount,
@@ -311,8 +309,7 @@ function charge(c: OpContext, pi: Obj, pm: Obj, opts: { offSession: boolean; aut
     pi.status = 'requires_payment_method';
     pi.payment_method = null;
     pi.last_payment_error = { charge: chargeId, code, ...(decline_code ? { decline_code } : {}), doc_url: docUrl(code ?? 'card_declined'), message, payment_method, type };
-    put(ctx, 'payment_intents', pi);
-    emit(c, 'payment_intent.payment_failed', pi);
+    putAndEmit(c, 'payment_intents', pi, 'payment_intent.payment_failed');
     return failed(402, { ...out.error, payment_intent: structuredClone(pi) });
   }
   pi.last_payment_error = null;
@@ -320,13 +317,11 @@ function charge(c: OpContext, pi: Obj, pm: Obj, opts: { offSession: boolean; aut
   if (manual) {
     pi.status = 'requires_capture';
     pi.amount_capturable = pi.amount;
-    put(ctx, 'payment_intents', pi);
-    emit(c, 'payment_intent.amount_capturable_updated', pi);
+    putAndEmit(c, 'payment_intents', pi, 'payment_intent.amount_capturable_updated');
   } else {
     pi.status = 'succeeded';
     pi.amount_received = pi.amount;
-    put(ctx, 'payment_intents', pi);
-    emit(c, 'payment_intent.succeeded', pi);
+    putAndEmit(c, 'payment_intents', pi, 'payment_intent.succeeded');
   }
   return pi;
 }
@@ -335,8 +330,7 @@ function charge(c: OpContext, pi: Obj, pm: Obj, opts: { offSession: boolean; aut
 function saveForLater(c: OpContext, pm: Obj, customer: string): void {
   if (!pm.customer) {
     const attached = { ...pm, customer };
-    put(c.ctx, 'payment_methods', attached);
-    emit(c, 'payment_method.attached', attached);
+    putAndEmit(c, 'payment_methods', attached, 'payment_method.attached');
   }
   markSetUp(c, pm.id);
 }
@@ -382,15 +376,13 @@ export function confirmPaymentIntent(c: OpContext, start: Obj, params: Record<st
       pi.payment_method = null;
       const error = { type: 'card_error' as const, code: 'authentication_required', decline_code: 'authentication_required', message: 'Your card was declined. This transaction requires authentication.', payment_method: pm };
       pi.last_payment_error = { ...error, doc_url: docUrl('authentication_required') };
-      put(ctx, 'payment_intents', pi);
-      emit(c, 'payment_intent.payment_failed', pi);
+      putAndEmit(c, 'payment_intents', pi, 'payment_intent.payment_failed');
       return failed(402, { ...error, payment_intent: structuredClone(pi) });
     }
     pi.status = 'requires_action';
     pi.next_action = nextActionOf(c, pi, params.return_url);
     pi.last_payment_error = null;
-    put(ctx, 'payment_intents', pi);
-    emit(c, 'payment_intent.requires_action', pi);
+    putAndEmit(c, 'payment_intents', pi, 'payment_intent.requires_action');
     return pi;
   }
   return charge(c, pi, pm, { offSession, authenticated: false });
@@ -420,8 +412,7 @@ export function authenticatePaymentIntent(c: OpContext, id: string, outcome: 'su
       type: 'invalid_request_error',
     };
     pi.payment_method = null;
-    put(ctx, 'payment_intents', pi);
-    emit(c, 'payment_intent.payment_failed', pi);
+    putAndEmit(c, 'payment_intents', pi, 'payment_intent.payment_failed');
     return pi;
   }
   return charge(c, pi, pm, { offSession: false, authenticated: true });
@@ -601,8 +592,7 @@ export const paymentIntentsOps = [
       }
       if (pi.status === 'requires_capture' && pi.latest_charge) releaseCharge(c, mustCharge(ctx, pi.latest_charge));
       const after: Obj = { ...pi, status: 'canceled', canceled_at: nowSeconds(ctx), cancellation_reason: params.cancellation_reason ?? null, amount_capturable: 0, next_action: null };
-      put(ctx, 'payment_intents', after);
-      emit(c, 'payment_intent.canceled', after);
+      putAndEmit(c, 'payment_intents', after, 'payment_intent.canceled');
       return after;
     },
   }),
@@ -648,8 +638,7 @@ export const paymentIntentsOps = [
       if (params.description !== undefined) after.description = params.description;
       if (params.metadata !== undefined) after.metadata = mergeMetadata(pi.metadata ?? {}, params.metadata);
       if (params.statement_descriptor !== undefined) after.statement_descriptor = params.statement_descriptor;
-      put(ctx, 'payment_intents', after);
-      emit(c, 'payment_intent.amount_capturable_updated', after);
+      putAndEmit(c, 'payment_intents', after, 'payment_intent.amount_capturable_updated');
       return after;
     },
   }),

@@ -148,6 +148,35 @@ describe('subscriptions', () => {
     expect(inst.query('SELECT count(*) AS n FROM invoices')).toEqual([{ n: 2 }]);
   });
 
+  it("a renewal's events, in order, each with the object as it was at that step; event rows are plain JSON of the event", async () => {
+    const { inst, s } = fresh();
+    const { customer } = await customerWith(s);
+    const { basic } = await plans(s);
+    const sub = await s.subscriptions.create({ customer: customer.id, items: [{ price: basic.id }] });
+    const before = inst.query<{ n: number }>('SELECT max(seq) AS n FROM events')[0].n;
+    inst.advanceClock(31 * DAY);
+    const rows = inst.query<{ data: string }>('SELECT data FROM events WHERE seq > ? ORDER BY seq', before);
+    const events = rows.map((r) => JSON.parse(r.data) as Record<string, any>);
+    expect(events.map((e) => e.type)).toEqual([
+      'invoice.created', 'invoice.finalized', 'payment_intent.created', 'charge.succeeded', 'payment_intent.succeeded',
+      'invoice_payment.paid', 'invoice.paid', 'invoice.payment_succeeded', 'customer.subscription.updated',
+    ]);
+    // Events splice in the JSON their object was stored with: the text is JSON.stringify's, fields in Stripe's order.
+    for (const [i, e] of events.entries()) {
+      expect(rows[i].data).toBe(JSON.stringify(e));
+      expect(Object.keys(e)).toEqual(['id', 'object', 'api_version', 'context', 'created', 'data', 'livemode', 'pending_webhooks', 'request', 'type']);
+    }
+    const [created, finalized, , , , , paid, succeeded, updated] = events.map((e) => e.data.object);
+    // The draft is announced as a draft with its line, although billing stores the invoice only once it is finalized.
+    expect(created).toMatchObject({ status: 'draft', number: null, total: 3000, lines: { total_count: 1 } });
+    expect(finalized).toMatchObject({ id: created.id, status: 'open', number: expect.stringMatching(/-0002$/), amount_due: 3000 });
+    expect(paid).toEqual(succeeded);
+    const invoice = await s.invoices.retrieve(created.id);
+    expect(plain(invoice)).toEqual(paid);
+    expect(plain(await s.subscriptions.retrieve(sub.id))).toEqual(updated);
+    expect(events[8].data.previous_attributes).toEqual({ items: expect.any(Object), latest_invoice: sub.latest_invoice });
+  });
+
   it('a failing card: past_due, retries 3, 5 and 7 days after each attempt, then canceled', async () => {
     const { inst, s } = fresh();
     const { customer } = await customerWith(s);
