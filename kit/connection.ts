@@ -7,9 +7,10 @@
  * and the page cache warm for the next episode. Anything that needs the database as bytes commits it first
  * (`commitEpisode()`). A connection that cannot roll back to a fixture (a blank store, or an episode that wrote so much
  * that it was committed) still runs its calls in a long transaction, a batch, committed every `EPISODE_ROWS` rows and
- * whenever the bytes are needed: a COMMIT of an in-memory database walks its page cache, which made committing every
- * call about a fifth of a small write's cost. Each tool call's own transaction inside either (a savepoint, or a
- * transaction of its own where neither can run) belongs to the call (call-transaction.ts).
+ * whenever the bytes are needed: a COMMIT copies every page the transaction changed into the in-memory database, which
+ * made committing every call about a fifth of a small write's cost. Each tool call's own transaction inside either (a
+ * savepoint, or a transaction of its own for a bulk call or where neither can run) belongs to the call
+ * (call-transaction.ts).
  */
 import Database from 'better-sqlite3';
 import type { Statement } from 'better-sqlite3';
