@@ -147,7 +147,9 @@ export async function runHttpFaceBench(opts: HttpFaceOptions = {}): Promise<Http
     for (const [kind, c] of Object.entries(canned)) if (c.status !== 200) throw new Error(`http-face bench: the ${kind} request answered ${c.status}: ${c.body}`);
     const floorBase = `http://127.0.0.1:${(await floorProc.ask({ cmd: 'canned', ...canned })).port}`;
     const check = await fetchOnce(floorBase, 'GET', customerPath, AUTH);
-    if (check.body !== canned.get.body || JSON.stringify(check.headers) !== JSON.stringify(canned.get.headers)) {
+    // Header order is not part of HTTP's meaning (and Node writes a reply's headers in its own order).
+    const sameHeaders = (a: Record<string, string>, b: Record<string, string>) => JSON.stringify(Object.entries(a).sort()) === JSON.stringify(Object.entries(b).sort());
+    if (check.body !== canned.get.body || !sameHeaders(check.headers, canned.get.headers)) {
       throw new Error(`http-face bench: the floor does not answer what Seahaven did:\n${JSON.stringify(check)}\n${JSON.stringify(canned.get)}`);
     }
     log('in process: what inst.request costs');

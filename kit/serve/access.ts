@@ -52,6 +52,13 @@ function quoted(value: string): string {
   return JSON.stringify(value.slice(0, 200)).replace(/[^\x20-\x7e]/g, '?');
 }
 
+/** Whether a `Host` (lower case) passes the access guard's DNS rebinding check: loopback names and the allowed hosts. */
+export function hostCheck(options: Pick<AccessOptions, 'allowedHosts'>): (host: string) => boolean {
+  const hosts = new Set((options.allowedHosts ?? []).map((h) => h.trim().toLowerCase()));
+  const anyHost = hosts.has('*');
+  return (host) => anyHost || isLoopbackHost(host) || hosts.has(host) || hosts.has(hostnameOf(host));
+}
+
 /**
  * Make the check. Returns the reason a request is refused, with the status to send, or `undefined` to let it through.
  * @example
@@ -61,11 +68,10 @@ function quoted(value: string): string {
 export function accessCheck(options: AccessOptions): (req: Request) => { status: 403 | 415; message: string } | undefined {
   const hosts = new Set((options.allowedHosts ?? []).map((h) => h.trim().toLowerCase()));
   const origins = new Set((options.allowedOrigins ?? []).map(normalizeOrigin));
-  const anyHost = hosts.has('*');
   const anyOrigin = origins.has('*');
   const checkSites = options.token === undefined;
 
-  const hostAllowed = (host: string) => anyHost || isLoopbackHost(host) || hosts.has(host) || hosts.has(hostnameOf(host));
+  const hostAllowed = hostCheck(options);
   const originAllowed = (origin: string, host: string) => {
     const normal = normalizeOrigin(origin);
     if (anyOrigin || origins.has(normal)) return true;

@@ -2,14 +2,16 @@
 import { Hono } from 'hono';
 import { checkSlowCallMs } from '../call-timing.ts';
 import type { World } from '../world.ts';
-import { accessGuard } from './access.ts';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { accessGuard, hostCheck } from './access.ts';
+import { faceFastPath } from './face-fast.ts';
 import { bearerToken, tokenMatcher } from './auth.ts';
 import { WORKER_HEADER, type ClusterRouter } from './cluster.ts';
 import { rateLimited, type BodyLimits } from './body.ts';
 import { logInternal } from './errors.ts';
 import { Endpoint, type ServeHooks } from './endpoint.ts';
 import { FaceKeys } from './face-keys.ts';
-import { faceRoutes } from './face-routes.ts';
+import { faceRoutes, type FaceTarget } from './face-routes.ts';
 import { httpRoutes, type McpHttpRoute } from './http.ts';
 import { FairScheduler } from './scheduler.ts';
 import { SessionRegistry } from './sessions.ts';
@@ -74,6 +76,8 @@ export interface SeahavenApp {
   shutdown(): Promise<void>;
   /** @internal In a worker of `seahaven serve --workers N`: its view of the other workers. */
   cluster?: ClusterRouter;
+  /** @internal Answers plain requests of the worlds' HTTP faces before Hono (face-fast.ts); absent in a worker. */
+  faceFastPath?: (req: IncomingMessage, res: ServerResponse) => boolean;
 }
 
 export const DEFAULTS = { maxSessions: 4096, idleTimeoutMs: 15 * 60_000, hibernateAfterMs: 30_000, forkTtlMs: 60_000, maxFrameBytes: 1 << 20, maxBodyBytes: 1 << 20, bodyTimeoutMs: 10_000 };
@@ -134,6 +138,7 @@ export function createApp(options: AppOptions): SeahavenApp {
   }
 
   const endpoints = new Map<string, Endpoint>();
+  const faceTargets = new Map<string, FaceTarget>();
   for (const world of worlds) {
     const faceKeys = world.http ? new FaceKeys(world.http, router === undefined ? undefined : (key) => router.ownerOfKey(key) === router.slot) : undefined;
     if (faceKeys) sessions.onSessionEnd((s) => faceKeys.release(s));
@@ -164,7 +169,11 @@ export function createApp(options: AppOptions): SeahavenApp {
     sub.get('/ws', (c) => c.json({ detail: `${c.req.path} speaks WebSocket; connect with a WebSocket client (ws://…${c.req.path})` }, 426));
     httpRoutes(sub, ep, { limits, mcpHttp: options.mcpHttp, cluster: router });
     const face = faceKeys ? { limits, logger, serverToken, cluster: router } : undefined;
-    if (faceKeys && face) faceRoutes(sub, ep, faceKeys, face);
+    if (faceKeys && face) {
+      faceRoutes(sub, ep, faceKeys, face);
+      faceTargets.set(`/${world.name}${faceKeys.face.basePath}`, { ep, keys: faceKeys, options: face });
+      if (world === rootFace) faceTargets.set(faceKeys.face.basePath, { ep, keys: faceKeys, options: face });
+    }
     app.route(`/${world.name}`, sub);
     // The first world also answers at the root, so `http://host:port` is an OpenEnv base URL.
     if (world === worlds[0]) app.route('/', sub);
@@ -183,7 +192,7 @@ export function createApp(options: AppOptions): SeahavenApp {
     endpoints,
     scheduler,
     limits,
-    ...(router === undefined ? {} : { cluster: router }),
+    ...(router === undefined ? { faceFastPath: faceFastPath({ targets: faceTargets, hostAllowed: options.token === undefined ? hostCheck({ allowedHosts: options.allowedHosts }) : null }) } : { cluster: router }),
     async shutdown() {
       for (const ep of endpoints.values()) ep.closing = true;
       // Requests already received finish; a hook that never settles must not hold the shutdown forever.

@@ -19,10 +19,10 @@ import { handedOver, type ClusterRouter } from './cluster.ts';
 import { FrameError, logInternal } from './errors.ts';
 
 /**
- * The reply as a Response: header names in lower case and in order (as a WHATWG `Headers` gives them, without
- * building one), a content type when the face set none.
+ * The reply as it goes on the wire: header names in lower case and in order (as a WHATWG `Headers` gives them, without
+ * building one), a content type when the face set none, the body as text.
  */
-function send(c: Context, reply: FaceReply): Response {
+export function replyParts(reply: FaceReply): { status: number; headers: Record<string, string>; body: string } {
   const given = reply.headers ?? {};
   const headers: Record<string, string> = {};
   for (const name of Object.keys(given).map((n) => n.toLowerCase()).sort()) headers[name] = '';
@@ -32,7 +32,12 @@ function send(c: Context, reply: FaceReply): Response {
   }
   const body = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
   if (!('content-type' in headers)) headers['content-type'] = typeof reply.body === 'string' ? 'text/plain; charset=utf-8' : 'application/json';
-  return c.body(body, reply.status as 200, headers);
+  return { status: reply.status, headers, body };
+}
+
+function send(c: Context, reply: FaceReply): Response {
+  const { status, headers, body } = replyParts(reply);
+  return c.body(body, status as 200, headers);
 }
 
 /**
@@ -40,13 +45,17 @@ function send(c: Context, reply: FaceReply): Response {
  * server they are read off Node's raw header list, which spares building a WHATWG `Headers` for every request.
  */
 function requestHeaders(c: Context): Record<string, string> {
-  const headers: Record<string, string> = {};
   const incoming = (c.env as { incoming?: unknown } | undefined)?.incoming;
   if (!(incoming instanceof IncomingMessage)) {
+    const headers: Record<string, string> = {};
     c.req.raw.headers.forEach((v, k) => (headers[k] = v));
     return headers;
   }
-  const raw = incoming.rawHeaders;
+  return headersOf(incoming.rawHeaders);
+}
+
+/** `requestHeaders` off Node's raw header list (`IncomingMessage.rawHeaders`). */
+export function headersOf(raw: readonly string[]): Record<string, string> {
   const names: string[] = [];
   const values = new Map<string, string>();
   for (let i = 0; i < raw.length; i += 2) {
@@ -56,6 +65,7 @@ function requestHeaders(c: Context): Record<string, string> {
     if (seen === undefined) names.push(name);
     values.set(name, seen === undefined ? value : seen + ', ' + value);
   }
+  const headers: Record<string, string> = {};
   for (const name of names.sort()) headers[name] = values.get(name)!;
   return headers;
 }
@@ -73,9 +83,61 @@ export interface FaceRouteOptions {
   cluster?: ClusterRouter;
 }
 
-export function faceRoutes(app: Hono, ep: Endpoint, keys: FaceKeys, options: FaceRouteOptions): void {
-  const { limits, logger, serverToken, cluster } = options;
+/** A world's face as the server answers it: its endpoint, the keys that pick sessions, and the route options. */
+export interface FaceTarget {
+  ep: Endpoint;
+  keys: FaceKeys;
+  options: FaceRouteOptions;
+}
+
+/** The reply to a body that could not be read, or the error to rethrow. */
+export function bodyFailure(face: HttpFace, e: unknown): FaceReply {
+  if (e instanceof BodyTooLarge) return faceError(face, 413, e.message);
+  if (e instanceof BodyTimeout) return faceError(face, 408, e.message);
+  if (e instanceof BodyAborted) return faceError(face, 400, e.message);
+  throw e;
+}
+
+/** The credential of a request: its key, or the reply that refuses it (a face bug reading it is a 500). */
+export function credentialOf(t: FaceTarget, req: FaceRequest, pathname: string): { key: string } | { reply: FaceReply } {
+  const face = t.keys.face;
+  try {
+    return face.credential(req);
+  } catch (e) {
+    return { reply: faceError(face, 500, logInternal(t.options.logger, `reading the credential of ${req.method} ${pathname}`, e)) };
+  }
+}
+
+/** Answer a request whose credential is `key` on the key's session (opened for a key the server never issued). */
+export async function answerWithKey(t: FaceTarget, key: string, req: FaceRequest, pathname: string): Promise<FaceReply> {
+  const { ep, keys } = t;
+  const { logger, serverToken } = t.options;
   const face = keys.face;
+  let session = keys.sessionOf(key);
+  // Behind a server token, a key the server issued is itself the proof of access (it was handed out behind the
+  // token); any other key needs the token beside it, since the Authorization header carries the key.
+  if (session === undefined && serverToken !== null && !serverToken(req.headers['x-seahaven-token'])) {
+    return faceError(face, 401, 'this server requires its token: send "X-Seahaven-Token: <token>" (the --token or SEAHAVEN_TOKEN it was started with), or use the api_key a session was issued in its reset metadata');
+  }
+  try {
+    if (session === undefined) {
+      // One account per key: a key the server never issued gets a session of its own.
+      session = ep.openSession('http-key');
+      keys.bind(key, session);
+    }
+    const s = session;
+    s.lastActive = performance.now();
+    return await ep.run(s, () => s.inst.request(req));
+  } catch (e) {
+    const known = e instanceof CapacityError || e instanceof FrameError;
+    return faceError(face, known ? 503 : 500, known ? (e as Error).message : logInternal(logger, `on ${req.method} ${pathname}`, e));
+  }
+}
+
+export function faceRoutes(app: Hono, ep: Endpoint, keys: FaceKeys, options: FaceRouteOptions): void {
+  const { limits, cluster } = options;
+  const face = keys.face;
+  const target: FaceTarget = { ep, keys, options };
   const handler = async (c: Context): Promise<Response> => {
     const url = new URL(c.req.url);
     const at = url.pathname.indexOf(face.basePath);
@@ -87,44 +149,17 @@ export function faceRoutes(app: Hono, ep: Endpoint, keys: FaceKeys, options: Fac
         body = await readRequestBody(c, limits);
       }
     } catch (e) {
-      if (e instanceof BodyTooLarge) return send(c, faceError(face, 413, e.message));
-      if (e instanceof BodyTimeout) return send(c, faceError(face, 408, e.message));
-      if (e instanceof BodyAborted) return send(c, faceError(face, 400, e.message));
-      throw e;
+      return send(c, bodyFailure(face, e));
     }
     const req: FaceRequest = { method: c.req.method, path: rest === '' ? '/' : rest, query: url.search.replace(/^\?/, ''), headers, body };
-    let credential: ReturnType<HttpFace['credential']>;
-    try {
-      credential = face.credential(req);
-    } catch (e) {
-      return send(c, faceError(face, 500, logInternal(logger, `reading the credential of ${req.method} ${url.pathname}`, e)));
-    }
+    const credential = credentialOf(target, req, url.pathname);
     if ('reply' in credential) return send(c, credential.reply);
     if (cluster !== undefined && !handedOver(c)) {
       // One key, one account, on the worker the key's hash picks (the keys a worker issues hash to itself).
       const owner = cluster.ownerOfKey(credential.key);
       if (owner !== cluster.slot) return cluster.forward(c.req.raw, owner, c.req.method === 'GET' || c.req.method === 'HEAD' ? null : body);
     }
-    let session = keys.sessionOf(credential.key);
-    // Behind a server token, a key the server issued is itself the proof of access (it was handed out behind the
-    // token); any other key needs the token beside it, since the Authorization header carries the key.
-    if (session === undefined && serverToken !== null && !serverToken(headers['x-seahaven-token'])) {
-      return send(c, faceError(face, 401, 'this server requires its token: send "X-Seahaven-Token: <token>" (the --token or SEAHAVEN_TOKEN it was started with), or use the api_key a session was issued in its reset metadata'));
-    }
-    try {
-      if (session === undefined) {
-        // One account per key: a key the server never issued gets a session of its own.
-        session = ep.openSession('http-key');
-        keys.bind(credential.key, session);
-      }
-      const s = session;
-      s.lastActive = performance.now();
-      const reply = await ep.run(s, () => s.inst.request(req));
-      return send(c, reply);
-    } catch (e) {
-      const known = e instanceof CapacityError || e instanceof FrameError;
-      return send(c, faceError(face, known ? 503 : 500, known ? (e as Error).message : logInternal(logger, `on ${req.method} ${url.pathname}`, e)));
-    }
+    return send(c, await answerWithKey(target, credential.key, req, url.pathname));
   };
   app.all(`${face.basePath}`, handler);
   app.all(`${face.basePath}/*`, handler);

@@ -2,7 +2,7 @@
  * The Node.js runtime: listen with @hono/node-server and its built-in WebSocket upgrade (a `ws` server in noServer
  * mode), start the idle reaper, and shut down gracefully.
  */
-import type { Server } from 'node:http';
+import { createServer as createHttpServer, type RequestListener, type Server, type ServerOptions as HttpServerOptions } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
 import { WebSocketServer } from 'ws';
@@ -49,7 +49,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   // Text frames are decoded leniently (invalid UTF-8 becomes U+FFFD), so a garbled frame gets an INVALID_JSON reply
   // instead of closing the connection.
   const wss = new WebSocketServer({ noServer: true, maxPayload: Math.max(4 * maxFrame, 1 << 20), skipUTF8Validation: true });
-  const server = createAdaptorServer({ fetch: seahaven.app.fetch, hostname: host, websocket: { server: wss } }) as Server;
+  // Plain requests of a world's HTTP face are answered before Hono sees them (face-fast.ts); everything else goes to Hono.
+  const fast = seahaven.faceFastPath;
+  const createServer: typeof createHttpServer = ((opts: HttpServerOptions, listener: RequestListener) =>
+    createHttpServer(opts, fast === undefined ? listener : (req, res) => void (fast(req, res) || listener(req, res)))) as typeof createHttpServer;
+  const server = createAdaptorServer({ fetch: seahaven.app.fetch, hostname: host, websocket: { server: wss }, createServer }) as Server;
   // Bodies are cut by their own deadline once a route reads them; this bounds the rest (headers, bodies no route reads).
   server.requestTimeout = Math.max(server.headersTimeout, 0) + (options.bodyTimeoutMs ?? DEFAULTS.bodyTimeoutMs);
   await new Promise<void>((resolve, reject) => {
