@@ -63,3 +63,11 @@ export class ByteChunks {
     this.used = 0;
   }
 }
+
+/** `a`, or a copy of it twice as long (or longer) when it has fewer than `length` entries: a growable table of numbers. */
+export function withRoom(a: Int32Array<ArrayBuffer>, length: number): Int32Array<ArrayBuffer> {
+  if (length <= a.length) return a;
+  const grown = new Int32Array(Math.max(length, a.length * 2, 64));
+  grown.set(a);
+  return grown;
+}

@@ -6,7 +6,7 @@
  * The texts are kept as UTF-8 outside the JavaScript heap (byte-chunks.ts), in chunks that go back to a process-wide
  * pool when the episode ends.
  */
-import { ByteChunks } from './byte-chunks.ts';
+import { ByteChunks, withRoom } from './byte-chunks.ts';
 import type { ToolFailure } from './call-failure.ts';
 
 /**
@@ -29,7 +29,7 @@ const EMPTY_META = new Int32Array(0);
 
 export class CallHistory {
   /** Per call: the mark (its number, 0 when refused before a tool ran; a failure is stored as -number - 1), then where its texts are. */
-  private meta: Int32Array = EMPTY_META;
+  private meta: Int32Array<ArrayBuffer> = EMPTY_META;
   /** Per call: the tool's name (the world's own strings, shared by every record). */
   private tools: string[] = [];
   private texts: ByteChunks;
@@ -50,11 +50,7 @@ export class CallHistory {
   /** Record one call: `outcome` is the JSON text of its result, or of its error when `ok` is false. */
   push(index: number, ok: boolean, tool: string, args: string, outcome: string): void {
     const n = this.tools.length;
-    if ((n + 1) * META > this.meta.length) {
-      const grown = new Int32Array(Math.max(32 * META, this.meta.length * 2));
-      grown.set(this.meta);
-      this.meta = grown;
-    }
+    this.meta = withRoom(this.meta, (n + 1) * META);
     const texts = this.texts;
     // A UTF-16 code unit takes at most 3 bytes of UTF-8; the exact length is measured only when that bound does not fit.
     const c = texts.fits(3 * (args.length + outcome.length)) ? texts.chunks.length - 1 : texts.room(Buffer.byteLength(args) + Buffer.byteLength(outcome));

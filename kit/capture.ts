@@ -10,6 +10,7 @@ import type { Statement } from 'better-sqlite3';
 import { compareSqlValues, sqlValueToJson, type Row } from './values.ts';
 import { quoteIdent, type TableInfo } from './schema.ts';
 import type { Db } from './sqlite.ts';
+import { withRoom } from './byte-chunks.ts';
 import { RowValues } from './row-values.ts';
 
 export const CAPTURE_FN = '__seahaven_capture';
@@ -267,27 +268,18 @@ export class ChangeTracker {
 
   private addRecord(slot: number, before: number, after: number): void {
     const i = this.recordCount++;
-    if (3 * this.recordCount > this.records.length) {
-      const grown = new Int32Array(this.records.length * 2);
-      grown.set(this.records);
-      this.records = grown;
-    }
+    this.records = withRoom(this.records, 3 * this.recordCount);
     this.records[3 * i] = slot;
     this.records[3 * i + 1] = before;
     this.records[3 * i + 2] = after;
   }
 
   private growSlots(): void {
-    if (this.slots.size <= this.slotTable.length) return;
-    const grow = (a: Int32Array) => {
-      const grown = new Int32Array(a.length * 2);
-      grown.set(a);
-      return grown;
-    };
-    this.slotTable = grow(this.slotTable);
-    this.slotKey = grow(this.slotKey);
-    this.slotOriginal = grow(this.slotOriginal);
-    this.slotCurrent = grow(this.slotCurrent);
+    const n = this.slots.size;
+    this.slotTable = withRoom(this.slotTable, n);
+    this.slotKey = withRoom(this.slotKey, n);
+    this.slotOriginal = withRoom(this.slotOriginal, n);
+    this.slotCurrent = withRoom(this.slotCurrent, n);
   }
 
   /** Rows sorted by table name, then key. */

@@ -5,7 +5,7 @@
  * BLOBs as they are, both after a 32-bit length. Decoding gives back the same values, so two rows encode to the same
  * bytes exactly when they hold the same values.
  */
-import { ByteChunks } from './byte-chunks.ts';
+import { ByteChunks, withRoom } from './byte-chunks.ts';
 
 const NULL = 0;
 const INTEGER = 1;
@@ -20,7 +20,7 @@ export const NO_ROW = -1;
 export class RowValues {
   private readonly bytes: ByteChunks;
   /** Per row: chunk, start and end of its bytes. */
-  private where: Int32Array;
+  private where: Int32Array<ArrayBuffer>;
   private count = 0;
 
   /** Empty, or a copy of `from` (a fork's) with chunks of its own. */
@@ -70,11 +70,7 @@ export class RowValues {
     }
     bytes.used = at;
     const n = this.count++;
-    if (3 * this.count > this.where.length) {
-      const grown = new Int32Array(this.where.length * 2);
-      grown.set(this.where);
-      this.where = grown;
-    }
+    this.where = withRoom(this.where, 3 * this.count);
     this.where[3 * n] = c;
     this.where[3 * n + 1] = start;
     this.where[3 * n + 2] = at;
