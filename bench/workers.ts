@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { spawnServe, type ServeProcess } from '../kit/serve/test-fixtures/spawn-serve.ts';
 import { machine, spawnChild, writeSection, type Child } from './harness.ts';
-import { crmRows, crmScripts } from './ws.ts';
+import { call, crmEpisodeOpening, crmRows, crmScripts } from './ws.ts';
 import type { GroupResult, LoadGroup } from './ws-load.ts';
 
 /** [workers, sessions] of the CPU runs. */
@@ -28,20 +28,12 @@ const CPU_RUNS: [number, number][] = [[1, 1], [2, 1], [1, 4], [2, 8], [1, 8]];
 
 export const HEADING = '## Workers (`seahaven serve --workers N`)';
 
-const call = (tool: string, args: Record<string, unknown>) => JSON.stringify({ type: 'step', data: { type: 'call_tool', tool_name: tool, arguments: args } });
 
 /** A 12-frame crm episode on `fixture`, with ids from that fixture: a reset, reads, and a few writes. */
 export function episodeOn(fixture: string): string[] {
   const { contact, deal } = crmRows(fixture);
   return [
-    JSON.stringify({ type: 'reset', data: { fixture, seed: 1 } }),
-    call('search_contacts', { query: 'an' }),
-    call('get_contact', { id: contact.id }),
-    call('list_companies', { limit: 10 }),
-    call('list_deals', { company_id: contact.company_id }),
-    call('pipeline_summary', {}),
-    call('update_contact', { id: contact.id, title: 'VP Sales' }),
-    call('log_activity', { contact_id: contact.id, kind: 'call', subject: 'Follow-up' }),
+    ...crmEpisodeOpening(fixture, contact),
     call('get_deal', { id: deal }),
     call('update_deal', { id: deal, stage: 'negotiation' }),
     call('list_contacts', { company_id: contact.company_id }),

@@ -20,7 +20,7 @@ import { machine, spawnChild, writeSection } from './harness.ts';
 import type { GroupResult, LoadGroup } from './ws-load.ts';
 
 
-const call = (tool: string, args: Record<string, unknown>) => JSON.stringify({ type: 'step', data: { type: 'call_tool', tool_name: tool, arguments: args } });
+export const call = (tool: string, args: Record<string, unknown>) => JSON.stringify({ type: 'step', data: { type: 'call_tool', tool_name: tool, arguments: args } });
 
 /**
  * The crm scripts, with ids from the fixture. `episode`: a reset and 15 calls (10 reads, 5 writes). `calls`: a reset,
@@ -36,11 +36,13 @@ export function crmRows(fixture: string): { contact: { id: string; company_id: s
   return { contact, deal };
 }
 
-export function crmScripts(): { episode: string[]; calls: string[]; reads: string[] } {
-  const { contact, deal } = crmRows('small_startup');
-  const reset = JSON.stringify({ type: 'reset', data: { fixture: 'small_startup', seed: 1 } });
-  const episode = [
-    reset,
+/**
+ * The first 8 frames of every crm benchmark episode on `fixture`: a reset, five reads of `contact`'s neighbourhood and
+ * two writes. The WebSocket and workers benchmarks each go on from here.
+ */
+export function crmEpisodeOpening(fixture: string, contact: { id: string; company_id: string }): string[] {
+  return [
+    JSON.stringify({ type: 'reset', data: { fixture, seed: 1 } }),
     call('search_contacts', { query: 'an' }),
     call('get_contact', { id: contact.id }),
     call('list_companies', { limit: 10 }),
@@ -48,6 +50,15 @@ export function crmScripts(): { episode: string[]; calls: string[]; reads: strin
     call('pipeline_summary', {}),
     call('update_contact', { id: contact.id, title: 'VP Sales' }),
     call('log_activity', { contact_id: contact.id, kind: 'call', subject: 'Follow-up' }),
+  ];
+}
+
+export function crmScripts(): { episode: string[]; calls: string[]; reads: string[] } {
+  const { contact, deal } = crmRows('small_startup');
+  const opening = crmEpisodeOpening('small_startup', contact);
+  const reset = opening[0];
+  const episode = [
+    ...opening,
     call('create_contact', { name: 'Bench Lead', email: 'lead-@@@example.com', company_id: contact.company_id }),
     call('get_contact', { id: contact.id }),
     call('list_contacts', { company_id: contact.company_id }),
