@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { crm } from '../../worlds/crm/index.ts';
 import { startServer, type RunningServer } from '../serve/index.ts';
-import { SeahavenClient, SeahavenError } from './index.ts';
+import { SeahavenClient } from './index.ts';
+import { rejection } from './test-rejection.ts';
 
 // env.grade() and env.fork(): grades on demand, and branches of a live episode on sessions of their own.
 
@@ -14,16 +15,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server.close();
 });
-
-async function rejection(p: Promise<unknown>): Promise<SeahavenError> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof SeahavenError) return e;
-    throw e;
-  }
-  throw new Error('expected the request to be refused');
-}
 
 /** What the branch-dependent part of a state is: everything but the episode id. */
 const withoutId = <T extends { episode_id: string }>({ episode_id: _, ...rest }: T) => rest;

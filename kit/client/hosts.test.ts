@@ -8,7 +8,9 @@ import { createServer, connect as tcpConnect, type AddressInfo, type Server, typ
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { crm } from '../../worlds/crm/index.ts';
 import { startServer, type RunningServer } from '../serve/index.ts';
-import { HostPool, SeahavenClient, SeahavenError } from './index.ts';
+import { HostPool, SeahavenClient } from './index.ts';
+import { rejection } from './test-rejection.ts';
+import { freePort } from '../serve/test-fixtures/free-port.ts';
 
 const ADA = { name: 'Ada Lovelace', email: 'ada.lovelace@acmerobotics.example', company_id: 'cmp_acme', title: 'Head of Research', stage: 'lead' };
 const quiet = () => {};
@@ -44,21 +46,7 @@ async function relay(target: RunningServer): Promise<Relay> {
 
 /** A port nothing listens on. */
 async function deadUrl(): Promise<string> {
-  const s = createServer();
-  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
-  const { port } = s.address() as AddressInfo;
-  await new Promise<void>((resolve) => s.close(() => resolve()));
-  return `http://127.0.0.1:${port}`;
-}
-
-async function rejection(p: Promise<unknown>): Promise<SeahavenError> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof SeahavenError) return e;
-    throw e;
-  }
-  throw new Error('expected a rejection');
+  return `http://127.0.0.1:${await freePort()}`;
 }
 
 let servers: RunningServer[];
