@@ -128,6 +128,23 @@ function strict(touch: readonly Allowance[], expected: readonly Expectation[], e
   return gate(noOtherChanges({ allow, name: 'nothing else changed' }), extra.length ? all([changes, ...extra]) : changes);
 }
 
+
+/**
+ * One succeeded refund of `amount` cents with `reason` on a payment and its charge (refunded in full, or partly), with
+ * its balance transaction: the only rows the episode may touch.
+ */
+function oneRefund(paymentIntent: string, charge: string, amount: number, reason: string, full: boolean): Rubric {
+  return strict([
+    inserted('refunds', { payment_intent: paymentIntent }),
+    updated('charges', { id: charge }, {}),
+    inserted('balance_transactions', { type: 'refund' }),
+  ], [
+    inserted('refunds', { payment_intent: paymentIntent, charge, status: 'succeeded', data: object(`amount = ${amount}, reason = "${reason}"`, (o) => o.amount === amount && o.reason === reason) }),
+    full
+      ? updated('charges', { id: charge }, { data: object('refunded in full', (o) => o.refunded === true && o.amount_refunded === amount) })
+      : updated('charges', { id: charge }, { data: object(`amount_refunded = ${amount}, not fully refunded`, (o) => o.amount_refunded === amount && o.refunded === false) }),
+  ]);
+}
 /**
  * A check that a row inserted in `child` (one that fits `childFits`) refers by `column` to a row inserted in `parent`
  * that fits `parentFits`: "the price belongs to the new product", which no single-row matcher can say.
@@ -269,14 +286,7 @@ export const partialRefundWithReason = defineTask({
   tags: ['refunds', 'payments', 'lookup', 'trap'],
   prompt: 'Liam Novak (liam.novak2@heron.com) says his Additional training session ($350) ended an hour early. We agreed to give him $100 back: refund $100 of that payment, with the reason "requested by customer".',
   // There are two customers named Liam Novak; the other one's payments must stay as they are.
-  grade: strict([
-    inserted('refunds', { payment_intent: IDS.liamNovak2Training }),
-    updated('charges', { id: IDS.liamNovak2TrainingCharge }, {}),
-    inserted('balance_transactions', { type: 'refund' }),
-  ], [
-    inserted('refunds', { payment_intent: IDS.liamNovak2Training, charge: IDS.liamNovak2TrainingCharge, status: 'succeeded', data: object('amount = 10000, reason = "requested_by_customer"', (o) => o.amount === 10_000 && o.reason === 'requested_by_customer') }),
-    updated('charges', { id: IDS.liamNovak2TrainingCharge }, { data: object('amount_refunded = 10000, not fully refunded', (o) => o.amount_refunded === 10_000 && o.refunded === false) }),
-  ]),
+  grade: oneRefund(IDS.liamNovak2Training, IDS.liamNovak2TrainingCharge, 10_000, 'requested_by_customer', false),
   gold(inst) {
     const liam = customerNamed(inst, 'Liam Novak', 'liam.novak2@heron.com');
     const { data } = call<{ data: Obj[] }>(inst, 'list_payment_intents', { customer: liam.id, limit: 100 });
@@ -414,14 +424,7 @@ export const refundDuplicateCharge = defineTask({
   tags: ['refunds', 'payments', 'story', 'trap'],
   prompt: 'Priya Raman (Heron) was charged twice for her Onboarding workshop: two $750 payments 90 seconds apart. Refund the second (later) payment in full as a duplicate. The first payment is the real one and stays as it is.',
   // Refunding the first payment too (or instead) touches a row outside the gate: 0.
-  grade: strict([
-    inserted('refunds', { payment_intent: IDS.priyaDuplicatePayment }),
-    updated('charges', { id: IDS.priyaDuplicateCharge }, {}),
-    inserted('balance_transactions', { type: 'refund' }),
-  ], [
-    inserted('refunds', { payment_intent: IDS.priyaDuplicatePayment, charge: IDS.priyaDuplicateCharge, status: 'succeeded', data: object('amount = 75000, reason = "duplicate"', (o) => o.amount === 75_000 && o.reason === 'duplicate') }),
-    updated('charges', { id: IDS.priyaDuplicateCharge }, { data: object('refunded in full', (o) => o.refunded === true && o.amount_refunded === 75_000) }),
-  ]),
+  grade: oneRefund(IDS.priyaDuplicatePayment, IDS.priyaDuplicateCharge, 75_000, 'duplicate', true),
   gold(inst) {
     const priya = customerNamed(inst, 'Priya Raman');
     const { data } = call<{ data: Obj[] }>(inst, 'list_payment_intents', { customer: priya.id, limit: 100 });
