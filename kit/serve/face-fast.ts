@@ -10,7 +10,7 @@
  * worker of `--workers N` (whose requests may be handed to another worker). Everything else goes to Hono untouched.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { FaceRequest } from '../http-face.ts';
+import type { FaceReply, FaceRequest } from '../http-face.ts';
 import { readIncoming } from './body.ts';
 import { logInternal } from './errors.ts';
 import { answerWithKey, bodyFailure, credentialOf, headersOf, replyParts, type FaceTarget } from './face-routes.ts';
@@ -83,7 +83,7 @@ async function answer(t: FaceTarget, incoming: IncomingMessage, res: ServerRespo
   }
 }
 
-function write(res: ServerResponse, reply: Parameters<typeof replyParts>[0]): void {
+function write(res: ServerResponse, reply: FaceReply): void {
   const { status, headers, body } = replyParts(reply);
   if (res.destroyed) return;
   res.writeHead(status, { ...headers, 'content-length': Buffer.byteLength(body) });

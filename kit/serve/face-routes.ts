@@ -70,10 +70,7 @@ export function headersOf(raw: readonly string[]): Record<string, string> {
   return headers;
 }
 
-/**
- * Answer `<basePath>/*` of `ep`'s world on `app`. `prefix`: where `app` is mounted, stripped with the base path to
- * give the face its path (`/stripe` for `/stripe/v1/...`, `''` at the root).
- */
+/** How a world's face is served: body limits, where bugs are logged, the server token, the cluster. */
 export interface FaceRouteOptions {
   limits: BodyLimits;
   logger: (line: string) => void;
@@ -134,6 +131,10 @@ export async function answerWithKey(t: FaceTarget, key: string, req: FaceRequest
   }
 }
 
+/**
+ * Answer `<basePath>/*` of `ep`'s world on `app`, wherever `app` is mounted (`/stripe/v1/...`, or `/v1/...` at the
+ * root): the face's path is what follows the base path.
+ */
 export function faceRoutes(app: Hono, ep: Endpoint, keys: FaceKeys, options: FaceRouteOptions): void {
   const { limits, cluster } = options;
   const face = keys.face;
