@@ -67,6 +67,7 @@ export class CallTransaction {
   /** A statement that writes is about to run on `connection`: begin the call's part there, once per call. */
   beforeWrite(connection: Connection): void {
     if (!this.running || this.written.includes(connection)) return;
+    if (this.bulk) connection.beginBulk();
     if (connection.beginCallPart(this.bulk, this.bulk && !this.capturing)) connection.runOwn(`SAVEPOINT ${CALL_SAVEPOINT}`);
     else if (!connection.db.inTransaction) connection.runOwn('BEGIN');
     this.written.push(connection);
@@ -115,6 +116,7 @@ export class CallTransaction {
         connection.runOwn(`RELEASE ${CALL_SAVEPOINT}`);
         connection.episodeWrote(rows);
       } else if (connection.db.inTransaction) connection.runOwn('COMMIT');
+      if (this.bulk) connection.endBulk();
       written.shift();
     }
     if (this.capturing) this.tracker.recordCall(index, tool, this.touched);
@@ -126,6 +128,7 @@ export class CallTransaction {
     for (const connection of this.written) {
       if (connection.inEpisode) connection.db.exec(`ROLLBACK TO ${CALL_SAVEPOINT}; RELEASE ${CALL_SAVEPOINT}`);
       else if (connection.db.inTransaction) connection.runOwn('ROLLBACK');
+      if (this.bulk) connection.endBulk();
     }
     this.written.length = 0;
     this.marks?.restore(this.streams);
