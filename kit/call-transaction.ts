@@ -10,11 +10,11 @@
  * - the guard: a statement world code may not run (sql-guard.ts) fails the call at its end, even if world code caught
  *   the error, so nothing it wrote remains;
  * - capture: the capture triggers report each written row's key here (through the connection's capture function);
- *   at commit the change tracker reads those rows once and records the call's net changes;
+ *   at commit the change tracker records the call's net changes (capture.ts: most rows are read only when needed);
  * - random streams: their positions when the call began, so a call that fails leaves them as it found them;
  * - commit or rollback: of every store the call wrote to, together.
  */
-import type { ChangeTracker } from './capture.ts';
+import type { ChangeTracker, NeedsOld } from './capture.ts';
 import { TouchedRows } from './capture.ts';
 import type { Connection } from './connection.ts';
 import { StreamPositions, type Stream } from './random.ts';
@@ -95,10 +95,23 @@ export class CallTransaction {
     if (this.running) this.refused ??= e;
   }
 
-  /** A capture trigger fired on the store whose first table has number `offset` in the tracker. */
+  /**
+   * A capture trigger fired on the store whose first table has number `offset` in the tracker. Throws `NeedsOld` when
+   * a call is about to change a row whose value after an earlier call has not been read (capture.ts).
+   */
   capture(offset: number, args: unknown[]): null {
-    if (this.capturing) this.touched.add(this.tracker.tables, offset, args);
+    if (this.capturing) this.touched.add(this.tracker, offset, args, this.running);
     return null;
+  }
+
+  /** A statement threw `NeedsOld` and SQLite undid it: read what it needs, so that it can run again. */
+  settle(e: NeedsOld): void {
+    this.tracker.settleTable(e.tableNo);
+  }
+
+  /** A statement that may replace rows (and so delete them without a trigger) is about to run: read every live row. */
+  beforeReplace(): void {
+    if (this.capturing) this.tracker.settleAll();
   }
 
   /**

@@ -1,20 +1,24 @@
 /**
- * Change capture. Each tracked table gets three AFTER triggers whose short bodies hand only the written row's primary
- * key to a JS function (`__seahaven_capture`); short bodies keep the schema cheap to parse, which is most of a reset.
- * At the end of each call the kit reads the touched rows' current values once, and keeps them encoded outside the
- * JavaScript heap (row-values.ts). A row's value at the start of the episode comes from the fixture image (immutable,
- * shared per process), read only when the history is asked for: a call's record is the net change of each row it
- * touched, and the episode's net diff follows without replaying anything.
+ * Change capture. Each tracked table gets three AFTER triggers (capture-sql.ts) that hand only the written row's
+ * primary key to a JS function, which reports it to the running call (`TouchedRows`). A call's record is the net change of each row it touched, and the episode's net diff follows without replaying
+ * anything. A row's value at the start of the episode comes from the fixture image (immutable, shared per process),
+ * read only when the history is asked for.
+ *
+ * A row's value after a call is read when something needs it, not when the call ends ("live"): until a later call
+ * writes the row again, that value is simply the row as it is in the store. Most rows a call writes are never written
+ * again (events, charges, log lines), and reading them all back at commit was a quarter of a bulk call's cost. When a
+ * later call's first write to a live row fires its trigger, the row already holds the new value, so the capture
+ * function throws `NeedsOld`; SQLite undoes the statement, `ctx.db` reads the live rows of that table into the
+ * history (row-values.ts, outside the JavaScript heap) and runs the statement again. The table is then read at the end
+ * of each call, as tables that are written again and again are best served. A REPLACE can remove a row without a
+ * trigger, so a statement that may replace settles every live row first, and a schema that replaces by itself (`ON
+ * CONFLICT REPLACE`, a trigger with `OR REPLACE`) is read at the end of each call from the start.
  */
-import type { Statement } from 'better-sqlite3';
 import { compareSqlValues, sqlValueToJson, type Row } from './values.ts';
-import { quoteIdent, type TableInfo } from './schema.ts';
-import type { Db } from './sqlite.ts';
+import type { TableInfo } from './schema.ts';
+import type { RowReader } from './capture-sql.ts';
 import { withRoom } from './byte-chunks.ts';
-import { RowValues } from './row-values.ts';
-
-export const CAPTURE_FN = '__seahaven_capture';
-export const TRIGGER_PREFIX = '__seahaven_t';
+import { NO_ROW, RowValues } from './row-values.ts';
 
 /** A change record, as `changes()` and `changeLog()` return it. */
 export interface Change {
@@ -31,49 +35,6 @@ export interface ChangeLogEntry extends Change {
   tool: string;
 }
 
-/** The DDL that arms capture on `tables`; table numbers are positions in that array. */
-export function captureTriggersSql(tables: readonly TableInfo[]): string {
-  let sql = '';
-  tables.forEach((t, i) => {
-    const q = quoteIdent(t.name);
-    const key = (row: string) => t.pk.map((c) => `${row}.${quoteIdent(c)}`).join(', ');
-    const name = (op: string) => quoteIdent(`${TRIGGER_PREFIX}${op}_${t.name}`);
-    sql += `CREATE TRIGGER ${name('i')} AFTER INSERT ON ${q} BEGIN SELECT ${CAPTURE_FN}(${i}, ${key('NEW')}); END;\n`;
-    sql += `CREATE TRIGGER ${name('u')} AFTER UPDATE ON ${q} BEGIN SELECT ${CAPTURE_FN}(${i}, ${key('OLD')}, ${key('NEW')}); END;\n`;
-    sql += `CREATE TRIGGER ${name('d')} AFTER DELETE ON ${q} BEGIN SELECT ${CAPTURE_FN}(${i}, ${key('OLD')}); END;\n`;
-  });
-  return sql;
-}
-
-/** DDL that removes the capture triggers (used before a fixture image is frozen). */
-export function dropCaptureTriggersSql(tables: readonly TableInfo[]): string {
-  return tables
-    .flatMap((t) => ['i', 'u', 'd'].map((op) => `DROP TRIGGER IF EXISTS ${quoteIdent(`${TRIGGER_PREFIX}${op}_${t.name}`)};`))
-    .join('\n');
-}
-
-/** Reads whole rows by primary key from one connection, with statements prepared on first use. */
-export class RowReader {
-  private readonly db: Db;
-  private readonly statements: (Statement | undefined)[] = [];
-  private readonly tables: readonly TableInfo[];
-  constructor(db: Db, tables: readonly TableInfo[]) {
-    this.db = db;
-    this.tables = tables;
-  }
-  /** The row's values in column order, or null when no row has that key. */
-  read(tableNo: number, key: readonly unknown[]): unknown[] | null {
-    let stmt = this.statements[tableNo];
-    if (stmt === undefined) {
-      const t = this.tables[tableNo];
-      const where = t.pk.map((c) => `${quoteIdent(c)} IS ?`).join(' AND ');
-      stmt = this.db.prepare(`SELECT ${t.columns.map(quoteIdent).join(', ')} FROM ${quoteIdent(t.name)} WHERE ${where}`).raw(true).safeIntegers(true);
-      this.statements[tableNo] = stmt;
-    }
-    return (stmt.get(...(key as never[])) as unknown[] | undefined) ?? null;
-  }
-}
-
 /** A table as the tracker sees it: where its rows live now and where they started. */
 export interface TrackedTable {
   info: TableInfo;
@@ -85,10 +46,26 @@ export interface TrackedTable {
   store: { currentRows(): RowReader };
   /** The starting state; null when the store started empty. */
   base: RowReader | null;
+  /** Whether the schema may replace rows without a trigger, so rows are read at the end of each call (module header). */
+  eager: boolean;
+}
+
+/**
+ * Thrown by the capture function when a statement is about to change a live row (module header): the statement is
+ * undone, `settle()` the table, and run it again. It never reaches world code.
+ */
+export class NeedsOld extends Error {
+  readonly tableNo: number;
+  constructor(tableNo: number) {
+    super('seahaven: a live row must be read before it is written (the kit retries the statement)');
+    this.tableNo = tableNo;
+  }
 }
 
 /** A row's value not read yet: its value at the start of the episode, in the table's starting state. */
 const UNREAD = -2;
+/** A row's value not read yet: its value now, in the store (module header). */
+const LIVE = -3;
 
 function keyString(tableNo: number, key: readonly unknown[]): string {
   let s = String(tableNo);
@@ -115,23 +92,32 @@ function sameRow(a: readonly unknown[] | null, b: readonly unknown[] | null): bo
  * as (table number in the tracker, primary key). The call's transaction keeps it and hands it to the tracker at commit.
  */
 export class TouchedRows {
-  rows: [number, unknown[]][] = [];
+  /** Table number, primary key and key string of each row. */
+  rows: [number, unknown[], string][] = [];
   private readonly keys = new Set<string>();
 
-  /** A trigger fired for the store whose first table has number `offset`: `args` are `(table, ...key[, ...newKey])`. */
-  add(tables: readonly TrackedTable[], offset: number, args: unknown[]): void {
-    const tableNo = offset + Number(args[0]);
-    const n = tables[tableNo].info.pk.length;
-    this.touch(tableNo, args.slice(1, 1 + n));
+  /**
+   * A trigger fired for the store whose first table has number `offset`: `args` are `(table, ...key[, ...newKey])`, the
+   * table as `-1 - table` for a delete. `strict`: a call is running, so a live row about to change throws `NeedsOld`.
+   */
+  add(tracker: ChangeTracker, offset: number, args: unknown[], strict: boolean): void {
+    let local = Number(args[0]);
+    const deleted = local < 0;
+    if (deleted) local = -1 - local;
+    const tableNo = offset + local;
+    const n = tracker.tables[tableNo].info.pk.length;
     // An update passes the old key then the new one; a changed primary key touches both rows.
-    if (args.length > 1 + n) this.touch(tableNo, args.slice(1 + n));
+    const update = args.length > 1 + n;
+    this.touch(tracker, tableNo, args.slice(1, 1 + n), !update && !deleted, strict);
+    if (update) this.touch(tracker, tableNo, args.slice(1 + n), true, strict);
   }
 
-  private touch(tableNo: number, key: unknown[]): void {
+  private touch(tracker: ChangeTracker, tableNo: number, key: unknown[], inserted: boolean, strict: boolean): void {
     const k = keyString(tableNo, key);
     if (this.keys.has(k)) return;
+    tracker.firstTouch(tableNo, k, inserted, strict);
     this.keys.add(k);
-    this.rows.push([tableNo, key]);
+    this.rows.push([tableNo, key, k]);
   }
 
   /** Forget every row (the call ended). */
@@ -156,6 +142,12 @@ export class ChangeTracker {
   private slotKey = new Int32Array(256);
   private slotOriginal = new Int32Array(256);
   private slotCurrent = new Int32Array(256);
+  /** Per slot whose value now is `LIVE`: the record whose value after is too. */
+  private slotLive = new Int32Array(256);
+  /** Per table: slots made `LIVE` (some may have been read since), to read when the table is settled. */
+  private liveSlots: number[][] = [];
+  /** Tables read at the end of each call since a later call wrote one of their live rows. */
+  private settled = new Set<number>();
   /** Per call with a record: its number, tool, and where its rows end in `records`. */
   private callNumbers: number[] = [];
   private callTools: string[] = [];
@@ -164,14 +156,16 @@ export class ChangeTracker {
   private records = new Int32Array(3 * 256);
   private recordCount = 0;
 
-  /** Record what a call that just committed changed: the `touched` rows, read once now. */
+  /**
+   * Record what a call that just committed changed: the `touched` rows. Rows of tables that are written again and again
+   * (and of schemas that replace) are read now; the others stay `LIVE` until something needs their value.
+   */
   recordCall(call: number, tool: string, touched: TouchedRows): void {
     if (touched.rows.length === 0) return;
     const values = this.values;
     const before = this.recordCount;
-    for (const [tableNo, key] of touched.rows) {
+    for (const [tableNo, key, k] of touched.rows) {
       const t = this.tables[tableNo];
-      const k = keyString(tableNo, key);
       let slot = this.slots.get(k);
       if (slot === undefined) {
         slot = this.slots.size;
@@ -183,20 +177,70 @@ export class ChangeTracker {
         this.slotCurrent[slot] = UNREAD;
       }
       const was = this.slotCurrent[slot];
-      const now = values.add(t.store.currentRows().read(t.local, key));
-      // A value not read yet is compared when the history is read; a write that changed nothing leaves no record.
-      if (was !== UNREAD && values.same(was, now)) {
-        values.dropLast(now);
-        continue;
+      if (t.eager || this.settled.has(tableNo)) {
+        const now = values.add(t.store.currentRows().read(t.local, key));
+        // A value not read yet is compared when the history is read; a write that changed nothing leaves no record.
+        if (was !== UNREAD && was !== LIVE && values.same(was, now)) {
+          values.dropLast(now);
+          continue;
+        }
+        this.addRecord(slot, was, now);
+        this.slotCurrent[slot] = now;
+      } else {
+        // Records whose value before and after are the same are left out when the history is read.
+        this.addRecord(slot, was, LIVE);
+        this.slotCurrent[slot] = LIVE;
+        this.slotLive[slot] = this.recordCount - 1;
+        (this.liveSlots[tableNo] ??= []).push(slot);
       }
-      this.addRecord(slot, was, now);
-      this.slotCurrent[slot] = now;
     }
     if (this.recordCount > before) {
       this.callNumbers.push(call);
       this.callTools.push(tool);
       this.callEnds.push(this.recordCount);
     }
+  }
+
+  /**
+   * The running call writes the row with key string `k` for the first time. A live row that is `inserted` had no row
+   * (a plain insert found none; a REPLACE settled everything first). One about to change in place or be deleted must be
+   * read first: `strict` throws `NeedsOld` (the statement is undone and retried); otherwise (a write outside any call,
+   * on a raw database handle) its value after the last call is lost and reads as the row now.
+   */
+  firstTouch(tableNo: number, k: string, inserted: boolean, strict: boolean): void {
+    const slot = this.slots.get(k);
+    if (slot === undefined || this.slotCurrent[slot] !== LIVE) return;
+    if (inserted) this.settle(slot, NO_ROW);
+    else if (strict) throw new NeedsOld(tableNo);
+  }
+
+  /** Read every live row of table `tableNo` into the history, and read that table at the end of each call from now on. */
+  settleTable(tableNo: number): void {
+    this.settled.add(tableNo);
+    this.settleLive(tableNo);
+  }
+
+  /** Read every live row into the history (before a statement that may replace rows without a trigger). */
+  settleAll(): void {
+    for (let tableNo = 0; tableNo < this.liveSlots.length; tableNo++) this.settleLive(tableNo);
+  }
+
+  private settleLive(tableNo: number): void {
+    const slots = this.liveSlots[tableNo];
+    if (slots === undefined || slots.length === 0) return;
+    const t = this.tables[tableNo];
+    const rows = t.store.currentRows();
+    for (const slot of slots) {
+      if (this.slotCurrent[slot] !== LIVE) continue;
+      this.settle(slot, this.values.add(rows.read(t.local, this.values.get(this.slotKey[slot])!)));
+    }
+    slots.length = 0;
+  }
+
+  /** A live slot's value is now known as `n`: in its last record and as its value now. */
+  private settle(slot: number, n: number): void {
+    this.records[3 * this.slotLive[slot] + 2] = n;
+    this.slotCurrent[slot] = n;
   }
 
   /** Net diff since the start, one record per changed row, sorted by table then key. */
@@ -220,7 +264,7 @@ export class ChangeTracker {
       for (let i = from; i < this.callEnds[c]; i++) {
         const slot = r[3 * i];
         const before = this.value(slot, r[3 * i + 1]);
-        const after = this.values.get(r[3 * i + 2]);
+        const after = this.value(slot, r[3 * i + 2]);
         if (!sameRow(before, after)) rows.push([slot, before, after]);
       }
       from = this.callEnds[c];
@@ -238,6 +282,9 @@ export class ChangeTracker {
     other.slotKey = this.slotKey.slice();
     other.slotOriginal = this.slotOriginal.slice();
     other.slotCurrent = this.slotCurrent.slice();
+    other.slotLive = this.slotLive.slice();
+    other.liveSlots = this.liveSlots.map((slots) => slots.slice());
+    other.settled = new Set(this.settled);
     other.callNumbers = this.callNumbers.slice();
     other.callTools = this.callTools.slice();
     other.callEnds = this.callEnds.slice();
@@ -261,8 +308,12 @@ export class ChangeTracker {
     return n;
   }
 
-  /** The values of `n` in `slot`'s history: `UNREAD` is the slot's value at the start. */
+  /** The values of `n` in `slot`'s history: `UNREAD` is the slot's value at the start, `LIVE` its row now. */
   private value(slot: number, n: number): unknown[] | null {
+    if (n === LIVE) {
+      const t = this.tables[this.slotTable[slot]];
+      return t.store.currentRows().read(t.local, this.values.get(this.slotKey[slot])!);
+    }
     return this.values.get(n === UNREAD ? this.original(slot) : n);
   }
 
@@ -280,6 +331,7 @@ export class ChangeTracker {
     this.slotKey = withRoom(this.slotKey, n);
     this.slotOriginal = withRoom(this.slotOriginal, n);
     this.slotCurrent = withRoom(this.slotCurrent, n);
+    this.slotLive = withRoom(this.slotLive, n);
   }
 
   /** Rows sorted by table name, then key. */

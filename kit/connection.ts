@@ -14,7 +14,7 @@
  */
 import Database from 'better-sqlite3';
 import type { Statement } from 'better-sqlite3';
-import { CAPTURE_FN, RowReader } from './capture.ts';
+import { CAPTURE_FN, RowReader } from './capture-sql.ts';
 import type { VirtualClock } from './clock.ts';
 import type { Stream } from './random.ts';
 import type { TableInfo } from './schema.ts';
@@ -43,6 +43,8 @@ export interface Prepared {
   stmt: Statement;
   /** Column names in result order, or `null` when rows come back as objects (statements that write and return rows). */
   cols: string[] | null;
+  /** Whether the SQL may replace rows (`OR REPLACE`, `REPLACE INTO`; or merely mentions replace()): see capture.ts. */
+  replaces: boolean;
 }
 
 /**
@@ -132,7 +134,7 @@ export class Connection {
         cols = stmt.columns().map((c) => c.name);
       }
     }
-    const p = { stmt, cols };
+    const p = { stmt, cols, replaces: /\breplace\b/i.test(sql) };
     this.cache.set(sql, p);
     return p;
   }

@@ -4,14 +4,38 @@
  * reported to the transaction, which fails the call even if world code catches the error.
  */
 import type { CallTransaction } from './call-transaction.ts';
+import { NeedsOld } from './capture.ts';
 import type { Connection, Prepared } from './connection.ts';
 import type { CtxDb, RunResult, SqlParam } from './ctx.ts';
 import { RefusedStatement } from './sql-guard.ts';
+import type { Stream } from './random.ts';
 import { sqlValueToJson, type Row } from './values.ts';
 
 /** The store a `ctx.db` works on: its connection, opened from its image if the store sleeps. */
 export interface LiveStore {
   live(): Connection;
+  /** The stream behind SQL `random()`: a statement that is run again starts from where it was the first time. */
+  readonly sqlStream: Stream;
+}
+
+/**
+ * Run a statement that writes. When it is about to change a row whose value after an earlier call has not been read
+ * yet, the capture function throws `NeedsOld` and SQLite undoes the statement; the call's transaction reads what is
+ * needed and the statement runs again, from the same position of the SQL random stream (capture.ts).
+ */
+function write<T>(store: LiveStore, p: Prepared, tx: CallTransaction, run: () => T): T {
+  if (p.replaces) tx.beforeReplace();
+  const s = store.sqlStream;
+  const a = s.a, b = s.b, c = s.c, d = s.d;
+  for (;;) {
+    try {
+      return run();
+    } catch (e) {
+      if (!(e instanceof NeedsOld)) throw e;
+      s.a = a; s.b = b; s.c = c; s.d = d;
+      tx.settle(e);
+    }
+  }
 }
 
 /** World code's statement `sql` on `connection`; one it may not run is reported to the call's transaction first. */
@@ -33,27 +57,35 @@ export function storeDb(store: LiveStore, tx: CallTransaction): CtxDb {
     one<T = Row>(sql: string, ...params: SqlParam[]): T | undefined {
       const connection = store.live();
       const p = statement(connection, sql, tx);
-      if (!p.stmt.readonly) tx.beforeWrite(connection);
       if (!p.stmt.reader) throw new TypeError(`ctx.db.one() needs a statement that returns rows; use ctx.db.run() for: ${sql}`);
-      return connection.row(p, params) as T | undefined;
+      if (p.stmt.readonly) return connection.row(p, params) as T | undefined;
+      tx.beforeWrite(connection);
+      return write(store, p, tx, () => connection.row(p, params) as T | undefined);
     },
     all<T = Row>(sql: string, ...params: SqlParam[]): T[] {
       const connection = store.live();
       const p = statement(connection, sql, tx);
-      if (!p.stmt.readonly) tx.beforeWrite(connection);
       if (!p.stmt.reader) throw new TypeError(`ctx.db.all() needs a statement that returns rows; use ctx.db.run() for: ${sql}`);
-      return connection.rows(p, params) as T[];
+      if (p.stmt.readonly) return connection.rows(p, params) as T[];
+      tx.beforeWrite(connection);
+      return write(store, p, tx, () => connection.rows(p, params) as T[]);
     },
     run(sql: string, ...params: SqlParam[]): RunResult {
       const connection = store.live();
-      const stmt = statement(connection, sql, tx).stmt;
-      if (!stmt.readonly) tx.beforeWrite(connection);
+      const p = statement(connection, sql, tx);
+      const stmt = p.stmt;
       if (stmt.reader) {
+        if (stmt.readonly) {
+          stmt.all(...params);
+          return { changes: connection.lastChanges(), lastInsertRowid: 0 };
+        }
         // INSERT … RETURNING and friends: run to completion so every row is written.
-        stmt.all(...params);
+        tx.beforeWrite(connection);
+        write(store, p, tx, () => stmt.all(...params));
         return { changes: connection.lastChanges(), lastInsertRowid: 0 };
       }
-      const r = stmt.run(...params);
+      if (!stmt.readonly) tx.beforeWrite(connection);
+      const r = stmt.readonly ? stmt.run(...params) : write(store, p, tx, () => stmt.run(...params));
       return { changes: r.changes, lastInsertRowid: sqlValueToJson(r.lastInsertRowid) as number | string };
     },
     transaction<T>(fn: () => T): T {

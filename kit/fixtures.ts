@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { InstanceError } from './errors.ts';
 import { runFixtureBuild, storeDatabases } from './instance-internals.ts';
-import { captureTriggersSql, dropCaptureTriggersSql, RowReader } from './capture.ts';
+import { captureTriggersSql, dropCaptureTriggersSql, RowReader } from './capture-sql.ts';
 import { schemaHash, type TableInfo } from './schema.ts';
 import { worldsByMount } from './mount.ts';
 import type { World } from './world-types.ts';

@@ -11,7 +11,8 @@
  *
  * Options are checked here, before anything opens or changes hands, so a refused start leaves everything as it was.
  */
-import type { ChangeTracker, RowReader } from './capture.ts';
+import type { ChangeTracker } from './capture.ts';
+import type { RowReader } from './capture-sql.ts';
 import type { CallHistory } from './call-history.ts';
 import { parseInstant, type ClockMode } from './clock.ts';
 import type { Connection } from './connection.ts';

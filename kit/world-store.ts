@@ -5,7 +5,8 @@
  * that is never used costs no connection, and an idle episode can give its connection back.
  */
 import Database from 'better-sqlite3';
-import { captureTriggersSql, RowReader, type ChangeTracker, type TrackedTable } from './capture.ts';
+import type { ChangeTracker, TrackedTable } from './capture.ts';
+import { captureTriggersSql, RowReader } from './capture-sql.ts';
 import type { CallTransaction } from './call-transaction.ts';
 import type { VirtualClock } from './clock.ts';
 import { Connection, type ConnectionTenant } from './connection.ts';
@@ -112,9 +113,11 @@ export class WorldStore implements ConnectionTenant {
     const tracked = parts.tracker.tables;
     this.tableOffset = tracked.length;
     const tables = o.world.trackedTables;
+    // A schema that may replace rows by itself (ON CONFLICT REPLACE, a trigger's OR REPLACE) is read after every call.
+    const eager = /\breplace\b/i.test(o.world.schema);
     for (let local = 0; local < tables.length; local++) {
       const info = tables[local];
-      const entry: TrackedTable = { info, name: o.mount === null ? info.name : `${o.mount}.${info.name}`, local, store: this, base: baseReader };
+      const entry: TrackedTable = { info, name: o.mount === null ? info.name : `${o.mount}.${info.name}`, local, store: this, base: baseReader, eager };
       tracked.push(entry);
     }
     if (o.connection !== null) {
