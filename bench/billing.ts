@@ -48,12 +48,16 @@ export function runBillingBench(opts: { quick?: boolean; n?: number } = {}): Bil
   const rounds: number[] = [];
   let renewed = 0;
   let rows = 0;
-  for (let r = 0; r < (opts.quick ? 1 : 3); r++) {
+  // A full run first advances one instance untimed: the process's first month of billing also pays for memory the
+  // allocator has never handed out before and for code the JIT has not compiled yet, as a server does once.
+  const warmUp = opts.quick ? 0 : 1;
+  for (let r = 0; r < warmUp + (opts.quick ? 1 : 3); r++) {
     const inst = buildSubscriptions(n);
     const before = inst.changes().length;
     const t0 = process.hrtime.bigint();
     const out = inst.advanceClock(30 * DAY_MS);
-    rounds.push(Number(process.hrtime.bigint() - t0) / 1e6);
+    const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+    if (r >= warmUp) rounds.push(ms);
     if (!out.ok) throw new Error(`advance failed: ${JSON.stringify(out.error)}`);
     renewed = (out.result as { renewed: number }).renewed;
     rows = inst.changes().length - before;
@@ -68,7 +72,7 @@ export function formatBilling(r: BillingResult): string {
   return [
     `Machine: ${machine()}.`,
     '',
-    `One \`advance_clock\` of 30 days over ${r.subscriptions.toLocaleString('en-US')} active monthly subscriptions (Stripe World, in process): every subscription renews at its boundary, each with an invoice finalized and paid off-session (payment intent, charge, balance transaction, events). The subscriptions are made through the operations first and not timed; each round starts from a fresh instance of the same seed.`,
+    `One \`advance_clock\` of 30 days over ${r.subscriptions.toLocaleString('en-US')} active monthly subscriptions (Stripe World, in process): every subscription renews at its boundary, each with an invoice finalized and paid off-session (payment intent, charge, balance transaction, events). The subscriptions are made through the operations first and not timed; each round starts from a fresh instance of the same seed, and 3 timed rounds follow one untimed warm-up round.`,
     '',
     '| subscriptions | renewed | rows written | best | median | per renewal | target |',
     '|---:|---:|---:|---:|---:|---:|---|',

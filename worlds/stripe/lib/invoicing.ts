@@ -771,8 +771,11 @@ function finalizeDraft(c: OpContext, invoice: Obj): Obj {
   return invoice;
 }
 
-/** Record an invoice as paid: `paid`, `amount_paid`, `paid_at`; `invoice.paid` and `invoice.payment_succeeded`. */
-function markPaid(c: OpContext, invoice: Obj, amount: number | null): Obj {
+/**
+ * Record an invoice as paid: `paid`, `amount_paid`, `paid_at`; `invoice.paid` and `invoice.payment_succeeded`.
+ * `payments`: the invoice's payment records as they are now, newest first, when the caller has them.
+ */
+function markPaid(c: OpContext, invoice: Obj, amount: number | null, payments?: Obj[]): Obj {
   const now = nowSeconds(c.ctx);
   invoice.status = 'paid';
   invoice.amount_paid += amount ?? invoice.amount_remaining;
@@ -780,7 +783,7 @@ function markPaid(c: OpContext, invoice: Obj, amount: number | null): Obj {
   invoice.next_payment_attempt = null;
   invoice.auto_advance = false;
   invoice.status_transitions = { ...invoice.status_transitions, paid_at: now };
-  invoice.payments = paymentsList(c.ctx, invoice.id);
+  invoice.payments = payments ? paymentsListOf(payments) : paymentsList(c.ctx, invoice.id);
   const json = putJson(c.ctx, 'invoices', invoice);
   emitStored(c, 'invoice.paid', invoice, json);
   if (amount !== null) emitStored(c, 'invoice.payment_succeeded', invoice, json);
@@ -789,13 +792,20 @@ function markPaid(c: OpContext, invoice: Obj, amount: number | null): Obj {
 
 /** The invoice's payments, as embedded in it. */
 function paymentsList(ctx: Ctx, invoiceId: string): Obj {
-  const data = rows(ctx, 'invoice_payments', 'invoice = ?', [invoiceId]);
+  return paymentsListOf(rows(ctx, 'invoice_payments', 'invoice = ?', [invoiceId]));
+}
+
+/** An invoice's payment records (newest first) as the list embedded in it. */
+function paymentsListOf(data: Obj[]): Obj {
   return { object: 'list', data, has_more: false, total_count: data.length, url: '/v1/invoice_payments' };
 }
 
-/** The invoice's default payment record (the one its collection uses), made when first needed. */
-function defaultPayment(c: OpContext, invoice: Obj, paymentIntent: Obj): Obj {
-  const found = rows(c.ctx, 'invoice_payments', 'invoice = ? AND payment_intent = ?', [invoice.id, paymentIntent.id])[0];
+/**
+ * The invoice's default payment record (the one its collection uses), made when first needed. `payments`: the
+ * invoice's records, newest first.
+ */
+function defaultPayment(c: OpContext, invoice: Obj, paymentIntent: Obj, payments: Obj[]): Obj {
+  const found = payments.find((p) => p.payment?.payment_intent === paymentIntent.id);
   if (found) return found;
   const record: Obj = {
     id: newId(c.ctx, 'inpay_'),
@@ -805,7 +815,7 @@ function defaultPayment(c: OpContext, invoice: Obj, paymentIntent: Obj): Obj {
     created: nowSeconds(c.ctx),
     currency: invoice.currency,
     invoice: invoice.id,
-    is_default: rows(c.ctx, 'invoice_payments', 'invoice = ?', [invoice.id]).length === 0,
+    is_default: payments.length === 0,
     livemode: false,
     payment: { payment_intent: paymentIntent.id, type: 'payment_intent' },
     status: 'open',
@@ -856,8 +866,10 @@ export function payInvoice(c: OpContext, invoiceRef: InvoiceRef, options: PayOpt
       'invoice_no_payment_method_types',
     );
   }
-  // A retry reuses the intent of the earlier attempt, as Stripe does; a first attempt makes one.
-  const open = rows(ctx, 'invoice_payments', "invoice = ? AND status = 'open'", [invoice.id])[0];
+  // A retry reuses the intent of the earlier attempt, as Stripe does; a first attempt makes one. The invoice's payment
+  // records are read once, newest first (as `rows` orders them), and kept in step with what this attempt writes.
+  const payments = rows(ctx, 'invoice_payments', 'invoice = ?', [invoice.id]);
+  const open = payments.find((p) => p.status === 'open');
   let pi = open ? get(ctx, 'payment_intents', open.payment.payment_intent) : undefined;
   if (!pi || !['requires_payment_method', 'requires_confirmation'].includes(pi.status) || pi.amount !== invoice.amount_remaining) {
     pi = createPaymentIntent(c, {
@@ -868,15 +880,17 @@ export function payInvoice(c: OpContext, invoiceRef: InvoiceRef, options: PayOpt
       metadata: {},
     });
   }
-  const record = defaultPayment(c, invoice, pi);
+  const record = defaultPayment(c, invoice, pi, payments);
   const out = confirmPaymentIntent(c, pi, { payment_method: pm.id, ...(options.off_session ? { off_session: true } : {}) });
   const now = nowSeconds(ctx);
   invoice.attempt_count += 1;
   invoice.attempted = true;
   if (!isFailed(out) && out.status === 'succeeded') {
-    paymentPaid(c, record, out.amount_received);
-    const paid = markPaid(c, invoice, out.amount_received);
-    return paid;
+    const paidRecord = paymentPaid(c, record, out.amount_received);
+    // The record was found among the invoice's, or is the newest (made just now).
+    const at = payments.indexOf(record);
+    const records = at < 0 ? [paidRecord, ...payments] : payments.map((p, i) => (i === at ? paidRecord : p));
+    return markPaid(c, invoice, out.amount_received, records);
   }
   invoice.next_payment_attempt = invoice.auto_advance && invoice.collection_method === 'charge_automatically' && invoice.attempt_count < MAX_ATTEMPTS ? now + RETRY_DAYS * DAY : null;
   invoice.payments = paymentsList(ctx, invoice.id);
