@@ -42,7 +42,9 @@ export function bestOf(rounds: number, fns: Record<string, () => number>): Recor
 
 export function machine(): string {
   const c = cpus();
-  return `${c.length} × ${c[0]?.model.trim() ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${process.platform}`;
+  // `npm run bench` runs with glibc's malloc asking for huge pages, as `npm start` does (docs/performance.md).
+  const tunables = process.env.GLIBC_TUNABLES ? `, GLIBC_TUNABLES=${process.env.GLIBC_TUNABLES}` : '';
+  return `${c.length} × ${c[0]?.model.trim() ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${process.platform}${tunables}`;
 }
 
 export const us = (ns: number) => (ns / 1000).toFixed(2) + ' µs';
