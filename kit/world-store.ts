@@ -43,6 +43,16 @@ function hasDeferredKeys(world: World): boolean {
   return found;
 }
 
+/** Per world: whether its schema may replace rows by itself (ON CONFLICT REPLACE, a trigger's OR REPLACE). */
+const schemaReplaces = new WeakMap<object, boolean>();
+
+/** Whether the rows of `world`'s tables are read after every call (capture.ts): asked once per world, not per reset. */
+function replacesBySchema(world: { schema: string }): boolean {
+  let replaces = schemaReplaces.get(world);
+  if (replaces === undefined) schemaReplaces.set(world, (replaces = /\breplace\b/i.test(world.schema)));
+  return replaces;
+}
+
 export class WorldStore implements ConnectionTenant {
   readonly mount: string | null;
   readonly world: World;
@@ -113,8 +123,7 @@ export class WorldStore implements ConnectionTenant {
     const tracked = parts.tracker.tables;
     this.tableOffset = tracked.length;
     const tables = o.world.trackedTables;
-    // A schema that may replace rows by itself (ON CONFLICT REPLACE, a trigger's OR REPLACE) is read after every call.
-    const eager = /\breplace\b/i.test(o.world.schema);
+    const eager = replacesBySchema(o.world);
     for (let local = 0; local < tables.length; local++) {
       const info = tables[local];
       const entry: TrackedTable = { info, name: o.mount === null ? info.name : `${o.mount}.${info.name}`, local, store: this, base: baseReader, eager };
