@@ -20,30 +20,21 @@
  *   connection ends). When a worker dies without closing its sockets (`kill -9`, out of memory), the primary writes a
  *   close frame (1011, with the reason) on each of them, so the clients learn what happened; other workers' sessions
  *   never notice.
+ *
+ * This module is the workers' side; the primary's is cluster-primary.ts.
  */
-import cluster, { type Worker } from 'node:cluster';
+import cluster from 'node:cluster';
 import { Agent, request as httpRequest } from 'node:http';
-import { Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { availableParallelism } from 'node:os';
-import { readFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import type { Context } from 'hono';
 
 /** The environment a worker is started with: its slot (0-based) and how many workers there are. */
-const SLOT_ENV = 'SEAHAVEN_CLUSTER_SLOT';
-const COUNT_ENV = 'SEAHAVEN_CLUSTER_SIZE';
+export const SLOT_ENV = 'SEAHAVEN_CLUSTER_SLOT';
+export const COUNT_ENV = 'SEAHAVEN_CLUSTER_SIZE';
 /** How many WebSocket connections a worker may give the primary a duplicate of at once (its share of the primary's descriptors). */
-const GUARDS_ENV = 'SEAHAVEN_CLUSTER_GUARDS';
-
-/** The primary's limit on open file descriptors (Linux), or undefined where it cannot be read. */
-function descriptorLimit(): number | undefined {
-  try {
-    const m = /^Max open files\s+(\d+)/m.exec(readFileSync('/proc/self/limits', 'utf8'));
-    return m === null ? undefined : Number(m[1]);
-  } catch {
-    return undefined;
-  }
-}
+export const GUARDS_ENV = 'SEAHAVEN_CLUSTER_GUARDS';
 
 /** Header naming the worker that answered a request (every response of a `--workers` server carries it). */
 export const WORKER_HEADER = 'x-seahaven-worker';
@@ -62,12 +53,12 @@ export interface WorkerInfo {
 }
 
 /** Messages between the primary and the workers, all under the `seahaven` key. */
-type ToPrimary =
+export type ToPrimary =
   | { seahaven: 'ready'; port: number; banner: string }
   | { seahaven: 'count'; sessions: number }
   | { seahaven: 'guard'; id: number }
   | { seahaven: 'release'; id: number };
-type ToWorker = { seahaven: 'table'; workers: WorkerInfo[] } | { seahaven: 'shutdown' };
+export type ToWorker = { seahaven: 'table'; workers: WorkerInfo[] } | { seahaven: 'shutdown' };
 
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-connection', 'te', 'trailer', 'host']);
 
@@ -273,161 +264,4 @@ export function joinCluster(router: ClusterRouter, on: { setElsewhere(n: number)
     count: (sessions) => send({ seahaven: 'count', sessions }),
     ready: (banner) => send({ seahaven: 'ready', port: router.privatePort!, banner }),
   };
-}
-
-/** The WebSocket close frame the primary writes to a dead worker's connections (server frames are not masked). */
-function closeFrame(code: number, reason: string): Buffer {
-  const text = Buffer.from(reason.slice(0, 120));
-  const frame = Buffer.alloc(4 + text.length);
-  frame[0] = 0x88;
-  frame[1] = 2 + text.length;
-  frame.writeUInt16BE(code, 2);
-  text.copy(frame, 4);
-  return frame;
-}
-
-interface Slot {
-  worker: Worker | null;
-  pid: number;
-  port: number | null;
-  sessions: number;
-  ready: boolean;
-  /** Duplicates of the worker's WebSocket connections, by the worker's id for them. */
-  guards: Map<number, { close(): void }>;
-  /** Replacements started in a row without one becoming ready. */
-  failures: number;
-}
-
-export interface PrimaryOptions {
-  workers: number;
-  /** Where the banner goes. Default: stdout. */
-  out?: (text: string) => void;
-  /** Where the primary's log lines go. Default: stderr. */
-  log?: (line: string) => void;
-}
-
-/**
- * Run the primary of `seahaven serve --workers N` until SIGTERM or SIGINT has drained every worker; resolves with the
- * exit code (0 after a drain; a worker's own code when the first one cannot start).
- */
-export function runPrimary(options: PrimaryOptions): Promise<number> {
-  const n = options.workers;
-  const out = options.out ?? ((text: string) => void process.stdout.write(text));
-  const log = options.log ?? ((line: string) => void process.stderr.write(line + '\n'));
-  const slots: Slot[] = Array.from({ length: n }, () => ({ worker: null, pid: 0, port: null, sessions: 0, ready: false, guards: new Map(), failures: 0 }));
-  let stopping = false;
-  let started = false;
-  let banner = '';
-  let finish!: (code: number) => void;
-  const done = new Promise<number>((r) => (finish = r));
-
-  const table = (): WorkerInfo[] => slots.map((s, i) => ({ worker: i, pid: s.pid, port: s.port, sessions: s.sessions, ready: s.ready }));
-  // Sent at once on every change, so a worker admitting a session next knows of the one another worker just opened (a
-  // client that opened one and then connects again is dealt its connection after this table is on its way).
-  const broadcast = () => {
-    const message: ToWorker = { seahaven: 'table', workers: table() };
-    for (const s of slots) if (s.worker?.isConnected()) s.worker.send(message, undefined, undefined, () => {});
-  };
-
-  // The primary holds a duplicate of every worker's WebSocket connections: each worker gets a share of its descriptors.
-  const limit = descriptorLimit();
-  const guards = limit === undefined ? 4096 : Math.max(0, Math.floor((limit - 1024) / n));
-  const fork = (i: number) => {
-    const worker = cluster.fork({ [SLOT_ENV]: String(i), [COUNT_ENV]: String(n), [GUARDS_ENV]: String(guards) });
-    const slot = slots[i];
-    slot.worker = worker;
-    slot.pid = worker.process.pid ?? 0;
-    slot.port = null;
-    slot.ready = false;
-    slot.sessions = 0;
-    worker.on('message', (m: ToPrimary, handle?: unknown) => {
-      if (m?.seahaven === 'count') {
-        slot.sessions = m.sessions;
-        broadcast();
-      } else if (m?.seahaven === 'guard' && handle !== undefined && handle !== null) {
-        slot.guards.set(m.id, handle as { close(): void });
-      } else if (m?.seahaven === 'release') {
-        slot.guards.get(m.id)?.close();
-        slot.guards.delete(m.id);
-      } else if (m?.seahaven === 'ready') {
-        slot.port = m.port;
-        slot.ready = true;
-        slot.failures = 0;
-        // A worker that came up while the others drain (a replacement) drains too: it joined after they were told.
-        if (stopping) return void worker.send({ seahaven: 'shutdown' } satisfies ToWorker, undefined, undefined, () => {});
-        broadcast();
-        if (!started) {
-          if (i === 0) {
-            banner = m.banner;
-            // The first worker has loaded everything and bound the port: the others start now, side by side.
-            for (let j = 1; j < n; j++) fork(j);
-          }
-          if (slots.every((s) => s.ready)) {
-            started = true;
-            out(banner.replace(/\n\n/, `\n  workers:          ${n} processes (pids ${slots.map((s) => s.pid).join(', ')}); WebSocket sessions stay on their worker, others are handed over\n\n`));
-          }
-        } else log(`[seahaven] worker ${i} is back (pid ${slot.pid})`);
-      }
-    });
-    worker.on('exit', (code, signal) => {
-      if (slot.worker !== worker) return;
-      const lost = slot.guards.size;
-      const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
-      // The worker's connections still open (it died without closing them): their clients get a close frame that says why.
-      const frame = closeFrame(1011, `worker ${i} of this server ${how.replace('was ', '')}; the session is lost, reconnect to start a new one`);
-      for (const handle of slot.guards.values()) {
-        if (stopping) {
-          handle.close();
-          continue;
-        }
-        // A socket around the duplicate handle. What the client sent is read and dropped (closing a socket with unread
-        // bytes would reset the connection, and could lose the close frame); the client's own close ends it.
-        const socket = new Socket({ handle, readable: true, writable: true } as never);
-        socket.on('error', () => socket.destroy());
-        socket.resume();
-        socket.end(frame);
-        setTimeout(() => socket.destroy(), 2000).unref();
-      }
-      slot.guards.clear();
-      slot.worker = null;
-      slot.ready = false;
-      slot.port = null;
-      slot.sessions = 0;
-      broadcast();
-      if (stopping) {
-        if (slots.every((s) => s.worker === null)) finish(0);
-        return;
-      }
-      if (!started) {
-        // A worker that cannot start (a world that does not load, a port in use) has said why; the others would too.
-        for (const s of slots) s.worker?.process.kill('SIGKILL');
-        finish(typeof code === 'number' && code !== 0 ? code : 1);
-        return;
-      }
-      slot.failures++;
-      const delay = Math.min(100 * 2 ** (slot.failures - 1), 5000);
-      log(`[seahaven] worker ${i} (pid ${slot.pid}) ${how}${lost > 0 ? `; its ${lost} WebSocket client(s) were told so (close 1011)` : ''}; its sessions ended; starting a replacement`);
-      setTimeout(() => {
-        if (!stopping) fork(i);
-      }, slot.failures > 1 ? delay : 0).unref();
-    });
-  };
-
-  const stop = (signal: string) => {
-    if (stopping) {
-      log(`seahaven serve: ${signal} again, exiting now`);
-      for (const s of slots) s.worker?.process.kill('SIGKILL');
-      finish(1);
-      return;
-    }
-    stopping = true;
-    const sessions = slots.reduce((k, s) => k + s.sessions, 0);
-    log(`seahaven serve: ${signal}: draining ${slots.filter((s) => s.worker !== null).length} worker(s): finishing queued requests and closing ${sessions} session(s)…`);
-    for (const s of slots) if (s.worker?.isConnected()) s.worker.send({ seahaven: 'shutdown' } satisfies ToWorker, undefined, undefined, () => {});
-    if (slots.every((s) => s.worker === null)) finish(0);
-  };
-  process.on('SIGINT', () => stop('SIGINT'));
-  process.on('SIGTERM', () => stop('SIGTERM'));
-  fork(0);
-  return done;
 }

@@ -190,7 +190,8 @@ export function registerServe(program: Command): void {
     .action(async (refs: string[], flags: ServeFlags) => {
       const port = wholeNumber('--port', flags.port, 0)!;
       if (port > 65535) throw new CliError(`--port must be at most 65535; got ${port}`, 2);
-      const { parseWorkers, runPrimary, workerRouter, joinCluster } = await import('../../serve/cluster.ts');
+      const { parseWorkers, workerRouter, joinCluster } = await import('../../serve/cluster.ts');
+      const { runPrimary } = await import('../../serve/cluster-primary.ts');
       let workers: number;
       try {
         workers = parseWorkers(flags.workers);
