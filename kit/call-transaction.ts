@@ -67,7 +67,6 @@ export class CallTransaction {
   /** A statement that writes is about to run on `connection`: begin the call's part there, once per call. */
   beforeWrite(connection: Connection): void {
     if (!this.running || this.written.includes(connection)) return;
-    if (this.bulk) connection.beginBulk();
     if (connection.beginCallPart(this.bulk, this.bulk && !this.capturing)) connection.runOwn(`SAVEPOINT ${CALL_SAVEPOINT}`);
     else if (!connection.db.inTransaction) connection.runOwn('BEGIN');
     this.written.push(connection);

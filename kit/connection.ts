@@ -197,13 +197,14 @@ export class Connection {
    * A call is about to write: where there is no long transaction open and batches are allowed, begin one. Returns
    * whether the call is a savepoint (an episode or a batch is open).
    *
-   * A bulk call (`alone`: a clock advance, a fixture build) runs as a transaction of its own instead: the batch so far
-   * is committed first, and so is the episode when `endEpisode` (a fixture build, whose writes are frozen at once).
+   * A bulk call (`alone`: a clock advance, a fixture build) runs as a transaction of its own instead, with a page cache
+   * that holds what it writes (`beginBulk`): the batch so far is committed first, and so is the episode when `endEpisode` (a fixture build, whose writes are frozen at once).
    * Inside a transaction that has already written, every write statement of a schema with triggers (the capture
    * triggers are on every table) copies the pages it touches to a statement journal; for a call of thousands of rows,
    * such as a month of billing, that doubled its cost.
    */
   beginCallPart(alone = false, endEpisode = false): boolean {
+    if (alone) this.beginBulk();
     if (alone && this.episode && (!this.fromFixture || endEpisode)) this.commitEpisode();
     if (!alone && !this.episode && this.batches && !this.db.inTransaction) {
       this.runOwn('BEGIN');

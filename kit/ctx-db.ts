@@ -19,24 +19,28 @@ export interface LiveStore {
 }
 
 /**
- * Run a statement that writes. When it is about to change a row whose value after an earlier call has not been read
- * yet, the capture function throws `NeedsOld` and SQLite undoes the statement; the call's transaction reads what is
- * needed and the statement runs again, from the same position of the SQL random stream (capture.ts).
+ * Run a statement that writes, its call begun on `connection` first. When it is about to change a row whose value after
+ * an earlier call has not been read yet, the capture function throws `NeedsOld` and SQLite undoes the statement; the
+ * call's transaction reads what is needed and the statement runs again, from the same position of the SQL random
+ * stream (capture.ts).
  */
-function write<T>(store: LiveStore, p: Prepared, tx: CallTransaction, run: () => T): T {
+function write<T>(connection: Connection, store: LiveStore, p: Prepared, tx: CallTransaction, run: () => T): T {
+  tx.beforeWrite(connection);
   if (p.replaces) tx.beforeReplace();
-  const s = store.sqlStream;
-  const a = s.a, b = s.b, c = s.c, d = s.d;
+  store.sqlStream.saveInto(streamMark, 0);
   for (;;) {
     try {
       return run();
     } catch (e) {
       if (!(e instanceof NeedsOld)) throw e;
-      s.a = a; s.b = b; s.c = c; s.d = d;
+      store.sqlStream.restoreFrom(streamMark, 0);
       tx.settle(e);
     }
   }
 }
+
+/** Where `write` keeps the SQL stream's position while its statement runs (statements never nest). */
+const streamMark = new Int32Array(4);
 
 /** World code's statement `sql` on `connection`; one it may not run is reported to the call's transaction first. */
 function statement(connection: Connection, sql: string, tx: CallTransaction): Prepared {
@@ -59,33 +63,26 @@ export function storeDb(store: LiveStore, tx: CallTransaction): CtxDb {
       const p = statement(connection, sql, tx);
       if (!p.stmt.reader) throw new TypeError(`ctx.db.one() needs a statement that returns rows; use ctx.db.run() for: ${sql}`);
       if (p.stmt.readonly) return connection.row(p, params) as T | undefined;
-      tx.beforeWrite(connection);
-      return write(store, p, tx, () => connection.row(p, params) as T | undefined);
+      return write(connection, store, p, tx, () => connection.row(p, params) as T | undefined);
     },
     all<T = Row>(sql: string, ...params: SqlParam[]): T[] {
       const connection = store.live();
       const p = statement(connection, sql, tx);
       if (!p.stmt.reader) throw new TypeError(`ctx.db.all() needs a statement that returns rows; use ctx.db.run() for: ${sql}`);
       if (p.stmt.readonly) return connection.rows(p, params) as T[];
-      tx.beforeWrite(connection);
-      return write(store, p, tx, () => connection.rows(p, params) as T[]);
+      return write(connection, store, p, tx, () => connection.rows(p, params) as T[]);
     },
     run(sql: string, ...params: SqlParam[]): RunResult {
       const connection = store.live();
       const p = statement(connection, sql, tx);
       const stmt = p.stmt;
       if (stmt.reader) {
-        if (stmt.readonly) {
-          stmt.all(...params);
-          return { changes: connection.lastChanges(), lastInsertRowid: 0 };
-        }
         // INSERT … RETURNING and friends: run to completion so every row is written.
-        tx.beforeWrite(connection);
-        write(store, p, tx, () => stmt.all(...params));
+        if (stmt.readonly) stmt.all(...params);
+        else write(connection, store, p, tx, () => stmt.all(...params));
         return { changes: connection.lastChanges(), lastInsertRowid: 0 };
       }
-      if (!stmt.readonly) tx.beforeWrite(connection);
-      const r = stmt.readonly ? stmt.run(...params) : write(store, p, tx, () => stmt.run(...params));
+      const r = stmt.readonly ? stmt.run(...params) : write(connection, store, p, tx, () => stmt.run(...params));
       return { changes: r.changes, lastInsertRowid: sqlValueToJson(r.lastInsertRowid) as number | string };
     },
     transaction<T>(fn: () => T): T {
