@@ -129,7 +129,8 @@ describe('fuzz: JSON-RPC requests', () => {
         expect(r.status).toBe(200);
         const reply = await r.json();
         expect(reply.jsonrpc).toBe('2.0');
-        const m = request as Record<string, unknown>;
+        // What the server saw is the request after JSON: -0 arrives as 0, as any JSON client would send it.
+        const m = JSON.parse(JSON.stringify(request)) as Record<string, unknown>;
         const id = m !== null && typeof m === 'object' && !Array.isArray(m) && (typeof m.id === 'string' || (typeof m.id === 'number' && Number.isFinite(m.id))) ? m.id : null;
         expect(reply.id).toEqual(id);
         if ('result' in reply) return;
