@@ -191,18 +191,21 @@ export class Instance {
 
   /**
    * Run one operation of the world's HTTP face as a call: recorded in `callLog()` under the operation's name with
-   * `input` as its arguments, like a tool call. `request()` is the usual way in; this is the replay of a logged one.
+   * `input` as its arguments, like a tool call, in the store of the world whose face it is (a mount's, for `MountSpec.http`).
+   * `request()` is the usual way in; this is the replay of a logged one.
    */
   operation(name: string, input: unknown = {}): CallResult {
     this.#alive();
     const op = this.world.http?.operationsByName.get(name);
     if (op === undefined) {
-      const error: ToolFailure = { code: 'unknown_operation', message: this.world.http ? `Unknown operation "${name}" of ${this.world.name}'s HTTP face.` : `${this.world.name} has no HTTP face (no http option in defineWorld).` };
+      const error: ToolFailure = { code: 'unknown_operation', message: this.world.http ? `Unknown operation "${name}" of ${this.world.name}'s HTTP face.` : `${this.world.name} has no HTTP face (no http option in defineWorld, and no mount with http: true).` };
       this.#refused(name, input, error);
       return { ok: false, error };
     }
     const args = input !== null && typeof input === 'object' && !Array.isArray(input) ? (input as Record<string, unknown>) : { input };
-    const r = this.#numbered(name, input, args, 0, (ctx) => op.run(ctx, input));
+    // A face served through a mount (MountSpec.http) runs its operations in the mount's store.
+    const store = this.world.httpMount === undefined ? 0 : this.#stores.indexOf(this.#storeOf(this.world.httpMount));
+    const r = this.#numbered(name, input, args, store, (ctx) => op.run(ctx, input));
     return r.ok ? { ok: true, result: r.result } : { ok: false, error: r.error };
   }
 
@@ -215,7 +218,7 @@ export class Instance {
   request(req: FaceRequest): FaceReply {
     this.#alive();
     const face = this.world.http;
-    if (face === undefined) throw new InstanceError('no_http_face', `${this.world.name} has no HTTP face; declare one with defineWorld({ http: defineHttpFace({...}) })`);
+    if (face === undefined) throw new InstanceError('no_http_face', `${this.world.name} has no HTTP face; declare one with defineWorld({ http: defineHttpFace({...}) }), or serve a mounted world's with http: true on its mount`);
     return answerRequest(face, req, (name, input) => this.operation(name, input), (context, e) => {
       const s = this.#settings;
       const error = failureOf(e, { world: this.world.name, tool: context, instance: this.id, index: this.clock.calls, seedText: s.seedText, logger: s.logger });

@@ -23,6 +23,12 @@ export interface MountSpec {
   allow?: string[];
   /** These sub-world tools are hidden. */
   block?: string[];
+  /**
+   * Serve the sub-world's HTTP face (its `http` option) as this world's: `seahaven serve` answers it, each session is
+   * issued a key for it, and a request acts on the sub-world's store of the key's instance. At most one mount sets it,
+   * and only in a world without an `http` option of its own. Default false: the sub-world is reached through its tools.
+   */
+  http?: boolean;
 }
 
 export interface WorldSpec {
@@ -76,8 +82,10 @@ export interface World {
   readonly fixturesDir: string | null;
   readonly mounts: Readonly<Record<string, MountSpec>>;
   readonly mcp: { name: string; instructions?: string };
-  /** The world's HTTP API, if it declares one. */
+  /** The HTTP API the world serves: its own, or a mounted world's (`MountSpec.http`, and then `httpMount` names the mount). */
   readonly http: HttpFace | undefined;
+  /** The mount whose world's HTTP API `http` is, whose store its requests act on; `undefined` when the face is the world's own or there is none. */
+  readonly httpMount: string | undefined;
   /** What happens while time passes, if anything (`WorldSpec.onClockAdvance`). */
   readonly onClockAdvance: WorldSpec['onClockAdvance'];
   /** The user tables, sorted by name, as the schema creates them. */

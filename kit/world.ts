@@ -10,7 +10,8 @@ import { installSqlOverrides } from './sql-overrides.ts';
 import { Stream } from './random.ts';
 import { startInstance, type Instance, type InstanceOptions } from './instance.ts';
 import { composedToolListings, visibleInMount } from './mount.ts';
-import type { World, WorldSpec } from './world-types.ts';
+import type { MountSpec, World, WorldSpec } from './world-types.ts';
+import type { HttpFace } from './http-face.ts';
 
 export type { FixtureSpec, MountSpec, World, WorldSpec } from './world-types.ts';
 
@@ -37,6 +38,22 @@ function checkedFace(where: string, face: WorldSpec['http']): World['http'] {
     throw new DefinitionError(`${where}: http must come from defineHttpFace({ basePath, operations, credential, issueKey, route, reply }); see docs/http-apis.md`);
   }
   return face;
+}
+
+/** The face a world serves: its own `http` option, or the face of the one mount that sets `http: true`. */
+function servedFace(where: string, own: WorldSpec['http'], mounts: Readonly<Record<string, MountSpec>>): { http: HttpFace | undefined; httpMount: string | undefined } {
+  const http = checkedFace(where, own);
+  const serving = Object.entries(mounts).filter(([, m]) => m.http !== undefined && m.http !== false);
+  for (const [mount, m] of serving) {
+    if (m.http !== true) throw new DefinitionError(`${where}: worlds.${mount}.http must be true or false; got ${JSON.stringify(m.http)}.`);
+    if (m.world.http === undefined) throw new DefinitionError(`${where}: worlds.${mount}.http is true, but ${m.world.name} has no HTTP face to serve; remove it, or give ${m.world.name} one with defineWorld({ http: defineHttpFace({...}) }).`);
+    if (m.world.httpMount !== undefined) throw new DefinitionError(`${where}: worlds.${mount}.http is true, but ${m.world.name}'s HTTP face is itself served from its mount "${m.world.httpMount}"; serve a face through one mount only.`);
+  }
+  if (serving.length === 0) return { http, httpMount: undefined };
+  if (http !== undefined) throw new DefinitionError(`${where}: the world has an http option of its own and worlds.${serving[0][0]}.http is true; a world serves one HTTP face, so drop one of them.`);
+  if (serving.length > 1) throw new DefinitionError(`${where}: worlds.${serving[0][0]}.http and worlds.${serving[1][0]}.http are both true; a world serves one HTTP face, so set it on one mount.`);
+  const [mount, m] = serving[0];
+  return { http: m.world.http, httpMount: mount };
 }
 
 /** The tables whose writes are captured: all but the `untracked` ones, which must name tables of the schema. */
@@ -154,7 +171,7 @@ export function defineWorld(spec: WorldSpec): World {
     fixturesDir,
     mounts: Object.freeze({ ...mounts }),
     mcp: { name: spec.mcp?.name ?? spec.name, ...(spec.mcp?.instructions ? { instructions: spec.mcp.instructions } : {}) },
-    http: checkedFace(where, spec.http),
+    ...servedFace(where, spec.http, mounts),
     onClockAdvance: checkedHook(where, spec.onClockAdvance),
     tables: Object.freeze(tables),
     trackedTables: Object.freeze(trackedOf(where, tables, spec.untracked)),

@@ -42,6 +42,38 @@ describe('a world HTTP face, in process', () => {
   });
 });
 
+describe('a mounted world\'s HTTP face (MountSpec.http)', () => {
+  const desk = (mount: Record<string, unknown> = { http: true }, own: Record<string, unknown> = {}) =>
+    defineWorld({ name: 'desk', version: '1', schema: 'CREATE TABLE memos (id TEXT PRIMARY KEY) STRICT;', tools: notes.tools as never, worlds: { notes: { world: notes, prefix: 'notes_', ...mount } }, ...own });
+
+  it('is served as the host\'s, its operations running in the mount\'s store', () => {
+    const world = desk();
+    expect(world.http).toBe(notes.http);
+    expect(world.httpMount).toBe('notes');
+    const inst = world.instance({ seed: 3 });
+    const r = inst.request({ method: 'POST', path: '/notes', query: '', headers: {}, body: JSON.stringify({ text: 'hello' }) });
+    expect(r).toMatchObject({ status: 200, body: { text: 'hello' } });
+    expect(inst.changes().map((c) => [c.table, c.op])).toEqual([['notes.notes', 'insert']]);
+    expect(inst.queryStore('notes', 'SELECT text FROM notes')).toEqual([{ text: 'hello' }]);
+    expect(inst.call('notes_count_notes', {})).toMatchObject({ ok: true, result: { n: 1 } });
+    // The log replays on a fresh instance, the operation again in the mount's store.
+    const again = world.instance({ seed: 3 });
+    for (const c of inst.callLog()) if (c.tool === 'PostNotes') again.operation(c.tool, c.args);
+    expect(again.queryStore('notes', 'SELECT * FROM notes')).toEqual(inst.queryStore('notes', 'SELECT * FROM notes'));
+    // Without http: true the host serves no face.
+    expect(desk({}).http).toBeUndefined();
+    expect(() => desk({}).instance().request({ method: 'GET', path: '/notes', query: '', headers: {}, body: '' })).toThrow(/http: true on its mount/);
+  });
+
+  it('is refused where it cannot work, naming the fix', () => {
+    const bare = defineWorld({ name: 'bare', version: '1', schema: 'CREATE TABLE b (id TEXT PRIMARY KEY) STRICT;', tools: notes.tools as never });
+    expect(() => defineWorld({ name: 'x', version: '1', schema: 'CREATE TABLE t (id TEXT PRIMARY KEY) STRICT;', tools: notes.tools as never, worlds: { bare: { world: bare, prefix: 'bare_', http: true } } })).toThrow(/worlds\.bare\.http is true, but bare has no HTTP face/);
+    expect(() => desk({ http: 'yes' })).toThrow(/worlds\.notes\.http must be true or false/);
+    expect(() => desk({ http: true }, { http: notes.http })).toThrow(/serves one HTTP face/);
+    expect(() => defineWorld({ name: 'x', version: '1', schema: 'CREATE TABLE t (id TEXT PRIMARY KEY) STRICT;', tools: notes.tools as never, worlds: { a: { world: notes, prefix: 'a_', http: true }, b: { world: notes, prefix: 'b_', http: true } } })).toThrow(/worlds\.a\.http and worlds\.b\.http are both true/);
+  });
+});
+
 describe('a world HTTP face on the server', () => {
   let server: RunningServer;
   let guarded: RunningServer;

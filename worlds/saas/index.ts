@@ -2,6 +2,7 @@
  * The saas world: a company's CRM with its billing system inside. The host is the crm world (its schema and tools,
  * reused as they are); Stripe World is mounted at `stripe`, so the agent sees crm's tools, then Stripe's prefixed
  * `stripe_`. Each store keeps its own rows: crm's tables by name, Stripe's as `stripe.<table>` in `changes()`.
+ * Stripe World's REST API is served too (`/v1/...`), acting on the Stripe store of the session a key belongs to.
  */
 import { defineWorld } from '../../kit/index.ts';
 import { crm } from '../crm/index.ts';
@@ -16,7 +17,9 @@ export const saas = defineWorld({
   schema: crm.schema,
   tools: [...crm.tools],
   tasks,
-  worlds: { stripe: { world: stripe, prefix: 'stripe_' } },
+  // http: Stripe World's REST API is served as saas's own, so code written with the official SDK during an episode
+  // acts on the episode's Stripe store (each session's key is in its reset metadata).
+  worlds: { stripe: { world: stripe, prefix: 'stripe_', http: true } },
   fixturesDir: new URL('./fixtures/', import.meta.url),
   fixtures: {
     small_startup: {

@@ -1,3 +1,4 @@
+import Stripe from 'stripe';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { GoldTarget, Instance } from '../../kit/index.ts';
 import { SeahavenClient } from '../../kit/client/index.ts';
@@ -6,6 +7,7 @@ import { crm } from '../crm/index.ts';
 import { stripe } from '../stripe/index.ts';
 import { saas } from './index.ts';
 import { IDS } from './tasks.ts';
+import { sdkFor } from '../stripe/test/sdk.ts';
 
 let inst: Instance | undefined;
 afterEach(() => {
@@ -134,8 +136,26 @@ describe('time passing', () => {
     again.advanceClock(40 * 86_400_000);
     expect(again.changes()).toEqual(inst.changes());
     again.destroy();
-    // saas declares no HTTP face of its own: agents reach Stripe through the stripe_ tools.
-    expect(saas.http).toBeUndefined();
+  });
+});
+
+describe('Stripe World\'s REST API, served through the mount', () => {
+  it('serves Stripe World\'s REST API on the Stripe store, recorded and graded like the stripe_ tools', async () => {
+    expect(saas.http).toBe(stripe.http);
+    expect(saas.httpMount).toBe('stripe');
+    inst = saas.instance({ task: 'mara_new_email', seed: 2 });
+    const sdk = sdkFor(inst);
+    const listed = await sdk.customers.list({ limit: 100 });
+    expect(listed.data.map((c) => c.id).sort()).toEqual(inst.queryStore<{ id: string }>('stripe', 'SELECT id FROM customers ORDER BY id').map((r) => r.id));
+    const mara = inst.query<{ id: string; company_id: string }>("SELECT id, company_id FROM contacts WHERE name = 'Mara Quinn'")[0];
+    const customer = listed.data.find((c) => c.metadata.crm_company_id === mara.company_id)!;
+    ok(inst, 'update_contact', { id: mara.id, email: 'mara.quinn@soylentfoods.example' });
+    const updated = await sdk.customers.update(customer.id, { email: 'mara.quinn@soylentfoods.example' });
+    expect(updated.email).toBe('mara.quinn@soylentfoods.example');
+    expect(inst.callLog().map((c) => c.tool)).toEqual(['GetCustomers', 'update_contact', 'PostCustomersCustomer']);
+    expect(inst.changes().find((c) => c.table === 'stripe.customers')).toMatchObject({ op: 'update', key: { id: customer.id }, after: { email: 'mara.quinn@soylentfoods.example' } });
+    expect(inst.query('SELECT count(*) AS n FROM sqlite_master WHERE name = \'customers\'')).toEqual([{ n: 0 }]);
+    expect(inst.submit()).toMatchObject({ reward: 1, passed: true });
   });
 });
 
@@ -165,6 +185,33 @@ describe('over OpenEnv', () => {
     twin.destroy();
     return calls;
   }
+
+  it('an episode played with crm tools and the official Stripe SDK on the session\'s key earns reward 1.0', async () => {
+    const env = await SeahavenClient.connect(server.url, { timeoutMs: 10_000 });
+    const other = await SeahavenClient.connect(server.url, { timeoutMs: 10_000 });
+    try {
+      const start = await env.reset({ task: 'mara_new_email', seed: 4 });
+      const otherKey = (await other.reset({ task: 'mara_new_email', seed: 4 })).metadata.api_key as string;
+      const key = start.metadata.api_key as string;
+      expect(key).toMatch(/^sk_test_/);
+      expect(otherKey).not.toBe(key);
+      const port = Number(new URL(server.url).port);
+      const sdk = new Stripe(key, { host: '127.0.0.1', port, protocol: 'http', maxNetworkRetries: 0 });
+      const found = await env.call<{ contacts: { id: string; company_id: string }[] }>('search_contacts', { query: 'Mara Quinn' });
+      if (!found.ok) throw new Error(found.error.message);
+      const mara = found.result.contacts[0];
+      expect(await env.call('update_contact', { id: mara.id, email: 'mara.quinn@soylentfoods.example' })).toMatchObject({ ok: true });
+      const [customer] = (await sdk.customers.search({ query: `metadata['crm_company_id']:'${mara.company_id}'` })).data;
+      await sdk.customers.update(customer.id, { email: 'mara.quinn@soylentfoods.example' });
+      // The other session's Stripe store is its own: the same customer there still has the old address.
+      const theirs = await new Stripe(otherKey, { host: '127.0.0.1', port, protocol: 'http', maxNetworkRetries: 0 }).customers.retrieve(customer.id);
+      expect((theirs as Stripe.Customer).email).not.toBe('mara.quinn@soylentfoods.example');
+      expect(await env.submit()).toMatchObject({ reward: 1, done: true, grade: { passed: true } });
+    } finally {
+      await env.close();
+      await other.close();
+    }
+  });
 
   it('a client playing acme_fleet_won over /ws earns reward 1.0', async () => {
     const calls = goldCalls('acme_fleet_won', 5);
