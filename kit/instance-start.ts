@@ -68,6 +68,11 @@ export interface StoreStart {
   base: RowReader | Buffer | null;
   /** An open connection already rolled back to `image` (a restart's), or null. */
   connection: Connection | null;
+  /**
+   * `image` is the fixture's own (not a fork's snapshot), so the store's episode can run as one transaction and a
+   * restart can roll it back to the fixture.
+   */
+  fromFixture: boolean;
 }
 
 /** The history a fork carries over from the original. */
@@ -147,7 +152,7 @@ function storesFromFixture(world: World, loaded: LoadedFixture | null): StoreSta
   if (mounts === undefined) mountsByWorld.set(world, (mounts = [...worldsByMount(world)]));
   const stores: StoreStart[] = [];
   for (const [mount, w] of mounts) {
-    stores.push({ mount, world: w, image: loaded ? loaded.resetImages.get(mount)! : null, base: loaded ? loaded.base.get(mount)! : null, connection: null });
+    stores.push({ mount, world: w, image: loaded ? loaded.resetImages.get(mount)! : null, base: loaded ? loaded.base.get(mount)! : null, connection: null, fromFixture: loaded !== null });
   }
   return stores;
 }
@@ -173,6 +178,8 @@ export function restartStart(world: World, options: InstanceOptions, handOver: (
 /** The episode of an instance with `settings`, from `images` and `blankBases` of its stores, carrying `carried` over. */
 export function forkStart(world: World, settings: EpisodeSettings, id: string, snapshots: { image: Buffer; blankBase: Buffer | null }[], carried: CarriedHistory): InstanceStart {
   const fromFixture = storesFromFixture(world, settings.loaded);
-  const stores = fromFixture.map((s, i): StoreStart => ({ ...s, image: snapshots[i].image, base: settings.loaded ? s.base : snapshots[i].blankBase }));
+  // A store the original never changed forks from the fixture's image itself; any other from its snapshot, which a
+  // restart must not roll back to.
+  const stores = fromFixture.map((s, i): StoreStart => ({ ...s, image: snapshots[i].image, base: settings.loaded ? s.base : snapshots[i].blankBase, fromFixture: s.fromFixture && snapshots[i].image === s.image }));
   return { world, settings: { ...settings, id }, stores, carried };
 }

@@ -84,7 +84,7 @@ export class WorldStore implements ConnectionTenant {
     this.tx = parts.tx;
     this.image = o.image;
     this.startImage = o.image;
-    this.episodic = o.image !== null && o.base instanceof RowReader && !hasDeferredKeys(o.world);
+    this.episodic = o.fromFixture && o.image !== null && o.base instanceof RowReader && !hasDeferredKeys(o.world);
     const suffix = o.mount === null ? '' : `\u0000${o.mount}`;
     this.sqlStream = new Stream(parts.seedText + suffix + '\u0000sql');
     this.rng = new Rng(new Stream(parts.seedText + suffix + '\u0000rng'));

@@ -116,6 +116,13 @@ describe('the fork step and resets with fork_token', () => {
     expect((await b.ask(GRADE)).data.reward).toBe(1);
     expect((await p.ask(GRADE)).data.reward).toBeLessThan(1);
     expect((await p.ask({ type: 'state' })).data.changes).toEqual(origin.changes);
+
+    // A reset of the adopting session starts from the fixture, not from the fork's state.
+    await b.ask({ type: 'reset', data: { task: 'add_lead', seed: 9 } });
+    const found = await b.ask(call('search_contacts', { query: 'Ada Lovelace' }));
+    expect(found.data.observation.result.data.contacts).toEqual([]);
+    expect((await b.ask(call('create_contact', ADA))).data.observation.error).toBeNull();
+    expect((await b.ask(GRADE)).data.reward).toBe(1);
     await Promise.all([p.close(), b.close()]);
   });
 

@@ -63,7 +63,19 @@ describe('Instance.restart', () => {
     a.fork().destroy();
     // A fork committed the episode, so it cannot be rolled back to the fixture any more.
     expect(a.restart({ fixture: 'small_startup' })).toBeNull();
-    a.destroy();
+    // Nor can the fork of a changed episode, used or not: it started from a snapshot, not from the fixture.
+    const fork = a.fork();
+    expect(fork.restart({ fixture: 'small_startup' })).toBeNull();
+    const used = a.fork();
+    used.call('create_company', { name: 'Fork Co' });
+    expect(used.restart({ fixture: 'small_startup' })).toBeNull();
+    expect(used.query("SELECT count(*) AS n FROM companies WHERE name IN ('Scribble Co', 'Fork Co')")).toEqual([{ n: 2 }]);
+    // The fork of an unchanged episode starts from the fixture's image itself, and restarts like any instance.
+    const pristine = crm.instance({ fixture: 'small_startup' }).fork();
+    pristine.call('create_company', { name: 'Fork Co' });
+    const restarted = pristine.restart({ fixture: 'small_startup', seed: 4 })!;
+    expect(restarted.query("SELECT count(*) AS n FROM companies WHERE name = 'Fork Co'")).toEqual([{ n: 0 }]);
+    for (const i of [a, fork, used, restarted]) i.destroy();
 
     const h = crm.instance({ fixture: 'small_startup' });
     scribble(h);
