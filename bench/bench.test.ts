@@ -15,6 +15,7 @@ describe('benchmarks run', () => {
     expect(rows[0].kit.p50).toBeGreaterThan(0);
     expect(rows[0].query.p50).toBeGreaterThan(0);
     expect(rows[0].floor.p50).toBeGreaterThan(0);
+    expect(rows[0].recycled!.p50).toBeGreaterThan(0);
   });
   it('billing', () => {
     const r = runBillingBench({ quick: true, n: 20 });

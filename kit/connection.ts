@@ -234,16 +234,32 @@ export class Connection {
    * connection has them: `last_insert_rowid()` and `changes()` are 0.
    */
   restart(): void {
-    if (!this.restartable) throw new Error('restart: no episode transaction to roll back to the fixture');
+    this.rollBack();
+    this.resume();
+  }
+
+  /**
+   * Roll the episode back to its start and leave the connection idle on the fixture (idle-connections.ts): no
+   * transaction is open until `resume()`, which is cheaper than closing it.
+   */
+  rollBack(): void {
+    if (!this.restartable) throw new Error('rollBack: no episode transaction to roll back to the fixture');
     this.runOwn('ROLLBACK');
+    this.episode = false;
+    this.fromFixture = false;
     this.episodeRows = 0;
+  }
+
+  /** Begin a new episode on a connection `rollBack()` left on its fixture, with the counters of a fresh connection. */
+  resume(): void {
+    if (this.db.inTransaction) throw new Error('resume: a transaction is already open');
     if (!this.counterTable) {
       this.db.exec('CREATE TEMP TABLE IF NOT EXISTS __seahaven_counters (x)');
       this.counterTable = true;
     }
-    this.runOwn('BEGIN');
+    this.beginEpisode();
     // Inserting rowid 0 sets last_insert_rowid() to 0; an update of no rows then sets changes() to 0. The row goes
-    // with the next restart's rollback.
+    // with the next rollback.
     this.runOwn('INSERT INTO temp.__seahaven_counters (rowid, x) VALUES (0, 0)');
     this.runOwn('UPDATE temp.__seahaven_counters SET x = x WHERE 0');
     this.changesBase = this.totalChanges();

@@ -157,10 +157,19 @@ function storesFromFixture(world: World, loaded: LoadedFixture | null): StoreSta
   return stores;
 }
 
-/** A new episode. */
-export function freshStart(world: World, options: InstanceOptions): InstanceStart {
+/**
+ * A new episode. From a fixture, it takes the connections a destroyed instance of that fixture left rolled back
+ * (`recycled`, idle-connections.ts) when there are any, and begins its episode on them: a restart without the original.
+ */
+export function freshStart(world: World, options: InstanceOptions, recycled?: (loaded: LoadedFixture) => (Connection | null)[] | undefined): InstanceStart {
   const settings = settingsOf(world, options);
-  return { world, settings, stores: storesFromFixture(world, settings.loaded) };
+  const stores = storesFromFixture(world, settings.loaded);
+  const connections = settings.loaded === null ? undefined : recycled?.(settings.loaded);
+  if (connections !== undefined) {
+    stores.forEach((s, i) => (s.connection = connections[i]));
+    for (const c of connections) c?.resume();
+  }
+  return { world, settings, stores };
 }
 
 /**

@@ -23,6 +23,8 @@ import type { Row } from './values.ts';
 import { WorldStore } from './world-store.ts';
 import type { World } from './world-types.ts';
 import { answerRequest, type FaceReply, type FaceRequest } from './http-face.ts';
+import { hasIdleRoom, keepIdle, takeIdle } from './idle-connections.ts';
+import type { Connection } from './connection.ts';
 
 export type { InstanceOptions } from './instance-start.ts';
 export type { StateDocument } from './state-document.ts';
@@ -383,13 +385,35 @@ export class Instance {
     return this.#stores.some((s) => s.awake);
   }
 
-  /** Close the stores' connections. Further use throws. */
+  /**
+   * End the instance; further use throws. Connections that can roll back to the fixture are left, rolled back, for the
+   * next `world.instance()` of it (a few per fixture, idle-connections.ts); the rest are closed.
+   */
   destroy(): void {
     if (this.#destroyed) return;
     this.#destroyed = true;
+    this.#leaveConnections();
     for (const s of this.#stores) s.destroy();
     this.#calls.release();
     this.#tracker.release();
+  }
+
+  /**
+   * Roll this episode's connections back to the fixture and leave them for the next instance of it
+   * (idle-connections.ts), when every store can roll back and the fixture keeps fewer than its room.
+   */
+  #leaveConnections(): void {
+    const loaded = this.#settings.loaded;
+    if (loaded === null || !hasIdleRoom(loaded) || !this.#stores.every((s) => s.restartable)) return;
+    const connections: (Connection | null)[] = [];
+    try {
+      for (const s of this.#stores) connections.push(s.handOver(true));
+    } catch {
+      // A connection that cannot roll back (a statement still running) is closed with the rest by destroy().
+      for (const c of connections) c?.close();
+      return;
+    }
+    if (!connections.some((c) => c !== null) || !keepIdle(loaded, connections)) for (const c of connections) c?.close();
   }
 
   [Symbol.dispose](): void {
@@ -399,5 +423,5 @@ export class Instance {
 
 /** @internal A new episode of `world`: what `world.instance(options)` returns. */
 export function startInstance(world: World, options: InstanceOptions): Instance {
-  return construct(freshStart(world, options));
+  return construct(freshStart(world, options, takeIdle));
 }

@@ -152,13 +152,15 @@ export class WorldStore implements ConnectionTenant {
 
   /**
    * Hand the open connection over for a new episode from the same fixture: roll it back and forget it (this store is
-   * being destroyed). Null when there is nothing to hand over: the store sleeps, or its episode was committed (forked,
+   * being destroyed). With `idle`, for a later instance: rolled back, its next episode not begun (`Connection.resume`). Null when there is nothing to hand over: the store sleeps, or its episode was committed (forked,
    * hibernated, or its raw database handed out).
    */
-  handOver(): Connection | null {
+  handOver(idle = false): Connection | null {
     const connection = this.connection;
     if (connection === null || !connection.restartable) return null;
-    connection.restart();
+    // Left idle (idle-connections.ts), it is only rolled back; whoever takes it resumes it.
+    if (idle) connection.rollBack();
+    else connection.restart();
     this.connection = null;
     return connection;
   }
