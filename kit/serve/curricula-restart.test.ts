@@ -152,7 +152,8 @@ describe('restarting seahaven serve mid-run', () => {
       s = await spawnServe(['crm', '--curricula-db', file]);
       servers.push(s);
       const after = await progress(s.url);
-      expect(after.episodes).toEqual({ issued: crashed.counts.issued, recorded: crashed.counts.recorded, pending: 0, abandoned: crashed.counts.abandoned + crashed.counts.pending });
+      const left = `the killed server left ${JSON.stringify(crashed.counts)}`;
+      expect(after.episodes, left).toEqual({ issued: crashed.counts.issued, recorded: crashed.counts.recorded, pending: 0, abandoned: crashed.counts.abandoned + crashed.counts.pending });
       const p = await WireProbe.open(`${s.url.replace('http', 'ws')}/ws`);
       const next = await playEpisode(p, crm, run, true);
       expect(next.start.metadata.curriculum.episode).toBe(crashed.counts.issued);
@@ -162,7 +163,7 @@ describe('restarting seahaven serve mid-run', () => {
       const restarted = inspect(file);
       expect(restarted.integrity).toEqual(['ok']);
       expect(restarted.inconsistencies).toEqual([]);
-      expect(restarted.counts).toEqual({ issued: crashed.counts.issued + 1, recorded: crashed.counts.recorded + 1, pending: 0, abandoned: crashed.counts.abandoned + crashed.counts.pending });
+      expect(restarted.counts, `${left}; the restarted one answered ${JSON.stringify(after.episodes)}`).toEqual({ issued: crashed.counts.issued + 1, recorded: crashed.counts.recorded + 1, pending: 0, abandoned: crashed.counts.abandoned + crashed.counts.pending });
     } finally {
       for (const s of servers) await s.stop('SIGKILL');
     }

@@ -9,7 +9,7 @@ import { resolveCurriculum } from '../../curricula/define.ts';
 import { openCurriculumRuns } from '../../curricula/runs.ts';
 import { decide, lookback } from '../../curricula/scheduler.ts';
 import type { EpisodeRow, RunRow, TransitionRow } from '../../curricula/store.ts';
-import { maskUrl, parseRunsTarget, serveCurricula } from './curricula.ts';
+import { maskUrl, openRunsStore, parseRunsTarget, serveCurricula } from './curricula.ts';
 import { startPostgres, INSTALL, type TestPostgres } from './test-fixtures/postgres.ts';
 import { spawnServe, type ServeProcess } from './test-fixtures/spawn-serve.ts';
 import { tally, tallyCurriculum } from './test-fixtures/tally-world.ts';
@@ -194,6 +194,30 @@ describe('a SQLite runs file shared by two seahaven serve processes', () => {
       }
     },
   );
+
+  it('a server starting alone gives up an episode a killed server issued but never claimed', async () => {
+    const own = join(dir, 'unclaimed.sqlite');
+    const first = openRunsStore(own, { worlds: [tally] });
+    const issued = first.world('tally')!.reset({ curriculum: 'tally', run_id: 'unclaimed-1' });
+    expect(issued).toBeTruthy();
+    // As if the process died between issuing the episode and claiming it.
+    const raw = new Database(own);
+    raw.prepare('DELETE FROM curriculum_claims').run();
+    raw.close();
+    await first.close();
+    const status = () => {
+      const db = new Database(own, { readonly: true });
+      try {
+        return db.prepare('SELECT status FROM curriculum_episodes').pluck().all();
+      } finally {
+        db.close();
+      }
+    };
+    expect(status()).toEqual(['pending']);
+    const second = openRunsStore(own, { worlds: [tally] });
+    expect(status()).toEqual(['abandoned']);
+    await second.close();
+  });
 
   it('a server starting beside a busy one leaves its episodes alone; a killed one has its episodes given up', async () => {
     const [a, b] = servers;

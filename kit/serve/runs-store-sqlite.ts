@@ -137,7 +137,9 @@ export class SqliteRunsStore implements RunsStore {
       db.prepare('DELETE FROM curriculum_claims WHERE server = ?').run(server);
       db.prepare('DELETE FROM curriculum_servers WHERE server = ?').run(server);
     }
-    if (starting && rows.length - gone.length === 0) {
+    // Alone: no server but this one (registered just before) is alive. An episode issued by a server killed before it
+    // claimed it is pending without a claim, and nobody else can still submit it.
+    if (starting && rows.every((r) => r.server === this.me.server || gone.includes(r.server))) {
       const worlds = this.runs.map((r) => r.world.name);
       const marks = worlds.map(() => '?').join(', ');
       n += db.prepare(`UPDATE curriculum_episodes AS e SET status = 'abandoned' WHERE status = 'pending' AND world IN (${marks}) AND NOT EXISTS (${claimed})`).run(...worlds).changes;
