@@ -5,6 +5,7 @@ import { defineWorld } from '../index.ts';
 import { loadFixture } from '../fixtures.ts';
 import { takeIdle } from '../idle-connections.ts';
 import type { Instance } from '../instance.ts';
+import { observe } from './observe.ts';
 
 // A destroyed instance leaves its connections, rolled back, for the next instance of its fixture (idle-connections.ts).
 // Whatever the instances before it did, an episode on a recycled connection must be the episode a fresh one gives.
@@ -15,19 +16,6 @@ const world = defineWorld(spec);
 /** The same world defined again: its fixtures are loaded apart, so its instances never share a connection with `world`'s. */
 const reference = defineWorld(spec);
 const FIXTURE = 'small_startup';
-
-/** Everything observable about an episode. */
-function observe(inst: Instance): unknown {
-  const tables = inst.query<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name");
-  return {
-    changes: inst.changes(),
-    changeLog: inst.changeLog(),
-    callLog: inst.callLog(),
-    rows: tables.map((t) => inst.query(`SELECT * FROM "${t.name}" ORDER BY rowid`)),
-    counters: inst.query('SELECT last_insert_rowid() AS last, changes() AS n, total_changes() > 0 AS wrote'),
-    random: inst.query('SELECT random() AS r'),
-  };
-}
 
 /** A few writes of every kind, and a failed call. */
 function play(inst: Instance, step: number): void {

@@ -2,19 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { crm } from '../../worlds/crm/index.ts';
 import { defineTool, defineWorld, z } from '../index.ts';
 import type { Instance } from '../instance.ts';
-
-/** Everything observable about an episode. */
-function observe(inst: Instance): unknown {
-  const tables = inst.query<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name");
-  return {
-    changes: inst.changes(),
-    changeLog: inst.changeLog(),
-    callLog: inst.callLog(),
-    state: inst.state(),
-    rows: tables.map((t) => inst.query(`SELECT * FROM "${t.name}" ORDER BY rowid`)),
-    counters: inst.query('SELECT last_insert_rowid() AS last, changes() AS n'),
-  };
-}
+import { observe } from './observe.ts';
 
 function scribble(inst: Instance): void {
   const contact = inst.query<{ id: string }>('SELECT id FROM contacts ORDER BY id LIMIT 1')[0].id;
