@@ -166,8 +166,13 @@ export function freshStart(world: World, options: InstanceOptions, recycled?: (l
   const stores = storesFromFixture(world, settings.loaded);
   const connections = settings.loaded === null ? undefined : recycled?.(settings.loaded);
   if (connections !== undefined) {
-    stores.forEach((s, i) => (s.connection = connections[i]));
-    for (const c of connections) c?.resume();
+    try {
+      for (const c of connections) c?.resume();
+      stores.forEach((s, i) => (s.connection = connections[i]));
+    } catch {
+      // One that will not begin again is no use: the stores open their images as if none had been left.
+      for (const c of connections) c?.close();
+    }
   }
   return { world, settings, stores };
 }

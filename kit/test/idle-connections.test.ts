@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { crm } from '../../worlds/crm/index.ts';
 import { defineWorld } from '../index.ts';
 import { loadFixture } from '../fixtures.ts';
-import { takeIdle } from '../idle-connections.ts';
+import { keepIdle, takeIdle } from '../idle-connections.ts';
 import type { Instance } from '../instance.ts';
 import { observe } from './observe.ts';
 
@@ -123,6 +123,18 @@ describe('recycled connections', () => {
     fork.destroy();
     original.destroy();
     expect(taken()).toBe(0);
+    // A left connection that cannot begin again (here: closed behind the pool's back) is dropped, and the image opened.
+    const broken = world.instance({ fixture: FIXTURE });
+    play(broken, 1);
+    broken.destroy();
+    const set = takeIdle(loaded)!;
+    set[0]!.close();
+    keepIdle(loaded, set);
+    const next = world.instance({ fixture: FIXTURE, seed: 0 });
+    play(next, 0);
+    expect(observe(next)).toEqual(expectedOf(0));
+    next.destroy();
+    taken();
     // A never-used instance has no connection to leave.
     world.instance({ fixture: FIXTURE }).destroy();
     expect(takeIdle(loaded)).toBeUndefined();
