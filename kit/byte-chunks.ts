@@ -64,6 +64,9 @@ export class ByteChunks {
   }
 }
 
+/** A table of no numbers, shared: `withRoom` replaces it on the first write, so an episode that records nothing allocates nothing. */
+export const NO_NUMBERS: Int32Array<ArrayBuffer> = new Int32Array(0);
+
 /** `a`, or a copy of it twice as long (or longer) when it has fewer than `length` entries: a growable table of numbers. */
 export function withRoom(a: Int32Array<ArrayBuffer>, length: number): Int32Array<ArrayBuffer> {
   if (length <= a.length) return a;

@@ -6,7 +6,7 @@
  * The texts are kept as UTF-8 outside the JavaScript heap (byte-chunks.ts), in chunks that go back to a process-wide
  * pool when the episode ends.
  */
-import { ByteChunks, withRoom } from './byte-chunks.ts';
+import { ByteChunks, NO_NUMBERS, withRoom } from './byte-chunks.ts';
 import type { ToolFailure } from './call-failure.ts';
 
 /**
@@ -25,11 +25,10 @@ export interface CallLogEntry {
 
 /** Numbers kept per call: mark, chunk, start of the arguments, start of the outcome, end. */
 const META = 5;
-const EMPTY_META = new Int32Array(0);
 
 export class CallHistory {
   /** Per call: the mark (its number, 0 when refused before a tool ran; a failure is stored as -number - 1), then where its texts are. */
-  private meta: Int32Array<ArrayBuffer> = EMPTY_META;
+  private meta: Int32Array<ArrayBuffer> = NO_NUMBERS;
   /** Per call: the tool's name (the world's own strings, shared by every record). */
   private tools: string[] = [];
   private texts: ByteChunks;
@@ -91,7 +90,7 @@ export class CallHistory {
   /** Give the chunks back to the pool for later episodes; the log is empty afterwards. */
   release(): void {
     this.texts.release();
-    this.meta = EMPTY_META;
+    this.meta = NO_NUMBERS;
     this.tools = [];
   }
 }

@@ -17,7 +17,7 @@
 import { compareSqlValues, sqlValueToJson, type Row } from './values.ts';
 import type { TableInfo } from './schema.ts';
 import type { RowReader } from './capture-sql.ts';
-import { withRoom } from './byte-chunks.ts';
+import { NO_NUMBERS, withRoom } from './byte-chunks.ts';
 import { NO_ROW, RowValues } from './row-values.ts';
 
 /** A change record, as `changes()` and `changeLog()` return it. */
@@ -138,12 +138,12 @@ export class ChangeTracker {
   /** Slot of each touched row, by its key string. */
   private slots = new Map<string, number>();
   /** Per slot: table number, primary key (kept as a row of the key's values), value at the start (`UNREAD` until read, or `NO_ROW`), value now. */
-  private slotTable = new Int32Array(256);
-  private slotKey = new Int32Array(256);
-  private slotOriginal = new Int32Array(256);
-  private slotCurrent = new Int32Array(256);
+  private slotTable = NO_NUMBERS;
+  private slotKey = NO_NUMBERS;
+  private slotOriginal = NO_NUMBERS;
+  private slotCurrent = NO_NUMBERS;
   /** Per slot whose value now is `LIVE`: the record whose value after is too. */
-  private slotLive = new Int32Array(256);
+  private slotLive = NO_NUMBERS;
   /** Per table: slots made `LIVE` (some may have been read since), to read when the table is settled. */
   private liveSlots: number[][] = [];
   /** Tables read at the end of each call since a later call wrote one of their live rows. */
@@ -153,7 +153,7 @@ export class ChangeTracker {
   private callTools: string[] = [];
   private callEnds: number[] = [];
   /** Per row of a call's record: slot, value before the call (which may be `UNREAD`), value after. */
-  private records = new Int32Array(3 * 256);
+  private records = NO_NUMBERS;
   private recordCount = 0;
 
   /**

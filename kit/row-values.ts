@@ -5,7 +5,7 @@
  * BLOBs as they are, both after a 32-bit length. Decoding gives back the same values, so two rows encode to the same
  * bytes exactly when they hold the same values.
  */
-import { ByteChunks, withRoom } from './byte-chunks.ts';
+import { ByteChunks, NO_NUMBERS, withRoom } from './byte-chunks.ts';
 
 const NULL = 0;
 const INTEGER = 1;
@@ -26,7 +26,7 @@ export class RowValues {
   /** Empty, or a copy of `from` (a fork's) with chunks of its own. */
   constructor(from?: RowValues) {
     this.bytes = new ByteChunks(from?.bytes);
-    this.where = from ? from.where.slice() : new Int32Array(3 * 256);
+    this.where = from ? from.where.slice() : NO_NUMBERS;
     this.count = from ? from.count : 0;
   }
 
