@@ -15,8 +15,8 @@
 import Database from 'better-sqlite3';
 import type { Statement } from 'better-sqlite3';
 import { CAPTURE_FN, RowReader } from './capture-sql.ts';
-import type { VirtualClock } from './clock.ts';
-import type { Stream } from './random.ts';
+import { VirtualClock } from './clock.ts';
+import { Stream } from './random.ts';
 import type { TableInfo } from './schema.ts';
 import { RefusedStatement, refusalOf } from './sql-guard.ts';
 import { installSqlOverrides } from './sql-overrides.ts';
@@ -59,6 +59,15 @@ export interface ConnectionTenant {
   /** A capture trigger fired: `args` are the table's number within this connection's store and the row's key. */
   capture(args: unknown[]): null;
 }
+
+/** Whom the SQL functions of a rolled-back, idle connection work for: nobody, so it holds on to no ended instance. */
+const NOBODY: ConnectionTenant = {
+  clock: new VirtualClock('fixed', 0),
+  sqlStream: new Stream('idle connection'),
+  capture: () => {
+    throw new Error('seahaven: a capture trigger fired on an idle connection');
+  },
+};
 
 function toRow(cols: string[], values: unknown[]): Row {
   const row: Record<string, JsonValue> = {};
@@ -248,6 +257,7 @@ export class Connection {
     this.episode = false;
     this.fromFixture = false;
     this.episodeRows = 0;
+    this.tenant = NOBODY;
   }
 
   /** Begin a new episode on a connection `rollBack()` left on its fixture, with the counters of a fresh connection. */
