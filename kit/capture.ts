@@ -1,8 +1,9 @@
 /**
  * Change capture. Each tracked table gets three AFTER triggers (capture-sql.ts) that hand only the written row's
- * primary key to a JS function, which reports it to the running call (`TouchedRows`). A call's record is the net change of each row it touched, and the episode's net diff follows without replaying
- * anything. A row's value at the start of the episode comes from the fixture image (immutable, shared per process),
- * read only when the history is asked for.
+ * primary key to a JS function, which reports it to the running call (`TouchedRows`). A call's record is the net
+ * change of each row it touched, and the episode's net diff follows without replaying anything. A row's value at the
+ * start of the episode comes from the fixture image (immutable, shared per process), read only when the history is
+ * asked for.
  *
  * A row's value after a call is read when something needs it, not when the call ends ("live"): until a later call
  * writes the row again, that value is simply the row as it is in the store. Most rows a call writes are never written

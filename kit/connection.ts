@@ -207,7 +207,8 @@ export class Connection {
    * whether the call is a savepoint (an episode or a batch is open).
    *
    * A bulk call (`alone`: a clock advance, a fixture build) runs as a transaction of its own instead, with a page cache
-   * that holds what it writes (`beginBulk`): the batch so far is committed first, and so is the episode when `endEpisode` (a fixture build, whose writes are frozen at once).
+   * that holds what it writes (`beginBulk`): the batch so far is committed first, and so is the episode when
+   * `endEpisode` (a fixture build, whose writes are frozen at once).
    * Inside a transaction that has already written, every write statement of a schema with triggers (the capture
    * triggers are on every table) copies the pages it touches to a statement journal; for a call of thousands of rows,
    * such as a month of billing, that doubled its cost.

@@ -53,6 +53,8 @@ export class Instance {
   readonly #streams: Stream[];
   readonly #bound: Map<string, Bound>;
   readonly #hooks: ClockHook[];
+  /** Where the HTTP face's operations run: the host's store, or the mount's for a face served through one (`MountSpec.http`). */
+  readonly #faceStore: number;
   readonly #tracker = new ChangeTracker();
   readonly #tx: CallTransaction;
   readonly #calls: CallHistory;
@@ -106,6 +108,7 @@ export class Instance {
       carried.streams.restore(this.#streams);
     }
     this.#bound = boundTools(this.world);
+    this.#faceStore = this.world.httpMount === undefined ? 0 : stores.findIndex((st) => st.mount === this.world.httpMount);
     if ((this.#hooks = clockHooksOf(this.world)).length > 0) this.clock.advancer = (ms) => void this.advanceClock(ms);
   }
 
@@ -205,9 +208,7 @@ export class Instance {
       return { ok: false, error };
     }
     const args = input !== null && typeof input === 'object' && !Array.isArray(input) ? (input as Record<string, unknown>) : { input };
-    // A face served through a mount (MountSpec.http) runs its operations in the mount's store.
-    const store = this.world.httpMount === undefined ? 0 : this.#stores.indexOf(this.#storeOf(this.world.httpMount));
-    const r = this.#numbered(name, input, args, store, (ctx) => op.run(ctx, input));
+    const r = this.#numbered(name, input, args, this.#faceStore, (ctx) => op.run(ctx, input));
     return r.ok ? { ok: true, result: r.result } : { ok: false, error: r.error };
   }
 

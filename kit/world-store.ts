@@ -29,28 +29,25 @@ export interface InstanceParts {
   instance: { id: string; fixture: string | null; seed: number };
 }
 
-/**
- * Deferred foreign keys are checked when a transaction commits, and a trigger's RAISE(ROLLBACK) ends the whole
- * transaction it fires in: either rules out running an episode as one transaction, so each call gets its own.
- */
-const deferredKeys = new WeakMap<World, boolean>();
-function hasDeferredKeys(world: World): boolean {
-  let found = deferredKeys.get(world);
-  if (found === undefined) {
-    found = /\bDEFERRABLE\s+INITIALLY\s+DEFERRED\b|\bRAISE\s*\(\s*ROLLBACK\b/i.test(world.schema);
-    deferredKeys.set(world, found);
-  }
-  return found;
+/** What a world's schema rules out or requires of its stores, read off its text once per world, not per reset. */
+interface SchemaTraits {
+  /**
+   * Deferred foreign keys are checked when a transaction commits, and a trigger's RAISE(ROLLBACK) ends the whole
+   * transaction it fires in: either rules out running an episode as one transaction, so each call gets its own.
+   */
+  deferredKeys: boolean;
+  /** The schema may replace rows by itself (ON CONFLICT REPLACE, a trigger's OR REPLACE): rows are read after every call (capture.ts). */
+  replaces: boolean;
 }
 
-/** Per world: whether its schema may replace rows by itself (ON CONFLICT REPLACE, a trigger's OR REPLACE). */
-const schemaReplaces = new WeakMap<object, boolean>();
-
-/** Whether the rows of `world`'s tables are read after every call (capture.ts): asked once per world, not per reset. */
-function replacesBySchema(world: { schema: string }): boolean {
-  let replaces = schemaReplaces.get(world);
-  if (replaces === undefined) schemaReplaces.set(world, (replaces = /\breplace\b/i.test(world.schema)));
-  return replaces;
+const traitsByWorld = new WeakMap<World, SchemaTraits>();
+function traitsOf(world: World): SchemaTraits {
+  let traits = traitsByWorld.get(world);
+  if (traits === undefined) {
+    traits = { deferredKeys: /\bDEFERRABLE\s+INITIALLY\s+DEFERRED\b|\bRAISE\s*\(\s*ROLLBACK\b/i.test(world.schema), replaces: /\breplace\b/i.test(world.schema) };
+    traitsByWorld.set(world, traits);
+  }
+  return traits;
 }
 
 export class WorldStore implements ConnectionTenant {
@@ -84,7 +81,7 @@ export class WorldStore implements ConnectionTenant {
     this.tx = parts.tx;
     this.image = o.image;
     this.startImage = o.image;
-    this.episodic = o.fromFixture && o.image !== null && o.base instanceof RowReader && !hasDeferredKeys(o.world);
+    this.episodic = o.fromFixture && o.image !== null && o.base instanceof RowReader && !traitsOf(o.world).deferredKeys;
     const suffix = o.mount === null ? '' : `\u0000${o.mount}`;
     this.sqlStream = new Stream(parts.seedText + suffix + '\u0000sql');
     this.rng = new Rng(new Stream(parts.seedText + suffix + '\u0000rng'));
@@ -123,7 +120,7 @@ export class WorldStore implements ConnectionTenant {
     const tracked = parts.tracker.tables;
     this.tableOffset = tracked.length;
     const tables = o.world.trackedTables;
-    const eager = replacesBySchema(o.world);
+    const eager = traitsOf(o.world).replaces;
     for (let local = 0; local < tables.length; local++) {
       const info = tables[local];
       const entry: TrackedTable = { info, name: o.mount === null ? info.name : `${o.mount}.${info.name}`, local, store: this, base: baseReader, eager };
@@ -152,8 +149,9 @@ export class WorldStore implements ConnectionTenant {
 
   /**
    * Hand the open connection over for a new episode from the same fixture: roll it back and forget it (this store is
-   * being destroyed). With `idle`, for a later instance: rolled back, its next episode not begun (`Connection.resume`). Null when there is nothing to hand over: the store sleeps, or its episode was committed (forked,
-   * hibernated, or its raw database handed out).
+   * being destroyed). With `idle`, for a later instance: rolled back, its next episode not begun (`Connection.resume`).
+   * Null when there is nothing to hand over: the store sleeps, or its episode was committed (forked, hibernated, or its
+   * raw database handed out).
    */
   handOver(idle = false): Connection | null {
     const connection = this.connection;
@@ -181,7 +179,7 @@ export class WorldStore implements ConnectionTenant {
 
   private open(): Connection {
     const connection = new Connection(this.image, this.world.trackedTables, this);
-    connection.batches = !hasDeferredKeys(this.world);
+    connection.batches = !traitsOf(this.world).deferredKeys;
     this.connection = connection;
     if (this.episodic && this.image === this.startImage) connection.beginEpisode();
     return connection;
