@@ -18,7 +18,8 @@ export default defineConfig({
   },
   test: {
     include: ['**/*.test.ts'],
-    exclude: ['node_modules/**', 'dist/**', '**/scaffold-out/**'],
+    // e2e/: the slow end-to-end suite, `npm run test:e2e` (vitest.e2e.config.ts).
+    exclude: ['node_modules/**', 'dist/**', '**/scaffold-out/**', 'e2e/**'],
     env: { TZ: 'UTC' },
     testTimeout: 20_000,
     hookTimeout: 30_000,
