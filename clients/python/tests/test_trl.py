@@ -11,7 +11,7 @@ from typing import Any, Dict, List, Literal, Optional, Union
 import pytest
 from conftest import Server
 
-from seahaven_client import ClosedError, SeahavenClient, ToolError
+from seahaven_client import ClosedError, ProtocolError, SeahavenClient, ToolError
 from seahaven_client._signature import OMITTED, build_signature
 from seahaven_client.trl import SeahavenEnvironment, environment_class, reward_func, task_dataset
 
@@ -207,3 +207,44 @@ def test_a_session_the_server_ended_is_replaced_on_the_next_reset() -> None:
         assert env.get_reward() == 1.0
     finally:
         server.stop()
+
+
+LISTING = {
+    "tasks": [
+        {"id": "add_lead", "tags": ["insert", "contacts"], "stages": [{"curriculum": "crm-basics", "stage": "easy"}]},
+        {"id": "dana_signed", "tags": ["workflow"], "stages": [{"curriculum": "crm-basics", "stage": "hard"}]},
+        {"id": "loose_end", "tags": ["insert"], "stages": []},
+    ],
+    "splits": [{"name": "crm-basics", "num_tasks": 2}, {"name": "tag:insert", "num_tasks": 2}, {"name": "all", "num_tasks": 3}],
+}
+
+
+def test_the_tasks_of_a_split() -> None:
+    from seahaven_client._tasks import check_task_ids, tasks_of_split
+
+    assert [t["id"] for t in tasks_of_split(LISTING, "all")] == ["add_lead", "dana_signed", "loose_end"]
+    assert [t["id"] for t in tasks_of_split(LISTING, "tag:insert")] == ["add_lead", "loose_end"]
+    assert [t["id"] for t in tasks_of_split(LISTING, "crm-basics")] == ["add_lead", "dana_signed"]
+    with pytest.raises(ValueError, match="no tasks in split 'tag:nope'; the server's splits are: crm-basics, tag:insert, all"):
+        tasks_of_split(LISTING, "tag:nope")
+    with pytest.raises(ValueError, match="unknown task\\(s\\) 'add_leed'; the world's tasks are: add_lead, dana_signed, loose_end"):
+        check_task_ids(LISTING, ["add_lead", "add_leed"])
+
+
+def test_task_dataset_reads_the_servers_split(server_url: str) -> None:
+    from seahaven_client._tasks import fetch_tasks
+
+    try:
+        listing = fetch_tasks(server_url)
+    except ProtocolError as e:
+        if e.code != "NOT_FOUND":
+            raise
+        with pytest.raises(ProtocolError, match="does not list its tasks; name them with tasks="):
+            task_dataset(server_url, split="all")
+        pytest.skip("the server does not serve GET /tasks yet")
+    rows = task_dataset(server_url, split="crm-basics")
+    rows = rows.to_list() if hasattr(rows, "to_list") else rows
+    staged = [t["id"] for t in listing["tasks"] if any(s.get("curriculum") == "crm-basics" for s in t.get("stages") or [])]
+    assert [r["task"] for r in rows] == staged and all(r["seed"] == 0 for r in rows)
+    with pytest.raises(ValueError, match="unknown task"):
+        task_dataset(server_url, tasks=["no_such_task"])
