@@ -2,7 +2,7 @@
 
 The model is a tiny randomly initialised Qwen2 with a tokenizer trained here, under TRL's own Qwen 2.5 chat template,
 so nothing is downloaded. Its `generate` is a scripted policy: the first rollout of each pair of generations makes
-add_company's gold call, the other answers without a tool call. The trainer then really calls the tool on its
+add_company's gold call, the other a call the world refuses. The trainer then really calls the tool on its
 rollout's session, grades both episodes, and steps the optimizer on the tiny model. Prints one JSON line of figures;
 exits non-zero if an assertion fails.
 """
@@ -32,7 +32,8 @@ from seahaven_client import SeahavenClient  # noqa: E402
 
 GOLD = {"name": "Initech", "domain": "initech.example", "industry": "software", "employees": 85}
 GOLD_CALL = '<tool_call>\n{"name": "create_company", "arguments": ' + json.dumps(GOLD) + "}\n</tool_call><|im_end|>"
-NO_CALL = "I cannot do that.<|im_end|>"
+# A call the world refuses: TRL shows the model the world's error, and the episode (reward 0) goes on.
+BAD_CALL = '<tool_call>\n{"name": "create_contact", "arguments": {"name": "Initech", "email": "not-an-email"}}\n</tool_call><|im_end|>'
 AFTER_TOOL = "Done.<|im_end|>"
 SPECIAL = ["<|endoftext|>", "<|im_start|>", "<|im_end|>", "<tool_call>", "</tool_call>", "<tool_response>", "</tool_response>", "<think>", "</think>"]
 
@@ -53,7 +54,7 @@ def train_tokenizer(url: str) -> PreTrainedTokenizerFast:
     with SeahavenClient(url) as env:
         corpus = [json.dumps({"name": t.name, "description": t.description, "parameters": t.input_schema}) for t in env.tools()]
         corpus.append(env.reset(task="add_company").task.prompt)
-    corpus += [GOLD_CALL, NO_CALL, AFTER_TOOL, qwen2_5_chat_template]
+    corpus += [GOLD_CALL, BAD_CALL, AFTER_TOOL, qwen2_5_chat_template]
     tok = Tokenizer(models.BPE())
     tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
     tok.decoder = decoders.ByteLevel()
@@ -74,7 +75,7 @@ class ScriptedQwen2(Qwen2ForCausalLM):
         outputs = []
         for row, ids in enumerate(input_ids.tolist()):
             text = tok.decode(ids)
-            answer = AFTER_TOOL if "<tool_response>" in text else GOLD_CALL if row % 2 == 0 else NO_CALL
+            answer = AFTER_TOOL if "<tool_response>" in text else GOLD_CALL if row % 2 == 0 else BAD_CALL
             outputs.append(tok.encode(answer, add_special_tokens=False))
         width = max(len(o) for o in outputs)
         padded = [o + [tok.pad_token_id] * (width - len(o)) for o in outputs]
@@ -113,13 +114,18 @@ def main() -> None:
             "loss": [entry.get("loss") for entry in logs],
             "pass_rate": [entry.get("seahaven/pass_rate") for entry in logs],
             "tool_calls": [entry.get("tools/call_frequency") for entry in logs],
+            "tool_failures": [entry.get("tools/failure_frequency") for entry in logs],
         }
+        completions = [str(c) for c in trainer._logs["completion"]]
         print(json.dumps(figures))
         assert trainer.state.global_step == 2, figures
         assert 1.0 in per_episode and 0.0 in per_episode, figures
         assert all(abs(r - 0.5) < 1e-6 for r in figures["logged_reward"]), figures  # each reward counted once
         assert all(abs(p - 0.5) < 1e-6 for p in figures["pass_rate"]), figures
         assert any(loss not in (None, 0.0) for loss in figures["loss"]), figures
+        # The refused call reached the model as the world's error, and did not stop the run.
+        assert all(abs(f - 0.5) < 1e-6 for f in figures["tool_failures"]), figures
+        assert any("invalid_arguments: Invalid arguments for create_contact" in c for c in completions), completions
     finally:
         server.stop()
 
