@@ -202,7 +202,7 @@ export const createCompany = defineTool({
   input: z.object({
     name: nameText.describe('Company name, 1 to 200 characters, like "Northwind Traders".'),
     domain: z.string().max(253).optional().describe('Web domain without scheme or path, like northwind.example.'),
-    industry: shortText.optional().describe('Industry in a word or two, like logistics or software.'),
+    industry: shortText.optional().describe('Industry in a word or two, like logistics or healthcare.'),
     employees: z.number().int().min(1).optional().describe('Head count, a whole number of at least 1.'),
   }),
   run(ctx, input) {
