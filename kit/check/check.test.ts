@@ -97,17 +97,19 @@ describe('seahaven check', () => {
       ['SH211', 'warning', 'tool tag_item', 6],
       ['SH211', 'warning', 'tool tag_item', 6],
       ['SH211', 'warning', 'tool tag_item', 6],
-      ['SH212', 'warning', 'tool get_reward', 18],
+      ['SH211', 'warning', 'tool tag_item', 6],
+      ['SH212', 'warning', 'tool get_reward', 19],
     ]);
     expect(report.ok).toBe(true);
     const undescribed = report.findings.filter((f) => f.code === 'SH211');
-    expect(undescribed.map((f) => f.message.match(/^Argument "([^"]+)" of tool "tag_item" has no description/)?.[1])).toEqual(['note', 'labels[].text', 'placement.row']);
+    expect(undescribed.map((f) => f.message.match(/^Argument "([^"]+)" of tool "tag_item" has no description/)?.[1])).toEqual(['note', 'labels[].text', 'spots[][].bin', 'placement.row']);
     expect(undescribed.map((f) => f.fix.match(/^Describe it where the input is declared: (.*?\.describe\('…'\)),/)?.[1])).toEqual([
       'note: z.string().nullable().describe(\'…\')',
       'text: z.string().describe(\'…\')',
+      'bin: z.number().int().describe(\'…\')',
       'row: z.number().int().describe(\'…\')',
     ]);
-    expect(report.findings[3].message).toBe('Tool "get_reward" has the name of a method of the Python TRL environment class (reset, get_reward), so that class cannot offer it to the agent.');
+    expect(report.findings[4].message).toBe('Tool "get_reward" has the name of a method of the Python TRL environment class (reset, get_reward), so that class cannot offer it to the agent.');
   });
 
   it('reports a reset tool built around defineTool as reserved by the protocol, once', () => {

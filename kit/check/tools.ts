@@ -63,11 +63,9 @@ function undescribedArguments(schema: Schema, path: string): { path: string; sch
       const at = path ? `${path}.${key}` : key;
       if (typeof sub.description !== 'string' || sub.description.trim() === '') out.push({ path: at, schema: sub });
       out.push(...undescribedArguments(sub, at));
-      for (const b of branches(sub)) {
-        const items = b.items as Schema | undefined;
-        if (items && typeof items === 'object' && !Array.isArray(items)) out.push(...undescribedArguments(items, `${at}[]`));
-      }
     }
+    const items = part.items as Schema | undefined;
+    if (items && typeof items === 'object' && !Array.isArray(items)) out.push(...undescribedArguments(items, `${path}[]`));
   }
   return out;
 }

@@ -9,6 +9,7 @@ const tagItem = defineTool({
     id: z.string().min(1).describe('The item id, like itm_….'),
     note: z.string().max(200).nullable().optional(),
     labels: z.array(z.object({ text: z.string().min(1), colour: z.enum(['red', 'green']).describe('The label colour.') })).describe('Labels to attach.'),
+    spots: z.array(z.array(z.object({ bin: z.number().int() }))).optional().describe('Bins per aisle the item may go in.'),
     placement: z.object({ row: z.number().int(), shelf: z.string().describe('The shelf name, like "A".') }).optional().describe('Where the item is kept.'),
   }),
   run: () => null,
