@@ -5,7 +5,7 @@ const CONTACT_STAGES = ['lead', 'qualified', 'customer', 'churned'] as const;
 const DEAL_STAGES = ['prospecting', 'proposal', 'negotiation', 'won', 'lost'] as const;
 const ACTIVITY_KINDS = ['call', 'email', 'meeting', 'note'] as const;
 
-const limit = (max: number, dflt: number) => z.number().int().min(1).max(max).default(dflt).describe(`Page size, 1 to ${max}.`);
+const limit = (max: number, dflt: number) => z.number().int().min(1).max(max).default(dflt).describe(`Page size, 1 to ${max} (default ${dflt}).`);
 
 // Every string has a length limit: an agent's mistake (a pasted document as a search query) gets invalid_arguments
 // naming the limit instead of failing deep in SQLite. Ids are never empty, so "" is refused rather than stored.
