@@ -15,8 +15,9 @@ const MAX_DESCRIPTION = 1024;
 const TYPED = ['type', 'enum', 'const', 'anyOf', 'oneOf', 'allOf', '$ref', 'not'];
 
 /**
- * Methods of the Python TRL environment class (`seahaven_client`'s adapter for TRL's `environment_factory`). TRL
- * turns every other public method into a tool, so a tool with one of these names cannot be offered there.
+ * The methods TRL's GRPOTrainer keeps for itself on an `environment_factory` environment: it calls `reset` to start an
+ * episode and `get_reward` to score it, and offers every other public method as a tool. A Python environment class
+ * exposing a world's tools as methods therefore cannot offer a tool with one of these names.
  */
 const TRL_METHODS: readonly string[] = ['reset', 'get_reward'];
 
