@@ -67,7 +67,7 @@ export interface ToolSpec<I extends z.ZodObject = z.ZodObject, R = unknown> {
   description: string;
   /**
    * A zod object; unknown keys are refused. Describe every argument (`.describe('…')`, last): the agent reads it, and
-   * TRL refuses a tool with an undescribed argument (`seahaven check` reports SH211).
+   * transformers' `get_json_schema`, which TRL uses, refuses an undescribed argument (`seahaven check` reports SH211).
    */
   input: I;
   /** MCP's tool annotations (`title`, `readOnlyHint`, `destructiveHint`, `idempotentHint`, `openWorldHint`), sent to MCP clients as given. */

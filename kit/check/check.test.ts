@@ -109,7 +109,7 @@ describe('seahaven check', () => {
       'bin: z.number().int().describe(\'…\')',
       'row: z.number().int().describe(\'…\')',
     ]);
-    expect(report.findings[4].message).toBe('Tool "get_reward" has the name of a method of the Python TRL environment class (reset, get_reward), so that class cannot offer it to the agent.');
+    expect(report.findings[4].message).toBe('Tool "get_reward" has the name of a method TRL\'s trainer keeps for itself (reset, get_reward), so seahaven_client.trl\'s environment class cannot offer it to the agent.');
   });
 
   it('reports a reset tool built around defineTool as reserved by the protocol, once', () => {

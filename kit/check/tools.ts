@@ -90,7 +90,7 @@ export function checkTools(listings: readonly ToolListing[], folder: string | nu
     const at = { location };
     if (!TOOL_NAME_PATTERN.test(name)) out.push(finding('SH201', `Tool name "${name}" is not lower snake case (${TOOL_NAME_PATTERN}); agents and protocols expect names like "create_contact".`, at));
     if (RESERVED_TOOL_NAMES.includes(name)) out.push(finding('SH202', `Tool "${name}" takes a name the protocol reserves (${RESERVED_TOOL_NAMES.join(', ')}).`, at));
-    else if (TRL_METHODS.includes(name)) out.push(finding('SH212', `Tool "${name}" has the name of a method of the Python TRL environment class (${TRL_METHODS.join(', ')}), so that class cannot offer it to the agent.`, at));
+    else if (TRL_METHODS.includes(name)) out.push(finding('SH212', `Tool "${name}" has the name of a method TRL's trainer keeps for itself (${TRL_METHODS.join(', ')}), so seahaven_client.trl's environment class cannot offer it to the agent.`, at));
     if (seen.has(name)) out.push(finding('SH208', `Two tools are named "${name}"; the agent could not tell them apart.`, at));
     seen.add(name);
 
@@ -110,7 +110,7 @@ export function checkTools(listings: readonly ToolListing[], folder: string | nu
     }
     for (const arg of undescribedArguments(schema, '')) {
       const key = arg.path.slice(arg.path.lastIndexOf('.') + 1);
-      out.push(finding('SH211', `Argument "${arg.path}" of tool "${name}" has no description, so the agent must guess what to send; TRL (transformers' get_json_schema) refuses the tool.`, {
+      out.push(finding('SH211', `Argument "${arg.path}" of tool "${name}" has no description, so the agent must guess what to send; transformers' get_json_schema, which TRL uses, refuses such an argument.`, {
         ...at,
         fix: `Describe it where the input is declared: ${key}: ${zodFor(arg.schema)}.describe('…'), saying what the value is, its format or units, and an example (.describe last, after .optional()).`,
       }));
