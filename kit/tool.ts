@@ -65,7 +65,10 @@ export interface ToolSpec<I extends z.ZodObject = z.ZodObject, R = unknown> {
   name: string;
   /** Shown to agents; say what the tool does and when to use it. */
   description: string;
-  /** A zod object; unknown keys are refused. */
+  /**
+   * A zod object; unknown keys are refused. Describe every argument (`.describe('…')`, last): the agent reads it, and
+   * transformers' `get_json_schema`, which TRL uses, refuses an undescribed argument (`seahaven check` reports SH211).
+   */
   input: I;
   /** MCP's tool annotations (`title`, `readOnlyHint`, `destructiveHint`, `idempotentHint`, `openWorldHint`), sent to MCP clients as given. */
   annotations?: ToolAnnotations;
@@ -98,7 +101,7 @@ export interface Tool<I extends z.ZodObject = z.ZodObject, R = unknown> {
  * @example
  * const getContact = defineTool({
  *   name: 'get_contact', description: 'Fetch one contact by id.',
- *   input: z.object({ id: z.string() }),
+ *   input: z.object({ id: z.string().describe('Contact id, like con_…') }),
  *   run: (ctx, { id }) => ctx.db.one('SELECT * FROM contacts WHERE id = ?', id),
  * });
  */

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildFixture, type FixtureMeta } from '../fixtures.ts';
 import { GRADER_CHECKS } from '../../rewards/check.ts';
-import { CHECK_CODES, checkLint, formatReport, runChecks, type Check, type CheckOptions, type CheckReport, type Finding } from './index.ts';
+import { CHECK_CODES, checkLint, checkTools, formatReport, runChecks, type Check, type CheckOptions, type CheckReport, type Finding } from './index.ts';
 import { fixtureWorld } from './test-fixtures/fixture-world.ts';
 
 const brokenWorld = (name: string) => fileURLToPath(new URL(`./test-fixtures/${name}/index.ts`, import.meta.url));
@@ -89,6 +89,32 @@ describe('seahaven check', () => {
       'Argument "at" of tool "schedule" has no JSON Schema type, so the agent cannot know what to send.',
       'Argument "tags[]" of tool "schedule" has no JSON Schema type, so the agent cannot know what to send.',
     ]);
+  });
+
+  it('names every argument without a description by its path, and tools named after a TRL environment method', async () => {
+    const report = await check(brokenWorld('tool-undescribed'), { skip: ['lint', 'determinism'] });
+    expect(report.findings.map((f) => [f.code, f.severity, f.location?.object, f.location?.line])).toEqual([
+      ['SH211', 'warning', 'tool tag_item', 6],
+      ['SH211', 'warning', 'tool tag_item', 6],
+      ['SH211', 'warning', 'tool tag_item', 6],
+      ['SH211', 'warning', 'tool tag_item', 6],
+      ['SH212', 'warning', 'tool get_reward', 19],
+    ]);
+    expect(report.ok).toBe(true);
+    const undescribed = report.findings.filter((f) => f.code === 'SH211');
+    expect(undescribed.map((f) => f.message.match(/^Argument "([^"]+)" of tool "tag_item" has no description/)?.[1])).toEqual(['note', 'labels[].text', 'spots[][].bin', 'placement.row']);
+    expect(undescribed.map((f) => f.fix.match(/^Describe it where the input is declared: (.*?\.describe\('…'\)),/)?.[1])).toEqual([
+      'note: z.string().nullable().describe(\'…\')',
+      'text: z.string().describe(\'…\')',
+      'bin: z.number().int().describe(\'…\')',
+      'row: z.number().int().describe(\'…\')',
+    ]);
+    expect(report.findings[4].message).toBe('Tool "get_reward" has the name of a method TRL\'s trainer keeps for itself (reset, get_reward), so seahaven_client.trl\'s environment class cannot offer it to the agent.');
+  });
+
+  it('reports a reset tool built around defineTool as reserved by the protocol, once', () => {
+    const listing = { name: 'reset', description: 'Put every item back on its shelf.', inputSchema: { type: 'object', properties: {}, additionalProperties: false } };
+    expect(codes(checkTools([listing], null))).toEqual(['SH202']);
   });
 
   describe('fixtures', () => {

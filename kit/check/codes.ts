@@ -57,6 +57,8 @@ export const CHECK_CODES = {
   SH208: { severity: 'error', title: 'Two tools have the same name', fix: 'Rename one of them, or change the mount prefix of a composed world.' },
   SH209: { severity: 'error', title: 'A tools entry is not a tool', fix: 'Build every entry of `tools` with `defineTool({ name, description, input, run })`.' },
   SH210: { severity: 'warning', title: 'A tool description is very long', fix: 'Keep descriptions under 1,024 characters; move detail into argument descriptions.' },
+  SH211: { severity: 'warning', title: 'A tool argument has no description', fix: 'Add `.describe(\'…\')` to the argument\'s zod type, saying what the value is, its format or units, and an example.' },
+  SH212: { severity: 'warning', title: 'A tool name is a method of the TRL environment class', fix: 'Rename the tool (e.g. `get_reward` → `get_reward_points`); the TRL environment class uses the name itself.' },
   SH301: { severity: 'error', title: 'A fixture is not frozen', fix: 'Run `npx seahaven fixtures build --world <world>` and commit the images.' },
   SH302: { severity: 'error', title: 'A fixture sidecar is invalid', fix: 'Rebuild the fixture with `npx seahaven fixtures build --world <world>`; do not edit sidecars by hand.' },
   SH303: { severity: 'error', title: 'A fixture image does not match its recorded sha256', fix: 'Rebuild the fixture with `npx seahaven fixtures build --world <world>`; images are never edited by hand.' },

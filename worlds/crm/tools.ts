@@ -5,7 +5,7 @@ const CONTACT_STAGES = ['lead', 'qualified', 'customer', 'churned'] as const;
 const DEAL_STAGES = ['prospecting', 'proposal', 'negotiation', 'won', 'lost'] as const;
 const ACTIVITY_KINDS = ['call', 'email', 'meeting', 'note'] as const;
 
-const limit = (max: number, dflt: number) => z.number().int().min(1).max(max).default(dflt).describe(`Page size, 1 to ${max}.`);
+const limit = (max: number, dflt: number) => z.number().int().min(1).max(max).default(dflt).describe(`Page size, 1 to ${max} (default ${dflt}).`);
 
 // Every string has a length limit: an agent's mistake (a pasted document as a search query) gets invalid_arguments
 // naming the limit instead of failing deep in SQLite. Ids are never empty, so "" is refused rather than stored.
@@ -21,6 +21,12 @@ const phoneText = z.string().max(50);
 const longText = (max: number) => z.string().max(max);
 const queryText = z.string().min(1).max(200);
 const dateText = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
+const contactStage = z.enum(CONTACT_STAGES);
+const dealStage = z.enum(DEAL_STAGES);
+const CONTACT_STAGE_TEXT = 'lead (not yet qualified), qualified, customer (buying) or churned (stopped buying)';
+const DEAL_STAGE_TEXT = 'prospecting, proposal, negotiation (open stages), won or lost (closed: a closed deal cannot change)';
+const amountCents = z.number().int().min(0);
+const AMOUNT_TEXT = 'Deal value in cents (integer), like 1250000 for 12,500.00 in the deal currency.';
 
 function mustFind(ctx: Ctx, table: 'contacts' | 'companies' | 'deals', id: string): Row {
   const row = ctx.db.one(`SELECT * FROM ${table} WHERE id = ?`, id);
@@ -67,7 +73,12 @@ export const searchContacts = defineTool({
 export const listContacts = defineTool({
   name: 'list_contacts',
   description: 'List contacts page by page, optionally filtered by stage or company. Ordered by id; pass next_cursor to get the next page.',
-  input: z.object({ stage: z.enum(CONTACT_STAGES).optional(), company_id: companyId.optional(), limit: limit(100, 20), cursor }),
+  input: z.object({
+    stage: contactStage.optional().describe(`Only contacts in this stage: ${CONTACT_STAGE_TEXT}.`),
+    company_id: companyId.optional().describe('Only contacts of this company, like cmp_…'),
+    limit: limit(100, 20),
+    cursor,
+  }),
   run(ctx, { stage, company_id, limit: n, cursor: after }) {
     const rows = ctx.db.all(
       `SELECT id, name, email, title, stage, company_id FROM contacts
@@ -111,13 +122,13 @@ export const createContact = defineTool({
   name: 'create_contact',
   description: 'Add a contact. Emails are unique; a contact whose email already exists is refused with code "conflict".',
   input: z.object({
-    name: nameText,
-    email: emailText,
-    company_id: companyId.optional(),
-    title: shortText.optional(),
-    phone: phoneText.optional(),
-    stage: z.enum(CONTACT_STAGES).default('lead'),
-    notes: longText(5000).default(''),
+    name: nameText.describe('Full name, 1 to 200 characters, like "Jane Doe".'),
+    email: emailText.describe('Email address, unique among contacts (compared case-insensitively), like jane.doe@example.com.'),
+    company_id: companyId.optional().describe('The company the contact works at, like cmp_…; omit for none.'),
+    title: shortText.optional().describe('Job title, up to 200 characters, like "Head of Operations".'),
+    phone: phoneText.optional().describe('Phone number as written, up to 50 characters, like +1 555 0100.'),
+    stage: contactStage.default('lead').describe(`Where the contact is in the funnel: ${CONTACT_STAGE_TEXT}. Default lead.`),
+    notes: longText(5000).default('').describe('Free-text notes, up to 5000 characters. Default empty.'),
   }),
   run(ctx, input) {
     if (input.company_id !== undefined) mustFind(ctx, 'companies', input.company_id);
@@ -150,14 +161,14 @@ export const updateContact = defineTool({
   name: 'update_contact',
   description: 'Change fields of a contact; fields you omit stay as they are.',
   input: z.object({
-    id: contactId,
-    name: nameText.optional(),
-    email: emailText.optional(),
+    id: contactId.describe('The contact to change, like con_…'),
+    name: nameText.optional().describe('New full name, 1 to 200 characters.'),
+    email: emailText.optional().describe('New email address; refused with "conflict" if another contact has it.'),
     company_id: companyId.nullable().optional().describe('Company id, like cmp_…; null removes the contact from its company.'),
-    title: shortText.nullable().optional(),
-    phone: phoneText.nullable().optional(),
-    stage: z.enum(CONTACT_STAGES).optional(),
-    notes: longText(5000).optional(),
+    title: shortText.nullable().optional().describe('New job title, up to 200 characters; null clears it.'),
+    phone: phoneText.nullable().optional().describe('New phone number, up to 50 characters; null clears it.'),
+    stage: contactStage.optional().describe(`New stage: ${CONTACT_STAGE_TEXT}.`),
+    notes: longText(5000).optional().describe('Notes that replace the current ones, up to 5000 characters.'),
   }),
   run(ctx, { id, ...fields }) {
     mustFind(ctx, 'contacts', id);
@@ -188,7 +199,12 @@ export const deleteContact = defineTool({
 export const createCompany = defineTool({
   name: 'create_company',
   description: 'Add a company (an account contacts and deals belong to).',
-  input: z.object({ name: nameText, domain: z.string().max(253).optional(), industry: shortText.optional(), employees: z.number().int().min(1).optional() }),
+  input: z.object({
+    name: nameText.describe('Company name, 1 to 200 characters, like "Northwind Traders".'),
+    domain: z.string().max(253).optional().describe('Web domain without scheme or path, like northwind.example.'),
+    industry: shortText.optional().describe('Industry in a word or two, like logistics or healthcare.'),
+    employees: z.number().int().min(1).optional().describe('Head count, a whole number of at least 1.'),
+  }),
   run(ctx, input) {
     const id = ctx.ids.token('cmp_', 14);
     ctx.db.run('INSERT INTO companies (id, name, domain, industry, employees, created_at) VALUES (?, ?, ?, ?, ?, ?)', id, input.name, input.domain ?? null, input.industry ?? null, input.employees ?? null, ctx.clock.iso());
@@ -215,11 +231,11 @@ export const createDeal = defineTool({
   name: 'create_deal',
   description: 'Open a deal with a company (optionally linked to a contact). Amounts are in cents.',
   input: z.object({
-    company_id: companyId,
-    contact_id: contactId.optional(),
-    title: nameText,
-    amount_cents: z.number().int().min(0),
-    currency: z.string().regex(/^[a-z]{3}$/).default('usd'),
+    company_id: companyId.describe('The company the deal is with, like cmp_…'),
+    contact_id: contactId.optional().describe('The contact leading the deal, like con_…; must work at the company.'),
+    title: nameText.describe('Deal title, 1 to 200 characters, like "Annual support renewal".'),
+    amount_cents: amountCents.describe(AMOUNT_TEXT),
+    currency: z.string().regex(/^[a-z]{3}$/).default('usd').describe('Three-letter ISO currency code in lower case, like usd or eur. Default usd.'),
     close_date: dateText.optional().describe('Expected close date, YYYY-MM-DD.'),
   }),
   run(ctx, input) {
@@ -241,7 +257,12 @@ export const createDeal = defineTool({
 export const updateDeal = defineTool({
   name: 'update_deal',
   description: 'Move a deal to another stage or change its amount or close date. Won and lost deals are closed and cannot change.',
-  input: z.object({ id: dealId, stage: z.enum(DEAL_STAGES).optional(), amount_cents: z.number().int().min(0).optional(), close_date: dateText.optional().describe('Expected close date, YYYY-MM-DD.') }),
+  input: z.object({
+    id: dealId.describe('The deal to change, like deal_…'),
+    stage: dealStage.optional().describe(`New stage: ${DEAL_STAGE_TEXT}.`),
+    amount_cents: amountCents.optional().describe(`New ${AMOUNT_TEXT.charAt(0).toLowerCase()}${AMOUNT_TEXT.slice(1)}`),
+    close_date: dateText.optional().describe('New expected close date, YYYY-MM-DD.'),
+  }),
   run(ctx, { id, stage, amount_cents, close_date }) {
     const nothing = stage === undefined && amount_cents === undefined && close_date === undefined;
     // Moving a deal stamps it (from the virtual clock, so it replays). One statement updates an open deal and returns it.
@@ -260,7 +281,13 @@ export const updateDeal = defineTool({
 export const listDeals = defineTool({
   name: 'list_deals',
   description: 'List deals page by page, optionally filtered by stage, company or contact. Ordered by id.',
-  input: z.object({ stage: z.enum(DEAL_STAGES).optional(), company_id: companyId.optional(), contact_id: contactId.optional(), limit: limit(100, 20), cursor }),
+  input: z.object({
+    stage: dealStage.optional().describe(`Only deals in this stage: ${DEAL_STAGE_TEXT}.`),
+    company_id: companyId.optional().describe('Only deals with this company, like cmp_…'),
+    contact_id: contactId.optional().describe('Only deals led by this contact, like con_…'),
+    limit: limit(100, 20),
+    cursor,
+  }),
   run(ctx, { stage, company_id, contact_id, limit: n, cursor: after }) {
     const rows = ctx.db.all(
       `SELECT id, title, company_id, contact_id, amount_cents, currency, stage, close_date FROM deals
@@ -276,7 +303,13 @@ export const listDeals = defineTool({
 export const logActivity = defineTool({
   name: 'log_activity',
   description: 'Record a call, email, meeting or note against a contact (and optionally one of its deals), stamped now.',
-  input: z.object({ contact_id: contactId, deal_id: dealId.optional(), kind: z.enum(ACTIVITY_KINDS), subject: nameText, body: longText(10_000).default('') }),
+  input: z.object({
+    contact_id: contactId.describe('The contact the activity was with, like con_…'),
+    deal_id: dealId.optional().describe('A deal the activity belongs to, like deal_…; omit for none.'),
+    kind: z.enum(ACTIVITY_KINDS).describe('What happened: call, email, meeting or note.'),
+    subject: nameText.describe('A one-line summary, 1 to 200 characters, like "Pricing questions".'),
+    body: longText(10_000).default('').describe('Full text of the note or message, up to 10000 characters. Default empty.'),
+  }),
   run(ctx, input) {
     mustFind(ctx, 'contacts', input.contact_id);
     if (input.deal_id !== undefined) mustFind(ctx, 'deals', input.deal_id);
@@ -291,7 +324,7 @@ export const logActivity = defineTool({
 export const pipelineSummary = defineTool({
   name: 'pipeline_summary',
   description: 'Totals of open and closed deals by stage: count and amount in cents.',
-  input: z.object({ company_id: companyId.optional() }),
+  input: z.object({ company_id: companyId.optional().describe('Only deals with this company, like cmp_…; omit for all.') }),
   run(ctx, { company_id }) {
     const stages = ctx.db.all(
       `SELECT stage, count(*) AS deals, sum(amount_cents) AS amount_cents FROM deals WHERE (@company_id IS NULL OR company_id = @company_id) GROUP BY stage ORDER BY stage`,

@@ -202,11 +202,11 @@ export const tools = [
     description: 'Create a coupon that takes either a percentage or a fixed amount off, once, for some months, or forever.',
     input: z.object({
       name: z.string().min(1).describe('The coupon name customers see, like "Summer sale".'),
-      percent_off: z.number().min(0).max(100).optional().describe('Percentage discount, 0 to 100. Give this or amount_off.'),
-      amount_off: z.number().int().optional().describe('Fixed discount in the smallest currency unit (cents). Give this or percent_off.'),
-      currency: z.string().default('USD').describe('Currency of amount_off, three letters (default USD).'),
-      duration: z.enum(['once', 'repeating', 'forever']).default('once').describe('How long the discount lasts (default once).'),
-      duration_in_months: z.number().optional().describe('For a repeating coupon: the number of months it applies.'),
+      percent_off: z.number().min(0).max(100).optional().describe('Percentage off, 0 to 100, like 25 for 25% off. Give this or amount_off, not both.'),
+      amount_off: z.number().int().optional().describe('Fixed amount off in the smallest currency unit (cents for usd), like 500 for $5.00. Give this or percent_off, not both.'),
+      currency: z.string().default('USD').describe('Three-letter ISO currency code of amount_off, like USD or eur (default USD); ignored for a percent_off coupon.'),
+      duration: z.enum(['once', 'repeating', 'forever']).default('once').describe('How long the discount applies to a customer: once (one invoice), repeating (for duration_in_months) or forever. Default once.'),
+      duration_in_months: z.number().optional().describe('Months a repeating coupon applies, like 3; required when duration is repeating, not used otherwise.'),
     }),
     run: (ctx, { currency, ...rest }) => toolOp(ctx, 'PostCoupons', given({ ...rest, ...(rest.amount_off !== undefined ? { currency: currency.toLowerCase() } : {}) })),
   }),
@@ -221,14 +221,14 @@ export const tools = [
     name: 'create_customer',
     annotations: writes('Add a customer'),
     description: 'Create a customer with a name and, optionally, an email address. Returns the new customer.',
-    input: z.object({ name: z.string().min(1).describe('The customer\'s full name or business name.'), email: z.string().email().optional().describe('The customer\'s email address.') }),
+    input: z.object({ name: z.string().min(1).describe('The customer\'s full name or business name.'), email: z.string().email().optional().describe('The customer\'s email address, like jane@example.com.') }),
     run: (ctx, input) => toolOp(ctx, 'PostCustomers', given(input)),
   }),
   defineTool({
     name: 'list_customers',
     annotations: reads('List the customers'),
     description: 'List customers, newest first; filter by exact (case-sensitive) email.',
-    input: z.object({ limit, email: z.string().optional().describe('Only customers with exactly this email.') }),
+    input: z.object({ limit, email: z.string().optional().describe('Only customers with exactly this email (case-sensitive).') }),
     run: (ctx, input) => toolOp(ctx, 'GetCustomers', given(input)),
   }),
   defineTool({
@@ -247,7 +247,7 @@ export const tools = [
     annotations: writes('Add dispute evidence'),
     description: 'Add evidence to a dispute, and optionally submit it to the card network (after which it can no longer change).',
     input: z.object({
-      dispute: z.string().min(1).describe('The dispute id (du_…).'),
+      dispute: z.string().min(1).describe('The id of the dispute to update (du_…).'),
       evidence: z
         .object({
           cancellation_policy_disclosure: evidenceText.optional().describe('How the cancellation policy was shown to the customer.'),
@@ -266,7 +266,7 @@ export const tools = [
     description: 'Create a draft invoice for a customer, to be sent and paid by its due date. Add items, then finalize it.',
     input: z.object({
       customer: z.string().min(1).describe('The customer to bill (cus_…).'),
-      days_until_due: z.number().int().optional().describe('Days the customer has to pay once the invoice is sent.'),
+      days_until_due: z.number().int().optional().describe('Days the customer has to pay once the invoice is finalized and sent, like 30.'),
     }),
     run: (ctx, input) => toolOp(ctx, 'PostInvoices', given({ ...input, collection_method: 'send_invoice' })),
   }),
@@ -301,8 +301,8 @@ export const tools = [
     description: 'Create a shareable payment page selling a quantity of one price; optionally send the buyer to a URL afterwards.',
     input: z.object({
       price: z.string().min(1).describe('The price to sell (price_…).'),
-      quantity: z.number().int().describe('How many units the buyer gets.'),
-      redirect_url: z.string().optional().describe('Where to send the buyer after paying (http or https URL).'),
+      quantity: z.number().int().describe('How many units of the price one purchase buys, like 1.'),
+      redirect_url: z.string().optional().describe('Where to send the buyer after paying, an http or https URL like https://example.com/thanks; leave out to show Stripe\'s confirmation page.'),
     }),
     run: (ctx, { price, quantity, redirect_url }) =>
       toolOp(ctx, 'PostPaymentLinks', {
@@ -323,12 +323,12 @@ export const tools = [
     description: 'Create a price for a product: an amount in a currency, one-time or recurring.',
     input: z.object({
       product: z.string().min(1).describe('The product this price is for (prod_…).'),
-      unit_amount: z.number().int().describe('Amount in the smallest currency unit, like 1500 for $15.00.'),
-      currency: z.string().min(1).describe('Three-letter currency code, like usd.'),
+      unit_amount: z.number().int().describe('Price per unit in the smallest currency unit (cents for usd), like 1500 for $15.00.'),
+      currency: z.string().min(1).describe('Three-letter ISO currency code, like usd or eur.'),
       recurring: z
         .object({
-          interval: z.enum(['day', 'week', 'month', 'year']).describe('How often the price bills.'),
-          interval_count: z.number().int().optional().describe('Bill every this many intervals (default 1).'),
+          interval: z.enum(['day', 'week', 'month', 'year']).describe('The billing period: day, week, month or year.'),
+          interval_count: z.number().int().optional().describe('Intervals between bills, like 3 with month for quarterly (default 1).'),
         })
         .optional()
         .describe('Make the price recurring, for subscriptions; leave out for a one-time price.'),
@@ -362,8 +362,8 @@ export const tools = [
     description: 'Refund a succeeded payment, in full or in part.',
     input: z.object({
       payment_intent: z.string().min(1).describe('The payment to refund (pi_…).'),
-      amount: z.number().int().optional().describe('Amount to refund in the smallest currency unit; leave out to refund all that remains.'),
-      reason: z.enum(['duplicate', 'fraudulent', 'requested_by_customer']).optional().describe('Why the payment is refunded.'),
+      amount: z.number().int().optional().describe('Amount to refund in the smallest currency unit (cents for usd), at most what is not yet refunded; leave out to refund all that remains.'),
+      reason: z.enum(['duplicate', 'fraudulent', 'requested_by_customer']).optional().describe('Why the payment is refunded: duplicate, fraudulent or requested_by_customer.'),
     }),
     run: (ctx, input) => toolOp(ctx, 'PostRefunds', given(input)),
   }),
@@ -397,9 +397,9 @@ export const tools = [
         .array(
           z.object({
             id: z.string().optional().describe('The subscription item to change (si_…); leave out to add a new item.'),
-            price: z.string().optional().describe('The price the item should have.'),
-            quantity: z.number().int().min(1).optional().describe('The item quantity.'),
-            deleted: z.boolean().optional().describe('Remove the item.'),
+            price: z.string().optional().describe('The price the item should have (price_…); required for a new item.'),
+            quantity: z.number().int().min(1).optional().describe('The item quantity, 1 or more (default 1 for a new item).'),
+            deleted: z.boolean().optional().describe('true removes the item (given by id) from the subscription.'),
           }),
         )
         .optional()
@@ -439,7 +439,7 @@ export const tools = [
     description: 'Look up how Stripe objects and flows work (payments, refunds, invoices, subscriptions, search syntax…). Returns short notes.',
     input: z.object({
       question: z.string().min(1).describe('What you want to know, in plain words.'),
-      language: z.enum(['dotnet', 'go', 'java', 'node', 'php', 'ruby', 'python', 'curl']).optional().describe('The programming language you work in.'),
+      language: z.enum(['dotnet', 'go', 'java', 'node', 'php', 'ruby', 'python', 'curl']).optional().describe('The programming language you work in, for code examples.'),
       search_only_api_ref: z.boolean().optional().describe('Only notes about single objects and endpoints, not guides.'),
     }),
     run: (_ctx, { question, search_only_api_ref }) => {

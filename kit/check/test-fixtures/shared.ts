@@ -6,7 +6,7 @@ export const ITEMS_SCHEMA = 'CREATE TABLE items (id TEXT PRIMARY KEY, name TEXT 
 export const addItem = defineTool({
   name: 'add_item',
   description: 'Add an item with the given name and return it.',
-  input: z.object({ name: z.string().min(1) }),
+  input: z.object({ name: z.string().min(1).describe('The item name, like "Blue mug".') }),
   run(ctx, { name }) {
     const id = ctx.ids.token('itm_', 10);
     ctx.db.run('INSERT INTO items (id, name) VALUES (?, ?)', id, name);

@@ -16,7 +16,7 @@ const addLucky = defineTool({
 const rename = defineTool({
   name: 'rename_item',
   description: 'Rename an item; the new name must be given.',
-  input: z.object({ id: z.string(), name: z.string().optional() }),
+  input: z.object({ id: z.string().describe('The item id, like itm_….'), name: z.string().optional().describe('The new name.') }),
   run(ctx, { id, name }) {
     ctx.db.run('UPDATE items SET name = ? WHERE id = ?', name!.trim(), id);
     return { id, name };

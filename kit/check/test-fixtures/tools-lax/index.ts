@@ -15,8 +15,8 @@ export default defineWorld({
     defineTool({ name: 'ping', description: 'Ping.', input: z.object({}), run: () => 'pong' }),
     handMade({ name: 'blank', description: '   ' }),
     handMade({ name: 'by_name', description: 'Look up items whose name matches the text.', inputSchema: { type: 'string' } }),
-    handMade({ name: 'loose', description: 'Accept any keys at all, which hides typos.', inputSchema: { type: 'object', properties: { name: { type: 'string' } } } }),
-    defineTool({ name: 'schedule', description: 'Schedule an item for a date and a tag list.', input: z.object({ at: z.date(), tags: z.array(z.custom<string>()) }), run: () => null }),
+    handMade({ name: 'loose', description: 'Accept any keys at all, which hides typos.', inputSchema: { type: 'object', properties: { name: { type: 'string', description: 'The item name.' } } } }),
+    defineTool({ name: 'schedule', description: 'Schedule an item for a date and a tag list.', input: z.object({ at: z.date().describe('When to schedule it.'), tags: z.array(z.custom<string>()).describe('Tags to give it.') }), run: () => null }),
     defineTool({ name: 'essay', description: 'Explain items. '.repeat(80), input: z.object({}), run: () => null }),
   ],
 });
