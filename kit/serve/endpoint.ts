@@ -350,12 +350,15 @@ export class Endpoint implements SessionEndpoint {
   }
 
   /**
-   * `grade`: the task's grade of the episode as it stands, reported as the step's reward; the episode goes on. Nothing
-   * else changes: no call is made or logged, shaped rewards and the hooks' `onGrade` do not see it.
+   * `grade`: the task's grade of the episode as it stands, in the observation; the episode goes on. Nothing else
+   * changes: no call is made or logged, shaped rewards and the hooks' `onGrade` do not see it. In the default mode the
+   * step's reward is null, so a harness that takes an episode's last non-null reward as its final one (OpenEnv's
+   * `_resolve_env_reward`) never mistakes a look at the grade mid-episode for the grade at `submit`. Shaped mode
+   * reports the grade as the reward, as it always has.
    */
   private gradeNow(session: Session, where: (string | number)[]): string {
     const grade = this.gradeStep(session, where, 'grade');
-    return stepPayload('{"grade":' + JSON.stringify(grade) + '}', grade.reward, false);
+    return stepPayload('{"grade":' + JSON.stringify(grade) + '}', session.rewardMode === 'shaped' ? grade.reward : null, false);
   }
 
   /**
@@ -405,7 +408,9 @@ export class Endpoint implements SessionEndpoint {
   /** A step that ran as a call (a tool's, or time passing): its observation, reward and metadata. */
   private stepCall(session: Session, name: string, outcome: CallOutcome, transport: 'ws' | 'http'): Reply {
     session.stepCount++;
-    let reward = 0;
+    // In the default (final) mode only `submit` carries a reward: a harness that takes the last non-null reward of an
+    // episode must not read a 0.0 from a call made after nothing was graded. Shaped mode reports every change in grade.
+    let reward: number | null = session.rewardMode === 'shaped' ? 0 : null;
     let metadata = '{}';
     if (session.rewardMode === 'shaped' && session.task !== null && outcome.ok) {
       try {
