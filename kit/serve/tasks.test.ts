@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { crm } from '../../worlds/crm/index.ts';
+import { SeahavenClient } from '../client/index.ts';
+import { httpUrlOf } from '../client/tasks.ts';
 import { defineTask, defineTool, defineWorld, z } from '../index.ts';
 import { startServer, type RunningServer } from './index.ts';
 import { openReset, wsUrlOf } from './wire-probe.ts';
@@ -149,5 +151,18 @@ describe('a reset with {split, index}', () => {
   it('works over HTTP /reset too', async () => {
     const r = await fetch(`${server.url}/reset`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-session-id': 'by-index' }, body: JSON.stringify({ split: 'tag:insert', index: 0 }) });
     expect((await r.json()).observation.task.id).toBe(crm.tasks.find((t) => t.tags?.includes('insert'))!.id);
+  });
+});
+
+describe('SeahavenClient.tasks()', () => {
+  it("reads GET /tasks over HTTP from the session's host, whether it connected with an http or a ws URL", async () => {
+    const want = (await get(multi, '/notes/tasks')).body.tasks;
+    for (const url of [`${multi.url}/notes`, `${wsUrlOf(multi.url).replace(/\/ws$/, '')}/notes/ws`]) {
+      const env = await SeahavenClient.connect(url);
+      expect(await env.tasks()).toEqual(want);
+      await env.close();
+    }
+    expect(httpUrlOf('wss://example.com/crm/ws', '/tasks')).toBe('https://example.com/crm/tasks');
+    expect(httpUrlOf('http://127.0.0.1:8000/', '/tasks')).toBe('http://127.0.0.1:8000/tasks');
   });
 });
