@@ -9,7 +9,7 @@ import { InstanceError } from '../errors.ts';
 import type { Instance, InstanceOptions } from '../instance.ts';
 import { callWithJson } from '../instance-internals.ts';
 import { toolCallResult } from '../serve/observation.ts';
-import { SUBMIT_TOOL } from '../serve/payload.ts';
+import { SUBMIT_TOOL, rewardJson } from '../serve/payload.ts';
 import type { World } from '../world.ts';
 
 /**
@@ -70,7 +70,8 @@ function submitResult(inst: Instance, args: Record<string, unknown>): CallToolRe
   }
   const grade = inst.submit();
   const data = { reward: grade.reward, passed: grade.passed };
-  return { content: [{ type: 'text', text: JSON.stringify(data) }], structuredContent: data };
+  // The text as the other transports write it: the reward as a float, so Python reads one.
+  return { content: [{ type: 'text', text: `{"reward":${rewardJson(grade.reward)},"passed":${grade.passed === true}}` }], structuredContent: data };
 }
 
 /**

@@ -15,7 +15,7 @@ import { FrameError, ResetError, errorFrame, frameErrorText, logInternal, valida
 import { jsonTooDeep, tooDeepMessage } from './json-limits.ts';
 import { callObservation } from './observation.ts';
 import type { Reply } from './outbox.ts';
-import { SUBMIT_TOOL, openEnvTools, parseAction, stepPayload, type OpenEnvTool, type StepAction } from './payload.ts';
+import { SUBMIT_TOOL, openEnvTools, parseAction, stepPayload, submitToolResult, type OpenEnvTool, type StepAction } from './payload.ts';
 import { parseReset, type ResetPlan, type ResetRequest } from './reset.ts';
 import { handleRpc } from './rpc.ts';
 import type { FairScheduler } from './scheduler.ts';
@@ -543,8 +543,7 @@ export class Endpoint implements SessionEndpoint {
 
 /** The observation of a `submit` tool call: a tool result whose data is `{reward, passed}`, and the grade as at `submit`. */
 function submitToolObservation(grade: Grade, gradeJson: string): string {
-  const data = JSON.stringify({ reward: grade.reward, passed: grade.passed });
-  const result = '{"content":[{"type":"text","text":' + JSON.stringify(data) + '}],"structured_content":' + data + ',"data":' + data + ',"is_error":false}';
+  const result = submitToolResult(grade);
   return '{"tool_name":"submit","result":' + result + ',"error":null,"grade":' + gradeJson + '}';
 }
 

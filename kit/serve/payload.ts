@@ -28,6 +28,12 @@ export const SUBMIT_TOOL: OpenEnvTool = Object.freeze({
   input_schema: { type: 'object', properties: {}, additionalProperties: false },
 });
 
+/** The `submit` tool's result (OpenEnv's tool result shape): `data` is `{reward, passed}`, the reward written as a float. */
+export function submitToolResult(grade: { reward: number; passed: boolean }): string {
+  const data = '{"reward":' + rewardJson(grade.reward) + ',"passed":' + (grade.passed === true ? 'true' : 'false') + '}';
+  return '{"content":[{"type":"text","text":' + JSON.stringify(data) + '}],"structured_content":' + data + ',"data":' + data + ',"is_error":false}';
+}
+
 /** A reward as JSON: whole numbers get a `.0` so Python reads a float, not an int. */
 export function rewardJson(reward: number | null): string {
   if (reward === null) return 'null';

@@ -8,7 +8,7 @@ import type { World } from '../world.ts';
 import type { FrameError } from './errors.ts';
 import { callObservation } from './observation.ts';
 import type { Reply } from './outbox.ts';
-import { RPC, SUBMIT_TOOL, type OpenEnvTool, type RpcId } from './payload.ts';
+import { RPC, SUBMIT_TOOL, submitToolResult, type OpenEnvTool, type RpcId } from './payload.ts';
 import { CapacityError, sharedOverHttp, type Session, type SessionEndpoint, type SessionOwner, type SessionRegistry } from './sessions.ts';
 
 /**
@@ -107,9 +107,9 @@ function callTool(ep: RpcEndpoint, id: RpcId, p: Record<string, unknown>, sessio
   if (args === null || typeof args !== 'object' || Array.isArray(args)) return rpcError(id, RPC.INVALID_PARAMS, "Invalid params: 'arguments' must be an object");
   if (session === null && typeof p.session_id === 'string') return rpcError(id, RPC.INVALID_PARAMS, `Unknown session_id: ${p.session_id}`);
   if (session?.submitTool && p.name === SUBMIT_TOOL.name) {
-    const data = ep.submitOverRpc(session);
-    const json = JSON.stringify(data);
-    return { jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: json }], structured_content: data, data, is_error: false } };
+    const result = submitToolResult(ep.submitOverRpc(session));
+    const head = (inFrame ? '{"type":"mcp","data":' : '') + '{"jsonrpc":"2.0","id":' + JSON.stringify(id) + ',"result":';
+    return head + result + (inFrame ? '}}' : '}');
   }
   // Without a session the call runs on a throwaway instance, as OpenEnv's reference server does.
   const inst = session?.inst ?? ep.world.instance({ fixture: ep.defaultFixture, ...ep.instanceOptions() });

@@ -57,7 +57,8 @@ describe('submit_tool over the WebSocket', () => {
     expect(obs.error).toBeNull();
     expect(obs.result.data).toEqual({ reward: 1, passed: true });
     expect(obs.result.structured_content).toEqual({ reward: 1, passed: true });
-    expect(JSON.parse(obs.result.content[0].text)).toEqual({ reward: 1, passed: true });
+    expect(obs.result.content[0].text).toBe('{"reward":1.0,"passed":true}');
+    expect(done.text).toContain('"data":{"reward":1.0,"passed":true}');
     expect(toolResultReward(obs.result.data)).toBe(1);
     expect(obs.grade).toMatchObject({ reward: 1, passed: true });
     const submitted = await p.ask({ type: 'step', data: { type: 'submit' } });
