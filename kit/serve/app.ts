@@ -139,7 +139,7 @@ export function createApp(options: AppOptions): SeahavenApp {
   }
 
   // Before the first world's routes at the root, so bare /tasks lists every world's.
-  serverTaskRoutes(app, worlds);
+  serverTaskRoutes(app, worlds, limits);
   const endpoints = new Map<string, Endpoint>();
   const faceTargets = new Map<string, FaceTarget>();
   for (const world of worlds) {

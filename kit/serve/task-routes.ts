@@ -5,7 +5,7 @@
  */
 import type { Context, Hono } from 'hono';
 import type { World } from '../world.ts';
-import type { BodyLimits } from './body.ts';
+import { readBody, type BodyLimits } from './body.ts';
 import { FrameError, type ErrorItem } from './errors.ts';
 import { bodyError, jsonBody } from './http.ts';
 import { taskAt, taskCatalog, tasksAnswer, unknownSplit, type TaskEntry } from './tasks.ts';
@@ -104,7 +104,20 @@ export function taskRoutes(app: Hono, world: World, limits: BodyLimits): void {
  * The server-wide task routes: `GET /list_environments` (the worlds, for the Task API), and on a server of several
  * worlds `GET /tasks` listing every world's tasks (each entry names its world). Add them before the worlds' routes.
  */
-export function serverTaskRoutes(app: Hono, worlds: readonly World[]): void {
+export function serverTaskRoutes(app: Hono, worlds: readonly World[], limits: BodyLimits): void {
   app.get('/list_environments', (c) => c.json(worlds.map((w) => w.name)));
   if (worlds.length > 1) app.get('/tasks', (c) => c.json(tasksAnswer(worlds)));
+  // The Task API matches `{env_name}` without regard to case: `/CRM/splits` is answered as `/crm/splits` is.
+  app.use('/:env_name/:route', async (c, next) => {
+    const asked = c.req.param('env_name');
+    const world = TASK_API_ROUTES.has(c.req.param('route')) ? worlds.find((w) => w.name !== asked && w.name.toLowerCase() === asked.toLowerCase()) : undefined;
+    if (world === undefined) return next();
+    const url = new URL(c.req.url);
+    url.pathname = `/${world.name}/${c.req.param('route')}`;
+    const body = c.req.method === 'GET' || c.req.method === 'HEAD' ? undefined : await readBody(c.req.raw, limits).catch((e: unknown) => e);
+    if (body instanceof Error) return bodyError(c, body) ?? c.json({ detail: body.message }, 400);
+    return app.fetch(new Request(url, { method: c.req.method, headers: c.req.raw.headers, ...(body === undefined ? {} : { body: body as string }) }));
+  });
 }
+
+const TASK_API_ROUTES = new Set(['splits', 'tasks', 'num_tasks', 'task', 'task_range']);

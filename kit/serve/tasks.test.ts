@@ -106,6 +106,12 @@ describe("OpenEnv's Task API under /<world>", () => {
     expect((await post(server, '/num_tasks', { split: 'all' })).body).toEqual({ num_tasks: crm.tasks.length });
   });
 
+  it("matches the world's name without regard to case, as OpenEnv matches env_name", async () => {
+    expect((await get(server, '/CRM/splits')).body).toEqual((await get(server, '/crm/splits')).body);
+    expect((await post(server, '/Crm/num_tasks', { split: 'all' })).body).toEqual({ num_tasks: crm.tasks.length });
+    expect((await post(server, '/CRM/task', { split: 'all', index: 99 })).status).toBe(400);
+  });
+
   it('refuses an unknown world with 404, an unknown split or an index out of range with 400, and a malformed body with 422', async () => {
     expect((await get(server, '/nope/splits')).status).toBe(404);
     const badSplit = await post(server, '/crm/num_tasks', { split: 'train' });
