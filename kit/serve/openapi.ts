@@ -93,6 +93,7 @@ export function openApiOf(ep: Endpoint, base: string): Record<string, unknown> {
   const resetRequest = obj({
     fixture: str, seed: { type: 'integer', minimum: 0 }, episode_id: str, clock: { enum: ['fixed', 'tick'] }, now: str,
     task: str, curriculum: str, run_id: str, reward_mode: { enum: ['final', 'shaped'] }, fork_token: str, session_id: str,
+    split: str, index: { type: 'integer', minimum: 0 }, submit_tool: { type: 'boolean' }, group: { type: 'string', maxLength: 128 }, group_size: { type: 'integer', minimum: 1, maximum: 1024 },
   }, [], { additionalProperties: false });
   const taskEntry = obj({
     id: str, world: str, fixture: str, prompt: str, difficulty: { type: ['number', 'null'] }, tags: { type: 'array', items: str },

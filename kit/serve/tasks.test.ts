@@ -4,6 +4,7 @@ import { SeahavenClient } from '../client/index.ts';
 import { httpUrlOf } from '../client/tasks.ts';
 import { defineTask, defineTool, defineWorld, z } from '../index.ts';
 import { startServer, type RunningServer } from './index.ts';
+import { RESET_KEYS } from './reset.ts';
 import { openReset, wsUrlOf } from './wire-probe.ts';
 
 // GET /tasks, OpenEnv's Task API (splits, tasks, num_tasks, task, task_range) and resets by {split, index}.
@@ -81,6 +82,9 @@ describe('GET /tasks', () => {
     for (const path of ['/tasks', '/splits', '/num_tasks', '/task', '/task_range']) expect(body.paths[path], path).toBeDefined();
     expect(body.paths['/tasks'].get).toBeDefined();
     expect(body.paths['/tasks'].post).toBeDefined();
+    // The reset body's schema names every reset key (split, index, submit_tool and groups included).
+    const reset = body.paths['/reset'].post.requestBody.content['application/json'].schema.properties;
+    for (const key of RESET_KEYS) expect(reset[key], key).toBeDefined();
   });
 });
 
