@@ -79,6 +79,17 @@ describe('submit_tool over the WebSocket', () => {
     await p.close();
   });
 
+  it('comes with a fork of the episode', async () => {
+    const p = await openReset(url(), { task: 'add_lead', submit_tool: true });
+    const token = (await p.ask({ type: 'step', data: { type: 'fork' } })).data.observation.fork.token;
+    const branch = await WireProbe.open(url());
+    const adopted = await branch.ask({ type: 'reset', data: { fork_token: token } });
+    expect(names(adopted.data.observation.tools)).toContain('submit');
+    expect((await branch.ask(call('submit', {}))).data.done).toBe(true);
+    await branch.close();
+    await p.close();
+  });
+
   it('is listed and called through JSON-RPC mcp frames of the session', async () => {
     const p = await openReset(url(), { task: 'add_lead', submit_tool: true });
     const listed = await p.ask({ type: 'mcp', data: { jsonrpc: '2.0', id: 1, method: 'tools/list' } });
