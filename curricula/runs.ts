@@ -118,6 +118,26 @@ export class CurriculumRuns {
   }
 
   /**
+   * Issue another episode of the task an issued episode plays, without drawing: same task, stage and kind, a ticket of
+   * its own, the run's scheduler untouched. A group of rollouts (GRPO's `num_generations`) shares one draw this way, and
+   * each member's outcome is recorded. The episode repeated may be pending or settled.
+   * @example
+   * const lead = runs.next('basics', 'run-1');
+   * const member = runs.repeat(lead.ticket); // { ticket: 'basics/run-1/1', task: lead.task, … }
+   */
+  repeat(ticket: string): IssuedEpisode {
+    return this.atomically(() => {
+      const ep = this.episodeOf(ticket);
+      const cur = this.curriculum(ep.curriculum);
+      const run = this.loadRun(ep.curriculum, ep.run_id)!;
+      const episode = run.episodes;
+      this.sql.insertEpisode.run(this.world.name, ep.curriculum, ep.run_id, episode, ep.task, ep.stage, ep.at_stage, ep.entry, ep.kind, 'pending');
+      this.sql.afterPick.run(episode + 1, run.stage_picks, this.world.name, ep.curriculum, ep.run_id);
+      return issuedEpisode(this.world, cur, ep.run_id, { episode, task: ep.task, stage: ep.stage, kind: ep.kind, atStage: ep.at_stage, entry: ep.entry });
+    });
+  }
+
+  /**
    * Record an episode's outcome. By ticket, or by `{ curriculum, runId }` for the run's oldest pending episode. Only
    * current-stage episodes issued since the run entered its stage gate promotion; review outcomes count in the stats.
    * @example
@@ -233,13 +253,19 @@ export class CurriculumRuns {
     return this.loadRun(cur.name, runId)!;
   }
 
+  /** The episode a ticket names, whatever its status. */
+  private episodeOf(target: string): EpisodeRow {
+    const parts = target.split('/');
+    const episode = Number(parts[2]);
+    if (parts.length !== 3 || !Number.isSafeInteger(episode) || episode < 0) throw new CurriculumError('invalid_ticket', `"${target}" is not a ticket; pass the ticket that next() returned, like "basics/run-1/0"`);
+    const ep = this.sql.episode.get(this.world.name, parts[0], parts[1], episode) as EpisodeRow | undefined;
+    if (!ep) throw new CurriculumError('unknown_ticket', `no episode has ticket "${target}" in world "${this.world.name}"; pass the ticket that next() returned`);
+    return ep;
+  }
+
   private pendingEpisode(target: string | RunRef): EpisodeRow {
     if (typeof target === 'string') {
-      const parts = target.split('/');
-      const episode = Number(parts[2]);
-      if (parts.length !== 3 || !Number.isSafeInteger(episode) || episode < 0) throw new CurriculumError('invalid_ticket', `"${target}" is not a ticket; pass the ticket that next() returned, like "basics/run-1/0"`);
-      const ep = this.sql.episode.get(this.world.name, parts[0], parts[1], episode) as EpisodeRow | undefined;
-      if (!ep) throw new CurriculumError('unknown_ticket', `no episode has ticket "${target}" in world "${this.world.name}"; pass the ticket that next() returned`);
+      const ep = this.episodeOf(target);
       if (ep.status !== 'pending') throw new CurriculumError('ticket_settled', `episode "${target}" was already ${ep.status}; each episode takes one outcome`);
       return ep;
     }

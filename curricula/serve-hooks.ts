@@ -30,6 +30,8 @@ export interface CurriculumHooks {
    * curriculum, a `run_id` without a curriculum, or an unknown curriculum.
    */
   reset(data: CurriculumResetData | undefined): IssuedEpisode | null;
+  /** Another episode of the task `ticket` plays, without drawing (a member of a group of rollouts): `runs.repeat`. */
+  repeat(ticket: string): IssuedEpisode;
   /** Feed the grade of a curriculum episode back (at submit). */
   submit(ticket: string, grade: Outcome): RecordedOutcome;
   /** The session of a curriculum episode ended, or was reset, before submit: the episode never counts. */
@@ -96,6 +98,7 @@ export function curriculumHooks(options: CurriculumHooksOptions): CurriculumHook
       const target = resetTarget(data, defaultRunId);
       return target === null ? null : runs.next(target.curriculum, target.runId);
     },
+    repeat: (ticket) => runs.repeat(ticket),
     submit: (ticket, grade) => runs.record(ticket, grade),
     abandon: (ticket) => runs.abandon(ticket),
     progress(curriculum, runId, query) {

@@ -22,10 +22,12 @@ import type { StateDocument, ToolFailure } from '../instance.ts';
 import type { Grade } from '../task.ts';
 import { SeahavenError } from './errors.ts';
 import { HostPool, sharedPool } from './hosts.ts';
+import { fetchTasks, type TaskInfo } from './tasks.ts';
 import { wsUrlOf } from './url.ts';
 
 export { SeahavenError } from './errors.ts';
 export { HostPool, type HostPoolOptions, type HostStatus } from './hosts.ts';
+export type { TaskInfo } from './tasks.ts';
 
 export interface ConnectOptions {
   /** Milliseconds to wait for each reply (and for the connection). Default 30 000. */
@@ -49,6 +51,16 @@ export interface ResetOptions {
   reward_mode?: 'final' | 'shaped';
   /** Adopt the episode held under this token (from `forkToken()`, on any connection to the same world); comes alone. */
   fork_token?: string;
+  /** Play the task at `index` of this split (`all`, a curriculum's name, `tag:<tag>`; `tasks()` and `GET /tasks` list them). */
+  split?: string;
+  /** The task's position in `split` (default split: `all`). */
+  index?: number;
+  /** List a `submit` tool the agent calls to end the episode; its result is `{reward, passed}`. Needs a task. */
+  submit_tool?: boolean;
+  /** With `curriculum`: the first `group_size` resets with this key play one draw (a GRPO group). */
+  group?: string;
+  /** How many resets share a `group`'s draw, 1 to 1024 (the trainer's `num_generations`). */
+  group_size?: number;
 }
 
 /** A tool as the server lists it. */
@@ -309,6 +321,19 @@ export class SeahavenClient {
   /** The base URL of the host this session is on (for several hosts: the one it connected to last). */
   get host(): string {
     return this.#link.host;
+  }
+
+  /**
+   * The tasks the server lists (`GET /tasks` over HTTP, on the host this session is on): id, world, fixture, prompt,
+   * difficulty, tags and curriculum stages; never what grades them.
+   * @example
+   * const tasks = await env.tasks();
+   * await env.reset({ task: tasks[0].id });
+   */
+  tasks(): Promise<TaskInfo[]> {
+    const headers: Record<string, string> = { ...this.#options.headers };
+    if (this.#options.token !== undefined) headers.authorization = `Bearer ${this.#options.token}`;
+    return fetchTasks(this.#link.host, headers, this.#timeoutMs);
   }
 
   /** The id of the episode started by the last reset (from its metadata), or `null` before one. */

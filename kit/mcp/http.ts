@@ -91,7 +91,7 @@ const SESSION_NOT_FOUND = -32001;
 
 /**
  * Make the Streamable HTTP handler. Reset options come from the query string (`/mcp?fixture=small_startup&seed=7`) and
- * from `initialize` under `params.capabilities.experimental.seahaven` (`{fixture, seed, clock, now, task}`).
+ * from `initialize` under `params.capabilities.experimental.seahaven` (`{fixture, seed, clock, now, task, submit_tool}`).
  * @example
  * const mcp = createMcpHttpHandler({ world: crm, defaults: { fixture: 'small_startup' } });
  * app.all('/mcp', (c) => mcp(c.req.raw));
@@ -168,7 +168,7 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
       instance.destroy();
       return hostRefusal(init.id, e);
     }
-    const server = createWorldServer(world, () => instance, { task: reset.task, instructions: lease?.instructions });
+    const server = createWorldServer(world, () => instance, { task: reset.task, instructions: lease?.instructions, submitTool: reset.submit_tool });
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: () => id, enableJsonResponse: true, onsessionclosed: drop });
     const session: Session = { id, world, instance, server, transport, lastSeen: Date.now(), lease };
     sessions.set(id, session);

@@ -4,17 +4,21 @@
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { InstanceError } from '../errors.ts';
 import type { Instance, InstanceOptions } from '../instance.ts';
 import { callWithJson } from '../instance-internals.ts';
 import { toolCallResult } from '../serve/observation.ts';
+import { SUBMIT_TOOL, rewardJson } from '../serve/payload.ts';
 import type { World } from '../world.ts';
 
-/** What an MCP session may choose about its instance: the reset options of the OpenEnv protocol that make sense here. */
-export type McpResetOptions = Pick<InstanceOptions, 'fixture' | 'seed' | 'clock' | 'now' | 'task'>;
+/**
+ * What an MCP session may choose about its instance: the reset options of the OpenEnv protocol that make sense here,
+ * and `submit_tool` (list a `submit` tool that grades the task; needs `task`).
+ */
+export type McpResetOptions = Pick<InstanceOptions, 'fixture' | 'seed' | 'clock' | 'now' | 'task'> & { submit_tool?: boolean };
 
-const RESET_KEYS: readonly string[] = ['fixture', 'seed', 'clock', 'now', 'task'];
+const RESET_KEYS: readonly string[] = ['fixture', 'seed', 'clock', 'now', 'task', 'submit_tool'];
 
 // Ajv is only used by the SDK for elicitation results, which these servers never request; one compiler serves every
 // session instead of one per session.
@@ -28,7 +32,7 @@ let sharedValidator: AjvJsonSchemaValidator | undefined;
  * const server = createWorldServer(world, () => inst);
  * await server.connect(new StdioServerTransport());
  */
-export function createWorldServer(world: World, instance: () => Instance, options: { task?: string; instructions?: string } = {}): Server {
+export function createWorldServer(world: World, instance: () => Instance, options: { task?: string; instructions?: string; submitTool?: boolean } = {}): Server {
   sharedValidator ??= new AjvJsonSchemaValidator();
   const server = new Server(
     { name: world.mcp.name, version: world.version },
@@ -44,13 +48,30 @@ export function createWorldServer(world: World, instance: () => Instance, option
       throw Object.assign(new Error(error.message), error);
     }
   };
+  const submit = options.submitTool === true ? [{ name: SUBMIT_TOOL.name, description: SUBMIT_TOOL.description, inputSchema: SUBMIT_TOOL.input_schema as { type: 'object' } }] : [];
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     // Annotations go out as the tool gave them; a tool without them sends none, so the client applies MCP's defaults.
-    tools: live().tools().map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema as { type: 'object' }, ...(t.annotations ? { annotations: { ...t.annotations } } : {}) })),
+    tools: [...live().tools().map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema as { type: 'object' }, ...(t.annotations ? { annotations: { ...t.annotations } } : {}) })), ...submit],
   }));
   // The call's outcome and its JSON text, as the call log recorded it, made into MCP's tool result (observation.ts).
-  server.setRequestHandler(CallToolRequestSchema, (request) => toolCallResult(live()[callWithJson](request.params.name, request.params.arguments ?? {})));
+  server.setRequestHandler(CallToolRequestSchema, (request) => {
+    const args = request.params.arguments ?? {};
+    if (submit.length > 0 && request.params.name === SUBMIT_TOOL.name) return submitResult(live(), args);
+    return toolCallResult(live()[callWithJson](request.params.name, args));
+  });
   return server;
+}
+
+/** The `submit` tool's result: the task's grade as `{reward, passed}`, where a harness reading `reward` finds it. */
+function submitResult(inst: Instance, args: Record<string, unknown>): CallToolResult {
+  if (Object.keys(args).length > 0) {
+    const error = { code: 'invalid_arguments', message: `submit takes no arguments; call it with {} (got ${Object.keys(args).join(', ')})` };
+    return { content: [{ type: 'text', text: JSON.stringify(error) }], structuredContent: error, isError: true };
+  }
+  const grade = inst.submit();
+  const data = { reward: grade.reward, passed: grade.passed };
+  // The text as the other transports write it: the reward as a float, so Python reads one.
+  return { content: [{ type: 'text', text: `{"reward":${rewardJson(grade.reward)},"passed":${grade.passed === true}}` }], structuredContent: data };
 }
 
 /**
@@ -82,8 +103,12 @@ function instructionsFor(world: World, taskId: string | undefined, extra?: strin
  * const inst = openInstance(world, { fixture: 'small_startup', seed: 7 }, { logger: (line) => process.stderr.write(line + '\n') });
  */
 export function openInstance(world: World, reset: McpResetOptions, options: Pick<InstanceOptions, 'logger' | 'slowCallMs'> = {}): Instance {
+  const { submit_tool: submitTool, ...instanceReset } = reset;
+  if (submitTool === true && instanceReset.task === undefined) {
+    throw new McpError(ErrorCode.InvalidParams, 'submit_tool lists a submit tool that grades the task; name the task too (task)', { code: 'invalid_reset' });
+  }
   try {
-    return world.instance({ ...reset, ...options });
+    return world.instance({ ...instanceReset, ...options });
   } catch (e) {
     if (e instanceof InstanceError) {
       throw new McpError(e.code === 'fixture_invalid' ? ErrorCode.InternalError : ErrorCode.InvalidParams, e.message, { code: e.code });
@@ -94,7 +119,7 @@ export function openInstance(world: World, reset: McpResetOptions, options: Pick
 }
 
 /**
- * Read reset options from a URL query string (`?fixture=small_startup&seed=7&clock=tick&task=…&now=…`). Other query
+ * Read reset options from a URL query string (`?fixture=small_startup&seed=7&clock=tick&task=…&now=…&submit_tool=1`). Other query
  * parameters are left alone: they may belong to whatever mounts the endpoint.
  * @example
  * resetFromQuery(new URL('http://127.0.0.1:8000/mcp?fixture=big_co&seed=3').searchParams); // { fixture: 'big_co', seed: 3 }
@@ -104,7 +129,10 @@ export function resetFromQuery(query: URLSearchParams): McpResetOptions {
   for (const key of RESET_KEYS) {
     const value = query.get(key);
     if (value === null) continue;
-    if (key === 'seed') {
+    if (key === 'submit_tool') {
+      if (!['1', 'true', '0', 'false'].includes(value)) throw new McpError(ErrorCode.InvalidParams, `submit_tool in the query string is 1 or 0, like ?task=add_lead&submit_tool=1; got ${JSON.stringify(value)}`, { code: 'invalid_reset' });
+      out.submit_tool = value === '1' || value === 'true';
+    } else if (key === 'seed') {
       if (!/^\d{1,16}$/.test(value) || !Number.isSafeInteger(Number(value))) {
         throw new McpError(ErrorCode.InvalidParams, `seed in the query string must be a whole number >= 0, like ?seed=7; got ${JSON.stringify(value)}`, { code: 'invalid_reset' });
       }
@@ -141,6 +169,7 @@ function checkReset(value: Record<string, unknown>, where: string): McpResetOpti
   }
   if (value.seed !== undefined && (typeof value.seed !== 'number' || !Number.isSafeInteger(value.seed) || value.seed < 0)) throw bad(`seed must be a whole number >= 0, got ${JSON.stringify(value.seed)}`);
   if (value.clock !== undefined && value.clock !== 'fixed' && value.clock !== 'tick') throw bad(`clock must be "fixed" or "tick", got ${JSON.stringify(value.clock)}`);
+  if (value.submit_tool !== undefined && typeof value.submit_tool !== 'boolean') throw bad(`submit_tool must be true or false, got ${JSON.stringify(value.submit_tool)}`);
   const out: McpResetOptions = {};
   for (const key of RESET_KEYS) if (value[key] !== undefined) (out as Record<string, unknown>)[key] = value[key];
   return out;

@@ -45,7 +45,7 @@ export async function serveMcpStdio(options: McpStdioOptions): Promise<McpStdioS
   let inst: Instance | null = null;
   const instance = (): Instance => (inst ??= openInstance(world, reset, { logger: log }));
 
-  const server = createWorldServer(world, instance, { task: reset.task });
+  const server = createWorldServer(world, instance, { task: reset.task, submitTool: reset.submit_tool });
   const stdio = new StdioServerTransport(options.stdin, options.stdout);
   // The instance is started on `initialize`, before the SDK answers it, so a bad reset fails the handshake itself.
   await server.connect(interceptRequests(stdio, (request) => {

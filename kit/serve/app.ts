@@ -15,6 +15,7 @@ import { faceRoutes, type FaceTarget } from './face-routes.ts';
 import { httpRoutes, type McpHttpRoute } from './http.ts';
 import { FairScheduler } from './scheduler.ts';
 import { SessionRegistry } from './sessions.ts';
+import { serverTaskRoutes, taskRoutes } from './task-routes.ts';
 import { wsRoute } from './ws.ts';
 
 export interface AppOptions {
@@ -137,6 +138,8 @@ export function createApp(options: AppOptions): SeahavenApp {
     });
   }
 
+  // Before the first world's routes at the root, so bare /tasks lists every world's.
+  serverTaskRoutes(app, worlds, limits);
   const endpoints = new Map<string, Endpoint>();
   const faceTargets = new Map<string, FaceTarget>();
   for (const world of worlds) {
@@ -168,6 +171,7 @@ export function createApp(options: AppOptions): SeahavenApp {
     sub.get('/ws', wsRoute(ep, scheduler, logger));
     sub.get('/ws', (c) => c.json({ detail: `${c.req.path} speaks WebSocket; connect with a WebSocket client (ws://…${c.req.path})` }, 426));
     httpRoutes(sub, ep, { limits, mcpHttp: options.mcpHttp, cluster: router });
+    taskRoutes(sub, world, limits);
     const face = faceKeys ? { limits, logger, serverToken, cluster: router } : undefined;
     if (faceKeys && face) {
       faceRoutes(sub, ep, faceKeys, face);

@@ -14,6 +14,7 @@ import type { World } from '../world.ts';
 import type { SeahavenApp } from './app.ts';
 import type { ServeHooks } from './endpoint.ts';
 import { ResetError } from './errors.ts';
+import { ResetGroups, type GroupMember } from './reset-groups.ts';
 import type { ResetPlan, ResetRequest } from './reset.ts';
 import { PostgresRunsStore } from './runs-store-pg.ts';
 import { SqliteRunsStore } from './runs-store-sqlite.ts';
@@ -115,6 +116,8 @@ export function serveCurricula(options: ServeCurriculaOptions): ServedCurricula 
   const served = options.worlds.map((w) => w.name);
   const offered = () => [...curricula].map(([w, names]) => `${w}: ${names.join(', ')}`).join('; ') || '(none)';
 
+  // Reset groups (a GRPO group's resets share one draw) are held in this process: see reset-groups.ts.
+  const groups = new ResetGroups();
   const hooks: Required<ServeHooks> = {
     resolveReset(request: ResetRequest, { world }): ResetPlan | Promise<ResetPlan> {
       const r = byWorld.get(world.name);
@@ -130,6 +133,23 @@ export function serveCurricula(options: ServeCurriculaOptions): ServedCurricula 
           metadata: { curriculum: { name: episode.curriculum, run_id: episode.runId, episode: episode.episode, stage: episode.stage, kind: episode.kind, ticket: episode.ticket } },
         };
       };
+      if (request.group !== undefined && request.group_size !== undefined) {
+        const runId = request.run_id ?? options.defaultRunId ?? 'default';
+        const key = [world.name, request.curriculum, runId, request.group].join('\u0000');
+        const grouped = (m: GroupMember): ResetPlan => {
+          const p = plan(m.episode);
+          const meta = p.metadata!.curriculum as Record<string, unknown>;
+          // Every member plays the first one's seed (the default, 0, when it named none).
+          return { ...p, seed: m.seed ?? 0, metadata: { curriculum: { ...meta, group: { key: request.group, member: m.member, size: m.size } } } };
+        };
+        let member;
+        try {
+          member = groups.join(key, request.group_size, request.seed, () => r.reset(request) as IssuedEpisode | Promise<IssuedEpisode>, (ticket) => r.repeat(ticket));
+        } catch (e) {
+          throw refuse(e);
+        }
+        return member instanceof Promise ? member.then(grouped, (e) => { throw refuse(e); }) : grouped(member);
+      }
       let episode;
       try {
         episode = r.reset(request);

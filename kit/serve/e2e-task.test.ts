@@ -37,7 +37,7 @@ describe('crm tasks over the WebSocket', () => {
         const want = twin.calls[i].outcome;
         if (want.ok) expect(s.observation.result.data).toEqual(want.result);
         else expect(s.metadata.seahaven_error).toEqual(want.error);
-        expect(s).toMatchObject({ reward: 0, done: false });
+        expect(s).toMatchObject({ reward: null, done: false });
       });
 
       p.send(SUBMIT);

@@ -15,11 +15,12 @@ import { FrameError, ResetError, errorFrame, frameErrorText, logInternal, valida
 import { jsonTooDeep, tooDeepMessage } from './json-limits.ts';
 import { callObservation } from './observation.ts';
 import type { Reply } from './outbox.ts';
-import { openEnvTools, parseAction, stepPayload, type OpenEnvTool, type StepAction } from './payload.ts';
+import { SUBMIT_TOOL, openEnvTools, parseAction, stepPayload, submitToolResult, type OpenEnvTool, type StepAction } from './payload.ts';
 import { parseReset, type ResetPlan, type ResetRequest } from './reset.ts';
 import { handleRpc } from './rpc.ts';
 import type { FairScheduler } from './scheduler.ts';
 import type { ServeHooks } from './hooks.ts';
+import { ALL_SPLIT, taskAt } from './tasks.ts';
 import { CapacityError, Session, type SessionEndpoint, type SessionOwner, type SessionRegistry } from './sessions.ts';
 
 export type { ServeHooks } from './hooks.ts';
@@ -49,9 +50,13 @@ export class Endpoint implements SessionEndpoint {
   /** The tool listing in OpenEnv's shape, and its JSON. */
   readonly tools: OpenEnvTool[];
   readonly toolsJson: string;
+  /** The listing of a session with reset `submit_tool`: the world's tools and `submit`. */
+  readonly toolsWithSubmit: OpenEnvTool[];
   /** Refuses new sessions once the server is shutting down. */
   closing = false;
   private readonly listToolsPayload: string;
+  private readonly toolsWithSubmitJson: string;
+  private readonly listToolsWithSubmitPayload: string;
   /** The registry, scheduler, hooks, logger and limits this endpoint serves with. */
   private readonly options: EndpointOptions;
 
@@ -67,6 +72,9 @@ export class Endpoint implements SessionEndpoint {
     this.tools = openEnvTools(world.toolListings());
     this.toolsJson = JSON.stringify(this.tools);
     this.listToolsPayload = stepPayload('{"tools":' + this.toolsJson + '}', null, false);
+    this.toolsWithSubmit = [...this.tools, SUBMIT_TOOL];
+    this.toolsWithSubmitJson = JSON.stringify(this.toolsWithSubmit);
+    this.listToolsWithSubmitPayload = stepPayload('{"tools":' + this.toolsWithSubmitJson + '}', null, false);
     options.registry.onSessionEnd((s) => {
       if (s.endpoint === this) this.abandon(s);
     });
@@ -85,6 +93,11 @@ export class Endpoint implements SessionEndpoint {
   /** The logger and slow-call threshold every instance of this endpoint starts with. */
   instanceOptions(): Pick<InstanceOptions, 'logger' | 'slowCallMs'> {
     return { logger: this.options.logger, slowCallMs: this.options.slowCallMs };
+  }
+
+  /** The tools a session lists: the world's, and `submit` when its reset asked for it. */
+  toolsOf(session: Session | null): OpenEnvTool[] {
+    return session?.submitTool ? this.toolsWithSubmit : this.tools;
   }
 
   /** The session's key for the world's HTTP face, or undefined for a world without one. */
@@ -178,7 +191,10 @@ export class Endpoint implements SessionEndpoint {
         case 'step': {
           if (msg.data === undefined) throw validationError('invalid step', [{ type: 'missing', loc: ['data'], msg: 'Field required: a step frame carries the action in data' }]);
           const action = parseAction(msg.data, ['data']);
-          if (action.type === 'call_tool') return this.callTool(session, action.tool_name, action.arguments, 'ws');
+          if (action.type === 'call_tool') {
+            const out = this.callTool(session, action.tool_name, action.arguments, 'ws', ['data']);
+            return out instanceof Promise ? out.catch((e) => this.errorText(e)) : out;
+          }
           if (action.type === 'advance_clock') return this.stepCall(session, 'advance_clock', session.inst[advanceWithJson](action.ms), 'ws');
           const out = this.otherStep(session, action, ['data'], 'ws');
           return typeof out === 'string' ? wrapObservation(out) : out.then(wrapObservation, (e) => this.errorText(e));
@@ -267,7 +283,7 @@ export class Endpoint implements SessionEndpoint {
   private start(session: Session, req: ResetRequest, plan: ResetPlan | undefined, where: string): string {
     if (session.closed) throw new FrameError('SESSION_ERROR', `session ${session.id} has ended`);
     const world = this.world;
-    const taskId = plan?.task ?? req.task;
+    const taskId = plan?.task ?? req.task ?? this.taskAtIndex(req, where);
     const task = taskId === undefined ? undefined : world.task(taskId);
     if (taskId !== undefined && task === undefined) {
       throw validationError('invalid reset data', [{ type: 'value_error', loc: [where, 'task'], msg: `world "${world.name}" has no task "${taskId}"; its tasks are ${world.tasks.map((t) => t.id).join(', ') || '(none)'}`, input: taskId }]);
@@ -276,6 +292,9 @@ export class Endpoint implements SessionEndpoint {
     const fixture = plan?.fixture ?? req.fixture ?? (task === undefined ? this.defaultFixture : undefined);
     if (fixture !== undefined && !Object.hasOwn(world.fixtures, fixture)) {
       throw validationError('invalid reset data', [{ type: 'value_error', loc: [where, 'fixture'], msg: `world "${world.name}" has no fixture "${fixture}"; its fixtures are ${Object.keys(world.fixtures).join(', ') || '(none)'}`, input: fixture }]);
+    }
+    if (req.submit_tool === true && task === undefined) {
+      throw validationError('invalid reset data', [{ type: 'value_error', loc: [where, 'submit_tool'], msg: 'submit_tool lists a submit tool that grades the task; reset with a task (task, split and index, or curriculum) too', input: true }]);
     }
     const options: InstanceOptions = { fixture, seed: plan?.seed ?? req.seed, clock: plan?.clock ?? req.clock, now: plan?.now ?? req.now, task: task?.id, ...this.instanceOptions() };
     let inst: Instance;
@@ -292,10 +311,20 @@ export class Endpoint implements SessionEndpoint {
       episodeId: plan?.episode_id ?? req.episode_id ?? randomUUID(),
       task: task ?? null,
       rewardMode: plan?.reward_mode ?? req.reward_mode ?? 'final',
+      submitTool: req.submit_tool ?? false,
       context: plan?.context,
     });
     replaced.destroy();
     return stepPayload(this.resetObservation(session), null, false, this.episodeMetadata(session, plan?.metadata));
+  }
+
+  /** The task a reset's `{split, index}` names (the split defaults to `all`), or undefined when it names none. */
+  private taskAtIndex(req: ResetRequest, where: string): string | undefined {
+    if (req.index === undefined) return undefined;
+    const split = req.split ?? ALL_SPLIT;
+    const t = taskAt(this.world, split, req.index);
+    if ('refused' in t) throw validationError('invalid reset data', [{ type: 'value_error', loc: [where, t.field], msg: t.refused, input: t.field === 'split' ? split : req.index }]);
+    return t.id;
   }
 
   /** A reset's observation for the episode the session now plays; a fork's names the episode it was forked from. */
@@ -304,7 +333,7 @@ export class Endpoint implements SessionEndpoint {
     const task = session.task;
     return '{"fixture":' + JSON.stringify(inst.fixture) + ',"seed":' + inst.seed + ',"now":' + JSON.stringify(inst.clock.iso()) +
       ',"task":' + (task ? JSON.stringify({ id: task.id, prompt: task.prompt }) : 'null') +
-      (forkedFrom === undefined ? '' : ',"forked_from":' + JSON.stringify(forkedFrom)) + ',"tools":' + this.toolsJson + '}';
+      (forkedFrom === undefined ? '' : ',"forked_from":' + JSON.stringify(forkedFrom)) + ',"tools":' + (session.submitTool ? this.toolsWithSubmitJson : this.toolsJson) + '}';
   }
 
   /** A reset's metadata: what a plan adds, the episode id, and the session's key for the world's HTTP face. */
@@ -329,7 +358,7 @@ export class Endpoint implements SessionEndpoint {
 
   /** Run a checked step action (HTTP, the console): the step payload, as JSON text or (a successful call) UTF-8 bytes. */
   act(session: Session, a: StepAction, where: (string | number)[]): Reply | Promise<Reply> {
-    if (a.type === 'call_tool') return this.callTool(session, a.tool_name, a.arguments, 'http');
+    if (a.type === 'call_tool') return this.callTool(session, a.tool_name, a.arguments, 'http', where);
     if (a.type === 'advance_clock') return this.stepCall(session, 'advance_clock', session.inst[advanceWithJson](a.ms), 'http');
     return this.otherStep(session, a, where, 'http');
   }
@@ -339,7 +368,7 @@ export class Endpoint implements SessionEndpoint {
     switch (a.type) {
       case 'list_tools':
         session.stepCount++;
-        return this.listToolsPayload;
+        return session.submitTool ? this.listToolsWithSubmitPayload : this.listToolsPayload;
       case 'submit':
         return this.submit(session, where);
       case 'grade':
@@ -350,12 +379,15 @@ export class Endpoint implements SessionEndpoint {
   }
 
   /**
-   * `grade`: the task's grade of the episode as it stands, reported as the step's reward; the episode goes on. Nothing
-   * else changes: no call is made or logged, shaped rewards and the hooks' `onGrade` do not see it.
+   * `grade`: the task's grade of the episode as it stands, in the observation; the episode goes on. Nothing else
+   * changes: no call is made or logged, shaped rewards and the hooks' `onGrade` do not see it. In the default mode the
+   * step's reward is null, so a harness that takes an episode's last non-null reward as its final one (OpenEnv's
+   * `_resolve_env_reward`) never mistakes a look at the grade mid-episode for the grade at `submit`. Shaped mode
+   * reports the grade as the reward, as it always has.
    */
   private gradeNow(session: Session, where: (string | number)[]): string {
     const grade = this.gradeStep(session, where, 'grade');
-    return stepPayload('{"grade":' + JSON.stringify(grade) + '}', grade.reward, false);
+    return stepPayload('{"grade":' + JSON.stringify(grade) + '}', session.rewardMode === 'shaped' ? grade.reward : null, false);
   }
 
   /**
@@ -367,7 +399,7 @@ export class Endpoint implements SessionEndpoint {
     const registry = this.options.registry;
     registry.ensureRoom();
     const inst = session.inst.fork();
-    const counters = { task: session.task, rewardMode: session.rewardMode, stepCount: session.stepCount + 1, lastReward: session.lastReward };
+    const counters = { task: session.task, rewardMode: session.rewardMode, stepCount: session.stepCount + 1, lastReward: session.lastReward, submitTool: session.submitTool };
     if (transport === 'http') {
       let branch: Session;
       try {
@@ -398,14 +430,47 @@ export class Endpoint implements SessionEndpoint {
    * One tool call of the session's episode: the instance runs it (one transaction), and its observation is built for
    * the transport, with the step's reward (in shaped mode, the change in grade) and metadata.
    */
-  private callTool(session: Session, name: string, args: Record<string, unknown>, transport: 'ws' | 'http'): Reply {
+  private callTool(session: Session, name: string, args: Record<string, unknown>, transport: 'ws' | 'http', where: (string | number)[]): Reply | Promise<Reply> {
+    if (name === SUBMIT_TOOL.name && session.submitTool) return this.submitTool(session, args, transport, where);
     return this.stepCall(session, name, session.inst[callWithJson](name, args), transport);
+  }
+
+  /**
+   * The `submit` tool, called as a tool: the episode ends as at the `submit` step (the grade in the observation, the
+   * reward at the top level, `done`, the hooks told), and the tool result is `{reward, passed}`, where a harness that
+   * reads a tool result's `data.reward` (OpenEnv's) finds the reward.
+   */
+  private submitTool(session: Session, args: Record<string, unknown>, transport: 'ws' | 'http', where: (string | number)[]): Reply | Promise<Reply> {
+    if (Object.keys(args).length > 0) {
+      const error = { code: 'invalid_arguments', message: `submit takes no arguments; call it with {} (got ${Object.keys(args).join(', ')})` };
+      return this.stepCall(session, SUBMIT_TOOL.name, { ok: false, error, json: JSON.stringify(error) }, transport);
+    }
+    const wrap = (payload: string) => (transport === 'ws' ? wrapObservation(payload) : payload);
+    const out = this.submit(session, where, 'tool');
+    return typeof out === 'string' ? wrap(out) : out.then(wrap);
+  }
+
+  /** The `submit` tool called over JSON-RPC (`tools/call` on the session): the grade's `{reward, passed}`, the hooks told. */
+  submitOverRpc(session: Session): { reward: number; passed: boolean } {
+    // JSON-RPC requests are not steps: the grade is taken without counting one.
+    if (session.task === null) throw this.noTask(['params', 'name'], 'submit');
+    let grade: Grade;
+    try {
+      grade = this.grade(session);
+    } catch (e) {
+      throw this.asFrameError(e);
+    }
+    session.lastReward = grade.reward;
+    this.recordGrade(session, grade);
+    return { reward: grade.reward, passed: grade.passed };
   }
 
   /** A step that ran as a call (a tool's, or time passing): its observation, reward and metadata. */
   private stepCall(session: Session, name: string, outcome: CallOutcome, transport: 'ws' | 'http'): Reply {
     session.stepCount++;
-    let reward = 0;
+    // In the default (final) mode only `submit` carries a reward: a harness that takes the last non-null reward of an
+    // episode must not read a 0.0 from a call made after nothing was graded. Shaped mode reports every change in grade.
+    let reward: number | null = session.rewardMode === 'shaped' ? 0 : null;
     let metadata = '{}';
     if (session.rewardMode === 'shaped' && session.task !== null && outcome.ok) {
       try {
@@ -440,31 +505,46 @@ export class Endpoint implements SessionEndpoint {
     return grade;
   }
 
-  private submit(session: Session, where: (string | number)[]): string | Promise<string> {
+  /** `submit`, as a step or (`as: 'tool'`) as the `submit` tool's call: the step payload once the hooks have heard. */
+  private submit(session: Session, where: (string | number)[], as: 'step' | 'tool' = 'step'): string | Promise<string> {
     const grade = this.gradeStep(session, where, 'submit');
     const reward = session.rewardMode === 'shaped' ? grade.reward - session.lastReward : grade.reward;
     session.lastReward = grade.reward;
+    const gradeJson = JSON.stringify(grade);
+    const observation = as === 'step' ? '{"grade":' + gradeJson + '}' : submitToolObservation(grade, gradeJson);
+    const payload = (extra: unknown) => stepPayload(observation, reward, true, extra !== null && typeof extra === 'object' && !Array.isArray(extra) ? JSON.stringify(extra) : undefined);
+    const extra = this.recordGrade(session, grade);
+    return extra instanceof Promise ? extra.then(payload) : payload(extra);
+  }
+
+  /**
+   * Tell the hooks of an episode's first submit: what `onGrade` adds to the reply's metadata (a promise of it from a
+   * hook that answers later, like PostgreSQL runs), undefined when it fails (logged) or the episode was submitted before.
+   */
+  private recordGrade(session: Session, grade: Grade): unknown {
     const first = !session.graded;
     session.graded = true;
+    if (!first || !this.options.hooks.onGrade) return undefined;
     const failed = (e: unknown) => this.options.logger(`[seahaven] onGrade hook failed for session ${session.id}: ${(e as Error)?.stack ?? String(e)}`);
-    const payload = (extra: unknown) => stepPayload('{"grade":' + JSON.stringify(grade) + '}', reward, true, extra !== null && typeof extra === 'object' && !Array.isArray(extra) ? JSON.stringify(extra) : undefined);
-    if (first && this.options.hooks.onGrade) {
-      try {
-        const extra = this.options.hooks.onGrade(session, grade);
-        // A hook that keeps its runs in another process (PostgreSQL) answers later: the reply waits for it.
-        if (extra instanceof Promise) return extra.then(payload, (e) => (failed(e), payload(undefined)));
-        return payload(extra);
-      } catch (e) {
-        failed(e);
-      }
+    try {
+      const extra = this.options.hooks.onGrade(session, grade);
+      return extra instanceof Promise ? extra.catch((e) => void failed(e)) : extra;
+    } catch (e) {
+      failed(e);
+      return undefined;
     }
-    return payload(undefined);
   }
 
   /** The session's state: `{episode_id, step_count, ...state document}` as JSON text. */
   stateJson(session: Session): string {
     return JSON.stringify({ episode_id: session.episodeId, step_count: session.stepCount, ...session.inst.state() });
   }
+}
+
+/** The observation of a `submit` tool call: a tool result whose data is `{reward, passed}`, and the grade as at `submit`. */
+function submitToolObservation(grade: Grade, gradeJson: string): string {
+  const result = submitToolResult(grade);
+  return '{"tool_name":"submit","result":' + result + ',"error":null,"grade":' + gradeJson + '}';
 }
 
 function wrapObservation(payload: string): string {

@@ -104,7 +104,8 @@ function httpError(c: Context, e: unknown, ep: Endpoint): Response {
   return detail(c, 500, fe.message);
 }
 
-async function jsonBody(c: Context, limits: BodyLimits): Promise<Record<string, unknown>> {
+/** A request's JSON object body (`{}` when empty), read within the limits; a `VALIDATION_ERROR` for anything else. */
+export async function jsonBody(c: Context, limits: BodyLimits): Promise<Record<string, unknown>> {
   const text = await readBody(c.req.raw, limits);
   if (text.trim() === '') return {};
   if (jsonTooDeep(text)) {

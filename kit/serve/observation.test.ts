@@ -11,9 +11,9 @@ const plainResult = (result: unknown) => ({
   data: result,
   is_error: false,
 });
-const plainPayload = (tool: string, result: unknown, reward: number, metadata = '{}') =>
+const plainPayload = (tool: string, result: unknown, reward: number | null, metadata = '{}') =>
   stepPayload(JSON.stringify({ tool_name: tool, result: plainResult(result), error: null }), reward, false, metadata);
-const plainFrame = (tool: string, result: unknown, reward: number, metadata?: string) => '{"type":"observation","data":' + plainPayload(tool, result, reward, metadata) + '}';
+const plainFrame = (tool: string, result: unknown, reward: number | null, metadata?: string) => '{"type":"observation","data":' + plainPayload(tool, result, reward, metadata) + '}';
 
 const ok = (result: unknown): CallOutcome => ({ ok: true, result, json: JSON.stringify(result) });
 const text = (reply: string | Buffer) => (typeof reply === 'string' ? reply : reply.toString('utf8'));
@@ -34,14 +34,14 @@ describe('callObservation', () => {
   for (const [what, result] of results) {
     it(`writes ${what} byte for byte as the plain JSON, in every envelope`, () => {
       const outcome = ok(result);
-      const frame = callObservation('get_deal', outcome, { transport: 'ws', reward: 0, metadata: '{}' });
+      const frame = callObservation('get_deal', outcome, { transport: 'ws', reward: null, metadata: '{}' });
       expect(Buffer.isBuffer(frame)).toBe(true);
-      expect(text(frame)).toBe(plainFrame('get_deal', result, 0));
-      expect(Buffer.compare(frame as Buffer, Buffer.from(plainFrame('get_deal', result, 0)))).toBe(0);
+      expect(text(frame)).toBe(plainFrame('get_deal', result, null));
+      expect(Buffer.compare(frame as Buffer, Buffer.from(plainFrame('get_deal', result, null)))).toBe(0);
       const parsed = JSON.parse(text(frame));
       expect(parsed.data.observation.result.content[0].text).toBe(outcome.json);
       expect(parsed.data.observation.result.data).toEqual(JSON.parse(outcome.json));
-      expect(text(callObservation('get_deal', outcome, { transport: 'http', reward: 0, metadata: '{}' }))).toBe(plainPayload('get_deal', result, 0));
+      expect(text(callObservation('get_deal', outcome, { transport: 'http', reward: null, metadata: '{}' }))).toBe(plainPayload('get_deal', result, null));
       expect(text(callObservation('get_deal', outcome, { transport: 'rpc', id: 7, inFrame: false }))).toBe(JSON.stringify({ jsonrpc: '2.0', id: 7, result: plainResult(result) }));
       expect(text(callObservation('get_deal', outcome, { transport: 'rpc', id: 'r-1', inFrame: true }))).toBe(JSON.stringify({ type: 'mcp', data: { jsonrpc: '2.0', id: 'r-1', result: plainResult(result) } }));
     });
@@ -49,14 +49,14 @@ describe('callObservation', () => {
 
   it('carries rewards, metadata and any tool name', () => {
     const outcome = ok({ ok: true });
-    for (const [tool, reward, metadata] of [['get_deal', 0.5, '{}'], ['outil « spécial »', 1, '{"seahaven_grade_error":"boom"}'], ['q"uote', -0.25, '{}'], ['get_deal', 0, '{"x":1}']] as const) {
+    for (const [tool, reward, metadata] of [['get_deal', 0.5, '{}'], ['outil « spécial »', 1, '{"seahaven_grade_error":"boom"}'], ['q"uote', -0.25, '{}'], ['get_deal', 0, '{"x":1}'], ['get_deal', 0, '{}'], ['get_deal', null, '{"x":1}']] as const) {
       expect(text(callObservation(tool, outcome, { transport: 'ws', reward, metadata }))).toBe(plainFrame(tool, { ok: true }, reward, metadata));
       expect(text(callObservation(tool, outcome, { transport: 'http', reward, metadata }))).toBe(plainPayload(tool, { ok: true }, reward, metadata));
     }
     // The head kept for a tool name is reused, not confused with another tool's or another envelope's.
-    expect(text(callObservation('get_company', outcome, { transport: 'ws', reward: 0, metadata: '{}' }))).toBe(plainFrame('get_company', { ok: true }, 0));
-    expect(text(callObservation('get_deal', outcome, { transport: 'http', reward: 0, metadata: '{}' }))).toBe(plainPayload('get_deal', { ok: true }, 0));
-    expect(text(callObservation('get_deal', outcome, { transport: 'ws', reward: 0, metadata: '{}' }))).toBe(plainFrame('get_deal', { ok: true }, 0));
+    expect(text(callObservation('get_company', outcome, { transport: 'ws', reward: null, metadata: '{}' }))).toBe(plainFrame('get_company', { ok: true }, null));
+    expect(text(callObservation('get_deal', outcome, { transport: 'http', reward: null, metadata: '{}' }))).toBe(plainPayload('get_deal', { ok: true }, null));
+    expect(text(callObservation('get_deal', outcome, { transport: 'ws', reward: null, metadata: '{}' }))).toBe(plainFrame('get_deal', { ok: true }, null));
   });
 
   it("shows a failure as OpenEnv's failed call (error_type and message only) or a JSON-RPC error, the world's error beside it", () => {

@@ -18,8 +18,11 @@ import { RPC, errorTypeOf, rewardJson, stepPayload, type RpcId } from './payload
 
 /** Where a call's observation goes: the envelope around the tool result. */
 export type ObservationEnvelope =
-  /** A WebSocket `observation` frame, or an HTTP step payload: the step's reward and metadata (JSON text) around it. */
-  | { transport: 'ws' | 'http'; reward: number; metadata: string }
+  /**
+   * A WebSocket `observation` frame, or an HTTP step payload: the step's reward (null in the default reward mode, where
+   * only `submit` carries one) and metadata (JSON text) around it.
+   */
+  | { transport: 'ws' | 'http'; reward: number | null; metadata: string }
   /** A JSON-RPC `tools/call` response, on `POST /mcp` or (`inFrame`) inside a WebSocket `mcp` frame. */
   | { transport: 'rpc'; id: RpcId; inFrame: boolean };
 
@@ -34,8 +37,8 @@ const RESULT_DATA = Buffer.from(',"data":');
 const NULL_BYTES = Buffer.from('null');
 const RESULT_TAIL = ',"is_error":false}';
 const STEP_TAIL = RESULT_TAIL + ',"error":null},"reward":';
-/** The tail of the usual step: no reward yet, no metadata. */
-const PLAIN_TAILS = { ws: Buffer.from(STEP_TAIL + '0.0,"done":false,"metadata":{}}}'), http: Buffer.from(STEP_TAIL + '0.0,"done":false,"metadata":{}}') };
+/** The tail of the usual step: no reward (it comes at `submit`), no metadata. */
+const PLAIN_TAILS = { ws: Buffer.from(STEP_TAIL + 'null,"done":false,"metadata":{}}}'), http: Buffer.from(STEP_TAIL + 'null,"done":false,"metadata":{}}') };
 /** Each tool's head, up to the text content's opening quote, per envelope: one per tool that has answered a call. */
 const stepHeads = { ws: new Map<string, Buffer>(), http: new Map<string, Buffer>() };
 
@@ -49,8 +52,8 @@ function stepHead(transport: 'ws' | 'http', tool: string): Buffer {
   return head;
 }
 
-function stepTail(transport: 'ws' | 'http', reward: number, metadata: string): Buffer {
-  if (reward === 0 && metadata === '{}') return PLAIN_TAILS[transport];
+function stepTail(transport: 'ws' | 'http', reward: number | null, metadata: string): Buffer {
+  if (reward === null && metadata === '{}') return PLAIN_TAILS[transport];
   return Buffer.from(STEP_TAIL + rewardJson(reward) + ',"done":false,"metadata":' + metadata + (transport === 'ws' ? '}}' : '}'));
 }
 
@@ -86,7 +89,7 @@ function toolResultBytes(head: Buffer, json: string, structured: boolean, tail: 
  * a failed one, OpenEnv's failed-call observation (`result` null, `error` exactly `{error_type, message}`, the world's
  * own error in `metadata.seahaven_error`) or a JSON-RPC error, as JSON text.
  * @example
- * callObservation('get_deal', inst[callWithJson]('get_deal', { id }), { transport: 'ws', reward: 0, metadata: '{}' });
+ * callObservation('get_deal', inst[callWithJson]('get_deal', { id }), { transport: 'ws', reward: null, metadata: '{}' });
  */
 export function callObservation(tool: string, outcome: CallOutcome, to: ObservationEnvelope): Reply {
   if (to.transport === 'rpc') {

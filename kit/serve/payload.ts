@@ -18,6 +18,22 @@ export function openEnvTools(listings: readonly ToolListing[]): OpenEnvTool[] {
   return listings.map((t) => ({ name: t.name, description: t.description ?? '', input_schema: t.inputSchema ?? { type: 'object' } }));
 }
 
+/**
+ * The `submit` tool a session lists with reset `submit_tool: true`: the agent ends its own episode by calling it, and
+ * reads its reward in the result. `submit` is reserved, so no world has a tool of that name.
+ */
+export const SUBMIT_TOOL: OpenEnvTool = Object.freeze({
+  name: 'submit',
+  description: 'Call this once you have finished the task. It ends the episode and grades your work: the result says your reward (0 to 1) and whether the task passed. Takes no arguments.',
+  input_schema: { type: 'object', properties: {}, additionalProperties: false },
+});
+
+/** The `submit` tool's result (OpenEnv's tool result shape): `data` is `{reward, passed}`, the reward written as a float. */
+export function submitToolResult(grade: { reward: number; passed: boolean }): string {
+  const data = '{"reward":' + rewardJson(grade.reward) + ',"passed":' + (grade.passed === true ? 'true' : 'false') + '}';
+  return '{"content":[{"type":"text","text":' + JSON.stringify(data) + '}],"structured_content":' + data + ',"data":' + data + ',"is_error":false}';
+}
+
 /** A reward as JSON: whole numbers get a `.0` so Python reads a float, not an int. */
 export function rewardJson(reward: number | null): string {
   if (reward === null) return 'null';

@@ -8,7 +8,7 @@ import type { World } from '../world.ts';
 import type { FrameError } from './errors.ts';
 import { callObservation } from './observation.ts';
 import type { Reply } from './outbox.ts';
-import { RPC, type OpenEnvTool, type RpcId } from './payload.ts';
+import { RPC, SUBMIT_TOOL, submitToolResult, type OpenEnvTool, type RpcId } from './payload.ts';
 import { CapacityError, sharedOverHttp, type Session, type SessionEndpoint, type SessionOwner, type SessionRegistry } from './sessions.ts';
 
 /**
@@ -20,6 +20,10 @@ export interface RpcEndpoint extends SessionEndpoint {
   readonly defaultFixture: string | undefined;
   readonly tools: OpenEnvTool[];
   readonly registry: SessionRegistry;
+  /** The tools a session lists (the world's, and `submit` when its reset asked for it). */
+  toolsOf(session: Session | null): OpenEnvTool[];
+  /** The `submit` tool's call on a session that lists it: the grade's `{reward, passed}`. */
+  submitOverRpc(session: Session): { reward: number; passed: boolean };
   openSession(owner: SessionOwner): Session;
   instanceOptions(): Pick<InstanceOptions, 'logger' | 'slowCallMs'>;
   asFrameError(e: unknown): FrameError;
@@ -79,7 +83,7 @@ function dispatch(ep: RpcEndpoint, body: unknown, session: Session | null, via: 
   try {
     switch (msg.method) {
       case 'tools/list':
-        return { jsonrpc: '2.0', id, result: { tools: ep.tools } };
+        return { jsonrpc: '2.0', id, result: { tools: ep.toolsOf(session) } };
       case 'tools/call':
         return callTool(ep, id, p, session, viaSocket);
       case 'openenv/session/create':
@@ -102,6 +106,11 @@ function callTool(ep: RpcEndpoint, id: RpcId, p: Record<string, unknown>, sessio
   const args = p.arguments ?? {};
   if (args === null || typeof args !== 'object' || Array.isArray(args)) return rpcError(id, RPC.INVALID_PARAMS, "Invalid params: 'arguments' must be an object");
   if (session === null && typeof p.session_id === 'string') return rpcError(id, RPC.INVALID_PARAMS, `Unknown session_id: ${p.session_id}`);
+  if (session?.submitTool && p.name === SUBMIT_TOOL.name) {
+    const result = submitToolResult(ep.submitOverRpc(session));
+    const head = (inFrame ? '{"type":"mcp","data":' : '') + '{"jsonrpc":"2.0","id":' + JSON.stringify(id) + ',"result":';
+    return head + result + (inFrame ? '}}' : '}');
+  }
   // Without a session the call runs on a throwaway instance, as OpenEnv's reference server does.
   const inst = session?.inst ?? ep.world.instance({ fixture: ep.defaultFixture, ...ep.instanceOptions() });
   try {

@@ -247,6 +247,23 @@ class PgWorldRuns implements WorldRuns {
     }));
   }
 
+  repeat(ticket: string): Promise<IssuedEpisode> {
+    const w = this.world.name;
+    return this.store.track(this.store.transaction(async (c) => {
+      const { curriculum, runId, episode: of } = parseTicket(ticket);
+      const unknown = () => new CurriculumError('unknown_ticket', `no episode has ticket "${ticket}" in world "${w}"; pass the ticket that a reset issued`);
+      const run = await lockRun(c, w, curriculum, runId);
+      if (!run) throw unknown();
+      const ep = (await c.query(`SELECT * FROM curriculum_episodes WHERE ${KEY} AND episode = $4`, [w, curriculum, runId, of])).rows[0] as EpisodeRow | undefined;
+      if (!ep) throw unknown();
+      const cur = this.curriculum(curriculum);
+      const episode = Number(run.episodes);
+      await c.query('INSERT INTO curriculum_episodes (world, curriculum, run_id, episode, task, stage, at_stage, entry, kind, status, owner) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)', [w, curriculum, runId, episode, ep.task, ep.stage, ep.at_stage, ep.entry, ep.kind, 'pending', this.store.owner]);
+      await c.query(`UPDATE curriculum_runs SET episodes = $4 WHERE ${KEY}`, [w, curriculum, runId, episode + 1]);
+      return issuedEpisode(this.world, cur, runId, { episode, task: ep.task, stage: Number(ep.stage), kind: ep.kind, atStage: Number(ep.at_stage), entry: Number(ep.entry) });
+    }));
+  }
+
   submit(ticket: string, outcome: Outcome): Promise<RecordedOutcome> {
     checkOutcome(outcome);
     return this.store.track(

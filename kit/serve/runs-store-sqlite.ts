@@ -91,6 +91,16 @@ export class SqliteRunsStore implements RunsStore {
         }
         return ep;
       },
+      repeat(ticket) {
+        const ep = hooks.repeat(ticket);
+        try {
+          claim(ep);
+        } catch (e) {
+          hooks.abandon(ep.ticket);
+          throw e;
+        }
+        return ep;
+      },
       submit(ticket, grade) {
         try {
           return hooks.submit(ticket, grade);

@@ -26,6 +26,8 @@ export interface WorldRuns {
   curriculumNames(): readonly string[];
   /** The episode a curriculum reset starts, or `null` when the reset names no curriculum. Throws `CurriculumError`. */
   reset(data: CurriculumResetData | undefined): MaybePromise<IssuedEpisode | null>;
+  /** Another episode of the task `ticket` plays, issued without drawing (a member of a reset group). */
+  repeat(ticket: string): MaybePromise<IssuedEpisode>;
   /** Feed an episode's grade back (at submit). */
   submit(ticket: string, grade: Outcome): MaybePromise<RecordedOutcome>;
   /** The episode's session ended before submit. */

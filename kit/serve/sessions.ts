@@ -46,6 +46,8 @@ export interface EpisodeCounters {
   stepCount?: number;
   /** Default 0 (a fork carries the original's). */
   lastReward?: number;
+  /** The episode lists a `submit` tool (reset `submit_tool`). Default false (a fork carries the original's). */
+  submitTool?: boolean;
   /** What a `resolveReset` hook attached to the episode. */
   context?: unknown;
 }
@@ -68,6 +70,8 @@ export class Session {
   rewardMode: RewardMode = 'final';
   /** The grade reward last reported in shaped mode. */
   lastReward = 0;
+  /** The episode lists a `submit` tool beside the world's (reset `submit_tool`). */
+  submitTool = false;
   /** What a `resolveReset` hook attached to this episode. */
   context: unknown = undefined;
   /** The episode has been submitted at least once. */
@@ -127,6 +131,7 @@ export class Session {
     this.rewardMode = episode.rewardMode;
     this.stepCount = episode.stepCount ?? 0;
     this.lastReward = episode.lastReward ?? 0;
+    this.submitTool = episode.submitTool ?? false;
     this.context = episode.context;
     this.graded = false;
     return replaced;
@@ -136,7 +141,7 @@ export class Session {
   fork(id: string, owner: SessionOwner): Session {
     const inst = this.inst.fork();
     const fork = new Session(id, this.endpoint, owner, inst, randomUUID());
-    fork.play(inst, { episodeId: fork.episodeId, task: this.task, rewardMode: this.rewardMode, stepCount: this.stepCount, lastReward: this.lastReward });
+    fork.play(inst, { episodeId: fork.episodeId, task: this.task, rewardMode: this.rewardMode, stepCount: this.stepCount, lastReward: this.lastReward, submitTool: this.submitTool });
     return fork;
   }
 }
@@ -150,7 +155,7 @@ export interface HeldFork {
   readonly endpoint: SessionEndpoint;
   readonly inst: Instance;
   /** The origin's episode id (the adopting reset reports it as `forked_from`) and the counters the branch carries on. */
-  readonly origin: { episodeId: string; task: Task | null; rewardMode: RewardMode; stepCount: number; lastReward: number };
+  readonly origin: { episodeId: string; task: Task | null; rewardMode: RewardMode; stepCount: number; lastReward: number; submitTool: boolean };
 }
 
 /** @internal Why a fork token cannot be adopted, in words for the client. */

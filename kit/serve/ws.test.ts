@@ -54,11 +54,11 @@ describe('WebSocket /ws conformance', () => {
     await p.close();
   });
 
-  it('answers a successful call_tool with content, structured_content, data and is_error, and a float reward', async () => {
+  it('answers a successful call_tool with content, structured_content, data and is_error, and no reward before submit', async () => {
     const p = await openReset();
     p.send(call('create_contact', { name: 'Ada Lovelace', email: 'ada@example.com' }));
     const f = await p.next();
-    expect(f.text).toContain('"reward":0.0');
+    expect(f.text).toContain('"reward":null,"done":false');
     const obs = f.json.data.observation;
     expect(Object.keys(obs)).toEqual(['tool_name', 'result', 'error']);
     expect(obs.tool_name).toBe('create_contact');

@@ -168,3 +168,13 @@ def test_grade_and_fork(server_url: str, needs_grade: None, needs_fork: None) ->
                 await asyncio.gather(*(b.close() for b in branches))
 
     run(main)
+
+
+def test_tasks_lists_the_servers_tasks(server_url: str) -> None:
+    async def main() -> None:
+        async with AsyncSeahavenClient(server_url, timeout=15) as env:
+            tasks, _ = await asyncio.gather(env.tasks(), env.reset(task="add_lead"))
+            assert [t.id for t in tasks if t.id == "add_lead"] == ["add_lead"]
+            assert all(t.world == "crm" for t in tasks)
+
+    run(main)

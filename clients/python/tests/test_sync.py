@@ -19,6 +19,7 @@ from seahaven_client import (
     State,
     StepResult,
     SubmitResult,
+    TaskInfo,
     ToolError,
     ToolInfo,
     ws_url_of,
@@ -253,3 +254,25 @@ def test_an_unknown_fork_token_is_refused(env: SeahavenClient) -> None:
     with pytest.raises(ProtocolError) as refused:
         env.reset(fork_token="not-a-token")
     assert refused.value.code == "VALIDATION_ERROR" and refused.value.errors[0]["loc"] == ["data", "fork_token"]
+
+
+def test_tasks_lists_the_servers_tasks_over_http(server_url: str) -> None:
+    env = SeahavenClient(base_url=server_url, timeout=15)
+    tasks = env.tasks()  # plain HTTP: no socket is opened for it
+    assert all(isinstance(t, TaskInfo) for t in tasks)
+    add_lead = next(t for t in tasks if t.id == "add_lead")
+    assert (add_lead.world, add_lead.fixture, add_lead.difficulty) == ("crm", "small_startup", 1.0)
+    assert "contacts" in add_lead.tags
+    assert {"curriculum": "crm-basics", "stage": "easy"} in add_lead.stages
+    assert set(add_lead.raw) == {"id", "world", "fixture", "prompt", "difficulty", "tags", "stages"}
+    with env:
+        r = env.reset(task="add_lead")
+        assert r.task is not None and r.task.prompt == add_lead.prompt
+    # A client made from the WebSocket URL reaches the same route.
+    assert [t.id for t in SeahavenClient(base_url=ws_url_of(server_url)).tasks()] == [t.id for t in tasks]
+
+
+def test_tasks_needs_the_token_of_a_guarded_server(guarded_server) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(ConnectError, match="HTTP 401.*token"):
+        SeahavenClient(guarded_server.url).tasks()
+    assert SeahavenClient(guarded_server.url, token="s3cret").tasks()

@@ -13,6 +13,7 @@ interface McpOptions {
   seed?: string;
   clock?: 'fixed' | 'tick';
   task?: string;
+  submitTool?: boolean;
   printConfig?: boolean;
 }
 
@@ -26,6 +27,7 @@ export function mcpServerEntry(ref: string | undefined, opts: McpOptions): { com
   const args = [BIN, 'mcp', example ? ref : module];
   if (opts.fixture) args.push('--fixture', opts.fixture);
   if (opts.task) args.push('--task', opts.task);
+  if (opts.submitTool) args.push('--submit-tool');
   if (opts.seed !== undefined) args.push('--seed', opts.seed);
   if (opts.clock && opts.clock !== 'fixed') args.push('--clock', opts.clock);
   return { command: process.execPath, args };
@@ -40,8 +42,10 @@ export function registerMcp(program: Command): void {
     .option('--seed <n>', 'seed, a whole number >= 0 (default: a random one, printed on stderr)')
     .addOption(new Option('--clock <mode>', 'clock mode').choices(['fixed', 'tick']).default('fixed'))
     .option('--task <id>', 'play this task: start from its fixture, and add its prompt to the server instructions')
+    .option('--submit-tool', 'with --task: list a submit tool the agent calls when done; its result is the grade\'s {reward, passed}')
     .option('--print-config', 'print the claude_desktop_config.json entry that starts this server from any folder (absolute paths), and exit')
     .action(async (ref: string | undefined, opts: McpOptions) => {
+      if (opts.submitTool && !opts.task) throw new CliError('--submit-tool grades a task; give --task <id> too', 2);
       if (opts.printConfig) {
         const world = await loadWorld(ref);
         const config = { mcpServers: { [world.name]: mcpServerEntry(ref, opts) } };
@@ -64,7 +68,7 @@ export function registerMcp(program: Command): void {
       process.stderr.write(`seahaven mcp: serving ${world.name}${what ? ` (${what})` : ''} with seed ${seed} on stdio${opts.seed === undefined ? `; pass --seed ${seed} to replay` : ''}\n`);
       await serveMcpStdio({
         world,
-        reset: { seed, clock: opts.clock, ...(opts.fixture ? { fixture: opts.fixture } : {}), ...(opts.task ? { task: opts.task } : {}) },
+        reset: { seed, clock: opts.clock, ...(opts.fixture ? { fixture: opts.fixture } : {}), ...(opts.task ? { task: opts.task } : {}), ...(opts.submitTool ? { submit_tool: true } : {}) },
         stdout,
       });
     });

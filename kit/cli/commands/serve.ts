@@ -75,6 +75,7 @@ function banner(url: string, worlds: World[], fixture: string | undefined, token
     `  OpenEnv base URL: ${url}  (also ${worlds.map((w) => `${url}/${w.name}`).join(', ')})`,
     `  WebSocket:        ${url.replace(/^http/, 'ws')}/ws`,
     `  health:           ${url}/health`,
+    `  tasks:            ${url}/tasks  (OpenEnv Task API: ${url}/${first.name}/splits, …/task)`,
     ...curriculaLines(url, curricula),
     ...(withConsole ? [`  console:          ${url}/console/`] : []),
     ...faceLines(url, worlds),

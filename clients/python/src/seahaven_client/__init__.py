@@ -15,7 +15,7 @@ One client is one WebSocket session with its own private instance of the world::
 from ._transport import WEBSOCKETS_VERSION, ws_url_of
 from .aio import DEFAULT_URL, AsyncSeahavenClient
 from .errors import ClosedError, ConnectError, ProtocolError, RequestTimeout, SeahavenError, ToolError
-from .results import Change, Criterion, Grade, Json, ResetResult, State, StepResult, SubmitResult, Task, ToolInfo
+from .results import Change, Criterion, Grade, Json, ResetResult, State, StepResult, SubmitResult, Task, TaskInfo, ToolInfo
 from .sync import SeahavenClient
 
 __version__ = "0.1.0"
@@ -41,5 +41,6 @@ __all__ = [
     "StepResult",
     "SubmitResult",
     "Task",
+    "TaskInfo",
     "ToolInfo",
 ]

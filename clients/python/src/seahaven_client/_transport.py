@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import json
+import urllib.error
+import urllib.request
 from typing import Any, Dict, Optional, Tuple
 from urllib.parse import urlsplit, urlunsplit
 
@@ -34,7 +37,7 @@ try:
 except (TypeError, ValueError):
     _NO_PROXY = {}
 
-__all__ = ["open_websocket", "ws_url_of", "WEBSOCKETS_VERSION"]
+__all__ = ["open_websocket", "ws_url_of", "http_url_of", "get_json", "WEBSOCKETS_VERSION"]
 
 WEBSOCKETS_VERSION: str = getattr(websockets, "__version__", "unknown")
 
@@ -51,6 +54,38 @@ def ws_url_of(base_url: str) -> str:
     if not path.endswith("/ws"):
         path = path.rstrip("/") + "/ws"
     return urlunsplit((scheme, parts.netloc, path, parts.query, ""))
+
+
+def http_url_of(base_url: str, path: str) -> str:
+    """The HTTP URL of ``path`` on the server a base or WebSocket URL names: ``ws://h:8000/crm/ws`` gives ``http://h:8000/crm/<path>``."""
+    parts = urlsplit(base_url)
+    scheme = {"http": "http", "https": "https", "ws": "http", "wss": "https"}.get(parts.scheme.lower())
+    if scheme is None or not parts.netloc:
+        raise ConnectError(base_url, f"cannot reach {base_url!r}: use an http(s):// or ws(s):// URL, like http://127.0.0.1:8000")
+    prefix = parts.path.rstrip("/")
+    if prefix.endswith("/ws"):
+        prefix = prefix[: -len("/ws")]
+    return urlunsplit((scheme, parts.netloc, prefix + path, "", ""))
+
+
+# As for the socket: a Seahaven server is nearly always local, so the environment's proxy settings are not used.
+_opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+
+
+def get_json(base_url: str, url: str, headers: Dict[str, str], timeout: float) -> Any:
+    """``GET url`` and its JSON body (blocking), or :class:`ConnectError` saying what went wrong and what to do."""
+    request = urllib.request.Request(url, headers={"Accept": "application/json", **headers})
+    try:
+        with _opener.open(request, timeout=timeout) as response:
+            return json.loads(response.read().decode("utf-8"))
+    except urllib.error.HTTPError as e:
+        hint = "; pass token=... (the server was started with --token)" if e.code == 401 else ""
+        raise ConnectError(base_url, f"{url} answered HTTP {e.code}{hint}", status=e.code) from e
+    except (urllib.error.URLError, OSError) as e:
+        reason = getattr(e, "reason", None) or e
+        raise ConnectError(base_url, f"cannot reach {url}: {reason}; {_START_HINT}") from e
+    except ValueError as e:
+        raise ConnectError(base_url, f"{url} did not answer JSON: {e}") from e
 
 
 def _refusal(exc: BaseException) -> Optional[Tuple[int, Dict[str, str]]]:

@@ -13,9 +13,9 @@ from typing import Any, Deque, Dict, List, Mapping, Optional, Type
 
 from types import TracebackType
 
-from ._transport import open_websocket, ws_url_of
+from ._transport import get_json, http_url_of, open_websocket, ws_url_of
 from .errors import ClosedError, ProtocolError, RequestTimeout, SeahavenError, ToolError
-from .results import Grade, Json, ResetResult, State, StepResult, SubmitResult, ToolInfo
+from .results import Grade, Json, ResetResult, State, StepResult, SubmitResult, TaskInfo, ToolInfo
 
 __all__ = ["AsyncSeahavenClient", "DEFAULT_URL"]
 
@@ -277,6 +277,13 @@ class AsyncSeahavenClient:
         reply = await self._request({"type": "reset", "data": data}, "reset")
         self.last_reset = ResetResult.from_step(StepResult.from_json(reply))
         return self.last_reset
+
+    async def tasks(self) -> List[TaskInfo]:
+        """The tasks the server lists (``GET /tasks`` over HTTP, beside the session): id, world, fixture, prompt,
+        difficulty, tags and curriculum stages, never what grades them. Needs no socket; raises :class:`ConnectError`."""
+        url = http_url_of(self.base_url, "/tasks")
+        body = await asyncio.get_running_loop().run_in_executor(None, get_json, self.base_url, url, self._headers, self.timeout)
+        return [TaskInfo.from_json(t) for t in (body.get("tasks") if isinstance(body, dict) else None) or [] if isinstance(t, dict)]
 
     async def step(self, action: Mapping[str, Any]) -> StepResult:
         """Send any step action (``{"type": "call_tool", ...}``, ``{"type": "submit"}``, ...) and return the reply as sent."""

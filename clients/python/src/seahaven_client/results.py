@@ -17,6 +17,7 @@ __all__ = [
     "StepResult",
     "SubmitResult",
     "Task",
+    "TaskInfo",
     "ToolInfo",
     "Json",
 ]
@@ -48,6 +49,38 @@ class Task:
 
     id: str
     prompt: str
+
+
+@dataclass(frozen=True)
+class TaskInfo:
+    """A task as the server lists it (``GET /tasks``): what it asks and where it starts, never how it is graded.
+
+    ``difficulty`` is the declared one (1 = easiest) or ``None``; ``stages`` holds ``{"curriculum", "stage"}`` for
+    each curriculum that lists the task.
+    """
+
+    id: str
+    world: str
+    fixture: str
+    prompt: str
+    difficulty: Optional[float]
+    tags: List[str]
+    stages: List[Dict[str, str]]
+    raw: Json = field(repr=False)
+
+    @classmethod
+    def from_json(cls, data: Json) -> "TaskInfo":
+        difficulty = data.get("difficulty")
+        return cls(
+            id=str(data.get("id", "")),
+            world=str(data.get("world", "")),
+            fixture=str(data.get("fixture", "")),
+            prompt=str(data.get("prompt", "")),
+            difficulty=None if difficulty is None else float(difficulty),
+            tags=[str(t) for t in data.get("tags") or []],
+            stages=[{"curriculum": str(s.get("curriculum", "")), "stage": str(s.get("stage", ""))} for s in data.get("stages") or [] if isinstance(s, dict)],
+            raw=data,
+        )
 
 
 @dataclass(frozen=True)

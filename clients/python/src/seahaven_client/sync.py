@@ -14,7 +14,7 @@ from typing import Any, Awaitable, List, Mapping, Optional, Type, TypeVar
 from types import TracebackType
 
 from .aio import DEFAULT_URL, AsyncSeahavenClient
-from .results import Grade, ResetResult, State, StepResult, SubmitResult, ToolInfo
+from .results import Grade, ResetResult, State, StepResult, SubmitResult, TaskInfo, ToolInfo
 
 __all__ = ["SeahavenClient"]
 
@@ -138,6 +138,10 @@ class SeahavenClient:
                 episode_id=episode_id, reward_mode=reward_mode, **extra,
             )
         )
+
+    def tasks(self) -> List[TaskInfo]:
+        """The tasks the server lists (``GET /tasks``); see :meth:`AsyncSeahavenClient.tasks`."""
+        return self._run(self._client.tasks())
 
     def step(self, action: Mapping[str, Any]) -> StepResult:
         """Send any step action and return the reply as sent."""
