@@ -164,6 +164,17 @@ def _class_name(base_url: str) -> str:
     return "".join(w[:1].upper() + w[1:] for w in words or ["Seahaven"]) + "Environment"
 
 
+def _tools_with_submit(probe: SeahavenClient, base_url: str) -> List[ToolInfo]:
+    """The world's tools with the ``submit`` tool, as an episode of the world's first task lists them.
+
+    The server offers ``submit`` only in an episode with a task (it grades the task), so the probe resets one.
+    """
+    listed = probe.tasks()
+    if not listed:
+        raise ValueError(f"submit_tool=True needs a world with tasks, and the world at {base_url} lists none (GET /tasks)")
+    return probe.reset(task=listed[0].id, submit_tool=True).tools
+
+
 def environment_class(
     url: str,
     *,
@@ -184,7 +195,7 @@ def environment_class(
     base_url = world_url(url, world)
     options: Dict[str, Any] = {"submit_tool": True} if submit_tool else {}
     with SeahavenClient(base_url, timeout=timeout, token=token) as probe:
-        listed: List[ToolInfo] = probe.reset(**options).tools if submit_tool else probe.tools()
+        listed: List[ToolInfo] = _tools_with_submit(probe, base_url) if submit_tool else probe.tools()
     by_name = {t.name: t for t in listed}
     if tools is not None:
         missing = [t for t in tools if t not in by_name]
