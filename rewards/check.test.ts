@@ -60,7 +60,7 @@ describe('checkGrader', () => {
   it('SH507: a grader a chaos agent satisfies', () => {
     const anyChange = (t: GradeTarget): Grade => {
       const done = t.changes().length > 0;
-      return { reward: done ? 1 : 0, passed: done, criteria: [{ name: 'something changed', score: done ? 1 : 0, weight: 1, reason: done ? 'Something changed.' : 'Nothing changed.' }] };
+      return { reward: done ? 1 : 0, passed: done, criteria: [{ id: 'changed', name: 'something changed', score: done ? 1 : 0, weight: 1, reason: done ? 'Something changed.' : 'Nothing changed.' }] };
     };
     expect(codes({ grade: anyChange })).toContain('SH507');
   });
@@ -76,7 +76,7 @@ describe('checkGrader', () => {
     const drifting = (t: GradeTarget): Grade => {
       const g = restock.grade(t);
       calls++;
-      return { ...g, criteria: [...g.criteria, { name: 'drift', score: 1, weight: 0, reason: `Graded ${calls} times.` }] };
+      return { ...g, criteria: [...g.criteria, { id: 'drift', name: 'drift', score: 1, weight: 0, reason: `Graded ${calls} times.` }] };
     };
     expect(codes({ grade: drifting })).toEqual(['SH509']);
   });

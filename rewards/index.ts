@@ -20,7 +20,7 @@
  * @module seahaven/rewards
  */
 export { exact, anything, oneOf, regex, approx, within, isoBetween, where, type FieldMatcher, type FieldSpec, type FieldMatch } from './fields.ts';
-export { inserted, updated, deleted, unchanged, exactly, atLeast, type ChangeMatcher, type UnchangedRule, type CountSpec } from './changes.ts';
+export { inserted, updated, deleted, unchanged, exactly, atLeast, type ChangeMatcher, type UnchangedRule, type CountSpec, type MatcherOptions } from './changes.ts';
 export { expectChanges, noOtherChanges, type Expectation, type Allowance, type ExpectOptions } from './expect.ts';
 export { rowWhere, count, type RowWhereOptions, type CountOptions } from './state.ts';
 export { all, any, weighted, gate, sequence, type CombineOptions, type RubricPart } from './combine.ts';
