@@ -9,7 +9,8 @@ import { InstanceError } from '../errors.ts';
 import type { Instance, InstanceOptions } from '../instance.ts';
 import type { FaceKeys } from './face-keys.ts';
 import { advanceWithJson, callWithJson, type CallOutcome } from '../instance-internals.ts';
-import type { Grade } from '../task.ts';
+import { agentGrade, type Grade } from '../task.ts';
+import { tokenMatcher } from './auth.ts';
 import type { World } from '../world.ts';
 import { FrameError, ResetError, errorFrame, frameErrorText, logInternal, validationError } from './errors.ts';
 import { jsonTooDeep, tooDeepMessage } from './json-limits.ts';
@@ -37,6 +38,8 @@ export interface EndpointOptions {
   defaultFixture?: string;
   /** Frames longer than this many characters are refused. */
   maxFrameChars: number;
+  /** The secret a session presents to get whole grades (names and reasons) instead of the agent view. Default: none. */
+  graderToken?: string;
 }
 
 const INSTANCE_FIELDS: Record<string, string> = { unknown_fixture: 'fixture', fixture_mismatch: 'fixture', invalid_seed: 'seed', invalid_clock: 'clock', invalid_now: 'now', unknown_task: 'task' };
@@ -54,11 +57,14 @@ export class Endpoint implements SessionEndpoint {
   private readonly listToolsPayload: string;
   /** The registry, scheduler, hooks, logger and limits this endpoint serves with. */
   private readonly options: EndpointOptions;
+  private readonly isGraderToken: ((value: string | undefined) => boolean) | null;
 
   constructor(world: World, options: EndpointOptions) {
     this.world = world;
     this.name = world.name;
     this.options = options;
+    if (options.graderToken === '') throw new Error('the grader token is empty; pass a non-empty --grader-token or unset SEAHAVEN_GRADER_TOKEN');
+    this.isGraderToken = options.graderToken === undefined ? null : tokenMatcher(options.graderToken);
     const fixtures = Object.keys(world.fixtures);
     if (options.defaultFixture !== undefined && !fixtures.includes(options.defaultFixture)) {
       throw new Error(`world "${world.name}" has no fixture "${options.defaultFixture}"; its fixtures are ${fixtures.join(', ') || '(none)'}`);
@@ -231,6 +237,35 @@ export class Endpoint implements SessionEndpoint {
 
   /** Start a new episode on the session: the reset reply's step payload (JSON text). */
   reset(session: Session, req: ResetRequest, where: string): string | Promise<string> {
+    const { grader_token: presented, ...episode } = req;
+    const whole = this.graderAccess(presented, [where, 'grader_token']);
+    // The token goes no further: hooks (a curriculum's resolveReset) see the episode's keys only.
+    const out = this.startEpisode(session, episode, where);
+    // Whole grades are the episode's only once it has started: a refused reset leaves the session as it was.
+    if (typeof out === 'string') {
+      session.wholeGrades = whole;
+      return out;
+    }
+    return out.then((payload) => {
+      session.wholeGrades = whole;
+      return payload;
+    });
+  }
+
+  /**
+   * Whether a presented grader token opens whole grades: false when none is presented; a token this server does not
+   * have (a wrong one, or any when it has none) is refused, so a trainer never silently gets the agent view.
+   */
+  graderAccess(presented: string | undefined, loc: (string | number)[]): boolean {
+    if (presented === undefined) return false;
+    const msg = this.isGraderToken === null
+      ? 'this server has no grader token, so whole grades cannot be opened; start it with --grader-token <secret> (or SEAHAVEN_GRADER_TOKEN), or leave the grader token out to get the agent view'
+      : this.isGraderToken(presented) ? null : 'the grader token is wrong; send the one the server was started with (--grader-token or SEAHAVEN_GRADER_TOKEN)';
+    if (msg === null) return true;
+    throw validationError('grader token refused', [{ type: 'value_error', loc, msg, input: null }]);
+  }
+
+  private startEpisode(session: Session, req: ResetRequest, where: string): string | Promise<string> {
     if (req.fork_token !== undefined) return this.adoptFork(session, req.fork_token, where);
     if (req.curriculum !== undefined || req.run_id !== undefined) {
       const field = req.curriculum !== undefined ? 'curriculum' : 'run_id';
@@ -327,23 +362,26 @@ export class Endpoint implements SessionEndpoint {
     return stepPayload(this.resetObservation(session, forkedFrom), null, false, this.episodeMetadata(session));
   }
 
-  /** Run a checked step action (HTTP, the console): the step payload, as JSON text or (a successful call) UTF-8 bytes. */
-  act(session: Session, a: StepAction, where: (string | number)[]): Reply | Promise<Reply> {
+  /**
+   * Run a checked step action (HTTP, the console): the step payload, as JSON text or (a successful call) UTF-8 bytes.
+   * `wholeGrades` answers `grade` and `submit` with whole grades for this step (the grader token came with it).
+   */
+  act(session: Session, a: StepAction, where: (string | number)[], wholeGrades = false): Reply | Promise<Reply> {
     if (a.type === 'call_tool') return this.callTool(session, a.tool_name, a.arguments, 'http');
     if (a.type === 'advance_clock') return this.stepCall(session, 'advance_clock', session.inst[advanceWithJson](a.ms), 'http');
-    return this.otherStep(session, a, where, 'http');
+    return this.otherStep(session, a, where, 'http', wholeGrades);
   }
 
   /** `list_tools`, `submit`, `grade` or `fork`: the step payload's JSON text. */
-  private otherStep(session: Session, a: Exclude<StepAction, { type: 'call_tool' } | { type: 'advance_clock' }>, where: (string | number)[], transport: 'ws' | 'http'): string | Promise<string> {
+  private otherStep(session: Session, a: Exclude<StepAction, { type: 'call_tool' } | { type: 'advance_clock' }>, where: (string | number)[], transport: 'ws' | 'http', wholeGrades = false): string | Promise<string> {
     switch (a.type) {
       case 'list_tools':
         session.stepCount++;
         return this.listToolsPayload;
       case 'submit':
-        return this.submit(session, where);
+        return this.submit(session, where, wholeGrades);
       case 'grade':
-        return this.gradeNow(session, where);
+        return this.gradeNow(session, where, wholeGrades);
       case 'fork':
         return this.fork(session, transport);
     }
@@ -353,9 +391,9 @@ export class Endpoint implements SessionEndpoint {
    * `grade`: the task's grade of the episode as it stands, reported as the step's reward; the episode goes on. Nothing
    * else changes: no call is made or logged, shaped rewards and the hooks' `onGrade` do not see it.
    */
-  private gradeNow(session: Session, where: (string | number)[]): string {
+  private gradeNow(session: Session, where: (string | number)[], wholeGrades: boolean): string {
     const grade = this.gradeStep(session, where, 'grade');
-    return stepPayload('{"grade":' + JSON.stringify(grade) + '}', grade.reward, false);
+    return stepPayload('{"grade":' + shownGrade(session, grade, wholeGrades) + '}', grade.reward, false);
   }
 
   /**
@@ -377,6 +415,7 @@ export class Endpoint implements SessionEndpoint {
         throw e;
       }
       branch.play(inst, { episodeId: branch.episodeId, ...counters });
+      branch.wholeGrades = session.wholeGrades;
       session.stepCount++;
       const key = this.faceKeyOf(branch);
       const answer = { session_id: branch.id, episode_id: branch.episodeId, ...(key === undefined ? {} : { api_key: key }) };
@@ -440,14 +479,15 @@ export class Endpoint implements SessionEndpoint {
     return grade;
   }
 
-  private submit(session: Session, where: (string | number)[]): string | Promise<string> {
+  private submit(session: Session, where: (string | number)[], wholeGrades: boolean): string | Promise<string> {
     const grade = this.gradeStep(session, where, 'submit');
     const reward = session.rewardMode === 'shaped' ? grade.reward - session.lastReward : grade.reward;
     session.lastReward = grade.reward;
     const first = !session.graded;
     session.graded = true;
     const failed = (e: unknown) => this.options.logger(`[seahaven] onGrade hook failed for session ${session.id}: ${(e as Error)?.stack ?? String(e)}`);
-    const payload = (extra: unknown) => stepPayload('{"grade":' + JSON.stringify(grade) + '}', reward, true, extra !== null && typeof extra === 'object' && !Array.isArray(extra) ? JSON.stringify(extra) : undefined);
+    const shown = shownGrade(session, grade, wholeGrades);
+    const payload = (extra: unknown) => stepPayload('{"grade":' + shown + '}', reward, true, extra !== null && typeof extra === 'object' && !Array.isArray(extra) ? JSON.stringify(extra) : undefined);
     if (first && this.options.hooks.onGrade) {
       try {
         const extra = this.options.hooks.onGrade(session, grade);
@@ -465,6 +505,15 @@ export class Endpoint implements SessionEndpoint {
   stateJson(session: Session): string {
     return JSON.stringify({ episode_id: session.episodeId, step_count: session.stepCount, ...session.inst.state() });
   }
+}
+
+/**
+ * The JSON of the grade a `grade` or `submit` reply shows: the agent view (ids, labels, scores, weights), unless the
+ * session or this step presented the grader token; then the whole grade, with the names and reasons that carry the
+ * grader's targets. Hooks (`onGrade`) and shaped rewards always see the whole grade.
+ */
+function shownGrade(session: Session, grade: Grade, wholeGrades: boolean): string {
+  return JSON.stringify(wholeGrades || session.wholeGrades ? grade : agentGrade(grade));
 }
 
 function wrapObservation(payload: string): string {

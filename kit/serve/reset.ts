@@ -16,8 +16,10 @@ export interface ResetRequest {
   curriculum?: string;
   run_id?: string;
   reward_mode?: RewardMode;
-  /** Adopt the episode a `fork` step held under this token, instead of starting one. Comes alone. */
+  /** Adopt the episode a `fork` step held under this token, instead of starting one. Comes alone (or with `grader_token`). */
   fork_token?: string;
+  /** The server's grader token: `grade` and `submit` of the episode answer whole grades, not the agent view. */
+  grader_token?: string;
 }
 
 /** What a `resolveReset` hook returns: the concrete episode to start. Unset keys fall back to the request's. */
@@ -35,8 +37,8 @@ export interface ResetPlan {
   metadata?: Record<string, unknown>;
 }
 
-export const RESET_KEYS: readonly string[] = ['fixture', 'seed', 'episode_id', 'clock', 'now', 'task', 'curriculum', 'run_id', 'reward_mode', 'fork_token'];
-const STRING_KEYS = ['fixture', 'episode_id', 'now', 'task', 'curriculum', 'run_id', 'fork_token'];
+export const RESET_KEYS: readonly string[] = ['fixture', 'seed', 'episode_id', 'clock', 'now', 'task', 'curriculum', 'run_id', 'reward_mode', 'fork_token', 'grader_token'];
+const STRING_KEYS = ['fixture', 'episode_id', 'now', 'task', 'curriculum', 'run_id', 'fork_token', 'grader_token'];
 
 /**
  * Check reset data; throws a `VALIDATION_ERROR` listing every problem. `where` is the first `loc` element
@@ -75,7 +77,8 @@ export function parseReset(data: unknown, where: string, ignore?: string): Reset
   if (out.fork_token !== undefined) {
     // A fork continues its origin's episode as it was: its fixture, seed, clock, task and reward mode come with it.
     for (const key of Object.keys(out)) {
-      if (key === 'fork_token') continue;
+      // The grader token is the caller's, not the episode's: it may come with a fork.
+      if (key === 'fork_token' || key === 'grader_token') continue;
       errors.push({ type: 'value_error', loc: [where, key], msg: `${key} cannot be combined with fork_token: a fork continues its origin's episode (fixture, seed, clock, task, reward mode); send {"fork_token": "…"} alone`, input: out[key] });
     }
   }
