@@ -84,6 +84,10 @@ describe('checkGrader', () => {
   it('SH510: a malformed grade', () => {
     expect(codes({ grade: () => ({ reward: 2, passed: false, criteria: [] }) })).toContain('SH510');
     expect(codes({ grade: () => ({ reward: 0, passed: false, criteria: [{ name: 'x', score: 0, weight: -1, reason: '' }] }) })).toContain('SH510');
+    // An id is what a trainer logs a criterion under: one that is not like insert.contacts is refused, a missing one filled in.
+    const report = checkGrader(shop, task({ grade: () => ({ reward: 0, passed: false, criteria: [{ id: 'Ada Lovelace', name: 'x', score: 0, weight: 1, reason: '' }] }) }), fast);
+    expect(report.problems.find((p) => p.code === 'SH510')?.message).toContain('criteria[0].id is "Ada Lovelace"');
+    expect(codes({ grade: () => ({ reward: 0, passed: false, criteria: [{ name: 'x', score: 0, weight: 1, reason: '' }] }) })).not.toContain('SH510');
   });
 
   it('SH511: a chaos agent that hits a world bug', () => {
