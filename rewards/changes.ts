@@ -85,9 +85,11 @@ function share(fields: FieldResult[]): number {
 
 /**
  * Expect a row inserted into `table` whose columns satisfy `match`. An insert that gets some columns right earns
- * partial credit; one that gets none right is not counted as this row.
+ * partial credit; one that gets none right is not counted as this row. Its criteria's id is `insert.<table>` unless
+ * `options.id` names it.
  * @example
  * inserted('contacts', { email: 'ada@example.com', stage: 'lead', name: regex(/^Ada/) })
+ * inserted('activities', { contact_id: 'con_dana', kind: 'meeting' }, { id: 'meeting_logged' })
  */
 export function inserted(table: string, match: FieldMatch = {}, options?: MatcherOptions): ChangeMatcher {
   checkTable(table, 'inserted');
@@ -103,7 +105,8 @@ export function inserted(table: string, match: FieldMatch = {}, options?: Matche
 
 /**
  * Expect an update of the row of `table` that matched `keyMatch` before the change (key or any other column), leaving
- * `fields` as given. Partial credit per field; an update of a row that does not match `keyMatch` is another row.
+ * `fields` as given. Partial credit per field; an update of a row that does not match `keyMatch` is another row. Its
+ * criteria's id is `update.<table>` unless `options.id` names it.
  * @example
  * updated('deals', { company_id: 'cmp_acme', stage: 'proposal' }, { stage: 'won' })
  */
@@ -121,7 +124,8 @@ export function updated(table: string, keyMatch: FieldMatch, fields: FieldMatch 
 }
 
 /**
- * Expect the row of `table` matching `keyMatch` to be deleted.
+ * Expect the row of `table` matching `keyMatch` to be deleted. Its criteria's id is `delete.<table>` unless `options.id`
+ * names it.
  * @example
  * deleted('contacts', { email: 'old@example.com' })
  */
@@ -138,7 +142,7 @@ export function deleted(table: string, keyMatch: FieldMatch, options?: MatcherOp
 
 /**
  * Rows of `table` (all, or those matching `match` before or after the change) must not change. A rubric on its own,
- * and a constraint inside `expectChanges([...])`.
+ * and a constraint inside `expectChanges([...])`. Its criterion's id is `unchanged.<table>` unless `options.id` names it.
  * @example
  * unchanged('contacts', { id: 'con_dan' })
  */
