@@ -76,7 +76,8 @@ function changesRubric(expected: readonly Expectation[], options: ExpectOptions,
 }
 
 /**
- * Nothing may change except what `allow` covers.
+ * Nothing may change except what `allow` covers. Its criteria are `no_other_changes` (the summary) and
+ * `no_other_changes.<table>` for each change nobody allowed; `options.id` stands in for `no_other_changes`.
  * @example
  * all([rowWhere('contacts', { id: 'con_dana' }, { stage: 'customer' }), noOtherChanges({ allow: ['contacts'] })])
  */
