@@ -3,10 +3,19 @@ import { DefinitionError } from './errors.ts';
 
 /** One criterion of a grade. */
 export interface Criterion {
+  /**
+   * Short and stable across episodes of the same task, unique within the grade, `^[a-z0-9][a-z0-9_.-]*$`: what the
+   * criterion checks (`insert.contacts`, `update.deals.2`, `no_other_changes`), never the values it checks for.
+   */
+  id: string;
+  /** What the criterion checks, in words, with its targets (values, ids, counts): for the trainer, not the agent. */
   name: string;
   score: number;
   weight: number;
+  /** Why it scored what it did, with its targets: for the trainer, not the agent. */
   reason: string;
+  /** What the criterion checks without its targets (`insert into contacts`), as the agent view shows it. Default: the id. */
+  label?: string;
 }
 
 /** What grading returns. */
@@ -16,14 +25,105 @@ export interface Grade {
   criteria: Criterion[];
 }
 
+/** A criterion as a grader written as a function may return it: without an id, the kit numbers it `c1`, `c2`, …. */
+export type CriterionDraft = Omit<Criterion, 'id'> & { id?: string };
+
+/** A grade as a grader written as a function may return it: criteria without ids are numbered by the kit. */
+export interface GradeDraft {
+  reward: number;
+  passed: boolean;
+  criteria: CriterionDraft[];
+}
+
+/** What an agent may see of a criterion: what it checks, without the targets, and how it scored. */
+export interface AgentCriterion {
+  id: string;
+  label: string;
+  score: number;
+  weight: number;
+}
+
+/** What an agent may see of a grade (`agentGrade`): the same reward and `passed`, criteria without names or reasons. */
+export interface AgentGrade {
+  reward: number;
+  passed: boolean;
+  criteria: AgentCriterion[];
+}
+
+/** The pattern of a criterion id. */
+export const CRITERION_ID = /^[a-z0-9][a-z0-9_.-]*$/;
+
+/**
+ * The grade with every criterion carrying an id, unique within the grade: a criterion without one is numbered by its
+ * place (`c1`, `c2`, …), and a repeated id gets `.2`, `.3`, … in order, so the same rubric numbers the same way in
+ * every episode. A grade whose ids are already complete and unique is returned as it is.
+ * @example
+ * withCriterionIds({ reward: 1, passed: true, criteria: [{ name: 'hello written', score: 1, weight: 1, reason: 'found' }] }).criteria[0].id; // 'c1'
+ */
+export function withCriterionIds(grade: Grade | GradeDraft): Grade {
+  const criteria = grade?.criteria;
+  if (!Array.isArray(criteria)) return grade as Grade;
+  const seen = new Set<string>();
+  let complete = true;
+  for (const c of criteria) {
+    if (typeof c?.id !== 'string' || seen.has(c.id)) {
+      complete = false;
+      break;
+    }
+    seen.add(c.id);
+  }
+  if (complete) return grade as Grade;
+  return { ...grade, criteria: uniqueIds(criteria.map((c, i) => (typeof c?.id === 'string' ? c : { ...c, id: `c${i + 1}` })) as Criterion[]) };
+}
+
+/** The criteria with repeated ids made unique: the second `a` becomes `a.2` (or the next number no criterion has). */
+export function uniqueIds(criteria: Criterion[]): Criterion[] {
+  const given = new Set(criteria.map((c) => c.id));
+  if (given.size === criteria.length) return criteria;
+  const used = new Set<string>();
+  const next = new Map<string, number>();
+  return criteria.map((c) => {
+    if (!used.has(c.id)) {
+      used.add(c.id);
+      return c;
+    }
+    let n = next.get(c.id) ?? 2;
+    // A number some criterion has as its own id is skipped, so no id changes because of a repeat before it.
+    while (used.has(`${c.id}.${n}`) || given.has(`${c.id}.${n}`)) n++;
+    next.set(c.id, n + 1);
+    const id = `${c.id}.${n}`;
+    used.add(id);
+    return { ...c, id };
+  });
+}
+
+/**
+ * What an agent may see of a grade: the reward and `passed` as they are, and each criterion's id, label, score and
+ * weight, without the name and reason, which carry the values, ids and counts the grader looks for. Served sessions
+ * answer `grade` and `submit` with this unless they present the server's grader token.
+ * @example
+ * agentGrade(inst.submit()); // { reward: 0, passed: false, criteria: [{ id: 'insert.contacts', label: 'insert into contacts', score: 0, weight: 1 }, …] }
+ */
+export function agentGrade(grade: Grade): AgentGrade {
+  const g = withCriterionIds(grade);
+  return {
+    reward: g.reward,
+    passed: g.passed,
+    criteria: g.criteria.map((c) => ({ id: c.id, label: typeof c.label === 'string' && c.label !== '' ? c.label : c.id, score: c.score, weight: c.weight })),
+  };
+}
+
 /** What a grader may look at: the net changes and read-only queries of the final state. */
 export interface GradeTarget {
   changes(): import('./capture.ts').Change[];
   query<T = import('./values.ts').Row>(sql: string, ...params: unknown[]): T[];
 }
 
-/** Anything that grades: a rubric from `seahaven/rewards`, or a function. */
-export type Grader = ((target: GradeTarget) => Grade) | { grade(target: GradeTarget): Grade };
+/**
+ * Anything that grades: a rubric from `seahaven/rewards`, or a function. A function may leave criterion ids out; the
+ * kit numbers them where the grade is produced (`task.grade`).
+ */
+export type Grader = ((target: GradeTarget) => Grade | GradeDraft) | { grade(target: GradeTarget): Grade | GradeDraft };
 
 /** A harness handle the gold solution plays through. */
 export interface GoldTarget extends GradeTarget {
@@ -59,7 +159,7 @@ export interface TaskSpec {
 
 export interface Task extends Readonly<Omit<TaskSpec, 'grade'>> {
   readonly grader: Grader;
-  /** Grade an instance's outcome. Pure: the same state gives the same grade. */
+  /** Grade an instance's outcome. Pure: the same state gives the same grade, every criterion with its id. */
   grade(target: GradeTarget): Grade;
 }
 
@@ -82,6 +182,6 @@ export function defineTask(spec: TaskSpec): Task {
     throw new DefinitionError(`${where}: grade must be a rubric from seahaven/rewards (e.g. expectChanges([...])) or a function (target) => Grade.`);
   }
   if (spec.gold !== undefined && typeof spec.gold !== 'function') throw new DefinitionError(`${where}: gold must be a function (inst) => void that solves the task through inst.call().`);
-  const grade = typeof grader === 'function' ? grader : (t: GradeTarget) => grader.grade(t);
+  const grade = typeof grader === 'function' ? (t: GradeTarget) => withCriterionIds(grader(t)) : (t: GradeTarget) => withCriterionIds(grader.grade(t));
   return Object.freeze({ ...spec, grader, grade });
 }

@@ -60,7 +60,7 @@ describe('checkGrader', () => {
   it('SH507: a grader a chaos agent satisfies', () => {
     const anyChange = (t: GradeTarget): Grade => {
       const done = t.changes().length > 0;
-      return { reward: done ? 1 : 0, passed: done, criteria: [{ name: 'something changed', score: done ? 1 : 0, weight: 1, reason: done ? 'Something changed.' : 'Nothing changed.' }] };
+      return { reward: done ? 1 : 0, passed: done, criteria: [{ id: 'changed', name: 'something changed', score: done ? 1 : 0, weight: 1, reason: done ? 'Something changed.' : 'Nothing changed.' }] };
     };
     expect(codes({ grade: anyChange })).toContain('SH507');
   });
@@ -76,7 +76,7 @@ describe('checkGrader', () => {
     const drifting = (t: GradeTarget): Grade => {
       const g = restock.grade(t);
       calls++;
-      return { ...g, criteria: [...g.criteria, { name: 'drift', score: 1, weight: 0, reason: `Graded ${calls} times.` }] };
+      return { ...g, criteria: [...g.criteria, { id: 'drift', name: 'drift', score: 1, weight: 0, reason: `Graded ${calls} times.` }] };
     };
     expect(codes({ grade: drifting })).toEqual(['SH509']);
   });
@@ -84,6 +84,10 @@ describe('checkGrader', () => {
   it('SH510: a malformed grade', () => {
     expect(codes({ grade: () => ({ reward: 2, passed: false, criteria: [] }) })).toContain('SH510');
     expect(codes({ grade: () => ({ reward: 0, passed: false, criteria: [{ name: 'x', score: 0, weight: -1, reason: '' }] }) })).toContain('SH510');
+    // An id is what a trainer logs a criterion under: one that is not like insert.contacts is refused, a missing one filled in.
+    const report = checkGrader(shop, task({ grade: () => ({ reward: 0, passed: false, criteria: [{ id: 'Ada Lovelace', name: 'x', score: 0, weight: 1, reason: '' }] }) }), fast);
+    expect(report.problems.find((p) => p.code === 'SH510')?.message).toContain('criteria[0].id is "Ada Lovelace"');
+    expect(codes({ grade: () => ({ reward: 0, passed: false, criteria: [{ name: 'x', score: 0, weight: 1, reason: '' }] }) })).not.toContain('SH510');
   });
 
   it('SH511: a chaos agent that hits a world bug', () => {

@@ -4,6 +4,7 @@
  */
 import type { Grade, GradeTarget, Instance, Task, World } from '../kit/index.ts';
 import { runChaos, type ChaosRun } from './chaos.ts';
+import { CRITERION_ID } from '../kit/task.ts';
 import { full } from './grade.ts';
 
 export type GraderCheckCode = 'SH501' | 'SH502' | 'SH503' | 'SH504' | 'SH505' | 'SH506' | 'SH507' | 'SH508' | 'SH509' | 'SH510' | 'SH511';
@@ -20,7 +21,7 @@ export const GRADER_CHECKS: Readonly<Record<GraderCheckCode, { severity: Severit
   SH507: { severity: 'error', title: 'a chaos agent scores 1', fix: 'Penalise unexpected changes (expectChanges does by default) and check every field the task asks for.' },
   SH508: { severity: 'error', title: 'grading throws', fix: 'Fix the grader: the error below names the column, table or query at fault.' },
   SH509: { severity: 'error', title: 'grading is not deterministic', fix: 'Grade only from target.changes() and target.query(); no clocks, randomness or outside state in graders.' },
-  SH510: { severity: 'error', title: 'the grade is malformed', fix: 'Return { reward in [0, 1], passed: boolean, criteria: [{ name, score, weight, reason }] }; rubrics from seahaven/rewards do.' },
+  SH510: { severity: 'error', title: 'the grade is malformed', fix: 'Return { reward in [0, 1], passed: boolean, criteria: [{ id?, name, score, weight, reason }] } with ids like "insert.contacts"; rubrics from seahaven/rewards do.' },
   SH511: { severity: 'warning', title: 'a chaos agent hit a world bug', fix: 'A tool threw something other than ToolError; reproduce with runChaos(inst, { seed }) and fix the tool.' },
 });
 
@@ -70,6 +71,7 @@ function gradeProblem(grade: unknown): string | null {
     if (typeof c?.name !== 'string' || typeof c.reason !== 'string' || typeof c.score !== 'number' || typeof c.weight !== 'number' || !(c.score >= 0 && c.score <= 1) || !(c.weight >= 0)) {
       return `criteria[${i}] is not { name, score in [0, 1], weight >= 0, reason }`;
     }
+    if (typeof c.id !== 'string' || !CRITERION_ID.test(c.id)) return `criteria[${i}].id is ${JSON.stringify(c.id)}, not an id like "insert.contacts" (${CRITERION_ID})`;
   }
   return null;
 }

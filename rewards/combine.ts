@@ -1,10 +1,13 @@
 /**
  * Combinators: build one rubric from several. Child criteria are passed through with their weights rescaled to the
- * child's share of the parent's reward, so the criteria of a grade still explain where its reward came from.
+ * child's share of the parent's reward, so the criteria of a grade still explain where its reward came from. Their ids
+ * stay as the children gave them, under the prefix of the combinator's place for `gate` (`gate.`) and `sequence`
+ * (`step1.`, `step2.`, …), and of its `id` when one is set; repeats are numbered (`.2`), so every id is unique.
  */
 import type { Criterion, Grade, Grader } from '../kit/index.ts';
+import { uniqueIds } from '../kit/task.ts';
 import { anything, type FieldMatcher } from './fields.ts';
-import { full, rubric, tidy, toRubric, type Rubric } from './grade.ts';
+import { checkId, full, prefixed, rubric, tidy, toRubric, type Rubric } from './grade.ts';
 
 /** What a combinator takes: a rubric, or any grader (a function or an object with `grade`). */
 export type RubricPart = Rubric | Grader;
@@ -12,6 +15,13 @@ export type RubricPart = Rubric | Grader;
 export interface CombineOptions {
   /** Name of the combined rubric. */
   name?: string;
+  /** Id of the combined rubric: its criteria's ids start with `<id>.`. Default: none. */
+  id?: string;
+}
+
+/** The combined criteria: under the rubric's id, if it has one, and each id unique. */
+function finish(criteria: Criterion[], id: string | undefined): Criterion[] {
+  return uniqueIds(prefixed(criteria, id));
 }
 
 function rubrics(parts: readonly RubricPart[], fn: string): Rubric[] {
@@ -25,14 +35,26 @@ function rubrics(parts: readonly RubricPart[], fn: string): Rubric[] {
   });
 }
 
-/** The child's criteria, reweighted so they sum to `share` (weight-0 criteria stay informational). */
-function scaled(grade: Grade, share: number, prefix = ''): Criterion[] {
-  const total = grade.criteria.reduce((s, c) => s + c.weight, 0);
-  return grade.criteria.map((c) => ({ ...c, name: prefix + c.name, weight: total === 0 ? 0 : tidy((c.weight / total) * share) }));
+/** How a combinator names a child's criteria: `id` before their ids, `label` before their names and labels. */
+interface Place {
+  id?: string;
+  label: string;
 }
 
-function informational(grade: Grade, prefix = ''): Criterion[] {
-  return grade.criteria.map((c) => ({ ...c, name: prefix + c.name, weight: 0 }));
+const AS_IS: Place = { label: '' };
+
+/** The child's criteria, reweighted so they sum to `share` (weight-0 criteria stay informational). */
+function scaled(grade: Grade, share: number, place = AS_IS): Criterion[] {
+  const total = grade.criteria.reduce((s, c) => s + c.weight, 0);
+  return placed(grade, place, (c) => (total === 0 ? 0 : tidy((c.weight / total) * share)));
+}
+
+function informational(grade: Grade, place = AS_IS): Criterion[] {
+  return placed(grade, place, () => 0);
+}
+
+function placed(grade: Grade, place: Place, weight: (c: Criterion) => number): Criterion[] {
+  return prefixed(grade.criteria, place.id, place.label).map((c) => ({ ...c, name: place.label + c.name, weight: weight(c) }));
 }
 
 /**
@@ -41,7 +63,7 @@ function informational(grade: Grade, prefix = ''): Criterion[] {
  * all([expectChanges([inserted('contacts', { email: 'ada@example.com' })]), count('SELECT 1 FROM contacts', 90)])
  */
 export function all(parts: readonly RubricPart[], options: CombineOptions = {}): Rubric {
-  return weighted(rubrics(parts, 'all').map((r) => [r, 1] as const), { name: options.name ?? 'all' });
+  return weighted(rubrics(parts, 'all').map((r) => [r, 1] as const), { name: options.name ?? 'all', id: checkId(options.id, 'all(parts, options)') });
 }
 
 /**
@@ -55,6 +77,7 @@ export function any(parts: readonly RubricPart[], options?: CombineOptions): Rub
 export function any(parts?: readonly RubricPart[], options: CombineOptions = {}): Rubric | FieldMatcher {
   if (parts === undefined) return anything();
   const list = rubrics(parts, 'any');
+  const id = checkId(options.id, 'any(parts, options)');
   return rubric(options.name ?? 'any', (target) => {
     const grades = list.map((r) => r.grade(target));
     let best = 0;
@@ -62,7 +85,7 @@ export function any(parts?: readonly RubricPart[], options: CombineOptions = {})
       if (g.reward > grades[best].reward || (g.reward === grades[best].reward && g.passed && !grades[best].passed)) best = i;
     });
     const criteria = grades.flatMap((g, i) => (i === best ? g.criteria : informational(g)));
-    return { reward: grades[best].reward, passed: grades.some((g) => g.passed), criteria };
+    return { reward: grades[best].reward, passed: grades.some((g) => g.passed), criteria: finish(criteria, id) };
   });
 }
 
@@ -79,6 +102,7 @@ export function weighted(parts: readonly (readonly [RubricPart, number])[], opti
   });
   const total = list.reduce((s, [, w]) => s + w, 0);
   if (total === 0) throw new TypeError('weighted: at least one weight must be > 0.');
+  const id = checkId(options.id, 'weighted(parts, options)');
   return rubric(options.name ?? 'weighted', (target) => {
     let reward = 0;
     let passed = true;
@@ -89,7 +113,7 @@ export function weighted(parts: readonly (readonly [RubricPart, number])[], opti
       if (w > 0 && !g.passed) passed = false;
       criteria.push(...scaled(g, w / total));
     }
-    return { reward: tidy(reward), passed, criteria };
+    return { reward: tidy(reward), passed, criteria: finish(criteria, id) };
   });
 }
 
@@ -100,11 +124,14 @@ export function weighted(parts: readonly (readonly [RubricPart, number])[], opti
  */
 export function gate(pre: RubricPart, then: RubricPart, options: CombineOptions = {}): Rubric {
   const [p, t] = rubrics([pre, then], 'gate');
+  const id = checkId(options.id, 'gate(pre, then, options)');
+  // The ids do not depend on whether the gate opened, so a criterion keeps its id in every episode.
+  const gatePlace: Place = { id: 'gate', label: 'gate: ' };
   return rubric(options.name ?? `gate(${p.name})`, (target) => {
     const pg = p.grade(target);
     const tg = t.grade(target);
-    if (!pg.passed) return { reward: 0, passed: false, criteria: [...scaled(pg, 1, 'gate: '), ...informational(tg, 'locked: ')] };
-    return { reward: tg.reward, passed: tg.passed, criteria: [...informational(pg, 'gate: '), ...tg.criteria] };
+    if (!pg.passed) return { reward: 0, passed: false, criteria: finish([...scaled(pg, 1, gatePlace), ...informational(tg, { label: 'locked: ' })], id) };
+    return { reward: tg.reward, passed: tg.passed, criteria: finish([...informational(pg, gatePlace), ...tg.criteria], id) };
   });
 }
 
@@ -117,21 +144,22 @@ export function gate(pre: RubricPart, then: RubricPart, options: CombineOptions 
 export function sequence(steps: readonly RubricPart[], options: CombineOptions = {}): Rubric {
   const list = rubrics(steps, 'sequence');
   const share = 1 / list.length;
+  const id = checkId(options.id, 'sequence(steps, options)');
   return rubric(options.name ?? 'sequence', (target) => {
     let reward = 0;
     let open = true;
     const criteria: Criterion[] = [];
     list.forEach((r, i) => {
       const g = r.grade(target);
-      const prefix = `step ${i + 1}: `;
+      const step = `step${i + 1}`;
       if (open) {
         reward += share * g.reward;
-        criteria.push(...scaled(g, share, prefix));
+        criteria.push(...scaled(g, share, { id: step, label: `step ${i + 1}: ` }));
         if (!g.passed || !full(g.reward)) open = false;
       } else {
-        criteria.push(...informational(g, `step ${i + 1} (locked): `));
+        criteria.push(...informational(g, { id: step, label: `step ${i + 1} (locked): ` }));
       }
     });
-    return { reward: tidy(reward), passed: open, criteria };
+    return { reward: tidy(reward), passed: open, criteria: finish(criteria, id) };
   });
 }

@@ -7,7 +7,8 @@ import type { Change, Criterion, Grade, GradeTarget } from '../kit/index.ts';
 import type { ChangeFit, ChangeMatcher, UnchangedRule } from './matchers.ts';
 import { describeMisses } from './fields.ts';
 import { maxAssignment } from './assign.ts';
-import { RowLookup, checkTables, criterion, full, gradeOf, keyText, listText, pastTense, rethrowAs, rowLabel, rubric, writtenColumns, type Rubric } from './grade.ts';
+import { uniqueIds } from '../kit/task.ts';
+import { RowLookup, checkId, checkTables, criterion, full, gradeOf, idPart, keyText, listText, pastTense, prefixed, rethrowAs, rowLabel, rubric, writtenColumns, type Rubric } from './grade.ts';
 
 /** An entry of `expectChanges`: an expected change, or a rule that some rows stay as they are. */
 export type Expectation = ChangeMatcher | UnchangedRule;
@@ -22,7 +23,23 @@ export interface ExpectOptions {
   penalty?: number;
   /** Name of the rubric. Default `expected changes`. */
   name?: string;
+  /**
+   * Id of the rubric: its criteria's ids start with `<id>.`. Default: none, so they read `insert.contacts`,
+   * `unexpected.deals`, `precision_recall`.
+   */
+  id?: string;
 }
+
+/** How the criteria of collateral changes and the summary are named. */
+interface Collateral {
+  /** The id of an unexpected change's criterion is `<base>.<table>`. */
+  base: string;
+  summary: { id: string; label: string; name: string };
+  /** Put before every id. */
+  prefix?: string;
+}
+
+const EXPECTED: Collateral = { base: 'unexpected', summary: { id: 'precision_recall', label: 'precision and recall', name: 'precision and recall' } };
 
 interface Slot {
   matcher: ChangeMatcher;
@@ -40,6 +57,10 @@ interface Slot {
  * ], { allow: ['companies'] })
  */
 export function expectChanges(expected: readonly Expectation[], options: ExpectOptions = {}): Rubric {
+  return changesRubric(expected, options, { ...EXPECTED, prefix: checkId(options.id, 'expectChanges(expected, options)') });
+}
+
+function changesRubric(expected: readonly Expectation[], options: ExpectOptions, collateral: Collateral): Rubric {
   if (!Array.isArray(expected)) throw new TypeError('expectChanges(expected) needs an array of inserted(), updated(), deleted() or unchanged() matchers.');
   for (const [i, e] of expected.entries()) {
     if (e?.kind !== 'change' && e?.kind !== 'unchanged') throw new TypeError(`expectChanges: entry ${i} is not a change matcher; use inserted(), updated(), deleted(), unchanged(), or exactly()/atLeast() around them.`);
@@ -50,21 +71,25 @@ export function expectChanges(expected: readonly Expectation[], options: ExpectO
   const penalty = options.penalty ?? 1;
   if (!(penalty >= 0) || !Number.isFinite(penalty)) throw new TypeError(`expectChanges: penalty must be a finite number >= 0; got ${options.penalty}.`);
   const list = [...expected];
-  const opts = { allow: [...(options.allow ?? [])], penalty };
+  const opts = { allow: [...(options.allow ?? [])], penalty, collateral };
   return rubric(options.name ?? 'expected changes', (target) => gradeChanges(list, opts, target));
 }
 
 /**
- * Nothing may change except what `allow` covers.
+ * Nothing may change except what `allow` covers. Its criteria are `no_other_changes` (the summary) and
+ * `no_other_changes.<table>` for each change nobody allowed; `options.id` stands in for `no_other_changes`.
  * @example
  * all([rowWhere('contacts', { id: 'con_dana' }, { stage: 'customer' }), noOtherChanges({ allow: ['contacts'] })])
  */
 export function noOtherChanges(options: Omit<ExpectOptions, 'penalty'> = {}): Rubric {
-  return expectChanges([], { ...options, name: options.name ?? 'no other changes' });
+  // Its criteria are named after it: `no_other_changes` (the summary) and `no_other_changes.<table>` per change.
+  const base = checkId(options.id, 'noOtherChanges(options)') ?? 'no_other_changes';
+  return changesRubric([], { ...options, name: options.name ?? 'no other changes' }, { base, summary: { id: base, label: 'no other changes', name: 'precision and recall' } });
 }
 
 /** @internal The grading behind `expectChanges` and the matchers' own `grade`. */
-export function gradeChanges(expected: readonly Expectation[], options: { allow?: readonly Allowance[]; penalty: number }, target: GradeTarget): Grade {
+export function gradeChanges(expected: readonly Expectation[], options: { allow?: readonly Allowance[]; penalty: number; collateral?: Collateral }, target: GradeTarget): Grade {
+  const naming = options.collateral ?? EXPECTED;
   checkTables(target, [...expected.map((e) => e.table), ...(options.allow ?? []).map((a) => (typeof a === 'string' ? a : a.table))], 'expectChanges');
   const changes = target.changes();
   const rows = new RowLookup(target);
@@ -94,11 +119,11 @@ export function gradeChanges(expected: readonly Expectation[], options: { allow?
   let fieldsChecked = 0;
   slots.forEach((slot, i) => {
     const m = slot.matcher;
-    const name = m.count.min > 1 ? `${m.description} (${slot.nth + 1} of ${m.count.min})` : m.description;
+    const kind = { id: m.id, label: m.label, name: m.count.min > 1 ? `${m.description} (${slot.nth + 1} of ${m.count.min})` : m.description };
     fieldsExpected += m.fieldCount;
     const j = picked[i];
     if (j < 0) {
-      criteria.push(criterion(name, 0, 1, missingReason(m, changes, fits[slot.source], taken)));
+      criteria.push(criterion(kind, 0, 1, missingReason(m, changes, fits[slot.source], taken)));
       return;
     }
     const change = changes[j];
@@ -106,7 +131,7 @@ export function gradeChanges(expected: readonly Expectation[], options: { allow?
     const right = fit.fields.filter((f) => f.ok).length;
     fieldsRight += right;
     fieldsChecked += fit.fields.length;
-    criteria.push(criterion(name, fit.score, 1, fitReason(change, fit)));
+    criteria.push(criterion(kind, fit.score, 1, fitReason(change, fit)));
   });
 
   for (const rule of rules) criteria.push(...rule.grade(target).criteria);
@@ -131,7 +156,8 @@ export function gradeChanges(expected: readonly Expectation[], options: { allow?
     collateralColumns += cols.length;
     if (options.penalty > 0) {
       const detail = change.op === 'update' ? ` (${listText(cols)})` : '';
-      criteria.push(criterion(`unexpected change: ${rowLabel(change)}`, 0, options.penalty,
+      const kind = { id: `${naming.base}.${idPart(change.table)}`, label: `unexpected change to ${change.table}`, name: `unexpected change: ${rowLabel(change)}` };
+      criteria.push(criterion(kind, 0, options.penalty,
         `${rowLabel(change)} was ${pastTense(change.op)}${detail}, which no expected change or allow rule covers.`));
     }
   }
@@ -142,9 +168,9 @@ export function gradeChanges(expected: readonly Expectation[], options: { allow?
     const fieldsWritten = fieldsChecked + collateralColumns;
     const summary = `Rows: recall ${rowsFound}/${slots.length}, precision ${okChanges}/${changes.length}; fields: recall ${fieldsRight}/${fieldsExpected}, precision ${fieldsRight}/${fieldsWritten}${tolerated ? `; ${tolerated} further change${tolerated === 1 ? ' was' : 's were'} tolerated` : ''}.`;
     const precision = changes.length === 0 ? 1 : okChanges / changes.length;
-    criteria.push(criterion('precision and recall', precision, 0, collateral.length === 0 && options.penalty > 0 ? `No change outside the expected and allowed ones. ${summary}` : summary));
+    criteria.push(criterion(naming.summary, precision, 0, collateral.length === 0 && options.penalty > 0 ? `No change outside the expected and allowed ones. ${summary}` : summary));
   }
-  return gradeOf(criteria);
+  return gradeOf(uniqueIds(prefixed(criteria, naming.prefix)));
 }
 
 /** How `change` fits `m`; a read of the database it needs, graded from a state document, names the matcher. */

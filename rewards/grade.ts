@@ -1,6 +1,7 @@
 /** Rubrics and grades: the shape every reward helper returns, and how rows are named in reasons. */
-import type { Change, Criterion, Grade, GradeTarget, Grader, JsonValue, Row } from '../kit/index.ts';
+import type { Change, Criterion, Grade, GradeDraft, GradeTarget, Grader, JsonValue, Row } from '../kit/index.ts';
 import { quoteIdent } from '../kit/schema.ts';
+import { withCriterionIds } from '../kit/task.ts';
 import { show } from './fields.ts';
 
 /** Something that grades an instance's outcome; usable directly as a task's `grade`. */
@@ -73,18 +74,49 @@ export function gradeOf(criteria: Criterion[]): Grade {
   return { reward, passed, criteria };
 }
 
-/** One criterion, with its score tidied. */
-export function criterion(name: string, score: number, weight: number, reason: string): Criterion {
-  return { name, score: tidy(score), weight, reason };
+/** What a criterion checks, apart from how it scored: its id, its label (no targets) and its name (with them). */
+export interface CriterionKind {
+  id: string;
+  label: string;
+  name: string;
 }
 
-/** Wrap a grading function as a rubric. */
-export function rubric(name: string, grade: (target: GradeTarget) => Grade): Rubric {
+/** One criterion, with its score tidied. */
+export function criterion(kind: CriterionKind, score: number, weight: number, reason: string): Criterion {
+  return { id: kind.id, name: kind.name, score: tidy(score), weight, reason, label: kind.label };
+}
+
+/** A table name as a piece of a criterion id: lower case, characters an id cannot hold as `_`. */
+export function idPart(text: string): string {
+  const part = text.toLowerCase().replace(/[^a-z0-9_.-]+/g, '_').replace(/^[^a-z0-9]+/, '');
+  return part === '' ? 'x' : part;
+}
+
+/** The criteria with `prefix.` before each id and `labelPrefix` before each label (a combinator's or an author's id). */
+export function prefixed(criteria: readonly Criterion[], prefix: string | undefined, labelPrefix = ''): Criterion[] {
+  if (prefix === undefined && labelPrefix === '') return [...criteria];
+  return criteria.map((c) => ({ ...c, id: prefix === undefined ? c.id : `${prefix}.${c.id}`, label: labelPrefix + (c.label ?? c.id) }));
+}
+
+/** Check a rubric's `id` option: undefined, or a criterion id. */
+export function checkId(id: unknown, fn: string): string | undefined {
+  if (id === undefined) return undefined;
+  if (typeof id !== 'string' || !/^[a-z0-9][a-z0-9_.-]*$/.test(id)) {
+    throw new TypeError(`${fn}: id must match /^[a-z0-9][a-z0-9_.-]*$/, like 'insert.contacts' or 'welcome_email'; got ${JSON.stringify(id)}.`);
+  }
+  return id;
+}
+
+/**
+ * Wrap a grading function as a rubric. Criteria the function returns without an id are numbered `c1`, `c2`, … and
+ * repeated ids made unique, as the kit does for a task's grade.
+ */
+export function rubric(name: string, grade: (target: GradeTarget) => Grade | GradeDraft): Rubric {
   return Object.freeze({
     name,
     grade(target: GradeTarget): Grade {
       try {
-        return grade(target);
+        return withCriterionIds(grade(target));
       } catch (e) {
         // Graded from a state document, a read of the database is named after the rubric that made it.
         return rethrowAs(name, e);
@@ -98,7 +130,7 @@ export function toRubric(grader: Grader | Rubric): Rubric {
   if (typeof grader === 'function') return rubric(grader.name || 'custom grader', grader);
   if (grader && typeof (grader as Rubric).grade === 'function') {
     const g = grader as Rubric;
-    return typeof g.name === 'string' ? g : rubric('custom grader', (t) => g.grade(t));
+    return rubric(typeof g.name === 'string' ? g.name : 'custom grader', (t) => g.grade(t));
   }
   throw new TypeError('expected a rubric from seahaven/rewards or a function (target) => Grade.');
 }

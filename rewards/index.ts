@@ -4,7 +4,8 @@
  * `within`, `isoBetween`, `where`) and counts (`exactly`, `atLeast`); `expectChanges` assigns them one to one to the
  * actual changes, gives partial credit per field and, by default, charges for every change nobody asked for.
  * `rowWhere` and `count` check the final state. `all`, `any`, `weighted`, `gate` and `sequence` combine rubrics. Every
- * rubric returns `{ reward, passed, criteria: [{ name, score, weight, reason }] }` and can be a task's `grade`.
+ * rubric returns `{ reward, passed, criteria: [{ id, name, score, weight, reason, label }] }` and can be a task's `grade`;
+ * `agentGrade` (from `seahaven`) is what an agent may see of it.
  * `checkGrader` proves a grader against a do-nothing agent, the gold solution and seeded chaos agents.
  * `gradeState` grades a saved state document offline, for graders that read only the changes.
  *
@@ -20,7 +21,7 @@
  * @module seahaven/rewards
  */
 export { exact, anything, oneOf, regex, approx, within, isoBetween, where, type FieldMatcher, type FieldSpec, type FieldMatch } from './fields.ts';
-export { inserted, updated, deleted, unchanged, exactly, atLeast, type ChangeMatcher, type UnchangedRule, type CountSpec } from './changes.ts';
+export { inserted, updated, deleted, unchanged, exactly, atLeast, type ChangeMatcher, type UnchangedRule, type CountSpec, type MatcherOptions } from './changes.ts';
 export { expectChanges, noOtherChanges, type Expectation, type Allowance, type ExpectOptions } from './expect.ts';
 export { rowWhere, count, type RowWhereOptions, type CountOptions } from './state.ts';
 export { all, any, weighted, gate, sequence, type CombineOptions, type RubricPart } from './combine.ts';

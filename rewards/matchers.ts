@@ -28,6 +28,10 @@ export interface ChangeMatcher extends Rubric {
   readonly table: string;
   /** The expectation in words, e.g. `update of contacts where id = "con_dana" setting stage = "customer"`. */
   readonly description: string;
+  /** The id of its criteria: `update.contacts` unless the author set one; never a value it looks for. */
+  readonly id: string;
+  /** The expectation without its values, e.g. `update of contacts`. */
+  readonly label: string;
   readonly count: CountSpec;
   /** How many columns the expectation checks on the changed row (key matches not included). */
   readonly fieldCount: number;
@@ -35,11 +39,19 @@ export interface ChangeMatcher extends Rubric {
   fit(change: Change, rows: RowLookup): ChangeFit | null;
 }
 
+/** Options of a change matcher or `unchanged`. */
+export interface MatcherOptions {
+  /** The id of its criteria. Default: from the operation and table, like `insert.contacts`. */
+  id?: string;
+}
+
 /** A constraint that rows of a table stay as they were. */
 export interface UnchangedRule extends Rubric {
   readonly kind: 'unchanged';
   readonly table: string;
   readonly match: FieldMatch;
+  /** The id of its criterion: `unchanged.contacts` unless the author set one. */
+  readonly id: string;
   /** @internal Whether `change` touches a row this rule protects. */
   covers(change: Change, rows: RowLookup): boolean;
 }

@@ -3,11 +3,13 @@ import type { GradeTarget, JsonValue, Row } from '../kit/index.ts';
 import type { CountSpec } from './matchers.ts';
 import { describeMatch, describeMisses, isFieldMatcher, testFields, type FieldMatch } from './fields.ts';
 import { quoteIdent } from '../kit/schema.ts';
-import { GraderError, OfflineQuery, criterion, gradeOf, keyText, rubric, type Rubric } from './grade.ts';
+import { GraderError, OfflineQuery, checkId, criterion, gradeOf, idPart, keyText, rubric, type Rubric } from './grade.ts';
 
 export interface RowWhereOptions {
   /** Name of the criterion. Default: `<table> where <where>`. */
   name?: string;
+  /** Id of the criterion. Default: `row.<table>`. */
+  id?: string;
 }
 
 function isScalar(v: unknown): v is string | number | null {
@@ -34,6 +36,7 @@ export function rowWhere(table: string, whereMatch: FieldMatch, expect: FieldMat
     if (typeof m !== 'object' || m === null || Array.isArray(m)) throw new TypeError(`${fn}: ${label} must be an object of column → value or matcher.`);
   }
   const name = options.name ?? `${table} where ${describeMatch(whereMatch)}`;
+  const kind = { id: checkId(options.id, fn) ?? `row.${idPart(table)}`, label: `row of ${table}`, name };
   const sqlParts = Object.entries(whereMatch).filter(([, v]) => !isFieldMatcher(v) && isScalar(v));
   const jsPart = Object.fromEntries(Object.entries(whereMatch).filter(([, v]) => isFieldMatcher(v) || !isScalar(v)));
   return rubric(name, (target) => {
@@ -43,7 +46,7 @@ export function rowWhere(table: string, whereMatch: FieldMatch, expect: FieldMat
     }
     const sql = `SELECT ${pk.includes('rowid') ? 'rowid, ' : ''}* FROM ${quoteIdent(table)}${sqlParts.length ? ` WHERE ${sqlParts.map(([c]) => `${quoteIdent(c)} IS ?`).join(' AND ')}` : ''} ORDER BY ${pk.map(quoteIdent).join(', ')}`;
     const found = target.query(sql, ...sqlParts.map(([, v]) => v)).filter((row) => testFields(jsPart, (c) => row[c]).every((f) => f.ok));
-    if (found.length === 0) return gradeOf([criterion(name, 0, 1, `No row of ${table} has ${describeMatch(whereMatch)}.`)]);
+    if (found.length === 0) return gradeOf([criterion(kind, 0, 1, `No row of ${table} has ${describeMatch(whereMatch)}.`)]);
     const label = (row: Row) => `${table} ${keyText(Object.fromEntries(pk.map((c) => [c, row[c] as JsonValue])))}`;
     let worst = { score: 2, row: found[0], results: testFields(expect, (c) => found[0][c]) };
     for (const row of found) {
@@ -55,10 +58,10 @@ export function rowWhere(table: string, whereMatch: FieldMatch, expect: FieldMat
       const one = found.length === 1;
       const who = one ? label(found[0]) : `All ${found.length} rows of ${table} where ${describeMatch(whereMatch)}`;
       const what = Object.keys(expect).length === 0 ? `${one ? 'exists' : 'exist'}, as required` : `${one ? 'has' : 'have'} ${describeMatch(expect)} as expected`;
-      return gradeOf([criterion(name, 1, 1, `${who} ${what}.`)]);
+      return gradeOf([criterion(kind, 1, 1, `${who} ${what}.`)]);
     }
     const right = worst.results.filter((r) => r.ok).length;
-    return gradeOf([criterion(name, worst.score, 1, `${label(worst.row)} has ${describeMisses(worst.results)}; ${right} of ${worst.results.length} fields right.`)]);
+    return gradeOf([criterion(kind, worst.score, 1, `${label(worst.row)} has ${describeMisses(worst.results)}; ${right} of ${worst.results.length} fields right.`)]);
   });
 }
 
@@ -67,6 +70,8 @@ export interface CountOptions {
   params?: readonly unknown[];
   /** Name of the criterion. Default: the query. */
   name?: string;
+  /** Id of the criterion. Default: `count`. */
+  id?: string;
 }
 
 /**
@@ -85,6 +90,7 @@ export function count(sql: string, n: number | CountSpec, options: CountOptions 
   const short = sql.replace(/\s+/g, ' ').trim();
   const name = options.name ?? `count of ${short.length > 80 ? short.slice(0, 77) + '…' : short}`;
   const params = [...(options.params ?? [])];
+  const kind = { id: checkId(options.id, 'count(sql, n, options)') ?? 'count', label: 'count of matching rows', name };
   return rubric(name, (target) => {
     let got: number;
     try {
@@ -95,6 +101,6 @@ export function count(sql: string, n: number | CountSpec, options: CountOptions 
     }
     const ok = got >= spec.min && got <= spec.max;
     const rowsText = `${got} row${got === 1 ? '' : 's'}`;
-    return gradeOf([criterion(name, ok ? 1 : 0, 1, ok ? `The query returned ${rowsText}, ${spec.text} as expected.` : `The query returned ${rowsText}, expected ${spec.text}.`)]);
+    return gradeOf([criterion(kind, ok ? 1 : 0, 1, ok ? `The query returned ${rowsText}, ${spec.text} as expected.` : `The query returned ${rowsText}, expected ${spec.text}.`)]);
   });
 }

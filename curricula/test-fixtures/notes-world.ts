@@ -61,7 +61,7 @@ const archiveNote = defineTool({
 });
 
 function verdict(name: string, passed: boolean): Grade {
-  return { reward: passed ? 1 : 0, passed, criteria: [{ name, score: passed ? 1 : 0, weight: 1, reason: passed ? 'done' : 'not done' }] };
+  return { reward: passed ? 1 : 0, passed, criteria: [{ id: 'verdict', name, score: passed ? 1 : 0, weight: 1, reason: passed ? 'done' : 'not done' }] };
 }
 
 const count = (t: GradeTarget, sql: string, ...params: unknown[]) => Number(Object.values(t.query(sql, ...params)[0])[0]);

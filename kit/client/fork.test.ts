@@ -29,7 +29,8 @@ describe('env.grade()', () => {
     expect(mid.reward).toBeGreaterThan(0);
     expect(mid.reward).toBeLessThan(1);
     expect(mid.passed).toBe(false);
-    expect(mid.criteria.map((c) => c.name)).toContain('update of deals where id = "deal_acme_fleet" setting stage = "won"');
+    expect(mid.criteria.map((c) => c.id)).toContain('update.deals');
+    expect(JSON.stringify(mid)).not.toContain('deal_acme_fleet'); // the agent view: no targets
     expect(await env.grade()).toEqual(mid); // grading changes nothing
     const submitted = await env.submit();
     expect(submitted.reward).toBe(mid.reward);

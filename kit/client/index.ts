@@ -19,7 +19,7 @@
  */
 import WebSocket from 'ws';
 import type { StateDocument, ToolFailure } from '../instance.ts';
-import type { Grade } from '../task.ts';
+import type { AgentGrade, Grade } from '../task.ts';
 import { SeahavenError } from './errors.ts';
 import { HostPool, sharedPool } from './hosts.ts';
 import { fetchTasks, type TaskInfo } from './tasks.ts';
@@ -61,7 +61,18 @@ export interface ResetOptions {
   group?: string;
   /** How many resets share a `group`'s draw, 1 to 1024 (the trainer's `num_generations`). */
   group_size?: number;
+  /**
+   * The server's grader token (`seahaven serve --grader-token`): `grade()` and `submit()` then answer whole grades,
+   * names and reasons included. Without it they answer the agent view. A wrong token is refused.
+   */
+  grader_token?: string;
 }
+
+/**
+ * A grade as a served session answers it: the agent view (`AgentGrade`: ids, labels, scores, weights), or, after a
+ * reset with the server's `grader_token`, the whole `Grade` with names and reasons.
+ */
+export type ServedGrade = AgentGrade | Grade;
 
 /** A tool as the server lists it. */
 export interface ToolInfo {
@@ -100,7 +111,7 @@ export interface SessionState extends StateDocument {
 
 /** The reply to `submit`. */
 export interface SubmitResult {
-  grade: Grade;
+  grade: ServedGrade;
   reward: number;
   done: boolean;
   /** The reply's metadata: with a curriculum, `curriculum: { ticket, outcome, stage, transition, mastered }`. */
@@ -442,7 +453,7 @@ export class SeahavenClient {
 
   /** Grade the episode's task (start it with `reset({ task })`). */
   async submit(): Promise<SubmitResult> {
-    const r = await this.#request<StepResult<{ grade: Grade }>>({ type: 'step', data: { type: 'submit' } });
+    const r = await this.#request<StepResult<{ grade: ServedGrade }>>({ type: 'step', data: { type: 'submit' } });
     if (r.done && this.#episode !== null) this.#episode.finished = true;
     return { grade: r.observation.grade, reward: r.reward ?? 0, done: r.done, metadata: r.metadata ?? {} };
   }
@@ -451,8 +462,8 @@ export class SeahavenClient {
    * Grade the episode's task as it stands, without ending it (the `grade` step): the reward `submit` would report
    * now. Nothing changes; the step counts in `step_count`. Rejects with `VALIDATION_ERROR` without a task.
    */
-  async grade(): Promise<Grade> {
-    const r = await this.#request<StepResult<{ grade: Grade }>>({ type: 'step', data: { type: 'grade' } });
+  async grade(): Promise<ServedGrade> {
+    const r = await this.#request<StepResult<{ grade: ServedGrade }>>({ type: 'step', data: { type: 'grade' } });
     return r.observation.grade;
   }
 

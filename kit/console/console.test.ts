@@ -121,6 +121,7 @@ describe.skipIf(!browserStatus.run)('the console in a browser', () => {
     expect(await page.locator('.grade .badge').textContent()).toBe('passed');
     expect(await page.locator('table.criteria td.criterion-name').allTextContents()).toEqual(grade.criteria.map((c) => c.name));
     expect(await page.locator('table.criteria td.reason').allTextContents()).toEqual(grade.criteria.map((c) => c.reason));
+    expect(await page.locator('table.criteria td.criterion-name').evaluateAll((cells) => cells.map((td) => td.getAttribute('title')))).toEqual(grade.criteria.map((c) => c.id));
 
     // The contacts table, sorted by name both ways and paged, against SQLite's own order.
     await page.locator('.tab[data-tab="tables"]').click();

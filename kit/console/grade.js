@@ -1,8 +1,11 @@
 // @ts-check
-/** The grade of a submitted task: the reward, passed or not, and each criterion with its score, weight and reason. */
+/**
+ * The grade of a submitted task: the reward, passed or not, and each criterion with its id (what trainers log it
+ * under), name, score, weight and reason.
+ */
 import { h } from './dom.js';
 
-/** @typedef {{ reward: number, passed: boolean, criteria: { name: string, score: number, weight: number, reason: string }[] }} Grade */
+/** @typedef {{ reward: number, passed: boolean, criteria: { id: string, name: string, score: number, weight: number, reason: string }[] }} Grade */
 
 /**
  * The Grade tab: the grade, or what to do to get one.
@@ -22,7 +25,7 @@ export function gradeView(grade, task, submit) {
     h('table', { class: 'criteria' },
       h('thead', {}, h('tr', {}, h('th', {}, 'criterion'), h('th', {}, 'score'), h('th', {}, 'weight'), h('th', {}, 'reason'))),
       h('tbody', {}, grade.criteria.map((c) => h('tr', { class: c.score >= 1 ? 'met' : c.score > 0 ? 'partial' : 'unmet' },
-        h('td', { class: 'criterion-name' }, c.name),
+        h('td', { class: 'criterion-name', title: c.id }, c.name),
         h('td', { class: 'score' }, String(Math.round(c.score * 100) / 100)),
         h('td', {}, String(c.weight)),
         h('td', { class: 'reason' }, c.reason),

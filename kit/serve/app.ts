@@ -32,6 +32,12 @@ export interface AppOptions {
   /** Require `Authorization: Bearer <token>` on every route and upgrade. Default: no token. */
   token?: string;
   /**
+   * The secret a trainer presents (reset key `grader_token`, or header `X-Seahaven-Grader-Token` on `/reset` and
+   * `/step`) to get whole grades, names and reasons included; without it `grade` and `submit` answer the agent view.
+   * Default: none, so every session gets the agent view.
+   */
+  graderToken?: string;
+  /**
    * Without a token, `Host` names answered besides the loopback names (`localhost`, 127.0.0.0/8, `[::1]`): `name` (any
    * port), `name:port`, or `'*'` for any. Others are refused (403) against DNS rebinding. Default: none.
    */
@@ -154,6 +160,7 @@ export function createApp(options: AppOptions): SeahavenApp {
       slowCallMs,
       defaultFixture: options.defaultFixtures !== undefined && Object.hasOwn(options.defaultFixtures, world.name) ? options.defaultFixtures[world.name] : undefined,
       maxFrameChars: options.maxFrameBytes ?? DEFAULTS.maxFrameBytes,
+      graderToken: options.graderToken,
     });
     endpoints.set(world.name, ep);
     const sub = new Hono();

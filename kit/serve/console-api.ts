@@ -219,7 +219,8 @@ export function consoleApi(server: SeahavenApp, options: ConsoleOptions = {}): H
 
   api.post('/sessions/:world/:id/submit', route(async (c) => {
     const { ep, s } = drivable(c);
-    const payload = await ep.run(s, () => ep.act(s, { type: 'submit' }, ['body']));
+    // The console is a person's tool, not the agent's channel: it shows the whole grade, names and reasons included.
+    const payload = await ep.run(s, () => ep.act(s, { type: 'submit' }, ['body'], true));
     const { observation, reward } = JSON.parse(payload.toString()) as { observation: { grade: unknown }; reward: number };
     return c.json({ grade: observation.grade, reward, session: view(s) });
   }));

@@ -1,11 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { crm } from '../../worlds/crm/index.ts';
 import { SeahavenClient } from '../client/index.ts';
+import { agentGrade } from '../task.ts';
 import { startServer, type RunningServer } from './index.ts';
 import { SUBMIT, idleGrade, recordGold, replay } from './test-fixtures/wire-gold.ts';
 import { WireProbe } from './wire-probe.ts';
 
-// Tasks over a real socket: reset with a task, play it, submit, and the top-level reward is the in-process grade.
+// Tasks over a real socket: reset with a task, play it, submit, and the top-level reward is the in-process grade. An
+// agent's session is answered the agent view of it; one that presents the grader token, the whole grade.
+const GRADER_TOKEN = 'e2e-grader-secret';
 
 let server: RunningServer;
 const wsUrl = () => `${server.url.replace('http', 'ws')}/ws`;
@@ -13,7 +16,7 @@ const wsUrl = () => `${server.url.replace('http', 'ws')}/ws`;
 const rewardText = (r: number) => `"reward":${Number.isInteger(r) ? r.toFixed(1) : String(r)},"done":true`;
 
 beforeAll(async () => {
-  server = await startServer({ worlds: [crm], port: 0 });
+  server = await startServer({ worlds: [crm], port: 0, graderToken: GRADER_TOKEN });
 });
 afterAll(async () => {
   await server.close();
@@ -42,7 +45,7 @@ describe('crm tasks over the WebSocket', () => {
 
       p.send(SUBMIT);
       const done = await p.next();
-      expect(done.json.data.observation.grade).toEqual(twin.grade);
+      expect(done.json.data.observation.grade).toEqual(agentGrade(twin.grade));
       expect(done.json.data.reward).toBe(twin.grade.reward);
       expect(done.json.data.done).toBe(true);
       expect(done.text).toContain(rewardText(twin.grade.reward));
@@ -51,14 +54,14 @@ describe('crm tasks over the WebSocket', () => {
     }
   });
 
-  it('a do-nothing attempt submits to the low in-process grade, written as a float', async () => {
+  it('a do-nothing attempt submits to the low in-process grade, written as a float (whole, with the grader token)', async () => {
     const p = await WireProbe.open(wsUrl());
     try {
       for (const id of ['add_lead', 'dana_signed']) {
         const idle = idleGrade(crm, id);
         expect(idle.passed).toBe(false);
         expect(idle.reward).toBeLessThan(1);
-        await p.ask({ type: 'reset', data: { task: id } });
+        await p.ask({ type: 'reset', data: { task: id, grader_token: GRADER_TOKEN } });
         p.send(SUBMIT);
         const done = await p.next();
         expect(done.json.data.observation.grade).toEqual(idle);
@@ -101,7 +104,7 @@ describe('crm tasks over the WebSocket', () => {
       });
       const done = await p.ask(SUBMIT);
       expect(done.data.done).toBe(true);
-      expect(done.data.observation.grade).toEqual(twin.grade);
+      expect(done.data.observation.grade).toEqual(agentGrade(twin.grade));
       const total = [...steps, done.data].reduce((sum, s) => sum + s.reward, 0);
       expect(total).toBeCloseTo(twin.grade.reward, 12);
       // Partial credit shows up before the end, so the shaping is doing something.
@@ -116,9 +119,10 @@ describe('crm tasks through seahaven/client and over HTTP', () => {
   it('SeahavenClient: reset with a task, call, submit', async () => {
     const twin = recordGold(crm, 'add_lead');
     await using env = await SeahavenClient.connect(server.url);
-    const start = await env.reset({ task: 'add_lead' });
+    const start = await env.reset({ task: 'add_lead', grader_token: GRADER_TOKEN });
     expect(start.observation.task).toEqual({ id: 'add_lead', prompt: crm.task('add_lead')!.prompt });
     for (const c of twin.calls) expect(await env.call(c.tool, c.args)).toEqual(c.outcome);
+    expect(await env.grade()).toEqual(twin.grade);
     expect(await env.submit()).toEqual({ grade: twin.grade, reward: 1, done: true, metadata: {} });
   });
 
@@ -135,6 +139,9 @@ describe('crm tasks through seahaven/client and over HTTP', () => {
     const done = await post('/step', { action: { type: 'submit' } });
     const text = await done.text();
     expect(text).toContain('"reward":1.0,"done":true');
-    expect(JSON.parse(text).observation.grade).toEqual(twin.grade);
+    expect(JSON.parse(text).observation.grade).toEqual(agentGrade(twin.grade));
+    // The grader token on a step answers that step with the whole grade.
+    const whole = await fetch(`${server.url}/step`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-session-id': 'e2e-http', 'x-seahaven-grader-token': GRADER_TOKEN }, body: JSON.stringify({ action: { type: 'submit' } }) });
+    expect((await whole.json()).observation.grade).toEqual(twin.grade);
   });
 });

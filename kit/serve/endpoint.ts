@@ -9,7 +9,8 @@ import { InstanceError } from '../errors.ts';
 import type { Instance, InstanceOptions } from '../instance.ts';
 import type { FaceKeys } from './face-keys.ts';
 import { advanceWithJson, callWithJson, type CallOutcome } from '../instance-internals.ts';
-import type { Grade } from '../task.ts';
+import { agentGrade, type Grade } from '../task.ts';
+import { tokenMatcher } from './auth.ts';
 import type { World } from '../world.ts';
 import { FrameError, ResetError, errorFrame, frameErrorText, logInternal, validationError } from './errors.ts';
 import { jsonTooDeep, tooDeepMessage } from './json-limits.ts';
@@ -38,6 +39,8 @@ export interface EndpointOptions {
   defaultFixture?: string;
   /** Frames longer than this many characters are refused. */
   maxFrameChars: number;
+  /** The secret a session presents to get whole grades (names and reasons) instead of the agent view. Default: none. */
+  graderToken?: string;
 }
 
 const INSTANCE_FIELDS: Record<string, string> = { unknown_fixture: 'fixture', fixture_mismatch: 'fixture', invalid_seed: 'seed', invalid_clock: 'clock', invalid_now: 'now', unknown_task: 'task' };
@@ -59,11 +62,14 @@ export class Endpoint implements SessionEndpoint {
   private readonly listToolsWithSubmitPayload: string;
   /** The registry, scheduler, hooks, logger and limits this endpoint serves with. */
   private readonly options: EndpointOptions;
+  private readonly isGraderToken: ((value: string | undefined) => boolean) | null;
 
   constructor(world: World, options: EndpointOptions) {
     this.world = world;
     this.name = world.name;
     this.options = options;
+    if (options.graderToken === '') throw new Error('the grader token is empty; pass a non-empty --grader-token or unset SEAHAVEN_GRADER_TOKEN');
+    this.isGraderToken = options.graderToken === undefined ? null : tokenMatcher(options.graderToken);
     const fixtures = Object.keys(world.fixtures);
     if (options.defaultFixture !== undefined && !fixtures.includes(options.defaultFixture)) {
       throw new Error(`world "${world.name}" has no fixture "${options.defaultFixture}"; its fixtures are ${fixtures.join(', ') || '(none)'}`);
@@ -247,6 +253,35 @@ export class Endpoint implements SessionEndpoint {
 
   /** Start a new episode on the session: the reset reply's step payload (JSON text). */
   reset(session: Session, req: ResetRequest, where: string): string | Promise<string> {
+    const { grader_token: presented, ...episode } = req;
+    const whole = this.graderAccess(presented, [where, 'grader_token']);
+    // The token goes no further: hooks (a curriculum's resolveReset) see the episode's keys only.
+    const out = this.startEpisode(session, episode, where);
+    // Whole grades are the episode's only once it has started: a refused reset leaves the session as it was.
+    if (typeof out === 'string') {
+      session.wholeGrades = whole;
+      return out;
+    }
+    return out.then((payload) => {
+      session.wholeGrades = whole;
+      return payload;
+    });
+  }
+
+  /**
+   * Whether a presented grader token opens whole grades: false when none is presented; a token this server does not
+   * have (a wrong one, or any when it has none) is refused, so a trainer never silently gets the agent view.
+   */
+  graderAccess(presented: string | undefined, loc: (string | number)[]): boolean {
+    if (presented === undefined) return false;
+    const msg = this.isGraderToken === null
+      ? 'this server has no grader token, so whole grades cannot be opened; start it with --grader-token <secret> (or SEAHAVEN_GRADER_TOKEN), or leave the grader token out to get the agent view'
+      : this.isGraderToken(presented) ? null : 'the grader token is wrong; send the one the server was started with (--grader-token or SEAHAVEN_GRADER_TOKEN)';
+    if (msg === null) return true;
+    throw validationError('grader token refused', [{ type: 'value_error', loc, msg, input: null }]);
+  }
+
+  private startEpisode(session: Session, req: ResetRequest, where: string): string | Promise<string> {
     if (req.fork_token !== undefined) return this.adoptFork(session, req.fork_token, where);
     if (req.curriculum !== undefined || req.run_id !== undefined) {
       const field = req.curriculum !== undefined ? 'curriculum' : 'run_id';
@@ -356,23 +391,26 @@ export class Endpoint implements SessionEndpoint {
     return stepPayload(this.resetObservation(session, forkedFrom), null, false, this.episodeMetadata(session));
   }
 
-  /** Run a checked step action (HTTP, the console): the step payload, as JSON text or (a successful call) UTF-8 bytes. */
-  act(session: Session, a: StepAction, where: (string | number)[]): Reply | Promise<Reply> {
-    if (a.type === 'call_tool') return this.callTool(session, a.tool_name, a.arguments, 'http', where);
+  /**
+   * Run a checked step action (HTTP, the console): the step payload, as JSON text or (a successful call) UTF-8 bytes.
+   * `wholeGrades` answers `grade` and `submit` with whole grades for this step (the grader token came with it).
+   */
+  act(session: Session, a: StepAction, where: (string | number)[], wholeGrades = false): Reply | Promise<Reply> {
+    if (a.type === 'call_tool') return this.callTool(session, a.tool_name, a.arguments, 'http', where, wholeGrades);
     if (a.type === 'advance_clock') return this.stepCall(session, 'advance_clock', session.inst[advanceWithJson](a.ms), 'http');
-    return this.otherStep(session, a, where, 'http');
+    return this.otherStep(session, a, where, 'http', wholeGrades);
   }
 
   /** `list_tools`, `submit`, `grade` or `fork`: the step payload's JSON text. */
-  private otherStep(session: Session, a: Exclude<StepAction, { type: 'call_tool' } | { type: 'advance_clock' }>, where: (string | number)[], transport: 'ws' | 'http'): string | Promise<string> {
+  private otherStep(session: Session, a: Exclude<StepAction, { type: 'call_tool' } | { type: 'advance_clock' }>, where: (string | number)[], transport: 'ws' | 'http', wholeGrades = false): string | Promise<string> {
     switch (a.type) {
       case 'list_tools':
         session.stepCount++;
         return session.submitTool ? this.listToolsWithSubmitPayload : this.listToolsPayload;
       case 'submit':
-        return this.submit(session, where);
+        return this.submit(session, where, wholeGrades);
       case 'grade':
-        return this.gradeNow(session, where);
+        return this.gradeNow(session, where, wholeGrades);
       case 'fork':
         return this.fork(session, transport);
     }
@@ -385,9 +423,9 @@ export class Endpoint implements SessionEndpoint {
    * `_resolve_env_reward`) never mistakes a look at the grade mid-episode for the grade at `submit`. Shaped mode
    * reports the grade as the reward, as it always has.
    */
-  private gradeNow(session: Session, where: (string | number)[]): string {
+  private gradeNow(session: Session, where: (string | number)[], wholeGrades: boolean): string {
     const grade = this.gradeStep(session, where, 'grade');
-    return stepPayload('{"grade":' + JSON.stringify(grade) + '}', session.rewardMode === 'shaped' ? grade.reward : null, false);
+    return stepPayload('{"grade":' + shownGrade(session, grade, wholeGrades) + '}', session.rewardMode === 'shaped' ? grade.reward : null, false);
   }
 
   /**
@@ -409,6 +447,7 @@ export class Endpoint implements SessionEndpoint {
         throw e;
       }
       branch.play(inst, { episodeId: branch.episodeId, ...counters });
+      branch.wholeGrades = session.wholeGrades;
       session.stepCount++;
       const key = this.faceKeyOf(branch);
       const answer = { session_id: branch.id, episode_id: branch.episodeId, ...(key === undefined ? {} : { api_key: key }) };
@@ -430,8 +469,8 @@ export class Endpoint implements SessionEndpoint {
    * One tool call of the session's episode: the instance runs it (one transaction), and its observation is built for
    * the transport, with the step's reward (in shaped mode, the change in grade) and metadata.
    */
-  private callTool(session: Session, name: string, args: Record<string, unknown>, transport: 'ws' | 'http', where: (string | number)[]): Reply | Promise<Reply> {
-    if (name === SUBMIT_TOOL.name && session.submitTool) return this.submitTool(session, args, transport, where);
+  private callTool(session: Session, name: string, args: Record<string, unknown>, transport: 'ws' | 'http', where: (string | number)[], wholeGrades = false): Reply | Promise<Reply> {
+    if (name === SUBMIT_TOOL.name && session.submitTool) return this.submitTool(session, args, transport, where, wholeGrades);
     return this.stepCall(session, name, session.inst[callWithJson](name, args), transport);
   }
 
@@ -440,13 +479,13 @@ export class Endpoint implements SessionEndpoint {
    * reward at the top level, `done`, the hooks told), and the tool result is `{reward, passed}`, where a harness that
    * reads a tool result's `data.reward` (OpenEnv's) finds the reward.
    */
-  private submitTool(session: Session, args: Record<string, unknown>, transport: 'ws' | 'http', where: (string | number)[]): Reply | Promise<Reply> {
+  private submitTool(session: Session, args: Record<string, unknown>, transport: 'ws' | 'http', where: (string | number)[], wholeGrades: boolean): Reply | Promise<Reply> {
     if (Object.keys(args).length > 0) {
       const error = { code: 'invalid_arguments', message: `submit takes no arguments; call it with {} (got ${Object.keys(args).join(', ')})` };
       return this.stepCall(session, SUBMIT_TOOL.name, { ok: false, error, json: JSON.stringify(error) }, transport);
     }
     const wrap = (payload: string) => (transport === 'ws' ? wrapObservation(payload) : payload);
-    const out = this.submit(session, where, 'tool');
+    const out = this.submit(session, where, wholeGrades, 'tool');
     return typeof out === 'string' ? wrap(out) : out.then(wrap);
   }
 
@@ -506,11 +545,11 @@ export class Endpoint implements SessionEndpoint {
   }
 
   /** `submit`, as a step or (`as: 'tool'`) as the `submit` tool's call: the step payload once the hooks have heard. */
-  private submit(session: Session, where: (string | number)[], as: 'step' | 'tool' = 'step'): string | Promise<string> {
+  private submit(session: Session, where: (string | number)[], wholeGrades: boolean, as: 'step' | 'tool' = 'step'): string | Promise<string> {
     const grade = this.gradeStep(session, where, 'submit');
     const reward = session.rewardMode === 'shaped' ? grade.reward - session.lastReward : grade.reward;
     session.lastReward = grade.reward;
-    const gradeJson = JSON.stringify(grade);
+    const gradeJson = shownGrade(session, grade, wholeGrades);
     const observation = as === 'step' ? '{"grade":' + gradeJson + '}' : submitToolObservation(grade, gradeJson);
     const payload = (extra: unknown) => stepPayload(observation, reward, true, extra !== null && typeof extra === 'object' && !Array.isArray(extra) ? JSON.stringify(extra) : undefined);
     const extra = this.recordGrade(session, grade);
@@ -545,6 +584,15 @@ export class Endpoint implements SessionEndpoint {
 function submitToolObservation(grade: Grade, gradeJson: string): string {
   const result = submitToolResult(grade);
   return '{"tool_name":"submit","result":' + result + ',"error":null,"grade":' + gradeJson + '}';
+}
+
+/**
+ * The JSON of the grade a `grade` or `submit` reply shows: the agent view (ids, labels, scores, weights), unless the
+ * session or this step presented the grader token; then the whole grade, with the names and reasons that carry the
+ * grader's targets. Hooks (`onGrade`) and shaped rewards always see the whole grade.
+ */
+function shownGrade(session: Session, grade: Grade, wholeGrades: boolean): string {
+  return JSON.stringify(wholeGrades || session.wholeGrades ? grade : agentGrade(grade));
 }
 
 function wrapObservation(payload: string): string {

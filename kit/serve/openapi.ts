@@ -50,7 +50,9 @@ export function schemaOf(ep: Endpoint): { action: unknown; observation: unknown;
   const tool = obj({ name: str, description: str, input_schema: anyObject }, ['name', 'description', 'input_schema']);
   const toolError = obj({ error_type: { enum: ['tool_not_found', 'invalid_args', 'execution_error', 'timeout'] }, message: str }, ['error_type', 'message'], { additionalProperties: false });
   const callResult = obj({ content: { type: 'array', items: obj({ type: { const: 'text' }, text: str }) }, structured_content: {}, data: {}, is_error: { type: 'boolean' } });
-  const grade = obj({ reward: { type: 'number' }, passed: { type: 'boolean' }, criteria: { type: 'array', items: obj({ name: str, score: { type: 'number' }, weight: { type: 'number' }, reason: str }) } }, ['reward', 'passed', 'criteria']);
+  // The agent view has id, label, score and weight; a session holding the grader token gets name and reason too.
+  const criterion = obj({ id: str, label: str, name: str, score: { type: 'number' }, weight: { type: 'number' }, reason: str }, ['id', 'score', 'weight']);
+  const grade = obj({ reward: { type: 'number' }, passed: { type: 'boolean' }, criteria: { type: 'array', items: criterion } }, ['reward', 'passed', 'criteria']);
   const observation = {
     title: 'SeahavenObservation',
     oneOf: [
@@ -93,7 +95,7 @@ export function openApiOf(ep: Endpoint, base: string): Record<string, unknown> {
   const resetRequest = obj({
     fixture: str, seed: { type: 'integer', minimum: 0 }, episode_id: str, clock: { enum: ['fixed', 'tick'] }, now: str,
     task: str, curriculum: str, run_id: str, reward_mode: { enum: ['final', 'shaped'] }, fork_token: str, session_id: str,
-    split: str, index: { type: 'integer', minimum: 0 }, submit_tool: { type: 'boolean' }, group: { type: 'string', maxLength: 128 }, group_size: { type: 'integer', minimum: 1, maximum: 1024 },
+    split: str, index: { type: 'integer', minimum: 0 }, submit_tool: { type: 'boolean' }, group: { type: 'string', maxLength: 128 }, group_size: { type: 'integer', minimum: 1, maximum: 1024 }, grader_token: str,
   }, [], { additionalProperties: false });
   const taskEntry = obj({
     id: str, world: str, fixture: str, prompt: str, difficulty: { type: ['number', 'null'] }, tags: { type: 'array', items: str },

@@ -16,7 +16,7 @@ export interface ResetRequest {
   curriculum?: string;
   run_id?: string;
   reward_mode?: RewardMode;
-  /** Adopt the episode a `fork` step held under this token, instead of starting one. Comes alone. */
+  /** Adopt the episode a `fork` step held under this token, instead of starting one. Comes alone (or with `grader_token`). */
   fork_token?: string;
   /** Play the task at `index` of this split (tasks.ts): `all`, a curriculum's name, or `tag:<tag>`. */
   split?: string;
@@ -28,6 +28,8 @@ export interface ResetRequest {
   group?: string;
   /** How many resets of a `group` share its draw, 1 to 1024. */
   group_size?: number;
+  /** The server's grader token: `grade` and `submit` of the episode answer whole grades, not the agent view. */
+  grader_token?: string;
 }
 
 /** What a `resolveReset` hook returns: the concrete episode to start. Unset keys fall back to the request's. */
@@ -45,8 +47,8 @@ export interface ResetPlan {
   metadata?: Record<string, unknown>;
 }
 
-export const RESET_KEYS: readonly string[] = ['fixture', 'seed', 'episode_id', 'clock', 'now', 'task', 'curriculum', 'run_id', 'reward_mode', 'fork_token', 'split', 'index', 'submit_tool', 'group', 'group_size'];
-const STRING_KEYS = ['fixture', 'episode_id', 'now', 'task', 'curriculum', 'run_id', 'fork_token', 'split', 'group'];
+export const RESET_KEYS: readonly string[] = ['fixture', 'seed', 'episode_id', 'clock', 'now', 'task', 'curriculum', 'run_id', 'reward_mode', 'fork_token', 'split', 'index', 'submit_tool', 'group', 'group_size', 'grader_token'];
+const STRING_KEYS = ['fixture', 'episode_id', 'now', 'task', 'curriculum', 'run_id', 'fork_token', 'split', 'group', 'grader_token'];
 /** Longest group key. */
 export const MAX_GROUP_CHARS = 128;
 /** Largest group. */
@@ -115,7 +117,8 @@ export function parseReset(data: unknown, where: string, ignore?: string): Reset
   if (out.fork_token !== undefined) {
     // A fork continues its origin's episode as it was: its fixture, seed, clock, task and reward mode come with it.
     for (const key of Object.keys(out)) {
-      if (key === 'fork_token') continue;
+      // The grader token is the caller's, not the episode's: it may come with a fork.
+      if (key === 'fork_token' || key === 'grader_token') continue;
       errors.push({ type: 'value_error', loc: [where, key], msg: `${key} cannot be combined with fork_token: a fork continues its origin's episode (fixture, seed, clock, task, reward mode); send {"fork_token": "…"} alone`, input: out[key] });
     }
   }

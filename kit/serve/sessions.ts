@@ -76,6 +76,8 @@ export class Session {
   context: unknown = undefined;
   /** The episode has been submitted at least once. */
   graded = false;
+  /** The episode's reset presented the grader token: `grade` and `submit` answer whole grades, not the agent view. */
+  wholeGrades = false;
   closed = false;
   /** @internal The session's queue: work waiting to run, in arrival order. */
   readonly jobs: Job[] = [];

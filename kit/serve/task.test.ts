@@ -11,7 +11,7 @@ function countNotes(t: GradeTarget): number {
 function twoNotes(t: GradeTarget): Grade {
   const n = countNotes(t);
   const reward = Math.min(n, 2) / 2;
-  return { reward, passed: n === 2, criteria: [{ name: 'two notes', score: reward, weight: 1, reason: `${n} note(s)` }] };
+  return { reward, passed: n === 2, criteria: [{ id: 'notes', name: 'two notes', score: reward, weight: 1, reason: `${n} note(s)` }] };
 }
 
 const notes = defineWorld({
@@ -79,7 +79,8 @@ describe('tasks over the WebSocket', () => {
     p.send(submit);
     const full = await p.next();
     expect(full.text).toContain('"reward":1.0,"done":true');
-    expect(full.json.data.observation).toEqual({ grade: { reward: 1, passed: true, criteria: [{ name: 'two notes', score: 1, weight: 1, reason: '2 note(s)' }] } });
+    // The agent's view of the grade: what each criterion checks and how it scored, without its name or reason.
+    expect(full.json.data.observation).toEqual({ grade: { reward: 1, passed: true, criteria: [{ id: 'notes', label: 'notes', score: 1, weight: 1 }] } });
     const state = (await p.ask({ type: 'state' })).data;
     expect(state).toMatchObject({ step_count: 4, task: 'write_two', call_count: 2 });
     await p.close();

@@ -208,7 +208,7 @@ function subscriptionOfNewCustomer(target: GradeTarget): Grade {
   const reason = ok
     ? `stripe.subscriptions ${String(linked[0].key.id)} bills ${String(customers[0])}, the customer created for Globex Logistics.`
     : `Expected one new Globex Logistics customer and one new subscription billing it; found ${customers.length} such customer(s), ${subs.length} new subscription(s), ${linked.length} linked.`;
-  return { reward: ok ? 1 : 0, passed: ok, criteria: [{ name, score: ok ? 1 : 0, weight: 1, reason }] };
+  return { reward: ok ? 1 : 0, passed: ok, criteria: [{ id: 'link.subscription.customer', label: 'the subscription bills the new customer', name, score: ok ? 1 : 0, weight: 1, reason }] };
 }
 
 /** Starting an invoiced subscription writes its first invoice and line and the item besides the subscription. */
@@ -250,7 +250,7 @@ export const globexRoutesWon = defineTask({
         const o = objectOf(sub?.after?.data);
         const ok = o?.collection_method === 'send_invoice' && o?.days_until_due === 30;
         const reason = ok ? 'The new subscription is paid by invoice, due in 30 days.' : `The new subscription must use collection_method send_invoice with days_until_due 30; it has ${o ? `${String(o.collection_method)} and ${String(o.days_until_due)}` : 'not been created'}.`;
-        return { reward: ok ? 1 : 0, passed: ok, criteria: [{ name: 'paid by invoice in 30 days', score: ok ? 1 : 0, weight: 1, reason }] };
+        return { reward: ok ? 1 : 0, passed: ok, criteria: [{ id: 'collection', label: 'how the subscription is paid', name: 'paid by invoice in 30 days', score: ok ? 1 : 0, weight: 1, reason }] };
       },
     ]),
   ),

@@ -159,7 +159,7 @@ function refersToNew(child: string, column: string, parent: string, parentFits: 
     const reason = ok
       ? `${child} ${String(linked[0].key.id)} has ${column} = ${String(idOf(linked[0].after?.[column]))}, the new ${parent} row.`
       : `No new ${child} row refers by ${column} to a new ${parent} row as required (${children.length} new ${child} row(s), ${parents.size} fitting ${parent} row(s)).`;
-    return { reward: ok ? 1 : 0, passed: ok, criteria: [{ name: what, score: ok ? 1 : 0, weight: 1, reason }] };
+    return { reward: ok ? 1 : 0, passed: ok, criteria: [{ id: `link.${child}.${column}`, label: `${child} refers to a new ${parent} row`, name: what, score: ok ? 1 : 0, weight: 1, reason }] };
   });
 }
 
@@ -262,7 +262,7 @@ export const paymentLinkForPrice = defineTask({
       const links = target.changes().filter((c) => c.table === 'payment_links' && c.op === 'insert');
       const ok = links.some((c) => objectOf(c.after?.data)?.after_completion?.redirect?.url === WELCOME_URL);
       const reason = ok ? `The new payment link redirects to ${WELCOME_URL}.` : `No new payment link redirects to ${WELCOME_URL} after payment.`;
-      return { reward: ok ? 1 : 0, passed: ok, criteria: [{ name: 'redirect', score: ok ? 1 : 0, weight: 1, reason }] };
+      return { reward: ok ? 1 : 0, passed: ok, criteria: [{ id: 'redirect', label: 'where buyers go after paying', name: 'redirect', score: ok ? 1 : 0, weight: 1, reason }] };
     }),
   ]),
   gold(inst) {
@@ -315,7 +315,7 @@ const trainingLine = rubric('the line is for an additional training session', (t
   const reason = ok
     ? `invoiceitems ${String(named[0].id)} is described as an additional training session.`
     : `No new invoice item of ${IDS.arjunPatel} is described (or priced through a product named) as a training session (${lines.length} new item(s)).`;
-  return { reward: ok ? 1 : 0, passed: ok, criteria: [{ name: 'training session line', score: ok ? 1 : 0, weight: 1, reason }] };
+  return { reward: ok ? 1 : 0, passed: ok, criteria: [{ id: 'line.description', label: 'what the invoice line is for', name: 'training session line', score: ok ? 1 : 0, weight: 1, reason }] };
 });
 
 export const invoiceFinalizeAndSend = defineTask({
@@ -371,7 +371,7 @@ const apologyApplied = rubric('the new coupon discounts Desmond Jensen\'s next i
   const reason = ok
     ? `${onCustomer ? `customers ${IDS.desmondJensen}` : `subscriptions ${IDS.desmondSubscription}`} carries a discount from the new 25%-once coupon.`
     : `Neither customers ${IDS.desmondJensen} nor subscriptions ${IDS.desmondSubscription} got a discount from a new 25% off, once coupon (${coupons.size} such coupon(s) created).`;
-  return { reward: ok ? 1 : 0, passed: ok, criteria: [{ name: 'discount applied', score: ok ? 1 : 0, weight: 1, reason }] };
+  return { reward: ok ? 1 : 0, passed: ok, criteria: [{ id: 'discount', label: 'the discount reaches the customer', name: 'discount applied', score: ok ? 1 : 0, weight: 1, reason }] };
 });
 
 export const applyCouponNextInvoice = defineTask({

@@ -15,6 +15,7 @@ interface ServeFlags {
   hibernateAfter?: string;
   forkTtlMs?: string;
   token?: string;
+  graderToken?: string;
   fixture: string[];
   maxFrameBytes?: string;
   maxBodyBytes?: string;
@@ -177,6 +178,7 @@ export function registerServe(program: Command): void {
     .option('--hibernate-after <seconds>', 'close the SQLite connection of sessions idle this long, keeping their state; 0 never (default 30)')
     .option('--fork-ttl-ms <n>', 'hold a forked episode (the fork step) this many milliseconds for a reset to adopt with its token (default 60000)')
     .option('--token <token>', 'require "Authorization: Bearer <token>" on every request (default: $SEAHAVEN_TOKEN)')
+    .option('--grader-token <secret>', 'grade and submit answer agents the agent view (criterion ids, labels, scores, weights); a trainer that presents this secret (reset key grader_token, or header X-Seahaven-Grader-Token on /reset and /step) gets whole grades, names and reasons included (default: $SEAHAVEN_GRADER_TOKEN)')
     .option('--allow-host <host>', 'without a token, also answer requests for this Host name ("name" any port, "name:port", "*" any); repeatable. Default: localhost, 127.0.0.0/8, [::1]', collect, [] as string[])
     .option('--allow-origin <origin>', 'without a token, also answer browser requests from this origin (like https://studio.example.com, or "*"); repeatable. Default: only the server\'s own pages', collect, [] as string[])
     .option('--fixture <[world=]id>', 'default fixture for resets that name none (repeatable)', collect, [] as string[])
@@ -208,6 +210,8 @@ export function registerServe(program: Command): void {
       const timeout = wholeNumber('--session-timeout', flags.sessionTimeout, 0);
       const worlds = refs.length === 0 ? [await loadWorld()] : await Promise.all(refs.map((r) => loadWorld(r)));
       const token = flags.token ?? (process.env.SEAHAVEN_TOKEN || undefined);
+      const graderToken = flags.graderToken ?? (process.env.SEAHAVEN_GRADER_TOKEN || undefined);
+      if (graderToken === '') throw new CliError('--grader-token is empty; pass a secret, like --grader-token "$(openssl rand -hex 16)"', 2);
       const fixtures = defaultFixtures(flags.fixture, worlds);
       const { startServer } = await import('../../serve/server.ts');
       const hibernate = wholeNumber('--hibernate-after', flags.hibernateAfter, 0);
@@ -238,6 +242,7 @@ export function registerServe(program: Command): void {
           host: flags.host,
           port,
           token,
+          ...(graderToken === undefined ? {} : { graderToken }),
           ...limits,
           slowCallMs,
           defaultFixtures: fixtures,
