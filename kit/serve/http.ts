@@ -218,7 +218,7 @@ export function httpRoutes(app: Hono, ep: Endpoint, options: HttpOptions): void 
       const where = ['body', 'action'];
       const action = parseAction(body.action, where);
       const s = httpSession(ep, id);
-      const payload = await ep.run(s, () => ep.act(s, action, where));
+      const payload = await ep.run(s, () => ep.step(s, action, where));
       return c.body(payload, 200, JSON_HEADERS);
     } catch (e) {
       return httpError(c, e, ep);

@@ -24,7 +24,7 @@ import { emit, emitStored, changedAttributes } from './events.ts';
 import { DAY } from './money.ts';
 import { DEFAULT_API_VERSION, type OpContext } from './op.ts';
 import { get, newId, nowSeconds, put, putJson, remove, rows, type Obj } from './store.ts';
-import { pruneEvents } from './retention.ts';
+import { PRUNE_BATCH, pruneEvents } from './retention.ts';
 import { attemptQuietly, collectDueInvoices, createDraftInvoice, createFinalizedInvoice, createInvoiceItem, finalizeInvoice, markUncollectible, payInvoice, priceAmount, voidInvoice, type LineInput } from './invoicing.ts';
 
 /** Stripe allows 20 items on a subscription. */
@@ -324,6 +324,20 @@ export interface TickSummary {
  * each boundary at its own instant, until nothing is due by `to`.
  */
 export function billingTick(ctx: Ctx, passed: { from: number; to: number }): TickSummary {
+  const steps = billingSteps(ctx, passed);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+/**
+ * `billingTick` as the world's `onClockAdvance`: a generator that pauses after each subscription's step and each batch
+ * of pruned events, so the kit can run a long advance in slices and answer other sessions between them. Pausing
+ * changes only when the next part runs: every part reads what it does next from the store, never from how the advance
+ * was sliced.
+ */
+export function* billingSteps(ctx: Ctx, passed: { from: number; to: number }): Generator<void, TickSummary> {
   const end = Math.floor(passed.to / 1000);
   const summary: TickSummary = { renewed: 0, trials_ended: 0, payments_failed: 0, retried: 0, canceled: 0, expired: 0 };
   for (;;) {
@@ -335,11 +349,13 @@ export function billingTick(ctx: Ctx, passed: { from: number; to: number }): Tic
     const after = ctx.db.one<{ billing_due: number | null }>('SELECT billing_due FROM subscriptions WHERE id = ?', next.id)!;
     // Every step moves the subscription's schedule on; a schedule that stood still would never end.
     if (after.billing_due !== null && after.billing_due <= next.billing_due) throw new Error(`billing for ${next.id} did not advance past ${next.billing_due}`);
+    yield;
   }
   // Invoices outside subscriptions (auto-advancing drafts, their retries) are collected as of the new time.
   collectDueInvoices(contextAt(ctx, end));
+  yield;
   // Events older than Stripe's 30 days of retention are gone (lib/retention.ts).
-  pruneEvents(ctx, end);
+  while (pruneEvents(ctx, end) === PRUNE_BATCH) yield;
   return summary;
 }
 
