@@ -140,13 +140,17 @@ function finish(v: unknown): unknown {
   }
   if (v !== null && typeof v === 'object' && !Array.isArray(v)) {
     const o = v as Record<string, unknown>;
-    for (const k of Object.keys(o)) o[k] = finish(o[k]);
+    for (const k of Object.keys(o)) {
+      const item = o[k];
+      if (item !== null && typeof item === 'object') o[k] = finish(item);
+    }
   }
   return v;
 }
 
-/** Names no key may set: the properties every object has. */
-const inherited = (name: string) => name in Object.prototype;
+/** Names no key may set: the properties every object has (a set: `in Object.prototype` is slow). */
+const INHERITED = new Set(Object.getOwnPropertyNames(Object.prototype));
+const inherited = (name: string) => INHERITED.has(name);
 
 /**
  * The parameters of a form body or query string. Throws `FormError` (a 400 for the face) for more than
