@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { Instance } from '../instance.ts';
 import type { ReplySocket } from './outbox.ts';
 import { FairScheduler } from './scheduler.ts';
-import { Session, SessionRegistry, type SessionEndpoint } from './sessions.ts';
+import { Session, SessionRegistry, type JobResult, type SessionEndpoint } from './sessions.ts';
 
-type FakeSession = Session & { answer: ((text: string) => void | Promise<void>) | null };
+type FakeSession = Session & { answer: ((text: string) => JobResult) | null };
 /** Stands for a server's endpoint: it answers each session's frames with the session's `answer`. */
 const endpoint: SessionEndpoint = { name: 'fake', answerFrame: (s, text) => (s as FakeSession).answer?.(text) };
 const fakeSession = (id: string): FakeSession => Object.assign(new Session(id, endpoint, 'ws', { destroy() {} } as Instance, id), { answer: null });
