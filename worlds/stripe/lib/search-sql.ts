@@ -26,8 +26,9 @@ function clauseSql(c: Clause, column: SearchColumn | undefined, args: SqlParam[]
   const v = c.value;
   if (v.type === 'null') {
     if (kind !== 'metadata') return `${name} IS NULL`;
-    args.push(c.key!);
-    return `NOT EXISTS (SELECT 1 FROM json_each(${name}) WHERE key = ? AND type <> 'null')`;
+    // Text that does not hold the key's JSON at all cannot have it: json_each reads only the rest.
+    args.push(JSON.stringify(c.key!) + ':', c.key!);
+    return `(instr(${name}, ?) = 0 OR NOT EXISTS (SELECT 1 FROM json_each(${name}) WHERE key = ? AND type <> 'null'))`;
   }
   if (c.op === '~') {
     args.push(textOf(v).toLowerCase());
@@ -45,8 +46,10 @@ function clauseSql(c: Clause, column: SearchColumn | undefined, args: SqlParam[]
       args.push(v.type === 'boolean' ? Number(v.b) : Number(textOf(v).toLowerCase() === 'true'));
       return `coalesce(${name}, 0) = ?`;
     case 'metadata':
-      args.push(c.key!, textOf(v));
-      return `EXISTS (SELECT 1 FROM json_each(${name}) WHERE key = ? AND type = 'text' AND value = ?)`;
+      // The pair's JSON text (`"key":"value"`, as JSON.stringify wrote the column) finds the candidates cheaply;
+      // json_each confirms them.
+      args.push(JSON.stringify(c.key!) + ':' + JSON.stringify(textOf(v)), c.key!, textOf(v));
+      return `(instr(${name}, ?) > 0 AND EXISTS (SELECT 1 FROM json_each(${name}) WHERE key = ? AND type = 'text' AND value = ?))`;
     case 'id':
       args.push(textOf(v));
       return `${name} = ?`;
