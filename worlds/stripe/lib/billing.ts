@@ -345,7 +345,7 @@ export function* billingSteps(ctx: Ctx, passed: { from: number; to: number }): G
     if (!next) break;
     const c = contextAt(ctx, next.billing_due);
     const sub = get(ctx, 'subscriptions', next.id)!;
-    step(c, sub, next.billing_due, summary);
+    yield* step(c, sub, next.billing_due, summary);
     const after = ctx.db.one<{ billing_due: number | null }>('SELECT billing_due FROM subscriptions WHERE id = ?', next.id)!;
     // Every step moves the subscription's schedule on; a schedule that stood still would never end.
     if (after.billing_due !== null && after.billing_due <= next.billing_due) throw new Error(`billing for ${next.id} did not advance past ${next.billing_due}`);
@@ -360,7 +360,7 @@ export function* billingSteps(ctx: Ctx, passed: { from: number; to: number }): G
 }
 
 /** Everything due on `sub` at `at`, in order: expiry, trial notice and end, collection resuming, cancellation, retry, renewal. */
-function step(c: OpContext, sub: Obj, at: number, summary: TickSummary): void {
+function* step(c: OpContext, sub: Obj, at: number, summary: TickSummary): Generator<void, void> {
   if (sub.status === 'incomplete') {
     expire(c, sub);
     summary.expired++;
@@ -377,7 +377,7 @@ function step(c: OpContext, sub: Obj, at: number, summary: TickSummary): void {
       saveSubscription(c.ctx, sub);
       return;
     }
-    endTrial(c, sub, at, summary);
+    yield* endTrial(c, sub, at, summary);
     return;
   }
   let current = sub;
@@ -390,7 +390,7 @@ function step(c: OpContext, sub: Obj, at: number, summary: TickSummary): void {
     if (ENDED.has(current.status)) return;
   }
   if (periodOf(current).end <= at) {
-    renew(c, current, at, summary);
+    yield* renew(c, current, at, summary);
     return;
   }
   saveSubscription(c.ctx, current);
@@ -431,16 +431,16 @@ export function startPeriod(sub: Obj, at: number): void {
 }
 
 /** A period boundary: the next period begins, its invoice is made and collected. */
-function renew(c: OpContext, sub: Obj, at: number, summary: TickSummary): void {
+function* renew(c: OpContext, sub: Obj, at: number, summary: TickSummary): Generator<void, void> {
   const after = structuredClone(sub);
   const previous = periodOf(sub);
   startPeriod(after, at);
   summary.renewed++;
-  billPeriod(c, sub, after, previous, 'subscription_cycle', summary);
+  yield* billPeriod(c, sub, after, previous, 'subscription_cycle', summary);
 }
 
 /** A trial's end: the first paid period begins (or the subscription pauses or cancels without a payment method). */
-function endTrial(c: OpContext, sub: Obj, at: number, summary: TickSummary): void {
+function* endTrial(c: OpContext, sub: Obj, at: number, summary: TickSummary): Generator<void, void> {
   summary.trials_ended++;
   const after = structuredClone(sub);
   const previous = periodOf(sub);
@@ -458,7 +458,7 @@ function endTrial(c: OpContext, sub: Obj, at: number, summary: TickSummary): voi
   }
   startPeriod(after, at);
   after.status = 'active';
-  billPeriod(c, sub, after, previous, 'subscription_cycle', summary);
+  yield* billPeriod(c, sub, after, previous, 'subscription_cycle', summary);
 }
 
 /** Whether the subscription has something to charge: its own default payment method or the customer's. */
@@ -468,8 +468,11 @@ export function hasPaymentMethod(ctx: Ctx, sub: Obj): boolean {
   return Boolean(customer?.invoice_settings?.default_payment_method || customer?.default_source);
 }
 
-/** Invoice the period `after` has begun, collect it off-session, and settle the subscription's status by the outcome. */
-function billPeriod(c: OpContext, before: Obj, after: Obj, previous: { start: number; end: number }, reason: 'subscription_cycle', summary: TickSummary): void {
+/**
+ * Invoice the period `after` has begun, collect it off-session, and settle the subscription's status by the outcome.
+ * The billing run may pause between the invoice and its payment (each is a few milliseconds on a large account).
+ */
+function* billPeriod(c: OpContext, before: Obj, after: Obj, previous: { start: number; end: number }, reason: 'subscription_cycle', summary: TickSummary): Generator<void, void> {
   const at = nowSeconds(c.ctx);
   const pause = after.pause_collection?.behavior as string | undefined;
   if (pause === 'keep_as_draft') {
@@ -485,6 +488,7 @@ function billPeriod(c: OpContext, before: Obj, after: Obj, previous: { start: nu
     updated(c, before, after);
     return;
   }
+  yield;
   if (invoice.status === 'open' && after.collection_method === 'charge_automatically') invoice = attemptQuietly(c, invoice);
   if (invoice.status === 'open' && after.collection_method === 'charge_automatically') {
     summary.payments_failed++;
