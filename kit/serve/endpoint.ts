@@ -363,7 +363,9 @@ export class Endpoint implements SessionEndpoint {
    */
   private advanceStep(session: Session, ms: number, transport: 'ws' | 'http'): Reply | SlicedStep {
     const run = session.inst[advanceInSlices](ms);
-    const budget = this.options.scheduler.budgetMs;
+    // A slice ends at the world's first pause past its budget, so with a quarter of a turn it is mostly one step of
+    // the world's work (a subscription's invoice, or its payment): that long is what everyone else waits for.
+    const budget = this.options.scheduler.budgetMs / 4;
     const first = run.slice(budget);
     if (first !== null) return this.stepCall(session, 'advance_clock', first, transport);
     return new SlicedStep(session, () => {
