@@ -15,6 +15,9 @@ export class CallTimer {
   lastMs = 0;
   readonly slowMs: number;
   private started = 0;
+  /** Milliseconds spent in the slices of a call run in slices before the current one, and how many there were. */
+  private spent = 0;
+  private slices = 1;
   private readonly logger: (line: string) => void;
 
   constructor(slowMs: number | undefined, logger: (line: string) => void) {
@@ -24,13 +27,26 @@ export class CallTimer {
 
   start(): void {
     this.started = performance.now();
+    this.spent = 0;
+    this.slices = 1;
+  }
+
+  /** A call run in slices stops between two: the time until `resume()` is other sessions', not the call's. */
+  pause(): void {
+    this.spent += performance.now() - this.started;
+  }
+
+  resume(): void {
+    this.started = performance.now();
+    this.slices++;
   }
 
   stop(world: string, tool: string, instance: string, index: number): void {
-    const ms = performance.now() - this.started;
+    const ms = this.spent + performance.now() - this.started;
     this.lastMs = ms;
     if (ms >= this.slowMs) {
-      this.logger(`[seahaven] slow call: ${world}/${tool} took ${Math.round(ms)} ms (instance ${instance}, call ${index}); nothing else ran on this thread meanwhile`);
+      const where = this.slices === 1 ? 'nothing else ran on this thread meanwhile' : `in ${this.slices} slices, between which other sessions ran`;
+      this.logger(`[seahaven] slow call: ${world}/${tool} took ${Math.round(ms)} ms (instance ${instance}, call ${index}); ${where}`);
     }
   }
 }

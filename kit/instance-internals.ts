@@ -10,6 +10,8 @@ import type { ToolFailure } from './call-failure.ts';
 export const callWithJson: unique symbol = Symbol('seahaven.callWithJson');
 /** `inst[advanceWithJson](ms)`: `advanceClock()`, also returning the JSON text of its outcome. */
 export const advanceWithJson: unique symbol = Symbol('seahaven.advanceWithJson');
+/** `inst[advanceInSlices](ms)`: `advanceClock()` as a `ClockRun`, run a slice at a time. */
+export const advanceInSlices: unique symbol = Symbol('seahaven.advanceInSlices');
 /** `inst[runFixtureBuild](fn)`: run a fixture's builder as one transaction, recording nothing. */
 export const runFixtureBuild: unique symbol = Symbol('seahaven.runFixtureBuild');
 /** `inst[storeDatabases]()`: each store's open connection, host first, with the episode so far committed. */
@@ -20,3 +22,9 @@ export const storeDatabases: unique symbol = Symbol('seahaven.storeDatabases');
  * recorded), so the transport writes it without serialising it again.
  */
 export type CallOutcome = { ok: true; result: unknown; json: string } | { ok: false; error: ToolFailure; json: string };
+
+/** An advance of the clock run in slices (`inst[advanceInSlices](ms)`). */
+export interface ClockRun {
+  /** Run until the work is done or `budgetMs` milliseconds are spent: the outcome when done, null while work remains. */
+  slice(budgetMs: number): CallOutcome | null;
+}

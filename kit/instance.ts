@@ -12,8 +12,8 @@ import { VirtualClock, isoOf } from './clock.ts';
 import type { CallInfo, Ctx } from './ctx.ts';
 import { InstanceError } from './errors.ts';
 import { freshStart, forkStart, restartStart, startingFixture, type EpisodeSettings, type InstanceOptions, type InstanceStart } from './instance-start.ts';
-import { advanceWithJson, callWithJson, runFixtureBuild, storeDatabases, type CallOutcome } from './instance-internals.ts';
-import { boundTools, clockHooksOf, runClockHooks, type Bound, type ClockHook } from './mount.ts';
+import { advanceInSlices, advanceWithJson, callWithJson, runFixtureBuild, storeDatabases, type CallOutcome, type ClockRun } from './instance-internals.ts';
+import { boundTools, clockHookSteps, clockHooksOf, type Bound, type ClockHook } from './mount.ts';
 import { StreamPositions, type Stream } from './random.ts';
 import type { Db } from './sqlite.ts';
 import type { StateDocument } from './state-document.ts';
@@ -63,6 +63,8 @@ export class Instance {
   #currentCall = 0;
   #forks = 0;
   #destroyed = false;
+  /** An advance running in slices: its transaction is open, and nothing else may use the instance until it ends. */
+  #advancing: ClockRun | null = null;
 
   static {
     construct = (start) => new Instance(start);
@@ -118,6 +120,7 @@ export class Instance {
 
   #alive(): void {
     if (this.#destroyed) throw new InstanceError('destroyed', `instance ${this.id} was destroyed; start a new one with world.instance()`);
+    if (this.#advancing !== null) throw new InstanceError('advancing', `instance ${this.id} is advancing its clock in slices; wait for the advance to finish (its last slice answers it)`);
   }
 
   /** The agent-facing tool list: `[{ name, description, inputSchema }]`. */
@@ -156,42 +159,61 @@ export class Instance {
    * tool's call and an HTTP operation's go through here alike.
    */
   #numbered(name: string, rawArgs: unknown, args: Record<string, unknown>, storeIndex: number, run: (ctx: Ctx) => unknown, bulk = false): CallOutcome {
+    const index = this.#beginCall(name, args, bulk);
+    try {
+      return this.#commitCall(index, name, rawArgs, run(this.#stores[storeIndex].ctx));
+    } catch (e) {
+      return this.#failCall(index, name, rawArgs, e);
+    } finally {
+      this.#endCall(name, index);
+    }
+  }
+
+  /** Number a call and begin its transaction: the first part of `#numbered`, and of an advance run in slices. */
+  #beginCall(name: string, args: Record<string, unknown>, bulk: boolean): number {
     // The clock counts numbered calls (calls refused before reaching a tool are not numbered).
     const index = ++this.clock.calls;
     this.#currentCall = index;
     const stores = this.#stores;
     const call: CallInfo = { tool: name, args, index };
     for (let i = 0; i < stores.length; i++) stores[i].ctx.call = call;
-    const tx = this.#tx;
     this.#timer.start();
-    tx.begin(true, bulk);
-    try {
-      let result = run(stores[storeIndex].ctx);
-      if (result instanceof Promise) {
-        result.catch(() => undefined);
-        throw new TypeError(`${name} returned a Promise; tools and operations must be synchronous`);
-      }
-      if (result === undefined) result = null;
-      let json: string;
-      try {
-        json = JSON.stringify(result) ?? 'null';
-      } catch (e) {
-        throw new TypeError(`${name} returned a value that is not JSON (${(e as Error).message}); return plain objects, arrays, strings, numbers, booleans and null`);
-      }
-      tx.commit(index, name);
-      this.#calls.push(index, true, name, safeJson(rawArgs), json);
-      return { ok: true, result, json };
-    } catch (e) {
-      tx.rollback();
-      const s = this.#settings;
-      const error = failureOf(e, { world: this.world.name, tool: name, instance: this.id, index, seedText: s.seedText, logger: s.logger });
-      const json = safeJson(error);
-      this.#calls.push(index, false, name, safeJson(rawArgs), json);
-      return { ok: false, error, json };
-    } finally {
-      this.#currentCall = 0;
-      this.#timer.stop(this.world.name, name, this.id, index);
+    this.#tx.begin(true, bulk);
+    return index;
+  }
+
+  /** A call's result checked and serialised, its transaction committed and the call logged; throws to be rolled back. */
+  #commitCall(index: number, name: string, rawArgs: unknown, value: unknown): CallOutcome {
+    let result = value;
+    if (result instanceof Promise) {
+      result.catch(() => undefined);
+      throw new TypeError(`${name} returned a Promise; tools and operations must be synchronous`);
     }
+    if (result === undefined) result = null;
+    let json: string;
+    try {
+      json = JSON.stringify(result) ?? 'null';
+    } catch (e) {
+      throw new TypeError(`${name} returned a value that is not JSON (${(e as Error).message}); return plain objects, arrays, strings, numbers, booleans and null`);
+    }
+    this.#tx.commit(index, name);
+    this.#calls.push(index, true, name, safeJson(rawArgs), json);
+    return { ok: true, result, json };
+  }
+
+  /** A call that threw: everything it did rolled back, and the failure logged. */
+  #failCall(index: number, name: string, rawArgs: unknown, e: unknown): CallOutcome {
+    this.#tx.rollback();
+    const s = this.#settings;
+    const error = failureOf(e, { world: this.world.name, tool: name, instance: this.id, index, seedText: s.seedText, logger: s.logger });
+    const json = safeJson(error);
+    this.#calls.push(index, false, name, safeJson(rawArgs), json);
+    return { ok: false, error, json };
+  }
+
+  #endCall(name: string, index: number): void {
+    this.#currentCall = 0;
+    this.#timer.stop(this.world.name, name, this.id, index);
   }
 
   /**
@@ -238,15 +260,64 @@ export class Instance {
     return r.ok ? { ok: true, result: r.result } : { ok: false, error: r.error };
   }
 
-  /** @internal `advanceClock()`, also returning the JSON text of its outcome (a transport sends it as it is). */
+  /** @internal `advanceClock()`, also returning the JSON text of its outcome. */
   [advanceWithJson](ms: number): CallOutcome {
+    return this[advanceInSlices](ms).slice(Infinity)!;
+  }
+
+  /**
+   * @internal `advanceClock()` run a slice at a time: each `slice(budgetMs)` runs the hooks until they pause
+   * (clockHookSteps, mount.ts) with `budgetMs` spent, and answers null while work remains, the outcome once it is done.
+   * The call's transaction stays open between slices, and the instance refuses any other use meanwhile; how the work
+   * is sliced never changes what it writes. `advanceWithJson` is this with one slice.
+   */
+  [advanceInSlices](ms: number): ClockRun {
     this.#alive();
     if (!Number.isInteger(ms) || ms < 0) throw new RangeError(`advanceClock(ms) takes a whole, non-negative number of milliseconds; got ${ms}`);
-    const from = this.clock.now();
-    this.clock.base += ms;
-    if (this.#hooks.length === 0) return { ok: true, result: null, json: 'null' };
-    const passed = { from, to: from + ms };
-    return this.#numbered('advance_clock', { ms }, { ms }, 0, () => runClockHooks(this.world, this.#hooks, (m) => this.#storeOf(m).ctx, passed), true);
+    let steps: Generator<unknown, unknown> | null = null;
+    let index = 0;
+    let done: CallOutcome | null = null;
+    const args = { ms };
+    const run: ClockRun = {
+      slice: (budgetMs) => {
+        if (done !== null) return done;
+        if (steps === null) {
+          this.#alive();
+          const from = this.clock.now();
+          this.clock.base += ms;
+          if (this.#hooks.length === 0) return (done = { ok: true, result: null, json: 'null' });
+          index = this.#beginCall('advance_clock', args, true);
+          steps = clockHookSteps(this.world, this.#hooks, (m) => this.#storeOf(m).ctx, { from, to: from + ms });
+          this.#advancing = run;
+        } else {
+          if (this.#destroyed) throw new InstanceError('destroyed', `instance ${this.id} was destroyed while its clock advanced; the advance was rolled back`);
+          this.#currentCall = index;
+          this.#timer.resume();
+        }
+        const deadline = performance.now() + budgetMs;
+        try {
+          for (;;) {
+            const r = steps.next();
+            if (r.done) {
+              done = this.#commitCall(index, 'advance_clock', args, r.value);
+              break;
+            }
+            if (performance.now() >= deadline) break;
+          }
+        } catch (e) {
+          done = this.#failCall(index, 'advance_clock', args, e);
+        }
+        if (done === null) {
+          this.#currentCall = 0;
+          this.#timer.pause();
+          return null;
+        }
+        this.#advancing = null;
+        this.#endCall('advance_clock', index);
+        return done;
+      },
+    };
+    return run;
   }
 
   /** A call refused before it reached a tool: logged without a number. */
@@ -393,6 +464,11 @@ export class Instance {
   destroy(): void {
     if (this.#destroyed) return;
     this.#destroyed = true;
+    if (this.#advancing !== null) {
+      // An advance cut off between slices (its session ended) is undone whole.
+      this.#advancing = null;
+      this.#tx.rollback();
+    }
     this.#leaveConnections();
     for (const s of this.#stores) s.destroy();
     this.#calls.release();

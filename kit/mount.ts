@@ -65,12 +65,25 @@ export function clockHooksOf(world: World): ClockHook[] {
 }
 
 /**
- * Run the hooks of one clock advance, each with its store's context. The result is the host's hook's when it alone
- * has one; otherwise one entry per world with a hook, under the mount's name (the host's under its world name).
+ * Run the hooks of one clock advance, each with its store's context, as a generator that stops wherever a hook may
+ * pause. The result is the host's hook's when it alone has one; otherwise one entry per world with a hook, under the
+ * mount's name (the host's under its world name). A hook written as a
+ * generator function (`function* onClockAdvance(ctx, passed)`) pauses at each `yield`, and its `return` value is its
+ * result; any other hook runs whole. Whoever drives the generator decides only when the next part runs, never what it
+ * does, so the advance writes the same state however it is sliced.
  */
-export function runClockHooks(world: World, hooks: readonly ClockHook[], ctxOf: (mount: string | null) => Ctx, passed: { from: number; to: number }): unknown {
-  if (hooks.length === 1 && hooks[0].mount === null) return hooks[0].run(ctxOf(null), passed);
+export function* clockHookSteps(world: World, hooks: readonly ClockHook[], ctxOf: (mount: string | null) => Ctx, passed: { from: number; to: number }): Generator<unknown, unknown> {
+  const single = hooks.length === 1 && hooks[0].mount === null;
   const out: Record<string, unknown> = {};
-  for (const h of hooks) out[h.mount ?? world.name] = h.run(ctxOf(h.mount), passed) ?? null;
+  for (const h of hooks) {
+    let result = h.run(ctxOf(h.mount), passed);
+    if (isGenerator(result)) result = yield* result;
+    if (single) return result;
+    out[h.mount ?? world.name] = result ?? null;
+  }
   return out;
+}
+
+function isGenerator(v: unknown): v is Generator<unknown, unknown> {
+  return v !== null && typeof v === 'object' && typeof (v as Generator).next === 'function' && typeof (v as Generator)[Symbol.iterator] === 'function';
 }

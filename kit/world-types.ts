@@ -63,7 +63,9 @@ export interface WorldSpec {
    * What happens in the world while time passes: called when the harness advances an instance's clock
    * (`inst.clock.advance(ms)`, OpenEnv's `advance_clock` action, the console), as one numbered call recorded under
    * `advance_clock`, with the clock already at `to` (epoch ms). Stripe World renews subscriptions here. Its result is
-   * the call's result.
+   * the call's result. Written as a generator function (`*onClockAdvance(ctx, passed) { …; yield; … }`) it may pause
+   * at each `yield`: `seahaven serve` then runs a long advance a turn at a time, answering other sessions between
+   * slices, and the `return` value is the result. Pausing must change only when work runs, never what it does.
    */
   onClockAdvance?: (ctx: Ctx, passed: { from: number; to: number }) => unknown;
 }

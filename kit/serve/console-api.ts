@@ -5,6 +5,7 @@
  * and forked but not driven, since their client owns the episode.
  */
 import { Hono, type Context } from 'hono';
+import { InstanceError } from '../errors.ts';
 import { createHostCheck } from '../mcp/host-check.ts';
 import type { SeahavenApp } from './app.ts';
 import { readRequestBody } from './body.ts';
@@ -48,6 +49,8 @@ function errorResponse(c: Context, e: unknown): Response {
   const reply = (status: Status, detail: unknown, extra?: Record<string, unknown>) => c.json({ detail, ...extra }, status);
   if (e instanceof ConsoleError) return reply(e.status, e.message);
   if (e instanceof CapacityError) return reply(503, e.message, { active_sessions: e.activeSessions, max_sessions: e.maxSessions });
+  // A session whose clock advance runs in slices cannot be read until it is done.
+  if (e instanceof InstanceError && e.code === 'advancing') return reply(409, e.message);
   const body = bodyError(c, e);
   if (body !== undefined) return body;
   if (e instanceof FrameError) {

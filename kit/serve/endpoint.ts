@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { InstanceError } from '../errors.ts';
 import type { Instance, InstanceOptions } from '../instance.ts';
 import type { FaceKeys } from './face-keys.ts';
-import { advanceWithJson, callWithJson, type CallOutcome } from '../instance-internals.ts';
+import { advanceInSlices, advanceWithJson, callWithJson, type CallOutcome } from '../instance-internals.ts';
 import { agentGrade, type Grade } from '../task.ts';
 import { tokenMatcher } from './auth.ts';
 import type { World } from '../world.ts';
@@ -22,7 +22,8 @@ import { handleRpc } from './rpc.ts';
 import type { FairScheduler } from './scheduler.ts';
 import type { ServeHooks } from './hooks.ts';
 import { ALL_SPLIT, taskAt } from './tasks.ts';
-import { CapacityError, Session, type SessionEndpoint, type SessionOwner, type SessionRegistry } from './sessions.ts';
+import { CapacityError, Session, type JobResult, type SessionEndpoint, type SessionOwner, type SessionRegistry } from './sessions.ts';
+import { SlicedStep } from './sliced-step.ts';
 
 export type { ServeHooks } from './hooks.ts';
 
@@ -138,7 +139,7 @@ export class Endpoint implements SessionEndpoint {
   }
 
   /** Run `fn` in the session's turn (after its earlier requests). Rejects with `SESSION_ERROR` if the session ends first or the server is shutting down. */
-  run<T>(session: Session, fn: () => T | Promise<T>): Promise<T> {
+  run<T>(session: Session, fn: () => T | Promise<T> | SlicedStep): Promise<T> {
     if (this.closing) return Promise.reject(new FrameError('SESSION_ERROR', 'the server is shutting down; retry against a running server'));
     return new Promise<T>((resolve, reject) => {
       this.options.scheduler.push(session, () => {
@@ -146,6 +147,12 @@ export class Endpoint implements SessionEndpoint {
         try {
           const out = fn();
           if (out instanceof Promise) return out.then(resolve, reject);
+          if (out instanceof SlicedStep) {
+            // The rest runs in the session's next turns; the request is answered by the last slice.
+            out.deliver = resolve as (reply: Reply) => void;
+            out.fail = reject;
+            return out;
+          }
           resolve(out);
         } catch (e) {
           reject(e);
@@ -159,10 +166,15 @@ export class Endpoint implements SessionEndpoint {
    * session's socket, through the scheduler's outbox. A promise while a reset waits on a hook: the session stays busy
    * until its reply is written.
    */
-  answerFrame(session: Session, text: string): void | Promise<void> {
+  answerFrame(session: Session, text: string): JobResult {
     const reply = this.reply(session, text);
     if (reply === null) return;
     if (reply instanceof Promise) return reply.then((r) => this.send(session, r));
+    if (reply instanceof SlicedStep) {
+      reply.deliver = (r) => this.send(session, r);
+      reply.fail = (e) => this.send(session, this.errorText(e));
+      return reply;
+    }
     this.send(session, reply);
   }
 
@@ -172,9 +184,10 @@ export class Endpoint implements SessionEndpoint {
 
   /**
    * The reply to one WebSocket frame: JSON text, or for a successful call its UTF-8 bytes; a promise of it while a
-   * reset waits on a hook; null for `close`, which ends the session and is not answered.
+   * reset waits on a hook; a `SlicedStep` for an `advance_clock` that runs on in later turns; null for `close`, which
+   * ends the session and is not answered.
    */
-  reply(session: Session, text: string): Reply | null | Promise<Reply> {
+  reply(session: Session, text: string): Reply | null | Promise<Reply> | SlicedStep {
     if (text.length > this.options.maxFrameChars) {
       const msg = `frame of ${text.length} characters exceeds this server's limit of ${this.options.maxFrameChars}; send smaller arguments or start the server with a higher --max-frame-bytes`;
       return errorFrame('VALIDATION_ERROR', msg, [{ type: 'string_too_long', loc: [], msg, input: null }]);
@@ -201,7 +214,7 @@ export class Endpoint implements SessionEndpoint {
             const out = this.callTool(session, action.tool_name, action.arguments, 'ws', ['data']);
             return out instanceof Promise ? out.catch((e) => this.errorText(e)) : out;
           }
-          if (action.type === 'advance_clock') return this.stepCall(session, 'advance_clock', session.inst[advanceWithJson](action.ms), 'ws');
+          if (action.type === 'advance_clock') return this.advanceStep(session, action.ms, 'ws');
           const out = this.otherStep(session, action, ['data'], 'ws');
           return typeof out === 'string' ? wrapObservation(out) : out.then(wrapObservation, (e) => this.errorText(e));
         }
@@ -399,6 +412,33 @@ export class Endpoint implements SessionEndpoint {
     if (a.type === 'call_tool') return this.callTool(session, a.tool_name, a.arguments, 'http', where, wholeGrades);
     if (a.type === 'advance_clock') return this.stepCall(session, 'advance_clock', session.inst[advanceWithJson](a.ms), 'http');
     return this.otherStep(session, a, where, 'http', wholeGrades);
+  }
+
+  /**
+   * `act` as the HTTP step runs it in the session's turn (`run`): an `advance_clock` that takes longer than a turn
+   * goes on in the session's next turns.
+   */
+  step(session: Session, a: StepAction, where: (string | number)[], wholeGrades = false): Reply | Promise<Reply> | SlicedStep {
+    if (a.type === 'advance_clock') return this.advanceStep(session, a.ms, 'http');
+    return this.act(session, a, where, wholeGrades);
+  }
+
+  /**
+   * `advance_clock` run a turn's budget at a time (`inst[advanceInSlices]`): its reply when one slice did it all, else
+   * a `SlicedStep` whose last slice answers. Other sessions are answered between slices; the session's later requests
+   * wait in its queue.
+   */
+  private advanceStep(session: Session, ms: number, transport: 'ws' | 'http'): Reply | SlicedStep {
+    const run = session.inst[advanceInSlices](ms);
+    // A slice ends at the world's first pause past its budget, so with a quarter of a turn it is mostly one step of
+    // the world's work (a subscription's invoice, or its payment): that long is what everyone else waits for.
+    const budget = this.options.scheduler.budgetMs / 4;
+    const first = run.slice(budget);
+    if (first !== null) return this.stepCall(session, 'advance_clock', first, transport);
+    return new SlicedStep(session, () => {
+      const outcome = run.slice(budget);
+      return outcome === null ? null : this.stepCall(session, 'advance_clock', outcome, transport);
+    });
   }
 
   /** `list_tools`, `submit`, `grade` or `fork`: the step payload's JSON text. */

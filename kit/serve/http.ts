@@ -225,7 +225,7 @@ export function httpRoutes(app: Hono, ep: Endpoint, options: HttpOptions): void 
       // The grader token on a step opens whole grades for that step's grade or submit.
       const whole = ep.graderAccess(c.req.header(GRADER_TOKEN_HEADER), ['header', GRADER_TOKEN_HEADER]);
       const s = httpSession(ep, id);
-      const payload = await ep.run(s, () => ep.act(s, action, where, whole));
+      const payload = await ep.run(s, () => ep.step(s, action, where, whole));
       return c.body(payload, 200, JSON_HEADERS);
     } catch (e) {
       return httpError(c, e, ep);

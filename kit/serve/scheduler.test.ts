@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { Instance } from '../instance.ts';
 import type { ReplySocket } from './outbox.ts';
 import { FairScheduler } from './scheduler.ts';
-import { Session, SessionRegistry, type SessionEndpoint } from './sessions.ts';
+import { Session, SessionRegistry, type JobResult, type SessionEndpoint } from './sessions.ts';
 
-type FakeSession = Session & { answer: ((text: string) => void | Promise<void>) | null };
+type FakeSession = Session & { answer: ((text: string) => JobResult) | null };
 /** Stands for a server's endpoint: it answers each session's frames with the session's `answer`. */
 const endpoint: SessionEndpoint = { name: 'fake', answerFrame: (s, text) => (s as FakeSession).answer?.(text) };
 const fakeSession = (id: string): FakeSession => Object.assign(new Session(id, endpoint, 'ws', { destroy() {} } as Instance, id), { answer: null });
@@ -210,5 +210,78 @@ describe('FairScheduler', () => {
     const ref = /server error (\w+)/.exec(replies[1])![1];
     expect(lines.find((l) => l.includes(ref))).toContain('sync failure at /srv/world/fixtures/x.sqlite');
     expect(lines.some((l) => l.includes('async failure'))).toBe(true);
+  });
+
+  it('resumes a job that runs in slices once per round: other sessions are answered between slices, its own next job after it', async () => {
+    const scheduler = new FairScheduler();
+    const heavy = fakeSession('heavy');
+    const light = fakeSession('light');
+    const log: string[] = [];
+    heavy.answer = (text) => {
+      if (text !== 'advance') return void log.push(`heavy:${text}`);
+      let left = 5;
+      log.push('heavy:slice');
+      return {
+        resume: () => {
+          log.push('heavy:slice');
+          return --left === 0;
+        },
+      };
+    };
+    light.answer = (text) => void log.push(`light:${text}`);
+    scheduler.push(heavy, 'advance');
+    scheduler.push(heavy, 'after');
+    for (let i = 0; i < 3; i++) scheduler.push(light, String(i));
+    await scheduler.idle();
+    expect(log).toEqual(['heavy:slice', 'light:0', 'heavy:slice', 'light:1', 'heavy:slice', 'light:2', 'heavy:slice', 'heavy:slice', 'heavy:slice', 'heavy:after']);
+  });
+
+  it('answers a light session that arrives while a sliced job is in progress, before the job ends', async () => {
+    // A budget of 0 yields to I/O after every job, as a real slice, which spends the whole budget, does.
+    const scheduler = new FairScheduler(0);
+    const heavy = fakeSession('heavy');
+    const light = fakeSession('light');
+    const log: string[] = [];
+    let slices = 0;
+    heavy.answer = () => ({
+      resume: () => {
+        slices++;
+        // Partway through, a frame arrives on another session (as from its socket, between turns).
+        if (slices === 3) setImmediate(() => scheduler.push(light, 'call'));
+        log.push(`heavy:${slices}`);
+        return slices === 50;
+      },
+    });
+    light.answer = (text) => void log.push(`light:${text}`);
+    scheduler.push(heavy, 'advance');
+    await scheduler.idle();
+    const answered = log.indexOf('light:call');
+    expect(answered).toBeGreaterThan(0);
+    expect(answered).toBeLessThan(log.indexOf('heavy:50'));
+    expect(log.filter((l) => l.startsWith('heavy:'))).toHaveLength(50);
+  });
+
+  it('ends a sliced job whose session closes, and answers a slice that throws with its one reply', async () => {
+    const lines: string[] = [];
+    const scheduler = new FairScheduler(undefined, undefined, (l) => lines.push(l));
+    const s = fakeSession('s');
+    const replies: string[] = [];
+    s.socket = socket((reply) => replies.push(reply));
+    let resumed = 0;
+    s.answer = (text) => {
+      if (text === 'ok') return void scheduler.outbox.send(s.socket!, 'ok');
+      return { resume: () => {
+        if (++resumed === 2) throw new Error('slice failed');
+        return false;
+      } };
+    };
+    scheduler.push(s, 'advance');
+    scheduler.push(s, 'ok');
+    await scheduler.idle();
+    expect(resumed).toBe(2);
+    expect(replies).toHaveLength(2);
+    expect(replies[0]).toMatch(/internal error \(server error/);
+    expect(replies[1]).toBe('ok');
+    expect(lines.some((l) => l.includes('slice failed'))).toBe(true);
   });
 });

@@ -7,13 +7,17 @@
  * of those that already had their turn.
  *
  * A job is a WebSocket frame's text, which the session's endpoint answers (`SessionEndpoint.answerFrame`), or a
- * closure from an HTTP handler. Replies written to sockets during a turn are held in the outbox (outbox.ts) and
+ * closure from an HTTP handler. A job too long for one turn (a clock advance of months) answers `Slices`: the
+ * scheduler resumes it once per round, in the session's turn, and the session's next job waits until it is done, so
+ * the session keeps its order and every other session is answered between two slices. Replies written to sockets during a turn are held in the outbox (outbox.ts) and
  * written together when the turn yields, or once they have waited `flushMs`, or before a job of a session whose jobs
  * usually take long.
  */
 import { errorFrame, logInternal } from './errors.ts';
 import { Outbox } from './outbox.ts';
-import type { Job, Session } from './sessions.ts';
+import type { Job, JobResult, Session, Slices } from './sessions.ts';
+
+const isSlices = (out: JobResult): out is Slices => out !== undefined && !(out instanceof Promise);
 
 export class FairScheduler {
   /** Where the sockets' replies wait while a turn runs. */
@@ -27,7 +31,8 @@ export class FairScheduler {
   private idleWaiters: (() => void)[] = [];
   /** Sessions running an asynchronous job. */
   private running = 0;
-  private readonly budgetMs: number;
+  /** How long one turn may run jobs before yielding to I/O; also the length of one slice of a job run in slices. */
+  readonly budgetMs: number;
   private readonly flushMs: number;
   private readonly logger: (line: string) => void;
 
@@ -59,7 +64,7 @@ export class FairScheduler {
   }
 
   private wake(session: Session): void {
-    if (!session.queued && !session.busy && session.pending > 0) {
+    if (!session.queued && !session.busy && (session.pending > 0 || session.slices !== null)) {
       session.queued = true;
       this.ready.push(session);
     }
@@ -96,7 +101,8 @@ export class FairScheduler {
     while (this.head < this.ready.length) {
       const s = this.ready[this.head++];
       s.queued = false;
-      if (!s.closed && s.pending > 0) {
+      if (s.closed) s.slices = null;
+      if (!s.closed && (s.pending > 0 || s.slices !== null)) {
         // A session whose jobs usually take long would hold everyone else's replies for that long: send them first.
         if (outbox.pending && s.jobMs >= this.flushMs / 2) {
           outbox.flush();
@@ -104,17 +110,28 @@ export class FairScheduler {
         }
         const started = now;
         s.lastActive = now;
-        let out: void | Promise<void>;
+        let out: JobResult;
         try {
-          const job = s.nextJob();
-          // A frame goes to the session's endpoint, which answers it on the session's socket.
-          out = typeof job === 'string' ? s.endpoint.answerFrame(s, job) : job();
+          const slices = s.slices;
+          if (slices !== null) {
+            // The next slice of the session's current job; its last one answers the request.
+            s.slices = null;
+            out = slices.resume() ? undefined : slices;
+          } else {
+            const job = s.nextJob();
+            // A frame goes to the session's endpoint, which answers it on the session's socket.
+            out = typeof job === 'string' ? s.endpoint.answerFrame(s, job) : job();
+          }
         } catch (e) {
           // Nothing may escape and stall other sessions, and the request still gets its one reply.
           this.fail(s, e);
           out = undefined;
         }
-        if (out !== undefined) {
+        if (isSlices(out)) {
+          s.slices = out;
+          s.queued = true;
+          this.again.push(s);
+        } else if (out !== undefined) {
           s.busy = true;
           this.running++;
           const done = this.asyncJobEnded(s);

@@ -23,8 +23,19 @@ export function sharedOverHttp(s: Session): boolean {
 /** Why a session ends. */
 export type EndReason = 'close' | 'disconnect' | 'idle' | 'shutdown' | 'replaced';
 
+/**
+ * Work that runs in slices (a long clock advance): the scheduler calls `resume()` once in each of the session's turns,
+ * until it answers true (done); the session's later jobs wait behind it, other sessions take their turns between.
+ */
+export interface Slices {
+  resume(): boolean;
+}
+
+/** What a job may answer: nothing (done), a promise (done when it settles), or `Slices` (to be resumed). */
+export type JobResult = void | Promise<void> | Slices;
+
 /** A queued unit of work: a WebSocket frame's text, or a closure from an HTTP handler. */
-export type Job = string | (() => void | Promise<void>);
+export type Job = string | (() => JobResult);
 
 /**
  * The endpoint (endpoint.ts) a session belongs to, as sessions need it: something to group sessions by, the world's
@@ -33,8 +44,11 @@ export type Job = string | (() => void | Promise<void>);
  */
 export interface SessionEndpoint {
   readonly name: string;
-  /** Answer one WebSocket frame of `session`, writing the reply to its socket; a promise while the answer is pending. */
-  answerFrame(session: Session, text: string): void | Promise<void>;
+  /**
+   * Answer one WebSocket frame of `session`, writing the reply to its socket; a promise while the answer is pending,
+   * `Slices` for work the scheduler resumes turn by turn.
+   */
+  answerFrame(session: Session, text: string): JobResult;
 }
 
 /** @internal The counters of an episode in play, set together by `Session.play`. */
@@ -87,6 +101,8 @@ export class Session {
   queued = false;
   /** @internal Running an asynchronous job. */
   busy = false;
+  /** @internal A job running in slices, resumed in the session's turns before its next job. */
+  slices: Slices | null = null;
   /** @internal How long this session's jobs take, in milliseconds (a moving average). */
   jobMs = 0;
   /** @internal The WebSocket the session's replies are written to (outbox.ts); null for sessions of other transports. */

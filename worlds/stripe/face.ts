@@ -1,11 +1,11 @@
 /**
  * Stripe World's HTTP face: `/v1/...` as the official SDKs call it. The secret key (`Authorization: Bearer sk_test_…`,
- * or HTTP Basic with the key as user name) picks the instance; form bodies with bracket keys are decoded with `qs`;
- * replies carry `Request-Id`, `Stripe-Version` and the idempotency headers; errors use Stripe's envelope and codes.
+ * or HTTP Basic with the key as user name) picks the instance; form bodies with bracket keys are decoded in one pass
+ * (lib/form.ts); replies carry `Request-Id`, `Stripe-Version` and the idempotency headers; errors use Stripe's envelope and codes.
  */
-import qs from 'qs';
 import { defineHttpFace, type FaceReply, type FaceRequest, type HttpFace } from '../../kit/index.ts';
 import type { StripeFailureDetails } from './lib/errors.ts';
+import { decodeForm, FormError } from './lib/form.ts';
 import { DEFAULT_API_VERSION, type OpFailureDetails, type OpInput, type OpResult, type StripeOp } from './lib/op.ts';
 
 const KEY = /^(sk|rk)_test_[A-Za-z0-9_]{1,247}$/;
@@ -105,9 +105,10 @@ export function stripeFace(ops: readonly StripeOp[]): HttpFace {
         const text = method === 'POST' ? (req.body !== '' ? req.body : req.query) : req.query;
         let params: Record<string, unknown>;
         try {
-          params = qs.parse(text, { depth: 10, arrayLimit: 1000, parameterLimit: 10_000, allowDots: false, strictNullHandling: false }) as Record<string, unknown>;
-        } catch {
-          return { reply: errorReply(400, 'Invalid request: the body could not be decoded as application/x-www-form-urlencoded.') };
+          params = decodeForm(text);
+        } catch (e) {
+          if (e instanceof FormError) return { reply: errorReply(400, e.message, e.param === undefined ? {} : { param: e.param }) };
+          throw e;
         }
         const input: OpInput = { params, path, version: req.headers['stripe-version'] || DEFAULT_API_VERSION, idempotency_key: method === 'POST' ? req.headers['idempotency-key'] ?? null : null };
         if (input.idempotency_key !== null && input.idempotency_key.length > 255) {

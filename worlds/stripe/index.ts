@@ -8,7 +8,7 @@ import { stripeFace } from './face.ts';
 import { operations } from './operations.ts';
 import { tools } from './tools.ts';
 import { registerOps } from './lib/run-op.ts';
-import { billingTick } from './lib/billing.ts';
+import { billingSteps } from './lib/billing.ts';
 import { fixtures } from './fixtures/definitions.ts';
 import { tasks } from './tasks.ts';
 import { stripeBasics } from './curriculum.ts';
@@ -27,7 +27,7 @@ export const stripe = defineWorld({
   untracked: ['idempotency_keys'],
   fixturesDir: new URL('./fixtures/', import.meta.url),
   // Time passing renews subscriptions, ends trials, retries payments and collects due invoices.
-  onClockAdvance: billingTick,
+  onClockAdvance: billingSteps,
   fixtures,
   tasks,
   curricula: [stripeBasics],

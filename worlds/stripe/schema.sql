@@ -1,6 +1,7 @@
 -- Stripe World. Each resource table: id, seq (a global counter that orders objects created in the same second),
 -- created (unix seconds), the object's JSON in data, and the columns lists and searches filter on (lib/store.ts keeps
--- them in step with data).
+-- them in step with data). A searchable table also holds one search_<field> column per searchable field, as search
+-- compares it (lib/search-fields.ts); its order index carries them, so a search never reads a row it does not show.
 
 CREATE TABLE customers (
   id TEXT PRIMARY KEY,
@@ -9,9 +10,14 @@ CREATE TABLE customers (
   data TEXT NOT NULL,
   email TEXT,
   name TEXT,
-  deleted INTEGER NOT NULL DEFAULT 0
+  deleted INTEGER NOT NULL DEFAULT 0,
+  search_email TEXT,
+  search_metadata TEXT,
+  search_name TEXT,
+  search_phone TEXT
 ) STRICT;
-CREATE INDEX customers_order ON customers (created DESC, seq DESC);
+-- Search walks this index in its order and tests clauses on its entries (lib/search-fields.ts).
+CREATE INDEX customers_order ON customers (created DESC, seq DESC, deleted, search_email, search_metadata, search_name, search_phone);
 CREATE UNIQUE INDEX customers_seq ON customers (seq);
 CREATE INDEX customers_email ON customers (email);
 
@@ -35,9 +41,16 @@ CREATE TABLE products (
   deleted INTEGER NOT NULL DEFAULT 0,
   shippable INTEGER,
   url TEXT,
-  type TEXT
+  type TEXT,
+  search_active INTEGER,
+  search_description TEXT,
+  search_metadata TEXT,
+  search_name TEXT,
+  search_shippable INTEGER,
+  search_url TEXT
 ) STRICT;
-CREATE INDEX products_order ON products (created DESC, seq DESC);
+-- Search walks this index in its order and tests clauses on its entries (lib/search-fields.ts).
+CREATE INDEX products_order ON products (created DESC, seq DESC, deleted, search_active, search_description, search_metadata, search_name, search_shippable, search_url);
 CREATE UNIQUE INDEX products_seq ON products (seq);
 
 CREATE TABLE prices (
@@ -52,9 +65,16 @@ CREATE TABLE prices (
   currency TEXT,
   deleted INTEGER NOT NULL DEFAULT 0,
   interval TEXT,
-  usage_type TEXT
+  usage_type TEXT,
+  search_active INTEGER,
+  search_currency TEXT,
+  search_lookup_key TEXT,
+  search_metadata TEXT,
+  search_product TEXT,
+  search_type TEXT
 ) STRICT;
-CREATE INDEX prices_order ON prices (created DESC, seq DESC);
+-- Search walks this index in its order and tests clauses on its entries (lib/search-fields.ts).
+CREATE INDEX prices_order ON prices (created DESC, seq DESC, deleted, search_active, search_currency, search_lookup_key, search_metadata, search_product, search_type);
 CREATE UNIQUE INDEX prices_seq ON prices (seq);
 CREATE INDEX prices_product ON prices (product);
 CREATE INDEX prices_lookup_key ON prices (lookup_key);
@@ -133,9 +153,15 @@ CREATE TABLE payment_intents (
   created INTEGER NOT NULL,
   data TEXT NOT NULL,
   customer TEXT,
-  status TEXT
+  status TEXT,
+  search_amount REAL,
+  search_currency TEXT,
+  search_customer TEXT,
+  search_metadata TEXT,
+  search_status TEXT
 ) STRICT;
-CREATE INDEX payment_intents_order ON payment_intents (created DESC, seq DESC);
+-- Search walks this index in its order and tests clauses on its entries (lib/search-fields.ts).
+CREATE INDEX payment_intents_order ON payment_intents (created DESC, seq DESC, search_amount, search_currency, search_customer, search_metadata, search_status);
 CREATE UNIQUE INDEX payment_intents_seq ON payment_intents (seq);
 CREATE INDEX payment_intents_customer ON payment_intents (customer);
 
@@ -146,9 +172,24 @@ CREATE TABLE charges (
   data TEXT NOT NULL,
   customer TEXT,
   payment_intent TEXT,
-  status TEXT
+  status TEXT,
+  search_amount REAL,
+  search_address_postal_code TEXT,
+  search_currency TEXT,
+  search_customer TEXT,
+  search_disputed INTEGER,
+  search_metadata TEXT,
+  search_payment_intent TEXT,
+  search_card_last4 TEXT,
+  search_card_brand TEXT,
+  search_card_exp_month REAL,
+  search_card_exp_year REAL,
+  search_card_fingerprint TEXT,
+  search_refunded INTEGER,
+  search_status TEXT
 ) STRICT;
-CREATE INDEX charges_order ON charges (created DESC, seq DESC);
+-- Search walks this index in its order and tests clauses on its entries (lib/search-fields.ts).
+CREATE INDEX charges_order ON charges (created DESC, seq DESC, search_amount, search_address_postal_code, search_currency, search_customer, search_disputed, search_metadata, search_payment_intent, search_card_last4, search_card_brand, search_card_exp_month, search_card_exp_year, search_card_fingerprint, search_refunded, search_status);
 CREATE UNIQUE INDEX charges_seq ON charges (seq);
 CREATE INDEX charges_customer ON charges (customer);
 CREATE INDEX charges_payment_intent ON charges (payment_intent);
@@ -257,9 +298,20 @@ CREATE TABLE invoices (
   subscription TEXT,
   number TEXT,
   collection_method TEXT,
-  due_date INTEGER
+  due_date INTEGER,
+  search_currency TEXT,
+  search_customer TEXT,
+  search_last_finalization_error_code TEXT,
+  search_last_finalization_error_type TEXT,
+  search_metadata TEXT,
+  search_number TEXT,
+  search_receipt_number TEXT,
+  search_status TEXT,
+  search_subscription TEXT,
+  search_total REAL
 ) STRICT;
-CREATE INDEX invoices_order ON invoices (created DESC, seq DESC);
+-- Search walks this index in its order and tests clauses on its entries (lib/search-fields.ts).
+CREATE INDEX invoices_order ON invoices (created DESC, seq DESC, search_currency, search_customer, search_last_finalization_error_code, search_last_finalization_error_type, search_metadata, search_number, search_receipt_number, search_status, search_subscription, search_total);
 CREATE UNIQUE INDEX invoices_seq ON invoices (seq);
 CREATE INDEX invoices_customer ON invoices (customer);
 CREATE INDEX invoices_subscription ON invoices (subscription);
@@ -311,9 +363,13 @@ CREATE TABLE subscriptions (
   customer TEXT,
   status TEXT,
   -- When the clock next owes the subscription something (lib/billing.ts keeps it; null: nothing until someone acts).
-  billing_due INTEGER
+  billing_due INTEGER,
+  search_canceled_at REAL,
+  search_metadata TEXT,
+  search_status TEXT
 ) STRICT;
-CREATE INDEX subscriptions_order ON subscriptions (created DESC, seq DESC);
+-- Search walks this index in its order and tests clauses on its entries (lib/search-fields.ts).
+CREATE INDEX subscriptions_order ON subscriptions (created DESC, seq DESC, search_canceled_at, search_metadata, search_status);
 CREATE INDEX subscriptions_billing_due ON subscriptions (billing_due, seq) WHERE billing_due IS NOT NULL;
 CREATE UNIQUE INDEX subscriptions_seq ON subscriptions (seq);
 CREATE INDEX subscriptions_customer ON subscriptions (customer);

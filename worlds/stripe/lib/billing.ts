@@ -24,7 +24,7 @@ import { emit, emitStored, changedAttributes } from './events.ts';
 import { DAY } from './money.ts';
 import { DEFAULT_API_VERSION, type OpContext } from './op.ts';
 import { get, newId, nowSeconds, put, putJson, remove, rows, type Obj } from './store.ts';
-import { pruneEvents } from './retention.ts';
+import { PRUNE_BATCH, pruneEvents } from './retention.ts';
 import { attemptQuietly, collectDueInvoices, createDraftInvoice, createFinalizedInvoice, createInvoiceItem, finalizeInvoice, markUncollectible, payInvoice, priceAmount, voidInvoice, type LineInput } from './invoicing.ts';
 
 /** Stripe allows 20 items on a subscription. */
@@ -324,6 +324,20 @@ export interface TickSummary {
  * each boundary at its own instant, until nothing is due by `to`.
  */
 export function billingTick(ctx: Ctx, passed: { from: number; to: number }): TickSummary {
+  const steps = billingSteps(ctx, passed);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+/**
+ * `billingTick` as the world's `onClockAdvance`: a generator that pauses after each subscription's step and each batch
+ * of pruned events, so the kit can run a long advance in slices and answer other sessions between them. Pausing
+ * changes only when the next part runs: every part reads what it does next from the store, never from how the advance
+ * was sliced.
+ */
+export function* billingSteps(ctx: Ctx, passed: { from: number; to: number }): Generator<void, TickSummary> {
   const end = Math.floor(passed.to / 1000);
   const summary: TickSummary = { renewed: 0, trials_ended: 0, payments_failed: 0, retried: 0, canceled: 0, expired: 0 };
   for (;;) {
@@ -331,20 +345,22 @@ export function billingTick(ctx: Ctx, passed: { from: number; to: number }): Tic
     if (!next) break;
     const c = contextAt(ctx, next.billing_due);
     const sub = get(ctx, 'subscriptions', next.id)!;
-    step(c, sub, next.billing_due, summary);
+    yield* step(c, sub, next.billing_due, summary);
     const after = ctx.db.one<{ billing_due: number | null }>('SELECT billing_due FROM subscriptions WHERE id = ?', next.id)!;
     // Every step moves the subscription's schedule on; a schedule that stood still would never end.
     if (after.billing_due !== null && after.billing_due <= next.billing_due) throw new Error(`billing for ${next.id} did not advance past ${next.billing_due}`);
+    yield;
   }
   // Invoices outside subscriptions (auto-advancing drafts, their retries) are collected as of the new time.
   collectDueInvoices(contextAt(ctx, end));
+  yield;
   // Events older than Stripe's 30 days of retention are gone (lib/retention.ts).
-  pruneEvents(ctx, end);
+  while (pruneEvents(ctx, end) === PRUNE_BATCH) yield;
   return summary;
 }
 
 /** Everything due on `sub` at `at`, in order: expiry, trial notice and end, collection resuming, cancellation, retry, renewal. */
-function step(c: OpContext, sub: Obj, at: number, summary: TickSummary): void {
+function* step(c: OpContext, sub: Obj, at: number, summary: TickSummary): Generator<void, void> {
   if (sub.status === 'incomplete') {
     expire(c, sub);
     summary.expired++;
@@ -361,7 +377,7 @@ function step(c: OpContext, sub: Obj, at: number, summary: TickSummary): void {
       saveSubscription(c.ctx, sub);
       return;
     }
-    endTrial(c, sub, at, summary);
+    yield* endTrial(c, sub, at, summary);
     return;
   }
   let current = sub;
@@ -374,7 +390,7 @@ function step(c: OpContext, sub: Obj, at: number, summary: TickSummary): void {
     if (ENDED.has(current.status)) return;
   }
   if (periodOf(current).end <= at) {
-    renew(c, current, at, summary);
+    yield* renew(c, current, at, summary);
     return;
   }
   saveSubscription(c.ctx, current);
@@ -415,16 +431,16 @@ export function startPeriod(sub: Obj, at: number): void {
 }
 
 /** A period boundary: the next period begins, its invoice is made and collected. */
-function renew(c: OpContext, sub: Obj, at: number, summary: TickSummary): void {
+function* renew(c: OpContext, sub: Obj, at: number, summary: TickSummary): Generator<void, void> {
   const after = structuredClone(sub);
   const previous = periodOf(sub);
   startPeriod(after, at);
   summary.renewed++;
-  billPeriod(c, sub, after, previous, 'subscription_cycle', summary);
+  yield* billPeriod(c, sub, after, previous, 'subscription_cycle', summary);
 }
 
 /** A trial's end: the first paid period begins (or the subscription pauses or cancels without a payment method). */
-function endTrial(c: OpContext, sub: Obj, at: number, summary: TickSummary): void {
+function* endTrial(c: OpContext, sub: Obj, at: number, summary: TickSummary): Generator<void, void> {
   summary.trials_ended++;
   const after = structuredClone(sub);
   const previous = periodOf(sub);
@@ -442,7 +458,7 @@ function endTrial(c: OpContext, sub: Obj, at: number, summary: TickSummary): voi
   }
   startPeriod(after, at);
   after.status = 'active';
-  billPeriod(c, sub, after, previous, 'subscription_cycle', summary);
+  yield* billPeriod(c, sub, after, previous, 'subscription_cycle', summary);
 }
 
 /** Whether the subscription has something to charge: its own default payment method or the customer's. */
@@ -452,8 +468,11 @@ export function hasPaymentMethod(ctx: Ctx, sub: Obj): boolean {
   return Boolean(customer?.invoice_settings?.default_payment_method || customer?.default_source);
 }
 
-/** Invoice the period `after` has begun, collect it off-session, and settle the subscription's status by the outcome. */
-function billPeriod(c: OpContext, before: Obj, after: Obj, previous: { start: number; end: number }, reason: 'subscription_cycle', summary: TickSummary): void {
+/**
+ * Invoice the period `after` has begun, collect it off-session, and settle the subscription's status by the outcome.
+ * The billing run may pause between the invoice and its payment (each is a few milliseconds on a large account).
+ */
+function* billPeriod(c: OpContext, before: Obj, after: Obj, previous: { start: number; end: number }, reason: 'subscription_cycle', summary: TickSummary): Generator<void, void> {
   const at = nowSeconds(c.ctx);
   const pause = after.pause_collection?.behavior as string | undefined;
   if (pause === 'keep_as_draft') {
@@ -469,6 +488,7 @@ function billPeriod(c: OpContext, before: Obj, after: Obj, previous: { start: nu
     updated(c, before, after);
     return;
   }
+  yield;
   if (invoice.status === 'open' && after.collection_method === 'charge_automatically') invoice = attemptQuietly(c, invoice);
   if (invoice.status === 'open' && after.collection_method === 'charge_automatically') {
     summary.payments_failed++;

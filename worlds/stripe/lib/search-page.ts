@@ -6,8 +6,9 @@
 import type { Ctx } from '../../../kit/index.ts';
 import { invalidRequest } from './errors.ts';
 import { limitOf } from './list.ts';
-import { compileSearch, SEARCH_FIELDS } from './search.ts';
-import { rows, type Obj, type Table } from './store.ts';
+import { checkSearch, SEARCH_FIELDS } from './search.ts';
+import { searchWhere } from './search-sql.ts';
+import { countRows, rows, type Obj, type Table } from './store.ts';
 
 export interface SearchParams {
   query: string;
@@ -19,19 +20,22 @@ export interface SearchParams {
 /** One page of search results, newest first; `page` is the previous page's `next_page`. */
 export function searchPage(ctx: Ctx, table: Table, params: SearchParams, url: string): Obj {
   const fields = SEARCH_FIELDS[table];
-  const matches = compileSearch(params.query, fields);
+  const where = searchWhere(table, checkSearch(params.query, fields));
   const limit = limitOf(params.limit);
   let offset = 0;
   if (params.page) {
     const m = /^page_(\d+)$/.exec(params.page);
     if (!m) throw invalidRequest(`Invalid page: ${params.page}; pass the next_page of the previous result.`, 'page');
     offset = Number(m[1]);
+    if (!Number.isSafeInteger(offset)) throw invalidRequest(`Invalid page: ${params.page}; pass the next_page of the previous result.`, 'page');
   }
   const live = table === 'customers' || table === 'products' || table === 'prices' ? 'deleted = 0' : '1';
-  const all = rows(ctx, table, live, []).filter(matches);
-  const data = all.slice(offset, offset + limit);
-  const has_more = all.length > offset + limit;
+  // The table's order index holds every search column, so SQL tests the clauses on index entries and reads the JSON of
+  // this page's rows only (search-fields.ts).
+  const found = rows(ctx, table, `${live} AND ${where.sql}`, where.args, false, limit + 1, offset);
+  const has_more = found.length > limit;
+  const data = found.slice(0, limit);
   const out: Obj = { object: 'search_result', data, has_more, next_page: has_more ? `page_${offset + limit}` : null, url };
-  if (params.expand?.includes('total_count')) out.total_count = all.length;
+  if (params.expand?.includes('total_count')) out.total_count = countRows(ctx, table, `${live} AND ${where.sql}`, where.args);
   return out;
 }

@@ -1,6 +1,8 @@
 /**
  * Stripe's search query language, parsed by hand (a scanner over the characters and a recursive-descent parser over
- * clauses) and compiled to a predicate over stored objects.
+ * clauses) and checked against the searchable fields. Search pages run it as SQL over the tables' search columns
+ * (search-sql.ts); `compileSearch` makes the same query a predicate over objects, which defines what a query means
+ * and which the SQL is tested against.
  *
  *   query   := clause (conj clause)*          conj := AND | OR | whitespace (an implicit AND); AND/OR any case
  *   clause  := ['-'] field op value             at most 10 clauses; AND and OR never mix in one query
@@ -19,54 +21,10 @@
  * Every mistake is a 400 `invalid_request_error` on `query` that names what is wrong and at which character.
  */
 import { invalidRequest } from './errors.ts';
+import { idOf, kindOf, readPath, type FieldSpec } from './search-fields.ts';
 import type { Obj } from './store.ts';
 
-export type FieldKind = 'id' | 'token' | 'string' | 'number' | 'boolean' | 'metadata';
-
-/** A searchable field: its kind, and where to read it when that is not simply its dotted path. */
-export type FieldSpec = FieldKind | { kind: FieldKind; read: (o: Obj) => unknown };
-
-const card = (f: string) => `payment_method_details.card.${f}`;
-
-/** The searchable fields of each searchable table. */
-export const SEARCH_FIELDS: Partial<Record<string, Record<string, FieldSpec>>> = {
-  customers: { created: 'number', email: 'string', metadata: 'metadata', name: 'string', phone: 'string' },
-  charges: {
-    amount: 'number',
-    'billing_details.address.postal_code': 'token',
-    created: 'number',
-    currency: 'token',
-    customer: 'id',
-    disputed: 'boolean',
-    metadata: 'metadata',
-    payment_intent: 'id',
-    [card('last4')]: 'token',
-    [card('brand')]: 'token',
-    [card('exp_month')]: 'number',
-    [card('exp_year')]: 'number',
-    [card('fingerprint')]: 'id',
-    refunded: 'boolean',
-    status: 'token',
-  },
-  invoices: {
-    created: 'number',
-    currency: 'token',
-    customer: 'id',
-    last_finalization_error_code: 'token',
-    last_finalization_error_type: 'token',
-    metadata: 'metadata',
-    number: 'string',
-    receipt_number: 'string',
-    status: 'token',
-    // Newer API versions moved the subscription under `parent`; either place answers.
-    subscription: { kind: 'id', read: (o) => o.subscription ?? o.parent?.subscription_details?.subscription ?? null },
-    total: 'number',
-  },
-  payment_intents: { amount: 'number', created: 'number', currency: 'token', customer: 'id', metadata: 'metadata', status: 'token' },
-  prices: { active: 'boolean', created: 'number', currency: 'token', lookup_key: 'string', metadata: 'metadata', product: 'id', type: 'token' },
-  products: { active: 'boolean', created: 'number', description: 'string', metadata: 'metadata', name: 'string', shippable: 'boolean', url: 'string' },
-  subscriptions: { canceled_at: 'number', created: 'number', metadata: 'metadata', status: 'token' },
-};
+export { SEARCH_FIELDS, type FieldKind, type FieldSpec } from './search-fields.ts';
 
 export const MAX_CLAUSES = 10;
 
@@ -228,24 +186,6 @@ export function parseSearch(query: string): ParsedQuery {
   return { conj: conj ?? 'AND', clauses };
 }
 
-function kindOf(spec: FieldSpec): FieldKind {
-  return typeof spec === 'string' ? spec : spec.kind;
-}
-
-function readPath(o: Obj, path: string): unknown {
-  let cur: unknown = o;
-  for (const part of path.split('.')) {
-    if (cur === null || typeof cur !== 'object') return undefined;
-    cur = (cur as Obj)[part];
-  }
-  return cur;
-}
-
-/** A reference's id, whether stored as an id or an expanded object. */
-function idOf(v: unknown): unknown {
-  return v !== null && typeof v === 'object' && typeof (v as Obj).id === 'string' ? (v as Obj).id : v;
-}
-
 const isNull = (v: unknown) => v === null || v === undefined;
 
 /** Compile one clause to a predicate, checking that its field, operator and value fit together. */
@@ -318,13 +258,15 @@ function compileClause(query: string, c: Clause, fields: Record<string, FieldSpe
   }
 }
 
-function numberOf(v: Value): number | undefined {
+/** The number a clause compares with, or undefined for a value that is not one. */
+export function numberOf(v: Value): number | undefined {
   if (v.type === 'number') return v.n;
   if (v.type === 'string' && /^-?\d+(\.\d+)?$/.test(v.text.trim())) return Number(v.text);
   return undefined;
 }
 
-function textOf(v: Value): string {
+/** The text a clause matches. */
+export function textOf(v: Value): string {
   if (v.type === 'string' || v.type === 'number') return v.text;
   if (v.type === 'boolean') return String(v.b);
   return '';
@@ -339,4 +281,15 @@ export function compileSearch(query: string, fields: Record<string, FieldSpec> |
     return c.negated ? (o: Obj) => !test(o) : test;
   });
   return parsed.conj === 'OR' ? (o) => tests.some((t) => t(o)) : (o) => tests.every((t) => t(o));
+}
+
+/**
+ * `query` parsed and checked against the searchable `fields` (each clause's field, operator and value fit together);
+ * throws Stripe's 400 as `compileSearch` does. search-sql.ts turns what it returns into SQL.
+ */
+export function checkSearch(query: string, fields: Record<string, FieldSpec> | undefined): ParsedQuery {
+  if (!fields) throw invalidRequest('This resource cannot be searched.');
+  const parsed = parseSearch(query);
+  for (const c of parsed.clauses) compileClause(query, c, fields);
+  return parsed;
 }

@@ -2,10 +2,12 @@
  * Objects in SQLite. Every resource table holds `id`, `seq` (a global counter: the tie-breaker when objects share a
  * `created` second), `created`, a few indexed columns for filters, and `data`: the object's canonical JSON as the
  * API returns it (references as ids; expansion happens when a reply is shaped). `COLUMNS` says how each table's
- * indexed columns are read off its object, so `put` keeps them in step with `data`.
+ * indexed columns are read off its object, so `put` keeps them in step with `data`; a searchable table's search
+ * columns (search-fields.ts) are written the same way.
  */
 import type { Ctx, SqlParam } from '../../../kit/index.ts';
 import { resourceMissing } from './errors.ts';
+import { SEARCH_COLUMNS } from './search-fields.ts';
 
 export type Obj = Record<string, any>;
 
@@ -50,6 +52,11 @@ export const COLUMNS: Record<Table, Record<string, Col>> = {
   checkout_sessions: { status: (o) => o.status ?? null, customer: (o) => ref(o.customer), payment_intent: (o) => ref(o.payment_intent), subscription: (o) => ref(o.subscription), payment_link: (o) => ref(o.payment_link) },
 };
 
+/** Every column `put` writes besides id, seq, created and data: the indexed ones, then the search columns. */
+const WRITTEN: Record<Table, [string, Col][]> = Object.fromEntries(
+  (Object.keys(COLUMNS) as Table[]).map((t) => [t, [...Object.entries(COLUMNS[t]), ...(SEARCH_COLUMNS[t] ?? []).map((c): [string, Col] => [c.column, c.value])]]),
+) as Record<Table, [string, Col][]>;
+
 /** Which table holds objects whose id starts with a prefix (expansion and generic retrieval use it). */
 export const TABLE_OF_PREFIX: Record<string, Table> = {
   cus_: 'customers', cbtxn_: 'customer_balance_transactions', prod_: 'products', price_: 'prices', promo_: 'promotion_codes',
@@ -81,8 +88,8 @@ export function nowSeconds(ctx: Ctx): number {
  * a table created in the same second keep their order; an update keeps its row's `seq` and `created`.
  */
 const UPSERTS = Object.fromEntries(
-  (Object.keys(COLUMNS) as Table[]).map((t) => {
-    const names = Object.keys(COLUMNS[t]);
+  (Object.keys(WRITTEN) as Table[]).map((t) => {
+    const names = WRITTEN[t].map(([name]) => name);
     const sql = [
       'INSERT INTO', t, '(id, seq, created, data', ...names.map((n) => ', ' + n), ')',
       'VALUES (?, (SELECT coalesce(max(seq), 0) + 1 FROM', t, '), ?, ?', ...names.map(() => ', ?'), ')',
@@ -93,7 +100,7 @@ const UPSERTS = Object.fromEntries(
 ) as Record<Table, string>;
 
 /** Each table's column readers, in the order of `UPSERTS`' placeholders. */
-const COLUMN_READERS = Object.fromEntries((Object.keys(COLUMNS) as Table[]).map((t) => [t, Object.values(COLUMNS[t])])) as Record<Table, Col[]>;
+const COLUMN_READERS = Object.fromEntries((Object.keys(WRITTEN) as Table[]).map((t) => [t, WRITTEN[t].map(([, read]) => read)])) as Record<Table, Col[]>;
 
 /** Insert or replace an object, in one statement. */
 export function put(ctx: Ctx, table: Table, obj: Obj): Obj {
@@ -117,14 +124,21 @@ export function putJson(ctx: Ctx, table: Table, obj: Obj, json: string = JSON.st
  * Rows of `table` as objects: `where` is SQL over its columns (fixed text with `?` placeholders), newest first unless
  * `ascending`. Lists and searches read through here, so a table name is spliced into SQL only in this module.
  */
-export function rows(ctx: Ctx, table: Table, where: string, args: SqlParam[], ascending = false, limit = -1): Obj[] {
-  // `where` is fixed clause text joined by the caller (list.ts: `customer = ?`, `created < ?`); values are parameters.
+export function rows(ctx: Ctx, table: Table, where: string, args: SqlParam[], ascending = false, limit = -1, offset = 0): Obj[] {
+  // `where` is fixed clause text joined by the caller (list.ts: `customer = ?`, `created < ?`; search-sql.ts); values
+  // are parameters.
   const found = ascending
     ? // eslint-disable-next-line seahaven/no-sql-interpolation
-      ctx.db.all<{ data: string }>(`SELECT data FROM ${table} WHERE ${where} ORDER BY created ASC, seq ASC LIMIT ?`, ...args, limit)
+      ctx.db.all<{ data: string }>(`SELECT data FROM ${table} WHERE ${where} ORDER BY created ASC, seq ASC LIMIT ? OFFSET ?`, ...args, limit, offset)
     : // eslint-disable-next-line seahaven/no-sql-interpolation
-      ctx.db.all<{ data: string }>(`SELECT data FROM ${table} WHERE ${where} ORDER BY created DESC, seq DESC LIMIT ?`, ...args, limit);
+      ctx.db.all<{ data: string }>(`SELECT data FROM ${table} WHERE ${where} ORDER BY created DESC, seq DESC LIMIT ? OFFSET ?`, ...args, limit, offset);
   return found.map((r) => JSON.parse(r.data) as Obj);
+}
+
+/** How many rows of `table` match `where` (search's `total_count`). */
+export function countRows(ctx: Ctx, table: Table, where: string, args: SqlParam[]): number {
+  // eslint-disable-next-line seahaven/no-sql-interpolation
+  return ctx.db.one<{ n: number }>(`SELECT count(*) AS n FROM ${table} WHERE ${where}`, ...args)!.n;
 }
 
 /** Where an object sits in its table's order (a list cursor), or undefined. */

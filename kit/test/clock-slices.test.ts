@@ -1,0 +1,136 @@
+import { describe, expect, it } from 'vitest';
+import { defineTool, defineWorld, InstanceError, z, type Instance } from '../index.ts';
+import { advanceInSlices, type CallOutcome } from '../instance-internals.ts';
+
+// A clock advance run in slices (what `seahaven serve` does with a long advance_clock): a hook written as a generator
+// pauses at each yield, the call's transaction stays open between slices, and the advance writes the same state
+// however it is sliced; a failure in a late slice rolls the whole advance back.
+
+const DAY = 86_400_000;
+
+const rent = defineWorld({
+  name: 'rent_slices',
+  version: '1',
+  schema: 'CREATE TABLE leases (id TEXT PRIMARY KEY, paid_through TEXT NOT NULL) STRICT; CREATE TABLE charges (id TEXT PRIMARY KEY, lease TEXT NOT NULL, at TEXT NOT NULL) STRICT;',
+  tools: [
+    defineTool({
+      name: 'sign_lease',
+      description: 'Sign a lease paid through now.',
+      input: z.object({}),
+      run: (ctx) => {
+        const id = ctx.ids.token('lease_', 6);
+        ctx.db.run('INSERT INTO leases (id, paid_through) VALUES (?, ?)', id, ctx.clock.iso());
+        return { id };
+      },
+    }),
+  ],
+  // Every lease is charged once per whole 30 days that passed; the work may pause after each charge.
+  *onClockAdvance(ctx, { from, to }) {
+    let charged = 0;
+    for (const lease of ctx.db.all<{ id: string; paid_through: string }>('SELECT id, paid_through FROM leases ORDER BY id')) {
+      let due = Date.parse(lease.paid_through) + 30 * DAY;
+      while (due <= to) {
+        ctx.db.run('INSERT INTO charges (id, lease, at) VALUES (?, ?, ?)', ctx.ids.token('ch_', 6), lease.id, new Date(due).toISOString());
+        ctx.db.run('UPDATE leases SET paid_through = ? WHERE id = ?', new Date(due).toISOString(), lease.id);
+        due += 30 * DAY;
+        charged++;
+        yield;
+      }
+    }
+    // Found only once every charge is written, many slices in.
+    if (to - from > 365 * DAY) throw new Error('more than a year at once');
+    return { charged, random: ctx.rng.int(0, 1_000_000) };
+  },
+});
+
+function leased(logger?: (line: string) => void): Instance {
+  const inst = rent.instance({ seed: 5, now: '2026-01-01T00:00:00.000Z', logger });
+  for (let i = 0; i < 4; i++) inst.call('sign_lease');
+  return inst;
+}
+
+/** Run an advance one hook step per slice (budget 0); answers the outcome and how many slices it took. */
+function sliced(inst: Instance, ms: number): { outcome: CallOutcome; slices: number } {
+  const run = inst[advanceInSlices](ms);
+  for (let slices = 1; ; slices++) {
+    const outcome = run.slice(0);
+    if (outcome !== null) return { outcome, slices };
+  }
+}
+
+/** Everything observable of an instance: tables, changes, the call log, the clock, and what its random streams give next. */
+function observed(inst: Instance): unknown {
+  return {
+    leases: inst.query('SELECT * FROM leases ORDER BY id'),
+    charges: inst.query('SELECT * FROM charges ORDER BY id'),
+    changes: inst.changes(),
+    changeLog: inst.changeLog(),
+    calls: inst.callLog(),
+    now: inst.clock.now(),
+    next: inst.call('sign_lease'),
+  };
+}
+
+describe('a clock advance in slices', () => {
+  it('writes the same state as the same advance in one piece, however it is sliced', () => {
+    const whole = leased();
+    const pieces = leased();
+    try {
+      const one = whole.advanceClock(200 * DAY);
+      expect(one.ok).toBe(true);
+      const { outcome, slices } = sliced(pieces, 200 * DAY);
+      expect(slices).toBeGreaterThan(20);
+      expect(outcome).toMatchObject({ ok: true, result: (one as { result: unknown }).result });
+      expect(observed(pieces)).toEqual(observed(whole));
+    } finally {
+      whole.destroy();
+      pieces.destroy();
+    }
+  });
+
+  it('rolls a failure in a late slice back whole, and the instance goes on', () => {
+    const logged: string[] = [];
+    const inst = leased((line) => logged.push(line));
+    const tables = () => ({ leases: inst.query('SELECT * FROM leases ORDER BY id'), charges: inst.query('SELECT * FROM charges ORDER BY id'), changes: inst.changes(), changeLog: inst.changeLog() });
+    const before = tables();
+    const start = inst.clock.now();
+    try {
+      const { outcome, slices } = sliced(inst, 400 * DAY);
+      expect(slices).toBeGreaterThan(40);
+      expect(outcome).toMatchObject({ ok: false, error: { code: 'internal' } });
+      expect(tables()).toEqual(before);
+      expect(logged.join('\n')).toMatch(/more than a year at once/);
+      // The failed advance is logged, as any failed call, and the instance goes on.
+      expect(inst.callLog().at(-1)).toMatchObject({ tool: 'advance_clock', ok: false });
+      // Time still passed, as when the same advance fails in one piece; the next one bills all of it.
+      expect(inst.clock.now()).toBe(start + 400 * DAY);
+      expect(inst.advanceClock(30 * DAY)).toMatchObject({ ok: true, result: { charged: 4 * 14 } });
+    } finally {
+      inst.destroy();
+    }
+  });
+
+  it('refuses any other use of the instance between slices, and a destroy between slices undoes the advance', () => {
+    const inst = leased();
+    const run = inst[advanceInSlices](90 * DAY);
+    expect(run.slice(0)).toBeNull();
+    let refused: unknown;
+    try {
+      inst.call('sign_lease');
+    } catch (e) {
+      refused = e;
+    }
+    expect(refused).toBeInstanceOf(InstanceError);
+    expect((refused as InstanceError).code).toBe('advancing');
+    expect(() => inst.changes()).toThrow(/advancing its clock in slices; wait for the advance to finish/);
+    inst.destroy();
+    expect(() => run.slice(0)).toThrow(/destroyed while its clock advanced; the advance was rolled back/);
+    // The next instance of the same start sees none of it.
+    const next = leased();
+    try {
+      expect(next.query('SELECT count(*) AS n FROM charges')).toEqual([{ n: 0 }]);
+    } finally {
+      next.destroy();
+    }
+  });
+});
