@@ -8,7 +8,7 @@ import { CallHistory, type CallLogEntry } from './call-history.ts';
 import { CallTimer } from './call-timing.ts';
 import { CallTransaction } from './call-transaction.ts';
 import { ChangeTracker, type Change, type ChangeLogEntry } from './capture.ts';
-import { VirtualClock, isoOf } from './clock.ts';
+import { VirtualClock, advanceProblem, isoOf } from './clock.ts';
 import type { CallInfo, Ctx } from './ctx.ts';
 import { InstanceError } from './errors.ts';
 import { freshStart, forkStart, restartStart, startingFixture, type EpisodeSettings, type InstanceOptions, type InstanceStart } from './instance-start.ts';
@@ -241,7 +241,8 @@ export class Instance {
   /** @internal `advanceClock()`, also returning the JSON text of its outcome (a transport sends it as it is). */
   [advanceWithJson](ms: number): CallOutcome {
     this.#alive();
-    if (!Number.isInteger(ms) || ms < 0) throw new RangeError(`advanceClock(ms) takes a whole, non-negative number of milliseconds; got ${ms}`);
+    const problem = advanceProblem(ms, this.clock.now());
+    if (problem !== null) throw new RangeError(`advanceClock(ms): ${problem}`);
     const from = this.clock.now();
     this.clock.base += ms;
     if (this.#hooks.length === 0) return { ok: true, result: null, json: 'null' };

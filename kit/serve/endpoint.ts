@@ -5,6 +5,7 @@
  * observation, whatever the transport, is built by observation.ts.
  */
 import { randomUUID } from 'node:crypto';
+import { advanceProblem } from '../clock.ts';
 import { InstanceError } from '../errors.ts';
 import type { Instance, InstanceOptions } from '../instance.ts';
 import type { FaceKeys } from './face-keys.ts';
@@ -179,7 +180,7 @@ export class Endpoint implements SessionEndpoint {
           if (msg.data === undefined) throw validationError('invalid step', [{ type: 'missing', loc: ['data'], msg: 'Field required: a step frame carries the action in data' }]);
           const action = parseAction(msg.data, ['data']);
           if (action.type === 'call_tool') return this.callTool(session, action.tool_name, action.arguments, 'ws');
-          if (action.type === 'advance_clock') return this.stepCall(session, 'advance_clock', session.inst[advanceWithJson](action.ms), 'ws');
+          if (action.type === 'advance_clock') return this.advance(session, action.ms, ['data'], 'ws');
           const out = this.otherStep(session, action, ['data'], 'ws');
           return typeof out === 'string' ? wrapObservation(out) : out.then(wrapObservation, (e) => this.errorText(e));
         }
@@ -330,8 +331,15 @@ export class Endpoint implements SessionEndpoint {
   /** Run a checked step action (HTTP, the console): the step payload, as JSON text or (a successful call) UTF-8 bytes. */
   act(session: Session, a: StepAction, where: (string | number)[]): Reply | Promise<Reply> {
     if (a.type === 'call_tool') return this.callTool(session, a.tool_name, a.arguments, 'http');
-    if (a.type === 'advance_clock') return this.stepCall(session, 'advance_clock', session.inst[advanceWithJson](a.ms), 'http');
+    if (a.type === 'advance_clock') return this.advance(session, a.ms, where, 'http');
     return this.otherStep(session, a, where, 'http');
+  }
+
+  /** `advance_clock`: refused as a validation error, the episode untouched, past the most one advance may move its clock. */
+  private advance(session: Session, ms: number, where: (string | number)[], transport: 'ws' | 'http'): Reply {
+    const problem = advanceProblem(ms, session.inst.clock.now());
+    if (problem !== null) throw validationError('invalid action', [{ type: 'value_error', loc: [...where, 'ms'], msg: problem, input: ms }]);
+    return this.stepCall(session, 'advance_clock', session.inst[advanceWithJson](ms), transport);
   }
 
   /** `list_tools`, `submit`, `grade` or `fork`: the step payload's JSON text. */
