@@ -13,7 +13,7 @@
  */
 import type { ChangeTracker } from './capture.ts';
 import type { RowReader } from './capture-sql.ts';
-import type { CallHistory } from './call-history.ts';
+import { DEFAULT_CALL_LOG_BYTES, type CallHistory } from './call-history.ts';
 import { parseInstant, type ClockMode } from './clock.ts';
 import type { Connection } from './connection.ts';
 import { InstanceError } from './errors.ts';
@@ -40,6 +40,22 @@ export interface InstanceOptions {
   slowCallMs?: number;
   /** Start from this task's fixture and grade with the task at `submit()`. */
   task?: string;
+  /**
+   * Most bytes of call outcomes (results and errors, as JSON) `callLog()` keeps; past it the oldest are dropped, each
+   * record keeping its arguments and `result_dropped: true`. Default 8 MiB (`seahaven serve --max-call-log-mb`). A fork
+   * keeps its original's bound.
+   */
+  maxCallLogBytes?: number;
+}
+
+/** The options that bound what one episode may hold, which a server passes to every instance it starts. */
+export type EpisodeLimits = Pick<InstanceOptions, 'maxCallLogBytes'>;
+
+/** Check a byte limit option: a whole number of bytes, at least `min`. */
+function byteLimit(name: string, value: number | undefined, fallback: number, min: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isSafeInteger(value) || value < min) throw new InstanceError('invalid_limit', `${name} must be a whole number of bytes >= ${min}; got ${JSON.stringify(value)}`);
+  return value;
 }
 
 /** The checked options of an episode, and what follows from them whichever way the instance begins. */
@@ -56,6 +72,8 @@ export interface EpisodeSettings {
   seedText: string;
   id: string;
   logger: (line: string) => void;
+  /** `options.maxCallLogBytes`, checked, or its default. */
+  maxCallLogBytes: number;
 }
 
 /** Where one store begins. */
@@ -141,6 +159,7 @@ export function settingsOf(world: World, options: InstanceOptions): EpisodeSetti
     seedText,
     id: 'inst_' + hashHex(seedText).slice(0, 16),
     logger: options.logger ?? ((line) => console.error(line)),
+    maxCallLogBytes: byteLimit('maxCallLogBytes', options.maxCallLogBytes, DEFAULT_CALL_LOG_BYTES, 0),
   };
 }
 

@@ -26,7 +26,7 @@ import { answerRequest, type FaceReply, type FaceRequest } from './http-face.ts'
 import { hasIdleRoom, keepIdle, takeIdle } from './idle-connections.ts';
 import type { Connection } from './connection.ts';
 
-export type { InstanceOptions } from './instance-start.ts';
+export type { EpisodeLimits, InstanceOptions } from './instance-start.ts';
 export type { StateDocument } from './state-document.ts';
 export type { ToolFailure } from './call-failure.ts';
 export type { CallLogEntry } from './call-history.ts';
@@ -80,7 +80,7 @@ export class Instance {
     this.taskId = s.options.task;
     this.clock = new VirtualClock(s.mode, s.startMs);
     this.#timer = new CallTimer(s.options.slowCallMs, s.logger);
-    this.#calls = new CallHistory(start.carried?.callLog);
+    this.#calls = new CallHistory(start.carried?.callLog, s.maxCallLogBytes);
     this.#tx = new CallTransaction(this.#tracker);
     const parts = { seedText: s.seedText, clock: this.clock, tracker: this.#tracker, tx: this.#tx, instance: { id: this.id, fixture: this.fixture, seed: this.seed } };
     const stores: WorldStore[] = [];

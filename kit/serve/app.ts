@@ -57,6 +57,8 @@ export interface AppOptions {
   logger?: (line: string) => void;
   /** Log each tool call of every session that takes at least this many milliseconds, through `logger`. Default 1000; `Infinity`: never. */
   slowCallMs?: number;
+  /** Most bytes of call outcomes each session's call log keeps (older ones are dropped, their arguments kept). Default 8 MiB. */
+  maxCallLogBytes?: number;
   /** @internal In a worker of `seahaven serve --workers N`: which worker owns a session, and the hand-over to it (cluster.ts). */
   cluster?: ClusterRouter;
 }
@@ -105,6 +107,7 @@ export function createApp(options: AppOptions): SeahavenApp {
   if (!Number.isFinite(forkTtlMs) || forkTtlMs <= 0 || forkTtlMs > 2 ** 31 - 1) throw new Error(`createApp: forkTtlMs must be a number of milliseconds from 1 to ${2 ** 31 - 1}; got ${forkTtlMs}`);
   const sessions = new SessionRegistry({ maxSessions, idleTimeoutMs: options.idleTimeoutMs ?? DEFAULTS.idleTimeoutMs, hibernateAfterMs: options.hibernateAfterMs ?? DEFAULTS.hibernateAfterMs, forkTtlMs });
   const slowCallMs = options.slowCallMs === undefined ? undefined : checkSlowCallMs(options.slowCallMs, 'createApp: slowCallMs');
+  if (options.maxCallLogBytes !== undefined && (!Number.isSafeInteger(options.maxCallLogBytes) || options.maxCallLogBytes < 0)) throw new Error(`createApp: maxCallLogBytes must be a whole number of bytes >= 0; got ${options.maxCallLogBytes}`);
   const scheduler = new FairScheduler(undefined, undefined, logger);
   const limits: BodyLimits = { maxBodyBytes: options.maxBodyBytes ?? DEFAULTS.maxBodyBytes, bodyTimeoutMs: options.bodyTimeoutMs ?? DEFAULTS.bodyTimeoutMs, report: rateLimited(logger) };
   if (!Number.isFinite(limits.bodyTimeoutMs) || limits.bodyTimeoutMs <= 0) throw new Error(`createApp: bodyTimeoutMs must be a number of milliseconds > 0; got ${limits.bodyTimeoutMs}`);
@@ -149,6 +152,7 @@ export function createApp(options: AppOptions): SeahavenApp {
       hooks: options.hooks ?? {},
       logger,
       slowCallMs,
+      episodeLimits: { maxCallLogBytes: options.maxCallLogBytes },
       defaultFixture: options.defaultFixtures !== undefined && Object.hasOwn(options.defaultFixtures, world.name) ? options.defaultFixtures[world.name] : undefined,
       maxFrameChars: options.maxFrameBytes ?? DEFAULTS.maxFrameBytes,
     });

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { advanceProblem } from '../clock.ts';
 import { InstanceError } from '../errors.ts';
-import type { Instance, InstanceOptions } from '../instance.ts';
+import type { EpisodeLimits, Instance, InstanceOptions } from '../instance.ts';
 import type { FaceKeys } from './face-keys.ts';
 import { advanceWithJson, callWithJson, type CallOutcome } from '../instance-internals.ts';
 import type { Grade } from '../task.ts';
@@ -34,6 +34,8 @@ export interface EndpointOptions {
   faceKeys?: FaceKeys;
   /** Slow-call threshold of every instance this endpoint starts. Default: the instance's own (1000 ms). */
   slowCallMs?: number;
+  /** What one episode may hold (its call log's outcomes), for every instance this endpoint starts. Default: the instance's own. */
+  episodeLimits?: EpisodeLimits;
   /** Fixture of sessions before their first reset and of resets that name none. Default: the world's first fixture. */
   defaultFixture?: string;
   /** Frames longer than this many characters are refused. */
@@ -83,9 +85,9 @@ export class Endpoint implements SessionEndpoint {
     }
   }
 
-  /** The logger and slow-call threshold every instance of this endpoint starts with. */
-  instanceOptions(): Pick<InstanceOptions, 'logger' | 'slowCallMs'> {
-    return { logger: this.options.logger, slowCallMs: this.options.slowCallMs };
+  /** The logger, slow-call threshold and episode limits every instance of this endpoint starts with. */
+  instanceOptions(): Pick<InstanceOptions, 'logger' | 'slowCallMs'> & EpisodeLimits {
+    return { logger: this.options.logger, slowCallMs: this.options.slowCallMs, ...this.options.episodeLimits };
   }
 
   /** The session's key for the world's HTTP face, or undefined for a world without one. */

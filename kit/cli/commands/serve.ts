@@ -3,6 +3,7 @@ import { Option, type Command } from 'commander';
 import { CliError } from '../errors.ts';
 import { loadWorld } from '../load-world.ts';
 import type { World } from '../../world.ts';
+import type { EpisodeLimits, InstanceOptions } from '../../instance.ts';
 import type { McpHttpHandler } from '../../mcp/index.ts';
 import type { RunningServer } from '../../serve/server.ts';
 import type { ServedCurricula } from '../../serve/curricula.ts';
@@ -26,6 +27,7 @@ interface ServeFlags {
   curriculaDb?: string;
   console: boolean;
   workers?: string;
+  maxCallLogMb?: string;
 }
 
 function wholeNumber(flag: string, value: string | undefined, min: number): number | undefined {
@@ -147,7 +149,7 @@ async function mcpStreamableHttp(
   server: () => RunningServer | undefined,
   fixtures: Record<string, string>,
   limits: { idleTimeoutMs?: number },
-  slowCallMs: number | undefined,
+  instanceOptions: Pick<InstanceOptions, 'slowCallMs'> & EpisodeLimits,
 ): Promise<McpHttpHandler> {
   const { createMcpHttpHandler, openInstance } = await import('../../mcp/index.ts');
   const byName = new Map(worlds.map((w) => [w.name, w]));
@@ -158,7 +160,7 @@ async function mcpStreamableHttp(
     },
     startInstance: (world, reset) => {
       const fixture = fixtures[world.name] ?? server()?.endpoints.get(world.name)?.defaultFixture;
-      return openInstance(world, reset.fixture === undefined && reset.task === undefined ? { ...reset, fixture } : reset, { slowCallMs });
+      return openInstance(world, reset.fixture === undefined && reset.task === undefined ? { ...reset, fixture } : reset, instanceOptions);
     },
     ...(limits.idleTimeoutMs === undefined ? {} : { idleTimeoutMs: limits.idleTimeoutMs }),
   });
@@ -183,6 +185,7 @@ export function registerServe(program: Command): void {
     .option('--max-body-bytes <n>', 'longest HTTP body accepted (default 1048576)')
     .option('--body-timeout <seconds>', 'cut a request body that has not fully arrived this long after it is read with 408 (default 10)')
     .option('--slow-call-ms <n>', 'log each tool call that takes at least this many milliseconds, with its world, tool and duration (default 1000)')
+    .option('--max-call-log-mb <n>', "most MiB of call results each session's call log keeps; older results are dropped, their arguments kept (default 8)")
     .option('--runs-db <path|url>', 'where curriculum runs are kept, so they survive a restart and servers can share them: a SQLite file (processes on one machine may share it), or postgres://user:password@host:5432/dbname for servers on several machines (default .data/curricula.sqlite)')
     .addOption(new Option('--curricula-db <path>', 'the older name of --runs-db').hideHelp())
     .option('--no-console', 'do not serve the web console on /console/')
@@ -212,6 +215,8 @@ export function registerServe(program: Command): void {
       const hibernate = wholeNumber('--hibernate-after', flags.hibernateAfter, 0);
       const bodyTimeout = positiveSeconds('--body-timeout', flags.bodyTimeout);
       const slowCallMs = wholeNumber('--slow-call-ms', flags.slowCallMs, 0);
+      const callLogMb = wholeNumber('--max-call-log-mb', flags.maxCallLogMb, 0);
+      const episodeLimits = { maxCallLogBytes: callLogMb === undefined ? undefined : callLogMb * 1024 * 1024 };
       const limits = {
         maxSessions: wholeNumber('--max-sessions', flags.maxSessions, 1),
         idleTimeoutMs: timeout === undefined ? undefined : timeout * 1000,
@@ -221,7 +226,7 @@ export function registerServe(program: Command): void {
       let server: RunningServer | undefined;
       const { consoleRoutes } = await import('../../serve/console.ts');
       const webConsole = flags.console ? consoleRoutes() : null;
-      const mcp = await mcpStreamableHttp(worlds, () => server, fixtures, limits, slowCallMs);
+      const mcp = await mcpStreamableHttp(worlds, () => server, fixtures, limits, { slowCallMs, ...episodeLimits });
       const curricula = await openCurricula(worlds, flags);
       try {
         server = await startServer({
@@ -239,6 +244,7 @@ export function registerServe(program: Command): void {
           token,
           ...limits,
           slowCallMs,
+          ...episodeLimits,
           defaultFixtures: fixtures,
           maxFrameBytes: wholeNumber('--max-frame-bytes', flags.maxFrameBytes, 1024),
           maxBodyBytes: wholeNumber('--max-body-bytes', flags.maxBodyBytes, 1024),
