@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { MAX_DB_BYTES } from './connection.ts';
 import { InstanceError } from './errors.ts';
 import { runFixtureBuild, storeDatabases } from './instance-internals.ts';
 import { captureTriggersSql, dropCaptureTriggersSql, RowReader } from './capture-sql.ts';
@@ -54,7 +55,7 @@ export function sha256(bytes: Uint8Array): string {
 export function buildFixture(world: World, id: string): BuiltFixture {
   const spec = Object.hasOwn(world.fixtures, id) ? world.fixtures[id] : undefined;
   if (!spec) throw new InstanceError('unknown_fixture', `world "${world.name}" has no fixture "${id}"`);
-  const inst = world.instance({ fixture: spec.parent, seed: 0, clock: 'fixed', now: spec.now });
+  const inst = world.instance({ fixture: spec.parent, seed: 0, clock: 'fixed', now: spec.now, maxDbGrowthBytes: MAX_DB_BYTES });
   try {
     inst[runFixtureBuild]((ctx) => spec.build(ctx));
     const images = new Map<string | null, Buffer>();

@@ -3,7 +3,7 @@
  * of its world, and the history of the episode. Each tool call is one transaction (call-transaction.ts); every row
  * written is captured. How an instance begins (fresh, restarted or forked) is instance-start.ts.
  */
-import { failureOf, safeJson, type ToolFailure } from './call-failure.ts';
+import { databaseFull, failureOf, isDatabaseFull, safeJson, type ToolFailure } from './call-failure.ts';
 import { CallHistory, type CallLogEntry } from './call-history.ts';
 import { CallTimer } from './call-timing.ts';
 import { CallTransaction } from './call-transaction.ts';
@@ -24,7 +24,7 @@ import { WorldStore } from './world-store.ts';
 import type { World } from './world-types.ts';
 import { answerRequest, type FaceReply, type FaceRequest } from './http-face.ts';
 import { hasIdleRoom, keepIdle, takeIdle } from './idle-connections.ts';
-import type { Connection } from './connection.ts';
+import { MAX_DB_BYTES, type Connection } from './connection.ts';
 
 export type { EpisodeLimits, InstanceOptions } from './instance-start.ts';
 export type { StateDocument } from './state-document.ts';
@@ -63,6 +63,8 @@ export class Instance {
   #currentCall = 0;
   #forks = 0;
   #destroyed = false;
+  /** Why the episode ended while the instance lives on (its database filled up, and SQLite undid it); null while it runs. */
+  #ended: ToolFailure | null = null;
 
   static {
     construct = (start) => new Instance(start);
@@ -120,6 +122,29 @@ export class Instance {
     if (this.#destroyed) throw new InstanceError('destroyed', `instance ${this.id} was destroyed; start a new one with world.instance()`);
   }
 
+  /** Alive, and its episode not ended: what reading or forking its state needs. */
+  #running(): void {
+    this.#alive();
+    if (this.#ended !== null) throw new InstanceError(this.#ended.code, this.#ended.message);
+  }
+
+  /**
+   * The failure of a call that filled a database (SQLITE_FULL), or whose episode SQLite undid (`lost`); null for any
+   * other failure. When the episode is lost it ends here: its history no longer matches its databases.
+   */
+  #exhausted(e: unknown, lost: boolean): ToolFailure | null {
+    if (!lost && !isDatabaseFull(e)) return null;
+    const limit = Math.min(MAX_DB_BYTES, Math.max(...this.#stores.map((st) => st.limitBytes)));
+    const failure = databaseFull({ world: this.world.name, limitBytes: limit, growthBytes: this.#settings.maxDbGrowthBytes, endedAt: lost ? this.clock.calls : null });
+    if (lost) this.#ended = failure;
+    return failure;
+  }
+
+  /** Why the episode ended while the instance lives on (a database filled up: `resource_exhausted`), or null while it runs. */
+  get ended(): ToolFailure | null {
+    return this.#ended;
+  }
+
   /** The agent-facing tool list: `[{ name, description, inputSchema }]`. */
   tools(): ToolListing[] {
     return this.world.toolListings();
@@ -138,6 +163,7 @@ export class Instance {
 
   #call(name: string, args: unknown): CallOutcome {
     this.#alive();
+    if (this.#ended !== null) return this.#refused(name, args, this.#ended);
     const bound = this.#bound.get(name);
     if (bound === undefined) {
       return this.#refused(name, args, { code: 'unknown_tool', message: `Unknown tool "${name}". Available tools: ${[...this.#bound.keys()].join(', ')}.` });
@@ -182,9 +208,9 @@ export class Instance {
       this.#calls.push(index, true, name, safeJson(rawArgs), json);
       return { ok: true, result, json };
     } catch (e) {
-      tx.rollback();
+      const lost = tx.rollback();
       const s = this.#settings;
-      const error = failureOf(e, { world: this.world.name, tool: name, instance: this.id, index, seedText: s.seedText, logger: s.logger });
+      const error = this.#exhausted(e, lost) ?? failureOf(e, { world: this.world.name, tool: name, instance: this.id, index, seedText: s.seedText, logger: s.logger });
       const json = safeJson(error);
       this.#calls.push(index, false, name, safeJson(rawArgs), json);
       return { ok: false, error, json };
@@ -201,6 +227,10 @@ export class Instance {
    */
   operation(name: string, input: unknown = {}): CallResult {
     this.#alive();
+    if (this.#ended !== null) {
+      this.#refused(name, input, this.#ended);
+      return { ok: false, error: this.#ended };
+    }
     const op = this.world.http?.operationsByName.get(name);
     if (op === undefined) {
       const error: ToolFailure = { code: 'unknown_operation', message: this.world.http ? `Unknown operation "${name}" of ${this.world.name}'s HTTP face.` : `${this.world.name} has no HTTP face (no http option in defineWorld, and no mount with http: true).` };
@@ -241,6 +271,7 @@ export class Instance {
   /** @internal `advanceClock()`, also returning the JSON text of its outcome (a transport sends it as it is). */
   [advanceWithJson](ms: number): CallOutcome {
     this.#alive();
+    if (this.#ended !== null) return this.#refused('advance_clock', { ms }, this.#ended);
     const problem = advanceProblem(ms, this.clock.now());
     if (problem !== null) throw new RangeError(`advanceClock(ms): ${problem}`);
     const from = this.clock.now();
@@ -264,13 +295,13 @@ export class Instance {
 
   /** Net diff since reset, one entry per changed row, sorted by table then key. */
   changes(): Change[] {
-    this.#alive();
+    this.#running();
     return this.#tracker.changes();
   }
 
   /** One record per row per call: what each call changed, net within that call. */
   changeLog(): ChangeLogEntry[] {
-    this.#alive();
+    this.#running();
     return this.#tracker.changeLog();
   }
 
@@ -293,6 +324,7 @@ export class Instance {
   /** Read-only SQL over a composed sub-world's store. */
   queryStore<T = Row>(mount: string | null, sql: string, ...params: unknown[]): T[] {
     this.#alive();
+    this.#running();
     const store = mount === null ? this.#stores[0] : this.#stores.find((s) => s.mount === mount);
     if (!store) throw new InstanceError('unknown_store', `no composed world is mounted as "${mount}"`);
     const connection = store.live();
@@ -303,7 +335,7 @@ export class Instance {
 
   /** The state document. */
   state(): StateDocument {
-    this.#alive();
+    this.#running();
     const doc: StateDocument = {
       format: 'seahaven.state/1',
       world: { name: this.world.name, version: this.world.version },
@@ -346,7 +378,7 @@ export class Instance {
 
   /** The same episode, diverging from here: state, clock, random streams and history are carried over. */
   fork(): Instance {
-    this.#alive();
+    this.#running();
     const snapshots = this.#stores.map((s) => ({ image: s.snapshot(), blankBase: s.blankBase }));
     const streams = new StreamPositions(this.#streams.length);
     streams.save(this.#streams);
@@ -379,6 +411,8 @@ export class Instance {
    */
   hibernate(): void {
     this.#alive();
+    // An ended episode's databases hold nothing worth keeping; they close when the instance is destroyed.
+    if (this.#ended !== null) return;
     for (const s of this.#stores) s.sleep();
   }
 

@@ -72,6 +72,8 @@ export class WorldStore implements ConnectionTenant {
   private readonly episodic: boolean;
   /** The image the store started from (the fixture's, shared). */
   private readonly startImage: Buffer | null;
+  /** The most bytes the store's database may hold (`Connection.limitTo`). */
+  readonly limitBytes: number;
 
   /** A store beginning as `o` says, in an instance whose stores share `parts`. */
   constructor(o: StoreStart, parts: InstanceParts) {
@@ -81,6 +83,7 @@ export class WorldStore implements ConnectionTenant {
     this.tx = parts.tx;
     this.image = o.image;
     this.startImage = o.image;
+    this.limitBytes = o.limitBytes;
     this.episodic = o.fromFixture && o.image !== null && o.base instanceof RowReader && !traitsOf(o.world).deferredKeys;
     const suffix = o.mount === null ? '' : `\u0000${o.mount}`;
     this.sqlStream = new Stream(parts.seedText + suffix + '\u0000sql');
@@ -129,6 +132,7 @@ export class WorldStore implements ConnectionTenant {
     if (o.connection !== null) {
       this.connection = o.connection;
       o.connection.tenant = this;
+      o.connection.limitTo(this.limitBytes);
     }
   }
 
@@ -179,6 +183,7 @@ export class WorldStore implements ConnectionTenant {
 
   private open(): Connection {
     const connection = new Connection(this.image, this.world.trackedTables, this);
+    connection.limitTo(this.limitBytes);
     connection.batches = !traitsOf(this.world).deferredKeys;
     this.connection = connection;
     if (this.episodic && this.image === this.startImage) connection.beginEpisode();

@@ -59,6 +59,11 @@ export interface AppOptions {
   slowCallMs?: number;
   /** Most bytes of call outcomes each session's call log keeps (older ones are dropped, their arguments kept). Default 8 MiB. */
   maxCallLogBytes?: number;
+  /**
+   * Most bytes each session's databases may grow beyond their fixture's image; a call past it fails with
+   * `resource_exhausted`, ending that episode only. Default 256 MiB.
+   */
+  maxDbGrowthBytes?: number;
   /** @internal In a worker of `seahaven serve --workers N`: which worker owns a session, and the hand-over to it (cluster.ts). */
   cluster?: ClusterRouter;
 }
@@ -105,9 +110,12 @@ export function createApp(options: AppOptions): SeahavenApp {
   const forkTtlMs = options.forkTtlMs ?? DEFAULTS.forkTtlMs;
   // A timer's delay is a signed 32-bit number of milliseconds (about 24.8 days); a longer one would fire at once.
   if (!Number.isFinite(forkTtlMs) || forkTtlMs <= 0 || forkTtlMs > 2 ** 31 - 1) throw new Error(`createApp: forkTtlMs must be a number of milliseconds from 1 to ${2 ** 31 - 1}; got ${forkTtlMs}`);
-  const sessions = new SessionRegistry({ maxSessions, idleTimeoutMs: options.idleTimeoutMs ?? DEFAULTS.idleTimeoutMs, hibernateAfterMs: options.hibernateAfterMs ?? DEFAULTS.hibernateAfterMs, forkTtlMs });
+  const sessions = new SessionRegistry({ maxSessions, idleTimeoutMs: options.idleTimeoutMs ?? DEFAULTS.idleTimeoutMs, hibernateAfterMs: options.hibernateAfterMs ?? DEFAULTS.hibernateAfterMs, forkTtlMs, logger });
   const slowCallMs = options.slowCallMs === undefined ? undefined : checkSlowCallMs(options.slowCallMs, 'createApp: slowCallMs');
-  if (options.maxCallLogBytes !== undefined && (!Number.isSafeInteger(options.maxCallLogBytes) || options.maxCallLogBytes < 0)) throw new Error(`createApp: maxCallLogBytes must be a whole number of bytes >= 0; got ${options.maxCallLogBytes}`);
+  for (const key of ['maxCallLogBytes', 'maxDbGrowthBytes'] as const) {
+    const value = options[key];
+    if (value !== undefined && (!Number.isSafeInteger(value) || value < 0)) throw new Error(`createApp: ${key} must be a whole number of bytes >= 0; got ${value}`);
+  }
   const scheduler = new FairScheduler(undefined, undefined, logger);
   const limits: BodyLimits = { maxBodyBytes: options.maxBodyBytes ?? DEFAULTS.maxBodyBytes, bodyTimeoutMs: options.bodyTimeoutMs ?? DEFAULTS.bodyTimeoutMs, report: rateLimited(logger) };
   if (!Number.isFinite(limits.bodyTimeoutMs) || limits.bodyTimeoutMs <= 0) throw new Error(`createApp: bodyTimeoutMs must be a number of milliseconds > 0; got ${limits.bodyTimeoutMs}`);
@@ -152,7 +160,7 @@ export function createApp(options: AppOptions): SeahavenApp {
       hooks: options.hooks ?? {},
       logger,
       slowCallMs,
-      episodeLimits: { maxCallLogBytes: options.maxCallLogBytes },
+      episodeLimits: { maxCallLogBytes: options.maxCallLogBytes, maxDbGrowthBytes: options.maxDbGrowthBytes },
       defaultFixture: options.defaultFixtures !== undefined && Object.hasOwn(options.defaultFixtures, world.name) ? options.defaultFixtures[world.name] : undefined,
       maxFrameChars: options.maxFrameBytes ?? DEFAULTS.maxFrameBytes,
     });

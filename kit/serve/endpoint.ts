@@ -12,7 +12,7 @@ import type { FaceKeys } from './face-keys.ts';
 import { advanceWithJson, callWithJson, type CallOutcome } from '../instance-internals.ts';
 import type { Grade } from '../task.ts';
 import type { World } from '../world.ts';
-import { FrameError, ResetError, errorFrame, frameErrorText, logInternal, validationError } from './errors.ts';
+import { FrameError, ResetError, errorFrame, frameErrorText, logInternal, resourceError, validationError } from './errors.ts';
 import { jsonTooDeep, tooDeepMessage } from './json-limits.ts';
 import { callObservation } from './observation.ts';
 import type { Reply } from './outbox.ts';
@@ -222,6 +222,8 @@ export class Endpoint implements SessionEndpoint {
     if (e instanceof FrameError) return e;
     // A fork that finds the server full: the session goes on (HTTP answers 503 before asking here).
     if (e instanceof CapacityError) return new FrameError('CAPACITY_REACHED', e.message, undefined, { active_sessions: e.activeSessions, max_sessions: e.maxSessions });
+    const resource = resourceError(e);
+    if (resource !== null) return resource;
     return new FrameError('EXECUTION_ERROR', logInternal(this.options.logger, `in ${this.name}`, e));
   }
 

@@ -101,6 +101,7 @@ function httpError(c: Context, e: unknown, ep: Endpoint): Response {
   const fe = ep.asFrameError(e);
   if (fe.code === 'VALIDATION_ERROR') return detail(c, 422, fe.errors ?? [{ type: 'value_error', loc: ['body'], msg: fe.message, input: null }]);
   if (fe.code === 'SESSION_ERROR') return detail(c, 409, fe.message);
+  if (fe.code === 'RESOURCE_EXHAUSTED') return detail(c, 503, fe.message, { code: fe.code, ...fe.extra });
   return detail(c, 500, fe.message);
 }
 

@@ -28,6 +28,7 @@ interface ServeFlags {
   console: boolean;
   workers?: string;
   maxCallLogMb?: string;
+  maxEpisodeDbMb?: string;
 }
 
 function wholeNumber(flag: string, value: string | undefined, min: number): number | undefined {
@@ -186,6 +187,7 @@ export function registerServe(program: Command): void {
     .option('--body-timeout <seconds>', 'cut a request body that has not fully arrived this long after it is read with 408 (default 10)')
     .option('--slow-call-ms <n>', 'log each tool call that takes at least this many milliseconds, with its world, tool and duration (default 1000)')
     .option('--max-call-log-mb <n>', "most MiB of call results each session's call log keeps; older results are dropped, their arguments kept (default 8)")
+    .option('--max-episode-db-mb <n>', "most MiB each episode's database may grow beyond its fixture's image; a call past it fails with resource_exhausted and ends that episode only (default 256)")
     .option('--runs-db <path|url>', 'where curriculum runs are kept, so they survive a restart and servers can share them: a SQLite file (processes on one machine may share it), or postgres://user:password@host:5432/dbname for servers on several machines (default .data/curricula.sqlite)')
     .addOption(new Option('--curricula-db <path>', 'the older name of --runs-db').hideHelp())
     .option('--no-console', 'do not serve the web console on /console/')
@@ -207,6 +209,9 @@ export function registerServe(program: Command): void {
         process.exit(await runPrimary({ workers }));
       }
       const router = workers > 1 ? workerRouter() : undefined;
+      // From here on, an error that escapes every handler is logged and contained: it must not end every session.
+      const { guardProcess } = await import('../../serve/process-guard.ts');
+      guardProcess((line) => process.stderr.write(line + '\n'));
       const timeout = wholeNumber('--session-timeout', flags.sessionTimeout, 0);
       const worlds = refs.length === 0 ? [await loadWorld()] : await Promise.all(refs.map((r) => loadWorld(r)));
       const token = flags.token ?? (process.env.SEAHAVEN_TOKEN || undefined);
@@ -216,7 +221,9 @@ export function registerServe(program: Command): void {
       const bodyTimeout = positiveSeconds('--body-timeout', flags.bodyTimeout);
       const slowCallMs = wholeNumber('--slow-call-ms', flags.slowCallMs, 0);
       const callLogMb = wholeNumber('--max-call-log-mb', flags.maxCallLogMb, 0);
-      const episodeLimits = { maxCallLogBytes: callLogMb === undefined ? undefined : callLogMb * 1024 * 1024 };
+      const episodeDbMb = wholeNumber('--max-episode-db-mb', flags.maxEpisodeDbMb, 1);
+      const mib = (n: number | undefined) => (n === undefined ? undefined : n * 1024 * 1024);
+      const episodeLimits = { maxCallLogBytes: mib(callLogMb), maxDbGrowthBytes: mib(episodeDbMb) };
       const limits = {
         maxSessions: wholeNumber('--max-sessions', flags.maxSessions, 1),
         idleTimeoutMs: timeout === undefined ? undefined : timeout * 1000,
