@@ -225,6 +225,38 @@ export function loadFixture(world: World, id: string): LoadedFixture {
   return loaded;
 }
 
+const footprints = new WeakMap<World, Map<string, number>>();
+
+/**
+ * The bytes of a fixture's images (every store's), and whether the process has loaded it: what a server weighs before
+ * starting an episode of it. Read from the loaded images, else from the sidecar, without loading anything; 0 for a
+ * fixture whose images are built in memory (no fixtures folder) or whose sidecar cannot be read.
+ */
+export function fixtureFootprint(world: World, id: string): { bytes: number; loaded: boolean } {
+  const hit = loadedByWorld.get(world)?.get(id);
+  if (hit) {
+    let bytes = 0;
+    for (const image of hit.resetImages.values()) bytes += image.length;
+    return { bytes, loaded: true };
+  }
+  let known = footprints.get(world);
+  if (!known) footprints.set(world, (known = new Map()));
+  let bytes = known.get(id);
+  if (bytes === undefined) {
+    bytes = 0;
+    if (world.fixturesDir !== null) {
+      try {
+        const meta = JSON.parse(readFileSync(join(world.fixturesDir, `${id}.json`), 'utf8')) as FixtureMeta;
+        bytes = (Number(meta.bytes) || 0) + Object.values(meta.stores ?? {}).reduce((n, s) => n + (Number(s.bytes) || 0), 0);
+      } catch {
+        // Loading it will say what is wrong.
+      }
+    }
+    known.set(id, bytes);
+  }
+  return { bytes, loaded: false };
+}
+
 /** Forget loaded fixtures (tests that rewrite images). */
 export function forgetLoadedFixtures(world: World): void {
   loadedByWorld.delete(world);

@@ -53,13 +53,18 @@ export interface InstanceOptions {
    * usual. Default 256 MiB (`seahaven serve --max-episode-db-mb`); no database passes 960 MiB whatever it says.
    */
   maxDbGrowthBytes?: number;
+  /**
+   * @internal Asked before a store's database is opened from an image of `bytes` bytes (SQLite copies it); throws to
+   * refuse, and the call or read that needed it fails with what it threw. A server's memory budget (`--max-memory`).
+   */
+  admitOpen?: (bytes: number) => void;
 }
 
 /** How far an episode's database may grow beyond its fixture's image by default: 256 MiB. */
 export const DEFAULT_DB_GROWTH_BYTES = 256 * 1024 * 1024;
 
 /** The options that bound what one episode may hold, which a server passes to every instance it starts. */
-export type EpisodeLimits = Pick<InstanceOptions, 'maxCallLogBytes' | 'maxDbGrowthBytes'>;
+export type EpisodeLimits = Pick<InstanceOptions, 'maxCallLogBytes' | 'maxDbGrowthBytes' | 'admitOpen'>;
 
 /** Check a byte limit option: a whole number of bytes, at least `min`. */
 function byteLimit(name: string, value: number | undefined, fallback: number, min: number): number {

@@ -12,7 +12,7 @@ import { VirtualClock, advanceProblem, isoOf } from './clock.ts';
 import type { CallInfo, Ctx } from './ctx.ts';
 import { InstanceError } from './errors.ts';
 import { freshStart, forkStart, restartStart, startingFixture, type EpisodeSettings, type InstanceOptions, type InstanceStart } from './instance-start.ts';
-import { advanceWithJson, callWithJson, runFixtureBuild, storeDatabases, type CallOutcome } from './instance-internals.ts';
+import { advanceWithJson, callWithJson, openBytes, runFixtureBuild, storeDatabases, type CallOutcome } from './instance-internals.ts';
 import { boundTools, clockHooksOf, runClockHooks, type Bound, type ClockHook } from './mount.ts';
 import { StreamPositions, type Stream } from './random.ts';
 import type { Db } from './sqlite.ts';
@@ -84,7 +84,7 @@ export class Instance {
     this.#timer = new CallTimer(s.options.slowCallMs, s.logger);
     this.#calls = new CallHistory(start.carried?.callLog, s.maxCallLogBytes);
     this.#tx = new CallTransaction(this.#tracker);
-    const parts = { seedText: s.seedText, clock: this.clock, tracker: this.#tracker, tx: this.#tx, instance: { id: this.id, fixture: this.fixture, seed: this.seed } };
+    const parts = { seedText: s.seedText, clock: this.clock, tracker: this.#tracker, tx: this.#tx, instance: { id: this.id, fixture: this.fixture, seed: this.seed }, admitOpen: s.options.admitOpen };
     const stores: WorldStore[] = [];
     const streams: Stream[] = [];
     for (const st of start.stores) {
@@ -398,6 +398,11 @@ export class Instance {
       this.#tx.rollback();
       throw e;
     }
+  }
+
+  /** @internal The bytes of the databases the instance holds open: what a fork would copy. */
+  [openBytes](): number {
+    return this.#stores.reduce((n, st) => n + st.openBytes, 0);
   }
 
   /** @internal Each store's open connection, host first, the episode so far committed (fixture freezing, benchmarks). */

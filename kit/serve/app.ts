@@ -15,6 +15,7 @@ import { faceRoutes, type FaceTarget } from './face-routes.ts';
 import { httpRoutes, type McpHttpRoute } from './http.ts';
 import { FairScheduler } from './scheduler.ts';
 import { SessionRegistry } from './sessions.ts';
+import { MemoryBudget, defaultMemoryBudget } from './memory-budget.ts';
 import { wsRoute } from './ws.ts';
 
 export interface AppOptions {
@@ -64,6 +65,13 @@ export interface AppOptions {
    * `resource_exhausted`, ending that episode only. Default 256 MiB.
    */
   maxDbGrowthBytes?: number;
+  /**
+   * The process's memory budget in bytes: new sessions, resets to another fixture and forks that would not fit beside
+   * what the process holds (its resident set) are refused with `RESOURCE_EXHAUSTED`, and so is a call that would open an
+   * episode's database past it. Default: 90% of the cgroup's memory limit when one is set, else 75% of the machine's
+   * memory; `Infinity`: no budget.
+   */
+  maxMemoryBytes?: number;
   /** @internal In a worker of `seahaven serve --workers N`: which worker owns a session, and the hand-over to it (cluster.ts). */
   cluster?: ClusterRouter;
 }
@@ -116,6 +124,9 @@ export function createApp(options: AppOptions): SeahavenApp {
     const value = options[key];
     if (value !== undefined && (!Number.isSafeInteger(value) || value < 0)) throw new Error(`createApp: ${key} must be a whole number of bytes >= 0; got ${value}`);
   }
+  const maxMemory = options.maxMemoryBytes ?? defaultMemoryBudget().bytes;
+  if (!(maxMemory > 0)) throw new Error(`createApp: maxMemoryBytes must be a number of bytes > 0 (Infinity: no budget); got ${options.maxMemoryBytes}`);
+  const memory = maxMemory === Infinity ? undefined : new MemoryBudget(maxMemory);
   const scheduler = new FairScheduler(undefined, undefined, logger);
   const limits: BodyLimits = { maxBodyBytes: options.maxBodyBytes ?? DEFAULTS.maxBodyBytes, bodyTimeoutMs: options.bodyTimeoutMs ?? DEFAULTS.bodyTimeoutMs, report: rateLimited(logger) };
   if (!Number.isFinite(limits.bodyTimeoutMs) || limits.bodyTimeoutMs <= 0) throw new Error(`createApp: bodyTimeoutMs must be a number of milliseconds > 0; got ${limits.bodyTimeoutMs}`);
@@ -161,6 +172,7 @@ export function createApp(options: AppOptions): SeahavenApp {
       logger,
       slowCallMs,
       episodeLimits: { maxCallLogBytes: options.maxCallLogBytes, maxDbGrowthBytes: options.maxDbGrowthBytes },
+      memory,
       defaultFixture: options.defaultFixtures !== undefined && Object.hasOwn(options.defaultFixtures, world.name) ? options.defaultFixtures[world.name] : undefined,
       maxFrameChars: options.maxFrameBytes ?? DEFAULTS.maxFrameBytes,
     });

@@ -232,6 +232,7 @@ export function consoleApi(server: SeahavenApp, options: ConsoleOptions = {}): H
     const { ep, s } = sessionOf(c);
     const fork = await ep.run(s, () => {
       registry.ensureRoom();
+      ep.admitFork(s.inst);
       const f = s.fork(registry.newId(), 'http');
       registry.add(f);
       return f;

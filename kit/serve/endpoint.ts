@@ -6,13 +6,15 @@
  */
 import { randomUUID } from 'node:crypto';
 import { advanceProblem } from '../clock.ts';
-import { InstanceError } from '../errors.ts';
+import { InstanceError, ToolError } from '../errors.ts';
 import type { EpisodeLimits, Instance, InstanceOptions } from '../instance.ts';
 import type { FaceKeys } from './face-keys.ts';
-import { advanceWithJson, callWithJson, type CallOutcome } from '../instance-internals.ts';
+import { advanceWithJson, callWithJson, openBytes, type CallOutcome } from '../instance-internals.ts';
+import { fixtureFootprint } from '../fixtures.ts';
+import { COST_FACTORS, SESSION_OVERHEAD_BYTES, type MemoryBudget } from './memory-budget.ts';
 import type { Grade } from '../task.ts';
 import type { World } from '../world.ts';
-import { FrameError, ResetError, errorFrame, frameErrorText, logInternal, resourceError, validationError } from './errors.ts';
+import { FrameError, MemoryRefusal, ResetError, errorFrame, frameErrorText, logInternal, resourceError, validationError } from './errors.ts';
 import { jsonTooDeep, tooDeepMessage } from './json-limits.ts';
 import { callObservation } from './observation.ts';
 import type { Reply } from './outbox.ts';
@@ -40,6 +42,8 @@ export interface EndpointOptions {
   defaultFixture?: string;
   /** Frames longer than this many characters are refused. */
   maxFrameChars: number;
+  /** The process's memory budget (`--max-memory`): sessions, resets and forks that would not fit are refused. None: no budget. */
+  memory?: MemoryBudget;
 }
 
 const INSTANCE_FIELDS: Record<string, string> = { unknown_fixture: 'fixture', fixture_mismatch: 'fixture', invalid_seed: 'seed', invalid_clock: 'clock', invalid_now: 'now', unknown_task: 'task' };
@@ -87,7 +91,39 @@ export class Endpoint implements SessionEndpoint {
 
   /** The logger, slow-call threshold and episode limits every instance of this endpoint starts with. */
   instanceOptions(): Pick<InstanceOptions, 'logger' | 'slowCallMs'> & EpisodeLimits {
-    return { logger: this.options.logger, slowCallMs: this.options.slowCallMs, ...this.options.episodeLimits };
+    return { logger: this.options.logger, slowCallMs: this.options.slowCallMs, ...this.options.episodeLimits, admitOpen: this.admitOpen };
+  }
+
+  /**
+   * Opening an episode's database from its image (at its first call, or a read of its state): SQLite copies the image,
+   * so it is weighed against the memory budget first. A refusal fails that call (or read) with `resource_exhausted`.
+   */
+  private readonly admitOpen = (bytes: number): void => {
+    const memory = this.options.memory;
+    if (memory === undefined) return;
+    try {
+      memory.admit('open this episode\'s database', Math.ceil(bytes * COST_FACTORS.open));
+    } catch (e) {
+      if (!(e instanceof MemoryRefusal)) throw e;
+      throw new ToolError('resource_exhausted', e.message, { needed_mb: e.neededMb, available_mb: e.availableMb, option: '--max-memory' });
+    }
+  };
+
+  /**
+   * Refuse (`MemoryRefusal`) an episode of `fixture` that would not fit the memory budget: loading the fixture when no
+   * episode has yet, and opening its database. Nothing is reserved: loading shows in the resident set at once, and
+   * opening is weighed again when it happens (`admitOpen`).
+   */
+  admitFixture(what: string, fixture: string | null | undefined): void {
+    const memory = this.options.memory;
+    if (memory === undefined) return;
+    const { bytes, loaded } = fixture === null || fixture === undefined ? { bytes: 0, loaded: true } : fixtureFootprint(this.world, fixture);
+    memory.check(what, Math.ceil(bytes * ((loaded ? 0 : COST_FACTORS.load) + COST_FACTORS.open)) + SESSION_OVERHEAD_BYTES);
+  }
+
+  /** Refuse (`MemoryRefusal`) a fork of `inst` that would not fit the memory budget: it copies the databases it holds open. */
+  admitFork(inst: Instance): void {
+    this.options.memory?.check('fork this episode', Math.ceil(inst[openBytes]() * COST_FACTORS.fork) + SESSION_OVERHEAD_BYTES);
   }
 
   /** The session's key for the world's HTTP face, or undefined for a world without one. */
@@ -103,6 +139,7 @@ export class Endpoint implements SessionEndpoint {
   openSession(owner: SessionOwner, id: string = this.options.registry.newId()): Session {
     if (this.closing) throw new FrameError('SESSION_ERROR', 'the server is shutting down; reconnect to another server');
     this.options.registry.ensureRoom();
+    this.admitFixture('open a session', this.defaultFixture);
     let inst: Instance;
     try {
       inst = this.world.instance({ fixture: this.defaultFixture, ...this.instanceOptions() });
@@ -283,6 +320,8 @@ export class Endpoint implements SessionEndpoint {
       throw validationError('invalid reset data', [{ type: 'value_error', loc: [where, 'fixture'], msg: `world "${world.name}" has no fixture "${fixture}"; its fixtures are ${Object.keys(world.fixtures).join(', ') || '(none)'}`, input: fixture }]);
     }
     const options: InstanceOptions = { fixture, seed: plan?.seed ?? req.seed, clock: plan?.clock ?? req.clock, now: plan?.now ?? req.now, task: task?.id, ...this.instanceOptions() };
+    // A reset to the fixture the session is on takes the place of its episode; another fixture's is weighed first.
+    if ((fixture ?? task?.fixture ?? null) !== session.inst.fixture) this.admitFixture('reset to this fixture', fixture ?? task?.fixture);
     let inst: Instance;
     try {
       // A reset to the fixture the session is on rolls its connection back instead of opening a new one.
@@ -378,6 +417,7 @@ export class Endpoint implements SessionEndpoint {
   private fork(session: Session, transport: 'ws' | 'http'): string {
     const registry = this.options.registry;
     registry.ensureRoom();
+    this.admitFork(session.inst);
     const inst = session.inst.fork();
     const counters = { task: session.task, rewardMode: session.rewardMode, stepCount: session.stepCount + 1, lastReward: session.lastReward };
     if (transport === 'http') {

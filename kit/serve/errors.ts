@@ -1,6 +1,6 @@
 /** Protocol errors: the codes an OpenEnv client sees in `{"type":"error"}` frames, and the pydantic-style error items. */
 import { randomUUID } from 'node:crypto';
-import { InstanceError } from '../errors.ts';
+import { InstanceError, ToolError } from '../errors.ts';
 
 /** The error codes of the OpenEnv WebSocket protocol. */
 export type ErrorCode =
@@ -57,6 +57,7 @@ export class MemoryRefusal extends Error {
  */
 export function resourceError(e: unknown): FrameError | null {
   if (e instanceof MemoryRefusal) return new FrameError('RESOURCE_EXHAUSTED', e.message, undefined, { needed_mb: e.neededMb, available_mb: e.availableMb, option: '--max-memory' });
+  if (e instanceof ToolError && e.code === 'resource_exhausted') return new FrameError('RESOURCE_EXHAUSTED', e.message, undefined, e.details);
   if (e instanceof InstanceError && e.code === 'resource_exhausted') return new FrameError('RESOURCE_EXHAUSTED', e.message, undefined, { episode_ended: true, option: '--max-episode-db-mb' });
   return null;
 }

@@ -150,6 +150,7 @@ function mcpSessionHost(ep: Endpoint, tag: string): McpSessionHost {
     ensureRoom() {
       if (ep.closing) throw new FrameError('SESSION_ERROR', 'the server is shutting down; reconnect to another server');
       ep.registry.ensureRoom();
+      ep.admitFixture('open an MCP session', ep.defaultFixture);
     },
     open(id, instance, end) {
       // Listed under the id its client sees (with the worker's tag in a `--workers` server).

@@ -29,6 +29,7 @@ interface ServeFlags {
   workers?: string;
   maxCallLogMb?: string;
   maxEpisodeDbMb?: string;
+  maxMemory?: string;
 }
 
 function wholeNumber(flag: string, value: string | undefined, min: number): number | undefined {
@@ -161,7 +162,8 @@ async function mcpStreamableHttp(
     },
     startInstance: (world, reset) => {
       const fixture = fixtures[world.name] ?? server()?.endpoints.get(world.name)?.defaultFixture;
-      return openInstance(world, reset.fixture === undefined && reset.task === undefined ? { ...reset, fixture } : reset, instanceOptions);
+      // The server's own options, once it runs: its logger, limits and memory budget.
+      return openInstance(world, reset.fixture === undefined && reset.task === undefined ? { ...reset, fixture } : reset, server()?.endpoints.get(world.name)?.instanceOptions() ?? instanceOptions);
     },
     ...(limits.idleTimeoutMs === undefined ? {} : { idleTimeoutMs: limits.idleTimeoutMs }),
   });
@@ -187,6 +189,7 @@ export function registerServe(program: Command): void {
     .option('--body-timeout <seconds>', 'cut a request body that has not fully arrived this long after it is read with 408 (default 10)')
     .option('--slow-call-ms <n>', 'log each tool call that takes at least this many milliseconds, with its world, tool and duration (default 1000)')
     .option('--max-call-log-mb <n>', "most MiB of call results each session's call log keeps; older results are dropped, their arguments kept (default 8)")
+    .option('--max-memory <MiB>', "the process's memory budget: new sessions, resets and forks that would not fit are refused with RESOURCE_EXHAUSTED (default: 90% of the cgroup's memory limit, else 75% of the machine's memory)")
     .option('--max-episode-db-mb <n>', "most MiB each episode's database may grow beyond its fixture's image; a call past it fails with resource_exhausted and ends that episode only (default 256)")
     .option('--runs-db <path|url>', 'where curriculum runs are kept, so they survive a restart and servers can share them: a SQLite file (processes on one machine may share it), or postgres://user:password@host:5432/dbname for servers on several machines (default .data/curricula.sqlite)')
     .addOption(new Option('--curricula-db <path>', 'the older name of --runs-db').hideHelp())
@@ -221,6 +224,7 @@ export function registerServe(program: Command): void {
       const bodyTimeout = positiveSeconds('--body-timeout', flags.bodyTimeout);
       const slowCallMs = wholeNumber('--slow-call-ms', flags.slowCallMs, 0);
       const callLogMb = wholeNumber('--max-call-log-mb', flags.maxCallLogMb, 0);
+      const maxMemoryMb = wholeNumber('--max-memory', flags.maxMemory, 1);
       const episodeDbMb = wholeNumber('--max-episode-db-mb', flags.maxEpisodeDbMb, 1);
       const mib = (n: number | undefined) => (n === undefined ? undefined : n * 1024 * 1024);
       const episodeLimits = { maxCallLogBytes: mib(callLogMb), maxDbGrowthBytes: mib(episodeDbMb) };
@@ -252,6 +256,7 @@ export function registerServe(program: Command): void {
           ...limits,
           slowCallMs,
           ...episodeLimits,
+          ...(maxMemoryMb === undefined ? {} : { maxMemoryBytes: maxMemoryMb * 1024 * 1024 }),
           defaultFixtures: fixtures,
           maxFrameBytes: wholeNumber('--max-frame-bytes', flags.maxFrameBytes, 1024),
           maxBodyBytes: wholeNumber('--max-body-bytes', flags.maxBodyBytes, 1024),
