@@ -64,7 +64,10 @@ export interface InstanceOptions {
 export const DEFAULT_DB_GROWTH_BYTES = 256 * 1024 * 1024;
 
 /** The options that bound what one episode may hold, which a server passes to every instance it starts. */
-export type EpisodeLimits = Pick<InstanceOptions, 'maxCallLogBytes' | 'maxDbGrowthBytes' | 'admitOpen'>;
+export type EpisodeLimits = Pick<InstanceOptions, 'maxCallLogBytes' | 'maxDbGrowthBytes'> & {
+  /** @internal `InstanceOptions.admitOpen`. */
+  admitOpen?: (bytes: number) => void;
+};
 
 /** Check a byte limit option: a whole number of bytes, at least `min`. */
 function byteLimit(name: string, value: number | undefined, fallback: number, min: number): number {
