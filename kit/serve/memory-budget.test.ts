@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { crm } from '../../worlds/crm/index.ts';
 import { ToolError } from '../index.ts';
+import { createMcpHttpHandler } from '../mcp/index.ts';
 import { MemoryRefusal } from './errors.ts';
 import { startServer, type RunningServer } from './index.ts';
 import { MemoryBudget, cgroupLimit } from './memory-budget.ts';
@@ -60,7 +61,8 @@ describe('the memory budget', () => {
   });
 
   it('refuses new sessions over every transport, resets to another fixture and forks; the refused session goes on', async () => {
-    server = await startServer({ worlds: [crm], port: 0, maxMemoryBytes: 1 });
+    const mcpHttp = createMcpHttpHandler({ world: crm });
+    server = await startServer({ worlds: [crm], port: 0, maxMemoryBytes: 1, mcpHttp });
     const ws = await WireProbe.open(wsUrlOf(server.url));
     const refused = await ws.next();
     expect(refused.json).toMatchObject({ type: 'error', data: { code: 'RESOURCE_EXHAUSTED', message: expect.stringContaining('--max-memory'), needed_mb: expect.any(Number), available_mb: 0, option: '--max-memory' } });
@@ -70,7 +72,10 @@ describe('the memory budget', () => {
     expect(await reset.json()).toMatchObject({ code: 'RESOURCE_EXHAUSTED', option: '--max-memory', detail: expect.stringContaining('not enough memory to open a session') });
     const rpc = await (await fetch(`${server.url}/mcp`, post({ jsonrpc: '2.0', id: 1, method: 'openenv/session/create' }))).json();
     expect(rpc.error).toMatchObject({ code: -32000, data: { code: 'RESOURCE_EXHAUSTED' } });
+    const mcp = await fetch(`${server.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } }) });
+    expect((await mcp.json()).error).toMatchObject({ code: -32000, message: expect.stringContaining('--max-memory'), data: { code: 'RESOURCE_EXHAUSTED', option: '--max-memory' } });
     expect(server.sessions.size).toBe(0);
+    await mcpHttp.close();
   });
 
   it('a session already open keeps working when its fork or another fixture is refused', async () => {
