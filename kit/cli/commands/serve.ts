@@ -189,7 +189,7 @@ export function registerServe(program: Command): void {
     .option('--body-timeout <seconds>', 'cut a request body that has not fully arrived this long after it is read with 408 (default 10)')
     .option('--slow-call-ms <n>', 'log each tool call that takes at least this many milliseconds, with its world, tool and duration (default 1000)')
     .option('--max-call-log-mb <n>', "most MiB of call results each session's call log keeps; older results are dropped, their arguments kept (default 8)")
-    .option('--max-memory <MiB>', "the process's memory budget: new sessions, resets and forks that would not fit are refused with RESOURCE_EXHAUSTED (default: 90% of the cgroup's memory limit, else 75% of the machine's memory)")
+    .option('--max-memory <MiB>', "the server's memory budget (with --workers N, 1/N for each worker): new sessions, resets and forks that would not fit are refused with RESOURCE_EXHAUSTED (default: 90% of the cgroup's memory limit, else 75% of the machine's memory)")
     .option('--max-episode-db-mb <n>', "most MiB each episode's database may grow beyond its fixture's image; a call past it fails with resource_exhausted and ends that episode only (default 256)")
     .option('--runs-db <path|url>', 'where curriculum runs are kept, so they survive a restart and servers can share them: a SQLite file (processes on one machine may share it), or postgres://user:password@host:5432/dbname for servers on several machines (default .data/curricula.sqlite)')
     .addOption(new Option('--curricula-db <path>', 'the older name of --runs-db').hideHelp())
@@ -220,6 +220,7 @@ export function registerServe(program: Command): void {
       const token = flags.token ?? (process.env.SEAHAVEN_TOKEN || undefined);
       const fixtures = defaultFixtures(flags.fixture, worlds);
       const { startServer } = await import('../../serve/server.ts');
+      const { defaultMemoryBudget } = await import('../../serve/memory-budget.ts');
       const hibernate = wholeNumber('--hibernate-after', flags.hibernateAfter, 0);
       const bodyTimeout = positiveSeconds('--body-timeout', flags.bodyTimeout);
       const slowCallMs = wholeNumber('--slow-call-ms', flags.slowCallMs, 0);
@@ -256,7 +257,8 @@ export function registerServe(program: Command): void {
           ...limits,
           slowCallMs,
           ...episodeLimits,
-          ...(maxMemoryMb === undefined ? {} : { maxMemoryBytes: maxMemoryMb * 1024 * 1024 }),
+          // The budget is the whole server's: each of --workers N processes weighs its admissions against 1/N of it.
+          ...(maxMemoryMb === undefined && workers === 1 ? {} : { maxMemoryBytes: Math.floor((maxMemoryMb === undefined ? defaultMemoryBudget().bytes : maxMemoryMb * 1024 * 1024) / workers) }),
           defaultFixtures: fixtures,
           maxFrameBytes: wholeNumber('--max-frame-bytes', flags.maxFrameBytes, 1024),
           maxBodyBytes: wholeNumber('--max-body-bytes', flags.maxBodyBytes, 1024),
