@@ -6,15 +6,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import { advanceProblem } from '../clock.ts';
-import { InstanceError, ToolError } from '../errors.ts';
+import { InstanceError } from '../errors.ts';
 import type { EpisodeLimits, Instance, InstanceOptions } from '../instance.ts';
 import type { FaceKeys } from './face-keys.ts';
-import { advanceWithJson, callWithJson, openBytes, type CallOutcome } from '../instance-internals.ts';
-import { fixtureFootprint } from '../fixtures.ts';
-import { COST_FACTORS, SESSION_OVERHEAD_BYTES, type MemoryBudget } from './memory-budget.ts';
+import { advanceWithJson, callWithJson, type CallOutcome } from '../instance-internals.ts';
+import { admitOpening, episodeCost, forkCost, type MemoryBudget } from './memory-budget.ts';
 import type { Grade } from '../task.ts';
 import type { World } from '../world.ts';
-import { FrameError, MemoryRefusal, ResetError, errorFrame, frameErrorText, logInternal, resourceError, validationError } from './errors.ts';
+import { FrameError, ResetError, errorFrame, frameErrorText, logInternal, resourceError, validationError } from './errors.ts';
 import { jsonTooDeep, tooDeepMessage } from './json-limits.ts';
 import { callObservation } from './observation.ts';
 import type { Reply } from './outbox.ts';
@@ -94,37 +93,21 @@ export class Endpoint implements SessionEndpoint {
     return { logger: this.options.logger, slowCallMs: this.options.slowCallMs, ...this.options.episodeLimits, admitOpen: this.admitOpen };
   }
 
-  /**
-   * Opening an episode's database from its image (at its first call, or a read of its state): SQLite copies the image,
-   * so it is weighed against the memory budget first. A refusal fails that call (or read) with `resource_exhausted`.
-   */
+  /** Weighed against the memory budget before a store's database is opened from its image (memory-budget.ts). */
   private readonly admitOpen = (bytes: number): void => {
-    const memory = this.options.memory;
-    if (memory === undefined) return;
-    try {
-      memory.admit('open this episode\'s database', Math.ceil(bytes * COST_FACTORS.open));
-    } catch (e) {
-      if (!(e instanceof MemoryRefusal)) throw e;
-      throw new ToolError('resource_exhausted', e.message, { needed_mb: e.neededMb, available_mb: e.availableMb, option: '--max-memory' });
-    }
+    if (this.options.memory !== undefined) admitOpening(this.options.memory, bytes);
   };
 
-  /**
-   * Refuse (`MemoryRefusal`) an episode of `fixture` that would not fit the memory budget: loading the fixture when no
-   * episode has yet, and opening its database. Nothing is reserved: loading shows in the resident set at once, and
-   * opening is weighed again when it happens (`admitOpen`).
-   */
+  /** Refuse (`MemoryRefusal`) an episode of `fixture` that would not fit the memory budget. */
   admitFixture(what: string, fixture: string | null | undefined): void {
-    const memory = this.options.memory;
-    if (memory === undefined) return;
-    const { bytes, loaded } = fixture === null || fixture === undefined ? { bytes: 0, loaded: true } : fixtureFootprint(this.world, fixture);
-    memory.check(what, Math.ceil(bytes * ((loaded ? 0 : COST_FACTORS.load) + COST_FACTORS.open)) + SESSION_OVERHEAD_BYTES);
+    this.options.memory?.check(what, episodeCost(this.world, fixture));
   }
 
   /** Refuse (`MemoryRefusal`) a fork of `inst` that would not fit the memory budget: it copies the databases it holds open. */
   admitFork(inst: Instance): void {
-    this.options.memory?.check('fork this episode', Math.ceil(inst[openBytes]() * COST_FACTORS.fork) + SESSION_OVERHEAD_BYTES);
+    this.options.memory?.check('fork this episode', forkCost(inst));
   }
+
 
   /** The session's key for the world's HTTP face, or undefined for a world without one. */
   faceKeyOf(session: Session): string | undefined {

@@ -10,6 +10,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { totalmem } from 'node:os';
+import { ToolError } from '../errors.ts';
+import { fixtureFootprint } from '../fixtures.ts';
+import type { Instance } from '../instance.ts';
+import { openBytes } from '../instance-internals.ts';
+import type { World } from '../world.ts';
 import { MemoryRefusal } from './errors.ts';
 
 const MiB = 1024 * 1024;
@@ -114,5 +119,34 @@ export class MemoryBudget {
     this.check(what, bytes);
     this.pending += bytes;
     this.lastAt = performance.now();
+  }
+}
+
+/**
+ * What an episode of `fixture` needs before it starts: loading the fixture when no episode has yet, and opening its
+ * database. Checked, not reserved: loading shows in the resident set at once, and opening is weighed again when it
+ * happens (`admitOpening`).
+ */
+export function episodeCost(world: World, fixture: string | null | undefined): number {
+  const { bytes, loaded } = fixture === null || fixture === undefined ? { bytes: 0, loaded: true } : fixtureFootprint(world, fixture);
+  return Math.ceil(bytes * ((loaded ? 0 : COST_FACTORS.load) + COST_FACTORS.open)) + SESSION_OVERHEAD_BYTES;
+}
+
+/** What a fork of `inst` needs: a copy of the databases it holds open (sleeping stores share their images). */
+export function forkCost(inst: Instance): number {
+  return Math.ceil(inst[openBytes]() * COST_FACTORS.fork) + SESSION_OVERHEAD_BYTES;
+}
+
+/**
+ * `InstanceOptions.admitOpen` for a server with a budget: opening an episode's database from an image of `bytes` bytes
+ * (at its first call, or a read of its state; SQLite copies the image) is admitted as pending memory. A refusal fails
+ * that call (or read) with `resource_exhausted`, which can be retried.
+ */
+export function admitOpening(memory: MemoryBudget, bytes: number): void {
+  try {
+    memory.admit("open this episode's database", Math.ceil(bytes * COST_FACTORS.open));
+  } catch (e) {
+    if (!(e instanceof MemoryRefusal)) throw e;
+    throw new ToolError('resource_exhausted', e.message, { needed_mb: e.neededMb, available_mb: e.availableMb, option: '--max-memory' });
   }
 }
