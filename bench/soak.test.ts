@@ -6,11 +6,11 @@ import { classify, formatSoak, parseSoakArgs, runSoak, script, soakPassed, type 
 // The soak itself runs for minutes outside the test suite (npm run soak); these keep it from rotting.
 describe('soak', () => {
   it('runs for a few seconds against a real server and finds nothing wrong', async () => {
-    const r = await runSoak({ ...parseSoakArgs(['--seconds', '3', '--sessions', '4']), rssEveryMs: 1000 });
+    const r = await runSoak({ ...parseSoakArgs(['--seconds', '3', '--sessions', '4', '--rest', '1', '--mcp', '1']), rssEveryMs: 1000 });
     expect(formatSoak(r)).toMatch(/PASS$/);
     expect(soakPassed(r)).toBe(true);
     expect(r.steps).toBeGreaterThan(100);
-    for (const kind of ['reset', 'valid', 'invalid', 'state', 'submit', 'malformed']) expect(r.frames[kind], kind).toBeGreaterThan(0);
+    for (const kind of ['reset', 'valid', 'invalid', 'state', 'submit', 'malformed', 'rest_create', 'rest_read', 'rest_list', 'rest_missing', 'mcp_init', 'mcp_call', 'mcp_failed_call', 'mcp_list']) expect(r.frames[kind], kind).toBeGreaterThan(0);
     expect(r.rss.start).toBeGreaterThan(10);
     expect(r.runs.recorded).toBeGreaterThan(0);
   }, 60_000);
@@ -41,6 +41,6 @@ describe('soak', () => {
   it('says how to call it', () => {
     expect(() => parseSoakArgs([])).toThrow('say how long: npm run soak -- --minutes 10');
     expect(() => parseSoakArgs(['--hours', '1'])).toThrow(/unknown option --hours; usage: npm run soak -- --minutes N/);
-    expect(parseSoakArgs(['--minutes', '10', '--sessions', '16'])).toMatchObject({ durationMs: 600_000, sessions: 16, inflight: 4 });
+    expect(parseSoakArgs(['--minutes', '10', '--sessions', '16'])).toMatchObject({ durationMs: 600_000, sessions: 16, rest: 3, mcp: 3, inflight: 4 });
   });
 });

@@ -1,10 +1,12 @@
 /**
- * Soak test: a real `seahaven serve` of the crm world in a child process, driven for minutes by many WebSocket sessions
+ * Soak test: a real `seahaven serve crm stripe` in a child process, driven for minutes by many WebSocket sessions of crm
  * with a mix of resets (by task, by curriculum, plain), valid and invalid tool calls, malformed frames, state reads and
- * submits. Every reply is paired with its request: each request carries a token its reply must contain, and replies
- * must come back in request order. Reports steps, errors, mismatched replies and the server's RSS over time.
+ * submits; beside them Stripe REST clients (soak-http.ts), each on keys of its own, and MCP Streamable HTTP clients of
+ * crm. Every WebSocket reply is paired with its request: each request carries a token its reply must contain, and
+ * replies must come back in request order; every HTTP answer is checked against its request. Reports steps, errors,
+ * mismatched replies and the server's RSS over time.
  *
- *     npm run soak -- --minutes 10 [--sessions 16] [--inflight 4] [--seed 1] [--json]
+ *     npm run soak -- --minutes 10 [--sessions 10] [--rest 3] [--mcp 3] [--inflight 4] [--seed 1] [--json]
  *
  * Exit code 0 when no reply was an error or a mismatch and the server shut down cleanly with its runs file intact.
  */
@@ -15,10 +17,16 @@ import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import WebSocket from 'ws';
 import { spawnServe, type ServeProcess } from '../kit/serve/test-fixtures/spawn-serve.ts';
+import { mcpClient, stripeRestClient, type HttpTally } from './soak-http.ts';
 
 export interface SoakOptions {
   durationMs: number;
+  /** WebSocket sessions of crm. */
   sessions: number;
+  /** Stripe REST clients, each on keys of its own. Default 0. */
+  rest?: number;
+  /** MCP Streamable HTTP clients of crm. Default 0. */
+  mcp?: number;
   /** Frames each session keeps outstanding. */
   inflight: number;
   seed: number;
@@ -37,12 +45,16 @@ export interface RssSample {
 
 export interface SoakReport {
   sessions: number;
+  rest: number;
+  mcp: number;
   inflight: number;
   seconds: number;
   /** Frames sent and answered, by kind. */
   frames: Record<string, number>;
   /** Step frames answered (tool calls, malformed steps and submits). */
   steps: number;
+  /** HTTP requests answered (Stripe REST and MCP). */
+  requests: number;
   /** Replies that paired with their request but were not what it should get (a valid call that failed, say). */
   errors: number;
   /** Replies that did not pair with the request at the head of their session's queue, and requests never answered. */
@@ -217,7 +229,8 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
   const runsFile = join(dir, 'runs.sqlite');
   let server: ServeProcess | undefined;
   try {
-    server = await spawnServe(['crm', '--curricula-db', runsFile, '--no-console']);
+    // Idle sessions end after 30 s: a REST client's old keys (it moves to a fresh one every so often) do not pile up.
+    server = await spawnServe(['crm', 'stripe', '--curricula-db', runsFile, '--no-console', '--session-timeout', '30']);
     const pid = server.child.pid!;
     const frames: Record<string, number> = {};
     let errors = 0;
@@ -249,7 +262,16 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
     for (const s of sessions) s.fill();
     const timer = setInterval(sample, o.rssEveryMs);
     const serverDied = new Promise<void>((resolve) => server!.child.once('exit', () => resolve()));
+    let running = true;
+    const tally: HttpTally = { frames, errors: 0, note };
+    const clients = [
+      ...Array.from({ length: o.rest ?? 0 }, (_, i) => stripeRestClient(server!.url, i, () => running, tally)),
+      ...Array.from({ length: o.mcp ?? 0 }, (_, i) => mcpClient(server!.url, i, () => running, tally)),
+    ].map((c) => c.catch((e) => void (tally.errors++, note(`error (HTTP client): ${(e as Error).message}`))));
     await Promise.race([new Promise((r) => setTimeout(r, o.durationMs)), serverDied]);
+    running = false;
+    await Promise.all(clients);
+    errors += tally.errors;
     clearInterval(timer);
     sample();
     const seconds = (performance.now() - started) / 1000;
@@ -272,12 +294,16 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
     const runs = inspectRuns(runsFile);
     const mid = samples.reduce((best, s) => (Math.abs(s.at - seconds / 2) < Math.abs(best.at - seconds / 2) ? s : best), samples[0]);
     const steps = (frames.valid ?? 0) + (frames.invalid ?? 0) + (frames.malformed ?? 0) + (frames.submit ?? 0);
+    const requests = Object.entries(frames).filter(([k]) => k.startsWith('rest_') || k.startsWith('mcp_')).reduce((n, [, v]) => n + v, 0);
     return {
       sessions: o.sessions,
+      rest: o.rest ?? 0,
+      mcp: o.mcp ?? 0,
       inflight: o.inflight,
       seconds,
       frames,
       steps,
+      requests,
       errors,
       mismatches,
       examples,
@@ -312,8 +338,8 @@ export function formatSoak(r: SoakReport): string {
   const rate = (n: number) => `${Math.round(n / r.seconds).toLocaleString('en-US')}/s`;
   const total = Object.values(r.frames).reduce((a, b) => a + b, 0);
   const lines = [
-    `soak: ${r.sessions} sessions × ${r.inflight} in flight for ${(r.seconds / 60).toFixed(1)} min against seahaven serve crm`,
-    `  replies:     ${total.toLocaleString('en-US')} (${rate(total)}); steps ${r.steps.toLocaleString('en-US')} (${rate(r.steps)})`,
+    `soak: ${r.sessions} WebSocket sessions × ${r.inflight} in flight, ${r.rest} Stripe REST and ${r.mcp} MCP clients for ${(r.seconds / 60).toFixed(1)} min against seahaven serve crm stripe`,
+    `  replies:     ${total.toLocaleString('en-US')} (${rate(total)}); steps ${r.steps.toLocaleString('en-US')} (${rate(r.steps)}); HTTP requests ${r.requests.toLocaleString('en-US')} (${rate(r.requests)})`,
     `  by kind:     ${Object.entries(r.frames).sort().map(([k, v]) => `${k} ${v.toLocaleString('en-US')}`).join(', ')}`,
     `  errors:      ${r.errors}`,
     `  mismatches:  ${r.mismatches}`,
@@ -327,9 +353,9 @@ export function formatSoak(r: SoakReport): string {
   return lines.join('\n');
 }
 
-/** `--minutes N` or `--seconds N`, `--sessions`, `--inflight`, `--seed`, `--rss-every <seconds>`, `--json`. */
+/** `--minutes N` or `--seconds N`, `--sessions`, `--rest`, `--mcp`, `--inflight`, `--seed`, `--rss-every <seconds>`, `--json`. */
 export function parseSoakArgs(argv: string[]): SoakOptions & { json: boolean } {
-  const o = { durationMs: NaN, sessions: 16, inflight: 4, seed: 1, rssEveryMs: 10_000, json: false };
+  const o = { durationMs: NaN, sessions: 10, rest: 3, mcp: 3, inflight: 4, seed: 1, rssEveryMs: 10_000, json: false };
   const number = (flag: string, v: string | undefined, min: number) => {
     const n = Number(v);
     if (v === undefined || !Number.isFinite(n) || n < min) throw new Error(`${flag} takes a number >= ${min}; got ${v === undefined ? 'nothing' : JSON.stringify(v)}`);
@@ -341,10 +367,12 @@ export function parseSoakArgs(argv: string[]): SoakOptions & { json: boolean } {
     else if (flag === '--minutes') o.durationMs = number(flag, argv[++i], 0.01) * 60_000;
     else if (flag === '--seconds') o.durationMs = number(flag, argv[++i], 1) * 1000;
     else if (flag === '--sessions') o.sessions = Math.round(number(flag, argv[++i], 1));
+    else if (flag === '--rest') o.rest = Math.round(number(flag, argv[++i], 0));
+    else if (flag === '--mcp') o.mcp = Math.round(number(flag, argv[++i], 0));
     else if (flag === '--inflight') o.inflight = Math.round(number(flag, argv[++i], 1));
     else if (flag === '--seed') o.seed = Math.round(number(flag, argv[++i], 0));
     else if (flag === '--rss-every') o.rssEveryMs = number(flag, argv[++i], 1) * 1000;
-    else throw new Error(`unknown option ${flag}; usage: npm run soak -- --minutes N [--sessions 16] [--inflight 4] [--seed 1] [--rss-every 10] [--json]`);
+    else throw new Error(`unknown option ${flag}; usage: npm run soak -- --minutes N [--sessions 10] [--rest 3] [--mcp 3] [--inflight 4] [--seed 1] [--rss-every 10] [--json]`);
   }
   if (Number.isNaN(o.durationMs)) throw new Error('say how long: npm run soak -- --minutes 10 (or --seconds 30)');
   return o;

@@ -19,6 +19,9 @@ function takeChunk(bytes: number): Buffer {
   return pool.pop() ?? Buffer.allocUnsafeSlow(CHUNK);
 }
 
+/** What a dropped chunk is replaced with: it holds nothing, and no record fits in it. */
+const DROPPED = Buffer.alloc(0);
+
 /** An append-only run of chunks: records are written at the end of the last chunk, each within one chunk. */
 export class ByteChunks {
   readonly chunks: Buffer[] = [];
@@ -31,6 +34,10 @@ export class ByteChunks {
     const last = from.chunks.length - 1;
     for (let i = 0; i <= last; i++) {
       const c = from.chunks[i];
+      if (c === DROPPED) {
+        this.chunks.push(DROPPED);
+        continue;
+      }
       const copy = takeChunk(c.length);
       c.copy(copy, 0, 0, i === last ? from.used : c.length);
       this.chunks.push(copy);
@@ -56,9 +63,26 @@ export class ByteChunks {
     return last + 1;
   }
 
+  /**
+   * Give chunk `i` back to the pool, keeping its number (records in it can no longer be read; `dropped(i)` says so).
+   * Returns the bytes it held. Writing goes on in a new chunk.
+   */
+  drop(i: number): number {
+    const c = this.chunks[i];
+    if (c === DROPPED) return 0;
+    if (c.length === CHUNK && pool.length < POOL_MAX) pool.push(c);
+    this.chunks[i] = DROPPED;
+    return c.length;
+  }
+
+  /** Whether chunk `i` was dropped. */
+  dropped(i: number): boolean {
+    return this.chunks[i] === DROPPED;
+  }
+
   /** Give the chunks back to the pool; nothing is left. */
   release(): void {
-    for (const c of this.chunks) if (c.length === CHUNK && pool.length < POOL_MAX) pool.push(c);
+    for (const c of this.chunks) if (c !== DROPPED && c.length === CHUNK && pool.length < POOL_MAX) pool.push(c);
     this.chunks.length = 0;
     this.used = 0;
   }

@@ -79,3 +79,32 @@ export function failureOf(e: unknown, at: FailureContext): ToolFailure {
   at.logger(`[seahaven] world bug ${id} in ${at.world}/${at.tool} (instance ${at.instance}, call ${at.index}): ${stack}`);
   return { code: 'internal', message: 'internal error', details: { id } };
 }
+
+/** Whether `e` is SQLite's "database or disk is full": a database of the episode reached its size limit. */
+export function isDatabaseFull(e: unknown): boolean {
+  return e instanceof Database.SqliteError && e.code === 'SQLITE_FULL';
+}
+
+/** A size in MiB for people: whole MiB from 10 up, else to a tenth (at least 0.1). */
+function mib(bytes: number): string {
+  const m = bytes / 2 ** 20;
+  return m >= 10 ? String(Math.round(m)) : String(Math.max(0.1, Math.round(m * 10) / 10));
+}
+
+/**
+ * The failure of a call that would have grown a database of its episode past `limitBytes` (its fixture's image plus
+ * `growthBytes`). With `endedAt`, SQLite undid the episode's writes along with the call, and the episode ends at that
+ * call: this is then also the answer to everything asked of it later.
+ */
+export function databaseFull(at: { world: string; limitBytes: number; growthBytes: number; endedAt: number | null }): ToolFailure {
+  const limit = `${mib(at.limitBytes)} MiB (its fixture's image plus the ${mib(at.growthBytes)} MiB an episode may add: maxDbGrowthBytes, or seahaven serve --max-episode-db-mb)`;
+  const details = { limit_mb: Math.round((at.limitBytes / 2 ** 20) * 100) / 100, growth_mb: Math.round((at.growthBytes / 2 ** 20) * 100) / 100, option: '--max-episode-db-mb' };
+  if (at.endedAt === null) {
+    return { code: 'resource_exhausted', message: `${at.world}'s database reached its limit of ${limit}; nothing this call wrote was kept. Write less, delete rows, or raise the limit`, details };
+  }
+  return {
+    code: 'resource_exhausted',
+    message: `this episode ended at call ${at.endedAt}: ${at.world}'s database reached its limit of ${limit}, and SQLite undid the episode's writes with the call. Reset to start a new episode, or raise the limit`,
+    details: { ...details, episode_ended: true },
+  };
+}

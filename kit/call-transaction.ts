@@ -82,7 +82,8 @@ export class CallTransaction {
       connection.runOwn(`RELEASE ${name}`);
       return out;
     } catch (e) {
-      connection.db.exec(`ROLLBACK TO ${name}; RELEASE ${name}`);
+      // A full database (SQLITE_FULL) took the whole transaction, savepoints and all: the call's rollback sees to it.
+      if (connection.db.inTransaction) connection.db.exec(`ROLLBACK TO ${name}; RELEASE ${name}`);
       throw e;
     } finally {
       this.depth--;
@@ -135,16 +136,31 @@ export class CallTransaction {
     this.end();
   }
 
-  /** End the call, undoing it: what it wrote, what it captured, and how far it moved the random streams. */
-  rollback(): void {
+  /**
+   * End the call, undoing it: what it wrote, what it captured, and how far it moved the random streams. Returns whether
+   * an episode's earlier calls were undone too: SQLite rolled back the whole transaction the call ran in (a database
+   * that reached its size limit), so the instance no longer holds what its history says.
+   */
+  rollback(): boolean {
+    let lost = false;
     for (const connection of this.written) {
-      if (connection.inEpisode) connection.db.exec(`ROLLBACK TO ${CALL_SAVEPOINT}; RELEASE ${CALL_SAVEPOINT}`);
-      else if (connection.db.inTransaction) connection.runOwn('ROLLBACK');
+      try {
+        if (connection.inEpisode) {
+          if (connection.lostEpisode()) lost = true;
+          else connection.db.exec(`ROLLBACK TO ${CALL_SAVEPOINT}; RELEASE ${CALL_SAVEPOINT}`);
+        } else if (connection.db.inTransaction) connection.runOwn('ROLLBACK');
+      } catch {
+        // A rollback that fails leaves the episode's transaction in a state nobody can vouch for: end it.
+        if (connection.db.inTransaction) connection.db.exec('ROLLBACK');
+        connection.lostEpisode();
+        lost = true;
+      }
       if (this.bulk) connection.endBulk();
     }
     this.written.length = 0;
     this.marks?.restore(this.streams);
     this.end();
+    return lost;
   }
 
   private end(): void {

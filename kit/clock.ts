@@ -11,6 +11,26 @@ export function parseInstant(text: string, what: string): number {
   return ms;
 }
 
+/**
+ * The most one advance may move a clock: 366 days. A longer wait is several advances, so a world's `onClockAdvance`
+ * never has to do more than a year's work in one call, and no instant leaves the range every date format handles.
+ */
+export const MAX_ADVANCE_MS = 366 * 86_400_000;
+
+/** The latest instant a clock may be advanced to (9999-01-01), leaving a year for tick mode's seconds. */
+export const MAX_INSTANT_MS = Date.UTC(9999, 0, 1);
+
+/**
+ * Why advancing a clock that reads `nowMs` by `ms` is refused, in words that name the fix; null when it is fine: a whole
+ * number of milliseconds from 0 to `MAX_ADVANCE_MS` that ends no later than `MAX_INSTANT_MS`.
+ */
+export function advanceProblem(ms: unknown, nowMs: number): string | null {
+  if (typeof ms !== 'number' || !Number.isSafeInteger(ms) || ms < 0) return `ms must be a whole number of milliseconds >= 0, like 2592000000 for 30 days; got ${String(ms)}`;
+  if (ms > MAX_ADVANCE_MS) return `ms must be at most ${MAX_ADVANCE_MS} (366 days) per advance; got ${ms}: advance in steps of at most 366 days`;
+  if (nowMs + ms > MAX_INSTANT_MS) return `advancing by ${ms} ms would move the clock from ${isoOf(nowMs)} past ${isoOf(MAX_INSTANT_MS)}, the latest instant a clock may read; advance by at most ${Math.max(0, MAX_INSTANT_MS - nowMs)} ms`;
+  return null;
+}
+
 /** ISO-8601 text with milliseconds and `Z`. */
 export function isoOf(ms: number): string {
   return new Date(ms).toISOString();
@@ -49,7 +69,8 @@ export class VirtualClock {
   advancer: ((ms: number) => void) | null = null;
   /** Move the clock forward (harness side). In a world with `onClockAdvance`, that runs as a recorded call. */
   advance(ms: number): void {
-    if (!Number.isInteger(ms) || ms < 0) throw new RangeError(`clock.advance(ms) takes a whole, non-negative number of milliseconds; got ${ms}`);
+    const problem = advanceProblem(ms, this.now());
+    if (problem !== null) throw new RangeError(`clock.advance(ms): ${problem}`);
     if (this.advancer !== null) this.advancer(ms);
     else this.base += ms;
   }

@@ -35,6 +35,13 @@ const EPISODE_ROWS = 5_000;
 const BULK_CACHE_KIB = 256 * 1024;
 
 /**
+ * The largest database a connection is let grow to: an in-memory database ends at 1 GiB (SQLite's default
+ * `SQLITE_MEMDB_DEFAULT_MAXSIZE`), and a limit below it means an episode's database fills up at a size the kit chose
+ * and names (`limitTo`), with room left for the page cache and journal that SQLite needs to roll the episode back.
+ */
+export const MAX_DB_BYTES = 1024 * 1024 * 1024 - 64 * 1024 * 1024;
+
+/**
  * A prepared statement and, for statements that return rows, its column names. Rows are read as arrays (`raw` mode)
  * and built here: one object literal per row with the same hidden class every time, integers and BLOBs already in
  * their JSON forms. That costs about a quarter less than better-sqlite3 building objects key by key.
@@ -108,6 +115,8 @@ export class Connection {
   private changesBase = 0;
   /** Whether the temp table that puts `last_insert_rowid()` and `changes()` back to 0 exists. */
   private counterTable = false;
+  /** The limit `limitTo` set, so a connection handed to the next episode of its fixture sets it once. */
+  private limitBytes = 0;
 
   /**
    * Open `image` (or an empty database) with the kit's settings and functions. The functions are installed before
@@ -180,6 +189,35 @@ export class Connection {
   /** `changes()` of the last statement: what a statement that writes and returns rows wrote. */
   lastChanges(): number {
     return Number((this.prepared('SELECT changes()').stmt.get() as [bigint])[0]);
+  }
+
+  /**
+   * Let the database grow to at most `bytes` (whole pages): a write past it fails with SQLITE_FULL, and SQLite then
+   * rolls back the whole open transaction (`lostEpisode`). Never below the pages the database has already.
+   */
+  limitTo(bytes: number): void {
+    if (bytes === this.limitBytes) return;
+    this.limitBytes = bytes;
+    const pages = Math.max(1, Math.floor(Math.min(bytes, MAX_DB_BYTES) / Number(this.db.pragma('page_size', { simple: true }))));
+    this.db.pragma(`max_page_count = ${pages}`);
+  }
+
+  /** The database's size now, in bytes (its pages, free ones included). */
+  get bytes(): number {
+    return Number(this.db.pragma('page_count', { simple: true })) * Number(this.db.pragma('page_size', { simple: true }));
+  }
+
+  /**
+   * Whether the long transaction the connection ran its calls in is gone: SQLite rolls back a whole transaction when
+   * the database is full (SQLITE_FULL), the episode's earlier calls with it. The connection forgets it, so nothing
+   * tries to release, commit or roll back to it, and it can no longer be restarted.
+   */
+  lostEpisode(): boolean {
+    if (!this.episode || this.db.inTransaction) return false;
+    this.episode = false;
+    this.fromFixture = false;
+    this.episodeRows = 0;
+    return true;
   }
 
   /** Start an episode transaction (a connection just opened on a fixture image, whose `total_changes()` is 0). */
@@ -291,7 +329,7 @@ export class Connection {
 
   /** Commit an open episode or batch transaction, so the connection holds the episode's state as plain committed data. */
   commitEpisode(): void {
-    if (!this.episode) return;
+    if (!this.episode || this.lostEpisode()) return;
     this.episode = false;
     this.fromFixture = false;
     this.runOwn('COMMIT');

@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { MAX_DB_BYTES } from './connection.ts';
 import { InstanceError } from './errors.ts';
 import { runFixtureBuild, storeDatabases } from './instance-internals.ts';
 import { captureTriggersSql, dropCaptureTriggersSql, RowReader } from './capture-sql.ts';
@@ -54,7 +55,7 @@ export function sha256(bytes: Uint8Array): string {
 export function buildFixture(world: World, id: string): BuiltFixture {
   const spec = Object.hasOwn(world.fixtures, id) ? world.fixtures[id] : undefined;
   if (!spec) throw new InstanceError('unknown_fixture', `world "${world.name}" has no fixture "${id}"`);
-  const inst = world.instance({ fixture: spec.parent, seed: 0, clock: 'fixed', now: spec.now });
+  const inst = world.instance({ fixture: spec.parent, seed: 0, clock: 'fixed', now: spec.now, maxDbGrowthBytes: MAX_DB_BYTES });
   try {
     inst[runFixtureBuild]((ctx) => spec.build(ctx));
     const images = new Map<string | null, Buffer>();
@@ -222,6 +223,38 @@ export function loadFixture(world: World, id: string): LoadedFixture {
   const loaded: LoadedFixture = { id, sha256: meta.sha256, now: meta.now, resetImages, base };
   cache.set(id, loaded);
   return loaded;
+}
+
+const footprints = new WeakMap<World, Map<string, number>>();
+
+/**
+ * The bytes of a fixture's images (every store's), and whether the process has loaded it: what a server weighs before
+ * starting an episode of it. Read from the loaded images, else from the sidecar, without loading anything; 0 for a
+ * fixture whose images are built in memory (no fixtures folder) or whose sidecar cannot be read.
+ */
+export function fixtureFootprint(world: World, id: string): { bytes: number; loaded: boolean } {
+  const hit = loadedByWorld.get(world)?.get(id);
+  if (hit) {
+    let bytes = 0;
+    for (const image of hit.resetImages.values()) bytes += image.length;
+    return { bytes, loaded: true };
+  }
+  let known = footprints.get(world);
+  if (!known) footprints.set(world, (known = new Map()));
+  let bytes = known.get(id);
+  if (bytes === undefined) {
+    bytes = 0;
+    if (world.fixturesDir !== null) {
+      try {
+        const meta = JSON.parse(readFileSync(join(world.fixturesDir, `${id}.json`), 'utf8')) as FixtureMeta;
+        bytes = (Number(meta.bytes) || 0) + Object.values(meta.stores ?? {}).reduce((n, s) => n + (Number(s.bytes) || 0), 0);
+      } catch {
+        // Loading it will say what is wrong.
+      }
+    }
+    known.set(id, bytes);
+  }
+  return { bytes, loaded: false };
 }
 
 /** Forget loaded fixtures (tests that rewrite images). */

@@ -17,6 +17,9 @@ export const runFixtureBuild: unique symbol = Symbol('seahaven.runFixtureBuild')
 /** `inst[storeDatabases]()`: each store's open connection, host first, with the episode so far committed. */
 export const storeDatabases: unique symbol = Symbol('seahaven.storeDatabases');
 
+/** `inst[openBytes]()`: the bytes of the databases it holds open, what a fork of it would copy (sleeping stores share their images). */
+export const openBytes: unique symbol = Symbol('seahaven.openBytes');
+
 /**
  * A call's outcome as a transport sends it: the result or the failure, and its JSON text (the text the call log
  * recorded), so the transport writes it without serialising it again.

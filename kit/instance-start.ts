@@ -13,7 +13,7 @@
  */
 import type { ChangeTracker } from './capture.ts';
 import type { RowReader } from './capture-sql.ts';
-import type { CallHistory } from './call-history.ts';
+import { DEFAULT_CALL_LOG_BYTES, type CallHistory } from './call-history.ts';
 import { parseInstant, type ClockMode } from './clock.ts';
 import type { Connection } from './connection.ts';
 import { InstanceError } from './errors.ts';
@@ -40,6 +40,40 @@ export interface InstanceOptions {
   slowCallMs?: number;
   /** Start from this task's fixture and grade with the task at `submit()`. */
   task?: string;
+  /**
+   * Most bytes of call outcomes (results and errors, as JSON) `callLog()` keeps; past it the oldest are dropped, each
+   * record keeping its arguments and `result_dropped: true`. Default 8 MiB (`seahaven serve --max-call-log-mb`). A fork
+   * keeps its original's bound.
+   */
+  maxCallLogBytes?: number;
+  /**
+   * Most bytes each of the episode's databases may grow beyond its fixture's image (beyond the schema's, for a blank
+   * instance). A call that would pass it fails with `resource_exhausted`, and the episode ends with it (SQLite undoes
+   * the episode's whole transaction when a database is full): later calls are refused, and a new episode starts as
+   * usual. Default 256 MiB (`seahaven serve --max-episode-db-mb`); no database passes 960 MiB whatever it says.
+   */
+  maxDbGrowthBytes?: number;
+  /**
+   * @internal Asked before a store's database is opened from an image of `bytes` bytes (SQLite copies it); throws to
+   * refuse, and the call or read that needed it fails with what it threw. A server's memory budget (`--max-memory`).
+   */
+  admitOpen?: (bytes: number) => void;
+}
+
+/** How far an episode's database may grow beyond its fixture's image by default: 256 MiB. */
+export const DEFAULT_DB_GROWTH_BYTES = 256 * 1024 * 1024;
+
+/** The options that bound what one episode may hold, which a server passes to every instance it starts. */
+export type EpisodeLimits = Pick<InstanceOptions, 'maxCallLogBytes' | 'maxDbGrowthBytes'> & {
+  /** @internal `InstanceOptions.admitOpen`. */
+  admitOpen?: (bytes: number) => void;
+};
+
+/** Check a byte limit option: a whole number of bytes, at least `min`. */
+function byteLimit(name: string, value: number | undefined, fallback: number, min: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isSafeInteger(value) || value < min) throw new InstanceError('invalid_limit', `${name} must be a whole number of bytes >= ${min}; got ${JSON.stringify(value)}`);
+  return value;
 }
 
 /** The checked options of an episode, and what follows from them whichever way the instance begins. */
@@ -56,6 +90,10 @@ export interface EpisodeSettings {
   seedText: string;
   id: string;
   logger: (line: string) => void;
+  /** `options.maxCallLogBytes`, checked, or its default. */
+  maxCallLogBytes: number;
+  /** `options.maxDbGrowthBytes`, checked, or its default. */
+  maxDbGrowthBytes: number;
 }
 
 /** Where one store begins. */
@@ -73,6 +111,8 @@ export interface StoreStart {
    * restart can roll it back to the fixture.
    */
   fromFixture: boolean;
+  /** The most bytes its database may hold: its fixture's image (or none) plus the episode's `maxDbGrowthBytes`. */
+  limitBytes: number;
 }
 
 /** The history a fork carries over from the original. */
@@ -141,18 +181,21 @@ export function settingsOf(world: World, options: InstanceOptions): EpisodeSetti
     seedText,
     id: 'inst_' + hashHex(seedText).slice(0, 16),
     logger: options.logger ?? ((line) => console.error(line)),
+    maxCallLogBytes: byteLimit('maxCallLogBytes', options.maxCallLogBytes, DEFAULT_CALL_LOG_BYTES, 0),
+    maxDbGrowthBytes: byteLimit('maxDbGrowthBytes', options.maxDbGrowthBytes, DEFAULT_DB_GROWTH_BYTES, 0),
   };
 }
 
 const mountsByWorld = new WeakMap<World, [string | null, World][]>();
 
 /** Each store from its fixture image (or blank), host first. */
-function storesFromFixture(world: World, loaded: LoadedFixture | null): StoreStart[] {
+function storesFromFixture(world: World, loaded: LoadedFixture | null, growth: number): StoreStart[] {
   let mounts = mountsByWorld.get(world);
   if (mounts === undefined) mountsByWorld.set(world, (mounts = [...worldsByMount(world)]));
   const stores: StoreStart[] = [];
   for (const [mount, w] of mounts) {
-    stores.push({ mount, world: w, image: loaded ? loaded.resetImages.get(mount)! : null, base: loaded ? loaded.base.get(mount)! : null, connection: null, fromFixture: loaded !== null });
+    const image = loaded ? loaded.resetImages.get(mount)! : null;
+    stores.push({ mount, world: w, image, base: loaded ? loaded.base.get(mount)! : null, connection: null, fromFixture: loaded !== null, limitBytes: (image?.length ?? 0) + growth });
   }
   return stores;
 }
@@ -163,7 +206,7 @@ function storesFromFixture(world: World, loaded: LoadedFixture | null): StoreSta
  */
 export function freshStart(world: World, options: InstanceOptions, recycled?: (loaded: LoadedFixture) => (Connection | null)[] | undefined): InstanceStart {
   const settings = settingsOf(world, options);
-  const stores = storesFromFixture(world, settings.loaded);
+  const stores = storesFromFixture(world, settings.loaded, settings.maxDbGrowthBytes);
   const connections = settings.loaded === null ? undefined : recycled?.(settings.loaded);
   if (connections !== undefined) {
     try {
@@ -183,7 +226,7 @@ export function freshStart(world: World, options: InstanceOptions, recycled?: (l
  */
 export function restartStart(world: World, options: InstanceOptions, handOver: () => (Connection | null)[]): InstanceStart {
   const settings = settingsOf(world, options);
-  const stores = storesFromFixture(world, settings.loaded);
+  const stores = storesFromFixture(world, settings.loaded, settings.maxDbGrowthBytes);
   const connections = handOver();
   stores.forEach((s, i) => (s.connection = connections[i]));
   return { world, settings, stores };
@@ -191,7 +234,7 @@ export function restartStart(world: World, options: InstanceOptions, handOver: (
 
 /** The episode of an instance with `settings`, from `images` and `blankBases` of its stores, carrying `carried` over. */
 export function forkStart(world: World, settings: EpisodeSettings, id: string, snapshots: { image: Buffer; blankBase: Buffer | null }[], carried: CarriedHistory): InstanceStart {
-  const fromFixture = storesFromFixture(world, settings.loaded);
+  const fromFixture = storesFromFixture(world, settings.loaded, settings.maxDbGrowthBytes);
   // A store the original never changed forks from the fixture's image itself; any other from its snapshot, which a
   // restart must not roll back to.
   const stores = fromFixture.map((s, i): StoreStart => ({ ...s, image: snapshots[i].image, base: settings.loaded ? s.base : snapshots[i].blankBase, fromFixture: s.fromFixture && snapshots[i].image === s.image }));

@@ -3,16 +3,16 @@
  * of its world, and the history of the episode. Each tool call is one transaction (call-transaction.ts); every row
  * written is captured. How an instance begins (fresh, restarted or forked) is instance-start.ts.
  */
-import { failureOf, safeJson, type ToolFailure } from './call-failure.ts';
+import { databaseFull, failureOf, isDatabaseFull, safeJson, type ToolFailure } from './call-failure.ts';
 import { CallHistory, type CallLogEntry } from './call-history.ts';
 import { CallTimer } from './call-timing.ts';
 import { CallTransaction } from './call-transaction.ts';
 import { ChangeTracker, type Change, type ChangeLogEntry } from './capture.ts';
-import { VirtualClock, isoOf } from './clock.ts';
+import { VirtualClock, advanceProblem, isoOf } from './clock.ts';
 import type { CallInfo, Ctx } from './ctx.ts';
 import { InstanceError } from './errors.ts';
 import { freshStart, forkStart, restartStart, startingFixture, type EpisodeSettings, type InstanceOptions, type InstanceStart } from './instance-start.ts';
-import { advanceInSlices, advanceWithJson, callWithJson, runFixtureBuild, storeDatabases, type CallOutcome, type ClockRun } from './instance-internals.ts';
+import { advanceInSlices, advanceWithJson, callWithJson, openBytes, runFixtureBuild, storeDatabases, type CallOutcome, type ClockRun } from './instance-internals.ts';
 import { boundTools, clockHookSteps, clockHooksOf, type Bound, type ClockHook } from './mount.ts';
 import { StreamPositions, type Stream } from './random.ts';
 import type { Db } from './sqlite.ts';
@@ -24,9 +24,9 @@ import { WorldStore } from './world-store.ts';
 import type { World } from './world-types.ts';
 import { answerRequest, type FaceReply, type FaceRequest } from './http-face.ts';
 import { hasIdleRoom, keepIdle, takeIdle } from './idle-connections.ts';
-import type { Connection } from './connection.ts';
+import { MAX_DB_BYTES, type Connection } from './connection.ts';
 
-export type { InstanceOptions } from './instance-start.ts';
+export type { EpisodeLimits, InstanceOptions } from './instance-start.ts';
 export type { StateDocument } from './state-document.ts';
 export type { ToolFailure } from './call-failure.ts';
 export type { CallLogEntry } from './call-history.ts';
@@ -65,6 +65,8 @@ export class Instance {
   #destroyed = false;
   /** An advance running in slices: its transaction is open, and nothing else may use the instance until it ends. */
   #advancing: ClockRun | null = null;
+  /** Why the episode ended while the instance lives on (its database filled up, and SQLite undid it); null while it runs. */
+  #ended: ToolFailure | null = null;
 
   static {
     construct = (start) => new Instance(start);
@@ -82,9 +84,9 @@ export class Instance {
     this.taskId = s.options.task;
     this.clock = new VirtualClock(s.mode, s.startMs);
     this.#timer = new CallTimer(s.options.slowCallMs, s.logger);
-    this.#calls = new CallHistory(start.carried?.callLog);
+    this.#calls = new CallHistory(start.carried?.callLog, s.maxCallLogBytes);
     this.#tx = new CallTransaction(this.#tracker);
-    const parts = { seedText: s.seedText, clock: this.clock, tracker: this.#tracker, tx: this.#tx, instance: { id: this.id, fixture: this.fixture, seed: this.seed } };
+    const parts = { seedText: s.seedText, clock: this.clock, tracker: this.#tracker, tx: this.#tx, instance: { id: this.id, fixture: this.fixture, seed: this.seed }, admitOpen: s.options.admitOpen };
     const stores: WorldStore[] = [];
     const streams: Stream[] = [];
     for (const st of start.stores) {
@@ -123,6 +125,29 @@ export class Instance {
     if (this.#advancing !== null) throw new InstanceError('advancing', `instance ${this.id} is advancing its clock in slices; wait for the advance to finish (its last slice answers it)`);
   }
 
+  /** Alive, and its episode not ended: what reading or forking its state needs. */
+  #running(): void {
+    this.#alive();
+    if (this.#ended !== null) throw new InstanceError(this.#ended.code, this.#ended.message);
+  }
+
+  /**
+   * The failure of a call that filled a database (SQLITE_FULL), or whose episode SQLite undid (`lost`); null for any
+   * other failure. When the episode is lost it ends here: its history no longer matches its databases.
+   */
+  #exhausted(e: unknown, lost: boolean): ToolFailure | null {
+    if (!lost && !isDatabaseFull(e)) return null;
+    const limit = Math.min(MAX_DB_BYTES, Math.max(...this.#stores.map((st) => st.limitBytes)));
+    const failure = databaseFull({ world: this.world.name, limitBytes: limit, growthBytes: this.#settings.maxDbGrowthBytes, endedAt: lost ? this.clock.calls : null });
+    if (lost) this.#ended = failure;
+    return failure;
+  }
+
+  /** Why the episode ended while the instance lives on (a database filled up: `resource_exhausted`), or null while it runs. */
+  get ended(): ToolFailure | null {
+    return this.#ended;
+  }
+
   /** The agent-facing tool list: `[{ name, description, inputSchema }]`. */
   tools(): ToolListing[] {
     return this.world.toolListings();
@@ -141,6 +166,7 @@ export class Instance {
 
   #call(name: string, args: unknown): CallOutcome {
     this.#alive();
+    if (this.#ended !== null) return this.#refused(name, args, this.#ended);
     const bound = this.#bound.get(name);
     if (bound === undefined) {
       return this.#refused(name, args, { code: 'unknown_tool', message: `Unknown tool "${name}". Available tools: ${[...this.#bound.keys()].join(', ')}.` });
@@ -203,9 +229,9 @@ export class Instance {
 
   /** A call that threw: everything it did rolled back, and the failure logged. */
   #failCall(index: number, name: string, rawArgs: unknown, e: unknown): CallOutcome {
-    this.#tx.rollback();
+    const lost = this.#tx.rollback();
     const s = this.#settings;
-    const error = failureOf(e, { world: this.world.name, tool: name, instance: this.id, index, seedText: s.seedText, logger: s.logger });
+    const error = this.#exhausted(e, lost) ?? failureOf(e, { world: this.world.name, tool: name, instance: this.id, index, seedText: s.seedText, logger: s.logger });
     const json = safeJson(error);
     this.#calls.push(index, false, name, safeJson(rawArgs), json);
     return { ok: false, error, json };
@@ -223,6 +249,10 @@ export class Instance {
    */
   operation(name: string, input: unknown = {}): CallResult {
     this.#alive();
+    if (this.#ended !== null) {
+      this.#refused(name, input, this.#ended);
+      return { ok: false, error: this.#ended };
+    }
     const op = this.world.http?.operationsByName.get(name);
     if (op === undefined) {
       const error: ToolFailure = { code: 'unknown_operation', message: this.world.http ? `Unknown operation "${name}" of ${this.world.name}'s HTTP face.` : `${this.world.name} has no HTTP face (no http option in defineWorld, and no mount with http: true).` };
@@ -273,7 +303,12 @@ export class Instance {
    */
   [advanceInSlices](ms: number): ClockRun {
     this.#alive();
-    if (!Number.isInteger(ms) || ms < 0) throw new RangeError(`advanceClock(ms) takes a whole, non-negative number of milliseconds; got ${ms}`);
+    if (this.#ended !== null) {
+      const refused = this.#refused('advance_clock', { ms }, this.#ended);
+      return { slice: () => refused };
+    }
+    const problem = advanceProblem(ms, this.clock.now());
+    if (problem !== null) throw new RangeError(`advanceClock(ms): ${problem}`);
     let steps: Generator<unknown, unknown> | null = null;
     let index = 0;
     let done: CallOutcome | null = null;
@@ -334,13 +369,13 @@ export class Instance {
 
   /** Net diff since reset, one entry per changed row, sorted by table then key. */
   changes(): Change[] {
-    this.#alive();
+    this.#running();
     return this.#tracker.changes();
   }
 
   /** One record per row per call: what each call changed, net within that call. */
   changeLog(): ChangeLogEntry[] {
-    this.#alive();
+    this.#running();
     return this.#tracker.changeLog();
   }
 
@@ -363,6 +398,7 @@ export class Instance {
   /** Read-only SQL over a composed sub-world's store. */
   queryStore<T = Row>(mount: string | null, sql: string, ...params: unknown[]): T[] {
     this.#alive();
+    this.#running();
     const store = mount === null ? this.#stores[0] : this.#stores.find((s) => s.mount === mount);
     if (!store) throw new InstanceError('unknown_store', `no composed world is mounted as "${mount}"`);
     const connection = store.live();
@@ -373,7 +409,7 @@ export class Instance {
 
   /** The state document. */
   state(): StateDocument {
-    this.#alive();
+    this.#running();
     const doc: StateDocument = {
       format: 'seahaven.state/1',
       world: { name: this.world.name, version: this.world.version },
@@ -416,7 +452,7 @@ export class Instance {
 
   /** The same episode, diverging from here: state, clock, random streams and history are carried over. */
   fork(): Instance {
-    this.#alive();
+    this.#running();
     const snapshots = this.#stores.map((s) => ({ image: s.snapshot(), blankBase: s.blankBase }));
     const streams = new StreamPositions(this.#streams.length);
     streams.save(this.#streams);
@@ -438,6 +474,11 @@ export class Instance {
     }
   }
 
+  /** @internal The bytes of the databases the instance holds open: what a fork would copy. */
+  [openBytes](): number {
+    return this.#stores.reduce((n, st) => n + st.openBytes, 0);
+  }
+
   /** @internal Each store's open connection, host first, the episode so far committed (fixture freezing, benchmarks). */
   [storeDatabases](): Map<string | null, Db> {
     return new Map(this.#stores.map((s) => [s.mount, s.database()]));
@@ -449,6 +490,8 @@ export class Instance {
    */
   hibernate(): void {
     this.#alive();
+    // An ended episode's databases hold nothing worth keeping; they close when the instance is destroyed.
+    if (this.#ended !== null) return;
     for (const s of this.#stores) s.sleep();
   }
 

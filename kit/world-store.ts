@@ -27,6 +27,8 @@ export interface InstanceParts {
   tracker: ChangeTracker;
   tx: CallTransaction;
   instance: { id: string; fixture: string | null; seed: number };
+  /** Asked before a database is opened from an image (`InstanceOptions.admitOpen`). */
+  admitOpen?: (bytes: number) => void;
 }
 
 /** What a world's schema rules out or requires of its stores, read off its text once per world, not per reset. */
@@ -72,6 +74,9 @@ export class WorldStore implements ConnectionTenant {
   private readonly episodic: boolean;
   /** The image the store started from (the fixture's, shared). */
   private readonly startImage: Buffer | null;
+  /** The most bytes the store's database may hold (`Connection.limitTo`). */
+  readonly limitBytes: number;
+  private readonly admitOpen: ((bytes: number) => void) | undefined;
 
   /** A store beginning as `o` says, in an instance whose stores share `parts`. */
   constructor(o: StoreStart, parts: InstanceParts) {
@@ -81,6 +86,8 @@ export class WorldStore implements ConnectionTenant {
     this.tx = parts.tx;
     this.image = o.image;
     this.startImage = o.image;
+    this.limitBytes = o.limitBytes;
+    this.admitOpen = parts.admitOpen;
     this.episodic = o.fromFixture && o.image !== null && o.base instanceof RowReader && !traitsOf(o.world).deferredKeys;
     const suffix = o.mount === null ? '' : `\u0000${o.mount}`;
     this.sqlStream = new Stream(parts.seedText + suffix + '\u0000sql');
@@ -129,6 +136,7 @@ export class WorldStore implements ConnectionTenant {
     if (o.connection !== null) {
       this.connection = o.connection;
       o.connection.tenant = this;
+      o.connection.limitTo(this.limitBytes);
     }
   }
 
@@ -177,8 +185,15 @@ export class WorldStore implements ConnectionTenant {
     return this.connection ?? this.open();
   }
 
+  /** The bytes of the open database (0 while the store sleeps: its image is shared with whoever else holds it). */
+  get openBytes(): number {
+    return this.connection === null ? 0 : this.connection.bytes;
+  }
+
   private open(): Connection {
+    if (this.image !== null) this.admitOpen?.(this.image.length);
     const connection = new Connection(this.image, this.world.trackedTables, this);
+    connection.limitTo(this.limitBytes);
     connection.batches = !traitsOf(this.world).deferredKeys;
     this.connection = connection;
     if (this.episodic && this.image === this.startImage) connection.beginEpisode();

@@ -177,11 +177,15 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
     return { session };
   }
 
-  /** The JSON-RPC error for a host that refused a session: capacity, or a shutdown. */
+  /** The JSON-RPC error for a host that refused a session: capacity, memory, or a shutdown. */
   function hostRefusal(id: JSONRPCRequest['id'], e: unknown): Response {
     const full = e as { activeSessions?: unknown; maxSessions?: unknown; message?: unknown };
     if (typeof full?.activeSessions === 'number' && typeof full.maxSessions === 'number') {
       return rpcError(200, id, -32000, String(full.message), { code: 'CAPACITY_REACHED', active_sessions: full.activeSessions, max_sessions: full.maxSessions });
+    }
+    const memory = e as { neededMb?: unknown; availableMb?: unknown; message?: unknown };
+    if (typeof memory?.neededMb === 'number' && typeof memory.availableMb === 'number') {
+      return rpcError(200, id, -32000, String(memory.message), { code: 'RESOURCE_EXHAUSTED', needed_mb: memory.neededMb, available_mb: memory.availableMb, option: '--max-memory' });
     }
     return rpcError(200, id, -32000, e instanceof Error ? e.message : logInternal(logger, 'opening an MCP session', e));
   }

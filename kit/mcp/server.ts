@@ -6,7 +6,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { InstanceError } from '../errors.ts';
-import type { Instance, InstanceOptions } from '../instance.ts';
+import type { EpisodeLimits, Instance, InstanceOptions } from '../instance.ts';
 import { callWithJson } from '../instance-internals.ts';
 import { toolCallResult } from '../serve/observation.ts';
 import { SUBMIT_TOOL, rewardJson } from '../serve/payload.ts';
@@ -102,7 +102,7 @@ function instructionsFor(world: World, taskId: string | undefined, extra?: strin
  * @example
  * const inst = openInstance(world, { fixture: 'small_startup', seed: 7 }, { logger: (line) => process.stderr.write(line + '\n') });
  */
-export function openInstance(world: World, reset: McpResetOptions, options: Pick<InstanceOptions, 'logger' | 'slowCallMs'> = {}): Instance {
+export function openInstance(world: World, reset: McpResetOptions, options: Pick<InstanceOptions, 'logger' | 'slowCallMs'> & EpisodeLimits = {}): Instance {
   const { submit_tool: submitTool, ...instanceReset } = reset;
   if (submitTool === true && instanceReset.task === undefined) {
     throw new McpError(ErrorCode.InvalidParams, 'submit_tool lists a submit tool that grades the task; name the task too (task)', { code: 'invalid_reset' });

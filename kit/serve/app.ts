@@ -15,6 +15,7 @@ import { faceRoutes, type FaceTarget } from './face-routes.ts';
 import { httpRoutes, type McpHttpRoute } from './http.ts';
 import { FairScheduler } from './scheduler.ts';
 import { SessionRegistry } from './sessions.ts';
+import { MemoryBudget, defaultMemoryBudget } from './memory-budget.ts';
 import { serverTaskRoutes, taskRoutes } from './task-routes.ts';
 import { wsRoute } from './ws.ts';
 
@@ -64,6 +65,20 @@ export interface AppOptions {
   logger?: (line: string) => void;
   /** Log each tool call of every session that takes at least this many milliseconds, through `logger`. Default 1000; `Infinity`: never. */
   slowCallMs?: number;
+  /** Most bytes of call outcomes each session's call log keeps (older ones are dropped, their arguments kept). Default 8 MiB. */
+  maxCallLogBytes?: number;
+  /**
+   * Most bytes each session's databases may grow beyond their fixture's image; a call past it fails with
+   * `resource_exhausted`, ending that episode only. Default 256 MiB.
+   */
+  maxDbGrowthBytes?: number;
+  /**
+   * The process's memory budget in bytes: new sessions, resets to another fixture and forks that would not fit beside
+   * what the process holds (its resident set) are refused with `RESOURCE_EXHAUSTED`, and so is a call that would open an
+   * episode's database past it. Default: 90% of the cgroup's memory limit when one is set, else 75% of the machine's
+   * memory; `Infinity`: no budget.
+   */
+  maxMemoryBytes?: number;
   /** @internal In a worker of `seahaven serve --workers N`: which worker owns a session, and the hand-over to it (cluster.ts). */
   cluster?: ClusterRouter;
 }
@@ -110,8 +125,15 @@ export function createApp(options: AppOptions): SeahavenApp {
   const forkTtlMs = options.forkTtlMs ?? DEFAULTS.forkTtlMs;
   // A timer's delay is a signed 32-bit number of milliseconds (about 24.8 days); a longer one would fire at once.
   if (!Number.isFinite(forkTtlMs) || forkTtlMs <= 0 || forkTtlMs > 2 ** 31 - 1) throw new Error(`createApp: forkTtlMs must be a number of milliseconds from 1 to ${2 ** 31 - 1}; got ${forkTtlMs}`);
-  const sessions = new SessionRegistry({ maxSessions, idleTimeoutMs: options.idleTimeoutMs ?? DEFAULTS.idleTimeoutMs, hibernateAfterMs: options.hibernateAfterMs ?? DEFAULTS.hibernateAfterMs, forkTtlMs });
+  const sessions = new SessionRegistry({ maxSessions, idleTimeoutMs: options.idleTimeoutMs ?? DEFAULTS.idleTimeoutMs, hibernateAfterMs: options.hibernateAfterMs ?? DEFAULTS.hibernateAfterMs, forkTtlMs, logger });
   const slowCallMs = options.slowCallMs === undefined ? undefined : checkSlowCallMs(options.slowCallMs, 'createApp: slowCallMs');
+  for (const key of ['maxCallLogBytes', 'maxDbGrowthBytes'] as const) {
+    const value = options[key];
+    if (value !== undefined && (!Number.isSafeInteger(value) || value < 0)) throw new Error(`createApp: ${key} must be a whole number of bytes >= 0; got ${value}`);
+  }
+  const maxMemory = options.maxMemoryBytes ?? defaultMemoryBudget().bytes;
+  if (!(maxMemory > 0)) throw new Error(`createApp: maxMemoryBytes must be a number of bytes > 0 (Infinity: no budget); got ${options.maxMemoryBytes}`);
+  const memory = maxMemory === Infinity ? undefined : new MemoryBudget(maxMemory);
   const scheduler = new FairScheduler(undefined, undefined, logger);
   const limits: BodyLimits = { maxBodyBytes: options.maxBodyBytes ?? DEFAULTS.maxBodyBytes, bodyTimeoutMs: options.bodyTimeoutMs ?? DEFAULTS.bodyTimeoutMs, report: rateLimited(logger) };
   if (!Number.isFinite(limits.bodyTimeoutMs) || limits.bodyTimeoutMs <= 0) throw new Error(`createApp: bodyTimeoutMs must be a number of milliseconds > 0; got ${limits.bodyTimeoutMs}`);
@@ -158,6 +180,8 @@ export function createApp(options: AppOptions): SeahavenApp {
       hooks: options.hooks ?? {},
       logger,
       slowCallMs,
+      episodeLimits: { maxCallLogBytes: options.maxCallLogBytes, maxDbGrowthBytes: options.maxDbGrowthBytes },
+      memory,
       defaultFixture: options.defaultFixtures !== undefined && Object.hasOwn(options.defaultFixtures, world.name) ? options.defaultFixtures[world.name] : undefined,
       maxFrameChars: options.maxFrameBytes ?? DEFAULTS.maxFrameBytes,
       graderToken: options.graderToken,

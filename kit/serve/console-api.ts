@@ -11,7 +11,7 @@ import type { SeahavenApp } from './app.ts';
 import { readRequestBody } from './body.ts';
 import { browsableTables, sessionView, tableRows, timeline, worldView, type BrowsableTable } from './console-views.ts';
 import type { Endpoint } from './endpoint.ts';
-import { FrameError } from './errors.ts';
+import { FrameError, resourceError } from './errors.ts';
 import { bodyError } from './http.ts';
 import { handedOver } from './cluster.ts';
 import { parseAction } from './payload.ts';
@@ -53,9 +53,12 @@ function errorResponse(c: Context, e: unknown): Response {
   if (e instanceof InstanceError && e.code === 'advancing') return reply(409, e.message);
   const body = bodyError(c, e);
   if (body !== undefined) return body;
+  const resource = resourceError(e);
+  if (resource !== null) return reply(503, resource.message, { code: resource.code, ...resource.extra });
   if (e instanceof FrameError) {
     if (e.code === 'VALIDATION_ERROR') return reply(422, e.errors ?? [{ type: 'value_error', loc: ['body'], msg: e.message, input: null }]);
     if (e.code === 'SESSION_ERROR') return reply(409, e.message);
+    if (e.code === 'RESOURCE_EXHAUSTED') return reply(503, e.message, { code: e.code, ...e.extra });
     return reply(500, e.message);
   }
   // Anything else is a server bug: the app's error handler logs it with its stack.
@@ -233,6 +236,7 @@ export function consoleApi(server: SeahavenApp, options: ConsoleOptions = {}): H
     const { ep, s } = sessionOf(c);
     const fork = await ep.run(s, () => {
       registry.ensureRoom();
+      ep.admitFork(s.inst);
       const f = s.fork(registry.newId(), 'http');
       registry.add(f);
       return f;

@@ -100,6 +100,9 @@ export interface TimelineEntry {
   ok: boolean;
   result?: unknown;
   error?: unknown;
+  /** The call log no longer keeps this call's outcome (`--max-call-log-mb`): only its size. */
+  result_dropped?: true;
+  result_bytes?: number;
   changes: Change[];
 }
 
@@ -118,7 +121,10 @@ export function timeline(s: Session): TimelineEntry[] {
       out.index = c.index;
       out.changes = byCall.get(c.index) ?? [];
     }
-    if (c.ok) out.result = c.result;
+    if (c.result_dropped) {
+      out.result_dropped = true;
+      out.result_bytes = c.result_bytes;
+    } else if (c.ok) out.result = c.result;
     else out.error = c.error;
     return out;
   });

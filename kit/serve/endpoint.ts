@@ -5,14 +5,16 @@
  * observation, whatever the transport, is built by observation.ts.
  */
 import { randomUUID } from 'node:crypto';
+import { advanceProblem } from '../clock.ts';
 import { InstanceError } from '../errors.ts';
-import type { Instance, InstanceOptions } from '../instance.ts';
+import type { EpisodeLimits, Instance, InstanceOptions } from '../instance.ts';
 import type { FaceKeys } from './face-keys.ts';
 import { advanceInSlices, advanceWithJson, callWithJson, type CallOutcome } from '../instance-internals.ts';
+import { admitOpening, episodeCost, forkCost, type MemoryBudget } from './memory-budget.ts';
 import { agentGrade, type Grade } from '../task.ts';
 import { tokenMatcher } from './auth.ts';
 import type { World } from '../world.ts';
-import { FrameError, ResetError, errorFrame, frameErrorText, logInternal, validationError } from './errors.ts';
+import { FrameError, ResetError, errorFrame, frameErrorText, logInternal, resourceError, validationError } from './errors.ts';
 import { jsonTooDeep, tooDeepMessage } from './json-limits.ts';
 import { callObservation } from './observation.ts';
 import type { Reply } from './outbox.ts';
@@ -36,12 +38,16 @@ export interface EndpointOptions {
   faceKeys?: FaceKeys;
   /** Slow-call threshold of every instance this endpoint starts. Default: the instance's own (1000 ms). */
   slowCallMs?: number;
+  /** What one episode may hold (its call log's outcomes), for every instance this endpoint starts. Default: the instance's own. */
+  episodeLimits?: EpisodeLimits;
   /** Fixture of sessions before their first reset and of resets that name none. Default: the world's first fixture. */
   defaultFixture?: string;
   /** Frames longer than this many characters are refused. */
   maxFrameChars: number;
   /** The secret a session presents to get whole grades (names and reasons) instead of the agent view. Default: none. */
   graderToken?: string;
+  /** The process's memory budget (`--max-memory`): sessions, resets and forks that would not fit are refused. None: no budget. */
+  memory?: MemoryBudget;
 }
 
 const INSTANCE_FIELDS: Record<string, string> = { unknown_fixture: 'fixture', fixture_mismatch: 'fixture', invalid_seed: 'seed', invalid_clock: 'clock', invalid_now: 'now', unknown_task: 'task' };
@@ -97,9 +103,9 @@ export class Endpoint implements SessionEndpoint {
     }
   }
 
-  /** The logger and slow-call threshold every instance of this endpoint starts with. */
-  instanceOptions(): Pick<InstanceOptions, 'logger' | 'slowCallMs'> {
-    return { logger: this.options.logger, slowCallMs: this.options.slowCallMs };
+  /** The logger, slow-call threshold and episode limits every instance of this endpoint starts with. */
+  instanceOptions(): Pick<InstanceOptions, 'logger' | 'slowCallMs'> & EpisodeLimits {
+    return { logger: this.options.logger, slowCallMs: this.options.slowCallMs, ...this.options.episodeLimits, admitOpen: this.admitOpen };
   }
 
   /** The tools a session lists: the world's, and `submit` when its reset asked for it. */
@@ -107,6 +113,20 @@ export class Endpoint implements SessionEndpoint {
     return session?.submitTool ? this.toolsWithSubmit : this.tools;
   }
 
+  /** Weighed against the memory budget before a store's database is opened from its image (memory-budget.ts). */
+  private readonly admitOpen = (bytes: number): void => {
+    if (this.options.memory !== undefined) admitOpening(this.options.memory, bytes);
+  };
+
+  /** Refuse (`MemoryRefusal`) an episode of `fixture` that would not fit the memory budget. */
+  admitFixture(what: string, fixture: string | null | undefined): void {
+    this.options.memory?.check(what, episodeCost(this.world, fixture));
+  }
+
+  /** Refuse (`MemoryRefusal`) a fork of `inst` that would not fit the memory budget: it copies the databases it holds open. */
+  admitFork(inst: Instance): void {
+    this.options.memory?.check('fork this episode', forkCost(inst));
+  }
   /** The session's key for the world's HTTP face, or undefined for a world without one. */
   faceKeyOf(session: Session): string | undefined {
     return this.options.faceKeys?.keyOf(session);
@@ -120,6 +140,7 @@ export class Endpoint implements SessionEndpoint {
   openSession(owner: SessionOwner, id: string = this.options.registry.newId()): Session {
     if (this.closing) throw new FrameError('SESSION_ERROR', 'the server is shutting down; reconnect to another server');
     this.options.registry.ensureRoom();
+    this.admitFixture('open a session', this.defaultFixture);
     let inst: Instance;
     try {
       inst = this.world.instance({ fixture: this.defaultFixture, ...this.instanceOptions() });
@@ -214,7 +235,7 @@ export class Endpoint implements SessionEndpoint {
             const out = this.callTool(session, action.tool_name, action.arguments, 'ws', ['data']);
             return out instanceof Promise ? out.catch((e) => this.errorText(e)) : out;
           }
-          if (action.type === 'advance_clock') return this.advanceStep(session, action.ms, 'ws');
+          if (action.type === 'advance_clock') return this.advanceStep(session, action.ms, ['data'], 'ws');
           const out = this.otherStep(session, action, ['data'], 'ws');
           return typeof out === 'string' ? wrapObservation(out) : out.then(wrapObservation, (e) => this.errorText(e));
         }
@@ -254,6 +275,8 @@ export class Endpoint implements SessionEndpoint {
     if (e instanceof FrameError) return e;
     // A fork that finds the server full: the session goes on (HTTP answers 503 before asking here).
     if (e instanceof CapacityError) return new FrameError('CAPACITY_REACHED', e.message, undefined, { active_sessions: e.activeSessions, max_sessions: e.maxSessions });
+    const resource = resourceError(e);
+    if (resource !== null) return resource;
     return new FrameError('EXECUTION_ERROR', logInternal(this.options.logger, `in ${this.name}`, e));
   }
 
@@ -345,6 +368,8 @@ export class Endpoint implements SessionEndpoint {
       throw validationError('invalid reset data', [{ type: 'value_error', loc: [where, 'submit_tool'], msg: 'submit_tool lists a submit tool that grades the task; reset with a task (task, split and index, or curriculum) too', input: true }]);
     }
     const options: InstanceOptions = { fixture, seed: plan?.seed ?? req.seed, clock: plan?.clock ?? req.clock, now: plan?.now ?? req.now, task: task?.id, ...this.instanceOptions() };
+    // A reset to the fixture the session is on takes the place of its episode; another fixture's is weighed first.
+    if ((fixture ?? task?.fixture ?? null) !== session.inst.fixture) this.admitFixture('reset to this fixture', fixture ?? task?.fixture);
     let inst: Instance;
     try {
       // A reset to the fixture the session is on rolls its connection back instead of opening a new one.
@@ -410,7 +435,7 @@ export class Endpoint implements SessionEndpoint {
    */
   act(session: Session, a: StepAction, where: (string | number)[], wholeGrades = false): Reply | Promise<Reply> {
     if (a.type === 'call_tool') return this.callTool(session, a.tool_name, a.arguments, 'http', where, wholeGrades);
-    if (a.type === 'advance_clock') return this.stepCall(session, 'advance_clock', session.inst[advanceWithJson](a.ms), 'http');
+    if (a.type === 'advance_clock') return this.advance(session, a.ms, where, 'http');
     return this.otherStep(session, a, where, 'http', wholeGrades);
   }
 
@@ -419,7 +444,7 @@ export class Endpoint implements SessionEndpoint {
    * goes on in the session's next turns.
    */
   step(session: Session, a: StepAction, where: (string | number)[], wholeGrades = false): Reply | Promise<Reply> | SlicedStep {
-    if (a.type === 'advance_clock') return this.advanceStep(session, a.ms, 'http');
+    if (a.type === 'advance_clock') return this.advanceStep(session, a.ms, where, 'http');
     return this.act(session, a, where, wholeGrades);
   }
 
@@ -428,7 +453,8 @@ export class Endpoint implements SessionEndpoint {
    * a `SlicedStep` whose last slice answers. Other sessions are answered between slices; the session's later requests
    * wait in its queue.
    */
-  private advanceStep(session: Session, ms: number, transport: 'ws' | 'http'): Reply | SlicedStep {
+  private advanceStep(session: Session, ms: number, where: (string | number)[], transport: 'ws' | 'http'): Reply | SlicedStep {
+    this.checkAdvance(session, ms, where);
     const run = session.inst[advanceInSlices](ms);
     // A slice ends at the world's first pause past its budget, so with a quarter of a turn it is mostly one step of
     // the world's work (a subscription's invoice, or its payment): that long is what everyone else waits for.
@@ -439,6 +465,18 @@ export class Endpoint implements SessionEndpoint {
       const outcome = run.slice(budget);
       return outcome === null ? null : this.stepCall(session, 'advance_clock', outcome, transport);
     });
+  }
+
+  /** `advance_clock`: refused as a validation error, the episode untouched, past the most one advance may move its clock. */
+  private advance(session: Session, ms: number, where: (string | number)[], transport: 'ws' | 'http'): Reply {
+    this.checkAdvance(session, ms, where);
+    return this.stepCall(session, 'advance_clock', session.inst[advanceWithJson](ms), transport);
+  }
+
+  /** Refuse, as a validation error with the episode untouched, an advance past the most one may move the clock. */
+  private checkAdvance(session: Session, ms: number, where: (string | number)[]): void {
+    const problem = advanceProblem(ms, session.inst.clock.now());
+    if (problem !== null) throw validationError('invalid action', [{ type: 'value_error', loc: [...where, 'ms'], msg: problem, input: ms }]);
   }
 
   /** `list_tools`, `submit`, `grade` or `fork`: the step payload's JSON text. */
@@ -476,6 +514,7 @@ export class Endpoint implements SessionEndpoint {
   private fork(session: Session, transport: 'ws' | 'http'): string {
     const registry = this.options.registry;
     registry.ensureRoom();
+    this.admitFork(session.inst);
     const inst = session.inst.fork();
     const counters = { task: session.task, rewardMode: session.rewardMode, stepCount: session.stepCount + 1, lastReward: session.lastReward, submitTool: session.submitTool };
     if (transport === 'http') {

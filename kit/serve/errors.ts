@@ -1,5 +1,6 @@
 /** Protocol errors: the codes an OpenEnv client sees in `{"type":"error"}` frames, and the pydantic-style error items. */
 import { randomUUID } from 'node:crypto';
+import { InstanceError, ToolError } from '../errors.ts';
 
 /** The error codes of the OpenEnv WebSocket protocol. */
 export type ErrorCode =
@@ -9,7 +10,8 @@ export type ErrorCode =
   | 'EXECUTION_ERROR'
   | 'CAPACITY_REACHED'
   | 'FACTORY_ERROR'
-  | 'SESSION_ERROR';
+  | 'SESSION_ERROR'
+  | 'RESOURCE_EXHAUSTED';
 
 /** One validation problem, shaped like a pydantic error so Python clients and FastAPI-style 422 bodies agree. */
 export interface ErrorItem {
@@ -32,6 +34,32 @@ export class FrameError extends Error {
     this.errors = errors?.map((e) => ('input' in e ? e : { ...e, input: null }));
     this.extra = extra;
   }
+}
+
+/**
+ * A session, reset or fork refused because the process would run out of memory doing it (`--max-memory`): what it
+ * would need and what is left, in MiB. Nothing was started; the session that asked goes on as it was.
+ */
+export class MemoryRefusal extends Error {
+  readonly neededMb: number;
+  readonly availableMb: number;
+  constructor(what: string, neededMb: number, availableMb: number, budgetMb: number) {
+    super(`not enough memory to ${what}: it needs about ${neededMb} MiB and ${availableMb} MiB of this server's ${budgetMb} MiB (--max-memory) are left; end sessions or held forks, retry later, or start the server with a higher --max-memory`);
+    this.name = 'MemoryRefusal';
+    this.neededMb = neededMb;
+    this.availableMb = availableMb;
+  }
+}
+
+/**
+ * The `RESOURCE_EXHAUSTED` error for a memory refusal, or for a request on an episode that ended when its database
+ * filled up (an `InstanceError` coded `resource_exhausted`); null for anything else.
+ */
+export function resourceError(e: unknown): FrameError | null {
+  if (e instanceof MemoryRefusal) return new FrameError('RESOURCE_EXHAUSTED', e.message, undefined, { needed_mb: e.neededMb, available_mb: e.availableMb, option: '--max-memory' });
+  if (e instanceof ToolError && e.code === 'resource_exhausted') return new FrameError('RESOURCE_EXHAUSTED', e.message, undefined, e.details);
+  if (e instanceof InstanceError && e.code === 'resource_exhausted') return new FrameError('RESOURCE_EXHAUSTED', e.message, undefined, { episode_ended: true, option: '--max-episode-db-mb' });
+  return null;
 }
 
 /**

@@ -16,7 +16,7 @@ import type { Endpoint } from './endpoint.ts';
 import type { FaceKeys } from './face-keys.ts';
 import { CapacityError } from './sessions.ts';
 import { handedOver, type ClusterRouter } from './cluster.ts';
-import { FrameError, logInternal } from './errors.ts';
+import { FrameError, MemoryRefusal, logInternal } from './errors.ts';
 
 /**
  * The reply as it goes on the wire: header names in lower case and in order (as a WHATWG `Headers` gives them, without
@@ -126,7 +126,7 @@ export async function answerWithKey(t: FaceTarget, key: string, req: FaceRequest
     s.lastActive = performance.now();
     return await ep.run(s, () => s.inst.request(req));
   } catch (e) {
-    const known = e instanceof CapacityError || e instanceof FrameError;
+    const known = e instanceof CapacityError || e instanceof FrameError || e instanceof MemoryRefusal;
     return faceError(face, known ? 503 : 500, known ? (e as Error).message : logInternal(logger, `on ${req.method} ${pathname}`, e));
   }
 }

@@ -103,6 +103,7 @@ function httpError(c: Context, e: unknown, ep: Endpoint): Response {
   const fe = ep.asFrameError(e);
   if (fe.code === 'VALIDATION_ERROR') return detail(c, 422, fe.errors ?? [{ type: 'value_error', loc: ['body'], msg: fe.message, input: null }]);
   if (fe.code === 'SESSION_ERROR') return detail(c, 409, fe.message);
+  if (fe.code === 'RESOURCE_EXHAUSTED') return detail(c, 503, fe.message, { code: fe.code, ...fe.extra });
   return detail(c, 500, fe.message);
 }
 
@@ -152,6 +153,7 @@ function mcpSessionHost(ep: Endpoint, tag: string): McpSessionHost {
     ensureRoom() {
       if (ep.closing) throw new FrameError('SESSION_ERROR', 'the server is shutting down; reconnect to another server');
       ep.registry.ensureRoom();
+      ep.admitFixture('open an MCP session', ep.defaultFixture);
     },
     open(id, instance, end) {
       // Listed under the id its client sees (with the worker's tag in a `--workers` server).

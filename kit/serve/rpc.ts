@@ -97,6 +97,7 @@ function dispatch(ep: RpcEndpoint, body: unknown, session: Session | null, via: 
   } catch (e) {
     if (e instanceof CapacityError) return rpcError(id, RPC.SERVER, e.message, { active_sessions: e.activeSessions, max_sessions: e.maxSessions });
     const fe = ep.asFrameError(e);
+    if (fe.code === 'RESOURCE_EXHAUSTED') return rpcError(id, RPC.SERVER, fe.message, { code: fe.code, ...fe.extra });
     return rpcError(id, fe.code === 'FACTORY_ERROR' || fe.code === 'SESSION_ERROR' ? RPC.SERVER : RPC.INTERNAL, fe.message);
   }
 }

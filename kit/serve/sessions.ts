@@ -221,9 +221,17 @@ export class SessionRegistry {
   idPrefix = '';
   /** @internal Told whenever the count of sessions and held forks changes (a cluster worker reports it to the primary). */
   onCountChange: ((count: number) => void) | null = null;
+  /**
+   * Where failures of the registry's own timers and of ending a session are logged: they run outside any request, so
+   * nothing else would catch them, and one throwing out of a timer would end the process with every session.
+   */
+  private readonly logger: (line: string) => void;
+  /** Instances whose hibernation failed (a bug, logged): they stay awake. */
+  private readonly sleepless = new WeakSet<Instance>();
 
   /** @internal `createApp` makes the registry. */
-  constructor(options: { maxSessions: number; idleTimeoutMs: number; hibernateAfterMs?: number; forkTtlMs?: number }) {
+  constructor(options: { maxSessions: number; idleTimeoutMs: number; hibernateAfterMs?: number; forkTtlMs?: number; logger?: (line: string) => void }) {
+    this.logger = options.logger ?? ((line) => console.error(line));
     this.maxSessions = options.maxSessions;
     this.idleTimeoutMs = options.idleTimeoutMs;
     this.hibernateAfterMs = options.hibernateAfterMs ?? 0;
@@ -270,7 +278,7 @@ export class SessionRegistry {
     const timer = setTimeout(() => {
       if (this.forks.get(token)?.fork !== fork) return;
       this.forks.delete(token);
-      inst.destroy();
+      this.contain(`destroying expired fork ${inst.id}`, () => inst.destroy());
       this.changed();
       this.spend(token, `fork token expired after ${this.forkTtlMs / 1000} s without being adopted; adopt a fork sooner after its fork step, or start the server with a higher --fork-ttl-ms`);
     }, this.forkTtlMs);
@@ -312,7 +320,7 @@ export class SessionRegistry {
   private releaseForks(): void {
     for (const { fork, timer } of this.forks.values()) {
       clearTimeout(timer);
-      fork.inst.destroy();
+      this.contain(`destroying held fork ${fork.inst.id}`, () => fork.inst.destroy());
     }
     const had = this.forks.size;
     this.forks.clear();
@@ -360,10 +368,23 @@ export class SessionRegistry {
       this.count--;
       this.changed();
     }
-    session.inst.destroy();
-    for (const job of waiting) job();
-    if (reason !== 'disconnect') session.onEnd?.(reason);
-    for (const listener of this.endListeners) listener(session, reason);
+    this.contain(`destroying the instance of session ${session.id}`, () => session.inst.destroy());
+    for (const job of waiting) this.contain(`answering a request of ended session ${session.id}`, job);
+    if (reason !== 'disconnect') this.contain(`closing the transport of session ${session.id}`, () => session.onEnd?.(reason));
+    for (const listener of this.endListeners) this.contain(`telling a listener that session ${session.id} ended`, () => listener(session, reason));
+  }
+
+  /** @internal Run `fn`, logging what it throws instead of passing it on: for work outside any request (timers, ending sessions). */
+  contain(what: string, fn: () => void): void {
+    try {
+      fn();
+    } catch (e) {
+      try {
+        this.logger(`[seahaven] server error ${what} (contained; the server goes on): ${(e as Error)?.stack ?? String(e)}`);
+      } catch {
+        // A logger that throws must not undo the containing.
+      }
+    }
   }
 
   /** @internal Start reaping sessions idle for longer than `idleTimeoutMs`, and hibernating those idle for `hibernateAfterMs` (`startServer` does). */
@@ -372,7 +393,7 @@ export class SessionRegistry {
     const periods = [this.idleTimeoutMs, this.hibernateAfterMs].filter((ms) => ms > 0);
     if (periods.length === 0) return;
     const every = Math.max(50, Math.min(Math.min(...periods) / 4, 30_000));
-    this.reaper = setInterval(() => this.reapIdle(performance.now()), every);
+    this.reaper = setInterval(() => this.contain('reaping idle sessions', () => void this.reapIdle(performance.now())), every);
     this.reaper.unref();
   }
 
@@ -386,11 +407,21 @@ export class SessionRegistry {
     for (const s of [...this.list()]) {
       if (s.busy || s.pending !== 0) continue;
       const idle = now - s.lastActive;
+      // One session that cannot be ended or hibernated (a bug) is logged and left; the others are reaped all the same.
       if (this.idleTimeoutMs > 0 && idle > this.idleTimeoutMs) {
         this.end(s, 'idle');
         n++;
       } else if (this.hibernateAfterMs > 0 && idle > this.hibernateAfterMs && s.inst.awake) {
-        s.inst.hibernate();
+        // An instance that failed to hibernate once is not asked again: its failure is logged once, not at every tick.
+        if (this.sleepless.has(s.inst)) continue;
+        this.contain(`hibernating session ${s.id}`, () => {
+          try {
+            s.inst.hibernate();
+          } catch (e) {
+            this.sleepless.add(s.inst);
+            throw e;
+          }
+        });
       }
     }
     return n;

@@ -6,7 +6,7 @@
 import { upgradeWebSocket } from '@hono/node-server';
 import type { MiddlewareHandler } from 'hono';
 import type { WebSocket } from 'ws';
-import { FrameError, describeError, errorFrame, logInternal } from './errors.ts';
+import { FrameError, describeError, errorFrame, logInternal, resourceError } from './errors.ts';
 import type { Endpoint } from './endpoint.ts';
 import type { FairScheduler } from './scheduler.ts';
 import { CapacityError, type EndReason, type Session } from './sessions.ts';
@@ -41,9 +41,11 @@ export function wsRoute(ep: Endpoint, scheduler: FairScheduler, logger: (line: s
               socket.send(errorFrame('CAPACITY_REACHED', e.message, undefined, { active_sessions: e.activeSessions, max_sessions: e.maxSessions }));
               socket.close(1000, 'capacity reached');
             } else {
-              const fe = e instanceof FrameError ? e : new FrameError('SESSION_ERROR', `could not open a session: ${logInternal(logger, `opening a session on ${ep.name}`, e)}`);
+              const fe = e instanceof FrameError ? e : (resourceError(e) ?? new FrameError('SESSION_ERROR', `could not open a session: ${logInternal(logger, `opening a session on ${ep.name}`, e)}`));
               socket.send(errorFrame(fe.code, fe.message, undefined, fe.extra));
-              socket.close(fe.code === 'SESSION_ERROR' && ep.closing ? 1001 : 1011, fe.code === 'FACTORY_ERROR' ? 'factory error' : 'session error');
+              // 1013: try again later, as for a server out of memory for now.
+              if (fe.code === 'RESOURCE_EXHAUSTED') socket.close(1013, 'memory budget reached');
+              else socket.close(fe.code === 'SESSION_ERROR' && ep.closing ? 1001 : 1011, fe.code === 'FACTORY_ERROR' ? 'factory error' : 'session error');
             }
             return;
           }

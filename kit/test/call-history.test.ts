@@ -60,4 +60,37 @@ describe('CallHistory', () => {
     expect(b.entries().every((e, i) => (e.args as { tag: string; i: number }).tag === 'b' && (e.result as { i: number }).i === i + 1)).toBe(true);
     expect(keep.entries().every((e, i) => (e.result as { tag: string; i: number; pad: string }).tag === 'k' && (e.result as { pad: string }).pad === 'k'.repeat(200) && (e.args as { i: number }).i === i + 1)).toBe(true);
   });
+
+  it('keeps at most its bound of outcomes: the oldest are dropped, with their size, and every call keeps its arguments', () => {
+    const h = new CallHistory(undefined, 64 * 1024);
+    const result = (i: number) => JSON.stringify({ i, pad: 'r'.repeat(5_000) });
+    for (let i = 1; i <= 200; i++) h.push(i, i % 10 !== 0, 'read', `{"i":${i}}`, result(i));
+    const entries = h.entries();
+    expect(entries.map((e) => e.args)).toEqual(Array.from({ length: 200 }, (_, i) => ({ i: i + 1 })));
+    const kept = entries.filter((e) => !e.result_dropped);
+    const dropped = entries.filter((e) => e.result_dropped);
+    // The newest are kept, in one run at the end; what they hold stays within the bound.
+    expect(kept.length).toBeGreaterThan(5);
+    expect(entries.slice(-kept.length)).toEqual(kept);
+    expect(kept.reduce((n, e) => n + JSON.stringify(e.result ?? e.error).length, 0)).toBeLessThanOrEqual(64 * 1024 + 16 * 1024);
+    expect(kept.at(-1)).toMatchObject({ index: 200, ok: false, error: { i: 200 } });
+    expect(dropped[0]).toEqual({ index: 1, tool: 'read', args: { i: 1 }, ok: true, result_dropped: true, result_bytes: result(1).length });
+    expect(dropped.every((e) => e.result === undefined && e.error === undefined)).toBe(true);
+    // A copy keeps the bound and what was dropped.
+    const fork = new CallHistory(h);
+    fork.push(201, true, 'read', '{"i":201}', result(201));
+    expect(fork.entries().filter((e) => !e.result_dropped).length).toBeLessThanOrEqual(kept.length + 1);
+    expect(fork.entries()[0]).toEqual(dropped[0]);
+    expect(fork.entries().at(-1)).toMatchObject({ index: 201, result: { i: 201 } });
+  });
+
+  it('drops even a single outcome larger than the bound, and writes the next one fresh', () => {
+    const h = new CallHistory(undefined, 1024);
+    h.push(1, true, 'big', '{}', JSON.stringify('x'.repeat(4_000)));
+    h.push(2, true, 'small', '{}', '{"ok":1}');
+    expect(h.entries()).toEqual([
+      { index: 1, tool: 'big', args: {}, ok: true, result_dropped: true, result_bytes: 4_002 },
+      { index: 2, tool: 'small', args: {}, ok: true, result: { ok: 1 } },
+    ]);
+  });
 });

@@ -34,7 +34,7 @@ const rent = defineWorld({
         charged++;
       }
     }
-    if (to - from > 365 * DAY) throw new Error('more than a year at once');
+    if (to - from > 300 * DAY) throw new Error('more than 300 days at once');
     return { charged };
   },
 });
@@ -76,12 +76,12 @@ describe('onClockAdvance', () => {
     const bad = rent.instance({ seed: 2, logger: (l) => lines.push(l) });
     bad.call('sign_lease', {});
     const before = bad.changes();
-    const r = bad.advanceClock(400 * DAY);
+    const r = bad.advanceClock(330 * DAY);
     expect(r).toMatchObject({ ok: false, error: { code: 'internal' } });
     expect(bad.changes()).toEqual(before);
     expect(bad.query('PRAGMA cache_size')).toEqual(cache);
-    expect(lines.join('\n')).toContain('more than a year at once');
-    expect(() => bad.advanceClock(-1)).toThrow(/whole, non-negative number of milliseconds/);
+    expect(lines.join('\n')).toContain('more than 300 days at once');
+    expect(() => bad.advanceClock(-1)).toThrow(/whole number of milliseconds >= 0/);
   });
 
   it('leaves worlds without a hook as they were: the clock moves and nothing is recorded', () => {

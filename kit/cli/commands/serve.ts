@@ -3,6 +3,7 @@ import { Option, type Command } from 'commander';
 import { CliError } from '../errors.ts';
 import { loadWorld } from '../load-world.ts';
 import type { World } from '../../world.ts';
+import type { EpisodeLimits, InstanceOptions } from '../../instance.ts';
 import type { McpHttpHandler } from '../../mcp/index.ts';
 import type { RunningServer } from '../../serve/server.ts';
 import type { ServedCurricula } from '../../serve/curricula.ts';
@@ -27,6 +28,9 @@ interface ServeFlags {
   curriculaDb?: string;
   console: boolean;
   workers?: string;
+  maxCallLogMb?: string;
+  maxEpisodeDbMb?: string;
+  maxMemory?: string;
 }
 
 function wholeNumber(flag: string, value: string | undefined, min: number): number | undefined {
@@ -149,7 +153,7 @@ async function mcpStreamableHttp(
   server: () => RunningServer | undefined,
   fixtures: Record<string, string>,
   limits: { idleTimeoutMs?: number },
-  slowCallMs: number | undefined,
+  instanceOptions: Pick<InstanceOptions, 'slowCallMs'> & EpisodeLimits,
 ): Promise<McpHttpHandler> {
   const { createMcpHttpHandler, openInstance } = await import('../../mcp/index.ts');
   const byName = new Map(worlds.map((w) => [w.name, w]));
@@ -160,7 +164,8 @@ async function mcpStreamableHttp(
     },
     startInstance: (world, reset) => {
       const fixture = fixtures[world.name] ?? server()?.endpoints.get(world.name)?.defaultFixture;
-      return openInstance(world, reset.fixture === undefined && reset.task === undefined ? { ...reset, fixture } : reset, { slowCallMs });
+      // The server's own options, once it runs: its logger, limits and memory budget.
+      return openInstance(world, reset.fixture === undefined && reset.task === undefined ? { ...reset, fixture } : reset, server()?.endpoints.get(world.name)?.instanceOptions() ?? instanceOptions);
     },
     ...(limits.idleTimeoutMs === undefined ? {} : { idleTimeoutMs: limits.idleTimeoutMs }),
   });
@@ -186,6 +191,9 @@ export function registerServe(program: Command): void {
     .option('--max-body-bytes <n>', 'longest HTTP body accepted (default 1048576)')
     .option('--body-timeout <seconds>', 'cut a request body that has not fully arrived this long after it is read with 408 (default 10)')
     .option('--slow-call-ms <n>', 'log each tool call that takes at least this many milliseconds, with its world, tool and duration (default 1000)')
+    .option('--max-call-log-mb <n>', "most MiB of call results each session's call log keeps; older results are dropped, their arguments kept (default 8)")
+    .option('--max-memory <MiB>', "the server's memory budget (with --workers N, 1/N for each worker): new sessions, resets and forks that would not fit are refused with RESOURCE_EXHAUSTED (default: 90% of the cgroup's memory limit, else 75% of the machine's memory)")
+    .option('--max-episode-db-mb <n>', "most MiB each episode's database may grow beyond its fixture's image; a call past it fails with resource_exhausted and ends that episode only (default 256)")
     .option('--runs-db <path|url>', 'where curriculum runs are kept, so they survive a restart and servers can share them: a SQLite file (processes on one machine may share it), or postgres://user:password@host:5432/dbname for servers on several machines (default .data/curricula.sqlite)')
     .addOption(new Option('--curricula-db <path>', 'the older name of --runs-db').hideHelp())
     .option('--no-console', 'do not serve the web console on /console/')
@@ -207,6 +215,9 @@ export function registerServe(program: Command): void {
         process.exit(await runPrimary({ workers }));
       }
       const router = workers > 1 ? workerRouter() : undefined;
+      // From here on, an error that escapes every handler is logged and contained: it must not end every session.
+      const { guardProcess } = await import('../../serve/process-guard.ts');
+      guardProcess((line) => process.stderr.write(line + '\n'));
       const timeout = wholeNumber('--session-timeout', flags.sessionTimeout, 0);
       const worlds = refs.length === 0 ? [await loadWorld()] : await Promise.all(refs.map((r) => loadWorld(r)));
       const token = flags.token ?? (process.env.SEAHAVEN_TOKEN || undefined);
@@ -214,9 +225,15 @@ export function registerServe(program: Command): void {
       if (graderToken === '') throw new CliError('--grader-token is empty; pass a secret, like --grader-token "$(openssl rand -hex 16)"', 2);
       const fixtures = defaultFixtures(flags.fixture, worlds);
       const { startServer } = await import('../../serve/server.ts');
+      const { defaultMemoryBudget } = await import('../../serve/memory-budget.ts');
       const hibernate = wholeNumber('--hibernate-after', flags.hibernateAfter, 0);
       const bodyTimeout = positiveSeconds('--body-timeout', flags.bodyTimeout);
       const slowCallMs = wholeNumber('--slow-call-ms', flags.slowCallMs, 0);
+      const callLogMb = wholeNumber('--max-call-log-mb', flags.maxCallLogMb, 0);
+      const maxMemoryMb = wholeNumber('--max-memory', flags.maxMemory, 1);
+      const episodeDbMb = wholeNumber('--max-episode-db-mb', flags.maxEpisodeDbMb, 1);
+      const mib = (n: number | undefined) => (n === undefined ? undefined : n * 1024 * 1024);
+      const episodeLimits = { maxCallLogBytes: mib(callLogMb), maxDbGrowthBytes: mib(episodeDbMb) };
       const limits = {
         maxSessions: wholeNumber('--max-sessions', flags.maxSessions, 1),
         idleTimeoutMs: timeout === undefined ? undefined : timeout * 1000,
@@ -226,7 +243,7 @@ export function registerServe(program: Command): void {
       let server: RunningServer | undefined;
       const { consoleRoutes } = await import('../../serve/console.ts');
       const webConsole = flags.console ? consoleRoutes() : null;
-      const mcp = await mcpStreamableHttp(worlds, () => server, fixtures, limits, slowCallMs);
+      const mcp = await mcpStreamableHttp(worlds, () => server, fixtures, limits, { slowCallMs, ...episodeLimits });
       const curricula = await openCurricula(worlds, flags);
       try {
         server = await startServer({
@@ -245,6 +262,9 @@ export function registerServe(program: Command): void {
           ...(graderToken === undefined ? {} : { graderToken }),
           ...limits,
           slowCallMs,
+          ...episodeLimits,
+          // The budget is the whole server's: each of --workers N processes weighs its admissions against 1/N of it.
+          ...(maxMemoryMb === undefined && workers === 1 ? {} : { maxMemoryBytes: Math.floor((maxMemoryMb === undefined ? defaultMemoryBudget().bytes : maxMemoryMb * 1024 * 1024) / workers) }),
           defaultFixtures: fixtures,
           maxFrameBytes: wholeNumber('--max-frame-bytes', flags.maxFrameBytes, 1024),
           maxBodyBytes: wholeNumber('--max-body-bytes', flags.maxBodyBytes, 1024),

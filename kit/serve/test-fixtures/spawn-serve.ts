@@ -22,8 +22,8 @@ export interface ServeProcess {
  * await fetch(`${s.url}/health`);
  * await s.stop('SIGTERM'); // 0
  */
-export function spawnServe(args: string[], options: { cwd?: string; timeoutMs?: number } = {}): Promise<ServeProcess> {
-  const child = spawn(process.execPath, [BIN, 'serve', ...args, '--port', '0'], { cwd: options.cwd, env: { ...process.env, NO_COLOR: '1', SEAHAVEN_TOKEN: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+export function spawnServe(args: string[], options: { cwd?: string; timeoutMs?: number; env?: Record<string, string>; nodeArgs?: string[] } = {}): Promise<ServeProcess> {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), BIN, 'serve', ...args, '--port', '0'], { cwd: options.cwd, env: { ...process.env, NO_COLOR: '1', SEAHAVEN_TOKEN: '', ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
