@@ -90,7 +90,11 @@ export interface FaceTarget {
 /** The reply to a body that could not be read, or the error to rethrow. */
 export function bodyFailure(face: HttpFace, e: unknown): FaceReply {
   if (e instanceof BodyTooLarge) return faceError(face, 413, e.message);
-  if (e instanceof BodyTimeout) return faceError(face, 408, e.message);
+  if (e instanceof BodyTimeout) {
+    // The rest of a late body is not waited for: the connection closes once the 408 is sent, as on every other route.
+    const reply = faceError(face, 408, e.message);
+    return { ...reply, headers: { ...reply.headers, connection: 'close' } };
+  }
   if (e instanceof BodyAborted) return faceError(face, 400, e.message);
   throw e;
 }
