@@ -13,9 +13,11 @@
  *   that lands on another worker is handed over: that worker sends it on to the owner's private port (127.0.0.1, one
  *   per worker, the same routes behind the same checks) and passes the answer back.
  * - `--max-sessions` counts every worker's sessions: each worker reports its count to the primary on every change, the
- *   primary relays the counts, and a worker admits a session while its own count plus the others' is under the limit.
- *   Two workers opening the last places in the same instant can admit one session each (a few more in all than the
- *   limit, at most one per worker); nothing else is ever over it.
+ *   primary relays the counts, and a worker admits a session while its own count plus the others' is under the limit,
+ *   and while it has opened fewer than its share of the free places (the free places over the workers, at least one)
+ *   since the last table counted its own (sessions.ts, `ensureRoom`). So a burst dealt to every worker at once fills
+ *   the server and no more; only with fewer free places than workers can each admit one of the last at once (at most
+ *   one over the limit per worker besides the first).
  * - A worker also gives the primary a duplicate of each WebSocket connection's socket (and takes it back when the
  *   connection ends). When a worker dies without closing its sockets (`kill -9`, out of memory), the primary writes a
  *   close frame (1011, with the reason) on each of them, so the clients learn what happened; other workers' sessions
@@ -126,10 +128,11 @@ export class ClusterRouter {
     return hash(key) % this.workers;
   }
 
-  /** Take the primary's table. Returns the sessions counted on the other workers. */
-  setTable(table: WorkerInfo[]): number {
+  /** Take the primary's table. Returns the sessions counted on the other workers, and on this one. */
+  setTable(table: WorkerInfo[]): { elsewhere: number; here: number } {
     this.table = table;
-    return table.reduce((n, w) => (w.worker === this.slot ? n : n + w.sessions), 0);
+    const here = table.find((w) => w.worker === this.slot)?.sessions ?? 0;
+    return { elsewhere: table.reduce((n, w) => (w.worker === this.slot ? n : n + w.sessions), 0), here };
   }
 
   /** The other workers that are up, with their private ports. */
@@ -247,15 +250,15 @@ export interface WorkerLink {
 }
 
 /**
- * Join the cluster from a worker: table updates set `setElsewhere` (the sessions of the other workers), and `shutdown`
- * is called when the primary asks every worker to drain, or is gone.
+ * Join the cluster from a worker: table updates set `setCounts` (the sessions of the other workers, and this worker's
+ * as the others know it), and `shutdown` is called when the primary asks every worker to drain, or is gone.
  */
-export function joinCluster(router: ClusterRouter, on: { setElsewhere(n: number): void; shutdown(): void }): WorkerLink {
+export function joinCluster(router: ClusterRouter, on: { setCounts(counts: { elsewhere: number; here: number }): void; shutdown(): void }): WorkerLink {
   const send = (m: ToPrimary) => {
     if (process.connected) process.send!(m, undefined, undefined, () => {});
   };
   process.on('message', (m: ToWorker) => {
-    if (m?.seahaven === 'table') on.setElsewhere(router.setTable(m.workers));
+    if (m?.seahaven === 'table') on.setCounts(router.setTable(m.workers));
     else if (m?.seahaven === 'shutdown') on.shutdown();
   });
   // The primary is gone (killed): nobody supervises this worker or deals it connections any more.

@@ -163,9 +163,12 @@ const SPENT_MEMORY = 4096;
 export class CapacityError extends Error {
   readonly activeSessions: number;
   readonly maxSessions: number;
-  constructor(active: number, max: number, heldForks = 0) {
+  constructor(active: number, max: number, heldForks = 0, unsettled = false) {
     const held = heldForks === 0 ? '' : ` (${heldForks} of them held forks waiting to be adopted)`;
-    super(`server at capacity: ${active} of ${max} sessions are open${held}; close a session or start the server with a higher --max-sessions`);
+    const why = unsettled
+      ? `server at capacity for now: ${active} of ${max} sessions are open, and this worker's newest ones are not yet counted by the other workers (--workers); retry in a moment, or start the server with a higher --max-sessions`
+      : `server at capacity: ${active} of ${max} sessions are open${held}; close a session or start the server with a higher --max-sessions`;
+    super(why);
     this.name = 'CapacityError';
     this.activeSessions = active;
     this.maxSessions = max;
@@ -194,6 +197,12 @@ export class SessionRegistry {
    * it current); they count against `maxSessions` too. 0 in a single process.
    */
   elsewhere = 0;
+  /**
+   * @internal In a `--workers` server: this worker's own count as the table the primary sent last gives it (what the
+   * other workers know of it), and how many workers there are. 1 worker in a single process.
+   */
+  confirmed = 0;
+  workers = 1;
   /** @internal Prefix of the session ids this registry makes (a cluster worker's tag, so an id names its worker); '' in a single process. */
   idPrefix = '';
   /** @internal Told whenever the count of sessions and held forks changes (a cluster worker reports it to the primary). */
@@ -219,8 +228,18 @@ export class SessionRegistry {
 
   /** @internal Throw a `CapacityError` unless one more session (or held fork) fits. */
   ensureRoom(): void {
-    const used = this.count + this.forks.size + this.elsewhere;
+    const here = this.count + this.forks.size;
+    const used = here + this.elsewhere;
     if (used >= this.maxSessions) throw new CapacityError(used, this.maxSessions, this.forks.size);
+    if (this.workers > 1) {
+      // The other workers learn of a session opened here one message later, and admit on what they know meanwhile. So
+      // that a burst of connections dealt to every worker at once cannot overfill the server, each worker opens at most
+      // its share of the places free by the last table before the others have heard of them: in all, at most the
+      // free places, or one each when fewer are free than there are workers.
+      const free = this.maxSessions - this.elsewhere - this.confirmed;
+      const share = Math.max(1, Math.floor(free / this.workers));
+      if (here - this.confirmed >= share) throw new CapacityError(used, this.maxSessions, this.forks.size, true);
+    }
   }
 
   /** @internal A fresh session id: a UUID, after the worker's tag in a `--workers` server. */
