@@ -231,14 +231,12 @@ export class SessionRegistry {
     const here = this.count + this.forks.size;
     const used = here + this.elsewhere;
     if (used >= this.maxSessions) throw new CapacityError(used, this.maxSessions, this.forks.size);
-    if (this.workers > 1) {
-      // The other workers learn of a session opened here one message later, and admit on what they know meanwhile. So
-      // that a burst of connections dealt to every worker at once cannot overfill the server, each worker opens at most
-      // its share of the places free by the last table before the others have heard of them: in all, at most the
-      // free places, or one each when fewer are free than there are workers.
-      const free = this.maxSessions - this.elsewhere - this.confirmed;
-      const share = Math.max(1, Math.floor(free / this.workers));
-      if (here - this.confirmed >= share) throw new CapacityError(used, this.maxSessions, this.forks.size, true);
+    // The other workers learn of a session opened here one message later, and admit on what they know meanwhile. So
+    // that a burst of connections dealt to every worker at once cannot overfill the server, a worker fills its share
+    // of the limit (the limit over the workers) freely, and past it opens a session only once the others have heard
+    // of every one it opened before: at most one at a time that they do not know of.
+    if (this.workers > 1 && here >= Math.floor(this.maxSessions / this.workers) && here > this.confirmed) {
+      throw new CapacityError(used, this.maxSessions, this.forks.size, true);
     }
   }
 
