@@ -165,7 +165,7 @@ export function createApp(options: AppOptions): SeahavenApp {
         worlds: worlds.map((w) => `/${w.name}`),
       });
     });
-    sub.get('/ws', wsRoute(ep, scheduler, logger));
+    sub.get('/ws', wsRoute(ep, scheduler, logger, router));
     sub.get('/ws', (c) => c.json({ detail: `${c.req.path} speaks WebSocket; connect with a WebSocket client (ws://…${c.req.path})` }, 426));
     httpRoutes(sub, ep, { limits, mcpHttp: options.mcpHttp, cluster: router });
     const face = faceKeys ? { limits, logger, serverToken, cluster: router } : undefined;

@@ -6,7 +6,8 @@
  * and drains them all on SIGTERM or SIGINT. Connections are dealt to the workers round-robin by the cluster module, and
  * nothing on a session's path goes through the primary.
  *
- * - A WebSocket session lives on the worker that accepted its connection.
+ * - A WebSocket session lives on the worker that accepted its connection, except a branch: a reset that adopts a fork
+ *   another worker holds hands the connection over to that worker, relayed frame by frame (ws-relay.ts).
  * - Every other session is found by its id, which names its worker: ids the server makes start with the worker's tag
  *   (`w1-…`), and ids a client picks (`X-Session-Id: my-run`) belong to the worker their hash picks. The key of a
  *   world's HTTP face belongs to the worker its hash picks; a worker issues only keys that hash to itself. A request
@@ -172,7 +173,7 @@ export class ClusterRouter {
   }
 
   /** Resolves with worker `slot`'s row once it is up, or with undefined after `ms`. */
-  private async whenUp(slot: number, ms: number): Promise<WorkerInfo | undefined> {
+  async whenUp(slot: number, ms: number): Promise<WorkerInfo | undefined> {
     const deadline = performance.now() + ms;
     for (;;) {
       const peer = this.table.find((w) => w.worker === slot);

@@ -96,23 +96,26 @@ export class Endpoint implements SessionEndpoint {
     return this.options.registry;
   }
 
-  /** Open a session on the default fixture. Throws `CapacityError`, or a `FACTORY_ERROR` when the instance cannot start. */
-  openSession(owner: SessionOwner, id: string = this.options.registry.newId()): Session {
+  /**
+   * Open a session on the default fixture. Throws `CapacityError`, or a `FACTORY_ERROR` when the instance cannot start.
+   * `freeing`: places about to be given back by the session's first request (a connection come to adopt a held fork).
+   */
+  openSession(owner: SessionOwner, id: string = this.options.registry.newId(), freeing = 0): Session {
     if (this.closing) throw new FrameError('SESSION_ERROR', 'the server is shutting down; reconnect to another server');
-    this.options.registry.ensureRoom();
+    this.options.registry.ensureRoom(freeing);
     let inst: Instance;
     try {
       inst = this.world.instance({ fixture: this.defaultFixture, ...this.instanceOptions() });
     } catch (e) {
       throw new FrameError('FACTORY_ERROR', `could not start an instance of ${this.name}: ${this.startFailure(e)}`, undefined, { factory_name: this.name });
     }
-    return this.adoptSession(owner, id, inst);
+    return this.adoptSession(owner, id, inst, freeing);
   }
 
   /** Count and list a session whose instance is already started (MCP Streamable HTTP starts its own). Throws like `openSession`. */
-  adoptSession(owner: SessionOwner, id: string, inst: Instance): Session {
+  adoptSession(owner: SessionOwner, id: string, inst: Instance, freeing = 0): Session {
     if (this.closing) throw new FrameError('SESSION_ERROR', 'the server is shutting down; reconnect to another server');
-    this.options.registry.ensureRoom();
+    this.options.registry.ensureRoom(freeing);
     const session = new Session(id, this, owner, inst, randomUUID());
     this.options.registry.add(session);
     return session;

@@ -226,9 +226,9 @@ export class SessionRegistry {
     return this.forks.size;
   }
 
-  /** @internal Throw a `CapacityError` unless one more session (or held fork) fits. */
-  ensureRoom(): void {
-    const here = this.count + this.forks.size;
+  /** @internal Throw a `CapacityError` unless one more session (or held fork) fits, `freeing` places about to be given back aside. */
+  ensureRoom(freeing = 0): void {
+    const here = this.count + this.forks.size - freeing;
     const used = here + this.elsewhere;
     if (used >= this.maxSessions) throw new CapacityError(used, this.maxSessions, this.forks.size);
     // The other workers learn of a session opened here one message later, and admit on what they know meanwhile. So
@@ -272,6 +272,11 @@ export class SessionRegistry {
     this.forks.set(token, { fork, timer });
     this.changed();
     return fork;
+  }
+
+  /** @internal Whether a fork is held here under `token` (a connection come to adopt it takes its place). */
+  holdsFork(token: string): boolean {
+    return this.forks.has(token);
   }
 
   /**

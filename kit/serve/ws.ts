@@ -4,12 +4,14 @@
  * by the endpoint in the session's turn, which writes the reply to the session's socket; nothing comes back here.
  */
 import { upgradeWebSocket } from '@hono/node-server';
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import type { WebSocket } from 'ws';
+import { handedOver, type ClusterRouter } from './cluster.ts';
 import { FrameError, describeError, errorFrame, logInternal } from './errors.ts';
 import type { Endpoint } from './endpoint.ts';
 import type { FairScheduler } from './scheduler.ts';
 import { CapacityError, type EndReason, type Session } from './sessions.ts';
+import { FORK_HEADER, ForkRelay, forkHolder } from './ws-relay.ts';
 
 const OPEN = 1;
 const SHUTTING_DOWN = errorFrame('SESSION_ERROR', 'the server is shutting down; reconnect to a running server');
@@ -22,20 +24,36 @@ const CLOSE: Record<EndReason, [number, string]> = {
   shutdown: [1001, 'server shutting down'],
 };
 
+/** The headers a relayed connection carries on to the worker holding a fork, so it passes the same checks there. */
+function relayHeaders(c: Context): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of ['host', 'origin', 'authorization']) {
+    const value = c.req.header(name);
+    if (value !== undefined) out[name] = value;
+  }
+  return out;
+}
+
 /**
- * The WebSocket upgrade handler of one world.
+ * The WebSocket upgrade handler of one world. In a worker of a `--workers` server (`cluster`), a reset that adopts a
+ * fork another worker holds hands the connection over to that worker (ws-relay.ts).
  * @example
  * app.get('/ws', wsRoute(endpoint, scheduler, console.error));
  */
-export function wsRoute(ep: Endpoint, scheduler: FairScheduler, logger: (line: string) => void): MiddlewareHandler {
+export function wsRoute(ep: Endpoint, scheduler: FairScheduler, logger: (line: string) => void, cluster?: ClusterRouter): MiddlewareHandler {
   return upgradeWebSocket(
-    () => {
+    (c) => {
       let session: Session | null = null;
+      // A connection another worker relays to adopt a fork held here takes the fork's place under --max-sessions.
+      const adopting = cluster !== undefined && handedOver(c) ? c.req.header(FORK_HEADER) : undefined;
+      const relayable = cluster !== undefined && !handedOver(c);
+      const headers = relayable ? relayHeaders(c) : {};
+      let relay: ForkRelay | null = null;
       return {
         onOpen(_event, ws) {
           const socket = ws.raw as WebSocket;
           try {
-            session = ep.openSession('ws');
+            session = ep.openSession('ws', undefined, adopting !== undefined && ep.registry.holdsFork(adopting) ? 1 : 0);
           } catch (e) {
             if (e instanceof CapacityError) {
               socket.send(errorFrame('CAPACITY_REACHED', e.message, undefined, { active_sessions: e.activeSessions, max_sessions: e.maxSessions }));
@@ -54,6 +72,21 @@ export function wsRoute(ep: Endpoint, scheduler: FairScheduler, logger: (line: s
           // opens the session synchronously once the socket exists, so no frame can arrive before this listener.
           socket.on('message', (data: Buffer) => {
             try {
+              if (relay !== null) return relay.push(data);
+              const holder = relayable && !ep.closing ? forkHolder(data.toString('utf8'), cluster!) : undefined;
+              if (holder !== undefined) {
+                const r = (relay = new ForkRelay(socket, data));
+                // In the session's turn, after the frames before it are answered: the session ends here (its place goes
+                // back) without closing the socket, and the frames go on to the holder from now on.
+                scheduler.push(s, () => {
+                  scheduler.outbox.flush();
+                  s.socket = null;
+                  s.onEnd = null;
+                  ep.registry.end(s, 'close');
+                  void r.start(cluster!, holder, c.req.path, headers);
+                });
+                return;
+              }
               if (ep.closing) {
                 // Frames that arrive once shutdown has begun are answered, in order, but not run.
                 scheduler.push(s, () => scheduler.outbox.send(socket, SHUTTING_DOWN));
