@@ -53,6 +53,11 @@ export interface AppOptions {
   publicRoutes?: (app: Hono) => void;
   /** Add routes (a console, progress pages) after the built-in ones; they sit behind the token too. */
   extend?: (app: Hono, server: SeahavenApp) => void;
+  /**
+   * At shutdown, how long requests already received may take to finish, in milliseconds; past it, each one still
+   * waiting is answered (`SESSION_ERROR`, or `503` over HTTP) and every session ends. Default 10 000.
+   */
+  shutdownGraceMs?: number;
   /** Where server problems and world bugs are logged. Default: `console.error`. */
   logger?: (line: string) => void;
   /** Log each tool call of every session that takes at least this many milliseconds, through `logger`. Default 1000; `Infinity`: never. */
@@ -197,7 +202,7 @@ export function createApp(options: AppOptions): SeahavenApp {
       for (const ep of endpoints.values()) ep.closing = true;
       // Requests already received finish; a hook that never settles must not hold the shutdown forever.
       let timer: ReturnType<typeof setTimeout> | undefined;
-      await Promise.race([scheduler.idle(), new Promise<void>((r) => (timer = setTimeout(r, SHUTDOWN_GRACE_MS)))]);
+      await Promise.race([scheduler.idle(), new Promise<void>((r) => (timer = setTimeout(r, options.shutdownGraceMs ?? SHUTDOWN_GRACE_MS)))]);
       clearTimeout(timer);
       sessions.endAll('shutdown');
     },

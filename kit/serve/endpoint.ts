@@ -129,7 +129,11 @@ export class Endpoint implements SessionEndpoint {
         if (session.closed) return reject(new FrameError('SESSION_ERROR', `session ${session.id} has ended`));
         try {
           const out = fn();
-          if (out instanceof Promise) return out.then(resolve, reject);
+          if (out instanceof Promise) {
+            // A session that ends while this waits (shutdown past its grace period) answers the request all the same.
+            session.abort = () => reject(new FrameError('SESSION_ERROR', `session ${session.id} ended before this request finished`));
+            return out.then(resolve, reject).finally(() => (session.abort = null));
+          }
           resolve(out);
         } catch (e) {
           reject(e);

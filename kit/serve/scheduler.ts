@@ -105,8 +105,10 @@ export class FairScheduler {
         const started = now;
         s.lastActive = now;
         let out: void | Promise<void>;
+        let frame = false;
         try {
           const job = s.nextJob();
+          frame = typeof job === 'string';
           // A frame goes to the session's endpoint, which answers it on the session's socket.
           out = typeof job === 'string' ? s.endpoint.answerFrame(s, job) : job();
         } catch (e) {
@@ -116,6 +118,7 @@ export class FairScheduler {
         }
         if (out !== undefined) {
           s.busy = true;
+          s.answering = frame;
           this.running++;
           const done = this.asyncJobEnded(s);
           out.then(done, (e) => {
@@ -169,6 +172,7 @@ export class FairScheduler {
   private asyncJobEnded(s: Session): () => void {
     return () => {
       s.busy = false;
+      s.answering = false;
       this.running--;
       s.lastActive = performance.now();
       this.wake(s);

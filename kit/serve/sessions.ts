@@ -81,6 +81,12 @@ export class Session {
   queued = false;
   /** @internal Running an asynchronous job. */
   busy = false;
+  /** @internal That job answers a WebSocket frame (a reset waiting on a hook): a reply the client still waits for. */
+  answering = false;
+  /** @internal Rejects the HTTP request whose job is running asynchronously, so it is answered if the session ends first. */
+  abort: (() => void) | null = null;
+  /** @internal WebSocket frames the session ended without answering (queued, or being answered): the transport answers each. */
+  unanswered = 0;
   /** @internal How long this session's jobs take, in milliseconds (a moving average). */
   jobMs = 0;
   /** @internal The WebSocket the session's replies are written to (outbox.ts); null for sessions of other transports. */
@@ -350,7 +356,10 @@ export class SessionRegistry {
     if (session.closed) return;
     session.closed = true;
     // Closures come from HTTP handlers waiting on a reply: run them so they see `closed` and answer instead of hanging.
-    const waiting = session.jobs.slice(session.head).filter((j) => typeof j !== 'string') as (() => void)[];
+    // Frames are counted, and their transport answers each before it closes.
+    const left = session.jobs.slice(session.head);
+    const waiting = left.filter((j) => typeof j !== 'string') as (() => void)[];
+    session.unanswered = left.length - waiting.length + (session.answering ? 1 : 0);
     session.jobs.length = 0;
     session.head = 0;
     const map = this.byEndpoint.get(session.endpoint);
@@ -361,6 +370,7 @@ export class SessionRegistry {
     }
     session.inst.destroy();
     for (const job of waiting) job();
+    session.abort?.();
     if (reason !== 'disconnect') session.onEnd?.(reason);
     for (const listener of this.endListeners) listener(session, reason);
   }

@@ -16,6 +16,15 @@ import { FORK_HEADER, ForkRelay, forkHolder } from './ws-relay.ts';
 const OPEN = 1;
 const SHUTTING_DOWN = errorFrame('SESSION_ERROR', 'the server is shutting down; reconnect to a running server');
 
+/** The answer to each frame a session ended without running, by why it ended (idle sessions have none queued). */
+const NOT_RUN: Record<EndReason, string> = {
+  close: errorFrame('SESSION_ERROR', 'the session was closed before this request ran; reconnect to start a new one'),
+  disconnect: '',
+  replaced: errorFrame('SESSION_ERROR', 'the session was replaced before this request ran'),
+  idle: errorFrame('SESSION_ERROR', 'the session ended idle before this request ran; reconnect to start a new one'),
+  shutdown: errorFrame('SESSION_ERROR', 'the server is shutting down and could not finish this request in its grace period; reconnect to a running server and retry'),
+};
+
 const CLOSE: Record<EndReason, [number, string]> = {
   close: [1000, 'session closed'],
   disconnect: [1000, ''],
@@ -100,9 +109,11 @@ export function wsRoute(ep: Endpoint, scheduler: FairScheduler, logger: (line: s
           });
           s.onEnd = (reason) => {
             const [code, why] = CLOSE[reason];
-            // Replies held for this turn go out before the close frame.
+            // Replies held for this turn go out before the close frame, and every frame not run is answered too.
             scheduler.outbox.flush();
-            if (socket.readyState === OPEN) socket.close(code, why);
+            if (socket.readyState !== OPEN) return;
+            for (let i = 0; i < s.unanswered; i++) socket.send(NOT_RUN[reason]);
+            socket.close(code, why);
           };
         },
         onClose() {
