@@ -16,10 +16,9 @@
  *   hand-overs, which carry a secret the primary draws for the run; an owner that is starting is waited for.
  * - `--max-sessions` counts every worker's sessions: each worker reports its count to the primary on every change, the
  *   primary relays the counts, and a worker admits a session while its own count plus the others' is under the limit,
- *   and while it has opened fewer than its share of the free places (the free places over the workers, at least one)
- *   since the last table counted its own (sessions.ts, `ensureRoom`). So a burst dealt to every worker at once fills
- *   the server and no more; only with fewer free places than workers can each admit one of the last at once (at most
- *   one over the limit per worker besides the first).
+ *   and past its share of the limit (the limit over the workers) only while the last table counts every session it
+ *   opened (sessions.ts, `ensureRoom`). So a burst dealt to every worker at once overfills the server by at most about
+ *   one session per worker.
  * - A worker also gives the primary a duplicate of each WebSocket connection's socket (and takes it back when the
  *   connection ends). When a worker dies without closing its sockets (`kill -9`, out of memory), the primary writes a
  *   close frame (1011, with the reason) on each of them, so the clients learn what happened; other workers' sessions
