@@ -16,6 +16,7 @@ import { httpRoutes, type McpHttpRoute } from './http.ts';
 import { FairScheduler } from './scheduler.ts';
 import { SessionRegistry } from './sessions.ts';
 import { wsRoute } from './ws.ts';
+import { forkGate } from './ws-relay.ts';
 
 export interface AppOptions {
   /** The worlds to serve; each under `/<name>`, the first also at the root. */
@@ -170,6 +171,7 @@ export function createApp(options: AppOptions): SeahavenApp {
         worlds: worlds.map((w) => `/${w.name}`),
       });
     });
+    if (router !== undefined) sub.get('/ws', forkGate(ep));
     sub.get('/ws', wsRoute(ep, scheduler, logger, router));
     sub.get('/ws', (c) => c.json({ detail: `${c.req.path} speaks WebSocket; connect with a WebSocket client (ws://…${c.req.path})` }, 426));
     httpRoutes(sub, ep, { limits, mcpHttp: options.mcpHttp, cluster: router });

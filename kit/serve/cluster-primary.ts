@@ -92,6 +92,8 @@ export function runPrimary(options: PrimaryOptions): Promise<number> {
     slot.port = null;
     slot.ready = false;
     slot.sessions = 0;
+    // /health shows the replacement's pid (not ready) while it starts.
+    if (slot.starts > 1) broadcast();
     worker.on('message', (m: ToPrimary, handle?: unknown) => {
       if (m?.seahaven === 'count') {
         slot.sessions = m.sessions;

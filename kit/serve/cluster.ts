@@ -17,8 +17,8 @@
  * - `--max-sessions` counts every worker's sessions: each worker reports its count to the primary on every change, the
  *   primary relays the counts, and a worker admits a session while its own count plus the others' is under the limit,
  *   and past its share of the limit (the limit over the workers) only while the last table counts every session it
- *   opened (sessions.ts, `ensureRoom`). So a burst dealt to every worker at once overfills the server by at most about
- *   one session per worker.
+ *   opened (sessions.ts, `ensureRoom`). So a burst dealt to every worker at once overfills the server by little (a
+ *   worker busy opening its share reports it late; docs/serving.md has the figures), not by every burst's size.
  * - A worker also gives the primary a duplicate of each WebSocket connection's socket (and takes it back when the
  *   connection ends). When a worker dies without closing its sockets (`kill -9`, out of memory), the primary writes a
  *   close frame (1011, with the reason) on each of them, so the clients learn what happened; other workers' sessions

@@ -240,7 +240,8 @@ export class SessionRegistry {
     // The other workers learn of a session opened here one message later, and admit on what they know meanwhile. So
     // that a burst of connections dealt to every worker at once cannot overfill the server, a worker fills its share
     // of the limit (the limit over the workers) freely, and past it opens a session only once the others have heard
-    // of every one it opened before: at most one at a time that they do not know of.
+    // of every one it opened before: at most one at a time that they do not know of. (A worker still reporting its
+    // share can be counted late by the others, so this bounds a burst's excess to a few, not to zero.)
     if (this.workers > 1 && here >= Math.floor(this.maxSessions / this.workers) && here > this.confirmed) {
       throw new CapacityError(used, this.maxSessions, this.forks.size, true);
     }
@@ -285,22 +286,30 @@ export class SessionRegistry {
     return this.forks.has(token);
   }
 
+  /** @internal Why `adoptFork` would refuse `token` for `endpoint`, or undefined if it would not; nothing changes. */
+  forkRefusal(endpoint: SessionEndpoint, token: string): string | undefined {
+    const held = this.forks.get(token);
+    if (held === undefined) {
+      const worker = /^fork_w(\d+)-/.exec(token);
+      if (this.spent.get(token) === undefined && worker !== null && !token.startsWith('fork_' + this.idPrefix)) {
+        return `fork token held by worker ${worker[1]} of this server, which is not running it now (--workers); fork again`;
+      }
+      return this.spent.get(token) ?? 'fork token unknown: this server issued no such token (tokens come from a {"type": "fork"} step and are valid only on the server that issued them)';
+    }
+    if (held.fork.endpoint !== endpoint) {
+      return `fork token belongs to world "${held.fork.endpoint.name}", not "${endpoint.name}"; forks cannot cross worlds, so reset on /${held.fork.endpoint.name}/ws (or /${held.fork.endpoint.name}/reset)`;
+    }
+    return undefined;
+  }
+
   /**
    * @internal Take the fork held under `token` for a session of `endpoint`: it is no longer held (nor counted), and the
    * token is spent. A refusal (unknown, used, expired, another world's) leaves everything as it was.
    */
   adoptFork(endpoint: SessionEndpoint, token: string): HeldFork | ForkRefusal {
-    const held = this.forks.get(token);
-    if (held === undefined) {
-      const worker = /^fork_w(\d+)-/.exec(token);
-      if (this.spent.get(token) === undefined && worker !== null && !token.startsWith('fork_' + this.idPrefix)) {
-        return { refused: `fork token held by worker ${worker[1]} of this server, and this connection is on another (--workers): adopt it with a reset on the WebSocket that forked it, or fork over HTTP, whose branch is a session every worker reaches` };
-      }
-      return { refused: this.spent.get(token) ?? 'fork token unknown: this server issued no such token (tokens come from a {"type": "fork"} step and are valid only on the server that issued them)' };
-    }
-    if (held.fork.endpoint !== endpoint) {
-      return { refused: `fork token belongs to world "${held.fork.endpoint.name}", not "${endpoint.name}"; forks cannot cross worlds, so reset on /${held.fork.endpoint.name}/ws (or /${held.fork.endpoint.name}/reset)` };
-    }
+    const refused = this.forkRefusal(endpoint, token);
+    if (refused !== undefined) return { refused };
+    const held = this.forks.get(token)!;
     clearTimeout(held.timer);
     this.forks.delete(token);
     this.changed();

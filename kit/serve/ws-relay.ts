@@ -2,16 +2,20 @@
  * A WebSocket fork adopted on another worker of a `--workers` server. A `fork` step holds the branch on the worker
  * whose session forked (its token names it: `fork_w1-…`), and a client's new connection for the branch is dealt to any
  * worker. When the first frame that needs the held fork, a reset with its token, reaches a connection on another
- * worker, that connection is handed over: its own session ends (its place goes back), and from then on the worker
- * relays the connection's frames, both ways and in order, to a connection of its own to the holder's private port,
- * where the reset adopts the fork like any other. The client sees one session, on the holder.
+ * worker, that connection is handed over: once the holder has taken a connection of its own to its private port (it
+ * refuses one for a fork it cannot hand out, and the reset is then refused where it came, the session unchanged), the
+ * connection's own session ends (its place goes back), and from then on the worker relays its frames, both ways and in
+ * order, to the holder, where the reset adopts the fork like any other. The client sees one session, on the holder.
  */
 import WebSocket from 'ws';
-import { START_WAIT_MS, type ClusterRouter } from './cluster.ts';
-import { errorFrame } from './errors.ts';
+import type { MiddlewareHandler } from 'hono';
+import { START_WAIT_MS, handedOver, type ClusterRouter } from './cluster.ts';
+import type { Endpoint } from './endpoint.ts';
 
 /** Header of a relayed connection naming the fork it comes to adopt (its place is the fork's). */
 export const FORK_HEADER = 'x-seahaven-fork';
+/** Header of the holder's refusal of such a connection: why the fork cannot be adopted. */
+const REFUSAL_HEADER = 'x-seahaven-fork-refused';
 
 const OPEN = 1;
 
@@ -30,6 +34,20 @@ export function forkHolder(text: string, router: ClusterRouter): { worker: numbe
   if (m === null) return undefined;
   const worker = Number(m[1]);
   return worker < router.workers && worker !== router.slot ? { worker, token: token as string } : undefined;
+}
+
+/**
+ * On the holder: a relayed connection for a fork that cannot be adopted here (used, expired, another world's) is
+ * refused before the upgrade, with why, so the worker it came through answers the reset itself and its session stays.
+ */
+export function forkGate(ep: Endpoint): MiddlewareHandler {
+  return async (c, next) => {
+    const token = handedOver(c) ? c.req.header(FORK_HEADER) : undefined;
+    const refused = token === undefined ? undefined : ep.registry.forkRefusal(ep, token);
+    // A refused upgrade carries no body: the reason goes in a header (encoded, since it is free text).
+    if (refused !== undefined) return c.body(null, 409, { [REFUSAL_HEADER]: encodeURIComponent(refused) });
+    await next();
+  };
 }
 
 /** The client's side of a relay: frames wait here until the connection to the holder is open. */
@@ -53,44 +71,62 @@ export class ForkRelay {
 
   /**
    * Connect to the holder's private port on `path` (the world's `/ws`), with the client's own `Host`, `Origin` and
-   * `Authorization`, so it passes the same checks there.
+   * `Authorization`, so it passes the same checks there. Resolves with true once the holder has taken the connection,
+   * or with why it did not (the fork is not adoptable there, or the holder is not running): then nothing was relayed,
+   * and the frames waiting here are given back (`takeBack`).
    */
-  async start(router: ClusterRouter, holder: { worker: number; token: string }, path: string, headers: Record<string, string>): Promise<void> {
+  async start(router: ClusterRouter, holder: { worker: number; token: string }, path: string, headers: Record<string, string>): Promise<true | string> {
     const peer = await router.whenUp(holder.worker, START_WAIT_MS);
-    if (this.ended) return;
-    if (peer === undefined) return this.fail(`worker ${holder.worker} of this server, which holds the fork, is not running (it did not start within ${START_WAIT_MS / 1000} s); fork again`);
+    if (this.ended) return true;
+    if (peer === undefined) return `fork token held by worker ${holder.worker} of this server, which did not start within ${START_WAIT_MS / 1000} s; fork again`;
     const inner = new WebSocket(`ws://127.0.0.1:${peer.port}${path}`, {
       headers: { ...headers, ...router.handOverHeaders(), [FORK_HEADER]: holder.token },
       perMessageDeflate: false,
       maxPayload: 0,
     });
     this.inner = inner;
-    inner.on('open', () => {
-      for (const data of this.queue.splice(0)) inner.send(data);
+    inner.on('error', () => {});
+    const outcome = await new Promise<true | string>((resolve) => {
+      inner.once('open', () => resolve(true));
+      inner.once('unexpected-response', (_req, res) => {
+        res.resume();
+        const refused = res.headers[REFUSAL_HEADER];
+        let why = `worker ${holder.worker} of this server, which holds the fork, refused the connection (${res.statusCode}); fork again`;
+        try {
+          if (typeof refused === 'string') why = decodeURIComponent(refused);
+        } catch {
+          // Not ours: the status says enough.
+        }
+        resolve(why);
+      });
+      inner.once('close', () => resolve(`worker ${holder.worker} of this server, which holds the fork, could not be reached; fork again`));
     });
+    if (outcome !== true) {
+      this.inner = null;
+      inner.terminate();
+      return outcome;
+    }
+    if (this.ended) {
+      inner.close(1000);
+      return true;
+    }
+    for (const data of this.queue.splice(0)) inner.send(data);
     inner.on('message', (data: Buffer, binary: boolean) => {
       if (this.client.readyState === OPEN) this.client.send(data, { binary });
     });
-    inner.on('unexpected-response', (_req, res) => {
-      res.resume();
-      this.fail(`worker ${holder.worker} of this server, which holds the fork, refused the connection (${res.statusCode}); fork again`);
-    });
-    inner.on('error', () => {});
     inner.on('close', (code: number, reason: Buffer) => {
       if (this.client.readyState !== OPEN) return;
       // No close frame from the holder: it exited.
       if (code === 1005 || code === 1006) this.client.close(1011, `worker ${holder.worker} of this server exited; the session is lost, reconnect to start a new one`);
       else this.client.close(code, reason.toString());
     });
+    return true;
   }
 
-  /** The relay cannot go on: the client is told why (an error frame, as for the reset it sent), then closed. */
-  private fail(message: string): void {
-    if (this.client.readyState === OPEN) {
-      this.client.send(errorFrame('SESSION_ERROR', message));
-      this.client.close(1011, 'fork unreachable');
-    }
-    this.end();
+  /** The frames that waited for a relay that did not start, the reset first, in order. */
+  takeBack(): (Buffer | string)[] {
+    this.ended = true;
+    return this.queue.splice(0);
   }
 
   private end(): void {

@@ -7,7 +7,7 @@ import { upgradeWebSocket } from '@hono/node-server';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { WebSocket } from 'ws';
 import { handedOver, type ClusterRouter } from './cluster.ts';
-import { FrameError, describeError, errorFrame, logInternal } from './errors.ts';
+import { FrameError, describeError, errorFrame, frameErrorText, logInternal, validationError } from './errors.ts';
 import type { Endpoint } from './endpoint.ts';
 import type { FairScheduler } from './scheduler.ts';
 import { CapacityError, type EndReason, type Session } from './sessions.ts';
@@ -85,14 +85,24 @@ export function wsRoute(ep: Endpoint, scheduler: FairScheduler, logger: (line: s
               const holder = relayable && !ep.closing ? forkHolder(data.toString('utf8'), cluster!) : undefined;
               if (holder !== undefined) {
                 const r = (relay = new ForkRelay(socket, data));
-                // In the session's turn, after the frames before it are answered: the session ends here (its place goes
-                // back) without closing the socket, and the frames go on to the holder from now on.
+                // In the session's turn, after the frames before it are answered (the session waits meanwhile). Once the
+                // holder takes the connection, the session ends here (its place goes back) without closing the socket,
+                // and the frames go on to the holder from now on; if it does not, the reset is refused here, and the
+                // frames after it run here, in order, as if nothing had happened.
                 scheduler.push(s, () => {
                   scheduler.outbox.flush();
-                  s.socket = null;
-                  s.onEnd = null;
-                  ep.registry.end(s, 'close');
-                  void r.start(cluster!, holder, c.req.path, headers);
+                  return r.start(cluster!, holder, c.req.path, headers).then((taken) => {
+                    if (taken === true) {
+                      s.socket = null;
+                      s.onEnd = null;
+                      ep.registry.end(s, 'close');
+                      return;
+                    }
+                    relay = null;
+                    const [, ...after] = r.takeBack();
+                    scheduler.outbox.send(socket, frameErrorText(validationError('invalid reset data', [{ type: 'value_error', loc: ['data', 'fork_token'], msg: taken, input: holder.token }])));
+                    for (const f of after) scheduler.push(s, f.toString('utf8'));
+                  });
                 });
                 return;
               }
