@@ -208,6 +208,7 @@ export class SessionRegistry {
    * other workers know of it), and how many workers there are. 1 worker in a single process.
    */
   confirmed = 0;
+  /** @internal How many workers serve the port (1 in a single process). */
   workers = 1;
   /** @internal Prefix of the session ids this registry makes (a cluster worker's tag, so an id names its worker); '' in a single process. */
   idPrefix = '';
