@@ -18,6 +18,7 @@ import { SessionRegistry } from './sessions.ts';
 import { MemoryBudget, defaultMemoryBudget } from './memory-budget.ts';
 import { serverTaskRoutes, taskRoutes } from './task-routes.ts';
 import { wsRoute } from './ws.ts';
+import { forkGate } from './ws-relay.ts';
 
 export interface AppOptions {
   /** The worlds to serve; each under `/<name>`, the first also at the root. */
@@ -61,6 +62,11 @@ export interface AppOptions {
   publicRoutes?: (app: Hono) => void;
   /** Add routes (a console, progress pages) after the built-in ones; they sit behind the token too. */
   extend?: (app: Hono, server: SeahavenApp) => void;
+  /**
+   * At shutdown, how long requests already received may take to finish, in milliseconds; past it, each one still
+   * waiting is answered (`SESSION_ERROR`, or `503` over HTTP) and every session ends. Default 10 000.
+   */
+  shutdownGraceMs?: number;
   /** Where server problems and world bugs are logged. Default: `console.error`. */
   logger?: (line: string) => void;
   /** Log each tool call of every session that takes at least this many milliseconds, through `logger`. Default 1000; `Infinity`: never. */
@@ -199,7 +205,8 @@ export function createApp(options: AppOptions): SeahavenApp {
         worlds: worlds.map((w) => `/${w.name}`),
       });
     });
-    sub.get('/ws', wsRoute(ep, scheduler, logger));
+    if (router !== undefined) sub.get('/ws', forkGate(ep));
+    sub.get('/ws', wsRoute(ep, scheduler, logger, router));
     sub.get('/ws', (c) => c.json({ detail: `${c.req.path} speaks WebSocket; connect with a WebSocket client (ws://…${c.req.path})` }, 426));
     httpRoutes(sub, ep, { limits, mcpHttp: options.mcpHttp, cluster: router });
     taskRoutes(sub, world, limits);
@@ -232,7 +239,7 @@ export function createApp(options: AppOptions): SeahavenApp {
       for (const ep of endpoints.values()) ep.closing = true;
       // Requests already received finish; a hook that never settles must not hold the shutdown forever.
       let timer: ReturnType<typeof setTimeout> | undefined;
-      await Promise.race([scheduler.idle(), new Promise<void>((r) => (timer = setTimeout(r, SHUTDOWN_GRACE_MS)))]);
+      await Promise.race([scheduler.idle(), new Promise<void>((r) => (timer = setTimeout(r, options.shutdownGraceMs ?? SHUTDOWN_GRACE_MS)))]);
       clearTimeout(timer);
       sessions.endAll('shutdown');
     },

@@ -4,9 +4,10 @@
  * reaches its clients as a close frame, replaces a worker that dies, and drains them all on SIGTERM or SIGINT.
  */
 import cluster, { type Worker } from 'node:cluster';
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Socket } from 'node:net';
-import { COUNT_ENV, GUARDS_ENV, SLOT_ENV, type ToPrimary, type ToWorker, type WorkerInfo } from './cluster.ts';
+import { COUNT_ENV, GUARDS_ENV, SECRET_ENV, SLOT_ENV, type ToPrimary, type ToWorker, type WorkerInfo } from './cluster.ts';
 
 /** The primary's limit on open file descriptors (Linux), or undefined where it cannot be read. */
 function descriptorLimit(): number | undefined {
@@ -39,6 +40,10 @@ interface Slot {
   guards: Map<number, { close(): void }>;
   /** Replacements started in a row without one becoming ready. */
   failures: number;
+  /** Workers started in this slot so far. */
+  starts: number;
+  /** When the slot's worker was last found dead (performance.now()), for the time its replacement took. */
+  diedAt: number;
 }
 
 export interface PrimaryOptions {
@@ -57,14 +62,17 @@ export function runPrimary(options: PrimaryOptions): Promise<number> {
   const n = options.workers;
   const out = options.out ?? ((text: string) => void process.stdout.write(text));
   const log = options.log ?? ((line: string) => void process.stderr.write(line + '\n'));
-  const slots: Slot[] = Array.from({ length: n }, () => ({ worker: null, pid: 0, port: null, sessions: 0, ready: false, guards: new Map(), failures: 0 }));
+  const slots: Slot[] = Array.from({ length: n }, () => ({ worker: null, pid: 0, port: null, sessions: 0, ready: false, guards: new Map(), failures: 0, starts: 0, diedAt: 0 }));
   let stopping = false;
   let started = false;
   let banner = '';
   let finish!: (code: number) => void;
   const done = new Promise<number>((r) => (finish = r));
 
-  const table = (): WorkerInfo[] => slots.map((s, i) => ({ worker: i, pid: s.pid, port: s.port, sessions: s.sessions, ready: s.ready }));
+  const table = (): WorkerInfo[] => slots.map((s, i) => ({ worker: i, pid: s.pid, port: s.port, sessions: s.sessions, ready: s.ready, replaces: s.starts > 1 }));
+  // The workers' private ports answer only hand-overs that carry this (a request sent to one straight would open a
+  // session no other worker could route to).
+  const secret = randomBytes(24).toString('base64url');
   // Sent at once on every change, so a worker admitting a session next knows of the one another worker just opened (a
   // client that opened one and then connects again is dealt its connection after this table is on its way).
   const broadcast = () => {
@@ -76,13 +84,16 @@ export function runPrimary(options: PrimaryOptions): Promise<number> {
   const limit = descriptorLimit();
   const guards = limit === undefined ? 4096 : Math.max(0, Math.floor((limit - 1024) / n));
   const fork = (i: number) => {
-    const worker = cluster.fork({ [SLOT_ENV]: String(i), [COUNT_ENV]: String(n), [GUARDS_ENV]: String(guards) });
+    const worker = cluster.fork({ [SLOT_ENV]: String(i), [COUNT_ENV]: String(n), [GUARDS_ENV]: String(guards), [SECRET_ENV]: secret });
     const slot = slots[i];
+    slot.starts++;
     slot.worker = worker;
     slot.pid = worker.process.pid ?? 0;
     slot.port = null;
     slot.ready = false;
     slot.sessions = 0;
+    // /health shows the replacement's pid (not ready) while it starts.
+    if (slot.starts > 1) broadcast();
     worker.on('message', (m: ToPrimary, handle?: unknown) => {
       if (m?.seahaven === 'count') {
         slot.sessions = m.sessions;
@@ -109,7 +120,7 @@ export function runPrimary(options: PrimaryOptions): Promise<number> {
             started = true;
             out(banner.replace(/\n\n/, `\n  workers:          ${n} processes (pids ${slots.map((s) => s.pid).join(', ')}); WebSocket sessions stay on their worker, others are handed over\n\n`));
           }
-        } else log(`[seahaven] worker ${i} is back (pid ${slot.pid})`);
+        } else log(`[seahaven] worker ${i} is back (pid ${slot.pid}), ${((performance.now() - slot.diedAt) / 1000).toFixed(1)} s after the last one exited`);
       }
     });
     worker.on('exit', (code, signal) => {
@@ -132,6 +143,7 @@ export function runPrimary(options: PrimaryOptions): Promise<number> {
         setTimeout(() => socket.destroy(), 2000).unref();
       }
       slot.guards.clear();
+      slot.diedAt = performance.now();
       slot.worker = null;
       slot.ready = false;
       slot.port = null;

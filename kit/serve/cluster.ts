@@ -6,16 +6,19 @@
  * and drains them all on SIGTERM or SIGINT. Connections are dealt to the workers round-robin by the cluster module, and
  * nothing on a session's path goes through the primary.
  *
- * - A WebSocket session lives on the worker that accepted its connection.
+ * - A WebSocket session lives on the worker that accepted its connection, except a branch: a reset that adopts a fork
+ *   another worker holds hands the connection over to that worker, relayed frame by frame (ws-relay.ts).
  * - Every other session is found by its id, which names its worker: ids the server makes start with the worker's tag
  *   (`w1-…`), and ids a client picks (`X-Session-Id: my-run`) belong to the worker their hash picks. The key of a
  *   world's HTTP face belongs to the worker its hash picks; a worker issues only keys that hash to itself. A request
  *   that lands on another worker is handed over: that worker sends it on to the owner's private port (127.0.0.1, one
- *   per worker, the same routes behind the same checks) and passes the answer back.
+ *   per worker, the same routes behind the same checks) and passes the answer back. A private port answers only
+ *   hand-overs, which carry a secret the primary draws for the run; an owner that is starting is waited for.
  * - `--max-sessions` counts every worker's sessions: each worker reports its count to the primary on every change, the
- *   primary relays the counts, and a worker admits a session while its own count plus the others' is under the limit.
- *   Two workers opening the last places in the same instant can admit one session each (a few more in all than the
- *   limit, at most one per worker); nothing else is ever over it.
+ *   primary relays the counts, and a worker admits a session while its own count plus the others' is under the limit,
+ *   and past its share of the limit (the limit over the workers) only while the last table counts every session it
+ *   opened (sessions.ts, `ensureRoom`). So a burst dealt to every worker at once overfills the server by little (a
+ *   worker busy opening its share reports it late; docs/serving.md has the figures), not by every burst's size.
  * - A worker also gives the primary a duplicate of each WebSocket connection's socket (and takes it back when the
  *   connection ends). When a worker dies without closing its sockets (`kill -9`, out of memory), the primary writes a
  *   close frame (1011, with the reason) on each of them, so the clients learn what happened; other workers' sessions
@@ -24,7 +27,8 @@
  * This module is the workers' side; the primary's is cluster-primary.ts.
  */
 import cluster from 'node:cluster';
-import { Agent, request as httpRequest } from 'node:http';
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { Agent, request as httpRequest, type IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { Readable } from 'node:stream';
@@ -35,6 +39,12 @@ export const SLOT_ENV = 'SEAHAVEN_CLUSTER_SLOT';
 export const COUNT_ENV = 'SEAHAVEN_CLUSTER_SIZE';
 /** How many WebSocket connections a worker may give the primary a duplicate of at once (its share of the primary's descriptors). */
 export const GUARDS_ENV = 'SEAHAVEN_CLUSTER_GUARDS';
+/** A secret the primary draws for one run: the workers' private ports answer only requests that carry it. */
+export const SECRET_ENV = 'SEAHAVEN_CLUSTER_SECRET';
+/** Header carrying that secret on a handed-over request (taken off before any route sees it). */
+export const HAND_OVER_HEADER = 'x-seahaven-hand-over';
+/** How long a request for a worker that is starting waits for it, in milliseconds, before it is answered 503. */
+export const START_WAIT_MS = 15_000;
 
 /** Header naming the worker that answered a request (every response of a `--workers` server carries it). */
 export const WORKER_HEADER = 'x-seahaven-worker';
@@ -50,6 +60,8 @@ export interface WorkerInfo {
   /** Its sessions and held forks. */
   sessions: number;
   ready: boolean;
+  /** Whether this worker replaces one that exited (false for the workers the server started with). */
+  replaces: boolean;
 }
 
 /** Messages between the primary and the workers, all under the `seahaven` key. */
@@ -106,12 +118,35 @@ export class ClusterRouter {
   /** Connections whose duplicate the primary holds now, and how many it may hold for this worker. */
   private guarded = 0;
   private readonly maxGuarded: number;
+  private readonly secret: string;
+  private readonly secretDigest: Buffer;
+  /** Requests waiting for a worker that is starting, resolved when a table shows it ready. */
+  private waiting: (() => void)[] = [];
 
-  constructor(slot: number, workers: number, maxGuarded = 4096) {
+  constructor(slot: number, workers: number, maxGuarded = 4096, secret = '') {
     this.slot = slot;
     this.workers = workers;
     this.tag = `w${slot}-`;
     this.maxGuarded = maxGuarded;
+    this.secret = secret;
+    this.secretDigest = createHash('sha256').update(secret).digest();
+  }
+
+  /**
+   * Whether a request that came in on this worker's private port was handed over by another worker (it carries the
+   * run's secret). The header is taken off the request either way, so no route, world or client ever sees it.
+   */
+  takeHandOver(req: IncomingMessage): boolean {
+    const value = req.headers[HAND_OVER_HEADER];
+    delete req.headers[HAND_OVER_HEADER];
+    for (let i = req.rawHeaders.length - 2; i >= 0; i -= 2) if (req.rawHeaders[i].toLowerCase() === HAND_OVER_HEADER) req.rawHeaders.splice(i, 2);
+    if (this.secret === '' || typeof value !== 'string') return false;
+    return timingSafeEqual(createHash('sha256').update(value).digest(), this.secretDigest);
+  }
+
+  /** The header a hand-over to another worker's private port carries. */
+  handOverHeaders(): Record<string, string> {
+    return { [HAND_OVER_HEADER]: this.secret };
   }
 
   /** The worker that owns a session id: the one its tag names, else the one its hash picks. */
@@ -126,10 +161,32 @@ export class ClusterRouter {
     return hash(key) % this.workers;
   }
 
-  /** Take the primary's table. Returns the sessions counted on the other workers. */
-  setTable(table: WorkerInfo[]): number {
+  /** Take the primary's table. Returns the sessions counted on the other workers, and on this one. */
+  setTable(table: WorkerInfo[]): { elsewhere: number; here: number } {
     this.table = table;
-    return table.reduce((n, w) => (w.worker === this.slot ? n : n + w.sessions), 0);
+    const waiting = this.waiting;
+    this.waiting = [];
+    for (const wake of waiting) wake();
+    const here = table.find((w) => w.worker === this.slot)?.sessions ?? 0;
+    return { elsewhere: table.reduce((n, w) => (w.worker === this.slot ? n : n + w.sessions), 0), here };
+  }
+
+  /** Resolves with worker `slot`'s row once it is up, or with undefined after `ms`. */
+  async whenUp(slot: number, ms: number): Promise<WorkerInfo | undefined> {
+    const deadline = performance.now() + ms;
+    for (;;) {
+      const peer = this.table.find((w) => w.worker === slot);
+      if (peer !== undefined && peer.ready && peer.port !== null) return peer;
+      const left = deadline - performance.now();
+      if (left <= 0) return undefined;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, left);
+        this.waiting.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
   }
 
   /** The other workers that are up, with their private ports. */
@@ -144,7 +201,7 @@ export class ClusterRouter {
       if (i === this.slot) return { worker: i, pid: process.pid, ready: true, sessions: localSessions };
       return { worker: i, pid: w?.pid ?? null, ready: w?.ready ?? false, sessions: w?.ready ? w.sessions : 0 };
     });
-    // Healthy while it answers: a worker being replaced (about a second) shows as not ready, and the others serve on.
+    // Healthy while it answers: a worker being replaced (for its start-up, seconds) shows as not ready, and the others serve on.
     return {
       status: 'healthy',
       worker: this.slot,
@@ -159,9 +216,20 @@ export class ClusterRouter {
    * `undefined` streams the request's own body; `null` sends none. An owner that cannot be reached (restarting after a
    * crash) is answered here with 503.
    */
-  forward(req: Request, slot: number, body?: string | null): Promise<Response> {
-    const peer = this.table.find((w) => w.worker === slot);
-    if (peer === undefined || !peer.ready || peer.port === null) return Promise.resolve(this.unreachable(slot, 'is starting (it replaces one that exited)'));
+  async forward(req: Request, slot: number, body?: string | null): Promise<Response> {
+    // A worker that is starting (with the server, or replacing one that exited) is waited for: a request sent as soon
+    // as the port answers, or during a replacement, is answered once it is up rather than refused meanwhile.
+    const peer = await this.whenUp(slot, START_WAIT_MS);
+    if (peer === undefined) {
+      const replaces = this.table.find((w) => w.worker === slot)?.replaces ?? false;
+      if (!replaces) return this.unreachable(slot, `is still starting with the server (waited ${START_WAIT_MS / 1000} s)`, 'retry in a moment');
+      return this.unreachable(slot, `is starting, replacing one that exited (waited ${START_WAIT_MS / 1000} s)`);
+    }
+    return this.send(req, peer, body);
+  }
+
+  private send(req: Request, peer: WorkerInfo, body?: string | null): Promise<Response> {
+    const slot = peer.worker;
     const url = new URL(req.url);
     const headers: Record<string, string> = {};
     req.headers.forEach((v, k) => {
@@ -170,6 +238,7 @@ export class ClusterRouter {
     // The owner checks Host like any request: it gets the one the client sent.
     headers.host = req.headers.get('host') ?? `127.0.0.1:${peer.port}`;
     headers[ENTRY_HEADER] = String(this.slot);
+    headers[HAND_OVER_HEADER] = this.secret;
     if (typeof body === 'string') headers['content-length'] = String(Buffer.byteLength(body));
     else if (body === null || req.body === null) delete headers['content-length'];
     return new Promise((resolve) => {
@@ -195,8 +264,8 @@ export class ClusterRouter {
     });
   }
 
-  private unreachable(slot: number, why: string): Response {
-    const detail = `worker ${slot}, which holds this session, ${why}; sessions of a worker that exits end with it: start a new session (reset) and retry`;
+  private unreachable(slot: number, why: string, fix = 'sessions of a worker that exits end with it: start a new session (reset) and retry'): Response {
+    const detail = `worker ${slot}, which holds this session, ${why}; ${fix}`;
     return new Response(JSON.stringify({ detail }), { status: 503, headers: { 'content-type': 'application/json', [WORKER_HEADER]: String(this.slot), 'retry-after': '1' } });
   }
 
@@ -235,7 +304,10 @@ export function workerRouter(): ClusterRouter | undefined {
   const workers = Number(process.env[COUNT_ENV]);
   if (!Number.isSafeInteger(slot) || !Number.isSafeInteger(workers) || slot < 0 || slot >= workers) return undefined;
   const guards = Number(process.env[GUARDS_ENV]);
-  return new ClusterRouter(slot, workers, Number.isSafeInteger(guards) && guards >= 0 ? guards : undefined);
+  // Kept out of the environment the world's code and anything it starts would see.
+  const secret = process.env[SECRET_ENV] ?? '';
+  delete process.env[SECRET_ENV];
+  return new ClusterRouter(slot, workers, Number.isSafeInteger(guards) && guards >= 0 ? guards : undefined, secret);
 }
 
 /** What a worker tells the cluster about itself, and what it is told. */
@@ -247,15 +319,15 @@ export interface WorkerLink {
 }
 
 /**
- * Join the cluster from a worker: table updates set `setElsewhere` (the sessions of the other workers), and `shutdown`
- * is called when the primary asks every worker to drain, or is gone.
+ * Join the cluster from a worker: table updates set `setCounts` (the sessions of the other workers, and this worker's
+ * as the others know it), and `shutdown` is called when the primary asks every worker to drain, or is gone.
  */
-export function joinCluster(router: ClusterRouter, on: { setElsewhere(n: number): void; shutdown(): void }): WorkerLink {
+export function joinCluster(router: ClusterRouter, on: { setCounts(counts: { elsewhere: number; here: number }): void; shutdown(): void }): WorkerLink {
   const send = (m: ToPrimary) => {
     if (process.connected) process.send!(m, undefined, undefined, () => {});
   };
   process.on('message', (m: ToWorker) => {
-    if (m?.seahaven === 'table') on.setElsewhere(router.setTable(m.workers));
+    if (m?.seahaven === 'table') on.setCounts(router.setTable(m.workers));
     else if (m?.seahaven === 'shutdown') on.shutdown();
   });
   // The primary is gone (killed): nobody supervises this worker or deals it connections any more.

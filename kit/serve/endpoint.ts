@@ -136,10 +136,13 @@ export class Endpoint implements SessionEndpoint {
     return this.options.registry;
   }
 
-  /** Open a session on the default fixture. Throws `CapacityError`, or a `FACTORY_ERROR` when the instance cannot start. */
-  openSession(owner: SessionOwner, id: string = this.options.registry.newId()): Session {
+  /**
+   * Open a session on the default fixture. Throws `CapacityError`, or a `FACTORY_ERROR` when the instance cannot start.
+   * `freeing`: places about to be given back by the session's first request (a connection come to adopt a held fork).
+   */
+  openSession(owner: SessionOwner, id: string = this.options.registry.newId(), freeing = 0): Session {
     if (this.closing) throw new FrameError('SESSION_ERROR', 'the server is shutting down; reconnect to another server');
-    this.options.registry.ensureRoom();
+    this.options.registry.ensureRoom(freeing);
     this.admitFixture('open a session', this.defaultFixture);
     let inst: Instance;
     try {
@@ -147,13 +150,13 @@ export class Endpoint implements SessionEndpoint {
     } catch (e) {
       throw new FrameError('FACTORY_ERROR', `could not start an instance of ${this.name}: ${this.startFailure(e)}`, undefined, { factory_name: this.name });
     }
-    return this.adoptSession(owner, id, inst);
+    return this.adoptSession(owner, id, inst, freeing);
   }
 
   /** Count and list a session whose instance is already started (MCP Streamable HTTP starts its own). Throws like `openSession`. */
-  adoptSession(owner: SessionOwner, id: string, inst: Instance): Session {
+  adoptSession(owner: SessionOwner, id: string, inst: Instance, freeing = 0): Session {
     if (this.closing) throw new FrameError('SESSION_ERROR', 'the server is shutting down; reconnect to another server');
-    this.options.registry.ensureRoom();
+    this.options.registry.ensureRoom(freeing);
     const session = new Session(id, this, owner, inst, randomUUID());
     this.options.registry.add(session);
     return session;
@@ -167,11 +170,17 @@ export class Endpoint implements SessionEndpoint {
         if (session.closed) return reject(new FrameError('SESSION_ERROR', `session ${session.id} has ended`));
         try {
           const out = fn();
-          if (out instanceof Promise) return out.then(resolve, reject);
+          if (out instanceof Promise) {
+            // A session that ends while this waits (shutdown past its grace period) answers the request all the same.
+            session.abort = () => reject(new FrameError('SESSION_ERROR', `session ${session.id} ended before this request finished`));
+            return out.then(resolve, reject).finally(() => (session.abort = null));
+          }
           if (out instanceof SlicedStep) {
-            // The rest runs in the session's next turns; the request is answered by the last slice.
-            out.deliver = resolve as (reply: Reply) => void;
-            out.fail = reject;
+            // The rest runs in the session's next turns; the request is answered by the last slice, or by the
+            // session's end if that comes first.
+            session.abort = () => reject(new FrameError('SESSION_ERROR', `session ${session.id} ended before this request finished`));
+            out.deliver = (reply: Reply) => ((session.abort = null), resolve(reply as T));
+            out.fail = (e: unknown) => ((session.abort = null), reject(e));
             return out;
           }
           resolve(out);

@@ -11,6 +11,8 @@ export class FaceKeys {
   readonly face: HttpFace;
   readonly #sessions = new Map<string, Session>();
   readonly #keys = new WeakMap<Session, string>();
+  /** The keys this process issued (the rest were brought by clients). */
+  readonly #issued = new Set<string>();
   /** Which keys this process may issue: in a `--workers` server, only those whose hash picks this worker (cluster.ts). */
   readonly #accept: ((key: string) => boolean) | undefined;
 
@@ -29,6 +31,7 @@ export class FaceKeys {
       while (this.#accept !== undefined && !this.#accept(key));
       this.#keys.set(session, key);
       this.#sessions.set(key, session);
+      this.#issued.add(key);
     }
     return key;
   }
@@ -37,6 +40,11 @@ export class FaceKeys {
   bind(key: string, session: Session): void {
     this.#keys.set(session, key);
     this.#sessions.set(key, session);
+  }
+
+  /** Whether this process issued `key` to a session that is still open (a key a client brought never counts). */
+  issued(key: string): boolean {
+    return this.#issued.has(key);
   }
 
   /** The open session a key is bound to. */
@@ -53,6 +61,7 @@ export class FaceKeys {
   release(session: Session): void {
     const key = this.#keys.get(session);
     if (key !== undefined && this.#sessions.get(key) === session) this.#sessions.delete(key);
+    if (key !== undefined) this.#issued.delete(key);
   }
 }
 

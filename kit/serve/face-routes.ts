@@ -90,7 +90,11 @@ export interface FaceTarget {
 /** The reply to a body that could not be read, or the error to rethrow. */
 export function bodyFailure(face: HttpFace, e: unknown): FaceReply {
   if (e instanceof BodyTooLarge) return faceError(face, 413, e.message);
-  if (e instanceof BodyTimeout) return faceError(face, 408, e.message);
+  if (e instanceof BodyTimeout) {
+    // The rest of a late body is not waited for: the connection closes once the 408 is sent, as on every other route.
+    const reply = faceError(face, 408, e.message);
+    return { ...reply, headers: { ...reply.headers, connection: 'close' } };
+  }
   if (e instanceof BodyAborted) return faceError(face, 400, e.message);
   throw e;
 }
@@ -110,12 +114,13 @@ export async function answerWithKey(t: FaceTarget, key: string, req: FaceRequest
   const { ep, keys } = t;
   const { logger, serverToken } = t.options;
   const face = keys.face;
-  let session = keys.sessionOf(key);
   // Behind a server token, a key the server issued is itself the proof of access (it was handed out behind the
-  // token); any other key needs the token beside it, since the Authorization header carries the key.
-  if (session === undefined && serverToken !== null && !serverToken(req.headers['x-seahaven-token'])) {
-    return faceError(face, 401, 'this server requires its token: send "X-Seahaven-Token: <token>" (the --token or SEAHAVEN_TOKEN it was started with), or use the api_key a session was issued in its reset metadata');
+  // token); any other key needs the token beside it on every request, since the Authorization header carries the key
+  // and whoever chose it may not be the only one to know it.
+  if (serverToken !== null && !keys.issued(key) && !serverToken(req.headers['x-seahaven-token'])) {
+    return faceError(face, 401, 'this server requires its token: send "X-Seahaven-Token: <token>" (the --token or SEAHAVEN_TOKEN it was started with) with every request that bears a key the server did not issue, or use the api_key a session was issued in its reset metadata');
   }
+  let session = keys.sessionOf(key);
   try {
     if (session === undefined) {
       // One account per key: a key the server never issued gets a session of its own.

@@ -154,9 +154,14 @@ describe('a world HTTP face on the server', () => {
     const refused = await call(guarded.url, 'GET', '/api/notes', 'key_walkin');
     expect(refused.status).toBe(401);
     expect(await refused.json()).toMatchObject({ from: 'notes', error: expect.stringContaining('X-Seahaven-Token') });
-    expect((await call(guarded.url, 'GET', '/api/notes', 'key_walkin', undefined, { 'x-seahaven-token': 'T0ken' })).status).toBe(200);
-    // Once bound, the key alone reaches its account.
-    expect((await call(guarded.url, 'GET', '/api/notes', 'key_walkin')).status).toBe(200);
+    const token = { 'x-seahaven-token': 'T0ken' };
+    expect((await call(guarded.url, 'POST', '/api/notes', 'key_walkin', { text: 'mine' }, token)).status).toBe(200);
+    // A key the server did not issue needs the token on every request, not only the one that opened its account:
+    // anyone else who learns or guesses it gets nothing without the token.
+    const later = await call(guarded.url, 'GET', '/api/notes', 'key_walkin');
+    expect(later.status).toBe(401);
+    expect(await later.json()).toMatchObject({ from: 'notes', error: expect.stringContaining('X-Seahaven-Token') });
+    expect(await (await call(guarded.url, 'GET', '/api/notes', 'key_walkin', undefined, token)).json()).toHaveLength(1);
     expect((await fetch(`${guarded.url}/reset`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status).toBe(401);
     const reset = await fetch(`${guarded.url}/reset`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer T0ken' }, body: '{}' });
     const issued = ((await reset.json()) as { metadata: { api_key: string } }).metadata.api_key;

@@ -102,6 +102,11 @@ function httpError(c: Context, e: unknown, ep: Endpoint): Response {
   if (body !== undefined) return body;
   const fe = ep.asFrameError(e);
   if (fe.code === 'VALIDATION_ERROR') return detail(c, 422, fe.errors ?? [{ type: 'value_error', loc: ['body'], msg: fe.message, input: null }]);
+  // A request the server did not finish because it is shutting down: 503, to be retried against a running server.
+  if (fe.code === 'SESSION_ERROR' && ep.closing) {
+    c.header('Retry-After', '1');
+    return detail(c, 503, fe.message);
+  }
   if (fe.code === 'SESSION_ERROR') return detail(c, 409, fe.message);
   if (fe.code === 'RESOURCE_EXHAUSTED') return detail(c, 503, fe.message, { code: fe.code, ...fe.extra });
   return detail(c, 500, fe.message);

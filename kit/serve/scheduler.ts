@@ -111,6 +111,7 @@ export class FairScheduler {
         const started = now;
         s.lastActive = now;
         let out: JobResult;
+        let frame = false;
         try {
           const slices = s.slices;
           if (slices !== null) {
@@ -119,6 +120,7 @@ export class FairScheduler {
             out = slices.resume() ? undefined : slices;
           } else {
             const job = s.nextJob();
+            frame = typeof job === 'string';
             // A frame goes to the session's endpoint, which answers it on the session's socket.
             out = typeof job === 'string' ? s.endpoint.answerFrame(s, job) : job();
           }
@@ -133,6 +135,7 @@ export class FairScheduler {
           this.again.push(s);
         } else if (out !== undefined) {
           s.busy = true;
+          s.answering = frame;
           this.running++;
           const done = this.asyncJobEnded(s);
           out.then(done, (e) => {
@@ -186,6 +189,7 @@ export class FairScheduler {
   private asyncJobEnded(s: Session): () => void {
     return () => {
       s.busy = false;
+      s.answering = false;
       this.running--;
       s.lastActive = performance.now();
       this.wake(s);

@@ -70,8 +70,23 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const router = options.cluster;
   let inner: Server | undefined;
   if (router !== undefined) {
-    const handOverFetch = (req: Request, env: object) => seahaven.app.fetch(req, { ...env, seahavenHandedOver: true });
-    inner = createAdaptorServer({ fetch: handOverFetch, hostname: '127.0.0.1' }) as Server;
+    // Only the other workers' hand-overs are answered here (they carry the run's secret): a request sent straight to
+    // this port would open a session that no other worker routes to.
+    const mark = (req: import('node:http').IncomingMessage) => void ((req as { seahavenHandOver?: boolean }).seahavenHandOver = router.takeHandOver(req));
+    const handOverFetch = (req: Request, env: object) => {
+      const incoming = (env as { incoming?: import('node:http').IncomingMessage & { seahavenHandOver?: boolean } }).incoming;
+      // A WebSocket upgrade is not seen by the request listener below: it is checked here.
+      if (incoming !== undefined && incoming.seahavenHandOver === undefined) mark(incoming);
+      if (incoming?.seahavenHandOver !== true) {
+        const detail = "this is a worker's private port of a `seahaven serve --workers` server, which answers only requests the other workers hand over; send requests to the server's own port";
+        return new Response(JSON.stringify({ detail }), { status: 403, headers: { 'content-type': 'application/json' } });
+      }
+      // The same env object: the WebSocket upgrade marks it for its connection.
+      return seahaven.app.fetch(req, Object.assign(env, { seahavenHandedOver: true }));
+    };
+    const createInner: typeof createHttpServer = ((opts: HttpServerOptions, listener: RequestListener) =>
+      createHttpServer(opts, (req, res) => (mark(req), listener(req, res)))) as typeof createHttpServer;
+    inner = createAdaptorServer({ fetch: handOverFetch, hostname: '127.0.0.1', websocket: { server: wss }, createServer: createInner }) as Server;
     inner.requestTimeout = server.requestTimeout;
     await new Promise<void>((resolve, reject) => {
       inner!.once('error', reject);

@@ -103,6 +103,12 @@ export class Session {
   busy = false;
   /** @internal A job running in slices, resumed in the session's turns before its next job. */
   slices: Slices | null = null;
+  /** @internal That job answers a WebSocket frame (a reset waiting on a hook): a reply the client still waits for. */
+  answering = false;
+  /** @internal Rejects the HTTP request whose job is running asynchronously, so it is answered if the session ends first. */
+  abort: (() => void) | null = null;
+  /** @internal WebSocket frames the session ended without answering (queued, or being answered): the transport answers each. */
+  unanswered = 0;
   /** @internal How long this session's jobs take, in milliseconds (a moving average). */
   jobMs = 0;
   /** @internal The WebSocket the session's replies are written to (outbox.ts); null for sessions of other transports. */
@@ -186,9 +192,12 @@ const SPENT_MEMORY = 4096;
 export class CapacityError extends Error {
   readonly activeSessions: number;
   readonly maxSessions: number;
-  constructor(active: number, max: number, heldForks = 0) {
+  constructor(active: number, max: number, heldForks = 0, unsettled = false) {
     const held = heldForks === 0 ? '' : ` (${heldForks} of them held forks waiting to be adopted)`;
-    super(`server at capacity: ${active} of ${max} sessions are open${held}; close a session or start the server with a higher --max-sessions`);
+    const why = unsettled
+      ? `server at capacity for now: ${active} of ${max} sessions are open, and this worker's newest ones are not yet counted by the other workers (--workers); retry in a moment, or start the server with a higher --max-sessions`
+      : `server at capacity: ${active} of ${max} sessions are open${held}; close a session or start the server with a higher --max-sessions`;
+    super(why);
     this.name = 'CapacityError';
     this.activeSessions = active;
     this.maxSessions = max;
@@ -217,6 +226,13 @@ export class SessionRegistry {
    * it current); they count against `maxSessions` too. 0 in a single process.
    */
   elsewhere = 0;
+  /**
+   * @internal In a `--workers` server: this worker's own count as the table the primary sent last gives it (what the
+   * other workers know of it), and how many workers there are. 1 worker in a single process.
+   */
+  confirmed = 0;
+  /** @internal How many workers serve the port (1 in a single process). */
+  workers = 1;
   /** @internal Prefix of the session ids this registry makes (a cluster worker's tag, so an id names its worker); '' in a single process. */
   idPrefix = '';
   /** @internal Told whenever the count of sessions and held forks changes (a cluster worker reports it to the primary). */
@@ -248,10 +264,19 @@ export class SessionRegistry {
     return this.forks.size;
   }
 
-  /** @internal Throw a `CapacityError` unless one more session (or held fork) fits. */
-  ensureRoom(): void {
-    const used = this.count + this.forks.size + this.elsewhere;
+  /** @internal Throw a `CapacityError` unless one more session (or held fork) fits, `freeing` places about to be given back aside. */
+  ensureRoom(freeing = 0): void {
+    const here = this.count + this.forks.size - freeing;
+    const used = here + this.elsewhere;
     if (used >= this.maxSessions) throw new CapacityError(used, this.maxSessions, this.forks.size);
+    // The other workers learn of a session opened here one message later, and admit on what they know meanwhile. So
+    // that a burst of connections dealt to every worker at once cannot overfill the server, a worker fills its share
+    // of the limit (the limit over the workers) freely, and past it opens a session only once the others have heard
+    // of every one it opened before: at most one at a time that they do not know of. (A worker still reporting its
+    // share can be counted late by the others, so this bounds a burst's excess to a few, not to zero.)
+    if (this.workers > 1 && here >= Math.floor(this.maxSessions / this.workers) && here > this.confirmed) {
+      throw new CapacityError(used, this.maxSessions, this.forks.size, true);
+    }
   }
 
   /** @internal A fresh session id: a UUID, after the worker's tag in a `--workers` server. */
@@ -288,22 +313,35 @@ export class SessionRegistry {
     return fork;
   }
 
+  /** @internal Whether a fork is held here under `token` (a connection come to adopt it takes its place). */
+  holdsFork(token: string): boolean {
+    return this.forks.has(token);
+  }
+
+  /** @internal Why `adoptFork` would refuse `token` for `endpoint`, or undefined if it would not; nothing changes. */
+  forkRefusal(endpoint: SessionEndpoint, token: string): string | undefined {
+    const held = this.forks.get(token);
+    if (held === undefined) {
+      const worker = /^fork_w(\d+)-/.exec(token);
+      if (this.spent.get(token) === undefined && worker !== null && !token.startsWith('fork_' + this.idPrefix)) {
+        return `fork token held by worker ${worker[1]} of this server, which is not running it now (--workers); fork again`;
+      }
+      return this.spent.get(token) ?? 'fork token unknown: this server issued no such token (tokens come from a {"type": "fork"} step and are valid only on the server that issued them)';
+    }
+    if (held.fork.endpoint !== endpoint) {
+      return `fork token belongs to world "${held.fork.endpoint.name}", not "${endpoint.name}"; forks cannot cross worlds, so reset on /${held.fork.endpoint.name}/ws (or /${held.fork.endpoint.name}/reset)`;
+    }
+    return undefined;
+  }
+
   /**
    * @internal Take the fork held under `token` for a session of `endpoint`: it is no longer held (nor counted), and the
    * token is spent. A refusal (unknown, used, expired, another world's) leaves everything as it was.
    */
   adoptFork(endpoint: SessionEndpoint, token: string): HeldFork | ForkRefusal {
-    const held = this.forks.get(token);
-    if (held === undefined) {
-      const worker = /^fork_w(\d+)-/.exec(token);
-      if (this.spent.get(token) === undefined && worker !== null && !token.startsWith('fork_' + this.idPrefix)) {
-        return { refused: `fork token held by worker ${worker[1]} of this server, and this connection is on another (--workers): adopt it with a reset on the WebSocket that forked it, or fork over HTTP, whose branch is a session every worker reaches` };
-      }
-      return { refused: this.spent.get(token) ?? 'fork token unknown: this server issued no such token (tokens come from a {"type": "fork"} step and are valid only on the server that issued them)' };
-    }
-    if (held.fork.endpoint !== endpoint) {
-      return { refused: `fork token belongs to world "${held.fork.endpoint.name}", not "${endpoint.name}"; forks cannot cross worlds, so reset on /${held.fork.endpoint.name}/ws (or /${held.fork.endpoint.name}/reset)` };
-    }
+    const refused = this.forkRefusal(endpoint, token);
+    if (refused !== undefined) return { refused };
+    const held = this.forks.get(token)!;
     clearTimeout(held.timer);
     this.forks.delete(token);
     this.changed();
@@ -359,7 +397,10 @@ export class SessionRegistry {
     if (session.closed) return;
     session.closed = true;
     // Closures come from HTTP handlers waiting on a reply: run them so they see `closed` and answer instead of hanging.
-    const waiting = session.jobs.slice(session.head).filter((j) => typeof j !== 'string') as (() => void)[];
+    // Frames are counted, and their transport answers each before it closes.
+    const left = session.jobs.slice(session.head);
+    const waiting = left.filter((j) => typeof j !== 'string') as (() => void)[];
+    session.unanswered = left.length - waiting.length + (session.answering ? 1 : 0);
     session.jobs.length = 0;
     session.head = 0;
     const map = this.byEndpoint.get(session.endpoint);
@@ -370,6 +411,7 @@ export class SessionRegistry {
     }
     this.contain(`destroying the instance of session ${session.id}`, () => session.inst.destroy());
     for (const job of waiting) this.contain(`answering a request of ended session ${session.id}`, job);
+    this.contain(`answering the running request of ended session ${session.id}`, () => session.abort?.());
     if (reason !== 'disconnect') this.contain(`closing the transport of session ${session.id}`, () => session.onEnd?.(reason));
     for (const listener of this.endListeners) this.contain(`telling a listener that session ${session.id} ended`, () => listener(session, reason));
   }

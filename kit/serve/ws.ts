@@ -4,15 +4,26 @@
  * by the endpoint in the session's turn, which writes the reply to the session's socket; nothing comes back here.
  */
 import { upgradeWebSocket } from '@hono/node-server';
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import type { WebSocket } from 'ws';
-import { FrameError, describeError, errorFrame, logInternal, resourceError } from './errors.ts';
+import { handedOver, type ClusterRouter } from './cluster.ts';
+import { FrameError, describeError, errorFrame, frameErrorText, logInternal, resourceError, validationError } from './errors.ts';
 import type { Endpoint } from './endpoint.ts';
 import type { FairScheduler } from './scheduler.ts';
 import { CapacityError, type EndReason, type Session } from './sessions.ts';
+import { FORK_HEADER, ForkRelay, forkHolder } from './ws-relay.ts';
 
 const OPEN = 1;
 const SHUTTING_DOWN = errorFrame('SESSION_ERROR', 'the server is shutting down; reconnect to a running server');
+
+/** The answer to each frame a session ended without running, by why it ended (idle sessions have none queued). */
+const NOT_RUN: Record<EndReason, string> = {
+  close: errorFrame('SESSION_ERROR', 'the session was closed before this request ran; reconnect to start a new one'),
+  disconnect: '',
+  replaced: errorFrame('SESSION_ERROR', 'the session was replaced before this request ran'),
+  idle: errorFrame('SESSION_ERROR', 'the session ended idle before this request ran; reconnect to start a new one'),
+  shutdown: errorFrame('SESSION_ERROR', 'the server is shutting down and could not finish this request in its grace period; reconnect to a running server and retry'),
+};
 
 const CLOSE: Record<EndReason, [number, string]> = {
   close: [1000, 'session closed'],
@@ -22,20 +33,36 @@ const CLOSE: Record<EndReason, [number, string]> = {
   shutdown: [1001, 'server shutting down'],
 };
 
+/** The headers a relayed connection carries on to the worker holding a fork, so it passes the same checks there. */
+function relayHeaders(c: Context): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of ['host', 'origin', 'authorization']) {
+    const value = c.req.header(name);
+    if (value !== undefined) out[name] = value;
+  }
+  return out;
+}
+
 /**
- * The WebSocket upgrade handler of one world.
+ * The WebSocket upgrade handler of one world. In a worker of a `--workers` server (`cluster`), a reset that adopts a
+ * fork another worker holds hands the connection over to that worker (ws-relay.ts).
  * @example
  * app.get('/ws', wsRoute(endpoint, scheduler, console.error));
  */
-export function wsRoute(ep: Endpoint, scheduler: FairScheduler, logger: (line: string) => void): MiddlewareHandler {
+export function wsRoute(ep: Endpoint, scheduler: FairScheduler, logger: (line: string) => void, cluster?: ClusterRouter): MiddlewareHandler {
   return upgradeWebSocket(
-    () => {
+    (c) => {
       let session: Session | null = null;
+      // A connection another worker relays to adopt a fork held here takes the fork's place under --max-sessions.
+      const adopting = cluster !== undefined && handedOver(c) ? c.req.header(FORK_HEADER) : undefined;
+      const relayable = cluster !== undefined && !handedOver(c);
+      const headers = relayable ? relayHeaders(c) : {};
+      let relay: ForkRelay | null = null;
       return {
         onOpen(_event, ws) {
           const socket = ws.raw as WebSocket;
           try {
-            session = ep.openSession('ws');
+            session = ep.openSession('ws', undefined, adopting !== undefined && ep.registry.holdsFork(adopting) ? 1 : 0);
           } catch (e) {
             if (e instanceof CapacityError) {
               socket.send(errorFrame('CAPACITY_REACHED', e.message, undefined, { active_sessions: e.activeSessions, max_sessions: e.maxSessions }));
@@ -56,6 +83,31 @@ export function wsRoute(ep: Endpoint, scheduler: FairScheduler, logger: (line: s
           // opens the session synchronously once the socket exists, so no frame can arrive before this listener.
           socket.on('message', (data: Buffer) => {
             try {
+              if (relay !== null) return relay.push(data);
+              const holder = relayable && !ep.closing ? forkHolder(data.toString('utf8'), cluster!) : undefined;
+              if (holder !== undefined) {
+                const r = (relay = new ForkRelay(socket, data));
+                // In the session's turn, after the frames before it are answered (the session waits meanwhile). Once the
+                // holder takes the connection, the session ends here (its place goes back) without closing the socket,
+                // and the frames go on to the holder from now on; if it does not, the reset is refused here, and the
+                // frames after it run here, in order, as if nothing had happened.
+                scheduler.push(s, () => {
+                  scheduler.outbox.flush();
+                  return r.start(cluster!, holder, c.req.path, headers).then((taken) => {
+                    if (taken === true) {
+                      s.socket = null;
+                      s.onEnd = null;
+                      ep.registry.end(s, 'close');
+                      return;
+                    }
+                    relay = null;
+                    const [, ...after] = r.takeBack();
+                    scheduler.outbox.send(socket, frameErrorText(validationError('invalid reset data', [{ type: 'value_error', loc: ['data', 'fork_token'], msg: taken, input: holder.token }])));
+                    for (const f of after) scheduler.push(s, f.toString('utf8'));
+                  });
+                });
+                return;
+              }
               if (ep.closing) {
                 // Frames that arrive once shutdown has begun are answered, in order, but not run.
                 scheduler.push(s, () => scheduler.outbox.send(socket, SHUTTING_DOWN));
@@ -69,9 +121,11 @@ export function wsRoute(ep: Endpoint, scheduler: FairScheduler, logger: (line: s
           });
           s.onEnd = (reason) => {
             const [code, why] = CLOSE[reason];
-            // Replies held for this turn go out before the close frame.
+            // Replies held for this turn go out before the close frame, and every frame not run is answered too.
             scheduler.outbox.flush();
-            if (socket.readyState === OPEN) socket.close(code, why);
+            if (socket.readyState !== OPEN) return;
+            for (let i = 0; i < s.unanswered; i++) socket.send(NOT_RUN[reason]);
+            socket.close(code, why);
           };
         },
         onClose() {

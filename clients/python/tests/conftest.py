@@ -119,6 +119,7 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     if not os.environ.get("SEAHAVEN_TEST_URL"):
         _started["main"] = Server()
     _started["guarded"] = Server("--token", "s3cret", "--max-sessions", "1")
+    _started["workers"] = Server("--workers", "2")
     if importlib.util.find_spec("pip") is not None:
         _started["pip"] = PipInstall()
 
@@ -152,6 +153,12 @@ def guarded_server() -> Server:
     """A second server with a token and room for one session, for the refusals."""
     _started["guarded"].url
     return _started["guarded"]
+
+
+@pytest.fixture(scope="session")
+def workers_url() -> str:
+    """The base URL of a third server, with two worker processes behind its port."""
+    return _started["workers"].url
 
 
 @pytest.fixture

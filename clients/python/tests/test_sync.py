@@ -249,6 +249,19 @@ def test_fork_branches_the_episode(env: SeahavenClient) -> None:
     env.call("pipeline_summary")
 
 
+def test_fork_works_across_workers(workers_url: str) -> None:
+    # Each branch opens a connection of its own, dealt to the workers in turn: about every other one lands on the
+    # worker that does not hold the fork, and is handed over to the one that does.
+    with SeahavenClient(base_url=workers_url, timeout=30) as env:
+        env.reset()
+        env.call("create_contact", name="Trunk Person", email="trunk@example.com")
+        for i in range(4):
+            with env.fork() as branch:
+                branch.call("create_contact", name=f"Branch {i}", email=f"branch{i}@example.com")
+                assert len(branch.state().changes) == 2
+        assert len(env.state().changes) == 1
+
+
 @pytest.mark.usefixtures("needs_fork")
 def test_an_unknown_fork_token_is_refused(env: SeahavenClient) -> None:
     with pytest.raises(ProtocolError) as refused:

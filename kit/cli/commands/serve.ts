@@ -303,7 +303,12 @@ export function registerServe(program: Command): void {
         };
         if (router !== undefined) {
           const registry = server!.sessions;
-          const link = joinCluster(router, { setElsewhere: (n) => void (registry.elsewhere = n), shutdown: () => stop('shutdown') });
+          registry.workers = router.workers;
+          const setCounts = (counts: { elsewhere: number; here: number }) => {
+            registry.elsewhere = counts.elsewhere;
+            registry.confirmed = counts.here;
+          };
+          const link = joinCluster(router, { setCounts, shutdown: () => stop('shutdown') });
           registry.onCountChange = (n) => link.count(n);
           link.count(registry.used);
           link.ready(text);
