@@ -49,12 +49,12 @@ export function findPython(): string | undefined {
   return candidates.find((py) => spawnSync(py, ['-c', 'import websockets'], { stdio: 'ignore', timeout: 30_000 }).status === 0);
 }
 
-function hasTaskset(): boolean {
+export function hasTaskset(): boolean {
   return availableParallelism() >= 2 && spawnSync('taskset', ['-V'], { stdio: 'ignore' }).status === 0;
 }
 
 /** Run a load generator (optionally pinned to `cpu`) and parse the JSON line it prints. */
-function generate(command: string, args: string[], cpu: number | undefined): Promise<LoadResult> {
+export function generate<T = LoadResult>(command: string, args: string[], cpu: number | undefined): Promise<T> {
   const [file, argv] = cpu === undefined ? [command, args] : ['taskset', ['-c', String(cpu), command, ...args]];
   return new Promise((resolve, reject) => {
     const child = spawn(file, argv, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, TZ: 'UTC' } });
@@ -66,7 +66,7 @@ function generate(command: string, args: string[], cpu: number | undefined): Pro
     child.on('close', (code) => {
       const line = out.trim().split('\n').pop() ?? '';
       if (code !== 0 || !line.startsWith('{')) reject(new Error(`${command} ${args.join(' ')} exited with ${code}:\n${out}\n${err}`));
-      else resolve(JSON.parse(line) as LoadResult);
+      else resolve(JSON.parse(line) as T);
     });
   });
 }

@@ -10,11 +10,11 @@
  * replaces the "TRL rollouts" section of bench/results.md. The interpreter is `$PYTHON`, else the first of `python3`
  * and `/usr/bin/python3` that can import `websockets`.
  */
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { machine, spawnChild, writeSection } from './harness.ts';
-import { findPython } from './python-client.ts';
+import { findPython, generate, hasTaskset } from './python-client.ts';
 import type { RolloutResult } from './trl-rollouts-load.ts';
 
 export const HEADING = '## TRL rollouts';
@@ -37,23 +37,6 @@ export interface TrlRolloutsResult {
   trl: RolloutResult[];
 }
 
-function run(command: string, args: string[], cpu: number | undefined): Promise<RolloutResult> {
-  const [file, argv] = cpu === undefined ? [command, args] : ['taskset', ['-c', String(cpu), command, ...args]];
-  return new Promise((resolve, reject) => {
-    const child = spawn(file, argv, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, TZ: 'UTC' } });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      const line = out.trim().split('\n').pop() ?? '';
-      if (code !== 0 || !line.startsWith('{')) reject(new Error(`${command} ${args.join(' ')} exited with ${code}:\n${out}\n${err}`));
-      else resolve(JSON.parse(line) as RolloutResult);
-    });
-  });
-}
-
 export async function runTrlRolloutsBench(opts: TrlRolloutsOptions = {}): Promise<TrlRolloutsResult> {
   const log = opts.log ?? (() => undefined);
   const python = findPython();
@@ -64,7 +47,7 @@ export async function runTrlRolloutsBench(opts: TrlRolloutsOptions = {}): Promis
   const load = loadavg()[0];
   const server = await spawnChild('./ws-servers.ts', ['seahaven']);
   try {
-    const pinned = availableParallelism() >= 2 && spawnSync('taskset', ['-V'], { stdio: 'ignore' }).status === 0;
+    const pinned = hasTaskset();
     if (pinned) execFileSync('taskset', ['-cp', '0', String(server.proc.pid)], { stdio: 'ignore' });
     const cpu = pinned ? availableParallelism() - 1 : undefined;
     const url = `http://127.0.0.1:${server.first.port}/crm`;
@@ -77,7 +60,7 @@ export async function runTrlRolloutsBench(opts: TrlRolloutsOptions = {}): Promis
       log(`round ${r + 1} of ${rounds}: ${rollouts} rollouts each, TypeScript and seahaven_client.trl`);
       const order = r % 2 === 0 ? [tsLoop, pyLoop] : [pyLoop, tsLoop];
       for (const [cmd, argv] of order) {
-        const result = await run(cmd, [...argv], cpu);
+        const result = await generate<RolloutResult>(cmd, [...argv], cpu);
         (cmd === python ? trl : typescript).push(result);
       }
     }
