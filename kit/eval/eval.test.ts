@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import crm from '../../worlds/crm/index.ts';
+import { startServer } from '../serve/server.ts';
 import { play } from './command.ts';
 import { startScriptedModel, type ScriptedModel } from './scripted-model.ts';
 import { readEpisodes } from './store.ts';
@@ -108,6 +109,22 @@ describe('seahaven eval against a scripted OpenAI-compatible server', () => {
     expect(readdirSync(join(out, 'episodes')).filter((f) => !f.endsWith('.json'))).toEqual([]);
     // Other settings in the same folder are refused, naming what differs.
     await expect(play(crm, { ...flags, trials: '5' }, quiet)).rejects.toThrow(/holds a run with other settings \(trials: 3 there, 5 now\)/);
+  });
+
+  it('--url plays the same episodes on a served world, through the same loop', async () => {
+    const server = await startServer({ worlds: [crm], port: 0 });
+    try {
+      const [here, there] = [fresh(), fresh()];
+      const flags = { model: 'scripted', baseUrl: model.url, apiKey: 'sk-test', tasks: 'add_lead,add_company', trials: '2', concurrency: '2' };
+      await play(crm, { ...flags, out: here }, quiet);
+      const remote = await play(crm, { ...flags, out: there, url: server.url }, quiet);
+      expect(remote.settings.url).toBe(server.url);
+      expect(remote.summary.tasks.map((t) => [t.task, t.successes])).toEqual([['add_lead', 1], ['add_company', 2]]);
+      const strip = (dir: string) => readEpisodes(dir).map(({ duration_ms: _d, ...rest }) => rest);
+      expect(strip(there)).toEqual(strip(here));
+    } finally {
+      await server.close();
+    }
   });
 
   it('retries transient model errors with backoff', async () => {
