@@ -13,7 +13,7 @@ import { registerCheck } from './commands/check.ts';
 import { registerServe } from './commands/serve.ts';
 import { registerNew } from './commands/new.ts';
 import { registerPublish } from './commands/publish.ts';
-import { registerEval } from './commands/eval.ts';
+import { registerCollect, registerEval } from './commands/eval.ts';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -35,6 +35,7 @@ registerServe(program);
 registerNew(program);
 registerPublish(program);
 registerEval(program);
+registerCollect(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -83,3 +83,52 @@ export function registerEval(program: Command): void {
       });
     });
 }
+
+interface CollectFlags extends RunFlags {
+  minReward?: string;
+  pushToHub?: string;
+  hfToken?: string;
+  private?: boolean;
+}
+
+export function registerCollect(program: Command): void {
+  runOptions(
+    program
+      .command('collect')
+      .description('play a model over a world\'s tasks as eval does and write the episodes as DIR/results.jsonl (OpenEnv\'s collect format), optionally pushed to a Hugging Face dataset')
+      .argument('[world]', 'an example world name or a module path (default: ./world.ts, else crm)'),
+  )
+    .option('--min-reward <r>', 'keep only episodes with at least this reward (default: all)')
+    .option('--push-to-hub <owner/name>', 'upload results.jsonl, metadata.json and a dataset card to this Hugging Face dataset')
+    .option('--hf-token <token>', 'a Hugging Face write token (default: $HF_TOKEN)')
+    .option('--private', 'with --push-to-hub: create the dataset private')
+    .action(async (ref: string | undefined, flags: CollectFlags) => {
+      await asCliErrors(async () => {
+        let minReward: number | undefined;
+        if (flags.minReward !== undefined) {
+          minReward = Number(flags.minReward);
+          if (flags.minReward.trim() === '' || !Number.isFinite(minReward)) throw new CliError(`--min-reward ${flags.minReward}: give a number, like 1 or 0.5`, 2);
+        }
+        const hfToken = flags.hfToken ?? (process.env.HF_TOKEN || undefined);
+        if (flags.pushToHub !== undefined && hfToken === undefined) throw new CliError('--push-to-hub needs a Hugging Face write token: pass --hf-token or set HF_TOKEN', 2);
+        const world = await loadWorld(ref);
+        const { play, summaryLines } = await import('../../eval/command.ts');
+        const { writeCollection, pushCollection, PushError } = await import('../../eval/collect.ts');
+        const { readEpisodes } = await import('../../eval/store.ts');
+        const out = flags.out ?? 'eval-out';
+        const played = await play(world, { ...flags, out }, { env: process.env, progress: progressWriter() });
+        process.stdout.write(summaryLines(played, out).join('\n') + '\n');
+        const planned = new Set(played.summary.tasks.flatMap((t) => t.episodes));
+        const kept = writeCollection(out, world, played.settings, readEpisodes(out).filter((r) => planned.has(r.episode_id)), minReward);
+        process.stdout.write(`wrote ${out}/results.jsonl: ${kept.kept} episodes${minReward === undefined ? '' : ` with reward ≥ ${minReward} (${kept.dropped} left out)`}, with metadata.json and README.md\n`);
+        if (flags.pushToHub === undefined) return;
+        try {
+          const pushed = await pushCollection(out, flags.pushToHub, { token: hfToken, hubUrl: process.env.HF_ENDPOINT || 'https://huggingface.co', private: flags.private, title: `${played.settings.model} on ${world.name} ${world.version}: ${kept.kept} episodes` });
+          process.stdout.write(`${pushed.created ? 'Created' : 'Updated'} the dataset ${flags.pushToHub} (commit ${pushed.commit}): ${pushed.url}\n`);
+        } catch (e) {
+          if (e instanceof PushError) throw new CliError(e.message);
+          throw e;
+        }
+      });
+    });
+}
