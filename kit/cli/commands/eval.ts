@@ -67,12 +67,31 @@ export function registerEval(program: Command): void {
       .argument('[world]', 'an example world name or a module path (default: ./world.ts, else crm)'),
   )
     .option('--compare <dirs...>', 'compare two run folders side by side (the tasks whose outcome changed)')
+    .option('--serve <dir>', 'serve a run folder\'s report, each episode replayable up to any step as a live console session')
+    .option('--port <port>', 'with --serve: the port (default 8000; 0 picks one)')
+    .option('--host <host>', 'with --serve: the address (default 127.0.0.1)')
     .action(async (ref: string | undefined, flags: EvalFlags) => {
       await asCliErrors(async () => {
         if (flags.compare !== undefined) {
           const { compareRuns, formatComparison } = await import('../../eval/compare.ts');
           if (flags.compare.length !== 2) throw new CliError(`--compare takes two run folders, like --compare runs/a runs/b; got ${flags.compare.length}`, 2);
           process.stdout.write(formatComparison(compareRuns(flags.compare[0], flags.compare[1])));
+          return;
+        }
+        if (flags.serve !== undefined) {
+          const { serveRun } = await import('../../eval/serve-run.ts');
+          const { readSettings } = await import('../../eval/store.ts');
+          const settings = readSettings(flags.serve);
+          const world = await loadWorld(ref ?? settings.world.name);
+          const port = flags.port === undefined ? 8000 : Number(flags.port);
+          if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`--port ${flags.port}: give a port from 0 to 65535`, 2);
+          const server = await serveRun(flags.serve, world, { port, host: flags.host ?? '127.0.0.1' });
+          process.stdout.write(`serving ${flags.serve}: open ${server.url}/eval/report.html (each step's link opens it live in the console); Ctrl-C stops\n`);
+          await new Promise<void>((resolve) => {
+            const stop = () => void server.close().then(resolve);
+            process.once('SIGINT', stop);
+            process.once('SIGTERM', stop);
+          });
           return;
         }
         const world = await loadWorld(ref);
