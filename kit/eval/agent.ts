@@ -156,7 +156,7 @@ export async function runEpisode(env: EpisodeEnv, model: Model, world: string, k
     ...key,
     model_seed: modelSeed(key),
     fixture: start.fixture,
-    fixture_sha256: start.fixtureSha256,
+    fixture_sha256: t.fixtureSha256,
     reward: grade.reward,
     passed: grade.passed,
     criteria: grade.criteria,

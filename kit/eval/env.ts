@@ -18,12 +18,12 @@ export interface EpisodeStart {
   prompt: string;
   tools: ToolListing[];
   fixture: string | null;
-  fixtureSha256: string | null;
   now: string;
 }
 
 /** What the episode left behind: its call log, the rows each call changed, and the net changes. */
 export interface EpisodeTrace {
+  fixtureSha256: string | null;
   calls: CallLogEntry[];
   changeLog: ChangeLogEntry[];
   changes: Change[];
@@ -40,8 +40,27 @@ export interface EpisodeEnv {
 /** Opens one environment per episode. */
 export type EnvFactory = () => Promise<EpisodeEnv>;
 
+/**
+ * Instances to start episodes on: a finished episode's instance is kept and restarted for the next one
+ * (`inst.restart`, as the server's reset does: the same fixture's connections rolled back, observably a fresh
+ * instance), else a new one is opened.
+ */
+function instancePool(world: World) {
+  const spare: Instance[] = [];
+  return {
+    take(task: string, seed: number): Instance {
+      const old = spare.pop();
+      return old?.restart({ task, seed }) ?? (old?.destroy(), world.instance({ task, seed }));
+    },
+    give(inst: Instance): void {
+      spare.push(inst);
+    },
+  };
+}
+
 /** Episodes in this process: a fresh instance each. */
 export function localEnvs(world: World): EnvFactory {
+  const pool = instancePool(world);
   return async () => {
     let inst: Instance | undefined;
     const live = () => {
@@ -50,8 +69,8 @@ export function localEnvs(world: World): EnvFactory {
     };
     return {
       async start(task, seed) {
-        inst = world.instance({ task, seed });
-        return { prompt: inst.task()!.prompt, tools: inst.tools(), fixture: inst.fixture, fixtureSha256: inst.fixtureSha256, now: inst.clock.iso() };
+        inst = pool.take(task, seed);
+        return { prompt: inst.task()!.prompt, tools: inst.tools(), fixture: inst.fixture, now: inst.clock.iso() };
       },
       async call(tool, args) {
         return live().call(tool, args);
@@ -61,10 +80,10 @@ export function localEnvs(world: World): EnvFactory {
       },
       async trace() {
         const i = live();
-        return { calls: i.callLog(), changeLog: i.changeLog(), changes: i.changes() };
+        return { fixtureSha256: i.fixtureSha256, calls: i.callLog(), changeLog: i.changeLog(), changes: i.changes() };
       },
       async close() {
-        inst?.destroy();
+        if (inst !== undefined) pool.give(inst);
         inst = undefined;
       },
     };
@@ -72,47 +91,53 @@ export function localEnvs(world: World): EnvFactory {
 }
 
 /**
- * Episodes on a served world: one WebSocket session each. The server keeps no change log per call over the wire, so
- * the trace replays the episode's calls on a local instance of the same world (the same task, seed and calls give
- * the same rows, byte for byte) and checks that its net changes are the server's.
+ * Episodes on a served world: one WebSocket session each. The server sends no change log over the wire, so the
+ * trace replays the episode's calls on a local instance of the same world (the same task, seed and calls give the
+ * same rows, byte for byte) and checks that every call came out there as it did on the server. The first episode
+ * checks that the server serves this world and version.
  */
 export function remoteEnvs(url: string, world: World, options: { token?: string } = {}): EnvFactory {
+  const pool = instancePool(world);
+  let checked: Promise<void> | undefined;
   return async () => {
     const client = await SeahavenClient.connect(url, { token: options.token });
     let started: { task: string; seed: number } | undefined;
-    const calls: { tool: string; args: Record<string, unknown> }[] = [];
+    const calls: { tool: string; args: Record<string, unknown>; outcome: CallOutcome }[] = [];
     return {
       async start(task, seed) {
         const r = await client.reset({ task, seed });
         const obs = r.observation;
-        const state = await client.state();
-        if (state.world.name !== world.name || state.world.version !== world.version) {
-          throw new Error(`the server at ${url} serves ${state.world.name} ${state.world.version}, not ${world.name} ${world.version}; evaluate the world it serves, or point --url at a server of ${world.name}`);
-        }
+        checked ??= client.state().then((state) => {
+          if (state.world.name !== world.name || state.world.version !== world.version) {
+            throw new Error(`the server at ${url} serves ${state.world.name} ${state.world.version}, not ${world.name} ${world.version}; evaluate the world it serves, or point --url at a server of ${world.name}`);
+          }
+        });
+        await checked;
         started = { task, seed };
         const tools = obs.tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.input_schema }));
-        return { prompt: obs.task?.prompt ?? '', tools, fixture: state.fixture?.id ?? null, fixtureSha256: state.fixture?.sha256 ?? null, now: obs.now };
+        return { prompt: obs.task?.prompt ?? '', tools, fixture: obs.fixture, now: obs.now };
       },
       async call(tool, args) {
-        calls.push({ tool, args });
-        return client.call(tool, args);
+        const outcome = await client.call(tool, args);
+        calls.push({ tool, args, outcome });
+        return outcome;
       },
       async submit() {
         return (await client.submit()).grade;
       },
       async trace() {
         if (started === undefined) throw new Error('start the episode first');
-        const served = await client.state();
-        const inst = world.instance({ task: started.task, seed: started.seed });
+        const inst = pool.take(started.task, started.seed);
         try {
-          for (const c of calls) inst.call(c.tool, c.args);
-          const changes = inst.changes();
-          if (JSON.stringify(changes) !== JSON.stringify(served.changes)) {
-            throw new Error(`the episode replayed here does not end in the server's rows; is ${url} serving this same ${world.name} ${world.version} with the same fixtures?`);
+          for (const c of calls) {
+            const here = inst.call(c.tool, c.args);
+            if (JSON.stringify(here) !== JSON.stringify(c.outcome)) {
+              throw new Error(`${c.tool} came out otherwise when the episode was replayed here than on ${url}; is it serving this same ${world.name} ${world.version} with the same fixtures?`);
+            }
           }
-          return { calls: inst.callLog(), changeLog: inst.changeLog(), changes };
+          return { fixtureSha256: inst.fixtureSha256, calls: inst.callLog(), changeLog: inst.changeLog(), changes: inst.changes() };
         } finally {
-          inst.destroy();
+          pool.give(inst);
         }
       },
       async close() {

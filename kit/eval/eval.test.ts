@@ -83,6 +83,7 @@ describe('seahaven eval against a scripted OpenAI-compatible server', () => {
     const failed = eps.find((e) => e.task === 'add_lead' && !e.passed)!;
     expect(failed.reward).toBeLessThan(1);
     expect(failed.tool_trace).toHaveLength(1);
+    expect(failed.tool_trace[0].result.error).toMatch(/^invalid_arguments: /);
     expect(failed.stop).toBe('answered');
   });
 

@@ -89,8 +89,8 @@ export async function startScriptedModel(options: ScriptedModelOptions): Promise
         if (!gold.has(key)) gold.set(key, goldCalls(options.world, task, seed));
         calls = gold.get(key)!;
       } else {
-        // A wrong call: the first gold tool with no arguments, which the world refuses.
-        calls = [{ tool: goldCalls(options.world, task, seed)[0]?.tool ?? 'no_such_tool', args: {} }];
+        // A wrong call: the gold solution's last tool (the one that does the work) with no arguments, which the world refuses.
+        calls = [{ tool: goldCalls(options.world, task, seed).at(-1)?.tool ?? 'no_such_tool', args: {} }];
       }
       const message = turn < calls.length
         ? { role: 'assistant', content: null, tool_calls: [{ id: `call_${turn}`, type: 'function', function: { name: calls[turn].tool, arguments: JSON.stringify(calls[turn].args) } }] }

@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { CliError } from '../errors.ts';
 
-const SUITES = ['calls', 'reset', 'ws', 'http-face', 'billing', 'stripe-episode', 'python-client', 'trl-rollouts', 'workers'] as const;
+const SUITES = ['calls', 'reset', 'ws', 'http-face', 'billing', 'stripe-episode', 'python-client', 'trl-rollouts', 'workers', 'eval'] as const;
 
 export function registerBench(program: Command): void {
   program
@@ -42,6 +42,9 @@ export function registerBench(program: Command): void {
         } else if (s === 'trl-rollouts') {
           const { runTrlRolloutsBench, formatTrlRollouts, HEADING } = await import('../../../bench/trl-rollouts.ts');
           emit(HEADING, formatTrlRollouts(await runTrlRolloutsBench({ quick: opts.quick, log: (l) => process.stderr.write(`  ${l}\n`) })));
+        } else if (s === 'eval') {
+          const { runEvalBench, formatEval, HEADING } = await import('../../../bench/eval.ts');
+          emit(HEADING, formatEval(await runEvalBench({ quick: opts.quick, log: (l) => process.stderr.write(`  ${l}\n`) })));
         } else if (s === 'python-client') {
           const { runPythonClientBench, formatPythonClient, HEADING } = await import('../../../bench/python-client.ts');
           emit(HEADING, formatPythonClient(await runPythonClientBench({ quick: opts.quick, log: (l) => process.stderr.write(`  ${l}\n`) })));
