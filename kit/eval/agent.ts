@@ -95,7 +95,7 @@ function parseArguments(text: string): Record<string, unknown> | string {
 /** Play one episode on `env` (already opened) with `model`, and grade it. */
 export async function runEpisode(env: EpisodeEnv, model: Model, world: string, key: EpisodeKey, budget: Budget, signal?: AbortSignal): Promise<EpisodeRecord> {
   const began = performance.now();
-  const retriedBefore = model.retried;
+  let retries = 0;
   const start = await env.start(key.task, key.seed);
   const tools = openaiTools(start.tools);
   const messages: ChatCompletionMessageParam[] = [
@@ -115,7 +115,7 @@ export async function runEpisode(env: EpisodeEnv, model: Model, world: string, k
     }
     let reply;
     try {
-      reply = await model.complete({ messages, tools, seed: modelSeed(key), ...(left === undefined ? {} : { max_tokens: left }), ...(budget.temperature === undefined ? {} : { temperature: budget.temperature }) }, signal);
+      reply = await model.complete({ messages, tools, seed: modelSeed(key), ...(left === undefined ? {} : { max_tokens: left }), ...(budget.temperature === undefined ? {} : { temperature: budget.temperature }) }, signal, () => retries++);
     } catch (e) {
       if (!(e instanceof EpisodeModelError)) throw e;
       stop = 'model_error';
@@ -164,7 +164,7 @@ export async function runEpisode(env: EpisodeEnv, model: Model, world: string, k
     stop,
     error,
     usage,
-    model_retries: model.retried - retriedBefore,
+    model_retries: retries,
     duration_ms: Math.round(performance.now() - began),
     messages,
     tool_trace: trace,

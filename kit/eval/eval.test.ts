@@ -128,6 +128,21 @@ describe('seahaven eval against a scripted OpenAI-compatible server', () => {
     }
   });
 
+  it('stops an episode at its budget of turns or tokens, then submits it', async () => {
+    const out = fresh();
+    await play(crm, { model: 'scripted', baseUrl: model.url, apiKey: 'sk-test', tasks: 'add_lead', maxTurns: '1', out }, quiet);
+    const [turns] = readEpisodes(out);
+    expect(turns).toMatchObject({ turns: 1, stop: 'max_turns', passed: false });
+    expect(turns.tool_trace).toHaveLength(1);
+    const out2 = fresh();
+    // The scripted model spends 5 completion tokens a turn: 12 tokens allow three turns, the last one cut to 2 tokens.
+    const gold = await startScriptedModel({ world: crm, good: () => true });
+    await play(crm, { model: 'scripted', baseUrl: gold.url, apiKey: 'none', tasks: 'qualify_globex_leads', maxTokens: '12', out: out2 }, quiet).finally(() => gold.close());
+    const [tokens] = readEpisodes(out2);
+    expect(tokens).toMatchObject({ turns: 3, stop: 'max_tokens', usage: { completion_tokens: 15 }, passed: false });
+    expect(tokens.tool_trace).toHaveLength(3);
+  });
+
   it('retries transient model errors with backoff', async () => {
     const flaky = await startScriptedModel({ world: crm, good: () => true, failFirst: 2 });
     try {
@@ -164,4 +179,22 @@ describe('seahaven eval against a scripted OpenAI-compatible server', () => {
     expect(nokey.status).toBe(2);
     expect(nokey.stderr).toBe('seahaven: no API key: pass --api-key <key> or set OPENAI_API_KEY (for a local server that needs none, --api-key none)\n');
   }, 60_000);
+});
+
+describe('which tasks a run plays', () => {
+  it('--tasks, a tag, a curriculum or one of its stages, each refused clearly when unknown', async () => {
+    const { selectTasks, parseSeeds } = await import('./options.ts');
+    expect(selectTasks(crm, 'log_call,add_lead', undefined)).toEqual(['add_lead', 'log_call']);
+    expect(selectTasks(crm, undefined, undefined)).toEqual(crm.tasks.map((t) => t.id));
+    expect(selectTasks(crm, undefined, 'tag:delete')).toEqual(crm.tasks.filter((t) => t.tags?.includes('delete')).map((t) => t.id));
+    const curriculum = crm.curricula[0];
+    const stages = curriculum.stages as { name: string; tasks?: string[] }[];
+    expect(selectTasks(crm, undefined, `${curriculum.name}:${stages[0].name}`)).toEqual(expect.arrayContaining(stages[0].tasks ?? []));
+    expect(selectTasks(crm, undefined, curriculum.name).length).toBeGreaterThanOrEqual(selectTasks(crm, undefined, `${curriculum.name}:${stages[0].name}`).length);
+    expect(() => selectTasks(crm, 'nope', undefined)).toThrow(/crm has no task nope; its tasks are add_lead, /);
+    expect(() => selectTasks(crm, undefined, 'nope')).toThrow(/give all, tag:<tag>, or a curriculum/);
+    expect(() => selectTasks(crm, undefined, `${curriculum.name}:nope`)).toThrow(/has no stage "nope"/);
+    expect(parseSeeds('0-2,7')).toEqual([0, 1, 2, 7]);
+    expect(() => parseSeeds('a')).toThrow(/like 0,1,2 or 0-4/);
+  });
 });

@@ -29,9 +29,8 @@ export type ChatRequest = Omit<ChatCompletionCreateParamsNonStreaming, 'model' |
 
 export interface Model {
   readonly name: string;
-  complete(request: ChatRequest, signal?: AbortSignal): Promise<ChatCompletion>;
-  /** Retries so far over the run. */
-  readonly retried: number;
+  /** One reply; `onRetry` hears each retry of a transient failure. */
+  complete(request: ChatRequest, signal?: AbortSignal, onRetry?: () => void): Promise<ChatCompletion>;
 }
 
 function transient(e: unknown): boolean {
@@ -75,15 +74,11 @@ export function openaiModel(options: ModelOptions): Model {
   const client = new OpenAI({ baseURL: options.baseUrl, apiKey: options.apiKey, maxRetries: 0, timeout: options.timeoutMs ?? 600_000 });
   const retries = options.retries ?? 4;
   const backoff = options.backoffMs ?? 500;
-  let retried = 0;
   // Once the server has answered, a refused connection is a hiccup; before, it is a wrong URL.
   let answeredOnce = false;
   return {
     name: options.model,
-    get retried() {
-      return retried;
-    },
-    async complete(request, signal) {
+    async complete(request, signal, onRetry) {
       for (let attempt = 0; ; attempt++) {
         try {
           const reply = await client.chat.completions.create({ ...request, model: options.model, stream: false }, { signal });
@@ -95,7 +90,7 @@ export function openaiModel(options: ModelOptions): Model {
           if (e instanceof EpisodeModelError) throw e;
           const again = transient(e) && attempt < retries;
           if (again) {
-            retried++;
+            onRetry?.();
             await sleep(backoff * 2 ** attempt, signal);
             continue;
           }
