@@ -30,7 +30,8 @@ export interface Budget {
 export interface TraceStep {
   tool_name: string;
   arguments: Record<string, unknown>;
-  result: { data: unknown; done: boolean; metadata: Record<string, unknown>; error: string | null };
+  /** `metadata.call`: the world's number of the call (null when the world refused it before it ran, or it never reached the world). */
+  result: { data: unknown; done: boolean; metadata: { call: number | null }; error: string | null };
 }
 
 /** Why the loop stopped. */
@@ -103,6 +104,8 @@ export async function runEpisode(env: EpisodeEnv, model: Model, world: string, k
     { role: 'user', content: start.prompt },
   ];
   const trace: TraceStep[] = [];
+  /** The steps of the trace whose call reached the environment, in order: one call log entry each. */
+  const reached: number[] = [];
   const usage = { prompt_tokens: 0, completion_tokens: 0 };
   let stop: StopReason = 'max_turns';
   let error: string | null = null;
@@ -136,6 +139,7 @@ export async function runEpisode(env: EpisodeEnv, model: Model, world: string, k
     }
     for (const c of calls) {
       const args = parseArguments(c.function.arguments);
+      if (typeof args !== 'string') reached.push(trace.length);
       const outcome = typeof args === 'string'
         ? { ok: false as const, error: { code: 'invalid_arguments', message: args } }
         : await env.call(c.function.name, args);
@@ -144,12 +148,13 @@ export async function runEpisode(env: EpisodeEnv, model: Model, world: string, k
       trace.push({
         tool_name: c.function.name,
         arguments: typeof args === 'string' ? {} : args,
-        result: { data: outcome.ok ? outcome.result : null, done: false, metadata: {}, error: outcome.ok ? null : `${outcome.error.code}: ${outcome.error.message}` },
+        result: { data: outcome.ok ? outcome.result : null, done: false, metadata: { call: null }, error: outcome.ok ? null : `${outcome.error.code}: ${outcome.error.message}` },
       });
     }
   }
   const grade = await env.submit();
   const t = await env.trace();
+  reached.forEach((step, i) => (trace[step].result.metadata.call = t.calls[i]?.index ?? null));
   return {
     format: 'seahaven.episode/1',
     episode_id: episodeId(key),

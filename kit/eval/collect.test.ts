@@ -51,6 +51,9 @@ describe('seahaven collect', () => {
     expect(JSON.parse(insert.after!)).toMatchObject({ email: 'ada.lovelace@acmerobotics.example' });
     expect(line.verify_metrics.passed).toBe(true);
     expect(typeof line.tool_trace[0].arguments).toBe('string');
+    // Each step names the world's call, whose rows the change log lists under that number.
+    const made = line.tool_trace.find((t) => t.tool_name === 'create_contact')!;
+    expect(insert.call).toBe(made.result.metadata.call);
 
     const meta = JSON.parse(readFileSync(join(out, 'metadata.json'), 'utf8'));
     expect(meta).toMatchObject({ episodes: 4, kept: 1, dropped: 3, min_reward: 1, settings: { model: 'scripted', trials: 2 } });

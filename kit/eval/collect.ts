@@ -20,7 +20,7 @@ export interface CollectLine {
   messages: EpisodeRecord['messages'];
   reward: number;
   done: boolean;
-  tool_trace: { tool_name: string; arguments: string; result: { data: string; done: boolean; metadata: Record<string, never>; error: string | null } }[];
+  tool_trace: { tool_name: string; arguments: string; result: { data: string; done: boolean; metadata: { call: number | null }; error: string | null } }[];
   metrics: { turns: number; tool_calls: number; failed_calls: number; rows_changed: number; prompt_tokens: number; completion_tokens: number; model_retries: number };
   verify_metrics: { passed: boolean; reward: number; criteria: { name: string; score: number; weight: number; reason: string }[] };
   artifacts: { change_log: ChangeRow[]; changes: ChangeRow[] };
@@ -50,7 +50,7 @@ export function collectLine(r: EpisodeRecord, settings: RunSettings, prompt: str
     messages: r.messages,
     reward: r.reward,
     done: true,
-    tool_trace: r.tool_trace.map((t) => ({ tool_name: t.tool_name, arguments: JSON.stringify(t.arguments), result: { data: JSON.stringify(t.result.data), done: false, metadata: {}, error: t.result.error } })),
+    tool_trace: r.tool_trace.map((t) => ({ tool_name: t.tool_name, arguments: JSON.stringify(t.arguments), result: { data: JSON.stringify(t.result.data), done: false, metadata: { call: t.result.metadata?.call ?? null }, error: t.result.error } })),
     metrics: {
       turns: r.turns,
       tool_calls: r.tool_trace.length,

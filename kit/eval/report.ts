@@ -112,7 +112,7 @@ export function renderReport(summary: EvalSummary, records: readonly EpisodeReco
 <h2>pass^k by k</h2><p class="quiet">The chance that k trials of a task all pass: C(successes, k) / C(trials, k); the dark line is the mean over tasks.</p>${passKPlot(summary)}
 <h2>Rewards per task</h2><p class="quiet">One dot per episode (green passed, red failed); the bar is the mean.</p>${rewardPlot(summary, records)}
 <h2>Failures per criterion</h2>${criterionPlot(summary)}
-<h2>Failed episodes (${failed.length})</h2><ul>${failedList || '<li>none</li>'}</ul>
+<h2>Failed episodes (${failed.length})</h2><p class="quiet">The "open live" links replay an episode up to that step as a console session when this page is served by <code>seahaven eval --serve DIR</code>.</p><ul>${failedList || '<li>none</li>'}</ul>
 ${failed.map(episodeSection).join('\n')}
 </body></html>
 `;
