@@ -41,10 +41,12 @@ export interface EvalBenchResult {
   load: number;
   episodes: number;
   rounds: number;
-  /** Episodes per second, per round. */
+  /** Seconds per round. */
   runner: number[];
   hand: number[];
   inProcess: number[];
+  /** CPU seconds per round of the process, which holds all the servers: what the machine's other load disturbs least. */
+  cpu: { runner: number[]; hand: number[]; inProcess: number[] };
   /** Episodes that passed, per loop, over all rounds (every one should). */
   passed: { runner: number; hand: number; inProcess: number };
 }
@@ -95,48 +97,63 @@ async function handLoop(url: string, baseUrl: string, seeds: number[]): Promise<
   return passed;
 }
 
-async function timed<T>(fn: () => Promise<T>): Promise<{ seconds: number; value: T }> {
+/** Wall seconds, and CPU seconds of this process (the loop, the model server and the world server together). */
+async function timed<T>(fn: () => Promise<T>): Promise<{ seconds: number; cpu: number; value: T }> {
   const t0 = performance.now();
+  const c0 = process.cpuUsage();
   const value = await fn();
-  return { seconds: (performance.now() - t0) / 1000, value };
+  const c = process.cpuUsage(c0);
+  return { seconds: (performance.now() - t0) / 1000, cpu: (c.user + c.system) / 1e6, value };
 }
 
 export async function runEvalBench(opts: EvalBenchOptions = {}): Promise<EvalBenchResult> {
   const log = opts.log ?? (() => undefined);
-  const seedCount = opts.smoke ? 1 : opts.quick ? 10 : 30;
-  const rounds = opts.smoke ? 1 : opts.quick ? 2 : 5;
+  // Many short rounds, alternating which loop goes first, so drift in the machine's load falls on both alike.
+  const seedCount = opts.smoke ? 1 : 10;
+  const rounds = opts.smoke ? 1 : opts.quick ? 4 : 12;
   const seeds = Array.from({ length: seedCount }, (_, i) => i);
   const episodes = seedCount * TASKS.length;
   const load = loadavg()[0];
   const server = await startServer({ worlds: [crm], port: 0 });
   const model = await startScriptedModel({ world: crm, good: () => true });
   const out = mkdtempSync(join(tmpdir(), 'seahaven-bench-eval-'));
-  const result: EvalBenchResult = { machine: machine(), load, episodes, rounds, runner: [], hand: [], inProcess: [], passed: { runner: 0, hand: 0, inProcess: 0 } };
+  const result: EvalBenchResult = { machine: machine(), load, episodes, rounds, runner: [], hand: [], inProcess: [], cpu: { runner: [], hand: [], inProcess: [] }, passed: { runner: 0, hand: 0, inProcess: 0 } };
   try {
     // The scripted model plays each task's gold once per seed to learn its calls: warm it (and both loops) up first.
     await handLoop(server.url, model.url, seeds);
+    // The settings are worked out once, before any round, as the command line does before the run starts.
+    const settings = { served: settingsFor(seeds, server.url, model.url), local: settingsFor(seeds, null, model.url) };
     const runner = async (envs: EnvFactory, url: string | null, dir: string) => {
-      const summary = await runEval({ world: crm, model: openaiModel({ baseUrl: model.url, model: 'scripted', apiKey: 'none' }), envs, out: dir, settings: settingsFor(seeds, url, model.url), concurrency: 1 });
+      const summary = await runEval({ world: crm, model: openaiModel({ baseUrl: model.url, model: 'scripted', apiKey: 'none' }), envs, out: dir, settings: url === null ? settings.local : settings.served, concurrency: 1 });
       return summary.played;
     };
+    // What a run sets up once (the first instance opened from its fixture, the served world's version check) is set
+    // up before the rounds, as in a run of many episodes: the rounds measure what each episode costs.
+    const served = remoteEnvs(server.url, crm);
+    const local = localEnvs(crm);
+    await runner(served, server.url, join(out, 'warm-served'));
+    await runner(local, null, join(out, 'warm-local'));
     for (let r = 0; r < rounds; r++) {
       log(`round ${r + 1} of ${rounds}: ${episodes} episodes each, the runner and the loop by hand`);
       const dir = join(out, `r${r}`);
       const order: (() => Promise<void>)[] = [
         async () => {
-          const t = await timed(() => runner(remoteEnvs(server.url, crm), server.url, join(dir, 'served')));
-          result.runner.push(episodes / t.seconds);
+          const t = await timed(() => runner(served, server.url, join(dir, 'served')));
+          result.runner.push(t.seconds);
+          result.cpu.runner.push(t.cpu);
         },
         async () => {
           const t = await timed(() => handLoop(server.url, model.url, seeds));
-          result.hand.push(episodes / t.seconds);
+          result.hand.push(t.seconds);
+          result.cpu.hand.push(t.cpu);
           result.passed.hand += t.value;
         },
       ];
       if (r % 2 === 1) order.reverse();
       for (const step of order) await step();
-      const t = await timed(() => runner(localEnvs(crm), null, join(dir, 'local')));
-      result.inProcess.push(episodes / t.seconds);
+      const t = await timed(() => runner(local, null, join(dir, 'local')));
+      result.inProcess.push(t.seconds);
+      result.cpu.inProcess.push(t.cpu);
       const { readEpisodes } = await import('../kit/eval/store.ts');
       result.passed.runner += readEpisodes(join(dir, 'served')).filter((e) => e.passed).length;
       result.passed.inProcess += readEpisodes(join(dir, 'local')).filter((e) => e.passed).length;
@@ -149,24 +166,26 @@ export async function runEvalBench(opts: EvalBenchOptions = {}): Promise<EvalBen
   }
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
+const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
 
 export function formatEval(r: EvalBenchResult): string {
-  const best = (xs: number[]) => Math.max(...xs);
-  const overhead = best(r.hand) / best(r.runner) - 1;
-  const paired = median(r.hand.map((h, i) => h / r.runner[i] - 1));
+  const rate = (xs: number[]) => (r.episodes * xs.length) / sum(xs);
+  const overhead = sum(r.runner) / sum(r.hand) - 1;
+  const cpuOverhead = sum(r.cpu.runner) / sum(r.cpu.hand) - 1;
+  const cpuMs = (xs: number[]) => ((1000 * sum(xs)) / (r.episodes * xs.length)).toFixed(2);
+  const all = r.episodes * r.rounds;
   const out = [
     `Machine: ${r.machine}; 1-minute load average ${r.load.toFixed(1)} when the run started.`,
     '',
-    `Loop: ${r.episodes} crm episodes (\`add_lead\`, \`add_company\`, \`log_call\` × ${r.episodes / TASKS.length} seeds), one at a time, against a model server that answers at once with the gold tool calls, one per turn (kit/eval/scripted-model.ts), and a served crm world, all in one process. "Runner": \`runEval\` with \`--url\` (what \`seahaven eval --url\` runs: a session per episode, the episode file written, the change log rebuilt by replaying the calls in process). "By hand": the same turns with \`SeahavenClient\` and the \`openai\` SDK, nothing recorded. ${r.rounds} round${r.rounds === 1 ? '' : 's'}, alternating which goes first; the table shows each loop's best round.`,
+    `Loop: crm episodes (\`add_lead\`, \`add_company\`, \`log_call\` × ${r.episodes / TASKS.length} seeds, ${r.episodes} a round), one at a time, against a model server that answers at once with the gold tool calls, one per turn (kit/eval/scripted-model.ts), and a served crm world, all in one process. "Runner": \`runEval\` with \`--url\` (what \`seahaven eval --url\` runs: a session per episode, the episode file written, the change log rebuilt by replaying the calls in process). "By hand": the same turns with \`SeahavenClient\` and the \`openai\` SDK, nothing recorded. ${r.rounds} round${r.rounds === 1 ? '' : 's'} of each, alternating which goes first; episodes/s over all rounds.`,
     '',
-    '| loop | episodes/s | passed |',
-    '|---|---:|---:|',
-    `| by hand (\`SeahavenClient\` + \`openai\`) | ${best(r.hand).toFixed(1)} | ${r.passed.hand} of ${r.episodes * r.rounds} |`,
-    `| runner, served world (\`--url\`) | ${best(r.runner).toFixed(1)} | ${r.passed.runner} of ${r.episodes * r.rounds} |`,
-    `| runner, in process (the default) | ${best(r.inProcess).toFixed(1)} | ${r.passed.inProcess} of ${r.episodes * r.rounds} |`,
+    '| loop | episodes/s | CPU per episode (all servers) | passed |',
+    '|---|---:|---:|---:|',
+    `| by hand (\`SeahavenClient\` + \`openai\`) | ${rate(r.hand).toFixed(1)} | ${cpuMs(r.cpu.hand)} ms | ${r.passed.hand} of ${all} |`,
+    `| runner, served world (\`--url\`) | ${rate(r.runner).toFixed(1)} | ${cpuMs(r.cpu.runner)} ms | ${r.passed.runner} of ${all} |`,
+    `| runner, in process (the default) | ${rate(r.inProcess).toFixed(1)} | ${cpuMs(r.cpu.inProcess)} ms | ${r.passed.inProcess} of ${all} |`,
     '',
-    `The runner's own overhead over the loop by hand, best round against best round: ${(100 * overhead).toFixed(1)}% (the time per episode the runner adds, as a share of the runner's). Round by round, the loops side by side: ${r.hand.map((h, i) => `${(100 * (h / r.runner[i] - 1)).toFixed(1)}%`).join(', ')} (median ${(100 * paired).toFixed(1)}%); on a loaded machine these spread wide, and the best rounds are the ones least disturbed.`,
+    `The runner's own overhead over the loop by hand: ${(100 * cpuOverhead).toFixed(1)}% more CPU per episode, ${(100 * overhead).toFixed(1)}% more wall time (wall time per round: ${r.hand.map((h, i) => `${(100 * (r.runner[i] / h - 1)).toFixed(0)}%`).join(', ')}; on a loaded machine wall time follows the other load, CPU time much less).`,
   ];
   return out.join('\n');
 }

@@ -71,7 +71,7 @@ export async function runEval(options: RunOptions): Promise<RunSummary> {
   options.onProgress?.({ ...progress });
   const began = performance.now();
   const abort = new AbortController();
-  // Every request of every episode listens to it.
+  // Every worker's episode listens to it.
   setMaxListeners(0, abort.signal);
   let fatal: unknown;
   let next = 0;
@@ -80,8 +80,14 @@ export async function runEval(options: RunOptions): Promise<RunSummary> {
     while (!abort.signal.aborted && next < todo.length) {
       const key = todo[next++];
       const env = await options.envs();
+      // Each episode's requests listen to a signal of their own, which the run's abort passes on: listeners the SDK
+      // leaves on a signal go with the episode instead of piling up on the run's.
+      const episode = new AbortController();
+      setMaxListeners(0, episode.signal);
+      const stop = () => episode.abort();
+      abort.signal.addEventListener('abort', stop, { once: true });
       try {
-        const record = await runEpisode(env, options.model, options.world.name, key, budget, abort.signal);
+        const record = await runEpisode(env, options.model, options.world.name, key, budget, episode.signal);
         if (abort.signal.aborted) return;
         writeEpisode(options.out, record);
         progress.done++;
@@ -93,6 +99,7 @@ export async function runEval(options: RunOptions): Promise<RunSummary> {
         if (fatal === undefined) fatal = e;
         abort.abort();
       } finally {
+        abort.signal.removeEventListener('abort', stop);
         await env.close().catch(() => {});
       }
     }
