@@ -4,6 +4,7 @@
  * files), and the reports made from them. A resumed run reads which episodes are already there and skips them.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { EpisodeRecord } from './agent.ts';
 
@@ -67,8 +68,12 @@ export function finishedEpisodes(dir: string): Set<string> {
   return new Set(readdirSync(d).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -'.json'.length)));
 }
 
-export function writeEpisode(dir: string, record: EpisodeRecord): void {
-  writeAtomic(join(episodesDir(dir), `${record.episode_id}.json`), JSON.stringify(record) + '\n');
+/** Write an episode's file whole, off the main thread (to a temporary name, then renamed). */
+export async function writeEpisode(dir: string, record: EpisodeRecord): Promise<void> {
+  const file = join(episodesDir(dir), `${record.episode_id}.json`);
+  const tmp = `${file}.${process.pid}.tmp`;
+  await writeFile(tmp, JSON.stringify(record) + '\n');
+  await rename(tmp, file);
 }
 
 /** Every recorded episode of `dir`, in the order of task, seed and trial. */
