@@ -13,6 +13,7 @@ import { registerCheck } from './commands/check.ts';
 import { registerServe } from './commands/serve.ts';
 import { registerNew } from './commands/new.ts';
 import { registerPublish } from './commands/publish.ts';
+import { registerCollect, registerEval } from './commands/eval.ts';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -33,6 +34,8 @@ registerCheck(program);
 registerServe(program);
 registerNew(program);
 registerPublish(program);
+registerEval(program);
+registerCollect(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -1,6 +1,6 @@
 /**
  * A stand-in for the Hugging Face hub, for tests: a local HTTP server that answers the requests `@huggingface/hub`
- * makes to create a Space and commit files to it (repo creation, preupload, the LFS batch call, the LFS object PUT,
+ * makes to create a Space or a dataset and commit files to it (repo creation, preupload, the LFS batch call, the LFS object PUT,
  * the commit), records each one, and keeps what was committed. Files whose first bytes are binary go through LFS, as
  * on the hub. A token other than `validToken` gets 401 from every authenticated route.
  */
@@ -25,7 +25,9 @@ export interface CommittedFile {
 }
 
 export interface Commit {
+  /** The repository: a Space, or a dataset when `kind` says so. */
   space: string;
+  kind: 'space' | 'dataset';
   branch: string;
   summary: string;
   files: CommittedFile[];
@@ -34,8 +36,8 @@ export interface Commit {
 export interface HubRecorder {
   url: string;
   requests: RecordedRequest[];
-  /** Spaces created, with what the creation asked for. */
-  created: { space: string; body: Record<string, unknown> }[];
+  /** Repositories created (Spaces, and datasets with `kind: 'dataset'`), with what the creation asked for. */
+  created: { space: string; kind: 'space' | 'dataset'; body: Record<string, unknown> }[];
   commits: Commit[];
   close(): Promise<void>;
 }
@@ -54,7 +56,9 @@ const binary = (sampleBase64: string) => Buffer.from(sampleBase64, 'base64').inc
  * const hub = await startHubRecorder({ validToken: 'hf_test' }); // HF_ENDPOINT=hub.url
  */
 export async function startHubRecorder(options: { validToken: string; existing?: string[] }): Promise<HubRecorder> {
-  const spaces = new Set(options.existing ?? []);
+  // Keyed `space:owner/name` or `dataset:owner/name`; `existing` names Spaces.
+  const spaces = new Set((options.existing ?? []).map((s) => `space:${s}`));
+  const kindOf = (plural: string) => (plural === 'datasets' ? 'dataset' : 'space') as 'space' | 'dataset';
   const lfs = new Map<string, Buffer>();
   const recorder: HubRecorder = { url: '', requests: [], created: [], commits: [], close: async () => {} };
 
@@ -67,19 +71,20 @@ export async function startHubRecorder(options: { validToken: string; existing?:
       if (!authorized) return refuse();
       const payload = JSON.parse(body.toString('utf8')) as Record<string, unknown>;
       const space = `${payload.organization}/${payload.name}`;
-      if (payload.type !== 'space') return json(res, 400, { error: `expected type "space", got ${String(payload.type)}` });
-      if (spaces.has(space)) return json(res, 409, { error: 'You already created this space repo', url: `${recorder.url}/spaces/${space}` });
-      spaces.add(space);
-      recorder.created.push({ space, body: payload });
-      return json(res, 200, { url: `${recorder.url}/spaces/${space}`, name: space, id: `space-${recorder.created.length}` });
+      if (payload.type !== 'space' && payload.type !== 'dataset') return json(res, 400, { error: `expected type "space" or "dataset", got ${String(payload.type)}` });
+      const kind = payload.type;
+      if (spaces.has(`${kind}:${space}`)) return json(res, 409, { error: `You already created this ${kind} repo`, url: `${recorder.url}/${kind}s/${space}` });
+      spaces.add(`${kind}:${space}`);
+      recorder.created.push({ space, kind, body: payload });
+      return json(res, 200, { url: `${recorder.url}/${kind}s/${space}`, name: space, id: `${kind}-${recorder.created.length}` });
     }
-    if (req.method === 'POST' && (m = /^\/api\/spaces\/([^/]+\/[^/]+)\/preupload\/([^/?]+)$/.exec(path))) {
+    if (req.method === 'POST' && (m = /^\/api\/(spaces|datasets)\/([^/]+\/[^/]+)\/preupload\/([^/?]+)$/.exec(path))) {
       if (!authorized) return refuse();
-      if (!spaces.has(m[1])) return json(res, 404, { error: 'Repository not found' });
+      if (!spaces.has(`${kindOf(m[1])}:${m[2]}`)) return json(res, 404, { error: 'Repository not found' });
       const { files } = JSON.parse(body.toString('utf8')) as { files: { path: string; size: number; sample: string }[] };
       return json(res, 200, { files: files.map((f) => ({ path: f.path, uploadMode: binary(f.sample) ? 'lfs' : 'regular', shouldIgnore: false })), commitOid: '0'.repeat(40) });
     }
-    if (req.method === 'POST' && (m = /^\/spaces\/([^/]+\/[^/]+)\.git\/info\/lfs\/objects\/batch$/.exec(path))) {
+    if (req.method === 'POST' && (m = /^\/(?:spaces|datasets)\/([^/]+\/[^/]+)\.git\/info\/lfs\/objects\/batch$/.exec(path))) {
       if (!authorized) return refuse();
       const batch = JSON.parse(body.toString('utf8')) as { operation: string; transfers: string[]; objects: { oid: string; size: number }[] };
       // Plain ("basic") transfers: the client PUTs each object to the href.
@@ -97,7 +102,7 @@ export async function startHubRecorder(options: { validToken: string; existing?:
       res.writeHead(200).end();
       return;
     }
-    if (req.method === 'POST' && (m = /^\/api\/spaces\/([^/]+\/[^/]+)\/commit\/([^/?]+)$/.exec(path))) {
+    if (req.method === 'POST' && (m = /^\/api\/(spaces|datasets)\/([^/]+\/[^/]+)\/commit\/([^/?]+)$/.exec(path))) {
       if (!authorized) return refuse();
       const lines = body.toString('utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as { key: string; value: Record<string, any> });
       const header = lines.find((l) => l.key === 'header');
@@ -111,8 +116,8 @@ export async function startHubRecorder(options: { validToken: string; existing?:
         } else if (key !== 'header') return json(res, 400, { error: `unexpected commit entry ${key}` });
       }
       const oid = createHash('sha1').update(body).digest('hex');
-      recorder.commits.push({ space: m[1], branch: decodeURIComponent(m[2]), summary: header?.value.summary ?? '', files });
-      return json(res, 200, { success: true, commitOid: oid, commitUrl: `${recorder.url}/spaces/${m[1]}/commit/${oid}`, hookOutput: '' });
+      recorder.commits.push({ space: m[2], kind: kindOf(m[1]), branch: decodeURIComponent(m[3]), summary: header?.value.summary ?? '', files });
+      return json(res, 200, { success: true, commitOid: oid, commitUrl: `${recorder.url}/${m[1]}/${m[2]}/commit/${oid}`, hookOutput: '' });
     }
     json(res, 404, { error: `no route ${req.method} ${path}` });
   };

@@ -221,7 +221,7 @@ describe('seahaven publish (upload)', () => {
     ]);
     // Every hub API call carries the token; the storage PUT goes to the URL the batch call handed out.
     for (const q of hub.requests.filter((q) => !q.path.startsWith('/lfs-objects/'))) expect(q.authorization).toBe(`Bearer ${TOKEN}`);
-    expect(hub.created).toEqual([{ space: SPACE, body: expect.objectContaining({ name: 'crm_world', organization: 'test-user', type: 'space', sdk: 'docker', visibility: 'private' }) }]);
+    expect(hub.created).toEqual([{ space: SPACE, kind: 'space', body: expect.objectContaining({ name: 'crm_world', organization: 'test-user', type: 'space', sdk: 'docker', visibility: 'private' }) }]);
     expect(hub.requests.at(-1)!.contentType).toBe('application/x-ndjson');
 
     expect(hub.commits).toHaveLength(1);

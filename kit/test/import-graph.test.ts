@@ -24,7 +24,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['kit/'],
   ['rewards/', 'curricula/', 'lint-rules/', 'kit/client/', 'kit/testing/'],
   ['kit/serve/', 'kit/mcp/', 'kit/console/'],
-  ['kit/cli/', 'kit/check/', 'kit/scaffold/', 'kit/publish/', 'bin/'],
+  ['kit/cli/', 'kit/check/', 'kit/scaffold/', 'kit/publish/', 'kit/eval/', 'bin/'],
   ['worlds/', 'bench/', 'docs/', 'kit/test/', ''],
 ];
 

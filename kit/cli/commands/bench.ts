@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { CliError } from '../errors.ts';
 
-const SUITES = ['calls', 'reset', 'ws', 'http-face', 'billing', 'stripe-episode', 'python-client', 'trl-rollouts', 'workers', 'heavy'] as const;
+const SUITES = ['calls', 'reset', 'ws', 'http-face', 'billing', 'stripe-episode', 'python-client', 'trl-rollouts', 'workers', 'heavy', 'eval'] as const;
 
 export function registerBench(program: Command): void {
   program
@@ -45,6 +45,9 @@ export function registerBench(program: Command): void {
         } else if (s === 'heavy') {
           const { runHeavyBench, formatHeavy, HEADING } = await import('../../../bench/heavy.ts');
           emit(HEADING, formatHeavy(await runHeavyBench({ quick: opts.quick, log: (l) => process.stderr.write(`  ${l}\n`) })));
+        } else if (s === 'eval') {
+          const { runEvalBench, formatEval, HEADING } = await import('../../../bench/eval.ts');
+          emit(HEADING, formatEval(await runEvalBench({ quick: opts.quick, log: (l) => process.stderr.write(`  ${l}\n`) })));
         } else if (s === 'python-client') {
           const { runPythonClientBench, formatPythonClient, HEADING } = await import('../../../bench/python-client.ts');
           emit(HEADING, formatPythonClient(await runPythonClientBench({ quick: opts.quick, log: (l) => process.stderr.write(`  ${l}\n`) })));

@@ -1,0 +1,58 @@
+/**
+ * What `seahaven eval` and `seahaven collect` share: from flags to a finished run folder. Load the world, check the
+ * options, play every episode not yet recorded (in this process, or on the served world of `--url`), and write
+ * `eval.json` and `report.html` from every recorded episode.
+ */
+import { join } from 'node:path';
+import type { World } from '../world-types.ts';
+import { localEnvs, remoteEnvs } from './env.ts';
+import { openaiModel } from './model.ts';
+import { apiKeyOf, numbers, runSettings, type RunFlags } from './options.ts';
+import { progressLine, runEval, type RunSummary } from './run.ts';
+import { readEpisodes, writeAtomic, type RunSettings } from './store.ts';
+import { summarize, type EvalSummary } from './summary.ts';
+import { renderReport } from './report.ts';
+
+export interface Played {
+  settings: RunSettings;
+  run: RunSummary;
+  summary: EvalSummary;
+}
+
+export interface PlayIo {
+  env: Record<string, string | undefined>;
+  /** Where progress goes (stderr). */
+  progress: (line: string, final: boolean) => void;
+}
+
+/** Write `eval.json` and `report.html` of the run folder `dir` from its episodes. */
+export function writeReports(dir: string, settings: RunSettings): EvalSummary {
+  const records = readEpisodes(dir);
+  const summary = summarize(settings, records);
+  writeAtomic(join(dir, 'eval.json'), JSON.stringify(summary, null, 2) + '\n');
+  writeAtomic(join(dir, 'report.html'), renderReport(summary, records));
+  return summary;
+}
+
+export async function play(world: World, flags: RunFlags, io: PlayIo): Promise<Played> {
+  const settings = runSettings(world, flags);
+  const { concurrency, retries } = numbers(flags);
+  const apiKey = apiKeyOf(flags, io.env);
+  const out = flags.out ?? 'eval-out';
+  const model = openaiModel({ baseUrl: settings.base_url, model: settings.model, apiKey, retries });
+  const envs = settings.url === null ? localEnvs(world) : remoteEnvs(settings.url, world, { token: flags.token ?? (io.env.SEAHAVEN_TOKEN || undefined) });
+  const run = await runEval({ world, model, envs, out, settings, concurrency, onProgress: (p) => io.progress(progressLine(p), p.done + p.skipped === p.total) });
+  return { settings, run, summary: writeReports(out, settings) };
+}
+
+/** The closing lines of a run: the overall figures, each task's, and where the reports are. */
+export function summaryLines(played: Played, out: string): string[] {
+  const o = played.summary.overall;
+  const pk = Object.entries(o.pass_k).map(([k, v]) => `pass^${k} ${v.toFixed(3)}`).join(', ');
+  const lines = [
+    `${played.settings.model} on ${played.settings.world.name} ${played.settings.world.version}: ${o.successes}/${o.episodes} episodes passed, mean reward ${o.mean_reward.toFixed(3)}; ${pk}`,
+  ];
+  for (const t of played.summary.tasks) lines.push(`  ${t.task}: ${t.successes}/${t.trials} passed, mean reward ${t.mean_reward.toFixed(3)}`);
+  lines.push(`wrote ${join(out, 'eval.json')} and ${join(out, 'report.html')} (${played.run.played} episodes played, ${played.run.skipped} kept from before, ${played.run.seconds.toFixed(1)}s)`);
+  return lines;
+}
