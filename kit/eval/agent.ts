@@ -143,7 +143,9 @@ export async function runEpisode(env: EpisodeEnv, model: Model, world: string, k
       const outcome = typeof args === 'string'
         ? { ok: false as const, error: { code: 'invalid_arguments', message: args } }
         : await env.call(c.function.name, args);
-      const content = JSON.stringify(outcome.ok ? outcome.result : { error: outcome.error });
+      const content = outcome.json === undefined
+        ? JSON.stringify(outcome.ok ? outcome.result : { error: outcome.error })
+        : outcome.ok ? outcome.json : `{"error":${outcome.json}}`;
       messages.push({ role: 'tool', tool_call_id: c.id, content });
       trace.push({
         tool_name: c.function.name,

@@ -10,8 +10,10 @@ import type { Grade } from '../task.ts';
 import type { ToolListing } from '../tool.ts';
 import type { World } from '../world-types.ts';
 import { SeahavenClient } from '../client/index.ts';
+import { callWithJson } from '../instance-internals.ts';
 
-export type CallOutcome = { ok: true; result: unknown } | { ok: false; error: { code: string; message: string; details?: unknown } };
+/** `json`, when the environment has it: the JSON text of the result (or of the error), as the call log recorded it. */
+export type CallOutcome = ({ ok: true; result: unknown } | { ok: false; error: { code: string; message: string; details?: unknown } }) & { json?: string };
 
 /** What the episode began with. */
 export interface EpisodeStart {
@@ -73,7 +75,8 @@ export function localEnvs(world: World): EnvFactory {
         return { prompt: inst.task()!.prompt, tools: inst.tools(), fixture: inst.fixture, now: inst.clock.iso() };
       },
       async call(tool, args) {
-        return live().call(tool, args);
+        // With the JSON text the call log already made, so the agent loop does not serialise the result again.
+        return live()[callWithJson](tool, args);
       },
       async submit() {
         return live().submit();
@@ -110,8 +113,9 @@ export function remoteEnvs(url: string, world: World, options: { token?: string 
       if (local !== undefined) return local;
       const inst = pool.take(started.task, started.seed);
       for (const c of calls) {
-        const here = inst.call(c.tool, c.args);
-        if (JSON.stringify(here) !== JSON.stringify(c.outcome)) {
+        const here = inst[callWithJson](c.tool, c.args);
+        const served = c.outcome.ok ? JSON.stringify(c.outcome.result) : JSON.stringify(c.outcome.error);
+        if (here.ok !== c.outcome.ok || here.json !== served) {
           pool.give(inst);
           throw new Error(`${c.tool} came out otherwise when the episode was replayed here than on ${url}; is it serving this same ${world.name} ${world.version} with the same fixtures?`);
         }
