@@ -75,7 +75,6 @@ export async function runEval(options: RunOptions): Promise<RunSummary> {
   setMaxListeners(0, abort.signal);
   let fatal: unknown;
   let next = 0;
-  const writes: Promise<void>[] = [];
 
   async function worker(): Promise<void> {
     while (!abort.signal.aborted && next < todo.length) {
@@ -90,11 +89,11 @@ export async function runEval(options: RunOptions): Promise<RunSummary> {
       try {
         const record = await runEpisode(env, options.model, options.world.name, key, budget, episode.signal);
         if (abort.signal.aborted) return;
-        // The file is written while the next episode plays; the run waits for every write before it ends.
-        writes.push(writeEpisode(options.out, record).catch((e: unknown) => {
-          fatal ??= new Error(`could not write ${record.episode_id} into ${options.out}: ${(e as Error).message}`);
-          abort.abort();
-        }));
+        try {
+          writeEpisode(options.out, record);
+        } catch (e) {
+          throw new Error(`could not write ${record.episode_id} into ${options.out}: ${(e as Error).message}`);
+        }
         progress.done++;
         if (record.passed) progress.passed++;
         const perEpisode = (performance.now() - began) / 1000 / progress.done;
@@ -111,7 +110,6 @@ export async function runEval(options: RunOptions): Promise<RunSummary> {
   }
 
   await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency, todo.length)) }, worker));
-  await Promise.all(writes);
   if (fatal !== undefined) throw fatal;
   return { total: all.length, played: progress.done, skipped, resumed, seconds: (performance.now() - began) / 1000 };
 }
