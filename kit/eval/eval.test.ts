@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, unlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, unlinkSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -110,6 +110,20 @@ describe('seahaven eval against a scripted OpenAI-compatible server', () => {
     expect(readdirSync(join(out, 'episodes')).filter((f) => !f.endsWith('.json'))).toEqual([]);
     // Other settings in the same folder are refused, naming what differs.
     await expect(play(crm, { ...flags, trials: '5' }, quiet)).rejects.toThrow(/holds a run with other settings \(trials: 3 there, 5 now\)/);
+  });
+
+  it('an episode file that cannot be written stops the run naming it; the files before it stay whole, and a rerun resumes', async () => {
+    const out = fresh();
+    const flags = { model: 'scripted', baseUrl: model.url, apiKey: 'sk-test', tasks: 'add_company', trials: '3', out, concurrency: '1' };
+    // A folder where the second episode's temporary file would go: its write fails.
+    const blocked = join(out, 'episodes', `add_company.s0.t1.json.${process.pid}.tmp`);
+    mkdirSync(blocked, { recursive: true });
+    await expect(play(crm, flags, quiet)).rejects.toThrow(/could not write add_company\.s0\.t1 into /);
+    expect(readdirSync(join(out, 'episodes')).filter((f) => f.endsWith('.json'))).toEqual(['add_company.s0.t0.json']);
+    expect(JSON.parse(readFileSync(join(out, 'episodes', 'add_company.s0.t0.json'), 'utf8'))).toMatchObject({ episode_id: 'add_company.s0.t0', passed: true });
+    rmSync(blocked, { recursive: true });
+    const again = await play(crm, flags, quiet);
+    expect(again.run).toMatchObject({ total: 3, played: 2, skipped: 1, resumed: true });
   });
 
   it('--url plays the same episodes on a served world, through the same loop', async () => {
