@@ -14,7 +14,7 @@ import { FaceKeys } from './face-keys.ts';
 import { faceRoutes, type FaceTarget } from './face-routes.ts';
 import { httpRoutes, type McpHttpRoute } from './http.ts';
 import { FairScheduler } from './scheduler.ts';
-import { SessionRegistry } from './sessions.ts';
+import { DEFAULT_MAX_SESSIONS, SessionRegistry } from './sessions.ts';
 import { MemoryBudget, defaultMemoryBudget } from './memory-budget.ts';
 import { serverTaskRoutes, taskRoutes } from './task-routes.ts';
 import { wsRoute } from './ws.ts';
@@ -108,7 +108,7 @@ export interface SeahavenApp {
   faceFastPath?: (req: IncomingMessage, res: ServerResponse) => boolean;
 }
 
-export const DEFAULTS = { maxSessions: 4096, idleTimeoutMs: 15 * 60_000, hibernateAfterMs: 30_000, forkTtlMs: 60_000, maxFrameBytes: 1 << 20, maxBodyBytes: 1 << 20, bodyTimeoutMs: 10_000 };
+export const DEFAULTS = { maxSessions: DEFAULT_MAX_SESSIONS, idleTimeoutMs: 15 * 60_000, hibernateAfterMs: 30_000, forkTtlMs: 60_000, maxFrameBytes: 1 << 20, maxBodyBytes: 1 << 20, bodyTimeoutMs: 10_000 };
 const SHUTDOWN_GRACE_MS = 10_000;
 
 /**
@@ -159,6 +159,8 @@ export function createApp(options: AppOptions): SeahavenApp {
   if (router !== undefined) {
     // Ids this worker makes name it, so a request for one that lands on another worker is handed over here.
     sessions.idPrefix = router.tag;
+    // The worker fills the places the primary granted it, not the whole limit (place-ledger.ts).
+    if (router.places !== null) sessions.usePlaces(router.places);
     // Every answer says which worker gave it (a handed-over one keeps its owner's).
     app.use('*', async (c, next) => {
       await next();

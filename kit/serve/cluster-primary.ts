@@ -1,13 +1,14 @@
 /**
  * The primary process of `seahaven serve --workers N` (cluster.ts has the whole design and the workers' side): it forks
- * the workers, keeps and relays their table, holds a duplicate of each WebSocket connection so that a worker's death
+ * the workers, keeps and relays their table, lends them places under `--max-sessions` (place-ledger.ts), holds a duplicate of each WebSocket connection so that a worker's death
  * reaches its clients as a close frame, replaces a worker that dies, and drains them all on SIGTERM or SIGINT.
  */
 import cluster, { type Worker } from 'node:cluster';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Socket } from 'node:net';
-import { COUNT_ENV, GUARDS_ENV, SECRET_ENV, SLOT_ENV, type ToPrimary, type ToWorker, type WorkerInfo } from './cluster.ts';
+import { COUNT_ENV, GUARDS_ENV, PLACES_ENV, SECRET_ENV, SHARE_ENV, SLOT_ENV, type ToPrimary, type ToWorker, type WorkerInfo } from './cluster.ts';
+import { PlaceLedger, shareOf } from './place-ledger.ts';
 
 /** The primary's limit on open file descriptors (Linux), or undefined where it cannot be read. */
 function descriptorLimit(): number | undefined {
@@ -48,6 +49,8 @@ interface Slot {
 
 export interface PrimaryOptions {
   workers: number;
+  /** `--max-sessions`: the places the primary lends the workers. */
+  maxSessions: number;
   /** Where the banner goes. Default: stdout. */
   out?: (text: string) => void;
   /** Where the primary's log lines go. Default: stderr. */
@@ -69,6 +72,10 @@ export function runPrimary(options: PrimaryOptions): Promise<number> {
   let finish!: (code: number) => void;
   const done = new Promise<number>((r) => (finish = r));
 
+  const ledger = new PlaceLedger(options.maxSessions, n, (i, message) => {
+    const worker = slots[i].worker;
+    if (worker?.isConnected()) worker.send(message, undefined, undefined, () => {});
+  });
   const table = (): WorkerInfo[] => slots.map((s, i) => ({ worker: i, pid: s.pid, port: s.port, sessions: s.sessions, ready: s.ready, replaces: s.starts > 1 }));
   // The workers' private ports answer only hand-overs that carry this (a request sent to one straight would open a
   // session no other worker could route to).
@@ -84,7 +91,10 @@ export function runPrimary(options: PrimaryOptions): Promise<number> {
   const limit = descriptorLimit();
   const guards = limit === undefined ? 4096 : Math.max(0, Math.floor((limit - 1024) / n));
   const fork = (i: number) => {
-    const worker = cluster.fork({ [SLOT_ENV]: String(i), [COUNT_ENV]: String(n), [GUARDS_ENV]: String(guards), [SECRET_ENV]: secret });
+    // The worker starts with its places, so it admits from its first connection without asking.
+    const places = ledger.start(i);
+    const share = shareOf(i, n, options.maxSessions);
+    const worker = cluster.fork({ [SLOT_ENV]: String(i), [COUNT_ENV]: String(n), [GUARDS_ENV]: String(guards), [SECRET_ENV]: secret, [PLACES_ENV]: String(places), [SHARE_ENV]: String(share) });
     const slot = slots[i];
     slot.starts++;
     slot.worker = worker;
@@ -95,9 +105,16 @@ export function runPrimary(options: PrimaryOptions): Promise<number> {
     // /health shows the replacement's pid (not ready) while it starts.
     if (slot.starts > 1) broadcast();
     worker.on('message', (m: ToPrimary, handle?: unknown) => {
+      // A worker's last messages can come after its exit was handled: its places and count went back then.
+      if (slot.worker !== worker) return;
       if (m?.seahaven === 'count') {
         slot.sessions = m.sessions;
+        ledger.count(i, m.sessions);
         broadcast();
+      } else if (m?.seahaven === 'want') {
+        ledger.want(i);
+      } else if (m?.seahaven === 'return') {
+        ledger.returned(i, m.places, m.answer === true);
       } else if (m?.seahaven === 'guard' && handle !== undefined && handle !== null) {
         slot.guards.set(m.id, handle as { close(): void });
       } else if (m?.seahaven === 'release') {
@@ -109,6 +126,7 @@ export function runPrimary(options: PrimaryOptions): Promise<number> {
         slot.failures = 0;
         // A worker that came up while the others drain (a replacement) drains too: it joined after they were told.
         if (stopping) return void worker.send({ seahaven: 'shutdown' } satisfies ToWorker, undefined, undefined, () => {});
+        ledger.up(i);
         broadcast();
         if (!started) {
           if (i === 0) {
@@ -148,6 +166,7 @@ export function runPrimary(options: PrimaryOptions): Promise<number> {
       slot.ready = false;
       slot.port = null;
       slot.sessions = 0;
+      ledger.exit(i);
       broadcast();
       if (stopping) {
         if (slots.every((s) => s.worker === null)) finish(0);

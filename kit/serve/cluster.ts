@@ -14,11 +14,12 @@
  *   that lands on another worker is handed over: that worker sends it on to the owner's private port (127.0.0.1, one
  *   per worker, the same routes behind the same checks) and passes the answer back. A private port answers only
  *   hand-overs, which carry a secret the primary draws for the run; an owner that is starting is waited for.
- * - `--max-sessions` counts every worker's sessions: each worker reports its count to the primary on every change, the
- *   primary relays the counts, and a worker admits a session while its own count plus the others' is under the limit,
- *   and past its share of the limit (the limit over the workers) only while the last table counts every session it
- *   opened (sessions.ts, `ensureRoom`). So a burst dealt to every worker at once overfills the server by little (a
- *   worker busy opening its share reports it late; docs/serving.md has the figures), not by every burst's size.
+ * - `--max-sessions` is held by the primary and lent out as places: each worker holds a quota of places the primary
+ *   granted it (never more in all than the limit), opens a session or holds a fork only in a free place of its own,
+ *   and when full refuses and asks for more; the primary grants them from the places no worker holds, or takes them
+ *   back from workers with free ones first (place-ledger.ts, places.ts). So no burst overfills the server, and no
+ *   admission waits on the primary. Each worker also reports its count on every change, and the primary relays the
+ *   counts, for `/health` and the words of a refusal.
  * - A worker also gives the primary a duplicate of each WebSocket connection's socket (and takes it back when the
  *   connection ends). When a worker dies without closing its sockets (`kill -9`, out of memory), the primary writes a
  *   close frame (1011, with the reason) on each of them, so the clients learn what happened; other workers' sessions
@@ -33,12 +34,16 @@ import type { Socket } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { Readable } from 'node:stream';
 import type { Context } from 'hono';
+import { WorkerPlaces, type PlacesToPrimary } from './places.ts';
 
 /** The environment a worker is started with: its slot (0-based) and how many workers there are. */
 export const SLOT_ENV = 'SEAHAVEN_CLUSTER_SLOT';
 export const COUNT_ENV = 'SEAHAVEN_CLUSTER_SIZE';
 /** How many WebSocket connections a worker may give the primary a duplicate of at once (its share of the primary's descriptors). */
 export const GUARDS_ENV = 'SEAHAVEN_CLUSTER_GUARDS';
+/** The places under `--max-sessions` a worker starts with, and its share of them (place-ledger.ts). */
+export const PLACES_ENV = 'SEAHAVEN_CLUSTER_PLACES';
+export const SHARE_ENV = 'SEAHAVEN_CLUSTER_SHARE';
 /** A secret the primary draws for one run: the workers' private ports answer only requests that carry it. */
 export const SECRET_ENV = 'SEAHAVEN_CLUSTER_SECRET';
 /** Header carrying that secret on a handed-over request (taken off before any route sees it). */
@@ -69,8 +74,9 @@ export type ToPrimary =
   | { seahaven: 'ready'; port: number; banner: string }
   | { seahaven: 'count'; sessions: number }
   | { seahaven: 'guard'; id: number }
-  | { seahaven: 'release'; id: number };
-export type ToWorker = { seahaven: 'table'; workers: WorkerInfo[] } | { seahaven: 'shutdown' };
+  | { seahaven: 'release'; id: number }
+  | PlacesToPrimary;
+export type ToWorker = { seahaven: 'table'; workers: WorkerInfo[] } | { seahaven: 'shutdown' } | { seahaven: 'grant'; places: number } | { seahaven: 'reclaim' };
 
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-connection', 'te', 'trailer', 'host']);
 
@@ -111,6 +117,8 @@ export class ClusterRouter {
   readonly tag: string;
   /** This worker's private port, once listening. */
   privatePort: number | null = null;
+  /** The places under `--max-sessions` the primary granted this worker; null for a router made without them. */
+  readonly places: WorkerPlaces | null;
   /** The table the primary sent last. */
   private table: WorkerInfo[] = [];
   private readonly agent = new Agent({ keepAlive: true, maxFreeSockets: 64 });
@@ -123,8 +131,9 @@ export class ClusterRouter {
   /** Requests waiting for a worker that is starting, resolved when a table shows it ready. */
   private waiting: (() => void)[] = [];
 
-  constructor(slot: number, workers: number, maxGuarded = 4096, secret = '') {
+  constructor(slot: number, workers: number, maxGuarded = 4096, secret = '', places: WorkerPlaces | null = null) {
     this.slot = slot;
+    this.places = places;
     this.workers = workers;
     this.tag = `w${slot}-`;
     this.maxGuarded = maxGuarded;
@@ -161,14 +170,15 @@ export class ClusterRouter {
     return hash(key) % this.workers;
   }
 
-  /** Take the primary's table. Returns the sessions counted on the other workers, and on this one. */
-  setTable(table: WorkerInfo[]): { elsewhere: number; here: number } {
+  /** Take the primary's table. Returns the sessions counted on the other workers. */
+  setTable(table: WorkerInfo[]): number {
     this.table = table;
     const waiting = this.waiting;
     this.waiting = [];
     for (const wake of waiting) wake();
-    const here = table.find((w) => w.worker === this.slot)?.sessions ?? 0;
-    return { elsewhere: table.reduce((n, w) => (w.worker === this.slot ? n : n + w.sessions), 0), here };
+    const elsewhere = table.reduce((n, w) => (w.worker === this.slot ? n : n + w.sessions), 0);
+    if (this.places !== null) this.places.elsewhere = elsewhere;
+    return elsewhere;
   }
 
   /** Resolves with worker `slot`'s row once it is up, or with undefined after `ms`. */
@@ -307,7 +317,13 @@ export function workerRouter(): ClusterRouter | undefined {
   // Kept out of the environment the world's code and anything it starts would see.
   const secret = process.env[SECRET_ENV] ?? '';
   delete process.env[SECRET_ENV];
-  return new ClusterRouter(slot, workers, Number.isSafeInteger(guards) && guards >= 0 ? guards : undefined, secret);
+  // A worker started without places (not by the primary of this version) starts with none, and asks for them.
+  const count = (name: string) => {
+    const n = Number(process.env[name]);
+    return Number.isSafeInteger(n) && n >= 0 ? n : 0;
+  };
+  const places = new WorkerPlaces(count(PLACES_ENV), count(SHARE_ENV));
+  return new ClusterRouter(slot, workers, Number.isSafeInteger(guards) && guards >= 0 ? guards : undefined, secret, places);
 }
 
 /** What a worker tells the cluster about itself, and what it is told. */
@@ -319,17 +335,20 @@ export interface WorkerLink {
 }
 
 /**
- * Join the cluster from a worker: table updates set `setCounts` (the sessions of the other workers, and this worker's
- * as the others know it), and `shutdown` is called when the primary asks every worker to drain, or is gone.
+ * Join the cluster from a worker: table updates and the primary's grants and reclaims of places go to `router`, and
+ * `shutdown` is called when the primary asks every worker to drain, or is gone.
  */
-export function joinCluster(router: ClusterRouter, on: { setCounts(counts: { elsewhere: number; here: number }): void; shutdown(): void }): WorkerLink {
+export function joinCluster(router: ClusterRouter, on: { shutdown(): void }): WorkerLink {
   const send = (m: ToPrimary) => {
     if (process.connected) process.send!(m, undefined, undefined, () => {});
   };
   process.on('message', (m: ToWorker) => {
-    if (m?.seahaven === 'table') on.setCounts(router.setTable(m.workers));
+    if (m?.seahaven === 'table') router.setTable(m.workers);
+    else if (m?.seahaven === 'grant') router.places?.grant(m.places);
+    else if (m?.seahaven === 'reclaim') router.places?.reclaim();
     else if (m?.seahaven === 'shutdown') on.shutdown();
   });
+  if (router.places !== null) router.places.send = send;
   // The primary is gone (killed): nobody supervises this worker or deals it connections any more.
   process.on('disconnect', () => on.shutdown());
   return {

@@ -6,6 +6,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { Instance } from '../instance.ts';
 import type { Task } from '../task.ts';
 import type { ReplySocket } from './outbox.ts';
+import type { WorkerPlaces } from './places.ts';
 import type { RewardMode } from './reset.ts';
 
 /**
@@ -188,14 +189,18 @@ export type ForkRefusal = { refused: string };
 /** How many spent fork tokens are remembered, so a late or repeated one is told "already used" or "expired", not "unknown". */
 const SPENT_MEMORY = 4096;
 
+/** The default of `--max-sessions`. */
+export const DEFAULT_MAX_SESSIONS = 4096;
+
 /** Raised when the registry is full. */
 export class CapacityError extends Error {
   readonly activeSessions: number;
   readonly maxSessions: number;
-  constructor(active: number, max: number, heldForks = 0, unsettled = false) {
+  /** `forNow`: the server has room, on other workers of a `--workers` server, and this worker is asking them for some. */
+  constructor(active: number, max: number, heldForks = 0, forNow = false) {
     const held = heldForks === 0 ? '' : ` (${heldForks} of them held forks waiting to be adopted)`;
-    const why = unsettled
-      ? `server at capacity for now: ${active} of ${max} sessions are open, and this worker's newest ones are not yet counted by the other workers (--workers); retry in a moment, or start the server with a higher --max-sessions`
+    const why = forNow
+      ? `server at capacity for now: ${active} of ${max} sessions are open, and every place this worker holds is taken while it takes free ones over from the other workers (--workers); retry in a moment, or start the server with a higher --max-sessions`
       : `server at capacity: ${active} of ${max} sessions are open${held}; close a session or start the server with a higher --max-sessions`;
     super(why);
     this.name = 'CapacityError';
@@ -222,17 +227,10 @@ export class SessionRegistry {
   /** Tokens used up or expired lately, with what a client presenting one again is told (oldest first, bounded). */
   private readonly spent = new Map<string, string>();
   /**
-   * @internal Sessions and held forks counted by the other worker processes of a `--workers` server (cluster.ts keeps
-   * it current); they count against `maxSessions` too. 0 in a single process.
+   * @internal In a worker of a `--workers` server: the places under `maxSessions` the primary granted this worker
+   * (places.ts), which it fills instead of the whole limit. Null in a single process.
    */
-  elsewhere = 0;
-  /**
-   * @internal In a `--workers` server: this worker's own count as the table the primary sent last gives it (what the
-   * other workers know of it), and how many workers there are. 1 worker in a single process.
-   */
-  confirmed = 0;
-  /** @internal How many workers serve the port (1 in a single process). */
-  workers = 1;
+  private places: WorkerPlaces | null = null;
   /** @internal Prefix of the session ids this registry makes (a cluster worker's tag, so an id names its worker); '' in a single process. */
   idPrefix = '';
   /** @internal Told whenever the count of sessions and held forks changes (a cluster worker reports it to the primary). */
@@ -267,16 +265,14 @@ export class SessionRegistry {
   /** @internal Throw a `CapacityError` unless one more session (or held fork) fits, `freeing` places about to be given back aside. */
   ensureRoom(freeing = 0): void {
     const here = this.count + this.forks.size - freeing;
-    const used = here + this.elsewhere;
-    if (used >= this.maxSessions) throw new CapacityError(used, this.maxSessions, this.forks.size);
-    // The other workers learn of a session opened here one message later, and admit on what they know meanwhile. So
-    // that a burst of connections dealt to every worker at once cannot overfill the server, a worker fills its share
-    // of the limit (the limit over the workers) freely, and past it opens a session only once the others have heard
-    // of every one it opened before: at most one at a time that they do not know of. (A worker still reporting its
-    // share can be counted late by the others, so this bounds a burst's excess to a few, not to zero.)
-    if (this.workers > 1 && here >= Math.floor(this.maxSessions / this.workers) && here > this.confirmed) {
-      throw new CapacityError(used, this.maxSessions, this.forks.size, true);
-    }
+    if (this.places !== null) return this.places.ensureRoom(here, this.maxSessions, this.forks.size);
+    if (here >= this.maxSessions) throw new CapacityError(here, this.maxSessions, this.forks.size);
+  }
+
+  /** @internal Fill the places the primary of a `--workers` server granted this worker, not the whole limit (cluster.ts). */
+  usePlaces(places: WorkerPlaces): void {
+    this.places = places;
+    places.used = () => this.count + this.forks.size;
   }
 
   /** @internal A fresh session id: a UUID, after the worker's tag in a `--workers` server. */
@@ -291,6 +287,7 @@ export class SessionRegistry {
 
   private changed(): void {
     this.onCountChange?.(this.count + this.forks.size);
+    this.places?.settle();
   }
 
   /**

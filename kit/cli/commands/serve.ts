@@ -212,7 +212,9 @@ export function registerServe(program: Command): void {
       const cluster = (await import('node:cluster')).default;
       if (workers > 1 && cluster.isPrimary) {
         // The primary serves nothing itself: each worker runs this same command line and serves the port.
-        process.exit(await runPrimary({ workers }));
+        // The primary holds --max-sessions and lends the workers places under it (place-ledger.ts).
+        const { DEFAULT_MAX_SESSIONS } = await import('../../serve/sessions.ts');
+        process.exit(await runPrimary({ workers, maxSessions: wholeNumber('--max-sessions', flags.maxSessions, 1) ?? DEFAULT_MAX_SESSIONS }));
       }
       const router = workers > 1 ? workerRouter() : undefined;
       // From here on, an error that escapes every handler is logged and contained: it must not end every session.
@@ -303,12 +305,7 @@ export function registerServe(program: Command): void {
         };
         if (router !== undefined) {
           const registry = server!.sessions;
-          registry.workers = router.workers;
-          const setCounts = (counts: { elsewhere: number; here: number }) => {
-            registry.elsewhere = counts.elsewhere;
-            registry.confirmed = counts.here;
-          };
-          const link = joinCluster(router, { setCounts, shutdown: () => stop('shutdown') });
+          const link = joinCluster(router, { shutdown: () => stop('shutdown') });
           registry.onCountChange = (n) => link.count(n);
           link.count(registry.used);
           link.ready(text);
