@@ -11,7 +11,7 @@
  * - Holding more than its share, it gives back its free places above the share whenever its count falls, so places go
  *   back to even shares when the load does.
  */
-import { CapacityError } from './sessions.ts';
+import { CapacityError } from './capacity-error.ts';
 
 /** What a worker tells the primary about its places. */
 export type PlacesToPrimary = { seahaven: 'want' } | { seahaven: 'return'; places: number; answer: boolean };

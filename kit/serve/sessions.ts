@@ -6,8 +6,12 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { Instance } from '../instance.ts';
 import type { Task } from '../task.ts';
 import type { ReplySocket } from './outbox.ts';
+import { CapacityError } from './capacity-error.ts';
 import type { WorkerPlaces } from './places.ts';
 import type { RewardMode } from './reset.ts';
+
+// The transports import it from here, with the registry that raises it.
+export { CapacityError };
 
 /**
  * Who drives a session: a WebSocket connection, HTTP `/reset`·`/step`·`/state`, OpenEnv JSON-RPC session ids on
@@ -191,23 +195,6 @@ const SPENT_MEMORY = 4096;
 
 /** The default of `--max-sessions`. */
 export const DEFAULT_MAX_SESSIONS = 4096;
-
-/** Raised when the registry is full. */
-export class CapacityError extends Error {
-  readonly activeSessions: number;
-  readonly maxSessions: number;
-  /** `forNow`: the server has room, on other workers of a `--workers` server, and this worker is asking them for some. */
-  constructor(active: number, max: number, heldForks = 0, forNow = false) {
-    const held = heldForks === 0 ? '' : ` (${heldForks} of them held forks waiting to be adopted)`;
-    const why = forNow
-      ? `server at capacity for now: ${active} of ${max} sessions are open, and every place this worker holds is taken while it takes free ones over from the other workers (--workers); retry in a moment, or start the server with a higher --max-sessions`
-      : `server at capacity: ${active} of ${max} sessions are open${held}; close a session or start the server with a higher --max-sessions`;
-    super(why);
-    this.name = 'CapacityError';
-    this.activeSessions = active;
-    this.maxSessions = max;
-  }
-}
 
 /** Every open session of a server, across its worlds. */
 export class SessionRegistry {
