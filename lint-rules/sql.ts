@@ -65,12 +65,6 @@ export function sqlParts(node: TSESTree.Node): SqlPart[] | null {
   return null;
 }
 
-/** A template literal or a concatenation whose pieces are not all literal text. */
-export function isBuiltSql(node: TSESTree.Node): boolean {
-  const parts = sqlParts(node);
-  return parts !== null && parts.some((p) => 'expr' in p);
-}
-
 const PLACEHOLDERS = /^[\s?,()]*\?[\s?,()]*$/;
 
 function isPlaceholderText(context: Context, node: TSESTree.Node): boolean {

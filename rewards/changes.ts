@@ -5,7 +5,7 @@ import { RowLookup, checkId, checkTables, criterion, gradeOf, idPart, listText, 
 import { gradeChanges } from './expect.ts';
 import type { ChangeMatcher, CountSpec, MatcherOptions, UnchangedRule } from './matchers.ts';
 
-export type { ChangeFit, ChangeMatcher, CountSpec, MatcherOptions, UnchangedRule } from './matchers.ts';
+export type { ChangeMatcher, CountSpec, MatcherOptions, UnchangedRule } from './matchers.ts';
 
 const ONE: CountSpec = Object.freeze({ kind: 'count', min: 1, max: 1, text: 'exactly 1' });
 

@@ -21,12 +21,7 @@
  */
 export { runChecks, defaultChecks, type CheckReport } from './run.ts';
 export type { Check, CheckOptions } from './check.ts';
-export { CHECK_CODES, finding, type CheckCode, type Finding, type Location, type Severity } from './codes.ts';
-export { loadTarget, definitionFinding, type CheckTarget } from './load.ts';
-export { formatReport, formatFinding } from './format.ts';
-export { schemaCheck, checkSchema } from './schema.ts';
-export { toolsCheck, checkTools } from './tools.ts';
-export { fixturesCheck, checkFixtures } from './fixtures.ts';
-export { lintCheck, checkLint, lintPaths } from './lint.ts';
-export { determinismCheck, smokeFixture, SMOKE_SEED } from './determinism.ts';
-export { gradersCheck } from './graders.ts';
+export { CHECK_CODES, type Finding } from './codes.ts';
+export { formatReport } from './format.ts';
+export { checkTools } from './tools.ts';
+export { checkLint, lintPaths } from './lint.ts';

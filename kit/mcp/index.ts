@@ -10,8 +10,6 @@
  *
  * @module
  */
-export { createWorldServer, rpcErrorOf, openInstance, resetFromQuery, resetFromObject, type McpResetOptions } from './server.ts';
-export { toolCallResult } from '../serve/observation.ts';
-export { serveMcpStdio, guardStdout, type McpStdioOptions, type McpStdioServer } from './stdio.ts';
+export { openInstance, type McpResetOptions } from './server.ts';
 export { createMcpHttpHandler, isMcpRequest, type McpHttpOptions, type McpHttpHandler, type McpHandleOptions, type McpSessionHost, type McpSessionLease } from './http.ts';
-export { createHostCheck, LOOPBACK_HOSTS, type HostCheckOptions } from './host-check.ts';
+export { type HostCheckOptions } from './host-check.ts';

@@ -20,7 +20,7 @@ import { PostgresRunsStore } from './runs-store-pg.ts';
 import { SqliteRunsStore } from './runs-store-sqlite.ts';
 import { parseRunsTarget, stderrLogger, type RunsStore, type RunsStoreOptions, type WorldRuns } from './runs-store.ts';
 
-export { maskUrl, parseRunsTarget, type RunsStore, type RunsTarget, type WorldRuns } from './runs-store.ts';
+export { maskUrl, parseRunsTarget, type RunsStore } from './runs-store.ts';
 
 /**
  * Open the runs database named by `target`: a SQLite file path (or `:memory:`), or a `postgres://` / `postgresql://`

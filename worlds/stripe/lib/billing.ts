@@ -303,11 +303,6 @@ export function collect(c: OpContext, sub: Obj, draft: Obj, opts: { attempt: boo
   return { invoice: paid, failure: null };
 }
 
-/** The error a failed first payment answers with when the caller asked for `error_if_incomplete`. */
-export function asThrown(f: Failed): StripeError {
-  return new StripeError(f.status, f.error);
-}
-
 // ——— The clock —————————————————————————————————————————————————————————————————————————————————————————————————
 
 export interface TickSummary {

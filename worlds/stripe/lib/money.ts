@@ -54,7 +54,3 @@ export function addBalanceTransaction(ctx: Ctx, e: BalanceEntry): Obj {
   return put(ctx, 'balance_transactions', txn);
 }
 
-/** Whether a balance transaction's funds are available by the world clock. */
-export function isAvailable(ctx: Ctx, txn: Obj): boolean {
-  return txn.available_on <= nowSeconds(ctx);
-}

@@ -24,7 +24,7 @@ import { invalidRequest } from './errors.ts';
 import { idOf, kindOf, readPath, type FieldSpec } from './search-fields.ts';
 import type { Obj } from './store.ts';
 
-export { SEARCH_FIELDS, type FieldKind, type FieldSpec } from './search-fields.ts';
+export { SEARCH_FIELDS, type FieldSpec } from './search-fields.ts';
 
 export const MAX_CLAUSES = 10;
 

@@ -43,11 +43,6 @@ export function mustCharge(ctx: Ctx, id: string, param = 'charge'): Obj {
   return ch;
 }
 
-/** The part of a charge's amount not yet refunded (uncaptured amounts count as refunded). */
-export function refundableOf(charge: Obj): number {
-  return charge.amount - charge.amount_refunded;
-}
-
 export interface ChargeRequest {
   amount: number;
   currency: string;
@@ -292,42 +287,6 @@ export function defaultPaymentMethodOf(ctx: Ctx, customer: Obj): Obj | undefined
     if (pm) return pm;
   }
   return undefined;
-}
-
-export interface ChargeCardInput {
-  amount: number;
-  currency: string;
-  customer?: string | null;
-  /** A `pm_…` or a test token; omitted: the customer's default payment method. */
-  payment_method?: string | null;
-  description?: string | null;
-  metadata?: Record<string, string>;
-  off_session?: boolean;
-}
-
-/**
- * Charge a customer's card directly, as billing does when it collects: returns the stored charge and, for a decline,
- * the card error to answer with (the failed charge stays). Throws 400s for what cannot be attempted at all.
- */
-export function chargeCard(c: OpContext, input: ChargeCardInput): ChargeOutcome {
-  checkAmount(input.amount);
-  const currency = checkCurrency(input.currency);
-  const customer = input.customer ? liveCustomer(c.ctx, input.customer) : undefined;
-  let pm: Obj | undefined;
-  if (input.payment_method) pm = resolvePaymentMethod(c, input.payment_method, 'payment_method');
-  else if (customer) pm = defaultPaymentMethodOf(c.ctx, customer);
-  if (pm === undefined) {
-    throw invalidRequest(customer ? `Cannot charge a customer that has no active card` : 'Must provide source or customer.', customer ? 'card' : 'source', 'missing');
-  }
-  return attemptCharge(c, {
-    amount: input.amount,
-    currency,
-    paymentMethod: pm,
-    customer: customer?.id ?? null,
-    description: input.description ?? null,
-    metadata: input.metadata ?? {},
-    unauthenticatable: input.off_session ? 'off_session' : 'legacy',
-  });
 }
 
 const shippingParam = p.obj({
