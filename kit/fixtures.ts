@@ -196,6 +196,8 @@ function baseDatabase(bytes: Buffer): InstanceType<typeof Database> {
     let db: InstanceType<typeof Database> | undefined;
     try {
       db = new Database(pinned.file, { readonly: true, fileMustExist: true });
+      // A first read, so a file SQLite cannot read read-only (a journal left beside it) falls back here, not later.
+      db.prepare('SELECT count(*) FROM sqlite_schema').pluck().get();
       // Opened by path: still the same file after the open, so the connection holds the bytes that were checked.
       if (sameFile(pinned, identityOf(pinned.file))) return db;
     } catch {
