@@ -2,7 +2,7 @@
  * The soak's view of its server's memory (soak.ts): the resident set read from `/proc`, what the server says it holds
  * (soak-probe.mjs, loaded into it), and the trend of the resident set once the server has warmed up: the least-squares
  * slope over the samples from `--trend-from` minutes on, and the band they span. A soak whose slope passes its bound
- * (`--max-rss-slope`, MiB per minute) fails: the server's memory keeps growing under a load that does not.
+ * (`--max-rss-slope`, 3 MiB per minute unless told) fails: the server's memory keeps growing under a load that does not.
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

@@ -68,7 +68,7 @@ describe('soak', () => {
   it('says how to call it', () => {
     expect(() => parseSoakArgs([])).toThrow('say how long: npm run soak -- --minutes 10');
     expect(() => parseSoakArgs(['--hours', '1'])).toThrow(/unknown option --hours; usage: npm run soak -- --minutes N/);
-    expect(parseSoakArgs(['--minutes', '10', '--sessions', '16'])).toMatchObject({ durationMs: 600_000, sessions: 16, rest: 3, mcp: 3, inflight: 4, trendFrom: 3, maxRssSlope: 2 });
+    expect(parseSoakArgs(['--minutes', '10', '--sessions', '16'])).toMatchObject({ durationMs: 600_000, sessions: 16, rest: 3, mcp: 3, inflight: 4, trendFrom: 3, maxRssSlope: 3 });
     expect(parseSoakArgs(['--seconds', '30', '--trend-from', '0.5', '--max-rss-slope', '2.5'])).toMatchObject({ trendFrom: 0.5, maxRssSlope: 2.5 });
     expect(() => parseSoakArgs(['--seconds', '30', '--max-rss-slope', 'steep'])).toThrow('--max-rss-slope takes a number >= 0; got "steep"');
   });
