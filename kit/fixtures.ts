@@ -4,7 +4,7 @@
  * sha256 and schema hash, adds the change-capture triggers and caches the resulting image that every reset deserializes.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { MAX_DB_BYTES } from './connection.ts';
@@ -125,6 +125,7 @@ export function keepImages(id: string, images: ReadonlyMap<string | null, Buffer
       // Written aside and renamed, so another process starting at the same time never reads half an image.
       writeFileSync(partial, bytes);
       renameSync(partial, file);
+      pinFile(bytes, file, identityOf(file));
     } catch {
       // A read-only install: the image lives in this process only.
       rmSync(partial, { force: true });
@@ -154,6 +155,59 @@ export function undeclaredFixtureFiles(world: World): string[] {
     .sort();
 }
 
+/** A file's identity: the same inode, size and modification time mean the same bytes. */
+interface FileIdentity {
+  file: string;
+  ino: number;
+  size: number;
+  mtimeMs: number;
+}
+
+/** The file each image read or kept was found to hold, by the image's bytes. */
+const imageFiles = new WeakMap<Buffer, FileIdentity>();
+
+function identityOf(file: string): FileIdentity | null {
+  try {
+    const st = statSync(file);
+    return { file, ino: st.ino, size: st.size, mtimeMs: st.mtimeMs };
+  } catch {
+    return null;
+  }
+}
+
+const sameFile = (a: FileIdentity | null, b: FileIdentity | null) => a !== null && b !== null && a.file === b.file && a.ino === b.ino && a.size === b.size && a.mtimeMs === b.mtimeMs;
+
+/** Remember that `file` holds `bytes`, when nothing changed it while they were read or written. */
+function pinFile(bytes: Buffer, file: string, before: FileIdentity | null): void {
+  const after = identityOf(file);
+  if (sameFile(before, after) && after!.size === bytes.length) imageFiles.set(bytes, after!);
+}
+
+/**
+ * The read-only database a fixture's starting rows are read from: the image's file, when it is still the file the
+ * image was read from (or written to), so that the process holds one copy of the image (the reset image) and SQLite's
+ * page cache of the file rather than a second copy; else a copy of `bytes` in memory (a fixture built in memory, or one
+ * whose folder could not keep its image). The connection keeps the file it opened, so a build that replaces the file
+ * later (`fixtures build` writes aside and renames) does not change what it reads.
+ */
+function baseDatabase(bytes: Buffer): InstanceType<typeof Database> {
+  const pinned = imageFiles.get(bytes);
+  if (pinned !== undefined) {
+    let db: InstanceType<typeof Database> | undefined;
+    try {
+      db = new Database(pinned.file, { readonly: true, fileMustExist: true });
+      // A first read, so a file SQLite cannot read read-only (a journal left beside it) falls back here, not later.
+      db.prepare('SELECT count(*) FROM sqlite_schema').pluck().get();
+      // Opened by path: still the same file after the open, so the connection holds the bytes that were checked.
+      if (sameFile(pinned, identityOf(pinned.file))) return db;
+    } catch {
+      // Not openable: the copy in memory serves.
+    }
+    db?.close();
+  }
+  return new Database(bytes, { readonly: true });
+}
+
 /** `bytes` with the change-capture triggers of `tables` added. */
 function withCaptureTriggers(bytes: Buffer, tables: readonly TableInfo[]): Buffer {
   const db = new Database(bytes);
@@ -175,7 +229,9 @@ function readFrozenImages(world: World, id: string, meta: FixtureMeta, dir: stri
   for (const [mount, w] of worldsByMount(world)) {
     const file = join(dir, imageFileName(id, mount));
     if (!existsSync(file)) refuse(world, id, `is missing ${file}`);
+    const before = identityOf(file);
     const bytes = readFileSync(file);
+    pinFile(bytes, file, before);
     const expected = mount === null ? meta : meta.stores?.[mount];
     if (!expected) refuse(world, id, `has no sidecar entry for store "${mount}"`);
     if (sha256(bytes) !== expected.sha256) refuse(world, id, `does not match its recorded sha256 (${file} was modified)`);
@@ -217,8 +273,9 @@ export function loadFixture(world: World, id: string): LoadedFixture {
   const resetImages = new Map<string | null, Buffer>();
   const base = new Map<string | null, RowReader>();
   for (const [mount, w] of worlds) {
-    resetImages.set(mount, withCaptureTriggers(images.get(mount)!, w.trackedTables));
-    base.set(mount, new RowReader(new Database(images.get(mount)!, { readonly: true }), w.trackedTables));
+    const bytes = images.get(mount)!;
+    resetImages.set(mount, withCaptureTriggers(bytes, w.trackedTables));
+    base.set(mount, new RowReader(baseDatabase(bytes), w.trackedTables));
   }
   const loaded: LoadedFixture = { id, sha256: meta.sha256, now: meta.now, resetImages, base };
   cache.set(id, loaded);

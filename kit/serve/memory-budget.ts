@@ -21,7 +21,8 @@ const MiB = 1024 * 1024;
 
 /**
  * What each kind of admission costs, as multiples of the database bytes it concerns (measured: docs/reliability.md).
- * - `load`: a fixture not loaded yet: the reset image and the read-only copy its starting rows are read from;
+ * - `load`: a fixture not loaded yet: its file's bytes and SQLite's copy of them while the capture triggers are added
+ *   (what the process holds after is the reset image, its starting rows read from the file);
  * - `open`: an episode's database opened from an image: SQLite's copy, its page cache and the rollback journal of
  *   what the episode rewrites;
  * - `fork`: a held fork: the snapshot of its databases, kept as bytes until a reset adopts it.

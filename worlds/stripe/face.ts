@@ -14,6 +14,18 @@ function errorReply(status: number, message: string, extra: Record<string, unkno
   return { status, headers: { 'Stripe-Version': DEFAULT_API_VERSION, ...headers }, body: { error: { type: 'invalid_request_error', message, ...extra } } };
 }
 
+/**
+ * A call the server's limits refused (`resource_exhausted`, its message naming the limit and the option that sets it),
+ * in Stripe's envelope with that code. Past the episode's database limit the request itself is what does not fit:
+ * 400 `invalid_request_error`, which the SDK raises at once. Refused by the memory budget, the request was fine and the
+ * server is full: 503 `api_error`. Neither is retried (`Stripe-Should-Retry: false`, which the SDK obeys before its
+ * rule of retrying 409s and 5xx), since the same request fails the same way until someone writes less or raises a limit.
+ */
+function exhaustedReply(error: { message: string; details?: Record<string, unknown> }, headers: Record<string, string>): FaceReply {
+  const server = error.details?.option === '--max-memory';
+  return { status: server ? 503 : 400, headers, body: { error: { type: server ? 'api_error' : 'invalid_request_error', code: 'resource_exhausted', message: error.message } } };
+}
+
 function masked(key: string): string {
   return key.length <= 12 ? key : `${key.slice(0, 8)}${'*'.repeat(Math.min(key.length - 12, 24))}${key.slice(-4)}`;
 }
@@ -134,8 +146,9 @@ export function stripeFace(ops: readonly StripeOp[]): HttpFace {
         headers['Request-Id'] = details.request_id;
         return { status: (details as StripeFailureDetails).status, headers, body: { error: details.error } };
       }
-      // A world bug: Stripe's api_error, not retried (the same request fails the same way).
       headers['Stripe-Should-Retry'] = 'false';
+      if (outcome.error.code === 'resource_exhausted') return exhaustedReply(outcome.error, headers);
+      // A world bug: Stripe's api_error, not retried (the same request fails the same way).
       return { status: 500, headers, body: { error: { type: 'api_error', message: `An error occurred with our connection to Stripe World (${outcome.error.message}).` } } };
     },
     errorReply(status, message) {

@@ -1,5 +1,5 @@
 /** `seahaven fixtures build|list|verify`: freeze fixtures to committed images, list them, verify them. */
-import { mkdirSync, writeFileSync, existsSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, writeFileSync, existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { CliError } from '../errors.ts';
@@ -17,6 +17,16 @@ function fixtureIds(world: World, only?: string): string[] {
 function needDir(world: World): string {
   if (world.fixturesDir === null) throw new CliError(`world "${world.name}" has no fixturesDir; add fixturesDir: new URL('./fixtures/', import.meta.url) to defineWorld`);
   return world.fixturesDir;
+}
+
+/**
+ * Write an image aside and rename it into place: a server that reads a fixture's starting rows from its file keeps the
+ * file it opened, so a build while it runs replaces the image instead of rewriting the bytes under it.
+ */
+function writeAside(file: string, bytes: Buffer): void {
+  const partial = `${file}.${process.pid}.partial`;
+  writeFileSync(partial, bytes);
+  renameSync(partial, file);
 }
 
 function kb(bytes: number): string {
@@ -50,7 +60,7 @@ export function registerFixtures(program: Command): void {
           process.stdout.write(`${same ? 'ok   ' : 'STALE'} ${world.name}/${id}  sha256 ${built.meta.sha256.slice(0, 12)}${old ? ` (committed ${old.sha256.slice(0, 12)})` : ' (not committed)'}  ${kb(built.meta.bytes)}  ${ms} ms\n`);
         } else {
           mkdirSync(dir, { recursive: true });
-          for (const [mount, bytes] of built.images) writeFileSync(join(dir, imageFileName(id, mount)), bytes);
+          for (const [mount, bytes] of built.images) writeAside(join(dir, imageFileName(id, mount)), bytes);
           writeFileSync(sidecar, JSON.stringify(built.meta, null, 2) + '\n');
           forgetLoadedFixtures(world);
           process.stdout.write(`built ${world.name}/${id}  ${kb(built.meta.bytes)}  sha256 ${built.meta.sha256.slice(0, 12)}  ${ms} ms\n`);
