@@ -18,6 +18,8 @@
  * @module seahaven/client
  */
 import WebSocket from 'ws';
+import type { CallLogEntry } from '../call-history.ts';
+import type { Change, ChangeLogEntry } from '../capture.ts';
 import type { StateDocument, ToolFailure } from '../instance.ts';
 import type { AgentGrade, Grade } from '../task.ts';
 import { SeahavenError } from './errors.ts';
@@ -109,6 +111,28 @@ export interface SessionState extends StateDocument {
   step_count: number;
 }
 
+/**
+ * The episode as the server recorded it, which `submit({ trace: true })` answers to the holder of the grader token:
+ * what `inst.callLog()`, `inst.changeLog()` and `inst.changes()` give in process, with the world and the sha256 of the
+ * fixture the episode started from.
+ */
+export interface EpisodeTrace {
+  world: { name: string; version: string };
+  fixture_sha256: string | null;
+  calls: CallLogEntry[];
+  change_log: ChangeLogEntry[];
+  changes: Change[];
+}
+
+/** What `submit` may ask for. */
+export interface SubmitOptions {
+  /**
+   * Also answer the episode's trace (`SubmitResult.trace`). Only for a session reset with the server's `grader_token`;
+   * without it the submit is refused (`VALIDATION_ERROR`) and the episode goes on.
+   */
+  trace?: boolean;
+}
+
 /** The reply to `submit`. */
 export interface SubmitResult {
   grade: ServedGrade;
@@ -116,6 +140,8 @@ export interface SubmitResult {
   done: boolean;
   /** The reply's metadata: with a curriculum, `curriculum: { ticket, outcome, stage, transition, mastered }`. */
   metadata: Record<string, unknown>;
+  /** With `submit({ trace: true })`: the episode's call log, change log and net changes. */
+  trace?: EpisodeTrace;
 }
 
 /** A fork held by the server for a reset to adopt (`reset({ fork_token: token })`), once, within `expires_in_s`. */
@@ -451,11 +477,16 @@ export class SeahavenClient {
     return this.#request({ type: 'state' });
   }
 
-  /** Grade the episode's task (start it with `reset({ task })`). */
-  async submit(): Promise<SubmitResult> {
-    const r = await this.#request<StepResult<{ grade: ServedGrade }>>({ type: 'step', data: { type: 'submit' } });
+  /**
+   * Grade the episode's task (start it with `reset({ task })`). With `{ trace: true }` (after a reset with the
+   * server's `grader_token`) the reply also carries the episode's trace, in the same round trip.
+   */
+  async submit(options: SubmitOptions = {}): Promise<SubmitResult> {
+    const r = await this.#request<StepResult<{ grade: ServedGrade; trace?: EpisodeTrace }>>({ type: 'step', data: options.trace === true ? { type: 'submit', trace: true } : { type: 'submit' } });
     if (r.done && this.#episode !== null) this.#episode.finished = true;
-    return { grade: r.observation.grade, reward: r.reward ?? 0, done: r.done, metadata: r.metadata ?? {} };
+    const out: SubmitResult = { grade: r.observation.grade, reward: r.reward ?? 0, done: r.done, metadata: r.metadata ?? {} };
+    if (r.observation.trace !== undefined) out.trace = r.observation.trace;
+    return out;
   }
 
   /**
