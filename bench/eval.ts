@@ -233,6 +233,8 @@ export function formatEval(r: EvalBenchResult): string {
   const tracedCpu = sum(r.cpu.traced) / sum(r.cpu.hand) - 1;
   const localCpu = sum(r.cpu.inProcess) / sum(r.cpu.handInProcess) - 1;
   const localWall = sum(r.inProcess) / sum(r.handInProcess) - 1;
+  /** A relative difference as words: `12.1% more`, `3.0% less`. */
+  const more = (x: number) => `${Math.abs(100 * x).toFixed(1)}% ${x < 0 ? 'less' : 'more'}`;
   const cpuMs = (xs: number[]) => ((1000 * sum(xs)) / (r.episodes * xs.length)).toFixed(2);
   const all = r.episodes * r.rounds;
   const out = [
@@ -248,9 +250,9 @@ export function formatEval(r: EvalBenchResult): string {
     `| by hand, in process (\`world.instance\` + \`openai\`) | ${rate(r.handInProcess).toFixed(1)} | ${cpuMs(r.cpu.handInProcess)} ms | ${r.passed.handInProcess} of ${all} |`,
     `| runner, in process (the default) | ${rate(r.inProcess).toFixed(1)} | ${cpuMs(r.cpu.inProcess)} ms | ${r.passed.inProcess} of ${all} |`,
     '',
-    `In process (the default), the runner's own overhead over the loop by hand: ${(100 * localCpu).toFixed(1)}% more CPU per episode, ${(100 * localWall).toFixed(1)}% more wall time.`,
-    `On a served world with the grader token, the runner's own overhead over the loop by hand with \`SeahavenClient\`: ${(100 * tracedCpu).toFixed(1)}% more CPU per episode, ${(100 * tracedWall).toFixed(1)}% more wall time (wall time per round: ${r.hand.map((h, i) => `${(100 * (r.traced[i] / h - 1)).toFixed(0)}%`).join(', ')}; on a loaded machine wall time follows the other load, CPU time much less).`,
-    `On a served world without it (each episode replayed here): ${(100 * cpuOverhead).toFixed(1)}% more CPU per episode, ${(100 * overhead).toFixed(1)}% more wall time (per round: ${r.hand.map((h, i) => `${(100 * (r.runner[i] / h - 1)).toFixed(0)}%`).join(', ')}).`,
+    `In process (the default), the runner's own overhead over the loop by hand: ${more(localCpu)} CPU per episode, ${more(localWall)} wall time.`,
+    `On a served world with the grader token, the runner's own overhead over the loop by hand with \`SeahavenClient\`: ${more(tracedCpu)} CPU per episode, ${more(tracedWall)} wall time (wall time per round: ${r.hand.map((h, i) => `${(100 * (r.traced[i] / h - 1)).toFixed(0)}%`).join(', ')}; on a loaded machine wall time follows the other load, CPU time much less).`,
+    `On a served world without it (each episode replayed here): ${more(cpuOverhead)} CPU per episode, ${more(overhead)} wall time (per round: ${r.hand.map((h, i) => `${(100 * (r.runner[i] / h - 1)).toFixed(0)}%`).join(', ')}).`,
   ];
   return out.join('\n');
 }
