@@ -18,18 +18,18 @@
  * @module seahaven/client
  */
 import WebSocket from 'ws';
-import type { CallLogEntry } from '../call-history.ts';
-import type { Change, ChangeLogEntry } from '../capture.ts';
 import type { StateDocument, ToolFailure } from '../instance.ts';
 import type { AgentGrade, Grade } from '../task.ts';
 import { SeahavenError } from './errors.ts';
 import { HostPool, sharedPool } from './hosts.ts';
+import type { EpisodeTrace, SubmitOptions } from './trace.ts';
 import { fetchTasks, type TaskInfo } from './tasks.ts';
 import { wsUrlOf } from './url.ts';
 
 export { SeahavenError } from './errors.ts';
 export { HostPool, type HostPoolOptions, type HostStatus } from './hosts.ts';
 export type { TaskInfo } from './tasks.ts';
+export type { EpisodeTrace, SubmitOptions } from './trace.ts';
 
 export interface ConnectOptions {
   /** Milliseconds to wait for each reply (and for the connection). Default 30 000. */
@@ -109,28 +109,6 @@ export type CallOutcome<T = unknown> = { ok: true; result: T } | { ok: false; er
 export interface SessionState extends StateDocument {
   episode_id: string;
   step_count: number;
-}
-
-/**
- * The episode as the server recorded it, which `submit({ trace: true })` answers to the holder of the grader token:
- * what `inst.callLog()`, `inst.changeLog()` and `inst.changes()` give in process, with the world and the sha256 of the
- * fixture the episode started from.
- */
-export interface EpisodeTrace {
-  world: { name: string; version: string };
-  fixture_sha256: string | null;
-  calls: CallLogEntry[];
-  change_log: ChangeLogEntry[];
-  changes: Change[];
-}
-
-/** What `submit` may ask for. */
-export interface SubmitOptions {
-  /**
-   * Also answer the episode's trace (`SubmitResult.trace`). Only for a session reset with the server's `grader_token`;
-   * without it the submit is refused (`VALIDATION_ERROR`) and the episode goes on.
-   */
-  trace?: boolean;
 }
 
 /** The reply to `submit`. */

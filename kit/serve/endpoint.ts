@@ -17,7 +17,7 @@ import type { World } from '../world.ts';
 import { FrameError, ResetError, errorFrame, frameErrorText, logInternal, resourceError, validationError } from './errors.ts';
 import { jsonTooDeep, tooDeepMessage } from './json-limits.ts';
 import { callObservation } from './observation.ts';
-import { traceJson, traceRefused } from './trace.ts';
+import { traceJson, traceWanted } from './trace.ts';
 import type { Reply } from './outbox.ts';
 import { SUBMIT_TOOL, openEnvTools, parseAction, stepPayload, submitToolResult, type OpenEnvTool, type StepAction } from './payload.ts';
 import { parseReset, type ResetPlan, type ResetRequest } from './reset.ts';
@@ -496,9 +496,9 @@ export class Endpoint implements SessionEndpoint {
         session.stepCount++;
         return session.submitTool ? this.listToolsWithSubmitPayload : this.listToolsPayload;
       case 'submit':
-        return this.submit(session, where, wholeGrades, 'step', this.traceWanted(session, a.trace, where, wholeGrades));
+        return this.submit(session, where, wholeGrades, 'step', traceWanted(a.trace, wholeGrades || session.wholeGrades, where, this.isGraderToken !== null));
       case 'grade':
-        return this.gradeNow(session, where, wholeGrades, this.traceWanted(session, a.trace, where, wholeGrades));
+        return this.gradeNow(session, where, wholeGrades, traceWanted(a.trace, wholeGrades || session.wholeGrades, where, this.isGraderToken !== null));
       case 'fork':
         return this.fork(session, transport);
     }
@@ -516,12 +516,6 @@ export class Endpoint implements SessionEndpoint {
     return stepPayload('{"grade":' + shownGrade(session, grade, wholeGrades) + (trace ? ',"trace":' + traceJson(session.inst) : '') + '}', session.rewardMode === 'shaped' ? grade.reward : null, false);
   }
 
-  /** Whether a `submit` or `grade` asks for the episode's trace; refused, before anything is graded, without the grader token. */
-  private traceWanted(session: Session, trace: boolean | undefined, where: (string | number)[], wholeGrades: boolean): boolean {
-    if (trace !== true) return false;
-    if (!wholeGrades && !session.wholeGrades) throw traceRefused(where, this.isGraderToken !== null);
-    return true;
-  }
 
   /**
    * `fork`: snapshot the episode (`inst.fork()`: state, clock, random streams, call history, task, reward mode and step

@@ -18,8 +18,17 @@ export function traceJson(inst: Instance): string {
     ',"changes":' + JSON.stringify(inst.changes()) + '}';
 }
 
-/** The refusal of `trace: true` on a step that does not hold the grader token; `serverHasToken`: whether it has one. */
-export function traceRefused(where: (string | number)[], serverHasToken: boolean): FrameError {
+/**
+ * Whether a `submit` or `grade` asks for the episode's trace: refused (before anything is graded) when the step does
+ * not hold the grader token (`holds`: the session's, or the HTTP step's header); `serverHasToken`: whether it has one.
+ */
+export function traceWanted(trace: boolean | undefined, holds: boolean, where: (string | number)[], serverHasToken: boolean): boolean {
+  if (trace !== true) return false;
+  if (!holds) throw traceRefused(where, serverHasToken);
+  return true;
+}
+
+function traceRefused(where: (string | number)[], serverHasToken: boolean): FrameError {
   const msg = serverHasToken
     ? 'the trace goes only to the holder of the grader token: reset with grader_token (over HTTP, or send the X-Seahaven-Grader-Token header on this /step), or leave trace out'
     : 'this server has no grader token, so the trace cannot be opened; start it with --grader-token <secret> (or SEAHAVEN_GRADER_TOKEN) and reset with grader_token, or leave trace out';
