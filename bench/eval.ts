@@ -3,8 +3,9 @@
  * server that answers at once (the scripted model: the gold tool calls, one per turn), beside the same loop written by
  * hand with the TypeScript client and the `openai` SDK (connect, reset, the chat turns with the world's tools, each
  * tool call, submit). Both play the same crm episodes on one served world, one episode at a time; the runner also
- * writes each episode's file and rebuilds its change log. The same pair in process: the runner's default, and the
- * turns by hand on `world.instance`.
+ * writes each episode's file and records its change log and whole grade: with the server's grader token from the
+ * submit's trace (`--grader-token`), without it by replaying the episode here. The same pair in process: the
+ * runner's default, and the turns by hand on `world.instance`.
  *
  * Run: `node --import tsx bench/eval.ts [--quick] [--write]` (or `seahaven bench eval`). `--write` replaces the
  * "Eval runner" section of bench/results.md.
@@ -29,6 +30,8 @@ import { machine, writeSection } from './harness.ts';
 
 export const HEADING = '## Eval runner';
 
+const GRADER_TOKEN = 'bench-grader-token';
+
 const TASKS = ['add_lead', 'add_company', 'log_call'];
 
 export interface EvalBenchOptions {
@@ -45,13 +48,15 @@ export interface EvalBenchResult {
   rounds: number;
   /** Seconds per round. */
   runner: number[];
+  /** The runner on the served world with its grader token: the change log and whole grade from the server's trace. */
+  traced: number[];
   hand: number[];
   inProcess: number[];
   handInProcess: number[];
   /** CPU seconds per round of the process, which holds all the servers: what the machine's other load disturbs least. */
-  cpu: { runner: number[]; hand: number[]; inProcess: number[]; handInProcess: number[] };
+  cpu: { runner: number[]; traced: number[]; hand: number[]; inProcess: number[]; handInProcess: number[] };
   /** Episodes that passed, per loop, over all rounds (every one should). */
-  passed: { runner: number; hand: number; inProcess: number; handInProcess: number };
+  passed: { runner: number; traced: number; hand: number; inProcess: number; handInProcess: number };
 }
 
 function settingsFor(seeds: number[], url: string | null, baseUrl: string): RunSettings {
@@ -143,10 +148,13 @@ export async function runEvalBench(opts: EvalBenchOptions = {}): Promise<EvalBen
   const seeds = Array.from({ length: seedCount }, (_, i) => i);
   const episodes = seedCount * TASKS.length;
   const load = loadavg()[0];
-  const server = await startServer({ worlds: [crm], port: 0 });
+  const server = await startServer({ worlds: [crm], port: 0, graderToken: GRADER_TOKEN });
   const model = await startScriptedModel({ world: crm, good: () => true });
   const out = mkdtempSync(join(tmpdir(), 'seahaven-bench-eval-'));
-  const result: EvalBenchResult = { machine: machine(), load, episodes, rounds, runner: [], hand: [], inProcess: [], handInProcess: [], cpu: { runner: [], hand: [], inProcess: [], handInProcess: [] }, passed: { runner: 0, hand: 0, inProcess: 0, handInProcess: 0 } };
+  const result: EvalBenchResult = {
+    machine: machine(), load, episodes, rounds, runner: [], traced: [], hand: [], inProcess: [], handInProcess: [],
+    cpu: { runner: [], traced: [], hand: [], inProcess: [], handInProcess: [] }, passed: { runner: 0, traced: 0, hand: 0, inProcess: 0, handInProcess: 0 },
+  };
   try {
     // The scripted model plays each task's gold once per seed to learn its calls: warm it (and both loops) up first.
     await handLoop(server.url, model.url, seeds);
@@ -159,8 +167,10 @@ export async function runEvalBench(opts: EvalBenchOptions = {}): Promise<EvalBen
     // What a run sets up once (the first instance opened from its fixture, the served world's version check) is set
     // up before the rounds, as in a run of many episodes: the rounds measure what each episode costs.
     const served = remoteEnvs(server.url, crm);
+    const traced = remoteEnvs(server.url, crm, { graderToken: GRADER_TOKEN });
     const local = localEnvs(crm);
     await runner(served, server.url, join(out, 'warm-served'));
+    await runner(traced, server.url, join(out, 'warm-traced'));
     await runner(local, null, join(out, 'warm-local'));
     for (let r = 0; r < rounds; r++) {
       log(`round ${r + 1} of ${rounds}: ${episodes} episodes each, the runner and the loop by hand`);
@@ -172,14 +182,19 @@ export async function runEvalBench(opts: EvalBenchOptions = {}): Promise<EvalBen
           result.cpu.runner.push(t.cpu);
         },
         async () => {
+          const t = await timed(() => runner(traced, server.url, join(dir, 'traced')));
+          result.traced.push(t.seconds);
+          result.cpu.traced.push(t.cpu);
+        },
+        async () => {
           const t = await timed(() => handLoop(server.url, model.url, seeds));
           result.hand.push(t.seconds);
           result.cpu.hand.push(t.cpu);
           result.passed.hand += t.value;
         },
       ];
-      if (r % 2 === 1) order.reverse();
-      for (const step of order) await step();
+      // Each loop goes first, second and third in turn.
+      for (let i = 0; i < order.length; i++) await order[(i + r) % order.length]();
       const inProcess: (() => Promise<void>)[] = [
         async () => {
           const t = await timed(() => runner(local, null, join(dir, 'local')));
@@ -197,6 +212,7 @@ export async function runEvalBench(opts: EvalBenchOptions = {}): Promise<EvalBen
       for (const step of inProcess) await step();
       const { readEpisodes } = await import('../kit/eval/store.ts');
       result.passed.runner += readEpisodes(join(dir, 'served')).filter((e) => e.passed).length;
+      result.passed.traced += readEpisodes(join(dir, 'traced')).filter((e) => e.passed).length;
       result.passed.inProcess += readEpisodes(join(dir, 'local')).filter((e) => e.passed).length;
     }
     return result;
@@ -213,24 +229,30 @@ export function formatEval(r: EvalBenchResult): string {
   const rate = (xs: number[]) => (r.episodes * xs.length) / sum(xs);
   const overhead = sum(r.runner) / sum(r.hand) - 1;
   const cpuOverhead = sum(r.cpu.runner) / sum(r.cpu.hand) - 1;
+  const tracedWall = sum(r.traced) / sum(r.hand) - 1;
+  const tracedCpu = sum(r.cpu.traced) / sum(r.cpu.hand) - 1;
   const localCpu = sum(r.cpu.inProcess) / sum(r.cpu.handInProcess) - 1;
   const localWall = sum(r.inProcess) / sum(r.handInProcess) - 1;
+  /** A relative difference as words: `12.1% more`, `3.0% less`. */
+  const more = (x: number) => `${Math.abs(100 * x).toFixed(1)}% ${x < 0 ? 'less' : 'more'}`;
   const cpuMs = (xs: number[]) => ((1000 * sum(xs)) / (r.episodes * xs.length)).toFixed(2);
   const all = r.episodes * r.rounds;
   const out = [
     `Machine: ${r.machine}; 1-minute load average ${r.load.toFixed(1)} when the run started.`,
     '',
-    `Loop: crm episodes (\`add_lead\`, \`add_company\`, \`log_call\` × ${r.episodes / TASKS.length} seeds, ${r.episodes} a round), one at a time, against a model server that answers at once with the gold tool calls, one per turn (kit/eval/scripted-model.ts), and a served crm world, all in one process. "Runner": \`runEval\` with \`--url\` (what \`seahaven eval --url\` runs: a session per episode, the episode file written, the change log rebuilt by replaying the calls in process). "By hand": the same turns with \`SeahavenClient\` and the \`openai\` SDK, nothing recorded. The same two in process: the runner's default (an instance per episode, restarted for the next) and the turns by hand on \`world.instance\`. ${r.rounds} round${r.rounds === 1 ? '' : 's'} of each, alternating which goes first; episodes/s over all rounds.`,
+    `Loop: crm episodes (\`add_lead\`, \`add_company\`, \`log_call\` × ${r.episodes / TASKS.length} seeds, ${r.episodes} a round), one at a time, against a model server that answers at once with the gold tool calls, one per turn (kit/eval/scripted-model.ts), and a served crm world, all in one process. "Runner": \`runEval\` with \`--url\` (what \`seahaven eval --url\` runs: a session per episode, the episode file written), with the server's grader token (\`--grader-token\`: the whole grade and change log come with the submit, in its trace) and without it (both rebuilt by replaying the calls in process); the server holds the grader token either way. "By hand": the same turns with \`SeahavenClient\` and the \`openai\` SDK, nothing recorded. The same two in process: the runner's default (an instance per episode, restarted for the next) and the turns by hand on \`world.instance\`. ${r.rounds} round${r.rounds === 1 ? '' : 's'} of each, alternating which goes first (the three served loops in rotation); episodes/s over all rounds. A run's set-up (the first instance opened from its fixture, the served world's version check, with the grader token the first episode's replay as a check) is done once before the rounds.`,
     '',
     '| loop | episodes/s | CPU per episode (all servers) | passed |',
     '|---|---:|---:|---:|',
     `| by hand (\`SeahavenClient\` + \`openai\`) | ${rate(r.hand).toFixed(1)} | ${cpuMs(r.cpu.hand)} ms | ${r.passed.hand} of ${all} |`,
-    `| runner, served world (\`--url\`) | ${rate(r.runner).toFixed(1)} | ${cpuMs(r.cpu.runner)} ms | ${r.passed.runner} of ${all} |`,
+    `| runner, served world (\`--url --grader-token\`) | ${rate(r.traced).toFixed(1)} | ${cpuMs(r.cpu.traced)} ms | ${r.passed.traced} of ${all} |`,
+    `| runner, served world (\`--url\`, no grader token: replayed here) | ${rate(r.runner).toFixed(1)} | ${cpuMs(r.cpu.runner)} ms | ${r.passed.runner} of ${all} |`,
     `| by hand, in process (\`world.instance\` + \`openai\`) | ${rate(r.handInProcess).toFixed(1)} | ${cpuMs(r.cpu.handInProcess)} ms | ${r.passed.handInProcess} of ${all} |`,
     `| runner, in process (the default) | ${rate(r.inProcess).toFixed(1)} | ${cpuMs(r.cpu.inProcess)} ms | ${r.passed.inProcess} of ${all} |`,
     '',
-    `In process (the default), the runner's own overhead over the loop by hand: ${(100 * localCpu).toFixed(1)}% more CPU per episode, ${(100 * localWall).toFixed(1)}% more wall time.`,
-    `On a served world, the runner's own overhead over the loop by hand with \`SeahavenClient\`: ${(100 * cpuOverhead).toFixed(1)}% more CPU per episode, ${(100 * overhead).toFixed(1)}% more wall time (wall time per round: ${r.hand.map((h, i) => `${(100 * (r.runner[i] / h - 1)).toFixed(0)}%`).join(', ')}; on a loaded machine wall time follows the other load, CPU time much less).`,
+    `In process (the default), the runner's own overhead over the loop by hand: ${more(localCpu)} CPU per episode, ${more(localWall)} wall time.`,
+    `On a served world with the grader token, the runner's own overhead over the loop by hand with \`SeahavenClient\`: ${more(tracedCpu)} CPU per episode, ${more(tracedWall)} wall time (wall time per round: ${r.hand.map((h, i) => `${(100 * (r.traced[i] / h - 1)).toFixed(0)}%`).join(', ')}; on a loaded machine wall time follows the other load, CPU time much less).`,
+    `On a served world without it (each episode replayed here): ${more(cpuOverhead)} CPU per episode, ${more(overhead)} wall time (per round: ${r.hand.map((h, i) => `${(100 * (r.runner[i] / h - 1)).toFixed(0)}%`).join(', ')}).`,
   ];
   return out.join('\n');
 }

@@ -22,12 +22,14 @@ import type { StateDocument, ToolFailure } from '../instance.ts';
 import type { AgentGrade, Grade } from '../task.ts';
 import { SeahavenError } from './errors.ts';
 import { HostPool, sharedPool } from './hosts.ts';
+import type { EpisodeTrace, SubmitOptions } from './trace.ts';
 import { fetchTasks, type TaskInfo } from './tasks.ts';
 import { wsUrlOf } from './url.ts';
 
 export { SeahavenError } from './errors.ts';
 export { HostPool, type HostPoolOptions, type HostStatus } from './hosts.ts';
 export type { TaskInfo } from './tasks.ts';
+export type { EpisodeTrace, SubmitOptions } from './trace.ts';
 
 export interface ConnectOptions {
   /** Milliseconds to wait for each reply (and for the connection). Default 30 000. */
@@ -116,6 +118,8 @@ export interface SubmitResult {
   done: boolean;
   /** The reply's metadata: with a curriculum, `curriculum: { ticket, outcome, stage, transition, mastered }`. */
   metadata: Record<string, unknown>;
+  /** With `submit({ trace: true })`: the episode's call log, change log and net changes. */
+  trace?: EpisodeTrace;
 }
 
 /** A fork held by the server for a reset to adopt (`reset({ fork_token: token })`), once, within `expires_in_s`. */
@@ -451,11 +455,16 @@ export class SeahavenClient {
     return this.#request({ type: 'state' });
   }
 
-  /** Grade the episode's task (start it with `reset({ task })`). */
-  async submit(): Promise<SubmitResult> {
-    const r = await this.#request<StepResult<{ grade: ServedGrade }>>({ type: 'step', data: { type: 'submit' } });
+  /**
+   * Grade the episode's task (start it with `reset({ task })`). With `{ trace: true }` (after a reset with the
+   * server's `grader_token`) the reply also carries the episode's trace, in the same round trip.
+   */
+  async submit(options: SubmitOptions = {}): Promise<SubmitResult> {
+    const r = await this.#request<StepResult<{ grade: ServedGrade; trace?: EpisodeTrace }>>({ type: 'step', data: options.trace === true ? { type: 'submit', trace: true } : { type: 'submit' } });
     if (r.done && this.#episode !== null) this.#episode.finished = true;
-    return { grade: r.observation.grade, reward: r.reward ?? 0, done: r.done, metadata: r.metadata ?? {} };
+    const out: SubmitResult = { grade: r.observation.grade, reward: r.reward ?? 0, done: r.done, metadata: r.metadata ?? {} };
+    if (r.observation.trace !== undefined) out.trace = r.observation.trace;
+    return out;
   }
 
   /**

@@ -5,9 +5,9 @@
  */
 import { join } from 'node:path';
 import type { World } from '../world-types.ts';
-import { localEnvs, remoteEnvs } from './env.ts';
+import { localEnvs, remoteEnvs, remoteTraceSource } from './env.ts';
 import { openaiModel } from './model.ts';
-import { apiKeyOf, numbers, runSettings, type RunFlags } from './options.ts';
+import { apiKeyOf, graderTokenOf, numbers, runSettings, type RunFlags } from './options.ts';
 import { progressLine, runEval, type RunSummary } from './run.ts';
 import { readEpisodes, writeAtomic, type RunSettings } from './store.ts';
 import { summarize, type EvalSummary } from './summary.ts';
@@ -15,6 +15,8 @@ import { renderReport } from './report.ts';
 
 export interface Played {
   settings: RunSettings;
+  /** On a served world: where each episode's whole grade and change log came from (the server, or a replay here). */
+  source: string | null;
   run: RunSummary;
   summary: EvalSummary;
 }
@@ -38,11 +40,14 @@ export async function play(world: World, flags: RunFlags, io: PlayIo): Promise<P
   const settings = runSettings(world, flags);
   const { concurrency, retries } = numbers(flags);
   const apiKey = apiKeyOf(flags, io.env);
+  const remote = { token: flags.token ?? (io.env.SEAHAVEN_TOKEN || undefined), graderToken: graderTokenOf(flags, io.env) };
   const out = flags.out ?? 'eval-out';
   const model = openaiModel({ baseUrl: settings.base_url, model: settings.model, apiKey, retries });
-  const envs = settings.url === null ? localEnvs(world) : remoteEnvs(settings.url, world, { token: flags.token ?? (io.env.SEAHAVEN_TOKEN || undefined) });
+  const envs = settings.url === null ? localEnvs(world) : remoteEnvs(settings.url, world, remote);
+  const source = settings.url === null ? null : `episodes on ${settings.url}: ${remoteTraceSource(remote)}`;
+  if (source !== null) io.progress(source, true);
   const run = await runEval({ world, model, envs, out, settings, concurrency, onProgress: (p) => io.progress(progressLine(p), p.done + p.skipped === p.total) });
-  return { settings, run, summary: writeReports(out, settings) };
+  return { settings, source, run, summary: writeReports(out, settings) };
 }
 
 /** The closing lines of a run: the overall figures, each task's, and where the reports are. */
@@ -53,6 +58,7 @@ export function summaryLines(played: Played, out: string): string[] {
     `${played.settings.model} on ${played.settings.world.name} ${played.settings.world.version}: ${o.successes}/${o.episodes} episodes passed, mean reward ${o.mean_reward.toFixed(3)}; ${pk}`,
   ];
   for (const t of played.summary.tasks) lines.push(`  ${t.task}: ${t.successes}/${t.trials} passed, mean reward ${t.mean_reward.toFixed(3)}`);
+  if (played.source !== null) lines.push(played.source);
   lines.push(`wrote ${join(out, 'eval.json')} and ${join(out, 'report.html')} (${played.run.played} episodes played, ${played.run.skipped} kept from before, ${played.run.seconds.toFixed(1)}s)`);
   return lines;
 }

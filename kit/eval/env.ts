@@ -93,38 +93,92 @@ export function localEnvs(world: World): EnvFactory {
   };
 }
 
+export interface RemoteEnvOptions {
+  /** The served world's token (`seahaven serve --token`). */
+  token?: string;
+  /**
+   * The server's grader token (`seahaven serve --grader-token`): each episode's submit then answers the whole grade and
+   * the episode's trace in one round trip, and nothing is replayed here but the first episode, as a check.
+   */
+  graderToken?: string;
+}
+
+/** How a served world's episodes get their whole grade and change log: from the server, or replayed here. */
+export function remoteTraceSource(options: RemoteEnvOptions): string {
+  return options.graderToken !== undefined
+    ? 'whole grades and change logs from the server (grader token); the first episode replayed here as a check'
+    : 'whole grades and change logs by replaying each episode here (no grader token: pass --grader-token or set SEAHAVEN_GRADER_TOKEN to take them from the server)';
+}
+
 /**
- * Episodes on a served world: one WebSocket session each. The server sends no change log over the wire, so the
- * trace replays the episode's calls on a local instance of the same world (the same task, seed and calls give the
- * same rows, byte for byte) and checks that every call came out there as it did on the server. The first episode
- * checks that the server serves this world and version.
+ * Episodes on a served world: one WebSocket session each. The first episode checks that the server serves this world
+ * and version. With the grader token, submit answers the whole grade and the episode's trace (call log, change log,
+ * net changes) at once; each episode's trace must name this world, version and fixture, and the first episode is
+ * also replayed here and must come out the same. Without it, the server gives agents' grades only and no change log,
+ * so the trace replays every episode's calls on a local instance of the same world (the same task, seed and calls give
+ * the same rows, byte for byte), checking that every call came out there as it did on the server.
  */
-export function remoteEnvs(url: string, world: World, options: { token?: string } = {}): EnvFactory {
+export function remoteEnvs(url: string, world: World, options: RemoteEnvOptions = {}): EnvFactory {
   const pool = instancePool(world);
+  const { graderToken } = options;
+  const same = `is it serving this same ${world.name} ${world.version} with the same fixtures?`;
   let checked: Promise<void> | undefined;
+  /** With the grader token: whether an episode has yet been replayed here against the server's trace. */
+  let replayedOne = false;
+  const fixtureHashes = new Map<string, string | null>();
+  const fixtureHash = (task: string): string | null => {
+    const fixture = world.task(task)?.fixture ?? '';
+    if (!fixtureHashes.has(fixture)) {
+      const inst = pool.take(task, 0);
+      fixtureHashes.set(fixture, inst.fixtureSha256);
+      pool.give(inst);
+    }
+    return fixtureHashes.get(fixture)!;
+  };
   return async () => {
     const client = await SeahavenClient.connect(url, { token: options.token });
     let started: { task: string; seed: number } | undefined;
     const calls: { tool: string; args: Record<string, unknown>; outcome: CallOutcome }[] = [];
     /** The episode replayed on a local instance, once its calls are all made: for its whole grade and its change log. */
     let local: Instance | undefined;
+    /** With the grader token: the episode's trace, as the server answered it with the grade. */
+    let served: EpisodeTrace | undefined;
     const replayed = (): Instance => {
       if (started === undefined) throw new Error('start the episode first');
       if (local !== undefined) return local;
       const inst = pool.take(started.task, started.seed);
       for (const c of calls) {
         const here = inst[callWithJson](c.tool, c.args);
-        const served = c.outcome.ok ? JSON.stringify(c.outcome.result) : JSON.stringify(c.outcome.error);
-        if (here.ok !== c.outcome.ok || here.json !== served) {
+        const there = c.outcome.ok ? JSON.stringify(c.outcome.result) : JSON.stringify(c.outcome.error);
+        if (here.ok !== c.outcome.ok || here.json !== there) {
           pool.give(inst);
-          throw new Error(`${c.tool} came out otherwise when the episode was replayed here than on ${url}; is it serving this same ${world.name} ${world.version} with the same fixtures?`);
+          throw new Error(`${c.tool} came out otherwise when the episode was replayed here than on ${url}; ${same}`);
         }
       }
       return (local = inst);
     };
+    /** The whole grade and the trace from the server, checked against this world (and, the first time, a replay here). */
+    const submitWithTrace = async (): Promise<Grade> => {
+      const r = await client.submit({ trace: true });
+      const t = r.trace;
+      if (t === undefined) throw new Error(`the server at ${url} answered submit without the episode's trace; upgrade it to a seahaven that answers submit with trace, or leave out --grader-token`);
+      const task = started!.task;
+      if (t.world.name !== world.name || t.world.version !== world.version || t.fixture_sha256 !== fixtureHash(task)) {
+        throw new Error(`the server at ${url} played ${task} on ${t.world.name} ${t.world.version} from a fixture of sha256 ${t.fixture_sha256}, not ${world.name} ${world.version} from ${fixtureHash(task)}; ${same}`);
+      }
+      const grade = r.grade as Grade;
+      served = { fixtureSha256: t.fixture_sha256, calls: t.calls, changeLog: t.change_log, changes: t.changes };
+      if (!replayedOne) {
+        replayedOne = true;
+        const inst = replayed();
+        const here = JSON.stringify([inst.submit(), inst.changeLog(), inst.changes()]);
+        if (here !== JSON.stringify([grade, t.change_log, t.changes])) throw new Error(`the episode's grade or changes on ${url} differ from the same episode replayed here; ${same}`);
+      }
+      return grade;
+    };
     return {
       async start(task, seed) {
-        const r = await client.reset({ task, seed });
+        const r = await client.reset(graderToken === undefined ? { task, seed } : { task, seed, grader_token: graderToken });
         const obs = r.observation;
         checked ??= client.state().then((state) => {
           if (state.world.name !== world.name || state.world.version !== world.version) {
@@ -134,6 +188,7 @@ export function remoteEnvs(url: string, world: World, options: { token?: string 
         await checked;
         started = { task, seed };
         calls.length = 0;
+        served = undefined;
         if (local !== undefined) pool.give(local);
         local = undefined;
         const tools = obs.tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.input_schema }));
@@ -145,16 +200,18 @@ export function remoteEnvs(url: string, world: World, options: { token?: string 
         return outcome;
       },
       async submit() {
-        // The server answers the agent's view of the grade (no names or reasons, unless it was given a grader token):
-        // the whole grade comes from the same episode replayed here, and must agree with the server's reward.
-        const served = await client.submit();
+        if (graderToken !== undefined) return submitWithTrace();
+        // The server answers the agent's view of the grade (no names or reasons): the whole grade comes from the same
+        // episode replayed here, and must agree with the server's reward.
+        const there = await client.submit();
         const grade = replayed().submit();
-        if (served.reward !== grade.reward) {
-          throw new Error(`the episode's reward on ${url} was ${served.reward} and ${grade.reward} when it was replayed here; is it serving this same ${world.name} ${world.version} with the same fixtures?`);
+        if (there.reward !== grade.reward) {
+          throw new Error(`the episode's reward on ${url} was ${there.reward} and ${grade.reward} when it was replayed here; ${same}`);
         }
         return grade;
       },
       async trace() {
+        if (served !== undefined) return served;
         const inst = replayed();
         return { fixtureSha256: inst.fixtureSha256, calls: inst.callLog(), changeLog: inst.changeLog(), changes: inst.changes() };
       },

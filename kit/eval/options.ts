@@ -14,6 +14,8 @@ export interface RunFlags {
   apiKey?: string;
   url?: string;
   token?: string;
+  /** The served world's grader token, with `url`: whole grades and change logs from the server. */
+  graderToken?: string;
   tasks?: string;
   split?: string;
   seeds?: string;
@@ -130,6 +132,17 @@ export function runSettings(world: World, flags: RunFlags): RunSettings {
     max_tokens: flags.maxTokens === undefined ? null : wholeNumber('--max-tokens', flags.maxTokens, 0, 1),
     temperature,
   };
+}
+
+/**
+ * The grader token for a run on a served world: `--grader-token`, else `$SEAHAVEN_GRADER_TOKEN` (which a run in
+ * process ignores, as a shell set up for `seahaven serve` may hold it); undefined for none.
+ */
+export function graderTokenOf(flags: RunFlags, env: Record<string, string | undefined>): string | undefined {
+  if (flags.graderToken !== undefined && flags.url === undefined) throw new OptionError('--grader-token goes with --url: it is the served world\'s secret; in process the runner has the whole grade already');
+  if (flags.graderToken === '') throw new OptionError('--grader-token is empty; pass the secret the server was started with (seahaven serve --grader-token)');
+  if (flags.url === undefined) return undefined;
+  return flags.graderToken ?? (env.SEAHAVEN_GRADER_TOKEN || undefined);
 }
 
 /** The API key: `--api-key`, else `$OPENAI_API_KEY`; `none` for a local server that takes none. */

@@ -109,6 +109,11 @@ async function agentSurfaces(world: World, task: Task): Promise<Record<string, s
     out['ws list_tools'] = (await p.next()).text;
     p.send({ type: 'step', data: { type: 'grade' } });
     out['ws grade at step 0'] = (await p.next()).text;
+    // The episode's trace goes only to the grader token's holder: asked for without it, the step is refused.
+    for (const type of ['grade', 'submit']) {
+      p.send({ type: 'step', data: { type, trace: true } });
+      out[`ws ${type} with trace`] = (await p.next()).text;
+    }
     p.send(SUBMIT);
     out['ws submit'] = (await p.next()).text;
     p.send({ type: 'mcp', data: { jsonrpc: '2.0', id: 1, method: 'tools/list' } });
@@ -119,6 +124,7 @@ async function agentSurfaces(world: World, task: Task): Promise<Record<string, s
   const post = (path: string, body: unknown) => fetch(base + path, { method: 'POST', headers: { 'content-type': 'application/json', 'x-session-id': `view-${task.id}` }, body: JSON.stringify(body) }).then((r) => r.text());
   out['http reset'] = await post('/reset', { task: task.id });
   out['http grade at step 0'] = await post('/step', { action: { type: 'grade' } });
+  out['http submit with trace'] = await post('/step', { action: { type: 'submit', trace: true } });
   out['http submit'] = await post('/step', { action: { type: 'submit' } });
   out['http state'] = await fetch(`${base}/state`, { headers: { 'x-session-id': `view-${task.id}` } }).then((r) => r.text());
   out['json-rpc tools/list'] = await post('/mcp', { jsonrpc: '2.0', id: 1, method: 'tools/list' });
@@ -155,6 +161,10 @@ describe('what an agent can read of a task holds none of its grader\'s targets',
       const targets = targetsOf(world, task);
       const allowed = allowedText(world, task);
       const surfaces = await agentSurfaces(world, task);
+      // The trace was refused wherever the agent asked for it.
+      for (const where of ['ws grade with trace', 'ws submit with trace', 'http submit with trace']) {
+        if (!/grader token/.test(surfaces[where]) || surfaces[where].includes('"trace":{')) leaks.push(`${task.id}: the trace answered in ${where}`);
+      }
       for (const s of targets.strings) {
         if (wordIn(allowed, s)) continue;
         checked++;
@@ -180,6 +190,13 @@ describe('what an agent can read of a task holds none of its grader\'s targets',
       const text = (await p.next()).text;
       expect(text).toContain('cmp_acme');
       expect(text).toContain('ada.lovelace@acmerobotics.example');
+      // The trace is the trainer's too: the episode's calls and the rows they changed.
+      p.send({ type: 'step', data: { type: 'call_tool', tool_name: 'create_contact', arguments: { name: 'Trace Probe', email: 'trace.probe@example.com' } } });
+      await p.next();
+      p.send({ type: 'step', data: { type: 'submit', trace: true } });
+      const traced = (await p.next()).json.data.observation.trace;
+      expect(traced.calls.map((c: { tool: string }) => c.tool)).toEqual(['create_contact']);
+      expect(JSON.stringify(traced.change_log)).toContain('trace.probe@example.com');
     } finally {
       await p.close();
     }

@@ -17,6 +17,7 @@ import type { World } from '../world.ts';
 import { FrameError, ResetError, errorFrame, frameErrorText, logInternal, resourceError, validationError } from './errors.ts';
 import { jsonTooDeep, tooDeepMessage } from './json-limits.ts';
 import { callObservation } from './observation.ts';
+import { traceJson, traceWanted } from './trace.ts';
 import type { Reply } from './outbox.ts';
 import { SUBMIT_TOOL, openEnvTools, parseAction, stepPayload, submitToolResult, type OpenEnvTool, type StepAction } from './payload.ts';
 import { parseReset, type ResetPlan, type ResetRequest } from './reset.ts';
@@ -495,9 +496,9 @@ export class Endpoint implements SessionEndpoint {
         session.stepCount++;
         return session.submitTool ? this.listToolsWithSubmitPayload : this.listToolsPayload;
       case 'submit':
-        return this.submit(session, where, wholeGrades);
+        return this.submit(session, where, wholeGrades, 'step', traceWanted(a.trace, wholeGrades || session.wholeGrades, where, this.isGraderToken !== null));
       case 'grade':
-        return this.gradeNow(session, where, wholeGrades);
+        return this.gradeNow(session, where, wholeGrades, traceWanted(a.trace, wholeGrades || session.wholeGrades, where, this.isGraderToken !== null));
       case 'fork':
         return this.fork(session, transport);
     }
@@ -510,10 +511,11 @@ export class Endpoint implements SessionEndpoint {
    * `_resolve_env_reward`) never mistakes a look at the grade mid-episode for the grade at `submit`. Shaped mode
    * reports the grade as the reward, as it always has.
    */
-  private gradeNow(session: Session, where: (string | number)[], wholeGrades: boolean): string {
+  private gradeNow(session: Session, where: (string | number)[], wholeGrades: boolean, trace: boolean): string {
     const grade = this.gradeStep(session, where, 'grade');
-    return stepPayload('{"grade":' + shownGrade(session, grade, wholeGrades) + '}', session.rewardMode === 'shaped' ? grade.reward : null, false);
+    return stepPayload('{"grade":' + shownGrade(session, grade, wholeGrades) + (trace ? ',"trace":' + traceJson(session.inst) : '') + '}', session.rewardMode === 'shaped' ? grade.reward : null, false);
   }
+
 
   /**
    * `fork`: snapshot the episode (`inst.fork()`: state, clock, random streams, call history, task, reward mode and step
@@ -632,13 +634,16 @@ export class Endpoint implements SessionEndpoint {
     return grade;
   }
 
-  /** `submit`, as a step or (`as: 'tool'`) as the `submit` tool's call: the step payload once the hooks have heard. */
-  private submit(session: Session, where: (string | number)[], wholeGrades: boolean, as: 'step' | 'tool' = 'step'): string | Promise<string> {
+  /**
+   * `submit`, as a step or (`as: 'tool'`) as the `submit` tool's call: the step payload once the hooks have heard;
+   * `trace`: with the episode's trace beside the grade.
+   */
+  private submit(session: Session, where: (string | number)[], wholeGrades: boolean, as: 'step' | 'tool' = 'step', trace = false): string | Promise<string> {
     const grade = this.gradeStep(session, where, 'submit');
     const reward = session.rewardMode === 'shaped' ? grade.reward - session.lastReward : grade.reward;
     session.lastReward = grade.reward;
     const gradeJson = shownGrade(session, grade, wholeGrades);
-    const observation = as === 'step' ? '{"grade":' + gradeJson + '}' : submitToolObservation(grade, gradeJson);
+    const observation = as === 'step' ? '{"grade":' + gradeJson + (trace ? ',"trace":' + traceJson(session.inst) : '') + '}' : submitToolObservation(grade, gradeJson);
     const payload = (extra: unknown) => stepPayload(observation, reward, true, extra !== null && typeof extra === 'object' && !Array.isArray(extra) ? JSON.stringify(extra) : undefined);
     const extra = this.recordGrade(session, grade);
     return extra instanceof Promise ? extra.then(payload) : payload(extra);

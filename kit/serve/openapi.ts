@@ -29,6 +29,7 @@ export function metadataOf(ep: Endpoint): Record<string, string | null> {
 /** `/schema`: JSON Schemas of the step actions, the observations and the state. */
 export function schemaOf(ep: Endpoint): { action: unknown; observation: unknown; state: unknown } {
   const metadata = { type: 'object', description: 'Ignored; clients that send pydantic actions include it.' };
+  const trace = { type: 'boolean', description: "Seahaven's own, with the grader token only: the episode's trace (call log, change log, net changes) beside the grade." };
   const action = {
     title: 'SeahavenAction',
     oneOf: [
@@ -38,8 +39,8 @@ export function schemaOf(ep: Endpoint): { action: unknown; observation: unknown;
         ['tool_name'],
         { title: 'CallToolAction', additionalProperties: false },
       ),
-      obj({ type: { const: 'submit' }, metadata }, ['type'], { title: 'SubmitAction', additionalProperties: false, description: "Grade the session's task." }),
-      obj({ type: { const: 'grade' }, metadata }, ['type'], { title: 'GradeAction', additionalProperties: false, description: "Seahaven's own: grade the session's task now; the episode goes on." }),
+      obj({ type: { const: 'submit' }, trace, metadata }, ['type'], { title: 'SubmitAction', additionalProperties: false, description: "Grade the session's task." }),
+      obj({ type: { const: 'grade' }, trace, metadata }, ['type'], { title: 'GradeAction', additionalProperties: false, description: "Seahaven's own: grade the session's task now; the episode goes on." }),
       obj({ type: { const: 'fork' }, metadata }, ['type'], {
         title: 'ForkAction',
         additionalProperties: false,
@@ -53,13 +54,22 @@ export function schemaOf(ep: Endpoint): { action: unknown; observation: unknown;
   // The agent view has id, label, score and weight; a session holding the grader token gets name and reason too.
   const criterion = obj({ id: str, label: str, name: str, score: { type: 'number' }, weight: { type: 'number' }, reason: str }, ['id', 'score', 'weight']);
   const grade = obj({ reward: { type: 'number' }, passed: { type: 'boolean' }, criteria: { type: 'array', items: criterion } }, ['reward', 'passed', 'criteria']);
+  const row = { type: 'object', additionalProperties: true };
+  const change = obj({ table: str, op: { enum: ['insert', 'update', 'delete'] }, key: row, before: row, after: row }, ['table', 'op', 'key']);
+  const episodeTrace = obj({
+    world: obj({ name: str, version: str }, ['name', 'version']),
+    fixture_sha256: { type: ['string', 'null'] },
+    calls: { type: 'array', items: obj({ index: { type: 'integer' }, tool: str, args: {}, ok: { type: 'boolean' }, result: {}, error: anyObject, result_dropped: { type: 'boolean' }, result_bytes: { type: 'integer' } }, ['tool', 'args', 'ok']) },
+    change_log: { type: 'array', items: obj({ call: { type: 'integer' }, tool: str, table: str, op: { enum: ['insert', 'update', 'delete'] }, key: row, before: row, after: row }, ['call', 'tool', 'table', 'op', 'key']) },
+    changes: { type: 'array', items: change },
+  }, ['world', 'fixture_sha256', 'calls', 'change_log', 'changes'], { title: 'EpisodeTrace' });
   const observation = {
     title: 'SeahavenObservation',
     oneOf: [
       obj({ fixture: { type: ['string', 'null'] }, seed: { type: 'integer' }, now: str, task: { oneOf: [obj({ id: str, prompt: str }, ['id', 'prompt']), { type: 'null' }] }, forked_from: str, tools: { type: 'array', items: tool } }, ['fixture', 'seed', 'now', 'task', 'tools'], { title: 'ResetObservation' }),
       obj({ tools: { type: 'array', items: tool } }, ['tools'], { title: 'ListToolsObservation' }),
       obj({ tool_name: str, result: { oneOf: [callResult, { type: 'null' }] }, error: { oneOf: [toolError, { type: 'null' }] } }, ['tool_name', 'result', 'error'], { title: 'CallToolObservation' }),
-      obj({ grade }, ['grade'], { title: 'SubmitObservation', description: 'The reply to submit, and to grade.' }),
+      obj({ grade, trace: episodeTrace }, ['grade'], { title: 'SubmitObservation', description: 'The reply to submit, and to grade; trace only when the action asked for it with the grader token.' }),
       obj({ fork: obj({ token: str, expires_in_s: { type: 'number' }, session_id: str, episode_id: str, api_key: str }) }, ['fork'], {
         title: 'ForkObservation',
         description: 'WebSocket: {token, expires_in_s}. HTTP: {session_id, episode_id} of the new session (and api_key for a world with an HTTP face).',

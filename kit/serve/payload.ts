@@ -64,8 +64,8 @@ export function errorTypeOf(code: string): 'tool_not_found' | 'invalid_args' | '
 export type StepAction =
   | { type: 'list_tools' }
   | { type: 'call_tool'; tool_name: string; arguments: Record<string, unknown> }
-  | { type: 'submit' }
-  | { type: 'grade' }
+  | { type: 'submit'; trace?: boolean }
+  | { type: 'grade'; trace?: boolean }
   | { type: 'fork' }
   | { type: 'advance_clock'; ms: number };
 
@@ -110,7 +110,19 @@ export function parseAction(action: unknown, where: (string | number)[]): StepAc
     }
     return { type, ms: a.ms };
   }
-  if (type === 'list_tools' || type === 'submit' || type === 'grade' || type === 'fork') {
+  if (type === 'submit' || type === 'grade') {
+    // `trace: true` asks for the episode's call log and change log beside the grade (the grader token's holder only).
+    for (const key in a) {
+      if (key !== 'type' && key !== 'trace' && key !== 'metadata') {
+        throw validationError('invalid action', [{ type: 'extra_forbidden', loc: [...where, key], msg: `unknown key "${key}"; a ${type} action may have trace (true for the episode's trace, with the grader token)`, input: a[key] }]);
+      }
+    }
+    if (a.trace !== undefined && typeof a.trace !== 'boolean') {
+      throw validationError('invalid action', [{ type: 'bool_type', loc: [...where, 'trace'], msg: 'trace must be true or false', input: a.trace }]);
+    }
+    return a.trace === true ? { type, trace: true } : { type };
+  }
+  if (type === 'list_tools' || type === 'fork') {
     for (const key in a) {
       if (key !== 'type' && key !== 'metadata') {
         throw validationError('invalid action', [{ type: 'extra_forbidden', loc: [...where, key], msg: `unknown key "${key}"; a ${type} action has no other fields`, input: a[key] }]);

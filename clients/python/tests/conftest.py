@@ -118,7 +118,7 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     """Start both servers at once, so neither waits for the other's start-up."""
     if not os.environ.get("SEAHAVEN_TEST_URL"):
         _started["main"] = Server()
-    _started["guarded"] = Server("--token", "s3cret", "--max-sessions", "1")
+    _started["guarded"] = Server("--token", "s3cret", "--max-sessions", "1", "--grader-token", "gr4der")
     _started["workers"] = Server("--workers", "2")
     if importlib.util.find_spec("pip") is not None:
         _started["pip"] = PipInstall()

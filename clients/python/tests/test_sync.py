@@ -220,6 +220,25 @@ def test_token_and_capacity(guarded_server) -> None:  # type: ignore[no-untyped-
         assert state.fixture is not None and state.fixture["id"] == "empty"
 
 
+def test_submit_with_trace_needs_the_grader_token(guarded_server) -> None:  # type: ignore[no-untyped-def]
+    with SeahavenClient(guarded_server.url, token="s3cret") as env:
+        env.reset(task="add_lead")
+        env.call("create_contact", ADD_LEAD)
+        with pytest.raises(ProtocolError) as refused:
+            env.submit(trace=True)
+        assert refused.value.code == "VALIDATION_ERROR" and "grader token" in str(refused.value)
+        assert env.state().call_count == 1  # refused before grading: the episode goes on
+        env.reset(task="add_lead", grader_token="gr4der")
+        env.call("create_contact", ADD_LEAD)
+        done = env.submit(trace=True)
+        assert done.passed and done.criteria[0].reason  # the whole grade
+        assert done.trace is not None and done.trace["world"]["name"] == "crm"
+        assert [c["tool"] for c in done.trace["calls"]] == ["create_contact"]
+        assert ("contacts", "insert") in [(c["table"], c["op"]) for c in done.trace["change_log"]]
+        assert len(done.trace["changes"]) >= 1
+        assert env.submit().trace is None
+
+
 @pytest.mark.usefixtures("needs_grade")
 def test_grade_mid_episode(env: SeahavenClient) -> None:
     env.reset(task="add_lead")

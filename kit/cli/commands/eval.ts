@@ -17,6 +17,7 @@ export function runOptions(cmd: Command): Command {
     .option('--api-key <key>', 'the model server\'s key (default: $OPENAI_API_KEY; "none" for a server that takes none)')
     .option('--url <url>', 'play the episodes on this served world (seahaven serve) instead of in this process')
     .option('--token <token>', 'the served world\'s token, with --url (default: $SEAHAVEN_TOKEN)')
+    .option('--grader-token <secret>', 'the served world\'s grader token (seahaven serve --grader-token), with --url: whole grades and change logs come from the server instead of a replay here (default: $SEAHAVEN_GRADER_TOKEN)')
     .option('--tasks <ids>', 'the tasks, comma-separated (default: all)')
     .option('--split <name>', 'instead of --tasks: all, tag:<tag>, a curriculum, or <curriculum>:<stage>')
     .option('--seeds <list>', 'episode seeds, like 0,1,2 or 0-4 (default 0)')

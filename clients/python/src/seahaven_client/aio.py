@@ -313,11 +313,23 @@ class AsyncSeahavenClient:
         """The session's state document: every row the episode changed, with ``episode_id`` and ``step_count``."""
         return State.from_json(await self._request({"type": "state"}, "state"))
 
-    async def submit(self) -> SubmitResult:
-        """End the episode's task and grade it (``done`` is true). Without a task: :class:`ProtocolError`."""
-        step = await self.step({"type": "submit"})
+    async def submit(self, *, trace: bool = False) -> SubmitResult:
+        """End the episode's task and grade it (``done`` is true). Without a task: :class:`ProtocolError`.
+
+        ``trace=True`` also answers the episode's trace (``SubmitResult.trace``: its call log, change log and net
+        changes) in the same reply; only after a reset with the server's ``grader_token``, else :class:`ProtocolError`
+        (``VALIDATION_ERROR``) and the episode goes on.
+        """
+        step = await self.step({"type": "submit", "trace": True} if trace else {"type": "submit"})
         grade = Grade.from_json(step.observation.get("grade") or {}, step.metadata)
-        return SubmitResult(reward=step.reward if step.reward is not None else grade.reward, done=step.done, grade=grade, metadata=step.metadata)
+        traced = step.observation.get("trace")
+        return SubmitResult(
+            reward=step.reward if step.reward is not None else grade.reward,
+            done=step.done,
+            grade=grade,
+            metadata=step.metadata,
+            trace=traced if isinstance(traced, dict) else None,
+        )
 
     async def grade(self) -> Grade:
         """Grade the episode's task as it stands, without ending it (the episode goes on)."""

@@ -172,13 +172,16 @@ class SubmitResult:
 
     ``reward`` is the step's reward, the one a trainer sums: the grade's reward, or with ``reward_mode="shaped"`` the
     part of it not yet reported. ``grade`` is the whole grade; ``passed`` and ``criteria`` are its. ``metadata``
-    carries, for a curriculum episode, ``curriculum: {ticket, outcome, stage, transition, mastered}``.
+    carries, for a curriculum episode, ``curriculum: {ticket, outcome, stage, transition, mastered}``. ``trace``, after
+    ``submit(trace=True)`` with the grader token, is the episode's trace as the server sends it: ``world``,
+    ``fixture_sha256``, ``calls``, ``change_log`` and ``changes``.
     """
 
     reward: float
     done: bool
     grade: Grade
     metadata: Json
+    trace: Optional[Json] = None
 
     @property
     def passed(self) -> bool:

@@ -163,9 +163,9 @@ class SeahavenClient:
         """The session's state document: every row the episode changed, with ``episode_id`` and ``step_count``."""
         return self._run(self._client.state())
 
-    def submit(self) -> SubmitResult:
-        """End the episode's task and grade it. Without a task: :class:`ProtocolError`."""
-        return self._run(self._client.submit())
+    def submit(self, *, trace: bool = False) -> SubmitResult:
+        """End the episode's task and grade it. Without a task: :class:`ProtocolError`. ``trace=True``: see the async client."""
+        return self._run(self._client.submit(trace=trace))
 
     def grade(self) -> Grade:
         """Grade the episode's task as it stands, without ending it."""
