@@ -15,7 +15,7 @@
  * - commit or rollback: of every store the call wrote to, together.
  */
 import type { ChangeTracker, NeedsOld } from './capture.ts';
-import { TouchedRows } from './capture.ts';
+import { TouchedRows } from './touched-rows.ts';
 import type { Connection } from './connection.ts';
 import { StreamPositions, type Stream } from './random.ts';
 import type { RefusedStatement } from './sql-guard.ts';

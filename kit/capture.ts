@@ -1,9 +1,9 @@
 /**
  * Change capture. Each tracked table gets three AFTER triggers (capture-sql.ts) that hand only the written row's
- * primary key to a JS function, which reports it to the running call (`TouchedRows`). A call's record is the net
- * change of each row it touched, and the episode's net diff follows without replaying anything. A row's value at the
- * start of the episode comes from the fixture image (immutable, shared per process), read only when the history is
- * asked for.
+ * primary key to a JS function, which reports it to the running call (`TouchedRows`, touched-rows.ts). A call's
+ * record is the net change of each row it touched, and the episode's net diff follows without replaying anything. A
+ * row's value at the start of the episode comes from the fixture image (immutable, shared per process), read only
+ * when the history is asked for.
  *
  * A row's value after a call is read when something needs it, not when the call ends ("live"): until a later call
  * writes the row again, that value is simply the row as it is in the store. Most rows a call writes are never written
@@ -20,6 +20,7 @@ import type { TableInfo } from './schema.ts';
 import type { RowReader } from './capture-sql.ts';
 import { NO_NUMBERS, withRoom } from './byte-chunks.ts';
 import { NO_ROW, RowValues } from './row-values.ts';
+import type { TouchedRows } from './touched-rows.ts';
 
 /** A change record, as `changes()` and `changeLog()` return it. */
 export interface Change {
@@ -68,15 +69,6 @@ const UNREAD = -2;
 /** A row's value not read yet: its value now, in the store (module header). */
 const LIVE = -3;
 
-function keyString(tableNo: number, key: readonly unknown[]): string {
-  let s = String(tableNo);
-  for (const v of key) {
-    s += '\u0000';
-    s += typeof v === 'bigint' || typeof v === 'number' ? 'n' + v : v instanceof Uint8Array ? 'b' + Buffer.from(v).toString('hex') : v === null ? 'z' : 's' + v;
-  }
-  return s;
-}
-
 function sameValue(a: unknown, b: unknown): boolean {
   if (a instanceof Uint8Array && b instanceof Uint8Array) return Buffer.compare(a, b) === 0;
   return a === b;
@@ -86,47 +78,6 @@ function sameRow(a: readonly unknown[] | null, b: readonly unknown[] | null): bo
   if (a === null || b === null) return a === b;
   for (let i = 0; i < a.length; i++) if (!sameValue(a[i], b[i])) return false;
   return true;
-}
-
-/**
- * The rows a call has written so far, each once, in the order first written: what the capture triggers reported,
- * as (table number in the tracker, primary key). The call's transaction keeps it and hands it to the tracker at commit.
- */
-export class TouchedRows {
-  /** Table number, primary key and key string of each row. */
-  rows: [number, unknown[], string][] = [];
-  private readonly keys = new Set<string>();
-
-  /**
-   * A trigger fired for the store whose first table has number `offset`: `args` are `(table, ...key[, ...newKey])`, the
-   * table as `-1 - table` for a delete. `strict`: a call is running, so a live row about to change throws `NeedsOld`.
-   */
-  add(tracker: ChangeTracker, offset: number, args: unknown[], strict: boolean): void {
-    let local = Number(args[0]);
-    const deleted = local < 0;
-    if (deleted) local = -1 - local;
-    const tableNo = offset + local;
-    const n = tracker.tables[tableNo].info.pk.length;
-    // An update passes the old key then the new one; a changed primary key touches both rows.
-    const update = args.length > 1 + n;
-    this.touch(tracker, tableNo, args.slice(1, 1 + n), !update && !deleted, strict);
-    if (update) this.touch(tracker, tableNo, args.slice(1 + n), true, strict);
-  }
-
-  private touch(tracker: ChangeTracker, tableNo: number, key: unknown[], inserted: boolean, strict: boolean): void {
-    const k = keyString(tableNo, key);
-    if (this.keys.has(k)) return;
-    tracker.firstTouch(tableNo, k, inserted, strict);
-    this.keys.add(k);
-    this.rows.push([tableNo, key, k]);
-  }
-
-  /** Forget every row (the call ended). */
-  clear(): void {
-    if (this.rows.length === 0) return;
-    this.rows = [];
-    this.keys.clear();
-  }
 }
 
 /**

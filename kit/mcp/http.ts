@@ -13,69 +13,13 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Instance } from '../instance.ts';
 import type { World } from '../world.ts';
 import { logInternal } from '../serve/errors.ts';
-import { jsonTooDeep, tooDeepMessage } from '../serve/json-limits.ts';
-import { createHostCheck, type HostCheckOptions } from './host-check.ts';
+import { createHostCheck } from './host-check.ts';
+import type { McpHandleOptions, McpHttpHandler, McpHttpOptions, McpSessionHost, McpSessionLease } from './http-options.ts';
+import { isInitialize, readJson, rpcError } from './http-wire.ts';
 import { createWorldServer, openInstance, resetFromObject, resetFromQuery, rpcErrorOf, type McpResetOptions } from './server.ts';
 
-export interface McpHttpOptions extends HostCheckOptions {
-  /** The world sessions play in, or a resolver that picks it from the request (say, by path) and returns `undefined` for none. */
-  world: World | ((req: Request) => World | undefined);
-  /** Reset options every session starts from; the query string, then the `initialize` params, override them key by key. Default: none. */
-  defaults?: McpResetOptions;
-  /** A session unused this long is closed and its instance destroyed; `0` never reaps. Default: 15 minutes. */
-  idleTimeoutMs?: number;
-  /** Open sessions at most; one more `initialize` gets a `-32000` capacity error. Default: 256, or no limit of its own when requests come with a session host (whose capacity applies). */
-  maxSessions?: number;
-  /** Largest request body read. Default: 4 MiB. */
-  maxBodyBytes?: number;
-  /** Where world bugs are logged. Default: `console.error`. */
-  logger?: (line: string) => void;
-  /** Log each tool call that takes at least this many milliseconds, through `logger`. Default 1000; `Infinity`: never. */
-  slowCallMs?: number;
-  /**
-   * Start a session's instance from its reset options, to add rules of your own (a curriculum, a default task). Throw
-   * an `McpError` to refuse the handshake with that error. Default: `openInstance(world, reset, { logger, slowCallMs })`.
-   */
-  startInstance?: (world: World, reset: McpResetOptions, req: Request) => Instance;
-}
-
-/**
- * A server's session registry, passed with each request (`seahaven serve` does), so MCP sessions count against the
- * server's capacity and appear in its session list.
- */
-export interface McpSessionHost {
-  /** Throw (an error whose message a client may see, with `activeSessions` and `maxSessions` when full) unless one more session fits. */
-  ensureRoom(): void;
-  /** Register a started session. `end` is called when the host ends it (idle, shutdown). Throws like `ensureRoom`. */
-  open(id: string, instance: Instance, end: () => void): McpSessionLease;
-}
-
-/** A session registered with a host: `touch` on each request, `close` once it ends here. */
-export interface McpSessionLease {
-  touch(): void;
-  close(): void;
-  /** What the host adds to this session's instructions (the key of a world's HTTP face, say). */
-  instructions?: string;
-}
-
-/** What a caller may pass beside the request. */
-export interface McpHandleOptions {
-  /** The body, when the caller already read and parsed it (the request's own body is then not read). */
-  parsedBody?: unknown;
-  /** Count sessions started by this request in a server's registry. */
-  sessions?: McpSessionHost;
-  /** The caller has already checked `Host` and `Origin` (as `createApp` does for every route): skip this handler's own check. */
-  accessChecked?: boolean;
-}
-
-/** The handler: call it with a request (and the body, if the caller already parsed it). */
-export interface McpHttpHandler {
-  (req: Request, options?: McpHandleOptions): Promise<Response>;
-  /** Sessions open now. */
-  activeSessions(): number;
-  /** Close every session, destroy their instances and stop the reaper; later requests get 503. */
-  close(): Promise<void>;
-}
+export type { McpHandleOptions, McpHttpHandler, McpHttpOptions, McpSessionHost, McpSessionLease } from './http-options.ts';
+export { isMcpRequest } from './http-wire.ts';
 
 interface Session {
   id: string;
@@ -233,41 +177,4 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
       for (const id of [...sessions.keys()]) drop(id);
     },
   });
-}
-
-/**
- * Whether a request to `/mcp` is MCP Streamable HTTP (it carries `Mcp-Session-Id`, is not a POST, or is an
- * `initialize`) rather than OpenEnv's plain JSON-RPC (`tools/list`, `tools/call`, `openenv/session/*` without a
- * session header).
- * @example
- * app.post('/mcp', async (c) => {
- *   const body = await c.req.json().catch(() => undefined);
- *   return isMcpRequest(c.req.raw, body) ? mcp(c.req.raw, { parsedBody: body }) : openEnvRpc(c, body);
- * });
- */
-export function isMcpRequest(req: Request, parsedBody: unknown): boolean {
-  if (req.headers.has('mcp-session-id') || req.method !== 'POST') return true;
-  return Array.isArray(parsedBody) ? parsedBody.some(isInitialize) : isInitialize(parsedBody);
-}
-
-function isInitialize(body: unknown): body is JSONRPCRequest {
-  return typeof body === 'object' && body !== null && (body as { method?: unknown }).method === 'initialize' && 'id' in body;
-}
-
-async function readJson(req: Request, maxBytes: number): Promise<{ value: unknown } | Response> {
-  if (req.bodyUsed) return rpcError(400, null, -32000, 'the request body was already read; pass it to the handler as options.parsedBody');
-  const tooLarge = () => rpcError(413, null, -32000, `request body is larger than ${maxBytes} bytes`);
-  if (Number(req.headers.get('content-length') ?? 0) > maxBytes) return tooLarge();
-  const text = await req.text();
-  if (Buffer.byteLength(text) > maxBytes) return tooLarge();
-  if (jsonTooDeep(text)) return rpcError(400, null, -32600, `Invalid Request: ${tooDeepMessage('request')}`);
-  try {
-    return { value: JSON.parse(text) };
-  } catch {
-    return rpcError(400, null, -32700, 'Parse error: the body is not valid JSON');
-  }
-}
-
-function rpcError(status: number, id: JSONRPCRequest['id'] | null, code: number, message: string, data?: unknown, headers?: Record<string, string>): Response {
-  return Response.json({ jsonrpc: '2.0', id, error: { code, message, ...(data === undefined ? {} : { data }) } }, { status, ...(headers ? { headers } : {}) });
 }

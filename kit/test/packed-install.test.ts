@@ -26,6 +26,9 @@ interface Manifest {
 
 const manifest = JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as Manifest;
 
+/** Modules only the tests import; nothing the package runs loads them. */
+const TEST_HELPERS = ['kit/client/test-rejection.ts', 'kit/publish/hub-recorder.ts', 'rewards/test-world.ts', 'lint-rules/test-helpers.ts'];
+
 let tmp: string;
 let tarball: string;
 beforeAll(async () => {
@@ -47,6 +50,13 @@ describe('the packed kit', () => {
     for (const file of pointedAt) expect(packed.has(file.replace(/^\.\//, '')), file).toBe(true);
     for (const subpath of ['.', './rewards', './curricula', './lint', './client', './testing', './serve']) expect(manifest.exports[subpath], subpath).toBeDefined();
     expect(packed.has('worlds/crm/fixtures/small_startup.sqlite')).toBe(true);
+  });
+
+  it('leaves the tests, their fixtures and their helpers out, and keeps seahaven/testing', () => {
+    const packed = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).split('\n').filter(Boolean).map((p) => p.replace(/^package\//, ''));
+    const testOnly = packed.filter((f) => /\.test\.[cm]?[jt]sx?(\.map)?$|\.test\.d\.[cm]?ts$/.test(f) || /(^|\/)(test|test-fixtures)\//.test(f) || TEST_HELPERS.some((h) => f === h || f.startsWith(`dist/${h.replace(/\.ts$/, '.')}`)));
+    expect(testOnly, 'test-only files in the package; exclude them in package.json "files"').toEqual([]);
+    for (const file of ['kit/testing/index.ts', 'dist/kit/testing/index.js', 'dist/kit/testing/index.d.ts', 'kit/scaffold/template/world.test.ts.tmpl']) expect(packed, file).toContain(file);
   });
 
   it('installs into an empty project, serves a world from there, and a client from the package plays an episode', async () => {
