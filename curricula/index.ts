@@ -49,4 +49,4 @@ export {
 } from './runs.ts';
 export type { RunProgress, StageProgress, StageRef, TransitionRecord, HistoryEntry, RunSummary, ProgressOptions } from './progress.ts';
 export { curriculumHooks, type CurriculumHooks, type CurriculumHooksOptions, type CurriculumResetData, type ProgressAnswer } from './serve-hooks.ts';
-export { CurriculumError } from './errors.ts';
+export { CurriculumError, type CurriculumErrorCode } from './errors.ts';

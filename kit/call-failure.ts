@@ -1,15 +1,16 @@
 /**
- * What the agent sees when a call fails: a `ToolError` as thrown; a SQLite constraint failure as `constraint_violation`
+ * What the agent sees when a call fails: a `ToolError` (any `AgentError`) as thrown; a SQLite constraint failure as `constraint_violation`
  * naming the constraint where SQLite names it; anything else as `internal`, with the stack logged under a
  * deterministic id.
  */
 import Database from 'better-sqlite3';
-import { ToolError } from './errors.ts';
+import { AgentError, type AgentErrorCode } from './errors.ts';
 import { hashHex } from './random.ts';
 
 /** An agent-facing failure. */
 export interface ToolFailure {
-  code: string;
+  /** The kit's own code (`invalid_arguments`, `internal`, …) or the one the tool threw. */
+  code: AgentErrorCode;
   message: string;
   details?: Record<string, unknown>;
 }
@@ -71,7 +72,7 @@ export interface FailureContext {
 
 /** The agent-facing failure for what a call threw. */
 export function failureOf(e: unknown, at: FailureContext): ToolFailure {
-  if (e instanceof ToolError) return e.details === undefined ? { code: e.code, message: e.message } : { code: e.code, message: e.message, details: e.details };
+  if (e instanceof AgentError) return e.details === undefined ? { code: e.code, message: e.message } : { code: e.code, message: e.message, details: e.details };
   const constraint = constraintFailure(e);
   if (constraint !== null) return constraint;
   const id = 'err_' + hashHex(`${at.seedText}\u0000${at.instance}\u0000${at.index}`).slice(0, 16);

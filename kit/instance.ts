@@ -128,7 +128,7 @@ export class Instance {
   /** Alive, and its episode not ended: what reading or forking its state needs. */
   #running(): void {
     this.#alive();
-    if (this.#ended !== null) throw new InstanceError(this.#ended.code, this.#ended.message);
+    if (this.#ended !== null) throw new InstanceError('resource_exhausted', this.#ended.message);
   }
 
   /**

@@ -1,5 +1,6 @@
 /** Rubrics and grades: the shape every reward helper returns, and how rows are named in reasons. */
 import type { Change, Criterion, Grade, GradeDraft, GradeTarget, Grader, JsonValue, Row } from '../kit/index.ts';
+import { AuthorError, brandErrorClass } from '../kit/errors.ts';
 import { quoteIdent } from '../kit/schema.ts';
 import { withCriterionIds } from '../kit/task.ts';
 import { show } from './fields.ts';
@@ -10,13 +11,14 @@ export interface Rubric {
   grade(target: GradeTarget): Grade;
 }
 
-/** An author mistake found while grading (a misspelt column, a query that does not run). */
-export class GraderError extends Error {
+/** An author mistake found while grading (a misspelt column, a query that does not run); code `invalid_grader`. */
+export class GraderError extends AuthorError<'invalid_grader'> {
   constructor(message: string) {
-    super(message);
+    super('invalid_grader', message);
     this.name = 'GraderError';
   }
 }
+brandErrorClass(GraderError, 'GraderError');
 
 /**
  * @internal Thrown by a grade target that has no database (what `gradeState` grades) when a grader reads it: `what`

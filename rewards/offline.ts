@@ -5,6 +5,7 @@
  * refused with an error naming the matcher that read it.
  */
 import type { Change, Grade, GradeTarget, Grader, Task } from '../kit/index.ts';
+import { AuthorError, brandErrorClass } from '../kit/errors.ts';
 import { OfflineQuery, rubric, toRubric } from './grade.ts';
 
 /** What `gradeState` grades: a state document, or anything carrying its `changes` (and, if any, its `task`). */
@@ -13,19 +14,23 @@ export interface GradableState {
   task?: string;
 }
 
-/** A grader met a state document but needs the database: `matcher` names the part that read it, `reads` what it read. */
-export class NeedsDatabaseError extends Error {
+/**
+ * A grader met a state document but needs the database (code `needs_database`): `matcher` names the part that read
+ * it, `reads` what it read.
+ */
+export class NeedsDatabaseError extends AuthorError<'needs_database'> {
   /** The matcher or rubric that read the database (its description or name). */
   readonly matcher: string;
   /** What it read: a query, or a column of a changed row that the change does not carry. */
   readonly reads: string;
   constructor(message: string, matcher: string, reads: string) {
-    super(message);
+    super('needs_database', message);
     this.name = 'NeedsDatabaseError';
     this.matcher = matcher;
     this.reads = reads;
   }
 }
+brandErrorClass(NeedsDatabaseError, 'NeedsDatabaseError');
 
 function isTask(x: unknown): x is Task {
   return x !== null && typeof x === 'object' && typeof (x as Task).id === 'string' && typeof (x as Task).prompt === 'string' && 'grader' in x;

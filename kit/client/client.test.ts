@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { crm } from '../../worlds/crm/index.ts';
 import { defineTask, defineTool, defineWorld, z } from '../index.ts';
 import { startServer, type RunningServer } from '../serve/index.ts';
-import { SeahavenClient, SeahavenError } from './index.ts';
+import { SeahavenClient, ClientError } from './index.ts';
 import { wsUrlOf } from './url.ts';
 
 let server: RunningServer;
@@ -70,10 +70,10 @@ describe('SeahavenClient', () => {
     }
   });
 
-  it('rejects protocol errors with SeahavenError and keeps working', async () => {
+  it('rejects protocol errors with ClientError and keeps working', async () => {
     const env = await SeahavenClient.connect(`${server.url}/crm`);
     const e = await env.reset({ fixture: 'nope' }).catch((x: unknown) => x);
-    expect(e).toBeInstanceOf(SeahavenError);
+    expect(e).toBeInstanceOf(ClientError);
     expect(e).toMatchObject({ code: 'VALIDATION_ERROR', data: { errors: [expect.objectContaining({ loc: ['data', 'fixture'] })] } });
     expect((e as Error).message).toContain('small_startup');
     expect((await env.state()).step_count).toBe(0);

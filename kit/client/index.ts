@@ -1,7 +1,7 @@
 /**
  * Drive a world served by `seahaven serve` from TypeScript: one `SeahavenClient` is one WebSocket session with its own
  * private instance. Requests are answered in order; each has a timeout; protocol errors reject with a
- * `SeahavenError`, while a failed tool call is data (`{ ok: false, error }`), like `inst.call()` in process.
+ * `ClientError`, while a failed tool call is data (`{ ok: false, error }`), like `inst.call()` in process.
  *
  * @example
  * import { SeahavenClient } from 'seahaven/client';
@@ -20,13 +20,13 @@
 import WebSocket from 'ws';
 import type { StateDocument, ToolFailure } from '../instance.ts';
 import type { AgentGrade, Grade } from '../task.ts';
-import { SeahavenError } from './errors.ts';
+import { ClientError } from './errors.ts';
 import { HostPool, sharedPool } from './hosts.ts';
 import type { EpisodeTrace, SubmitOptions } from './trace.ts';
 import { fetchTasks, type TaskInfo } from './tasks.ts';
 import { wsUrlOf } from './url.ts';
 
-export { SeahavenError } from './errors.ts';
+export { ClientError, type ClientErrorCode } from './errors.ts';
 export { HostPool, type HostPoolOptions, type HostStatus } from './hosts.ts';
 export type { TaskInfo } from './tasks.ts';
 export type { EpisodeTrace, SubmitOptions } from './trace.ts';
@@ -137,7 +137,7 @@ interface Pending {
 }
 
 /** Decides what a closed link's requests fail with (and lets the owner count the closing). */
-type CloseHandler = (link: Link, code: number, reason: string) => SeahavenError;
+type CloseHandler = (link: Link, code: number, reason: string) => ClientError;
 
 /**
  * One WebSocket to one host, with the requests waiting on it. A client swaps links when it reconnects. Its listeners
@@ -149,7 +149,7 @@ class Link {
   readonly host: string;
   readonly pending: Pending[] = [];
   /** Why requests on this link fail from now on: an unsolicited error frame, or the connection closing. */
-  failure: SeahavenError | null = null;
+  failure: ClientError | null = null;
   /** The client closed it (`close()`), as opposed to the server or the network. */
   closedByClient = false;
   /** An episode was started (a reset answered) on it. */
@@ -197,12 +197,12 @@ class Link {
     const p = this.pending.shift();
     if (p === undefined) {
       // An error nobody asked for (CAPACITY_REACHED right after connecting): every later request fails with it.
-      if (msg.type === 'error') this.failure = new SeahavenError(String(msg.data?.code), String(msg.data?.message), msg.data ?? {});
+      if (msg.type === 'error') this.failure = new ClientError(String(msg.data?.code), String(msg.data?.message), msg.data ?? {});
       return;
     }
     clearTimeout(p.timer);
     if (p.expired) return;
-    if (msg.type === 'error') p.reject(new SeahavenError(String(msg.data?.code), String(msg.data?.message), msg.data ?? {}));
+    if (msg.type === 'error') p.reject(new ClientError(String(msg.data?.code), String(msg.data?.message), msg.data ?? {}));
     else p.resolve(msg.data);
   }
 }
@@ -217,11 +217,11 @@ function openLink(url: string, options: ConnectOptions, timeoutMs: number): Prom
     ws.once('open', () => resolve(new Link(ws, url)));
     ws.once('unexpected-response', (_req, res) => {
       const hint = res.statusCode === 401 ? '; pass { token } (the server was started with --token)' : '';
-      reject(new SeahavenError('CONNECT', `${target} answered HTTP ${res.statusCode} instead of upgrading${hint}`, { host: url, status: res.statusCode }));
+      reject(new ClientError('CONNECT', `${target} answered HTTP ${res.statusCode} instead of upgrading${hint}`, { host: url, status: res.statusCode }));
       res.resume();
       ws.terminate();
     });
-    ws.on('error', (e) => reject(new SeahavenError('CONNECT', `cannot connect to ${target}: ${e.message}`, { host: url })));
+    ws.on('error', (e) => reject(new ClientError('CONNECT', `cannot connect to ${target}: ${e.message}`, { host: url })));
   });
 }
 
@@ -249,7 +249,7 @@ async function connectPooled(pool: HostPool, options: ConnectOptions, timeoutMs:
     }
   }
   const skipped = exclude.size > 0 ? ` (${[...exclude].join(', ')} already failed this reset)` : '';
-  throw new SeahavenError('CONNECT', `no host took the session${skipped}: ${failures.join('; ') || 'none left to try'}`, { hosts: pool.status() });
+  throw new ClientError('CONNECT', `no host took the session${skipped}: ${failures.join('; ') || 'none left to try'}`, { hosts: pool.status() });
 }
 
 /** The episode a client is playing: its id, its host and how many requests it has made since its reset. */
@@ -262,7 +262,7 @@ interface Episode {
 }
 
 /** A failure that means the connection is gone (or never took the session), not a refusal of one request. */
-const connectionGone = (e: unknown) => e instanceof SeahavenError && ['CLOSED', 'LOST', 'CAPACITY_REACHED', 'SESSION_ERROR'].includes(e.code);
+const connectionGone = (e: unknown) => e instanceof ClientError && ['CLOSED', 'LOST', 'CAPACITY_REACHED', 'SESSION_ERROR'].includes(e.code);
 
 /**
  * One session on a Seahaven (or any OpenEnv) server. Create with `SeahavenClient.connect(url)`, or with several base
@@ -298,17 +298,17 @@ export class SeahavenClient {
       const closed = `the connection closed (${code}${reason.length > 0 ? ` ${reason}` : ''})${said === null ? '' : ` after ${said.code}: ${said.message}`}`;
       // Turned away (capacity, a session error) before an episode started, or one URL only: the server's answer stands.
       if (said !== null && (pool === null || !link.started)) return said;
-      if (pool === null || link.closedByClient) return new SeahavenError('CLOSED', closed);
+      if (pool === null || link.closedByClient) return new ClientError('CLOSED', closed);
       return this.#lostError(link, closed, code);
     });
   }
 
   /** `LOST`: the session on `link`'s host is gone, and with it the episode it was playing (if unfinished). */
-  #lostError(link: Link, why: string, closeCode?: number): SeahavenError {
+  #lostError(link: Link, why: string, closeCode?: number): ClientError {
     const ep = this.#episode;
     const what =
       ep === null ? 'before any episode started' : ep.finished ? `after episode ${ep.id ?? '(no id)'} finished` : `during episode ${ep.id ?? '(no id)'} after ${ep.steps} request(s) since its reset; that episode is lost, never replayed`;
-    return new SeahavenError('LOST', `the session on ${link.host} was lost ${what}: ${why}. reset() starts a new episode on another host`, {
+    return new ClientError('LOST', `the session on ${link.host} was lost ${what}: ${why}. reset() starts a new episode on another host`, {
       host: link.host,
       episode_id: ep?.id ?? null,
       steps: ep?.steps ?? 0,
@@ -362,19 +362,19 @@ export class SeahavenClient {
     if (link.ws.readyState !== WebSocket.OPEN) {
       // Closing, by the server or the network, before its close event: with several hosts, the session is lost.
       if (this.#pool !== null && !link.closedByClient && !this.#closed) return Promise.reject(this.#lostError(link, 'the connection is closing'));
-      return Promise.reject(new SeahavenError('CLOSED', 'the client is closed; connect again'));
+      return Promise.reject(new ClientError('CLOSED', 'the client is closed; connect again'));
     }
     if (this.#episode !== null) this.#episode.steps++;
     return new Promise<T>((resolve, fail) => {
       // With several hosts, a session the server ended mid-episode (SESSION_ERROR: shutting down) is a lost episode.
-      const reject = (e: Error) => fail(this.#pool !== null && link.started && e instanceof SeahavenError && e.code === 'SESSION_ERROR' ? this.#lostError(link, e.message) : e);
+      const reject = (e: Error) => fail(this.#pool !== null && link.started && e instanceof ClientError && e.code === 'SESSION_ERROR' ? this.#lostError(link, e.message) : e);
       const p: Pending = {
         resolve,
         reject,
         expired: false,
         timer: setTimeout(() => {
           p.expired = true;
-          reject(new SeahavenError('TIMEOUT', `no reply to ${String(frame.type)} within ${this.#timeoutMs} ms; raise timeoutMs or check the server`, { host: link.host }));
+          reject(new ClientError('TIMEOUT', `no reply to ${String(frame.type)} within ${this.#timeoutMs} ms; raise timeoutMs or check the server`, { host: link.host }));
         }, this.#timeoutMs),
       };
       link.pending.push(p);

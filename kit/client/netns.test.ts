@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { HostPool, SeahavenClient, SeahavenError } from './index.ts';
+import { HostPool, SeahavenClient, ClientError } from './index.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/seahaven.mjs', import.meta.url));
 const INSTALL = 'apt-get install -y iproute2';
@@ -166,7 +166,7 @@ describe.skipIf(why !== null && !process.env.CI)('many hosts, one run (network n
               finished.push({ host, episode, episodeId: env.episodeId, reward: s.reward, startedAt });
               done++;
             } catch (e) {
-              if (!(e instanceof SeahavenError) || e.code !== 'LOST') throw e;
+              if (!(e instanceof ClientError) || e.code !== 'LOST') throw e;
               expect(e.data).toMatchObject({ host: victim.url });
               lost.push({ host: String(e.data.host), episode, startedAt, submitting });
             }
