@@ -20,6 +20,7 @@ import type { TableInfo } from './schema.ts';
 import type { RowReader } from './capture-sql.ts';
 import { NO_NUMBERS, withRoom } from './byte-chunks.ts';
 import { NO_ROW, RowValues } from './row-values.ts';
+import type { TouchedRows } from './touched-rows.ts';
 
 /** A change record, as `changes()` and `changeLog()` return it. */
 export interface Change {
@@ -68,15 +69,6 @@ const UNREAD = -2;
 /** A row's value not read yet: its value now, in the store (module header). */
 const LIVE = -3;
 
-function keyString(tableNo: number, key: readonly unknown[]): string {
-  let s = String(tableNo);
-  for (const v of key) {
-    s += '\u0000';
-    s += typeof v === 'bigint' || typeof v === 'number' ? 'n' + v : v instanceof Uint8Array ? 'b' + Buffer.from(v).toString('hex') : v === null ? 'z' : 's' + v;
-  }
-  return s;
-}
-
 function sameValue(a: unknown, b: unknown): boolean {
   if (a instanceof Uint8Array && b instanceof Uint8Array) return Buffer.compare(a, b) === 0;
   return a === b;
@@ -86,47 +78,6 @@ function sameRow(a: readonly unknown[] | null, b: readonly unknown[] | null): bo
   if (a === null || b === null) return a === b;
   for (let i = 0; i < a.length; i++) if (!sameValue(a[i], b[i])) return false;
   return true;
-}
-
-/**
- * The rows a call has written so far, each once, in the order first written: what the capture triggers reported,
- * as (table number in the tracker, primary key). The call's transaction keeps it and hands it to the tracker at commit.
- */
-export class TouchedRows {
-  /** Table number, primary key and key string of each row. */
-  rows: [number, unknown[], string][] = [];
-  private readonly keys = new Set<string>();
-
-  /**
-   * A trigger fired for the store whose first table has number `offset`: `args` are `(table, ...key[, ...newKey])`, the
-   * table as `-1 - table` for a delete. `strict`: a call is running, so a live row about to change throws `NeedsOld`.
-   */
-  add(tracker: ChangeTracker, offset: number, args: unknown[], strict: boolean): void {
-    let local = Number(args[0]);
-    const deleted = local < 0;
-    if (deleted) local = -1 - local;
-    const tableNo = offset + local;
-    const n = tracker.tables[tableNo].info.pk.length;
-    // An update passes the old key then the new one; a changed primary key touches both rows.
-    const update = args.length > 1 + n;
-    this.touch(tracker, tableNo, args.slice(1, 1 + n), !update && !deleted, strict);
-    if (update) this.touch(tracker, tableNo, args.slice(1 + n), true, strict);
-  }
-
-  private touch(tracker: ChangeTracker, tableNo: number, key: unknown[], inserted: boolean, strict: boolean): void {
-    const k = keyString(tableNo, key);
-    if (this.keys.has(k)) return;
-    tracker.firstTouch(tableNo, k, inserted, strict);
-    this.keys.add(k);
-    this.rows.push([tableNo, key, k]);
-  }
-
-  /** Forget every row (the call ended). */
-  clear(): void {
-    if (this.rows.length === 0) return;
-    this.rows = [];
-    this.keys.clear();
-  }
 }
 
 /**
@@ -162,24 +113,45 @@ export class ChangeTracker {
    * (and of schemas that replace) are read now; the others stay `LIVE` until something needs their value.
    */
   recordCall(call: number, tool: string, touched: TouchedRows): void {
-    if (touched.rows.length === 0) return;
-    const values = this.values;
     const before = this.recordCount;
-    for (const [tableNo, key, k] of touched.rows) {
+    this.recordRows(touched, 0, touched.size);
+    this.endRecord(call, tool, before);
+  }
+
+  /**
+   * `recordCall` pausing (`yield`) after every `chunk` rows: a clock advance run in slices records its hundreds of
+   * thousands of rows over several slices. Nothing else may use the tracker until it is done.
+   */
+  *recordCallSteps(call: number, tool: string, touched: TouchedRows, chunk: number): Generator<void, void> {
+    const before = this.recordCount;
+    for (let from = 0; from < touched.size; from += chunk) {
+      if (from > 0) yield;
+      this.recordRows(touched, from, Math.min(touched.size, from + chunk));
+    }
+    this.endRecord(call, tool, before);
+  }
+
+  /** Rows `from` to `to` of the call's `touched` rows, each a record (`recordCall`). */
+  private recordRows(touched: TouchedRows, from: number, to: number): void {
+    const values = this.values;
+    for (let i = from; i < to; i++) {
+      const tableNo = touched.tables[i];
+      const k = touched.keyStrings[i];
       const t = this.tables[tableNo];
       let slot = this.slots.get(k);
+      let key: unknown[] | null = null;
       if (slot === undefined) {
         slot = this.slots.size;
         this.slots.set(k, slot);
         this.growSlots();
         this.slotTable[slot] = tableNo;
-        this.slotKey[slot] = values.add(key);
+        this.slotKey[slot] = values.add((key = touched.key(this, i)));
         this.slotOriginal[slot] = UNREAD;
         this.slotCurrent[slot] = UNREAD;
       }
       const was = this.slotCurrent[slot];
       if (t.eager || this.settled.has(tableNo)) {
-        const now = values.add(t.store.currentRows().read(t.local, key));
+        const now = values.add(t.store.currentRows().read(t.local, key ?? touched.key(this, i)));
         // A value not read yet is compared when the history is read; a write that changed nothing leaves no record.
         if (was !== UNREAD && was !== LIVE && values.same(was, now)) {
           values.dropLast(now);
@@ -195,6 +167,10 @@ export class ChangeTracker {
         (this.liveSlots[tableNo] ??= []).push(slot);
       }
     }
+  }
+
+  /** The call's records are all in (from `before` on): it gets an entry when it has any. */
+  private endRecord(call: number, tool: string, before: number): void {
     if (this.recordCount > before) {
       this.callNumbers.push(call);
       this.callTools.push(tool);
