@@ -2,7 +2,11 @@
  * The rows a call has touched, as the capture triggers report them (capture.ts): kept by the call's transaction until
  * it commits, then recorded by the change tracker.
  */
-import type { ChangeTracker } from './capture.ts';
+/** What the touched rows need of the change tracker (capture.ts): each table's primary key, and a row's first touch. */
+export interface TouchTracker {
+  readonly tables: readonly { readonly info: { readonly pk: readonly string[] } }[];
+  firstTouch(tableNo: number, k: string, inserted: boolean, strict: boolean): void;
+}
 
 function keyPart(v: unknown): string {
   return typeof v === 'bigint' || typeof v === 'number' ? 'n' + v : v instanceof Uint8Array ? 'b' + Buffer.from(v).toString('hex') : v === null ? 'z' : 's' + v;
@@ -36,7 +40,7 @@ export class TouchedRows {
   }
 
   /** Row `i`'s primary key as an array of its values. */
-  key(tracker: ChangeTracker, i: number): unknown[] {
+  key(tracker: TouchTracker, i: number): unknown[] {
     const key = this.keys[i];
     return tracker.tables[this.tables[i]].info.pk.length === 1 ? [key] : (key as unknown[]);
   }
@@ -45,7 +49,7 @@ export class TouchedRows {
    * A trigger fired for the store whose first table has number `offset`: `args` are `(table, ...key[, ...newKey])`, the
    * table as `-1 - table` for a delete. `strict`: a call is running, so a live row about to change throws `NeedsOld`.
    */
-  add(tracker: ChangeTracker, offset: number, args: unknown[], strict: boolean): void {
+  add(tracker: TouchTracker, offset: number, args: unknown[], strict: boolean): void {
     let local = Number(args[0]);
     const deleted = local < 0;
     if (deleted) local = -1 - local;
@@ -57,7 +61,7 @@ export class TouchedRows {
     if (update) this.touch(tracker, tableNo, n === 1 ? args[2] : args.slice(1 + n), true, strict);
   }
 
-  private touch(tracker: ChangeTracker, tableNo: number, key: unknown, inserted: boolean, strict: boolean): void {
+  private touch(tracker: TouchTracker, tableNo: number, key: unknown, inserted: boolean, strict: boolean): void {
     const k = keyString(tableNo, key);
     if (this.seen.has(k)) return;
     tracker.firstTouch(tableNo, k, inserted, strict);
