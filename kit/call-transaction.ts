@@ -23,6 +23,9 @@ import type { RefusedStatement } from './sql-guard.ts';
 /** The savepoint a call is, on a connection that runs its episode as one transaction. */
 const CALL_SAVEPOINT = '__seahaven_call';
 
+/** Rows the tracker records between two pauses of `commitSteps`: a few milliseconds' work. */
+const RECORD_CHUNK = 500;
+
 export class CallTransaction {
   private readonly tracker: ChangeTracker;
   /** Every random stream of the instance, in a fixed order, and where they were when the call began. */
@@ -117,23 +120,54 @@ export class CallTransaction {
   /**
    * End the call, keeping what it wrote: every connection it wrote to commits, and the tracker records the rows it
    * changed under call number `index`. Throws the refused statement, if any, before anything commits (then
-   * `rollback()`, as for any failure).
+   * `rollback()`, as for any failure). `commitSteps` is the same with pauses.
    */
   commit(index: number, tool: string): void {
     if (this.refused !== null) throw this.refused;
     const written = this.written;
-    const rows = this.touched.rows.length;
+    const rows = this.touched.size;
     while (written.length > 0) {
       const connection = written[0];
-      if (connection.inEpisode) {
-        connection.runOwn(`RELEASE ${CALL_SAVEPOINT}`);
-        connection.episodeWrote(rows);
-      } else if (connection.db.inTransaction) connection.runOwn('COMMIT');
+      if (this.commitPart(connection, rows)) connection.commitEpisode();
       if (this.bulk) connection.endBulk();
       written.shift();
     }
     if (this.capturing) this.tracker.recordCall(index, tool, this.touched);
     this.end();
+  }
+
+  /**
+   * `commit()` pausing (`yield`) where a clock advance's commit is long, so that one run in slices commits over several:
+   * before and after an episode's COMMIT (it copies every page the episode changed into the database), and after every
+   * `RECORD_CHUNK` rows the tracker records. The instance refuses any other use until it is done; a `rollback()` in a
+   * pause (the instance destroyed) ends the episode of a connection whose part was already released.
+   */
+  *commitSteps(index: number, tool: string): Generator<void, void> {
+    if (this.refused !== null) throw this.refused;
+    const written = this.written;
+    const rows = this.touched.size;
+    while (written.length > 0) {
+      const connection = written[0];
+      if (this.commitPart(connection, rows)) {
+        yield;
+        connection.commitEpisode();
+        yield;
+      }
+      if (this.bulk) connection.endBulk();
+      written.shift();
+    }
+    if (this.capturing) yield* this.tracker.recordCallSteps(index, tool, this.touched, RECORD_CHUNK);
+    this.end();
+  }
+
+  /** The call's part on `connection` committed (or released into its episode); whether the episode must commit now. */
+  private commitPart(connection: Connection, rows: number): boolean {
+    if (connection.inEpisode) {
+      connection.runOwn(`RELEASE ${CALL_SAVEPOINT}`);
+      return connection.episodeWrote(rows);
+    }
+    if (connection.db.inTransaction) connection.runOwn('COMMIT');
+    return false;
   }
 
   /**

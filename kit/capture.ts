@@ -113,24 +113,45 @@ export class ChangeTracker {
    * (and of schemas that replace) are read now; the others stay `LIVE` until something needs their value.
    */
   recordCall(call: number, tool: string, touched: TouchedRows): void {
-    if (touched.rows.length === 0) return;
-    const values = this.values;
     const before = this.recordCount;
-    for (const [tableNo, key, k] of touched.rows) {
+    this.recordRows(touched, 0, touched.size);
+    this.endRecord(call, tool, before);
+  }
+
+  /**
+   * `recordCall` pausing (`yield`) after every `chunk` rows: a clock advance run in slices records its hundreds of
+   * thousands of rows over several slices. Nothing else may use the tracker until it is done.
+   */
+  *recordCallSteps(call: number, tool: string, touched: TouchedRows, chunk: number): Generator<void, void> {
+    const before = this.recordCount;
+    for (let from = 0; from < touched.size; from += chunk) {
+      if (from > 0) yield;
+      this.recordRows(touched, from, Math.min(touched.size, from + chunk));
+    }
+    this.endRecord(call, tool, before);
+  }
+
+  /** Rows `from` to `to` of the call's `touched` rows, each a record (`recordCall`). */
+  private recordRows(touched: TouchedRows, from: number, to: number): void {
+    const values = this.values;
+    for (let i = from; i < to; i++) {
+      const tableNo = touched.tables[i];
+      const k = touched.keyStrings[i];
       const t = this.tables[tableNo];
       let slot = this.slots.get(k);
+      let key: unknown[] | null = null;
       if (slot === undefined) {
         slot = this.slots.size;
         this.slots.set(k, slot);
         this.growSlots();
         this.slotTable[slot] = tableNo;
-        this.slotKey[slot] = values.add(key);
+        this.slotKey[slot] = values.add((key = touched.key(this, i)));
         this.slotOriginal[slot] = UNREAD;
         this.slotCurrent[slot] = UNREAD;
       }
       const was = this.slotCurrent[slot];
       if (t.eager || this.settled.has(tableNo)) {
-        const now = values.add(t.store.currentRows().read(t.local, key));
+        const now = values.add(t.store.currentRows().read(t.local, key ?? touched.key(this, i)));
         // A value not read yet is compared when the history is read; a write that changed nothing leaves no record.
         if (was !== UNREAD && was !== LIVE && values.same(was, now)) {
           values.dropLast(now);
@@ -146,6 +167,10 @@ export class ChangeTracker {
         (this.liveSlots[tableNo] ??= []).push(slot);
       }
     }
+  }
+
+  /** The call's records are all in (from `before` on): it gets an entry when it has any. */
+  private endRecord(call: number, tool: string, before: number): void {
     if (this.recordCount > before) {
       this.callNumbers.push(call);
       this.callTools.push(tool);

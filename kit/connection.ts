@@ -319,12 +319,13 @@ export class Connection {
    * committed (the next call that writes begins a batch): in SQLite every write inside a transaction costs more the
    * more that transaction has already written (an episode 20,000 rows in wrote three to four times slower than a fresh
    * one), and a long or bulk episode (a fixture built through a world's operations, a month of billing) matters more
-   * than the cheap `restart()` it gives up, which then reopens from the fixture image instead.
+   * than the cheap `restart()` it gives up, which then reopens from the fixture image instead. Returns whether it must
+   * be committed now; the caller does (`commitEpisode()`), when it chooses to pause before a long COMMIT.
    */
-  episodeWrote(rows: number): void {
-    if (!this.episode) return;
+  episodeWrote(rows: number): boolean {
+    if (!this.episode) return false;
     this.episodeRows += rows;
-    if (this.episodeRows > EPISODE_ROWS) this.commitEpisode();
+    return this.episodeRows > EPISODE_ROWS;
   }
 
   /** Commit an open episode or batch transaction, so the connection holds the episode's state as plain committed data. */

@@ -1,5 +1,5 @@
 /**
- * Keys of the members the kit's own modules use beyond an instance's public API: the served call (a transport writes
+ * Keys of the members the kit's own modules use beyond an instance's public API (and the check of a call's result): the served call (a transport writes
  * the result's JSON without serialising it again), the fixture build and the stores' open connections. No subpath exports
  * this module, so code outside the kit cannot reach these members, and their declarations are stripped from the
  * published types.
@@ -25,6 +25,20 @@ export const openBytes: unique symbol = Symbol('seahaven.openBytes');
  * recorded), so the transport writes it without serialising it again.
  */
 export type CallOutcome = { ok: true; result: unknown; json: string } | { ok: false; error: ToolFailure; json: string };
+
+/** A call's result checked and serialised; throws (the call is rolled back) when it is a Promise or not JSON. */
+export function outcomeOf(name: string, value: unknown): CallOutcome {
+  if (value instanceof Promise) {
+    value.catch(() => undefined);
+    throw new TypeError(`${name} returned a Promise; tools and operations must be synchronous`);
+  }
+  const result = value === undefined ? null : value;
+  try {
+    return { ok: true, result, json: JSON.stringify(result) ?? 'null' };
+  } catch (e) {
+    throw new TypeError(`${name} returned a value that is not JSON (${(e as Error).message}); return plain objects, arrays, strings, numbers, booleans and null`);
+  }
+}
 
 /** An advance of the clock run in slices (`inst[advanceInSlices](ms)`). */
 export interface ClockRun {

@@ -12,7 +12,7 @@ import { VirtualClock, advanceProblem, isoOf } from './clock.ts';
 import type { CallInfo, Ctx } from './ctx.ts';
 import { InstanceError } from './errors.ts';
 import { freshStart, forkStart, restartStart, startingFixture, type EpisodeSettings, type InstanceOptions, type InstanceStart } from './instance-start.ts';
-import { advanceInSlices, advanceWithJson, callWithJson, openBytes, runFixtureBuild, storeDatabases, type CallOutcome, type ClockRun } from './instance-internals.ts';
+import { advanceInSlices, advanceWithJson, callWithJson, openBytes, outcomeOf, runFixtureBuild, storeDatabases, type CallOutcome, type ClockRun } from './instance-internals.ts';
 import { boundTools, clockHookSteps, clockHooksOf, type Bound, type ClockHook } from './mount.ts';
 import { StreamPositions, type Stream } from './random.ts';
 import type { Db } from './sqlite.ts';
@@ -210,21 +210,18 @@ export class Instance {
 
   /** A call's result checked and serialised, its transaction committed and the call logged; throws to be rolled back. */
   #commitCall(index: number, name: string, rawArgs: unknown, value: unknown): CallOutcome {
-    let result = value;
-    if (result instanceof Promise) {
-      result.catch(() => undefined);
-      throw new TypeError(`${name} returned a Promise; tools and operations must be synchronous`);
-    }
-    if (result === undefined) result = null;
-    let json: string;
-    try {
-      json = JSON.stringify(result) ?? 'null';
-    } catch (e) {
-      throw new TypeError(`${name} returned a value that is not JSON (${(e as Error).message}); return plain objects, arrays, strings, numbers, booleans and null`);
-    }
+    const outcome = outcomeOf(name, value);
     this.#tx.commit(index, name);
-    this.#calls.push(index, true, name, safeJson(rawArgs), json);
-    return { ok: true, result, json };
+    this.#calls.push(index, true, name, safeJson(rawArgs), outcome.json);
+    return outcome;
+  }
+
+  /** An advance's hooks and then its commit (`commitSteps`), pausing wherever either does: what its slices run. */
+  *#advanceSteps(index: number, args: { ms: number }, hooks: Generator<unknown, unknown>): Generator<unknown, CallOutcome> {
+    const outcome = outcomeOf('advance_clock', yield* hooks);
+    yield* this.#tx.commitSteps(index, 'advance_clock');
+    this.#calls.push(index, true, 'advance_clock', safeJson(args), outcome.json);
+    return outcome;
   }
 
   /** A call that threw: everything it did rolled back, and the failure logged. */
@@ -298,8 +295,9 @@ export class Instance {
   /**
    * @internal `advanceClock()` run a slice at a time: each `slice(budgetMs)` runs the hooks until they pause
    * (clockHookSteps, mount.ts) with `budgetMs` spent, and answers null while work remains, the outcome once it is done.
-   * The call's transaction stays open between slices, and the instance refuses any other use meanwhile; how the work
-   * is sliced never changes what it writes. `advanceWithJson` is this with one slice.
+   * The call's transaction stays open between slices, and its commit pauses too (`commitSteps`); the instance refuses
+   * any other use meanwhile, and how the work is sliced never changes what it writes. `advanceWithJson` is this with one
+   * slice.
    */
   [advanceInSlices](ms: number): ClockRun {
     this.#alive();
@@ -309,7 +307,7 @@ export class Instance {
     }
     const problem = advanceProblem(ms, this.clock.now());
     if (problem !== null) throw new RangeError(`advanceClock(ms): ${problem}`);
-    let steps: Generator<unknown, unknown> | null = null;
+    let steps: Generator<unknown, CallOutcome> | null = null;
     let index = 0;
     let done: CallOutcome | null = null;
     const args = { ms };
@@ -322,7 +320,7 @@ export class Instance {
           this.clock.base += ms;
           if (this.#hooks.length === 0) return (done = { ok: true, result: null, json: 'null' });
           index = this.#beginCall('advance_clock', args, true);
-          steps = clockHookSteps(this.world, this.#hooks, (m) => this.#storeOf(m).ctx, { from, to: from + ms });
+          steps = this.#advanceSteps(index, args, clockHookSteps(this.world, this.#hooks, (m) => this.#storeOf(m).ctx, { from, to: from + ms }));
           this.#advancing = run;
         } else {
           if (this.#destroyed) throw new InstanceError('destroyed', `instance ${this.id} was destroyed while its clock advanced; the advance was rolled back`);
@@ -334,7 +332,7 @@ export class Instance {
           for (;;) {
             const r = steps.next();
             if (r.done) {
-              done = this.#commitCall(index, 'advance_clock', args, r.value);
+              done = r.value;
               break;
             }
             if (performance.now() >= deadline) break;

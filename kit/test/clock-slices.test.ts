@@ -134,3 +134,70 @@ describe('a clock advance in slices', () => {
     }
   });
 });
+
+// A year of a large account's billing commits hundreds of thousands of rows at its end: the commit pauses too, before
+// and after the episode's COMMIT and every few hundred rows the change history records, and leaves what a commit in
+// one piece leaves.
+const ledger = defineWorld({
+  name: 'ledger_slices',
+  version: '1',
+  schema: 'CREATE TABLE entries (id INTEGER PRIMARY KEY, day TEXT NOT NULL) STRICT; CREATE TABLE days (pair TEXT NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (pair, n)) STRICT;',
+  fixtures: { opened: { description: 'One entry.', now: '2026-01-01T00:00:00.000Z', build: (ctx) => void ctx.db.run("INSERT INTO entries (id, day) VALUES (0, 'start')") } },
+  tools: [
+    defineTool({ name: 'note', description: 'Write one entry.', input: z.object({}), run: (ctx) => ctx.db.run('UPDATE entries SET day = ? WHERE id = 0', ctx.clock.iso()).changes }),
+  ],
+  // One step, no pause of its own: 3,000 entries and as many rows of a table keyed on two columns.
+  *onClockAdvance(ctx) {
+    for (let i = 1; i <= 3000; i++) {
+      ctx.db.run('INSERT INTO entries (id, day) VALUES (?, ?)', i, ctx.clock.iso());
+      ctx.db.run('INSERT INTO days (pair, n) VALUES (?, ?)', `p${i % 7}`, i);
+    }
+    ctx.db.run("UPDATE entries SET day = 'advanced' WHERE id = 0");
+    return { entries: 3000 };
+  },
+});
+
+describe('the commit of a clock advance in slices', () => {
+  it('pauses while it commits thousands of rows, and leaves what a commit in one piece leaves', () => {
+    const whole = ledger.instance({ fixture: 'opened', seed: 2 });
+    const pieces = ledger.instance({ fixture: 'opened', seed: 2 });
+    const seen = (inst: Instance) => ({
+      entries: inst.query('SELECT count(*) AS n, max(day) AS last FROM entries'),
+      days: inst.query('SELECT count(*) AS n FROM days'),
+      changes: inst.changes(),
+      changeLog: inst.changeLog(),
+      calls: inst.callLog(),
+      next: inst.call('note'),
+      after: inst.changeLog().slice(-1),
+    });
+    try {
+      for (const inst of [whole, pieces]) inst.call('note');
+      const one = whole.advanceClock(DAY);
+      expect(one).toMatchObject({ ok: true, result: { entries: 3000 } });
+      const { outcome, slices } = sliced(pieces, DAY);
+      // The hook's one step, the episode's COMMIT between two pauses, then 6,001 rows recorded 500 at a time.
+      expect(slices).toBeGreaterThanOrEqual(15);
+      expect(outcome).toMatchObject({ ok: true, result: { entries: 3000 } });
+      expect(seen(pieces)).toEqual(seen(whole));
+    } finally {
+      whole.destroy();
+      pieces.destroy();
+    }
+  });
+
+  it('is undone by a destroy between its pauses, and the next instance of the fixture starts clean', () => {
+    const inst = ledger.instance({ fixture: 'opened', seed: 2 });
+    const run = inst[advanceInSlices](DAY);
+    // The hook's step ends the first slice; the next ones are the commit's.
+    expect(run.slice(0)).toBeNull();
+    expect(run.slice(0)).toBeNull();
+    inst.destroy();
+    const next = ledger.instance({ fixture: 'opened', seed: 2 });
+    try {
+      expect(next.query('SELECT count(*) AS n FROM entries')).toEqual([{ n: 1 }]);
+      expect(next.changes()).toEqual([]);
+    } finally {
+      next.destroy();
+    }
+  });
+});

@@ -24,7 +24,7 @@ import { emit, emitStored, changedAttributes } from './events.ts';
 import { DAY } from './money.ts';
 import { DEFAULT_API_VERSION, type OpContext } from './op.ts';
 import { get, newId, nowSeconds, put, putJson, remove, rows, type Obj } from './store.ts';
-import { PRUNE_BATCH, pruneEvents } from './retention.ts';
+import { pruneEvents } from './retention.ts';
 import { attemptQuietly, collectDueInvoices, createDraftInvoice, createFinalizedInvoice, createInvoiceItem, finalizeInvoice, markUncollectible, payInvoice, priceAmount, voidInvoice, type LineInput } from './invoicing.ts';
 
 /** Stripe allows 20 items on a subscription. */
@@ -327,8 +327,8 @@ export function billingTick(ctx: Ctx, passed: { from: number; to: number }): Tic
 }
 
 /**
- * `billingTick` as the world's `onClockAdvance`: a generator that pauses after each subscription's step and each batch
- * of pruned events, so the kit can run a long advance in slices and answer other sessions between them. Pausing
+ * `billingTick` as the world's `onClockAdvance`: a generator that pauses after each subscription's step and each
+ * hundred pruned events, so the kit can run a long advance in slices and answer other sessions between them. Pausing
  * changes only when the next part runs: every part reads what it does next from the store, never from how the advance
  * was sliced.
  */
@@ -349,8 +349,8 @@ export function* billingSteps(ctx: Ctx, passed: { from: number; to: number }): G
   // Invoices outside subscriptions (auto-advancing drafts, their retries) are collected as of the new time.
   collectDueInvoices(contextAt(ctx, end));
   yield;
-  // Events older than Stripe's 30 days of retention are gone (lib/retention.ts).
-  while (pruneEvents(ctx, end) === PRUNE_BATCH) yield;
+  // Events older than Stripe's 30 days of retention are gone (lib/retention.ts), a hundred per pause.
+  yield* pruneEvents(ctx, end);
   return summary;
 }
 
