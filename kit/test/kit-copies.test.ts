@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { defineTool, defineWorld, DefinitionError, InstanceError, ToolError, z } from '../index.ts';
 
 // A second instance of the errors module: what a second copy of the kit (another path to the same files) defines.
+// @ts-expect-error: the query, which makes Vite load the file again as another module, is not a path TypeScript knows.
 const other = (await import('../errors.ts?second-copy')) as typeof import('../errors.ts');
 
 describe('errors from another copy of the kit', () => {
