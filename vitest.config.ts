@@ -13,6 +13,7 @@ export default defineConfig({
       { find: /^seahaven\/client$/, replacement: here('./kit/client/index.ts') },
       { find: /^seahaven\/testing$/, replacement: here('./kit/testing/index.ts') },
       { find: /^seahaven\/serve$/, replacement: here('./kit/serve/index.ts') },
+      { find: /^seahaven\/worlds\/stripe$/, replacement: here('./worlds/stripe/index.ts') },
       { find: /^seahaven$/, replacement: here('./kit/index.ts') },
     ],
   },

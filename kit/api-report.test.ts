@@ -44,7 +44,7 @@ function subpaths(): Subpath[] {
     if (typeof target === 'string' || target.types === undefined) return [];
     const name = key === '.' ? pkg.name : `${pkg.name}/${key.slice(2)}`;
     const file = target.types.replace(/^\.\/dist\//, '');
-    return [{ name, source: join(root, file.replace(/\.d\.ts$/, '.ts')), dts: join(OUT, file), report: `api-report/${name.replace('/', '-')}.api.md` }];
+    return [{ name, source: join(root, file.replace(/\.d\.ts$/, '.ts')), dts: join(OUT, file), report: `api-report/${name.replaceAll('/', '-')}.api.md` }];
   });
 }
 

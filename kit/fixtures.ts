@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { MAX_DB_BYTES } from './connection.ts';
 import { InstanceError } from './errors.ts';
+import { rebuildCommand } from './fixture-command.ts';
 import { runFixtureBuild, storeDatabases } from './instance-internals.ts';
 import { captureTriggersSql, dropCaptureTriggersSql, RowReader } from './capture-sql.ts';
 import { schemaHash, type TableInfo } from './schema.ts';
@@ -99,8 +100,8 @@ export function buildFixture(world: World, id: string): BuiltFixture {
 export const COMMITTED_IMAGE_LIMIT = 1_048_576;
 
 /**
- * A fixture whose image is not in the folder (too large to commit): build it from its recipe, check that it has the
- * sha256 the committed sidecar records, and keep it in the folder for the next process (where the folder is
+ * A fixture with an image not in the folder (the host's or a mounted world's store, too large to commit): build it from
+ * its recipe, check that every store has the sha256 the committed sidecar records, and keep it in the folder for the next process (where the folder is
  * writable; an installed, read-only copy keeps it in memory). A recipe that no longer reproduces the hash is refused.
  */
 function buildOnFirstUse(world: World, id: string, meta: FixtureMeta, dir: string): Map<string | null, Buffer> {
@@ -220,7 +221,7 @@ function withCaptureTriggers(bytes: Buffer, tables: readonly TableInfo[]): Buffe
 }
 
 function refuse(world: World, id: string, why: string): never {
-  throw new InstanceError('fixture_invalid', `fixture "${id}" of world "${world.name}" ${why}; rebuild it with \`npx seahaven fixtures build --world ${world.name}\` (and commit the result)`);
+  throw new InstanceError('fixture_invalid', `fixture "${id}" of world "${world.name}" ${why}; rebuild it with \`${rebuildCommand(world)}\` (and commit the result)`);
 }
 
 /** The committed images of a fixture, each checked against its sidecar and the world's schema. */
@@ -268,7 +269,9 @@ export function loadFixture(world: World, id: string): LoadedFixture {
     } catch (e) {
       refuse(world, id, `has an unreadable sidecar ${sidecar} (${(e as Error).message})`);
     }
-    images = existsSync(join(dir, imageFileName(id, null))) ? readFrozenImages(world, id, meta, dir) : buildOnFirstUse(world, id, meta, dir);
+    // A store's image over the commit limit (the host's or a mounted world's) is not committed: build it on first use.
+    const complete = [...worlds.keys()].every((mount) => existsSync(join(dir, imageFileName(id, mount))));
+    images = complete ? readFrozenImages(world, id, meta, dir) : buildOnFirstUse(world, id, meta, dir);
   }
   const resetImages = new Map<string | null, Buffer>();
   const base = new Map<string | null, RowReader>();

@@ -1,13 +1,15 @@
 /**
  * Grader self-tests. A grader is checked against three agents: one that does nothing (must not pass), the task's gold
- * solution (must score 1), and seeded chaos agents (must not score 1). Findings carry stable codes SH501–SH511.
+ * solution (must score 1), and seeded chaos agents (must not score 1). Findings carry stable codes SH501–SH513.
  */
-import type { Grade, GradeTarget, Instance, Task, World } from '../kit/index.ts';
+import { InstanceError, type Grade, type GradeTarget, type Instance, type Task, type World } from '../kit/index.ts';
 import { runChaos, type ChaosRun } from './chaos.ts';
 import { CRITERION_ID } from '../kit/task.ts';
+import { visibleInMount } from '../kit/mount.ts';
+import { CHECK_CODES } from '../kit/check/codes.ts';
 import { full } from './grade.ts';
 
-export type GraderCheckCode = 'SH501' | 'SH502' | 'SH503' | 'SH504' | 'SH505' | 'SH506' | 'SH507' | 'SH508' | 'SH509' | 'SH510' | 'SH511';
+export type GraderCheckCode = 'SH501' | 'SH502' | 'SH503' | 'SH504' | 'SH505' | 'SH506' | 'SH507' | 'SH508' | 'SH509' | 'SH510' | 'SH511' | 'SH512' | 'SH513';
 export type Severity = 'error' | 'warning';
 
 /** Every grader check: its severity, what it means, and the one-line fix. Codes are never reused. */
@@ -23,6 +25,8 @@ export const GRADER_CHECKS: Readonly<Record<GraderCheckCode, { severity: Severit
   SH509: { severity: 'error', title: 'grading is not deterministic', fix: 'Grade only from target.changes() and target.query(); no clocks, randomness or outside state in graders.' },
   SH510: { severity: 'error', title: 'the grade is malformed', fix: 'Return { reward in [0, 1], passed: boolean, criteria: [{ id?, name, score, weight, reason }] } with ids like "insert.contacts"; rubrics from seahaven/rewards do.' },
   SH511: { severity: 'warning', title: 'a chaos agent hit a world bug', fix: 'A tool threw something other than ToolError; reproduce with runChaos(inst, { seed }) and fix the tool.' },
+  SH512: { severity: 'error', title: 'a gold call of a mounted world comes back internal', fix: CHECK_CODES.SH605.fix },
+  SH513: { severity: 'error', title: 'the task\'s instance cannot start', fix: 'Follow the message: a fixture that cannot load names the `seahaven fixtures build` command that rebuilds it; an unknown fixture is a typo in the task.' },
 });
 
 /** One problem `checkGrader` found. */
@@ -74,6 +78,13 @@ function gradeProblem(grade: unknown): string | null {
     if (typeof c.id !== 'string' || !CRITERION_ID.test(c.id)) return `criteria[${i}].id is ${JSON.stringify(c.id)}, not an id like "insert.contacts" (${CRITERION_ID})`;
   }
   return null;
+}
+
+/** The agent-visible names of a world's mounted tools, with the mount each belongs to. */
+function mountedTools(world: World): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [mount, m] of Object.entries(world.mounts)) for (const t of m.world.tools) if (visibleInMount(m, t.name)) out.set(m.prefix + t.name, mount);
+  return out;
 }
 
 function missed(grade: Grade): string {
@@ -132,8 +143,16 @@ export function checkGrader(world: World, taskOrId: Task | string, options: Chec
       report('SH505', `gold threw ${(e as Error)?.name ?? 'an error'}: ${(e as Error)?.message ?? String(e)}`);
     }
     if (!threw) {
+      const mounted = mountedTools(world);
       for (const entry of inst.callLog()) {
-        if (!entry.ok) report('SH506', `gold call ${entry.tool}(${JSON.stringify(entry.args)}) failed with ${entry.error?.code}: ${entry.error?.message}`);
+        if (entry.ok) continue;
+        const mount = mounted.get(entry.tool);
+        if (mount !== undefined && entry.error?.code === 'internal') {
+          const bug = worldBugs.find((line) => line.includes(String(entry.error?.details?.id ?? '\u0000')))?.split('\n')[0];
+          report('SH512', `gold call ${entry.tool}(${JSON.stringify(entry.args)}) of the world mounted at "${mount}" came back internal${bug ? ` (${bug.replace(/^\[seahaven\] /, '')})` : ''}.`);
+        } else {
+          report('SH506', `gold call ${entry.tool}(${JSON.stringify(entry.args)}) failed with ${entry.error?.code}: ${entry.error?.message}`);
+        }
       }
       gold = grade(inst, 'gold solution');
       if (gold && !(full(gold.reward) && gold.passed)) report('SH504', `the gold solution scores ${gold.reward}${gold.passed ? '' : ' and does not pass'}.${missed(gold)}`);
@@ -187,7 +206,9 @@ export function graderFindings(world: World, options: CheckGraderOptions = {}): 
     try {
       report = checkGrader(world, task, options);
     } catch (e) {
-      out.push({ code: 'SH508', severity: 'error', message: `${task.id}: the task could not be checked: ${(e as Error)?.message ?? String(e)}`, fix: GRADER_CHECKS.SH508.fix, task: task.id });
+      // An instance that cannot start (a fixture that cannot load, above all) is not the grader's fault.
+      const code = e instanceof InstanceError ? 'SH513' : 'SH508';
+      out.push({ code, severity: 'error', message: `${task.id}: the task could not be checked: ${(e as Error)?.message ?? String(e)}`, fix: GRADER_CHECKS[code].fix, task: task.id });
       continue;
     }
     for (const p of report.problems) out.push({ ...p, task: task.id });

@@ -7,6 +7,7 @@ import { buildFixture, type FixtureMeta } from '../fixtures.ts';
 import { GRADER_CHECKS } from '../../rewards/check.ts';
 import { CHECK_CODES, checkLint, checkTools, formatReport, runChecks, type Check, type CheckOptions, type CheckReport, type Finding } from './index.ts';
 import { fixtureWorld } from './test-fixtures/fixture-world.ts';
+import { mountedInternalWorld, shopWorld } from './test-fixtures/mounted-internal.ts';
 
 const brokenWorld = (name: string) => fileURLToPath(new URL(`./test-fixtures/${name}/index.ts`, import.meta.url));
 const triggered = new Set<string>();
@@ -228,6 +229,31 @@ describe('seahaven check', () => {
       const twin: Check = { name: 'schema', description: '', run: () => [] };
       await expect(runChecks('crm', { extraChecks: [twin] })).rejects.toThrow(/two checks are named "schema"/);
     });
+  });
+
+  it('fails a world whose mounted world\'s calls come back internal, naming the mount, not the grader', async () => {
+    const report = await check(mountedInternalWorld, { skip: ['lint', 'fixtures'] });
+    expect(report.ok).toBe(false);
+    expect(codes(report.findings)).toEqual(['SH605', 'SH512', 'SH511', 'SH511', 'SH511']);
+    const [smoke, gold] = report.findings;
+    expect(smoke).toMatchObject({ severity: 'error', location: { object: 'tool billing_pay_invoice' } });
+    expect(smoke.message).toMatch(/^Tool "billing_pay_invoice" of the world mounted at "billing" came back internal, with ToolError: No such invoice: /);
+    expect(smoke.fix).toContain('seahaven/worlds/stripe');
+    expect(gold).toMatchObject({ severity: 'error', location: { object: 'task order_lamp' } });
+    expect(gold.message).toMatch(/^order_lamp: gold call billing_pay_invoice\(\{"id":"in_1"\}\) of the world mounted at "billing" came back internal \(world bug err_[0-9a-f]{16} in shop\/billing_pay_invoice .*No such invoice: in_1\)\.$/);
+  });
+
+  it('reports a task whose fixture cannot load as an instance that cannot start, not as a grader that throws', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'seahaven-check-unloadable-'));
+    try {
+      writeFileSync(join(dir, 'empty.json'), '{ not json');
+      const world = shopWorld(dir);
+      const report = await check(world, { skip: ['lint', 'determinism'] });
+      expect(codes(report.findings)).toEqual(['SH301', 'SH513']);
+      expect(report.findings[1].message).toMatch(/^order_lamp: the task could not be checked: fixture "empty" of world "shop" has an unreadable sidecar/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('has a test world for every built-in code', () => {

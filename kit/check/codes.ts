@@ -77,6 +77,11 @@ export const CHECK_CODES = {
   SH602: { severity: 'error', title: 'Two identical plays return different results', fix: 'A tool result depends on the host or on unordered reads; use `ctx` for time and randomness and `ORDER BY` in multi-row reads.' },
   SH603: { severity: 'error', title: 'A tool crashes on valid arguments', fix: 'Fix the exception; throw `ToolError(code, message)` for failures the agent should see.' },
   SH604: { severity: 'error', title: 'The determinism smoke cannot start an instance', fix: 'Make `world.instance({ fixture })` work for every fixture.' },
+  SH605: {
+    severity: 'error',
+    title: 'A mounted world\'s tool comes back internal',
+    fix: 'A mounted world threw something other than a ToolError, so the agent sees "internal error" instead of its error codes: a bug in it (the logged stack says where), or it runs on a copy of the kit that predates this one\'s; import it by its package name (`seahaven/worlds/stripe`), not from its sources, and install one version of seahaven.',
+  },
 } as const satisfies Record<string, CodeInfo>;
 
 export type CheckCode = keyof typeof CHECK_CODES;

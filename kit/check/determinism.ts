@@ -8,6 +8,7 @@ import type { World } from '../world.ts';
 import { finding, type Finding } from './codes.ts';
 import { randomArgs, rememberValues, type SeenValues } from '../random-args.ts';
 import type { Check } from './check.ts';
+import { visibleInMount } from '../mount.ts';
 
 /** The instance seed of both plays. */
 export const SMOKE_SEED = 7;
@@ -92,11 +93,22 @@ export async function smokeFixture(world: World, fixture: string | null, calls: 
     if (i !== -1) out.push(finding('SH602', `Two identical plays of ${label} (${setup}) return different results at call ${i + 1} (${first.results[i].tool}).`, { location: { object: `${object}, call ${i + 1}` } }));
   }
   const reported = new Set<string>();
+  const mounted = mountOfTool(world);
   for (const crash of first.crashes) {
     if (reported.has(crash.tool)) continue;
     reported.add(crash.tool);
-    out.push(finding('SH603', `Tool "${crash.tool}" crashed with ${crash.error} on valid arguments ${JSON.stringify(crash.args)} (${label}, ${setup}, call ${crash.call}).`, { location: { object: `tool ${crash.tool}` } }));
+    const where = `on valid arguments ${JSON.stringify(crash.args)} (${label}, ${setup}, call ${crash.call})`;
+    const mount = mounted.get(crash.tool);
+    if (mount !== undefined) out.push(finding('SH605', `Tool "${crash.tool}" of the world mounted at "${mount}" came back internal, with ${crash.error}, ${where}.`, { location: { object: `tool ${crash.tool}` } }));
+    else out.push(finding('SH603', `Tool "${crash.tool}" crashed with ${crash.error} ${where}.`, { location: { object: `tool ${crash.tool}` } }));
   }
+  return out;
+}
+
+/** The mount of each agent-visible tool that a mounted world provides. */
+function mountOfTool(world: World): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [mount, m] of Object.entries(world.mounts)) for (const t of m.world.tools) if (visibleInMount(m, t.name)) out.set(m.prefix + t.name, mount);
   return out;
 }
 

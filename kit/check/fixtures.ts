@@ -65,7 +65,7 @@ export function checkFixtures(world: World, ref: string, file: string | null = n
       if (committed !== null && fingerprint(first.meta) === fingerprint(committed)) {
         // A fixture too large to commit was just built and matches its sidecar: keep it, as its first use would, so
         // the determinism smoke and the next process do not build it again.
-        if (dir !== null && !existsSync(join(dir, imageFileName(id, null)))) keepImages(id, first.images, dir);
+        if (dir !== null && [...first.images.keys()].some((mount) => !existsSync(join(dir, imageFileName(id, mount))))) keepImages(id, first.images, dir);
         return;
       }
       const second = rebuild(world, id);
@@ -106,7 +106,7 @@ export function checkFixtures(world: World, ref: string, file: string | null = n
     for (const [mount, m] of Object.entries(world.mounts)) stores.push([mount, m.world, meta.stores?.[mount]]);
     for (const [mount, w, recorded] of stores) {
       const file = join(dir, imageFileName(id, mount));
-      if (recorded && !existsSync(file) && buildsOnFirstUse(sidecar)) {
+      if (recorded && !existsSync(file) && buildsOnFirstUse(sidecar, mount)) {
         // Nothing to read: the rebuild below proves the recipe still gives the recorded hash.
         if (recorded.schema_hash !== w.schemaHash) {
           out.push(finding('SH304', `Fixture "${id}"${mount ? ` (store ${mount})` : ''} was frozen for another schema of ${w.name}: schema.sql changed since.`, { fix: buildFix, location: { file: sidecar, object } }));
@@ -165,10 +165,15 @@ export const fixturesCheck: Check = {
   },
 };
 
-/** Whether a sidecar records an image over the commit limit, which is built on first use instead of committed. */
-function buildsOnFirstUse(sidecar: string): boolean {
+/**
+ * Whether a sidecar records the image of a store (`null`: the host's) over the commit limit, which is built on first
+ * use instead of committed.
+ */
+function buildsOnFirstUse(sidecar: string, mount: string | null = null): boolean {
   try {
-    return (JSON.parse(readFileSync(sidecar, 'utf8')) as FixtureMeta).bytes > COMMITTED_IMAGE_LIMIT;
+    const meta = JSON.parse(readFileSync(sidecar, 'utf8')) as FixtureMeta;
+    const bytes = mount === null ? meta.bytes : meta.stores?.[mount]?.bytes;
+    return typeof bytes === 'number' && bytes > COMMITTED_IMAGE_LIMIT;
   } catch {
     return false;
   }

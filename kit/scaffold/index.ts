@@ -9,6 +9,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { buildFixture, imageFileName } from '../fixtures.ts';
 import { kitOrigin, packKit } from './kit-source.ts';
+import { fillMounts, MOUNTS } from './mounts.ts';
 import type { World } from '../world.ts';
 
 /** What a project (and world) name must match: it becomes the folder, the npm package and the world name. */
@@ -44,6 +45,8 @@ export interface ScaffoldOptions {
    * of this kit when it came from the npm registry; otherwise a tarball of this kit packed into the project.
    */
   kit?: string;
+  /** Worlds of the kit to mount in the new world, by name (`['stripe']`: Stripe World at `stripe`). Default none. */
+  mount?: readonly string[];
   /** Told about slow steps (packing the kit), one line each. */
   onProgress?: (line: string) => void;
 }
@@ -99,11 +102,15 @@ function projectManifest(name: string, seahaven: string): Record<string, unknown
   };
 }
 
-function fill(template: string, name: string): string {
-  return template.replaceAll('{{name}}', name);
+function fill(template: string, name: string, mounts: readonly string[] = []): string {
+  return fillMounts(template, mounts).replaceAll('{{name}}', name);
 }
 
-function refuseUnusable(name: string, dir: string): void {
+function refuseUnusable(name: string, dir: string, mounts: readonly string[]): void {
+  for (const m of mounts) {
+    if (!Object.hasOwn(MOUNTS, m)) throw new ScaffoldError(`--mount ${m}: no such world to mount; the worlds seahaven new can mount are ${Object.keys(MOUNTS).join(', ')}`);
+  }
+  if (mounts.includes(name)) throw new ScaffoldError(`"${name}" is also the name of the world it mounts; give the project another name, like ${name}-app`);
   if (typeof name !== 'string' || !PROJECT_NAME.test(name)) {
     throw new ScaffoldError(`"${name}" is not a valid world name; use lower case letters, digits, - and _, starting with a letter (${PROJECT_NAME}), like my-world`);
   }
@@ -152,7 +159,8 @@ async function kitDependency(dir: string, options: ScaffoldOptions, files: strin
  */
 export async function scaffoldWorld(options: ScaffoldOptions): Promise<ScaffoldResult> {
   const dir = resolve(options.dir ?? String(options.name));
-  refuseUnusable(options.name, dir);
+  const mounts = [...new Set(options.mount ?? [])];
+  refuseUnusable(options.name, dir, mounts);
   const createdDir = !existsSync(dir);
   mkdirSync(dir, { recursive: true });
   try {
@@ -162,7 +170,7 @@ export async function scaffoldWorld(options: ScaffoldOptions): Promise<ScaffoldR
       files.push(file);
     };
     write('package.json', JSON.stringify(projectManifest(options.name, await kitDependency(dir, options, files)), null, 2) + '\n');
-    for (const [template, file] of FILES) write(file, fill(readFileSync(new URL(template, TEMPLATE), 'utf8'), options.name));
+    for (const [template, file] of FILES) write(file, fill(readFileSync(new URL(template, TEMPLATE), 'utf8'), options.name, mounts));
     // The project's AGENTS.md is the kit's, under a short header about this project's layout and scripts.
     write('AGENTS.md', fill(readFileSync(new URL('AGENTS.md.tmpl', TEMPLATE), 'utf8'), options.name) + readFileSync(new URL('AGENTS.md', PACKAGE_ROOT), 'utf8'));
     files.push(...(await freezeFixtures(dir)));

@@ -95,6 +95,29 @@ describe('seahaven new: names and folders', () => {
     expect(readdirSync(join(dir, 'fixtures')).sort()).toEqual(['starter.json', 'starter.sqlite']);
   });
 
+  it('--mount stripe writes a world that mounts Stripe World by its package name and passes seahaven check', () => {
+    const r = seahaven(tmp, 'new', 'boxcraft', '--mount', 'stripe', '--kit', '^0.1.0');
+    expect(r.status, output(r)).toBe(0);
+    const dir = join(tmp, 'boxcraft');
+    expect(readdirSync(join(dir, 'fixtures')).sort()).toEqual(['starter.json', 'starter.sqlite', 'starter.stripe.sqlite']);
+    const world = readFileSync(join(dir, 'world.ts'), 'utf8');
+    expect(world).toContain("import { stripe } from 'seahaven/worlds/stripe';");
+    expect(world).toContain("worlds: { stripe: { world: stripe, prefix: 'stripe_', http: true } },");
+    expect(readFileSync(join(dir, 'tasks.ts'), 'utf8')).toContain('export const tasks = [completePayRent, addStripeCustomer];');
+    expect(readFileSync(join(dir, 'world.test.ts'), 'utf8')).toContain("Stripe failure reaches the agent with Stripe\\'s own error code");
+    expect(readFileSync(join(dir, 'world.ts'), 'utf8')).not.toContain('{{');
+    const check = seahaven(dir, 'check', '.');
+    expect(check.status, output(check)).toBe(0);
+    expect(check.stdout).toContain('OK boxcraft 0.1.0: no findings (load, schema, tools, fixtures, lint, determinism, graders).');
+  }, 120_000);
+
+  it('refuses a world it cannot mount, naming those it can', () => {
+    const r = seahaven(tmp, 'new', 'shop', '--mount', 'paypal', '--kit', '^0.1.0');
+    expect(r.status, output(r)).toBe(2);
+    expect(r.stderr).toBe('seahaven: --mount paypal: no such world to mount; the worlds seahaven new can mount are stripe\n');
+    expect(existsSync(join(tmp, 'shop'))).toBe(false);
+  });
+
   it('takes a path as the name, naming the world after its last part', () => {
     const r = seahaven(tmp, 'new', 'nested/path_world', '--kit', '^0.1.0');
     expect(r.status, output(r)).toBe(0);

@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { advanceProblem } from '../clock.ts';
 import { InstanceError } from '../errors.ts';
+import { rebuildCommand } from '../fixture-command.ts';
 import type { EpisodeLimits, Instance, InstanceOptions } from '../instance.ts';
 import type { FaceKeys } from './face-keys.ts';
 import { advanceInSlices, advanceWithJson, callWithJson, type CallOutcome } from '../instance-internals.ts';
@@ -293,7 +294,7 @@ export class Endpoint implements SessionEndpoint {
   /** Why an instance could not start, for a client: the fix for a fixture that cannot load, else a reference to the log. */
   private startFailure(e: unknown): string {
     const why = logInternal(this.options.logger, `starting an instance of ${this.name}`, e);
-    if (e instanceof InstanceError && e.code === 'fixture_invalid') return `a fixture cannot be loaded; rebuild it with \`npx seahaven fixtures build --world ${this.name}\` (${why})`;
+    if (e instanceof InstanceError && e.code === 'fixture_invalid') return `a fixture cannot be loaded; rebuild it with \`${rebuildCommand(this.world)}\` (${why})`;
     return why;
   }
 

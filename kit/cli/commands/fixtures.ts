@@ -79,7 +79,7 @@ export function registerFixtures(program: Command): void {
         }
       }
       if (!opts.check) ignoreLargeImages(world, dir);
-      if (stale > 0) throw new CliError(`${stale} fixture file(s) differ from a rebuild; run \`npx seahaven fixtures build --world ${opts.world ?? world.name}\` and commit the images`);
+      if (stale > 0) throw new CliError(`${stale} fixture file(s) differ from a rebuild; run \`${opts.world === undefined ? 'npx seahaven fixtures build' : `npx seahaven fixtures build --world ${opts.world}`}\` and commit the images`);
     });
 
   fixtures

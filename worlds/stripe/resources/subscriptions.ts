@@ -17,6 +17,8 @@ import { searchPage } from '../lib/search-page.ts';
 import { get, must, newId, nowSeconds, put, remove, type Obj } from '../lib/store.ts';
 import { liveCustomer } from '../lib/customer-lookup.ts';
 import { livePrice, planOf } from './prices.ts';
+// Registers the previewer of a subscription's next invoice (`create_preview` with `subscription`).
+import '../lib/subscription-preview.ts';
 import { redeemableCoupon, redeemCoupon } from './coupons.ts';
 import { redeemablePromotionCode, redeemPromotionCode } from './promotion-codes.ts';
 

@@ -1,0 +1,34 @@
+/**
+ * The subscription previewer of `POST /v1/invoices/create_preview` with `subscription`: the invoice the subscription
+ * will bill when its current period ends, as a renewal would write it (a line per item for the next period, at the
+ * item's price and quantity; the subscription's pending invoice items join in `create_preview` itself). A subscription
+ * that has ended, or ends at the end of this period, has no upcoming invoice. `subscription_details` (previewing
+ * changes) is refused.
+ */
+import { invalidRequest } from './errors.ts';
+import { invoicePreviewers, type SubscriptionPreview } from './invoicing.ts';
+import type { OpContext } from './op.ts';
+import { must, type Obj } from './store.ts';
+import { addIntervals, hasEnded, intervalOf, periodOf } from './billing.ts';
+
+function previewSubscription(c: OpContext, params: Record<string, any>): SubscriptionPreview {
+  if (params.subscription_details) throw invalidRequest('Previewing changes to a subscription (subscription_details) is not supported by this account; preview its next invoice with subscription alone.', 'subscription_details');
+  const sub = must(c.ctx, 'subscriptions', params.subscription, 'subscription', 'subscription');
+  if (params.customer && params.customer !== sub.customer) throw invalidRequest(`The subscription ${sub.id} does not belong to the customer ${params.customer}.`, 'customer');
+  if (hasEnded(sub) || sub.cancel_at_period_end === true || sub.status === 'incomplete_expired') {
+    throw invalidRequest(`No upcoming invoices for subscription ${sub.id}: it has ended or ends at the end of its current period.`, 'subscription', 'invoice_upcoming_none');
+  }
+  const current = periodOf(sub);
+  const { interval, count } = intervalOf(sub);
+  const next = { start: current.end, end: addIntervals(current.end, interval, count, 1) };
+  return {
+    customer: sub.customer,
+    subscription: sub.id,
+    period: current,
+    billing_reason: 'upcoming',
+    currency: sub.currency,
+    lines: sub.items.data.map((item: Obj) => ({ price: item.price.id, currency: item.price.currency, quantity: item.quantity, period: next, subscription_item: item.id, subscription: sub.id })),
+  };
+}
+
+invoicePreviewers.subscription = previewSubscription;
