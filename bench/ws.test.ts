@@ -25,5 +25,5 @@ describe('WebSocket serving benchmark', () => {
     const text = formatWs(r);
     expect(text).toContain('Targets at 8 sessions');
     expect(text).toContain('Least-served session');
-  }, 90_000);
+  }, 180_000);
 });

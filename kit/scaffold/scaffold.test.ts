@@ -1,7 +1,8 @@
 /**
  * `seahaven new`: the names and folders it takes and refuses, the files it writes (their fixture rebuilt as frozen),
  * and where a project gets the kit. e2e/scaffold-packed.test.ts installs such a project from the packed kit and runs its
- * checks and tests. Each `seahaven new` here is a child process: under load one takes tens of seconds.
+ * checks and tests. Each `seahaven new` here is a child process: under load one takes tens of seconds, so the tests
+ * that run it have 120 s.
  */
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -32,7 +33,7 @@ describe('seahaven new: names and folders', () => {
       expect(r.stderr).toBe(`seahaven: "${bad}" is not a valid world name; use lower case letters, digits, - and _, starting with a letter (${PROJECT_NAME}), like my-world\n`);
     }
     expect(readdirSync(tmp)).toEqual([]);
-  });
+  }, 120_000);
 
   it('refuses to write into a folder that is not empty, and names the fix', () => {
     const taken = join(tmp, 'taken');
