@@ -20,7 +20,9 @@ describe('a PostgreSQL runs database shared by two seahaven serve processes', ()
       return;
     }
     url = postgres.url;
-    servers = await Promise.all([spawnServe([WORLD, '--runs-db', url]), spawnServe([WORLD, '--runs-db', url])]);
+    // Two servers starting at once on a loaded machine can take most of a minute to print their banners.
+    const started = { timeoutMs: 50_000 };
+    servers = await Promise.all([spawnServe([WORLD, '--runs-db', url], started), spawnServe([WORLD, '--runs-db', url], started)]);
     for (const s of servers) expect(s.stdout()).toContain(`runs database:    ${url}`);
   }, 60_000);
   afterAll(async () => {

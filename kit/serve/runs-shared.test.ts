@@ -20,7 +20,9 @@ describe('a SQLite runs file shared by two seahaven serve processes', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'seahaven-runs-shared-'));
     file = join(dir, 'runs.sqlite');
-    servers = await Promise.all([spawnServe([WORLD, '--runs-db', file]), spawnServe([WORLD, '--runs-db', file])]);
+    // Two servers starting at once on a loaded machine can take most of a minute to print their banners.
+    const started = { timeoutMs: 50_000 };
+    servers = await Promise.all([spawnServe([WORLD, '--runs-db', file], started), spawnServe([WORLD, '--runs-db', file], started)]);
   }, 60_000);
   afterAll(async () => {
     for (const s of servers) await s.stop('SIGKILL');
@@ -75,7 +77,7 @@ describe('a SQLite runs file shared by two seahaven serve processes', () => {
     const start = await held.ask({ type: 'reset', data: { curriculum: 'tally', run_id: 'beside' } });
     expect(start.type).toBe('observation');
     // A third server opens the file while the episode is in flight on the first: the episode stays the first's.
-    const c = await spawnServe([WORLD, '--runs-db', file]);
+    const c = await spawnServe([WORLD, '--runs-db', file], { timeoutMs: 50_000 });
     servers.push(c);
     expect((await progressOf(c.url, 'beside')).episodes).toEqual({ issued: 1, recorded: 0, pending: 1, abandoned: 0 });
     const done = await held.ask(SUBMIT);
