@@ -25,5 +25,10 @@ describe('WebSocket serving benchmark', () => {
     const text = formatWs(r);
     expect(text).toContain('Targets at 8 sessions');
     expect(text).toContain('Least-served session');
+
+    // A greedy session that got no reply in the window (as on a loaded machine) still gives a table.
+    const [fast, greedy] = r.fairness;
+    const starved = formatWs({ ...r, fairness: [fast, { ...greedy, served: [0], p50Us: null as unknown as number, p99Us: null as unknown as number }] });
+    expect(starved).toContain('| greedy slow × 1 | 0 | n/a | n/a |');
   }, 180_000);
 });
