@@ -332,7 +332,8 @@ export async function runWsBench(opts: WsBenchOptions = {}): Promise<WsBenchResu
 }
 
 const kb = (b: number) => `${(b / 1024).toFixed(0)} KiB`;
-const ms = (us: number) => (us >= 1000 ? `${(us / 1000).toFixed(2)} ms` : `${us.toFixed(0)} µs`);
+// A group that got no reply in its window has no latency: NaN, which arrives from the load process as null.
+const ms = (us: number | null) => (us === null || !Number.isFinite(us) ? 'n/a' : us >= 1000 ? `${(us / 1000).toFixed(2)} ms` : `${us.toFixed(0)} µs`);
 const n = (x: number) => Math.round(x).toLocaleString('en-US');
 
 export function formatWs(r: WsBenchResult): string {

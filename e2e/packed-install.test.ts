@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { installPacked, packageRoot, packedTarball, runtimeDependencies, startServing } from './packed-install.ts';
+import { installPacked, packageRoot, packedTarball, runtimeDependencies, startServing } from '../kit/test/packed-install.ts';
 
 interface Manifest {
   name: string;

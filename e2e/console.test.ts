@@ -5,12 +5,12 @@
 import { mkdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defineTool, defineWorld, z } from '../index.ts';
-import { consoleRoutes, startServer, type RunningServer } from '../serve/index.ts';
-import type { Instance } from '../instance.ts';
-import { crm } from '../../worlds/crm/index.ts';
-import { SeahavenClient } from '../client/index.ts';
-import { browserTests, callThroughForm, fillField, launchChromium, playAddLead, scrollToTop, type Chromium } from './screenshot.ts';
+import { defineTool, defineWorld, z } from '../kit/index.ts';
+import { consoleRoutes, startServer, type RunningServer } from '../kit/serve/index.ts';
+import type { Instance } from '../kit/instance.ts';
+import { crm } from '../worlds/crm/index.ts';
+import { SeahavenClient } from '../kit/client/index.ts';
+import { browserTests, callThroughForm, fillField, launchChromium, playAddLead, scrollToTop, type Chromium } from '../kit/console/screenshot.ts';
 
 const configure = defineTool({
   name: 'configure',
