@@ -7,7 +7,7 @@ import cluster, { type Worker } from 'node:cluster';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Socket } from 'node:net';
-import { COUNT_ENV, GUARDS_ENV, PLACES_ENV, SECRET_ENV, SHARE_ENV, SLOT_ENV, type ToPrimary, type ToWorker, type WorkerInfo } from './cluster.ts';
+import { COUNT_ENV, GUARDS_ENV, PLACES_ENV, SECRET_ENV, SHARE_ENV, SLOT_ENV, type ToPrimary, type ToWorker, type WorkerInfo } from './cluster-protocol.ts';
 import { PlaceLedger, shareOf } from './place-ledger.ts';
 
 /** The primary's limit on open file descriptors (Linux), or undefined where it cannot be read. */

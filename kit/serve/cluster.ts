@@ -25,58 +25,15 @@
  *   close frame (1011, with the reason) on each of them, so the clients learn what happened; other workers' sessions
  *   never notice.
  *
- * This module is the workers' side; the primary's is cluster-primary.ts.
+ * This module is a worker's router; the worker's start and its link to the primary are cluster-worker.ts, what both
+ * sides share is cluster-protocol.ts, and the primary's side is cluster-primary.ts.
  */
-import cluster from 'node:cluster';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { Agent, request as httpRequest, type IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
-import { availableParallelism } from 'node:os';
 import { Readable } from 'node:stream';
-import type { Context } from 'hono';
-import { WorkerPlaces, type PlacesToPrimary } from './places.ts';
-
-/** The environment a worker is started with: its slot (0-based) and how many workers there are. */
-export const SLOT_ENV = 'SEAHAVEN_CLUSTER_SLOT';
-export const COUNT_ENV = 'SEAHAVEN_CLUSTER_SIZE';
-/** How many WebSocket connections a worker may give the primary a duplicate of at once (its share of the primary's descriptors). */
-export const GUARDS_ENV = 'SEAHAVEN_CLUSTER_GUARDS';
-/** The places under `--max-sessions` a worker starts with, and its share of them (place-ledger.ts). */
-export const PLACES_ENV = 'SEAHAVEN_CLUSTER_PLACES';
-export const SHARE_ENV = 'SEAHAVEN_CLUSTER_SHARE';
-/** A secret the primary draws for one run: the workers' private ports answer only requests that carry it. */
-export const SECRET_ENV = 'SEAHAVEN_CLUSTER_SECRET';
-/** Header carrying that secret on a handed-over request (taken off before any route sees it). */
-export const HAND_OVER_HEADER = 'x-seahaven-hand-over';
-/** How long a request for a worker that is starting waits for it, in milliseconds, before it is answered 503. */
-export const START_WAIT_MS = 15_000;
-
-/** Header naming the worker that answered a request (every response of a `--workers` server carries it). */
-export const WORKER_HEADER = 'x-seahaven-worker';
-/** Header naming the worker a handed-over request landed on first. */
-export const ENTRY_HEADER = 'x-seahaven-entry-worker';
-
-/** One worker as the primary describes it to the others. */
-export interface WorkerInfo {
-  worker: number;
-  pid: number;
-  /** The worker's private port on 127.0.0.1, where handed-over requests go; null until it listens. */
-  port: number | null;
-  /** Its sessions and held forks. */
-  sessions: number;
-  ready: boolean;
-  /** Whether this worker replaces one that exited (false for the workers the server started with). */
-  replaces: boolean;
-}
-
-/** Messages between the primary and the workers, all under the `seahaven` key. */
-export type ToPrimary =
-  | { seahaven: 'ready'; port: number; banner: string }
-  | { seahaven: 'count'; sessions: number }
-  | { seahaven: 'guard'; id: number }
-  | { seahaven: 'release'; id: number }
-  | PlacesToPrimary;
-export type ToWorker = { seahaven: 'table'; workers: WorkerInfo[] } | { seahaven: 'shutdown' } | { seahaven: 'grant'; places: number } | { seahaven: 'reclaim' };
+import { WorkerPlaces } from './places.ts';
+import { ENTRY_HEADER, HAND_OVER_HEADER, START_WAIT_MS, WORKER_HEADER, type ToPrimary, type WorkerInfo } from './cluster-protocol.ts';
 
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-connection', 'te', 'trailer', 'host']);
 
@@ -88,20 +45,6 @@ function hash(text: string): number {
     h = Math.imul(h, 0x01000193);
   }
   return h >>> 0;
-}
-
-/** `--workers`: a whole number >= 1, or `auto` for the machine's cores. Throws with the accepted forms. */
-export function parseWorkers(value: string | undefined): number {
-  if (value === undefined) return 1;
-  if (value === 'auto') return availableParallelism();
-  const n = Number(value);
-  if (!Number.isSafeInteger(n) || n < 1 || n > 256) throw new Error(`--workers must be a whole number from 1 to 256, or auto (the machine's ${availableParallelism()} cores); got "${value}"`);
-  return n;
-}
-
-/** Whether a request came in on this worker's private port: another worker handed it over, so it is answered here. */
-export function handedOver(c: Context): boolean {
-  return (c.env as { seahavenHandedOver?: unknown } | undefined)?.seahavenHandedOver === true;
 }
 
 /**
@@ -305,54 +248,4 @@ export class ClusterRouter {
   close(): void {
     this.agent.destroy();
   }
-}
-
-/** In a worker process of `seahaven serve --workers N`: its router; otherwise undefined. */
-export function workerRouter(): ClusterRouter | undefined {
-  if (!cluster.isWorker) return undefined;
-  const slot = Number(process.env[SLOT_ENV]);
-  const workers = Number(process.env[COUNT_ENV]);
-  if (!Number.isSafeInteger(slot) || !Number.isSafeInteger(workers) || slot < 0 || slot >= workers) return undefined;
-  const guards = Number(process.env[GUARDS_ENV]);
-  // Kept out of the environment the world's code and anything it starts would see.
-  const secret = process.env[SECRET_ENV] ?? '';
-  delete process.env[SECRET_ENV];
-  // A worker started without places (not by the primary of this version) starts with none, and asks for them.
-  const count = (name: string) => {
-    const n = Number(process.env[name]);
-    return Number.isSafeInteger(n) && n >= 0 ? n : 0;
-  };
-  const places = new WorkerPlaces(count(PLACES_ENV), count(SHARE_ENV));
-  return new ClusterRouter(slot, workers, Number.isSafeInteger(guards) && guards >= 0 ? guards : undefined, secret, places);
-}
-
-/** What a worker tells the cluster about itself, and what it is told. */
-export interface WorkerLink {
-  /** Report the count of sessions and held forks (on every change). */
-  count(sessions: number): void;
-  /** The worker is listening: its banner (the primary prints the first worker's). */
-  ready(banner: string): void;
-}
-
-/**
- * Join the cluster from a worker: table updates and the primary's grants and reclaims of places go to `router`, and
- * `shutdown` is called when the primary asks every worker to drain, or is gone.
- */
-export function joinCluster(router: ClusterRouter, on: { shutdown(): void }): WorkerLink {
-  const send = (m: ToPrimary) => {
-    if (process.connected) process.send!(m, undefined, undefined, () => {});
-  };
-  process.on('message', (m: ToWorker) => {
-    if (m?.seahaven === 'table') router.setTable(m.workers);
-    else if (m?.seahaven === 'grant') router.places?.grant(m.places);
-    else if (m?.seahaven === 'reclaim') router.places?.reclaim();
-    else if (m?.seahaven === 'shutdown') on.shutdown();
-  });
-  if (router.places !== null) router.places.send = send;
-  // The primary is gone (killed): nobody supervises this worker or deals it connections any more.
-  process.on('disconnect', () => on.shutdown());
-  return {
-    count: (sessions) => send({ seahaven: 'count', sessions }),
-    ready: (banner) => send({ seahaven: 'ready', port: router.privatePort!, banner }),
-  };
 }

@@ -13,7 +13,7 @@ import { browsableTables, sessionView, tableRows, timeline, worldView, type Brow
 import type { Endpoint } from './endpoint.ts';
 import { FrameError, resourceError } from './errors.ts';
 import { bodyError } from './http.ts';
-import { handedOver } from './cluster.ts';
+import { handedOver } from './cluster-protocol.ts';
 import { parseAction } from './payload.ts';
 import { parseReset } from './reset.ts';
 import { CapacityError, type Session } from './sessions.ts';

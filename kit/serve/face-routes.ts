@@ -15,7 +15,8 @@ import { BodyAborted, BodyTimeout, BodyTooLarge, readRequestBody, type BodyLimit
 import type { Endpoint } from './endpoint.ts';
 import type { FaceKeys } from './face-keys.ts';
 import { CapacityError } from './sessions.ts';
-import { handedOver, type ClusterRouter } from './cluster.ts';
+import type { ClusterRouter } from './cluster.ts';
+import { handedOver } from './cluster-protocol.ts';
 import { FrameError, MemoryRefusal, logInternal } from './errors.ts';
 
 /**

@@ -4,7 +4,8 @@
  */
 import type { Context, Hono } from 'hono';
 import type { McpSessionHost } from '../mcp/http.ts';
-import { handedOver, type ClusterRouter } from './cluster.ts';
+import type { ClusterRouter } from './cluster.ts';
+import { handedOver } from './cluster-protocol.ts';
 import { BodyTooLarge, readBody, type BodyLimits } from './body.ts';
 import { FrameError, type ErrorItem } from './errors.ts';
 import { bodyError, detail, httpError, jsonBody } from './http-errors.ts';

@@ -16,7 +16,7 @@
  * received. So the quota counted here for a worker is never below the worker's own, and the sum counted here, kept at
  * or under the limit, bounds the places every worker may fill at any moment, messages in flight included.
  */
-import type { ToWorker } from './cluster.ts';
+import type { ToWorker } from './cluster-protocol.ts';
 
 /** Worker `slot`'s share of `max` places among `workers`: the limit over the workers, the first ones one more when it does not divide. */
 export function shareOf(slot: number, workers: number, max: number): number {

@@ -4,7 +4,7 @@
  * queues (in order within one, as IPC does). No processes, no timers: every interleaving here is chosen by a seed.
  */
 import { describe, expect, it } from 'vitest';
-import type { ToWorker } from './cluster.ts';
+import type { ToWorker } from './cluster-protocol.ts';
 import { PlaceLedger, shareOf } from './place-ledger.ts';
 import { WorkerPlaces, type PlacesToPrimary } from './places.ts';
 import { CapacityError } from './sessions.ts';

@@ -9,7 +9,8 @@
  */
 import WebSocket from 'ws';
 import type { MiddlewareHandler } from 'hono';
-import { START_WAIT_MS, handedOver, type ClusterRouter } from './cluster.ts';
+import type { ClusterRouter } from './cluster.ts';
+import { START_WAIT_MS, handedOver } from './cluster-protocol.ts';
 import type { Endpoint } from './endpoint.ts';
 
 /** Header of a relayed connection naming the fork it comes to adopt (its place is the fork's). */

@@ -6,7 +6,8 @@
 import { upgradeWebSocket } from '@hono/node-server';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { WebSocket } from 'ws';
-import { handedOver, type ClusterRouter } from './cluster.ts';
+import type { ClusterRouter } from './cluster.ts';
+import { handedOver } from './cluster-protocol.ts';
 import { FrameError, describeError, errorFrame, frameErrorText, logInternal, resourceError, validationError } from './errors.ts';
 import type { Endpoint } from './endpoint.ts';
 import type { FairScheduler } from './scheduler.ts';

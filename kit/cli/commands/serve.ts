@@ -37,7 +37,8 @@ export function registerServe(program: Command): void {
     .action(async (refs: string[], flags: ServeFlags) => {
       const port = wholeNumber('--port', flags.port, 0)!;
       if (port > 65535) throw new CliError(`--port must be at most 65535; got ${port}`, 2);
-      const { parseWorkers, workerRouter, joinCluster } = await import('../../serve/cluster.ts');
+      const { parseWorkers } = await import('../../serve/cluster-protocol.ts');
+      const { workerRouter, joinCluster } = await import('../../serve/cluster-worker.ts');
       const { runPrimary } = await import('../../serve/cluster-primary.ts');
       let workers: number;
       try {
