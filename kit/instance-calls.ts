@@ -176,6 +176,27 @@ export class InstanceCalls {
     return { ok: false, error, json };
   }
 
+  /** What a reply of the HTTP face says of a failure while routing or shaping it (`context`): logged, named by its id. */
+  internalReply(context: string, e: unknown): string {
+    const p = this.#p;
+    const s = p.settings;
+    const error = failureOf(e, { world: p.world.name, tool: context, instance: p.id, index: p.clock.calls, seedText: s.seedText, logger: s.logger });
+    return `internal error ${String(error.details?.id ?? '')}`.trim();
+  }
+
+  /** Run `fn` with the host's tool context as one transaction; its writes become a fixture, so nothing is recorded. */
+  buildFixture(fn: (ctx: Ctx) => void): void {
+    const tx = this.#p.tx;
+    tx.begin(false, true);
+    try {
+      fn(this.#p.stores[0].ctx);
+      tx.commit(0, '');
+    } catch (e) {
+      tx.rollback();
+      throw e;
+    }
+  }
+
   /** `Instance[advanceInSlices]`: an advance of the clock by `ms`, its hooks run a slice at a time. */
   advanceInSlices(ms: number): ClockRun {
     this.alive();

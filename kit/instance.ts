@@ -3,7 +3,7 @@
  * of its world, and the history of the episode. Each tool call is one transaction (call-transaction.ts); every row
  * written is captured. How an instance begins (fresh, restarted or forked) is instance-start.ts.
  */
-import { failureOf, type ToolFailure } from './call-failure.ts';
+import type { ToolFailure } from './call-failure.ts';
 import { CallHistory, type CallLogEntry } from './call-history.ts';
 import { CallTimer } from './call-timing.ts';
 import { CallTransaction } from './call-transaction.ts';
@@ -142,11 +142,7 @@ export class Instance {
     this.#run.alive();
     const face = this.world.http;
     if (face === undefined) throw new InstanceError('no_http_face', `${this.world.name} has no HTTP face; declare one with defineWorld({ http: defineHttpFace({...}) }), or serve a mounted world's with http: true on its mount`);
-    return answerRequest(face, req, (name, input) => this.operation(name, input), (context, e) => {
-      const s = this.#settings;
-      const error = failureOf(e, { world: this.world.name, tool: context, instance: this.id, index: this.clock.calls, seedText: s.seedText, logger: s.logger });
-      return `internal error ${String(error.details?.id ?? '')}`.trim();
-    });
+    return answerRequest(face, req, (name, input) => this.operation(name, input), (context, e) => this.#run.internalReply(context, e));
   }
 
   /**
@@ -262,14 +258,7 @@ export class Instance {
 
   /** @internal Run `fn` with the host's tool context as one transaction; its writes become a fixture, so nothing is recorded. */
   [runFixtureBuild](fn: (ctx: Ctx) => void): void {
-    this.#tx.begin(false, true);
-    try {
-      fn(this.#stores[0].ctx);
-      this.#tx.commit(0, '');
-    } catch (e) {
-      this.#tx.rollback();
-      throw e;
-    }
+    this.#run.buildFixture(fn);
   }
 
   /** @internal The bytes of the databases the instance holds open: what a fork would copy. */
