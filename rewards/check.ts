@@ -6,11 +6,14 @@ import { InstanceError, type Grade, type GradeTarget, type Instance, type Task, 
 import { runChaos, type ChaosRun } from './chaos.ts';
 import { CRITERION_ID } from '../kit/task.ts';
 import { visibleInMount } from '../kit/mount.ts';
-import { CHECK_CODES } from '../kit/check/codes.ts';
 import { full } from './grade.ts';
 
 export type GraderCheckCode = 'SH501' | 'SH502' | 'SH503' | 'SH504' | 'SH505' | 'SH506' | 'SH507' | 'SH508' | 'SH509' | 'SH510' | 'SH511' | 'SH512' | 'SH513';
 export type Severity = 'error' | 'warning';
+
+/** The fix for a mounted world's call that comes back internal (SH512 here, SH605 in `seahaven check`'s smoke test). */
+export const MOUNTED_INTERNAL_FIX =
+  'A mounted world threw something other than a ToolError, so the agent sees "internal error" instead of its error codes: a bug in it (the logged stack says where), or it runs on a copy of the kit that predates this one\'s; import it by its package name (`seahaven/worlds/stripe`), not from its sources, and install one version of seahaven.';
 
 /** Every grader check: its severity, what it means, and the one-line fix. Codes are never reused. */
 export const GRADER_CHECKS: Readonly<Record<GraderCheckCode, { severity: Severity; title: string; fix: string }>> = Object.freeze({
@@ -25,7 +28,7 @@ export const GRADER_CHECKS: Readonly<Record<GraderCheckCode, { severity: Severit
   SH509: { severity: 'error', title: 'grading is not deterministic', fix: 'Grade only from target.changes() and target.query(); no clocks, randomness or outside state in graders.' },
   SH510: { severity: 'error', title: 'the grade is malformed', fix: 'Return { reward in [0, 1], passed: boolean, criteria: [{ id?, name, score, weight, reason }] } with ids like "insert.contacts"; rubrics from seahaven/rewards do.' },
   SH511: { severity: 'warning', title: 'a chaos agent hit a world bug', fix: 'A tool threw something other than ToolError; reproduce with runChaos(inst, { seed }) and fix the tool.' },
-  SH512: { severity: 'error', title: 'a gold call of a mounted world comes back internal', fix: CHECK_CODES.SH605.fix },
+  SH512: { severity: 'error', title: 'a gold call of a mounted world comes back internal', fix: MOUNTED_INTERNAL_FIX },
   SH513: { severity: 'error', title: 'the task\'s instance cannot start', fix: 'Follow the message: a fixture that cannot load names the `seahaven fixtures build` command that rebuilds it; an unknown fixture is a typo in the task.' },
 });
 

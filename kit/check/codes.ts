@@ -2,6 +2,7 @@
  * Findings and the catalogue of their codes. Every code is stable and never reused: SH0xx loading, SH1xx schema,
  * SH2xx tools, SH3xx fixtures, SH4xx lint, SH5xx reserved for task and grader checks, SH6xx determinism.
  */
+import { MOUNTED_INTERNAL_FIX } from '../../rewards/check.ts';
 
 export type Severity = 'error' | 'warning';
 
@@ -80,7 +81,7 @@ export const CHECK_CODES = {
   SH605: {
     severity: 'error',
     title: 'A mounted world\'s tool comes back internal',
-    fix: 'A mounted world threw something other than a ToolError, so the agent sees "internal error" instead of its error codes: a bug in it (the logged stack says where), or it runs on a copy of the kit that predates this one\'s; import it by its package name (`seahaven/worlds/stripe`), not from its sources, and install one version of seahaven.',
+    fix: MOUNTED_INTERNAL_FIX,
   },
 } as const satisfies Record<string, CodeInfo>;
 
