@@ -3,15 +3,27 @@ import seahaven from './lint-rules/index.ts';
 
 /** Specifiers kit core may not import: anything outside kit/, any folder of kit/, and `seahaven` itself. */
 const KIT_CORE_IMPORTS = ['^\\.\\./', '^\\./[^/]+/', '^seahaven(/|$)'];
-const KIT_CORE_MESSAGE = 'Kit core (kit/*.ts) is the bottom layer and imports only its sibling files and packages; move what it needs into kit/, or let the other module depend on kit core instead (docs/architecture.md, "Layers").';
+const KIT_CORE_MESSAGE =
+  'Kit core (kit/*.ts) is the bottom layer and imports only its sibling files and packages; move what it needs into kit/, or let the other module depend on kit core instead (docs/architecture.md, "Layers").';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'docs/api/**', 'node_modules/**', '**/test-fixtures/**', 'test-artifacts/**'] },
+  {
+    ignores: [
+      'dist/**',
+      'docs/api/**',
+      'node_modules/**',
+      '**/test-fixtures/**',
+      'test-artifacts/**',
+    ],
+  },
   ...tseslint.configs.recommended,
   {
     rules: {
       '@typescript-eslint/no-explicit-any': 'off',
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
     },
   },
   // World code follows the determinism rules it ships with.
@@ -23,13 +35,22 @@ export default tseslint.config(
     files: ['kit/*.ts'],
     ignores: ['kit/*.test.ts'],
     rules: {
-      '@typescript-eslint/no-restricted-imports': ['error', { patterns: KIT_CORE_IMPORTS.map((regex) => ({ regex, message: KIT_CORE_MESSAGE })) }],
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { patterns: KIT_CORE_IMPORTS.map((regex) => ({ regex, message: KIT_CORE_MESSAGE })) },
+      ],
       'no-restricted-syntax': [
         'error',
         // `import('…')` in a type and a dynamic `import()`, which no-restricted-imports does not see.
         ...KIT_CORE_IMPORTS.map((regex) => regex.replaceAll('/', '\\/')).flatMap((regex) => [
-          { selector: `TSImportType > Literal.source[value=/${regex}/]`, message: KIT_CORE_MESSAGE },
-          { selector: `ImportExpression > Literal.source[value=/${regex}/]`, message: KIT_CORE_MESSAGE },
+          {
+            selector: `TSImportType > Literal.source[value=/${regex}/]`,
+            message: KIT_CORE_MESSAGE,
+          },
+          {
+            selector: `ImportExpression > Literal.source[value=/${regex}/]`,
+            message: KIT_CORE_MESSAGE,
+          },
         ]),
       ],
     },

@@ -29,11 +29,20 @@ function quantile(sorted: number[], q: number): number {
 }
 
 /** Advance `days` on a fresh instance of `fixture` a slice of `budgetMs` at a time; each slice's [start, end] in µs. */
-export function measureSlices(fixture: string, days: number, budgetMs = 1): { stats: SliceStats; times: [number, number][] } {
+export function measureSlices(
+  fixture: string,
+  days: number,
+  budgetMs = 1,
+): { stats: SliceStats; times: [number, number][] } {
   const inst = stripe.instance({ fixture, seed: 1, slowCallMs: Infinity });
   try {
     // The database opens on first use: before the advance, not in its first slice.
-    inst.operation('GetCharges', { params: { limit: 1 }, path: {}, version: '2026-10-28.endive', idempotency_key: null });
+    inst.operation('GetCharges', {
+      params: { limit: 1 },
+      path: {},
+      version: '2026-10-28.endive',
+      idempotency_key: null,
+    });
     const run = inst[advanceInSlices](days * 86_400_000);
     const times: [number, number][] = [];
     const us = () => Number(process.hrtime.bigint() / 1000n);
@@ -78,6 +87,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const file = arg('--times');
   if (file !== undefined) writeFileSync(file, JSON.stringify(times));
   process.stdout.write(`${fixture}, ${days} days${stats.ok ? '' : ' (the advance failed)'}\n`);
-  process.stdout.write('| slices | p50 | p90 | p99 | longest | over 30 ms | last | total |\n|---:|---:|---:|---:|---:|---:|---:|---:|\n');
+  process.stdout.write(
+    '| slices | p50 | p90 | p99 | longest | over 30 ms | last | total |\n|---:|---:|---:|---:|---:|---:|---:|---:|\n',
+  );
   process.stdout.write(formatSlices(stats) + '\n');
 }

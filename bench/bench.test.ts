@@ -18,7 +18,8 @@ describe('benchmarks run', () => {
   it('reset', () => {
     const rows = runResetBench({ fixtures: ['small_startup'], quick: true });
     expect(rows).toHaveLength(1);
-    for (const kind of ['kit', 'query', 'floor', 'recycled'] as const) expect(aTime(rows[0][kind]?.p50), kind).toBe(true);
+    for (const kind of ['kit', 'query', 'floor', 'recycled'] as const)
+      expect(aTime(rows[0][kind]?.p50), kind).toBe(true);
   });
   it('billing', () => {
     const r = runBillingBench({ quick: true, n: 20 });

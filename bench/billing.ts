@@ -18,11 +18,22 @@ export interface BillingResult {
   rows: number;
 }
 
-function op(inst: Instance, name: string, params: Record<string, unknown>, path: Record<string, string> = {}): Record<string, any> {
-  const r = inst.operation(name, { params, path, version: '2026-10-28.endive', idempotency_key: null });
+function op(
+  inst: Instance,
+  name: string,
+  params: Record<string, unknown>,
+  path: Record<string, string> = {},
+): Record<string, any> {
+  const r = inst.operation(name, {
+    params,
+    path,
+    version: '2026-10-28.endive',
+    idempotency_key: null,
+  });
   if (!r.ok) throw new Error(`${name} failed: ${JSON.stringify(r.error)}`);
   const out = r.result as { status: number; body: Record<string, any> };
-  if (out.status !== 200) throw new Error(`${name} answered ${out.status}: ${JSON.stringify(out.body)}`);
+  if (out.status !== 200)
+    throw new Error(`${name} answered ${out.status}: ${JSON.stringify(out.body)}`);
   return out.body;
 }
 
@@ -30,15 +41,35 @@ function op(inst: Instance, name: string, params: Record<string, unknown>, path:
 export function buildSubscriptions(n: number, seed = 1): Instance {
   const inst = stripe.instance({ fixture: 'empty', seed });
   const product = op(inst, 'PostProducts', { name: 'Pro' });
-  const prices = [1000, 2500, 4900].map((unit_amount) => op(inst, 'PostPrices', { product: product.id, currency: 'usd', unit_amount, recurring: { interval: 'month' } }));
+  const prices = [1000, 2500, 4900].map((unit_amount) =>
+    op(inst, 'PostPrices', {
+      product: product.id,
+      currency: 'usd',
+      unit_amount,
+      recurring: { interval: 'month' },
+    }),
+  );
   let customer: Record<string, any> | null = null;
   for (let i = 0; i < n; i++) {
     if (i % 5 === 0) {
       customer = op(inst, 'PostCustomers', { email: `c${i}@example.com` });
-      const pm = op(inst, 'PostPaymentMethodsPaymentMethodAttach', { customer: customer.id }, { payment_method: 'pm_card_visa' });
-      op(inst, 'PostCustomersCustomer', { invoice_settings: { default_payment_method: pm.id } }, { customer: customer.id });
+      const pm = op(
+        inst,
+        'PostPaymentMethodsPaymentMethodAttach',
+        { customer: customer.id },
+        { payment_method: 'pm_card_visa' },
+      );
+      op(
+        inst,
+        'PostCustomersCustomer',
+        { invoice_settings: { default_payment_method: pm.id } },
+        { customer: customer.id },
+      );
     }
-    op(inst, 'PostSubscriptions', { customer: customer!.id, items: [{ price: prices[i % 3].id, quantity: 1 + (i % 4) }] });
+    op(inst, 'PostSubscriptions', {
+      customer: customer!.id,
+      items: [{ price: prices[i % 3].id, quantity: 1 + (i % 4) }],
+    });
   }
   return inst;
 }

@@ -11,16 +11,28 @@ import { bestOf, loop, machine, us } from './harness.ts';
 const READ_SQL = 'SELECT * FROM contacts WHERE id = ?';
 const WRITE_SQL = 'UPDATE contacts SET notes = ? WHERE id = ?';
 
-const readContact = defineTool({ name: 'read_contact', description: 'Read one contact.', input: z.object({ id: z.string() }), run: (ctx, { id }) => ctx.db.one(READ_SQL, id) });
+const readContact = defineTool({
+  name: 'read_contact',
+  description: 'Read one contact.',
+  input: z.object({ id: z.string() }),
+  run: (ctx, { id }) => ctx.db.one(READ_SQL, id),
+});
 const noteContact = defineTool({
   name: 'note_contact',
-  description: 'Set one contact\'s notes.',
+  description: "Set one contact's notes.",
   input: z.object({ id: z.string(), notes: z.string() }),
   run: (ctx, { id, notes }) => ctx.db.run(WRITE_SQL, notes, id).changes,
 });
 
 // crm's schema and frozen fixtures with two minimal tools, so only the kit's overhead differs from the floor.
-const world = defineWorld({ name: 'crm', version: crm.version, schema: crm.schema, tools: [readContact, noteContact], fixtures: crm.fixtures, fixturesDir: crm.fixturesDir! });
+const world = defineWorld({
+  name: 'crm',
+  version: crm.version,
+  schema: crm.schema,
+  tools: [readContact, noteContact],
+  fixtures: crm.fixtures,
+  fixturesDir: crm.fixturesDir!,
+});
 
 export interface CallsResult {
   floorReadNs: number;
@@ -35,7 +47,10 @@ export function runCallsBench(opts: { n?: number; rounds?: number } = {}): Calls
   const image = readFileSync(new URL('small_startup.sqlite', `file://${crm.fixturesDir}/`));
   const raw = new Database(image);
   raw.pragma('temp_store = MEMORY');
-  const ids = (raw.prepare('SELECT id FROM contacts ORDER BY id').pluck().all() as string[]).slice(0, 64);
+  const ids = (raw.prepare('SELECT id FROM contacts ORDER BY id').pluck().all() as string[]).slice(
+    0,
+    64,
+  );
   const rawRead = raw.prepare(READ_SQL);
   const rawWrite = raw.prepare(WRITE_SQL);
   const inst = world.instance({ fixture: 'small_startup' });
@@ -48,12 +63,19 @@ export function runCallsBench(opts: { n?: number; rounds?: number } = {}): Calls
     write: () => {
       kit.destroy();
       kit = world.instance({ fixture: 'small_startup' });
-      return loop(n, (i) => kit.call('note_contact', { id: ids[i & 63], notes: i & 1 ? 'a' : 'b' }));
+      return loop(n, (i) =>
+        kit.call('note_contact', { id: ids[i & 63], notes: i & 1 ? 'a' : 'b' }),
+      );
     },
   });
   kit.destroy();
   raw.close();
-  return { floorReadNs: best.floorRead, readNs: best.read, floorWriteNs: best.floorWrite, writeNs: best.write };
+  return {
+    floorReadNs: best.floorRead,
+    readNs: best.read,
+    floorWriteNs: best.floorWrite,
+    writeNs: best.write,
+  };
 }
 
 const met = (ok: boolean) => (ok ? 'met' : 'not met');

@@ -54,9 +54,21 @@ export interface EvalBenchResult {
   inProcess: number[];
   handInProcess: number[];
   /** CPU seconds per round of the process, which holds all the servers: what the machine's other load disturbs least. */
-  cpu: { runner: number[]; traced: number[]; hand: number[]; inProcess: number[]; handInProcess: number[] };
+  cpu: {
+    runner: number[];
+    traced: number[];
+    hand: number[];
+    inProcess: number[];
+    handInProcess: number[];
+  };
   /** Episodes that passed, per loop, over all rounds (every one should). */
-  passed: { runner: number; traced: number; hand: number; inProcess: number; handInProcess: number };
+  passed: {
+    runner: number;
+    traced: number;
+    hand: number;
+    inProcess: number;
+    handInProcess: number;
+  };
 }
 
 function settingsFor(seeds: number[], url: string | null, baseUrl: string): RunSettings {
@@ -84,17 +96,42 @@ async function handLoop(url: string, baseUrl: string, seeds: number[]): Promise<
     const env = await SeahavenClient.connect(url);
     try {
       const reset = await env.reset({ task: key.task, seed: key.seed });
-      const tools = openaiTools(reset.observation.tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.input_schema })));
-      const messages: ChatCompletionMessageParam[] = [{ role: 'system', content: systemPrompt(crm.name) }, { role: 'user', content: reset.observation.task!.prompt }];
+      const tools = openaiTools(
+        reset.observation.tools.map((t) => ({
+          name: t.name,
+          description: t.description,
+          inputSchema: t.input_schema,
+        })),
+      );
+      const messages: ChatCompletionMessageParam[] = [
+        { role: 'system', content: systemPrompt(crm.name) },
+        { role: 'user', content: reset.observation.task!.prompt },
+      ];
       for (let turn = 0; turn < 20; turn++) {
-        const reply = await openai.chat.completions.create({ model: 'scripted', messages, tools, seed: modelSeed(key) });
+        const reply = await openai.chat.completions.create({
+          model: 'scripted',
+          messages,
+          tools,
+          seed: modelSeed(key),
+        });
         const said = reply.choices[0].message;
         const calls = (said.tool_calls ?? []).filter((c) => c.type === 'function');
-        messages.push(calls.length ? { role: 'assistant', content: said.content, tool_calls: calls } : { role: 'assistant', content: said.content ?? '' });
+        messages.push(
+          calls.length
+            ? { role: 'assistant', content: said.content, tool_calls: calls }
+            : { role: 'assistant', content: said.content ?? '' },
+        );
         if (calls.length === 0) break;
         for (const c of calls) {
-          const r = await env.call(c.function.name, JSON.parse(c.function.arguments) as Record<string, unknown>);
-          messages.push({ role: 'tool', tool_call_id: c.id, content: JSON.stringify(r.ok ? r.result : { error: r.error }) });
+          const r = await env.call(
+            c.function.name,
+            JSON.parse(c.function.arguments) as Record<string, unknown>,
+          );
+          messages.push({
+            role: 'tool',
+            tool_call_id: c.id,
+            content: JSON.stringify(r.ok ? r.result : { error: r.error }),
+          });
         }
       }
       if ((await env.submit()).grade.passed) passed++;
@@ -111,18 +148,39 @@ async function handLoopLocal(baseUrl: string, seeds: number[]): Promise<number> 
   let passed = 0;
   let inst: Instance | undefined;
   for (const key of plan({ tasks: TASKS, seeds, trials: 1 })) {
-    inst = inst?.restart({ task: key.task, seed: key.seed }) ?? crm.instance({ task: key.task, seed: key.seed });
+    inst =
+      inst?.restart({ task: key.task, seed: key.seed }) ??
+      crm.instance({ task: key.task, seed: key.seed });
     const tools = openaiTools(inst.tools());
-    const messages: ChatCompletionMessageParam[] = [{ role: 'system', content: systemPrompt(crm.name) }, { role: 'user', content: inst.task()!.prompt }];
+    const messages: ChatCompletionMessageParam[] = [
+      { role: 'system', content: systemPrompt(crm.name) },
+      { role: 'user', content: inst.task()!.prompt },
+    ];
     for (let turn = 0; turn < 20; turn++) {
-      const reply = await openai.chat.completions.create({ model: 'scripted', messages, tools, seed: modelSeed(key) });
+      const reply = await openai.chat.completions.create({
+        model: 'scripted',
+        messages,
+        tools,
+        seed: modelSeed(key),
+      });
       const said = reply.choices[0].message;
       const calls = (said.tool_calls ?? []).filter((c) => c.type === 'function');
-      messages.push(calls.length ? { role: 'assistant', content: said.content, tool_calls: calls } : { role: 'assistant', content: said.content ?? '' });
+      messages.push(
+        calls.length
+          ? { role: 'assistant', content: said.content, tool_calls: calls }
+          : { role: 'assistant', content: said.content ?? '' },
+      );
       if (calls.length === 0) break;
       for (const c of calls) {
-        const r = inst.call(c.function.name, JSON.parse(c.function.arguments) as Record<string, unknown>);
-        messages.push({ role: 'tool', tool_call_id: c.id, content: JSON.stringify(r.ok ? r.result : { error: r.error }) });
+        const r = inst.call(
+          c.function.name,
+          JSON.parse(c.function.arguments) as Record<string, unknown>,
+        );
+        messages.push({
+          role: 'tool',
+          tool_call_id: c.id,
+          content: JSON.stringify(r.ok ? r.result : { error: r.error }),
+        });
       }
     }
     if (inst.submit().passed) passed++;
@@ -152,16 +210,35 @@ export async function runEvalBench(opts: EvalBenchOptions = {}): Promise<EvalBen
   const model = await startScriptedModel({ world: crm, good: () => true });
   const out = mkdtempSync(join(tmpdir(), 'seahaven-bench-eval-'));
   const result: EvalBenchResult = {
-    machine: machine(), load, episodes, rounds, runner: [], traced: [], hand: [], inProcess: [], handInProcess: [],
-    cpu: { runner: [], traced: [], hand: [], inProcess: [], handInProcess: [] }, passed: { runner: 0, traced: 0, hand: 0, inProcess: 0, handInProcess: 0 },
+    machine: machine(),
+    load,
+    episodes,
+    rounds,
+    runner: [],
+    traced: [],
+    hand: [],
+    inProcess: [],
+    handInProcess: [],
+    cpu: { runner: [], traced: [], hand: [], inProcess: [], handInProcess: [] },
+    passed: { runner: 0, traced: 0, hand: 0, inProcess: 0, handInProcess: 0 },
   };
   try {
     // The scripted model plays each task's gold once per seed to learn its calls: warm it (and both loops) up first.
     await handLoop(server.url, model.url, seeds);
     // The settings are worked out once, before any round, as the command line does before the run starts.
-    const settings = { served: settingsFor(seeds, server.url, model.url), local: settingsFor(seeds, null, model.url) };
+    const settings = {
+      served: settingsFor(seeds, server.url, model.url),
+      local: settingsFor(seeds, null, model.url),
+    };
     const runner = async (envs: EnvFactory, url: string | null, dir: string) => {
-      const summary = await runEval({ world: crm, model: openaiModel({ baseUrl: model.url, model: 'scripted', apiKey: 'none' }), envs, out: dir, settings: url === null ? settings.local : settings.served, concurrency: 1 });
+      const summary = await runEval({
+        world: crm,
+        model: openaiModel({ baseUrl: model.url, model: 'scripted', apiKey: 'none' }),
+        envs,
+        out: dir,
+        settings: url === null ? settings.local : settings.served,
+        concurrency: 1,
+      });
       return summary.played;
     };
     // What a run sets up once (the first instance opened from its fixture, the served world's version check) is set
@@ -173,7 +250,9 @@ export async function runEvalBench(opts: EvalBenchOptions = {}): Promise<EvalBen
     await runner(traced, server.url, join(out, 'warm-traced'));
     await runner(local, null, join(out, 'warm-local'));
     for (let r = 0; r < rounds; r++) {
-      log(`round ${r + 1} of ${rounds}: ${episodes} episodes each, the runner and the loop by hand`);
+      log(
+        `round ${r + 1} of ${rounds}: ${episodes} episodes each, the runner and the loop by hand`,
+      );
       const dir = join(out, `r${r}`);
       const order: (() => Promise<void>)[] = [
         async () => {
@@ -258,7 +337,11 @@ export function formatEval(r: EvalBenchResult): string {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const result = await runEvalBench({ quick: process.argv.includes('--quick'), smoke: process.argv.includes('--smoke'), log: (l) => process.stderr.write(`  ${l}\n`) });
+  const result = await runEvalBench({
+    quick: process.argv.includes('--quick'),
+    smoke: process.argv.includes('--smoke'),
+    log: (l) => process.stderr.write(`  ${l}\n`),
+  });
   const section = formatEval(result);
   process.stdout.write(`${HEADING}\n\n${section}\n`);
   if (process.argv.includes('--write')) writeSection(HEADING, section);

@@ -43,7 +43,9 @@ export function bestOf(rounds: number, fns: Record<string, () => number>): Recor
 export function machine(): string {
   const c = cpus();
   // `npm run bench` runs with glibc's malloc asking for huge pages, as `npm start` does (docs/performance.md).
-  const tunables = process.env.GLIBC_TUNABLES ? `, GLIBC_TUNABLES=${process.env.GLIBC_TUNABLES}` : '';
+  const tunables = process.env.GLIBC_TUNABLES
+    ? `, GLIBC_TUNABLES=${process.env.GLIBC_TUNABLES}`
+    : '';
   return `${c.length} × ${c[0]?.model.trim() ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${process.platform}${tunables}`;
 }
 
@@ -71,8 +73,15 @@ export interface Child {
 }
 
 /** Start `file` (relative to bench/) as a child process and wait for its first message. */
-export function spawnChild(file: string, args: string[] = [], execArgv: string[] = []): Promise<Child> {
-  const proc = fork(fileURLToPath(new URL(file, import.meta.url)), args, { execArgv: [...execArgv, '--import', import.meta.resolve('tsx')], env: { ...process.env, TZ: 'UTC' } });
+export function spawnChild(
+  file: string,
+  args: string[] = [],
+  execArgv: string[] = [],
+): Promise<Child> {
+  const proc = fork(fileURLToPath(new URL(file, import.meta.url)), args, {
+    execArgv: [...execArgv, '--import', import.meta.resolve('tsx')],
+    env: { ...process.env, TZ: 'UTC' },
+  });
   const queue: ((m: any) => void)[] = [];
   proc.on('message', (m) => queue.shift()?.(m));
   const next = () => new Promise<any>((resolve) => queue.push(resolve));

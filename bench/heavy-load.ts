@@ -16,10 +16,20 @@ import { crm } from '../worlds/crm/index.ts';
 import { stripe } from '../worlds/stripe/index.ts';
 import { largestFormBody, type HeavyOp } from './heavy.ts';
 
-function http(port: number, method: string, path: string, key: string, body?: string): Promise<number> {
+function http(
+  port: number,
+  method: string,
+  path: string,
+  key: string,
+  body?: string,
+): Promise<number> {
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> = { authorization: `Bearer ${key}` };
-    if (body !== undefined) Object.assign(headers, { 'content-type': 'application/x-www-form-urlencoded', 'content-length': String(Buffer.byteLength(body)) });
+    if (body !== undefined)
+      Object.assign(headers, {
+        'content-type': 'application/x-www-form-urlencoded',
+        'content-length': String(Buffer.byteLength(body)),
+      });
     const req = request({ hostname: '127.0.0.1', port, method, path, headers }, (res) => {
       res.resume();
       res.on('end', () => resolve(res.statusCode ?? 0));
@@ -44,11 +54,16 @@ function frame(data: unknown): Promise<string> {
 async function open(at: number, fixture: string): Promise<void> {
   port = at;
   socket = new WebSocket(`ws://127.0.0.1:${port}/stripe/ws`, { perMessageDeflate: false });
-  await new Promise((resolve, reject) => (socket!.once('open', resolve), socket!.once('error', reject)));
+  await new Promise(
+    (resolve, reject) => (socket!.once('open', resolve), socket!.once('error', reject)),
+  );
   socket.on('message', (data: Buffer) => answers.shift()?.(data.toString('utf8')));
   const reset = JSON.parse(await frame({ type: 'reset', data: { fixture } }));
   key = reset.data.metadata?.api_key;
-  if (typeof key !== 'string') throw new Error(`the reset of ${fixture} gave no api_key: ${JSON.stringify(reset).slice(0, 300)}`);
+  if (typeof key !== 'string')
+    throw new Error(
+      `the reset of ${fixture} gave no api_key: ${JSON.stringify(reset).slice(0, 300)}`,
+    );
   // The instance opens its database on first use (for big_co, a copy of 760 MB): before the quiet window, not in it.
   const status = await http(port, 'GET', '/stripe/v1/charges?limit=1', key);
   if (status !== 200) throw new Error(`the first request of the heavy session answered ${status}`);
@@ -69,17 +84,36 @@ async function timed(kind: HeavyOp['kind'], fn: () => Promise<string>): Promise<
 
 async function heavyLoop(advanceDays: number): Promise<void> {
   const body = largestFormBody();
-  const query = new URLSearchParams({ query: "metadata['bench']:'none' OR amount<0", limit: '100', 'expand[]': 'total_count' }).toString();
+  const query = new URLSearchParams({
+    query: "metadata['bench']:'none' OR amount<0",
+    limit: '100',
+    'expand[]': 'total_count',
+  }).toString();
   while (running) {
-    ops.push(await timed('search', async () => String(await http(port, 'GET', `/stripe/v1/charges/search?${query}`, key))));
+    ops.push(
+      await timed('search', async () =>
+        String(await http(port, 'GET', `/stripe/v1/charges/search?${query}`, key)),
+      ),
+    );
     if (!running) break;
-    ops.push(await timed('form body', async () => String(await http(port, 'POST', '/stripe/v1/customers', key, body))));
+    ops.push(
+      await timed('form body', async () =>
+        String(await http(port, 'POST', '/stripe/v1/customers', key, body)),
+      ),
+    );
     if (!running) break;
     ops.push(
       await timed('advance_clock', async () => {
-        const reply = JSON.parse(await frame({ type: 'step', data: { type: 'advance_clock', ms: advanceDays * 86_400_000 } }));
+        const reply = JSON.parse(
+          await frame({
+            type: 'step',
+            data: { type: 'advance_clock', ms: advanceDays * 86_400_000 },
+          }),
+        );
         if (reply.type !== 'observation') return JSON.stringify(reply).slice(0, 200);
-        return reply.data?.observation?.error ? `failed: ${JSON.stringify(reply.data.observation.error).slice(0, 200)}` : 'ok';
+        return reply.data?.observation?.error
+          ? `failed: ${JSON.stringify(reply.data.observation.error).slice(0, 200)}`
+          : 'ok';
       }),
     );
   }
@@ -87,26 +121,44 @@ async function heavyLoop(advanceDays: number): Promise<void> {
 
 async function server(): Promise<number> {
   // No hibernation: the heavy session waits out the quiet window without giving its database back.
-  const s = await startServer({ worlds: [crm, stripe], port: 0, idleTimeoutMs: 0, hibernateAfterMs: 0, maxSessions: 10_000, logger: () => undefined });
+  const s = await startServer({
+    worlds: [crm, stripe],
+    port: 0,
+    idleTimeoutMs: 0,
+    hibernateAfterMs: 0,
+    maxSessions: 10_000,
+    logger: () => undefined,
+  });
   return s.port;
 }
 
 const mode = process.argv[2];
-process.on('message', async (m: { cmd: string; port?: number; fixture?: string; advanceDays?: number }) => {
-  if (m.cmd === 'open') {
-    await open(m.port!, m.fixture!);
-    process.send!({ opened: true });
-  } else if (m.cmd === 'start') {
-    running = true;
-    void heavyLoop(m.advanceDays!);
-    process.send!({ started: true });
-  } else if (m.cmd === 'stop') {
-    // The operation in flight (a year's advance runs for minutes) is reported as far as it got; the server is stopped.
-    running = false;
-    const now = performance.now();
-    process.send!({ ops: inFlight === null ? ops : [...ops, { kind: inFlight.kind, ms: now - inFlight.started, status: 'in flight at the end' }] });
-  } else if (m.cmd === 'exit') process.exit(0);
-});
+process.on(
+  'message',
+  async (m: { cmd: string; port?: number; fixture?: string; advanceDays?: number }) => {
+    if (m.cmd === 'open') {
+      await open(m.port!, m.fixture!);
+      process.send!({ opened: true });
+    } else if (m.cmd === 'start') {
+      running = true;
+      void heavyLoop(m.advanceDays!);
+      process.send!({ started: true });
+    } else if (m.cmd === 'stop') {
+      // The operation in flight (a year's advance runs for minutes) is reported as far as it got; the server is stopped.
+      running = false;
+      const now = performance.now();
+      process.send!({
+        ops:
+          inFlight === null
+            ? ops
+            : [
+                ...ops,
+                { kind: inFlight.kind, ms: now - inFlight.started, status: 'in flight at the end' },
+              ],
+      });
+    } else if (m.cmd === 'exit') process.exit(0);
+  },
+);
 if (mode === 'server') process.send!({ port: await server() });
 else if (mode === 'driver') process.send!({ ready: true });
 else throw new Error(`heavy-load: unknown mode ${mode}; use server or driver`);

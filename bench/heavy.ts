@@ -24,11 +24,13 @@ export interface HeavyOp {
 const MAX_BODY = 1 << 20;
 export function largestFormBody(): string {
   const value = 'v'.repeat(80);
-  let body = Array.from({ length: 10_000 }, (_, i) => `metadata[k${String(i).padStart(5, '0')}]=${value}`).join('&');
+  let body = Array.from(
+    { length: 10_000 },
+    (_, i) => `metadata[k${String(i).padStart(5, '0')}]=${value}`,
+  ).join('&');
   while (Buffer.byteLength(body) > MAX_BODY) body = body.replace(/v{10}(&|$)/g, '$1');
   return body;
 }
-
 
 export interface HeavyBenchOptions {
   quick?: boolean;
@@ -60,13 +62,30 @@ export async function runHeavyBench(opts: HeavyBenchOptions = {}): Promise<Heavy
     const port = server.first.port as number;
     log(`opening the heavy session on stripe/${fixture}`);
     await heavy.ask({ cmd: 'open', port, fixture });
-    const light: LoadGroup[] = [{ label: 'crm calls', url: `ws://127.0.0.1:${port}/ws`, count: 8, script: calls, loopFrom: 1, inflight: 1 }];
+    const light: LoadGroup[] = [
+      {
+        label: 'crm calls',
+        url: `ws://127.0.0.1:${port}/ws`,
+        count: 8,
+        script: calls,
+        loopFrom: 1,
+        inflight: 1,
+      },
+    ];
     const warmupMs = opts.smoke ? 200 : 1000;
     log(`quiet: 8 light sessions for ${windowMs / 1000} s`);
-    const quiet = ((await gen.ask({ cmd: 'run', groups: light, warmupMs, durationMs: windowMs })).groups as GroupResult[])[0];
-    log(`loaded: the same, while the heavy session searches, posts its body and advances ${advanceDays} days`);
+    const quiet = (
+      (await gen.ask({ cmd: 'run', groups: light, warmupMs, durationMs: windowMs }))
+        .groups as GroupResult[]
+    )[0];
+    log(
+      `loaded: the same, while the heavy session searches, posts its body and advances ${advanceDays} days`,
+    );
     await heavy.ask({ cmd: 'start', advanceDays });
-    const loaded = ((await gen.ask({ cmd: 'run', groups: light, warmupMs: 0, durationMs: windowMs })).groups as GroupResult[])[0];
+    const loaded = (
+      (await gen.ask({ cmd: 'run', groups: light, warmupMs: 0, durationMs: windowMs }))
+        .groups as GroupResult[]
+    )[0];
     log('waiting for the heavy operation in flight');
     const ops = (await heavy.ask({ cmd: 'stop' })).ops as HeavyOp[];
     return { fixture, advanceDays, windowMs, quiet, loaded, ops, machine: machine() };
@@ -82,13 +101,21 @@ export function formatHeavy(r: HeavyBenchResult): string {
   const served = (g: GroupResult) => g.served.reduce((a, b) => a + b, 0);
   const ratio = (a: number, b: number) => (b > 0 ? (a / b).toFixed(2) + '×' : 'n/a');
   const out: string[] = [];
-  out.push(`8 light sessions (crm \`call_tool\` over WebSocket, one frame in flight each) for ${r.windowMs / 1000} s on a quiet server, then for ${r.windowMs / 1000} s while one Stripe World session on \`${r.fixture}\` runs its heaviest calls back to back: a charges search page matching none of them (with \`total_count\`), a form body of 10,000 parameters just under the 1 MiB limit, and \`advance_clock\` of ${r.advanceDays} days. Target: loaded p99 within 5× of quiet p99.`);
+  out.push(
+    `8 light sessions (crm \`call_tool\` over WebSocket, one frame in flight each) for ${r.windowMs / 1000} s on a quiet server, then for ${r.windowMs / 1000} s while one Stripe World session on \`${r.fixture}\` runs its heaviest calls back to back: a charges search page matching none of them (with \`total_count\`), a form body of 10,000 parameters just under the 1 MiB limit, and \`advance_clock\` of ${r.advanceDays} days. Target: loaded p99 within 5× of quiet p99.`,
+  );
   out.push('');
   out.push('| light sessions | replies | p50 | p99 |');
   out.push('|---|---:|---:|---:|');
-  out.push(`| quiet | ${served(r.quiet).toLocaleString('en-US')} | ${ms(r.quiet.p50Us)} | ${ms(r.quiet.p99Us)} |`);
-  out.push(`| loaded | ${served(r.loaded).toLocaleString('en-US')} | ${ms(r.loaded.p50Us)} | ${ms(r.loaded.p99Us)} |`);
-  out.push(`| loaded / quiet | | ${ratio(r.loaded.p50Us, r.quiet.p50Us)} | ${ratio(r.loaded.p99Us, r.quiet.p99Us)} |`);
+  out.push(
+    `| quiet | ${served(r.quiet).toLocaleString('en-US')} | ${ms(r.quiet.p50Us)} | ${ms(r.quiet.p99Us)} |`,
+  );
+  out.push(
+    `| loaded | ${served(r.loaded).toLocaleString('en-US')} | ${ms(r.loaded.p50Us)} | ${ms(r.loaded.p99Us)} |`,
+  );
+  out.push(
+    `| loaded / quiet | | ${ratio(r.loaded.p50Us, r.quiet.p50Us)} | ${ratio(r.loaded.p99Us, r.quiet.p99Us)} |`,
+  );
   out.push('');
   out.push('| heavy operation | runs | median | max | answers |');
   out.push('|---|---:|---:|---:|---|');
@@ -96,7 +123,9 @@ export function formatHeavy(r: HeavyBenchResult): string {
     const runs = r.ops.filter((o) => o.kind === kind);
     if (runs.length === 0) continue;
     const statuses = [...new Set(runs.map((o) => o.status))].join(', ');
-    out.push(`| ${kind} | ${runs.length} | ${median(runs.map((o) => o.ms)).toFixed(1)} ms | ${Math.max(...runs.map((o) => o.ms)).toFixed(1)} ms | ${statuses} |`);
+    out.push(
+      `| ${kind} | ${runs.length} | ${median(runs.map((o) => o.ms)).toFixed(1)} ms | ${Math.max(...runs.map((o) => o.ms)).toFixed(1)} ms | ${statuses} |`,
+    );
   }
   out.push('');
   out.push(`Machine: ${r.machine}.`);

@@ -44,7 +44,11 @@ function percentile(values: Float64Array, n: number, p: number): number {
 let runs = 0;
 
 async function run(spec: LoadSpec, warmupMs: number, durationMs: number): Promise<LoadResult> {
-  const agent = new Agent({ keepAlive: true, maxSockets: spec.connections, maxFreeSockets: spec.connections });
+  const agent = new Agent({
+    keepAlive: true,
+    maxSockets: spec.connections,
+    maxFreeSockets: spec.connections,
+  });
   const url = new URL(spec.path, spec.base);
   const body = spec.body === undefined ? undefined : Buffer.from(spec.body);
   const base = { ...spec.headers, ...(body ? { 'content-length': String(body.length) } : {}) };
@@ -63,21 +67,34 @@ async function run(spec: LoadSpec, warmupMs: number, durationMs: number): Promis
     new Promise<void>((resolve, reject) => {
       const next = () => {
         const t0 = performance.now();
-        const headers = spec.idempotencyKeys ? { ...base, 'idempotency-key': keyPrefix + seq++ } : base;
-        const req = request({ agent, hostname: url.hostname, port: url.port, method: spec.method, path: url.pathname, headers }, (res) => {
-          res.on('data', () => undefined);
-          res.on('end', () => {
-            const now = performance.now();
-            total++;
-            if (now >= measureFrom && now < end) {
-              served++;
-              if (n < LATENCY_CAP) latencies[n++] = now - t0;
-              if (res.statusCode === undefined || res.statusCode < 200 || res.statusCode >= 300) errors++;
-            }
-            if (now < end) next();
-            else resolve();
-          });
-        });
+        const headers = spec.idempotencyKeys
+          ? { ...base, 'idempotency-key': keyPrefix + seq++ }
+          : base;
+        const req = request(
+          {
+            agent,
+            hostname: url.hostname,
+            port: url.port,
+            method: spec.method,
+            path: url.pathname,
+            headers,
+          },
+          (res) => {
+            res.on('data', () => undefined);
+            res.on('end', () => {
+              const now = performance.now();
+              total++;
+              if (now >= measureFrom && now < end) {
+                served++;
+                if (n < LATENCY_CAP) latencies[n++] = now - t0;
+                if (res.statusCode === undefined || res.statusCode < 200 || res.statusCode >= 300)
+                  errors++;
+              }
+              if (now < end) next();
+              else resolve();
+            });
+          },
+        );
         req.on('error', reject);
         req.end(body);
       };
@@ -85,17 +102,26 @@ async function run(spec: LoadSpec, warmupMs: number, durationMs: number): Promis
     });
   await Promise.all(Array.from({ length: spec.connections }, loop));
   agent.destroy();
-  return { served, errors, total, p50Us: percentile(latencies, n, 50) * 1000, p99Us: percentile(latencies, n, 99) * 1000, windowMs: durationMs };
+  return {
+    served,
+    errors,
+    total,
+    p50Us: percentile(latencies, n, 50) * 1000,
+    p99Us: percentile(latencies, n, 99) * 1000,
+    windowMs: durationMs,
+  };
 }
 
-process.on('message', async (m: { cmd: string; spec: LoadSpec; warmupMs: number; durationMs: number }) => {
-  if (m.cmd === 'run') {
-    try {
-      process.send!({ result: await run(m.spec, m.warmupMs, m.durationMs) });
-    } catch (e) {
-      process.send!({ error: (e as Error).message });
-    }
-  }
-  else if (m.cmd === 'exit') process.exit(0);
-});
+process.on(
+  'message',
+  async (m: { cmd: string; spec: LoadSpec; warmupMs: number; durationMs: number }) => {
+    if (m.cmd === 'run') {
+      try {
+        process.send!({ result: await run(m.spec, m.warmupMs, m.durationMs) });
+      } catch (e) {
+        process.send!({ error: (e as Error).message });
+      }
+    } else if (m.cmd === 'exit') process.exit(0);
+  },
+);
 process.send!({ ready: true });

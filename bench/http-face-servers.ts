@@ -26,7 +26,12 @@ export interface Canned {
 }
 
 async function seahaven(): Promise<number> {
-  const server = await startServer({ worlds: [stripe], port: 0, idleTimeoutMs: 0, logger: () => undefined });
+  const server = await startServer({
+    worlds: [stripe],
+    port: 0,
+    idleTimeoutMs: 0,
+    logger: () => undefined,
+  });
   return server.port;
 }
 

@@ -4,7 +4,8 @@ import { formatHttpFace, runHttpFaceBench } from './http-face.ts';
 
 /** A load run's counts are whole and every reply was a 2xx; how many there were is not judged. */
 function wellFormed(r: LoadResult, label: string): void {
-  for (const n of [r.served, r.total]) expect(Number.isInteger(n) && n >= 0, `${label}: ${n}`).toBe(true);
+  for (const n of [r.served, r.total])
+    expect(Number.isInteger(n) && n >= 0, `${label}: ${n}`).toBe(true);
   expect(r.errors, label).toBe(0);
 }
 
@@ -22,7 +23,8 @@ describe('HTTP face benchmark', () => {
       wellFormed(row.floor, `floor ×${row.connections}`);
       expect(row.pairedRatios).toHaveLength(r.rounds);
     }
-    for (const v of [r.inProcess.getUs, r.inProcess.postUs]) expect(Number.isFinite(v) && v >= 0, String(v)).toBe(true);
+    for (const v of [r.inProcess.getUs, r.inProcess.postUs])
+      expect(Number.isFinite(v) && v >= 0, String(v)).toBe(true);
     const text = formatHttpFace(r);
     expect(text).toContain('| connections | floor req/s |');
     expect(text).toContain('Target ≥ 40%');

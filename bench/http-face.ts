@@ -18,7 +18,6 @@ import { machine, spawnChild, writeSection, type Child } from './harness.ts';
 import type { Canned } from './http-face-servers.ts';
 import type { LoadResult, LoadSpec } from './http-face-load.ts';
 
-
 /**
  * Pin a process to one CPU with `taskset`: every thread, or only its main (event-loop) thread. Returns false where
  * that cannot be done (no taskset, one CPU), and the run goes on unpinned.
@@ -26,7 +25,9 @@ import type { LoadResult, LoadSpec } from './http-face-load.ts';
 function pin(pid: number, cpu: number, allThreads: boolean): boolean {
   if (availableParallelism() < 2) return false;
   try {
-    execFileSync('taskset', [...(allThreads ? ['-a'] : []), '-cp', String(cpu), String(pid)], { stdio: 'ignore' });
+    execFileSync('taskset', [...(allThreads ? ['-a'] : []), '-cp', String(cpu), String(pid)], {
+      stdio: 'ignore',
+    });
     return true;
   } catch {
     return false;
@@ -39,21 +40,51 @@ const AUTH = { authorization: `Bearer ${API_KEY}` };
 const FORM = { ...AUTH, 'content-type': 'application/x-www-form-urlencoded' };
 
 /** Headers the HTTP layer writes for every reply (framing, the clock); the floor's server writes its own. */
-const TRANSPORT_HEADERS = new Set(['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding']);
+const TRANSPORT_HEADERS = new Set([
+  'date',
+  'connection',
+  'keep-alive',
+  'content-length',
+  'transfer-encoding',
+]);
 
 /** One request to `base`, its reply as the floor will replay it. */
-function fetchOnce(base: string, method: 'GET' | 'POST', path: string, headers: Record<string, string>, body?: string): Promise<Canned> {
+function fetchOnce(
+  base: string,
+  method: 'GET' | 'POST',
+  path: string,
+  headers: Record<string, string>,
+  body?: string,
+): Promise<Canned> {
   return new Promise((resolve, reject) => {
     const url = new URL(path, base);
-    const req = request({ hostname: url.hostname, port: url.port, method, path: url.pathname, headers: body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (d: Buffer) => chunks.push(d));
-      res.on('end', () => {
-        const kept: Record<string, string> = {};
-        for (const [k, v] of Object.entries(res.headers)) if (!TRANSPORT_HEADERS.has(k) && v !== undefined) kept[k] = Array.isArray(v) ? v.join(', ') : v;
-        resolve({ status: res.statusCode ?? 0, headers: kept, body: Buffer.concat(chunks).toString('utf8') });
-      });
-    });
+    const req = request(
+      {
+        hostname: url.hostname,
+        port: url.port,
+        method,
+        path: url.pathname,
+        headers:
+          body === undefined
+            ? headers
+            : { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (d: Buffer) => chunks.push(d));
+        res.on('end', () => {
+          const kept: Record<string, string> = {};
+          for (const [k, v] of Object.entries(res.headers))
+            if (!TRANSPORT_HEADERS.has(k) && v !== undefined)
+              kept[k] = Array.isArray(v) ? v.join(', ') : v;
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: kept,
+            body: Buffer.concat(chunks).toString('utf8'),
+          });
+        });
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -105,8 +136,17 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.le
 /** What `inst.request` costs for the two requests in process, with no sockets or HTTP: the kit's share. Best of 3. */
 export function inProcessCosts(laps: number): InProcessCosts {
   const inst = stripe.instance();
-  const headers = { authorization: `Bearer ${API_KEY}`, 'content-type': 'application/x-www-form-urlencoded' };
-  const created = inst.request({ method: 'POST', path: '/customers', query: '', headers, body: POST_BODY });
+  const headers = {
+    authorization: `Bearer ${API_KEY}`,
+    'content-type': 'application/x-www-form-urlencoded',
+  };
+  const created = inst.request({
+    method: 'POST',
+    path: '/customers',
+    query: '',
+    headers,
+    body: POST_BODY,
+  });
   const id = (created.body as { id: string }).id;
   const get = { method: 'GET', path: `/customers/${id}`, query: '', headers, body: '' };
   const time = (fn: (i: number) => void) => {
@@ -116,8 +156,22 @@ export function inProcessCosts(laps: number): InProcessCosts {
   };
   const best = { getUs: Infinity, postUs: Infinity };
   for (let round = 0; round < 3; round++) {
-    best.getUs = Math.min(best.getUs, time(() => inst.request(get)));
-    best.postUs = Math.min(best.postUs, time((i) => inst.request({ method: 'POST', path: '/customers', query: '', headers: { ...headers, 'idempotency-key': `inproc-${round}-${i}` }, body: POST_BODY })));
+    best.getUs = Math.min(
+      best.getUs,
+      time(() => inst.request(get)),
+    );
+    best.postUs = Math.min(
+      best.postUs,
+      time((i) =>
+        inst.request({
+          method: 'POST',
+          path: '/customers',
+          query: '',
+          headers: { ...headers, 'idempotency-key': `inproc-${round}-${i}` },
+          body: POST_BODY,
+        }),
+      ),
+    );
   }
   inst.destroy();
   return best;
@@ -131,40 +185,78 @@ export async function runHttpFaceBench(opts: HttpFaceOptions = {}): Promise<Http
   const sizes = opts.smoke ? [8] : [1, 8];
   const load = loadavg()[0];
   const last = availableParallelism() - 1;
-  const [gen, server, floorProc] = await Promise.all([spawnChild('./http-face-load.ts'), spawnChild('./http-face-servers.ts', ['seahaven']), spawnChild('./http-face-servers.ts', ['floor'])]);
+  const [gen, server, floorProc] = await Promise.all([
+    spawnChild('./http-face-load.ts'),
+    spawnChild('./http-face-servers.ts', ['seahaven']),
+    spawnChild('./http-face-servers.ts', ['floor']),
+  ]);
   try {
-    const pinned = [pin(gen.proc.pid!, last, true), pin(server.proc.pid!, 0, false), pin(floorProc.proc.pid!, 0, false)].every(Boolean);
+    const pinned = [
+      pin(gen.proc.pid!, last, true),
+      pin(server.proc.pid!, 0, false),
+      pin(floorProc.proc.pid!, 0, false),
+    ].every(Boolean);
     const base = `http://127.0.0.1:${server.first.port}`;
     // The customer every GET reads, created by the key's first request (which opens its session), then one of each
     // request as the floor will answer it.
-    const created = await fetchOnce(base, 'POST', '/v1/customers', { ...FORM, 'idempotency-key': 'bench-setup' }, POST_BODY);
-    if (created.status !== 200) throw new Error(`http-face bench: creating the customer answered ${created.status}: ${created.body}`);
+    const created = await fetchOnce(
+      base,
+      'POST',
+      '/v1/customers',
+      { ...FORM, 'idempotency-key': 'bench-setup' },
+      POST_BODY,
+    );
+    if (created.status !== 200)
+      throw new Error(
+        `http-face bench: creating the customer answered ${created.status}: ${created.body}`,
+      );
     const customerPath = `/v1/customers/${(JSON.parse(created.body) as { id: string }).id}`;
     const canned = {
       get: await fetchOnce(base, 'GET', customerPath, AUTH),
-      post: await fetchOnce(base, 'POST', '/v1/customers', { ...FORM, 'idempotency-key': 'bench-capture' }, POST_BODY),
+      post: await fetchOnce(
+        base,
+        'POST',
+        '/v1/customers',
+        { ...FORM, 'idempotency-key': 'bench-capture' },
+        POST_BODY,
+      ),
     };
-    for (const [kind, c] of Object.entries(canned)) if (c.status !== 200) throw new Error(`http-face bench: the ${kind} request answered ${c.status}: ${c.body}`);
+    for (const [kind, c] of Object.entries(canned))
+      if (c.status !== 200)
+        throw new Error(`http-face bench: the ${kind} request answered ${c.status}: ${c.body}`);
     const floorBase = `http://127.0.0.1:${(await floorProc.ask({ cmd: 'canned', ...canned })).port}`;
     const check = await fetchOnce(floorBase, 'GET', customerPath, AUTH);
     // Header order is not part of HTTP's meaning (and Node writes a reply's headers in its own order).
-    const sameHeaders = (a: Record<string, string>, b: Record<string, string>) => JSON.stringify(Object.entries(a).sort()) === JSON.stringify(Object.entries(b).sort());
+    const sameHeaders = (a: Record<string, string>, b: Record<string, string>) =>
+      JSON.stringify(Object.entries(a).sort()) === JSON.stringify(Object.entries(b).sort());
     if (check.body !== canned.get.body || !sameHeaders(check.headers, canned.get.headers)) {
-      throw new Error(`http-face bench: the floor does not answer what Seahaven did:\n${JSON.stringify(check)}\n${JSON.stringify(canned.get)}`);
+      throw new Error(
+        `http-face bench: the floor does not answer what Seahaven did:\n${JSON.stringify(check)}\n${JSON.stringify(canned.get)}`,
+      );
     }
     log('in process: what inst.request costs');
     const inProcess = inProcessCosts(opts.smoke ? 50 : 2000);
 
     const specs: Record<'get' | 'post', Omit<LoadSpec, 'base' | 'connections'>> = {
       get: { method: 'GET', path: customerPath, headers: AUTH },
-      post: { method: 'POST', path: '/v1/customers', headers: FORM, body: POST_BODY, idempotencyKeys: true },
+      post: {
+        method: 'POST',
+        path: '/v1/customers',
+        headers: FORM,
+        body: POST_BODY,
+        idempotencyKeys: true,
+      },
     };
     // A run, and the CPU time the server it loads spent per request over the whole run.
-    const runLoad = async (spec: LoadSpec, target: Child): Promise<{ result: LoadResult; cpuUs: number }> => {
+    const runLoad = async (
+      spec: LoadSpec,
+      target: Child,
+    ): Promise<{ result: LoadResult; cpuUs: number }> => {
       const before = (await target.ask({ cmd: 'cpu' })).us as number;
       const reply = await gen.ask({ cmd: 'run', spec, warmupMs, durationMs });
       const after = (await target.ask({ cmd: 'cpu' })).us as number;
-      if (reply.error) throw new Error(`http-face bench: the load generator failed: ${reply.error}`);
+      if (reply.error)
+        throw new Error(`http-face bench: the load generator failed: ${reply.error}`);
       return { result: reply.result, cpuUs: (after - before) / reply.result.total };
     };
     const table = async (kind: 'get' | 'post'): Promise<KindRow[]> => {
@@ -185,7 +277,14 @@ export async function runHttpFaceBench(opts: HttpFaceOptions = {}): Promise<Http
           if (!bestFloor || reqPerSec(f.result) > reqPerSec(bestFloor)) bestFloor = f.result;
           if (!best || reqPerSec(s.result) > reqPerSec(best)) best = s.result;
         }
-        rows.push({ connections, floor: bestFloor!, seahaven: best!, pairedRatios, floorCpuUs, seahavenCpuUs });
+        rows.push({
+          connections,
+          floor: bestFloor!,
+          seahaven: best!,
+          pairedRatios,
+          floorCpuUs,
+          seahavenCpuUs,
+        });
       }
       return rows;
     };
@@ -194,7 +293,12 @@ export async function runHttpFaceBench(opts: HttpFaceOptions = {}): Promise<Http
     log('warm-up');
     for (const kind of ['get', 'post'] as const) {
       for (const target of [floorBase, base]) {
-        await gen.ask({ cmd: 'run', spec: { ...specs[kind], base: target, connections: 8 }, warmupMs: 0, durationMs: opts.smoke ? 100 : opts.quick ? 500 : 1500 });
+        await gen.ask({
+          cmd: 'run',
+          spec: { ...specs[kind], base: target, connections: 8 },
+          warmupMs: 0,
+          durationMs: opts.smoke ? 100 : opts.quick ? 500 : 1500,
+        });
       }
     }
     const get = await table('get');
@@ -219,29 +323,44 @@ export function targetMet(rows: KindRow[], target: number): { paired: boolean; b
 
 export function formatHttpFace(r: HttpFaceResult): string {
   const out: string[] = [];
-  out.push(`Machine: ${r.machine}; 1-minute load average ${r.load.toFixed(1)} when the run started. The machine is a 2-vCPU VM whose speed drifts by up to 2× from one second to the next, so absolute figures are noisy; the ratios compare rounds run back to back.`);
+  out.push(
+    `Machine: ${r.machine}; 1-minute load average ${r.load.toFixed(1)} when the run started. The machine is a 2-vCPU VM whose speed drifts by up to 2× from one second to the next, so absolute figures are noisy; the ratios compare rounds run back to back.`,
+  );
   out.push('');
-  out.push(`Load: closed-loop keep-alive connections (a \`node:http\` Agent with \`keepAlive\` and \`maxSockets\` equal to the connection count, one request in flight on each) from a load generator in its own process, all with \`Authorization: Bearer ${API_KEY}\`, so every request acts on the one account session that key opened. The Seahaven server (\`startServer({ worlds: [stripe] })\`, default options but no idle timeout) runs in a second process. Floor: a bare Hono app on @hono/node-server in a third, whose two routes answer with the status, headers and body Seahaven gave to the same request, captured before the rounds and held in memory; it reads neither the request's headers nor its body. ${r.pinned ? 'The generator is pinned to one CPU and each server\'s event-loop thread to the other (`taskset`), so the client never competes with the server it measures.' : 'Nothing is pinned (`taskset` was not available).'} Each table row runs ${r.rounds} round${r.rounds === 1 ? '' : 's'} of ${r.durationMs / 1000} s per server, the floor then Seahaven back to back; the figures are each server's best round, the ratio column is Seahaven's best over the floor's best, and "paired" is the median over rounds of Seahaven's requests/s over the floor's in the same round. A reply outside 2xx counts as an error.`);
+  out.push(
+    `Load: closed-loop keep-alive connections (a \`node:http\` Agent with \`keepAlive\` and \`maxSockets\` equal to the connection count, one request in flight on each) from a load generator in its own process, all with \`Authorization: Bearer ${API_KEY}\`, so every request acts on the one account session that key opened. The Seahaven server (\`startServer({ worlds: [stripe] })\`, default options but no idle timeout) runs in a second process. Floor: a bare Hono app on @hono/node-server in a third, whose two routes answer with the status, headers and body Seahaven gave to the same request, captured before the rounds and held in memory; it reads neither the request's headers nor its body. ${r.pinned ? "The generator is pinned to one CPU and each server's event-loop thread to the other (`taskset`), so the client never competes with the server it measures." : 'Nothing is pinned (`taskset` was not available).'} Each table row runs ${r.rounds} round${r.rounds === 1 ? '' : 's'} of ${r.durationMs / 1000} s per server, the floor then Seahaven back to back; the figures are each server's best round, the ratio column is Seahaven's best over the floor's best, and "paired" is the median over rounds of Seahaven's requests/s over the floor's in the same round. A reply outside 2xx counts as an error.`,
+  );
   out.push('');
   const rowsOf = (rows: KindRow[]) => {
-    out.push('| connections | floor req/s | seahaven req/s | ratio | paired | seahaven p50 | seahaven p99 | floor p50 | floor p99 |');
+    out.push(
+      '| connections | floor req/s | seahaven req/s | ratio | paired | seahaven p50 | seahaven p99 | floor p50 | floor p99 |',
+    );
     out.push('|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
     for (const row of rows) {
       const f = reqPerSec(row.floor);
       const s = reqPerSec(row.seahaven);
-      out.push(`| ${row.connections} | ${n(f)} | ${n(s)} | ${(s / f).toFixed(2)} | ${median(row.pairedRatios).toFixed(2)} | ${ms(row.seahaven.p50Us)} | ${ms(row.seahaven.p99Us)} | ${ms(row.floor.p50Us)} | ${ms(row.floor.p99Us)} |`);
+      out.push(
+        `| ${row.connections} | ${n(f)} | ${n(s)} | ${(s / f).toFixed(2)} | ${median(row.pairedRatios).toFixed(2)} | ${ms(row.seahaven.p50Us)} | ${ms(row.seahaven.p99Us)} | ${ms(row.floor.p50Us)} | ${ms(row.floor.p99Us)} |`,
+      );
     }
   };
   const verdict = (rows: KindRow[], target: number) => {
     const met = targetMet(rows, target);
-    const each = rows.map((row) => `${row.connections} connection${row.connections === 1 ? '' : 's'}: ${pct(median(row.pairedRatios))} paired, ${pct(reqPerSec(row.seahaven) / reqPerSec(row.floor))} best over best`).join('; ');
+    const each = rows
+      .map(
+        (row) =>
+          `${row.connections} connection${row.connections === 1 ? '' : 's'}: ${pct(median(row.pairedRatios))} paired, ${pct(reqPerSec(row.seahaven) / reqPerSec(row.floor))} best over best`,
+      )
+      .join('; ');
     return `Target ≥ ${pct(target)} of the floor's requests/s: ${met.paired ? 'met' : 'not met'} by the paired median, ${met.best ? 'met' : 'not met'} best round over best round (${each}).`;
   };
   // CPU per request is what the server itself spends; with other work on the machine it moves less than requests/s.
   const cpu = (rows: KindRow[], inProcessUs: number) =>
     `Server CPU time per request (user and system, least over the rounds): ${rows.map((row) => `at ${row.connections} connection${row.connections === 1 ? '' : 's'} the floor ${ms(row.floorCpuUs)}, Seahaven ${ms(row.seahavenCpuUs)} (${pct(row.floorCpuUs / row.seahavenCpuUs)})`).join('; ')}. Of Seahaven's, \`inst.request\` in process, without sockets or HTTP, takes ${ms(inProcessUs)} (best of 3).`;
   const errors = [...r.get, ...r.post].reduce((a, x) => a + x.seahaven.errors + x.floor.errors, 0);
-  out.push(`\`GET /v1/customers/:id\` (a customer created before the rounds; the reply is ${n(Buffer.byteLength(r.canned.get.body))} bytes of JSON):`);
+  out.push(
+    `\`GET /v1/customers/:id\` (a customer created before the rounds; the reply is ${n(Buffer.byteLength(r.canned.get.body))} bytes of JSON):`,
+  );
   out.push('');
   rowsOf(r.get);
   out.push('');
@@ -249,7 +368,9 @@ export function formatHttpFace(r: HttpFaceResult): string {
   out.push('');
   out.push(cpu(r.get, r.inProcess.getUs));
   out.push('');
-  out.push(`\`POST /v1/customers\` with \`${POST_BODY}\` as a form body and a fresh \`Idempotency-Key\` on every request, as stripe-node sends, so each one writes a customer, its event and an idempotency key row:`);
+  out.push(
+    `\`POST /v1/customers\` with \`${POST_BODY}\` as a form body and a fresh \`Idempotency-Key\` on every request, as stripe-node sends, so each one writes a customer, its event and an idempotency key row:`,
+  );
   out.push('');
   rowsOf(r.post);
   out.push('');

@@ -8,7 +8,13 @@
  */
 import { SeahavenClient } from '../kit/client/index.ts';
 
-export const ADD_LEAD = { name: 'Ada Lovelace', email: 'ada.lovelace@acmerobotics.example', company_id: 'cmp_acme', title: 'Head of Research', stage: 'lead' };
+export const ADD_LEAD = {
+  name: 'Ada Lovelace',
+  email: 'ada.lovelace@acmerobotics.example',
+  company_id: 'cmp_acme',
+  title: 'Head of Research',
+  stage: 'lead',
+};
 
 export interface LoadResult {
   client: string;
@@ -27,7 +33,9 @@ export interface LoadResult {
 async function main(): Promise<void> {
   const [url, sessionsArg, warmupArg, durationArg] = process.argv.slice(2);
   const sessions = Number(sessionsArg);
-  const clients = await Promise.all(Array.from({ length: sessions }, () => SeahavenClient.connect(url)));
+  const clients = await Promise.all(
+    Array.from({ length: sessions }, () => SeahavenClient.connect(url)),
+  );
   const start = performance.now();
   const from = start + Number(warmupArg);
   const end = from + Number(durationArg);
@@ -69,8 +77,21 @@ async function main(): Promise<void> {
   ]);
   await Promise.all(clients.map((c) => c.close()));
   latencies.sort((a, b) => a - b);
-  const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.max(0, Math.ceil((p / 100) * latencies.length) - 1))] ?? NaN;
-  const result: LoadResult = { client: 'typescript', sessions, steps, episodes, windowS: Number(durationArg) / 1000, errors, cpuS, p50Us: pct(50), p99Us: pct(99) };
+  const pct = (p: number) =>
+    latencies[
+      Math.min(latencies.length - 1, Math.max(0, Math.ceil((p / 100) * latencies.length) - 1))
+    ] ?? NaN;
+  const result: LoadResult = {
+    client: 'typescript',
+    sessions,
+    steps,
+    episodes,
+    windowS: Number(durationArg) / 1000,
+    errors,
+    cpuS,
+    p50Us: pct(50),
+    p99Us: pct(99),
+  };
   process.stdout.write(JSON.stringify(result) + '\n');
 }
 

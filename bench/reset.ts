@@ -15,13 +15,37 @@ import { hasIdleRoom, takeIdle } from '../kit/idle-connections.ts';
 import { machine, percentile, sample, us } from './harness.ts';
 
 const READ_SQL = 'SELECT * FROM contacts ORDER BY id LIMIT 1';
-const firstContact = defineTool({ name: 'first_contact', description: 'Read one contact.', input: z.object({}), run: (ctx) => ctx.db.one(READ_SQL) ?? null });
-const world = defineWorld({ name: 'crm', version: crm.version, schema: crm.schema, tools: [firstContact], fixtures: crm.fixtures, fixturesDir: crm.fixturesDir! });
+const firstContact = defineTool({
+  name: 'first_contact',
+  description: 'Read one contact.',
+  input: z.object({}),
+  run: (ctx) => ctx.db.one(READ_SQL) ?? null,
+});
+const world = defineWorld({
+  name: 'crm',
+  version: crm.version,
+  schema: crm.schema,
+  tools: [firstContact],
+  fixtures: crm.fixtures,
+  fixturesDir: crm.fixturesDir!,
+});
 // Stripe World's big_co (hundreds of MB): the same measurement with a one-row read of its customers. Its image is built
 // on first use in a checkout (minutes) and is measured with fewer samples.
 const STRIPE_READ_SQL = 'SELECT * FROM customers ORDER BY id LIMIT 1';
-const firstCustomer = defineTool({ name: 'first_customer', description: 'Read one customer.', input: z.object({}), run: (ctx) => ctx.db.one(STRIPE_READ_SQL) ?? null });
-const stripeWorld = defineWorld({ name: 'stripe', version: stripe.version, schema: stripe.schema, tools: [firstCustomer], fixtures: stripe.fixtures, fixturesDir: stripe.fixturesDir! });
+const firstCustomer = defineTool({
+  name: 'first_customer',
+  description: 'Read one customer.',
+  input: z.object({}),
+  run: (ctx) => ctx.db.one(STRIPE_READ_SQL) ?? null,
+});
+const stripeWorld = defineWorld({
+  name: 'stripe',
+  version: stripe.version,
+  schema: stripe.schema,
+  tools: [firstCustomer],
+  fixtures: stripe.fixtures,
+  fixturesDir: stripe.fixturesDir!,
+});
 
 export interface ResetRow {
   fixture: string;
@@ -40,7 +64,8 @@ export const RESET_FIXTURES = ['empty', 'small_startup', 'big_co', 'stripe/big_c
 
 /** Close the connections destroyed instances of the fixture left (idle-connections.ts), so the next reset opens its image. */
 function drainIdle(loaded: LoadedFixture): void {
-  for (let set = takeIdle(loaded); set !== undefined; set = takeIdle(loaded)) for (const c of set) c?.close();
+  for (let set = takeIdle(loaded); set !== undefined; set = takeIdle(loaded))
+    for (const c of set) c?.close();
 }
 
 /** Time `fn` `n` times, calling `before` (untimed) ahead of each. */
@@ -65,7 +90,12 @@ export function runResetBench(opts: { fixtures?: string[]; quick?: boolean } = {
     const loaded = loadFixture(w, id);
     const image = readFileSync(join(w.fixturesDir!, `${id}.sqlite`));
     // Small images: enough samples for a steady p99; images of hundreds of MB: a few per batch (each is a copy).
-    const n = image.length > 50e6 ? (opts.quick ? 1 : 3) : Math.max(opts.quick ? 20 : 50, Math.round((opts.quick ? 4e7 : 2e8) / image.length / 10));
+    const n =
+      image.length > 50e6
+        ? opts.quick
+          ? 1
+          : 3
+        : Math.max(opts.quick ? 20 : 50, Math.round((opts.quick ? 4e7 : 2e8) / image.length / 10));
     const floorSamples: number[] = [];
     const kitSamples: number[] = [];
     const querySamples: number[] = [];
@@ -80,17 +110,21 @@ export function runResetBench(opts: { fixtures?: string[]; quick?: boolean } = {
     const recyclable = hasIdleRoom(loaded);
     // Interleave small batches so every side sees the same machine conditions.
     for (let batch = 0; batch < 10; batch++) {
-      floorSamples.push(...sample(n, () => {
-        const db = new Database(image);
-        db.prepare(readSql).get();
-        db.close();
-      }));
+      floorSamples.push(
+        ...sample(n, () => {
+          const db = new Database(image);
+          db.prepare(readSql).get();
+          db.close();
+        }),
+      );
       kitSamples.push(...sampleAfter(n, drain, withTool));
-      querySamples.push(...sampleAfter(n, drain, () => {
-        const inst = w.instance({ fixture: id });
-        inst.query('SELECT 1');
-        inst.destroy();
-      }));
+      querySamples.push(
+        ...sampleAfter(n, drain, () => {
+          const inst = w.instance({ fixture: id });
+          inst.query('SELECT 1');
+          inst.destroy();
+        }),
+      );
       // A fixture too large to keep idle (Stripe's big_co) reopens its image every time: nothing to recycle.
       if (recyclable) {
         withTool();
@@ -102,14 +136,23 @@ export function runResetBench(opts: { fixtures?: string[]; quick?: boolean } = {
       samples.sort((a, b) => a - b);
       return { p50: percentile(samples, 50), p99: percentile(samples, 99) };
     };
-    rows.push({ fixture: name, bytes: image.length, floor: p(floorSamples), kit: p(kitSamples), query: p(querySamples), recycled: recycledSamples.length > 0 ? p(recycledSamples) : null });
+    rows.push({
+      fixture: name,
+      bytes: image.length,
+      floor: p(floorSamples),
+      kit: p(kitSamples),
+      query: p(querySamples),
+      recycled: recycledSamples.length > 0 ? p(recycledSamples) : null,
+    });
   }
   return rows;
 }
 
 export function formatReset(rows: ResetRow[]): string {
-  const size = (b: number) => (b >= 1 << 20 ? `${(b / (1 << 20)).toFixed(1)} MB` : `${Math.round(b / 1024)} KB`);
-  const ratio = (r: ResetRow, x: { p50: number } | null) => (x === null ? 'n/a' : (x.p50 / r.floor.p50).toFixed(2));
+  const size = (b: number) =>
+    b >= 1 << 20 ? `${(b / (1 << 20)).toFixed(1)} MB` : `${Math.round(b / 1024)} KB`;
+  const ratio = (r: ResetRow, x: { p50: number } | null) =>
+    x === null ? 'n/a' : (x.p50 / r.floor.p50).toFixed(2);
   const measured = rows.filter((r) => r.fixture !== 'empty');
   const met = (ok: boolean) => (ok ? 'met' : 'not met');
   return [
@@ -123,11 +166,11 @@ export function formatReset(rows: ResetRow[]): string {
         `${r.recycled ? us(r.recycled.p50) : 'n/a'} | ${r.recycled ? us(r.recycled.p99) : 'n/a'} | ${ratio(r, r.recycled)} |`,
     ),
     '',
-    'Reset + read tool = `world.instance({ fixture })` + one read tool call + `destroy()`; reset + query() = the same with `inst.query(\'SELECT 1\')` as the first use. ' +
+    "Reset + read tool = `world.instance({ fixture })` + one read tool call + `destroy()`; reset + query() = the same with `inst.query('SELECT 1')` as the first use. " +
       'In those two columns no destroyed instance has left a connection to take (the idle ones are closed before each sample, untimed): the image is deserialized, the connection set up with the SQL overrides and the capture function, the episode transaction begun, the instance used once, and its destroy() leaves the connection idle for a later instance (rolled back, not closed). ' +
       '"Recycled" is the same reset + read tool back to back, as a loop of episodes runs them: each `world.instance()` takes the connection the previous `destroy()` rolled back to the fixture (docs/performance.md, "Reset"). A fixture too large to keep idle (Stripe\'s big_co) has no recycled column. ' +
-      'Floor = `new Database(image)` + the tool\'s read + `close()` on plain better-sqlite3, interleaved in the same run. ' +
-      'Fixtures are crm\'s, and Stripe World\'s `big_co` (`stripe/big_co`, read: its first customer by id). ' +
+      "Floor = `new Database(image)` + the tool's read + `close()` on plain better-sqlite3, interleaved in the same run. " +
+      "Fixtures are crm's, and Stripe World's `big_co` (`stripe/big_co`, read: its first customer by id). " +
       `Target ≤ 2× the floor (p50) at 100 KB, at 5 MB and for Stripe's big_co: opening the image, with a read tool ${met(measured.every((r) => r.kit.p50 / r.floor.p50 <= 2))}, with query() ${met(measured.every((r) => r.query.p50 / r.floor.p50 <= 2))}; ` +
       `recycled ${met(measured.every((r) => (r.recycled ?? r.kit).p50 / r.floor.p50 <= 2))}.`,
   ].join('\n');

@@ -66,20 +66,31 @@ export function lastProbe(file: string): ProbeLine | undefined {
 
 /** The trend of the samples taken from `fromMinute` on; null with fewer than three of them. */
 export function rssTrend(samples: readonly RssSample[], fromMinute: number): RssTrend | null {
-  const points = samples.filter((s) => s.at >= fromMinute * 60 && Number.isFinite(s.mib)).map((s) => ({ x: s.at / 60, y: s.mib }));
+  const points = samples
+    .filter((s) => s.at >= fromMinute * 60 && Number.isFinite(s.mib))
+    .map((s) => ({ x: s.at / 60, y: s.mib }));
   if (points.length < 3) return null;
   const mx = points.reduce((a, p) => a + p.x, 0) / points.length;
   const my = points.reduce((a, p) => a + p.y, 0) / points.length;
   const sxy = points.reduce((a, p) => a + (p.x - mx) * (p.y - my), 0);
   const sxx = points.reduce((a, p) => a + (p.x - mx) ** 2, 0);
-  return { fromMinute, samples: points.length, slopeMibPerMin: sxy / sxx, min: Math.min(...points.map((p) => p.y)), max: Math.max(...points.map((p) => p.y)) };
+  return {
+    fromMinute,
+    samples: points.length,
+    slopeMibPerMin: sxy / sxx,
+    min: Math.min(...points.map((p) => p.y)),
+    max: Math.max(...points.map((p) => p.y)),
+  };
 }
 
 /** One sample as a progress line's memory part: RSS, then the heap, what lies outside it, and the sessions. */
 export function formatSample(s: RssSample): string {
   const p = s.probe;
   if (p === undefined) return `RSS ${s.mib.toFixed(1)} MiB`;
-  const owners = Object.entries(p.byOwner).sort().map(([k, v]) => `${k} ${v}`).join(' ');
+  const owners = Object.entries(p.byOwner)
+    .sort()
+    .map(([k, v]) => `${k} ${v}`)
+    .join(' ');
   return `RSS ${s.mib.toFixed(1)} MiB (heap ${p.heapUsed.toFixed(0)}/${p.heapTotal.toFixed(0)}, external ${p.external.toFixed(0)}, buffers ${p.arrayBuffers.toFixed(0)})  sessions ${owners || 'none'}, ${p.awake} awake`;
 }
 

@@ -18,7 +18,9 @@ async function hook() {
   if (hooked || hooking) return;
   hooking = true;
   try {
-    const { SessionRegistry } = await import(new URL('../kit/serve/sessions.ts', import.meta.url).href);
+    const { SessionRegistry } = await import(
+      new URL('../kit/serve/sessions.ts', import.meta.url).href
+    );
     const open = SessionRegistry.prototype.ensureRoom;
     SessionRegistry.prototype.ensureRoom = function (...args) {
       registries.add(this);
@@ -60,7 +62,14 @@ if (file !== undefined) {
   const mib = (n) => Math.round((n / 2 ** 20) * 10) / 10;
   const timer = setInterval(() => {
     const m = process.memoryUsage();
-    const line = { rss: mib(m.rss), heapTotal: mib(m.heapTotal), heapUsed: mib(m.heapUsed), external: mib(m.external), arrayBuffers: mib(m.arrayBuffers), ...sessions() };
+    const line = {
+      rss: mib(m.rss),
+      heapTotal: mib(m.heapTotal),
+      heapUsed: mib(m.heapUsed),
+      external: mib(m.external),
+      arrayBuffers: mib(m.arrayBuffers),
+      ...sessions(),
+    };
     appendFileSync(file, JSON.stringify(line) + '\n');
   }, every);
   timer.unref();

@@ -19,7 +19,16 @@ import Database from 'better-sqlite3';
 import WebSocket from 'ws';
 import { spawnServe, type ServeProcess } from '../kit/serve/test-fixtures/spawn-serve.ts';
 import { mcpClient, stripeRestClient, type HttpTally } from './soak-http.ts';
-import { formatSample, formatTrend, lastProbe, PROBE_MODULE, rssTrend, vmRssMib, type RssSample, type RssTrend } from './soak-memory.ts';
+import {
+  formatSample,
+  formatTrend,
+  lastProbe,
+  PROBE_MODULE,
+  rssTrend,
+  vmRssMib,
+  type RssSample,
+  type RssTrend,
+} from './soak-memory.ts';
 
 export type { RssSample } from './soak-memory.ts';
 
@@ -62,7 +71,15 @@ export interface SoakReport {
   mismatches: number;
   /** Up to ten of the errors and mismatches, for the log. */
   examples: string[];
-  rss: { start: number; middle: number; end: number; max: number; samples: RssSample[]; trend: RssTrend | null; maxSlope: number };
+  rss: {
+    start: number;
+    middle: number;
+    end: number;
+    max: number;
+    samples: RssSample[];
+    trend: RssTrend | null;
+    maxSlope: number;
+  };
   /** Lines the server wrote to stderr (world bugs, hook failures, slow calls). */
   serverLog: string[];
   /** Exit code of the server after SIGTERM. */
@@ -71,7 +88,16 @@ export interface SoakReport {
   runs: { integrity: string; recorded: number; abandoned: number; pending: number };
 }
 
-const TASKS = ['add_lead', 'log_call', 'add_company', 'qualify_globex_leads', 'lose_stale_negotiations', 'globex_discount', 'dana_signed', 'dan_deal_slipped'];
+const TASKS = [
+  'add_lead',
+  'log_call',
+  'add_company',
+  'qualify_globex_leads',
+  'lose_stale_negotiations',
+  'globex_discount',
+  'dana_signed',
+  'dan_deal_slipped',
+];
 
 /** A small seeded generator (mulberry32): the same seed drives the same traffic. */
 function rng(seed: number): () => number {
@@ -100,7 +126,8 @@ export interface Frame {
   expect: Expect;
 }
 
-const step = (tool: string, args: Record<string, unknown>) => JSON.stringify({ type: 'step', data: { type: 'call_tool', tool_name: tool, arguments: args } });
+const step = (tool: string, args: Record<string, unknown>) =>
+  JSON.stringify({ type: 'step', data: { type: 'call_tool', tool_name: tool, arguments: args } });
 const OBS = '{"type":"observation"';
 
 /** An endless, seeded script of frames for one session, episode after episode. */
@@ -115,15 +142,42 @@ export function* script(session: number, seed: number): Generator<Frame> {
     const resetSeed = session * 1_000_000 + episode;
     const task = TASKS[int(0, TASKS.length - 1)];
     if (mode === 'task') {
-      yield { text: JSON.stringify({ type: 'reset', data: { task, seed: resetSeed } }), expect: { kind: 'reset', prefix: OBS, token: `"seed":${resetSeed},`, must: [`"id":"${task}"`] } };
+      yield {
+        text: JSON.stringify({ type: 'reset', data: { task, seed: resetSeed } }),
+        expect: {
+          kind: 'reset',
+          prefix: OBS,
+          token: `"seed":${resetSeed},`,
+          must: [`"id":"${task}"`],
+        },
+      };
     } else if (mode === 'curriculum') {
-      yield { text: JSON.stringify({ type: 'reset', data: { curriculum: 'crm-basics', run_id: `soak-${session}` } }), expect: { kind: 'reset', prefix: OBS, token: `"ticket":"crm-basics/soak-${session}/`, must: [] } };
+      yield {
+        text: JSON.stringify({
+          type: 'reset',
+          data: { curriculum: 'crm-basics', run_id: `soak-${session}` },
+        }),
+        expect: {
+          kind: 'reset',
+          prefix: OBS,
+          token: `"ticket":"crm-basics/soak-${session}/`,
+          must: [],
+        },
+      };
     } else {
       // Half of them start from big_co, which the curriculum reaches only at its last stage: every fixture the soak
       // plays is loaded within its first minute, so what the trend measures afterwards is the server, not the pace
       // at which curriculum runs are promoted.
       const fixture = random() < 0.5 ? 'big_co' : 'small_startup';
-      yield { text: JSON.stringify({ type: 'reset', data: { fixture, seed: resetSeed } }), expect: { kind: 'reset', prefix: OBS, token: `"seed":${resetSeed},`, must: [`"fixture":"${fixture}"`] } };
+      yield {
+        text: JSON.stringify({ type: 'reset', data: { fixture, seed: resetSeed } }),
+        expect: {
+          kind: 'reset',
+          prefix: OBS,
+          token: `"seed":${resetSeed},`,
+          must: [`"fixture":"${fixture}"`],
+        },
+      };
     }
     let steps = 0;
     let calls = 0;
@@ -134,39 +188,116 @@ export function* script(session: number, seed: number): Generator<Frame> {
       steps++;
       if (pick < 0.15) {
         calls++;
-        yield { text: step('create_company', { name: `Soak ${t}` }), expect: { kind: 'valid', prefix: OBS, token: t, must: ['"structured_content"'], mustNot: '"seahaven_error"' } };
+        yield {
+          text: step('create_company', { name: `Soak ${t}` }),
+          expect: {
+            kind: 'valid',
+            prefix: OBS,
+            token: t,
+            must: ['"structured_content"'],
+            mustNot: '"seahaven_error"',
+          },
+        };
       } else if (pick < 0.3) {
         calls++;
-        yield { text: step('update_contact', { id: 'con_dana', notes: t }), expect: { kind: 'valid', prefix: OBS, token: t, must: ['"structured_content"'], mustNot: '"seahaven_error"' } };
+        yield {
+          text: step('update_contact', { id: 'con_dana', notes: t }),
+          expect: {
+            kind: 'valid',
+            prefix: OBS,
+            token: t,
+            must: ['"structured_content"'],
+            mustNot: '"seahaven_error"',
+          },
+        };
       } else if (pick < 0.4) {
         calls++;
-        yield { text: step('log_activity', { contact_id: 'con_ravi', kind: 'note', subject: t }), expect: { kind: 'valid', prefix: OBS, token: t, must: ['"structured_content"'], mustNot: '"seahaven_error"' } };
+        yield {
+          text: step('log_activity', { contact_id: 'con_ravi', kind: 'note', subject: t }),
+          expect: {
+            kind: 'valid',
+            prefix: OBS,
+            token: t,
+            must: ['"structured_content"'],
+            mustNot: '"seahaven_error"',
+          },
+        };
       } else if (pick < 0.5) {
         calls++;
-        yield { text: step('search_contacts', { query: 'whit', limit: int(1, 5) }), expect: { kind: 'valid', prefix: OBS, token: '"tool_name":"search_contacts"', must: ['Whitaker'], mustNot: '"seahaven_error"' } };
+        yield {
+          text: step('search_contacts', { query: 'whit', limit: int(1, 5) }),
+          expect: {
+            kind: 'valid',
+            prefix: OBS,
+            token: '"tool_name":"search_contacts"',
+            must: ['Whitaker'],
+            mustNot: '"seahaven_error"',
+          },
+        };
       } else if (pick < 0.62) {
         // Passes validation, fails in the tool: a numbered call.
         calls++;
-        yield { text: step('get_company', { id: `cmp${t}` }), expect: { kind: 'invalid', prefix: OBS, token: t, must: ['"code":"not_found"'] } };
+        yield {
+          text: step('get_company', { id: `cmp${t}` }),
+          expect: { kind: 'invalid', prefix: OBS, token: t, must: ['"code":"not_found"'] },
+        };
       } else if (pick < 0.72) {
-        yield { text: step(`soak${t}`, {}), expect: { kind: 'invalid', prefix: OBS, token: t, must: ['"error_type":"tool_not_found"'] } };
+        yield {
+          text: step(`soak${t}`, {}),
+          expect: {
+            kind: 'invalid',
+            prefix: OBS,
+            token: t,
+            must: ['"error_type":"tool_not_found"'],
+          },
+        };
       } else if (pick < 0.82) {
-        yield { text: step('get_company', { id: 'cmp_acme', [`x${t}`]: 1 }), expect: { kind: 'invalid', prefix: OBS, token: t, must: ['"code":"invalid_arguments"'] } };
+        yield {
+          text: step('get_company', { id: 'cmp_acme', [`x${t}`]: 1 }),
+          expect: { kind: 'invalid', prefix: OBS, token: t, must: ['"code":"invalid_arguments"'] },
+        };
       } else if (pick < 0.88) {
-        yield { text: step('search_contacts', { query: `${t}${'q'.repeat(300)}` }), expect: { kind: 'invalid', prefix: OBS, token: '"code":"invalid_arguments"', must: ['<=200 characters'] } };
+        yield {
+          text: step('search_contacts', { query: `${t}${'q'.repeat(300)}` }),
+          expect: {
+            kind: 'invalid',
+            prefix: OBS,
+            token: '"code":"invalid_arguments"',
+            must: ['<=200 characters'],
+          },
+        };
       } else if (pick < 0.93) {
         steps--;
-        yield { text: '{"type":"step","data":', expect: { kind: 'malformed', prefix: '{"type":"error"', token: '"INVALID_JSON"', must: [] } };
+        yield {
+          text: '{"type":"step","data":',
+          expect: {
+            kind: 'malformed',
+            prefix: '{"type":"error"',
+            token: '"INVALID_JSON"',
+            must: [],
+          },
+        };
       } else {
         steps--;
         const must = [`"call_count":${calls},`];
         if (mode !== 'curriculum') must.push(`"seed":${resetSeed},`);
-        yield { text: '{"type":"state"}', expect: { kind: 'state', prefix: '{"type":"state"', token: `"step_count":${steps},`, must } };
+        yield {
+          text: '{"type":"state"}',
+          expect: {
+            kind: 'state',
+            prefix: '{"type":"state"',
+            token: `"step_count":${steps},`,
+            must,
+          },
+        };
       }
     }
     // Most episodes with a task end with a submit; the others are left for the next reset to give up.
     if (mode !== 'plain' && random() < 0.9) {
-      yield { text: '{"type":"step","data":{"type":"submit"}}', expect: { kind: 'submit', prefix: OBS, token: '"grade":{', must: ['"done":true'] } };
+      yield {
+        text: '{"type":"step","data":{"type":"submit"}}',
+        expect: { kind: 'submit', prefix: OBS, token: '"grade":{', must: ['"done":true'] },
+      };
     }
   }
 }
@@ -177,7 +308,12 @@ export function* script(session: number, seed: number): Generator<Frame> {
  */
 export function classify(e: Expect, text: string | null): 'ok' | 'error' | 'mismatch' {
   if (text === null || e.kind === 'unexpected' || !text.includes(e.token)) return 'mismatch';
-  if (!text.startsWith(e.prefix) || !e.must.every((m) => text.includes(m)) || (e.mustNot !== undefined && text.includes(e.mustNot))) return 'error';
+  if (
+    !text.startsWith(e.prefix) ||
+    !e.must.every((m) => text.includes(m)) ||
+    (e.mustNot !== undefined && text.includes(e.mustNot))
+  )
+    return 'error';
   return 'ok';
 }
 
@@ -187,7 +323,13 @@ class Session {
   private readonly frames: Generator<Frame>;
   private readonly inflight: number;
   private stopped = false;
-  constructor(ws: WebSocket, id: number, seed: number, inflight: number, report: (e: Expect, text: string | null) => void) {
+  constructor(
+    ws: WebSocket,
+    id: number,
+    seed: number,
+    inflight: number,
+    report: (e: Expect, text: string | null) => void,
+  ) {
     this.ws = ws;
     this.inflight = inflight;
     this.frames = script(id, seed);
@@ -199,7 +341,11 @@ class Session {
   }
 
   fill(): void {
-    while (!this.stopped && this.queue.length < this.inflight && this.ws.readyState === WebSocket.OPEN) {
+    while (
+      !this.stopped &&
+      this.queue.length < this.inflight &&
+      this.ws.readyState === WebSocket.OPEN
+    ) {
       const f = this.frames.next().value as Frame;
       this.queue.push(f.expect);
       this.ws.send(f.text);
@@ -227,10 +373,13 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
   try {
     // Idle sessions end after 30 s: a REST client's old keys (it moves to a fresh one every so often) do not pile up.
     const probeFile = join(dir, 'probe.jsonl');
-    server = await spawnServe(['crm', 'stripe', '--curricula-db', runsFile, '--no-console', '--session-timeout', '30'], {
-      nodeArgs: ['--import', PROBE_MODULE],
-      env: { SEAHAVEN_SOAK_PROBE: probeFile, SEAHAVEN_SOAK_PROBE_MS: String(o.rssEveryMs) },
-    });
+    server = await spawnServe(
+      ['crm', 'stripe', '--curricula-db', runsFile, '--no-console', '--session-timeout', '30'],
+      {
+        nodeArgs: ['--import', PROBE_MODULE],
+        env: { SEAHAVEN_SOAK_PROBE: probeFile, SEAHAVEN_SOAK_PROBE_MS: String(o.rssEveryMs) },
+      },
+    );
     const pid = server.child.pid!;
     const frames: Record<string, number> = {};
     let errors = 0;
@@ -244,7 +393,10 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
       const verdict = classify(e, text);
       if (verdict === 'mismatch') mismatches++;
       if (verdict === 'error') errors++;
-      if (verdict !== 'ok') note(`${verdict} (${e.kind} frame, expected ${JSON.stringify([e.token, ...e.must])}): ${text === null ? 'no reply' : text.slice(0, 300)}`);
+      if (verdict !== 'ok')
+        note(
+          `${verdict} (${e.kind} frame, expected ${JSON.stringify([e.token, ...e.must])}): ${text === null ? 'no reply' : text.slice(0, 300)}`,
+        );
     };
     const url = `${server.url.replace('http', 'ws')}/ws`;
     const sockets = await Promise.all(Array.from({ length: o.sessions }, () => connect(url)));
@@ -253,10 +405,16 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
     const samples: RssSample[] = [];
     const started = performance.now();
     const sample = () => {
-      const s: RssSample = { at: (performance.now() - started) / 1000, mib: vmRssMib(pid), probe: lastProbe(probeFile) };
+      const s: RssSample = {
+        at: (performance.now() - started) / 1000,
+        mib: vmRssMib(pid),
+        probe: lastProbe(probeFile),
+      };
       samples.push(s);
       const done = Object.values(frames).reduce((a, b) => a + b, 0);
-      o.progress?.(`${s.at.toFixed(0).padStart(5)} s  ${formatSample(s)}  replies ${done}  errors ${errors}  mismatches ${mismatches}`);
+      o.progress?.(
+        `${s.at.toFixed(0).padStart(5)} s  ${formatSample(s)}  replies ${done}  errors ${errors}  mismatches ${mismatches}`,
+      );
     };
     sample();
     for (const s of sessions) s.fill();
@@ -265,9 +423,15 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
     let running = true;
     const tally: HttpTally = { frames, errors: 0, note };
     const clients = [
-      ...Array.from({ length: o.rest ?? 0 }, (_, i) => stripeRestClient(server!.url, i, () => running, tally)),
-      ...Array.from({ length: o.mcp ?? 0 }, (_, i) => mcpClient(server!.url, i, () => running, tally)),
-    ].map((c) => c.catch((e) => void (tally.errors++, note(`error (HTTP client): ${(e as Error).message}`))));
+      ...Array.from({ length: o.rest ?? 0 }, (_, i) =>
+        stripeRestClient(server!.url, i, () => running, tally),
+      ),
+      ...Array.from({ length: o.mcp ?? 0 }, (_, i) =>
+        mcpClient(server!.url, i, () => running, tally),
+      ),
+    ].map((c) =>
+      c.catch((e) => void (tally.errors++, note(`error (HTTP client): ${(e as Error).message}`))),
+    );
     await Promise.race([new Promise((r) => setTimeout(r, o.durationMs)), serverDied]);
     running = false;
     await Promise.all(clients);
@@ -278,7 +442,12 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
     for (const s of sessions) s.stop();
     // Let outstanding replies arrive; whatever never does is counted.
     const drainBy = performance.now() + 30_000;
-    while (sessions.some((s) => s.queue.length > 0) && performance.now() < drainBy && server.child.exitCode === null) await new Promise((r) => setTimeout(r, 20));
+    while (
+      sessions.some((s) => s.queue.length > 0) &&
+      performance.now() < drainBy &&
+      server.child.exitCode === null
+    )
+      await new Promise((r) => setTimeout(r, 20));
     for (const s of sessions) for (const e of s.queue.splice(0)) check(e, null);
     await Promise.all(
       sockets.map(
@@ -292,9 +461,15 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
     );
     const serverExit = await server.stop('SIGTERM');
     const runs = inspectRuns(runsFile);
-    const mid = samples.reduce((best, s) => (Math.abs(s.at - seconds / 2) < Math.abs(best.at - seconds / 2) ? s : best), samples[0]);
-    const steps = (frames.valid ?? 0) + (frames.invalid ?? 0) + (frames.malformed ?? 0) + (frames.submit ?? 0);
-    const requests = Object.entries(frames).filter(([k]) => k.startsWith('rest_') || k.startsWith('mcp_')).reduce((n, [, v]) => n + v, 0);
+    const mid = samples.reduce(
+      (best, s) => (Math.abs(s.at - seconds / 2) < Math.abs(best.at - seconds / 2) ? s : best),
+      samples[0],
+    );
+    const steps =
+      (frames.valid ?? 0) + (frames.invalid ?? 0) + (frames.malformed ?? 0) + (frames.submit ?? 0);
+    const requests = Object.entries(frames)
+      .filter(([k]) => k.startsWith('rest_') || k.startsWith('mcp_'))
+      .reduce((n, [, v]) => n + v, 0);
     return {
       sessions: o.sessions,
       rest: o.rest ?? 0,
@@ -307,8 +482,19 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
       errors,
       mismatches,
       examples,
-      rss: { start: samples[0].mib, middle: mid.mib, end: samples[samples.length - 1].mib, max: Math.max(...samples.map((s) => s.mib)), samples, trend: rssTrend(samples, o.trendFrom ?? 3), maxSlope: o.maxRssSlope ?? 3 },
-      serverLog: server.stderr().split('\n').filter((l) => l.trim() !== '' && !l.startsWith('seahaven serve: SIGTERM')),
+      rss: {
+        start: samples[0].mib,
+        middle: mid.mib,
+        end: samples[samples.length - 1].mib,
+        max: Math.max(...samples.map((s) => s.mib)),
+        samples,
+        trend: rssTrend(samples, o.trendFrom ?? 3),
+        maxSlope: o.maxRssSlope ?? 3,
+      },
+      serverLog: server
+        .stderr()
+        .split('\n')
+        .filter((l) => l.trim() !== '' && !l.startsWith('seahaven serve: SIGTERM')),
       serverExit,
       runs,
     };
@@ -322,8 +508,17 @@ function inspectRuns(file: string): SoakReport['runs'] {
   const db = new Database(file, { readonly: true });
   try {
     const integrity = (db.prepare('PRAGMA integrity_check').pluck().all() as string[]).join('; ');
-    const count = (status: string) => db.prepare('SELECT count(*) FROM curriculum_episodes WHERE status = ?').pluck().get(status) as number;
-    return { integrity, recorded: count('recorded'), abandoned: count('abandoned'), pending: count('pending') };
+    const count = (status: string) =>
+      db
+        .prepare('SELECT count(*) FROM curriculum_episodes WHERE status = ?')
+        .pluck()
+        .get(status) as number;
+    return {
+      integrity,
+      recorded: count('recorded'),
+      abandoned: count('abandoned'),
+      pending: count('pending'),
+    };
   } finally {
     db.close();
   }
@@ -332,7 +527,15 @@ function inspectRuns(file: string): SoakReport['runs'] {
 /** Whether the soak found nothing wrong. */
 export function soakPassed(r: SoakReport): boolean {
   const flat = r.rss.trend === null || r.rss.trend.slopeMibPerMin <= r.rss.maxSlope;
-  return flat && r.errors === 0 && r.mismatches === 0 && r.serverExit === 0 && r.runs.integrity === 'ok' && r.runs.pending === 0 && r.serverLog.length === 0;
+  return (
+    flat &&
+    r.errors === 0 &&
+    r.mismatches === 0 &&
+    r.serverExit === 0 &&
+    r.runs.integrity === 'ok' &&
+    r.runs.pending === 0 &&
+    r.serverLog.length === 0
+  );
 }
 
 export function formatSoak(r: SoakReport): string {
@@ -341,7 +544,10 @@ export function formatSoak(r: SoakReport): string {
   const lines = [
     `soak: ${r.sessions} WebSocket sessions × ${r.inflight} in flight, ${r.rest} Stripe REST and ${r.mcp} MCP clients for ${(r.seconds / 60).toFixed(1)} min against seahaven serve crm stripe`,
     `  replies:     ${total.toLocaleString('en-US')} (${rate(total)}); steps ${r.steps.toLocaleString('en-US')} (${rate(r.steps)}); HTTP requests ${r.requests.toLocaleString('en-US')} (${rate(r.requests)})`,
-    `  by kind:     ${Object.entries(r.frames).sort().map(([k, v]) => `${k} ${v.toLocaleString('en-US')}`).join(', ')}`,
+    `  by kind:     ${Object.entries(r.frames)
+      .sort()
+      .map(([k, v]) => `${k} ${v.toLocaleString('en-US')}`)
+      .join(', ')}`,
     `  errors:      ${r.errors}`,
     `  mismatches:  ${r.mismatches}`,
     `  server RSS:  start ${r.rss.start.toFixed(1)} MiB, middle ${r.rss.middle.toFixed(1)} MiB, end ${r.rss.end.toFixed(1)} MiB (max ${r.rss.max.toFixed(1)} MiB)`,
@@ -357,10 +563,24 @@ export function formatSoak(r: SoakReport): string {
 
 /** `--minutes N` or `--seconds N`, `--sessions`, `--rest`, `--mcp`, `--inflight`, `--seed`, `--rss-every <seconds>`, `--trend-from <minutes>`, `--max-rss-slope <MiB/min>`, `--json`. */
 export function parseSoakArgs(argv: string[]): SoakOptions & { json: boolean } {
-  const o = { durationMs: NaN, sessions: 10, rest: 3, mcp: 3, inflight: 4, seed: 1, rssEveryMs: 10_000, trendFrom: 3, maxRssSlope: 3, json: false };
+  const o = {
+    durationMs: NaN,
+    sessions: 10,
+    rest: 3,
+    mcp: 3,
+    inflight: 4,
+    seed: 1,
+    rssEveryMs: 10_000,
+    trendFrom: 3,
+    maxRssSlope: 3,
+    json: false,
+  };
   const number = (flag: string, v: string | undefined, min: number) => {
     const n = Number(v);
-    if (v === undefined || !Number.isFinite(n) || n < min) throw new Error(`${flag} takes a number >= ${min}; got ${v === undefined ? 'nothing' : JSON.stringify(v)}`);
+    if (v === undefined || !Number.isFinite(n) || n < min)
+      throw new Error(
+        `${flag} takes a number >= ${min}; got ${v === undefined ? 'nothing' : JSON.stringify(v)}`,
+      );
     return n;
   };
   for (let i = 0; i < argv.length; i++) {
@@ -376,9 +596,13 @@ export function parseSoakArgs(argv: string[]): SoakOptions & { json: boolean } {
     else if (flag === '--rss-every') o.rssEveryMs = number(flag, argv[++i], 1) * 1000;
     else if (flag === '--trend-from') o.trendFrom = number(flag, argv[++i], 0);
     else if (flag === '--max-rss-slope') o.maxRssSlope = number(flag, argv[++i], 0);
-    else throw new Error(`unknown option ${flag}; usage: npm run soak -- --minutes N [--sessions 10] [--rest 3] [--mcp 3] [--inflight 4] [--seed 1] [--rss-every 10] [--trend-from 3] [--max-rss-slope 3] [--json]`);
+    else
+      throw new Error(
+        `unknown option ${flag}; usage: npm run soak -- --minutes N [--sessions 10] [--rest 3] [--mcp 3] [--inflight 4] [--seed 1] [--rss-every 10] [--trend-from 3] [--max-rss-slope 3] [--json]`,
+      );
   }
-  if (Number.isNaN(o.durationMs)) throw new Error('say how long: npm run soak -- --minutes 10 (or --seconds 30)');
+  if (Number.isNaN(o.durationMs))
+    throw new Error('say how long: npm run soak -- --minutes 10 (or --seconds 30)');
   return o;
 }
 
@@ -390,7 +614,12 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.a
     process.stderr.write(`soak: ${(e as Error).message}\n`);
     process.exit(2);
   }
-  const report = await runSoak({ ...options, progress: options.json ? undefined : (line) => process.stdout.write(line + '\n') });
-  process.stdout.write((options.json ? JSON.stringify(report, null, 2) : formatSoak(report)) + '\n');
+  const report = await runSoak({
+    ...options,
+    progress: options.json ? undefined : (line) => process.stdout.write(line + '\n'),
+  });
+  process.stdout.write(
+    (options.json ? JSON.stringify(report, null, 2) : formatSoak(report)) + '\n',
+  );
   process.exit(soakPassed(report) ? 0 : 1);
 }

@@ -36,7 +36,11 @@ function inProcessEpisode(task: string, calls: RecordedCall[]): number {
   return performance.now() - t;
 }
 
-async function wireEpisode(env: SeahavenClient, task: string, calls: RecordedCall[]): Promise<{ ms: number; reward: number }> {
+async function wireEpisode(
+  env: SeahavenClient,
+  task: string,
+  calls: RecordedCall[],
+): Promise<{ ms: number; reward: number }> {
   const t = performance.now();
   await env.reset({ task });
   for (const c of calls) await env.call(c.tool, c.args);
@@ -44,7 +48,9 @@ async function wireEpisode(env: SeahavenClient, task: string, calls: RecordedCal
   return { ms: performance.now() - t, reward: reward ?? 0 };
 }
 
-export async function runStripeEpisodeBench(opts: { quick?: boolean; tasks?: string[]; log?: (line: string) => void } = {}): Promise<EpisodeRow[]> {
+export async function runStripeEpisodeBench(
+  opts: { quick?: boolean; tasks?: string[]; log?: (line: string) => void } = {},
+): Promise<EpisodeRow[]> {
   const rounds = opts.quick ? 2 : 7;
   const tasks = opts.tasks ?? stripe.tasks.map((t) => t.id);
   const server = await spawnChild('./http-face-servers.ts', ['seahaven']);
@@ -67,7 +73,13 @@ export async function runStripeEpisodeBench(opts: { quick?: boolean; tasks?: str
           wire.push(w.ms);
           reward = Math.min(reward, w.reward);
         }
-        rows.push({ task, calls: calls.length, reward, wire: { p50: median(wire), max: Math.max(...wire) }, inProcess: { p50: median(local), max: Math.max(...local) } });
+        rows.push({
+          task,
+          calls: calls.length,
+          reward,
+          wire: { p50: median(wire), max: Math.max(...wire) },
+          inProcess: { p50: median(local), max: Math.max(...local) },
+        });
       }
     } finally {
       await env.close();
@@ -88,7 +100,10 @@ export function formatStripeEpisodes(rows: EpisodeRow[]): string {
     '',
     '| task | gold calls | reward at submit | over OpenEnv p50 | max | in process p50 | max | wire / in process |',
     '|---|---:|---:|---:|---:|---:|---:|---:|',
-    ...rows.map((r) => `| \`${r.task}\` | ${r.calls} | ${r.reward.toFixed(1)} | ${ms(r.wire.p50)} | ${ms(r.wire.max)} | ${ms(r.inProcess.p50)} | ${ms(r.inProcess.max)} | ${(r.wire.p50 / r.inProcess.p50).toFixed(2)} |`),
+    ...rows.map(
+      (r) =>
+        `| \`${r.task}\` | ${r.calls} | ${r.reward.toFixed(1)} | ${ms(r.wire.p50)} | ${ms(r.wire.max)} | ${ms(r.inProcess.p50)} | ${ms(r.inProcess.max)} | ${(r.wire.p50 / r.inProcess.p50).toFixed(2)} |`,
+    ),
     '',
     `Every episode over the wire earned reward ${rows.every((r) => r.reward === 1) ? '1.0' : 'less than 1.0 in some round'}. What the wire adds, per request (reset, each call, submit), is ${ms(median(rows.map((r) => (r.wire.p50 - r.inProcess.p50) / (r.calls + 2))))} at the median over the tasks: the frames, the session's turn in the scheduler and the client's own work, on top of what the episode costs in process.`,
   ];
@@ -96,6 +111,9 @@ export function formatStripeEpisodes(rows: EpisodeRow[]): string {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const rows = await runStripeEpisodeBench({ quick: process.argv.includes('--quick'), log: (l) => process.stderr.write(`  ${l}\n`) });
+  const rows = await runStripeEpisodeBench({
+    quick: process.argv.includes('--quick'),
+    log: (l) => process.stderr.write(`  ${l}\n`),
+  });
   process.stdout.write(`${HEADING}\n\n${formatStripeEpisodes(rows)}\n`);
 }

@@ -24,10 +24,15 @@ import { call, crmEpisodeOpening, crmRows, crmScripts } from './ws.ts';
 import type { GroupResult, LoadGroup } from './ws-load.ts';
 
 /** [workers, sessions] of the CPU runs. */
-const CPU_RUNS: [number, number][] = [[1, 1], [2, 1], [1, 4], [2, 8], [1, 8]];
+const CPU_RUNS: [number, number][] = [
+  [1, 1],
+  [2, 1],
+  [1, 4],
+  [2, 8],
+  [1, 8],
+];
 
 export const HEADING = '## Workers (`seahaven serve --workers N`)';
-
 
 /** A 12-frame crm episode on `fixture`, with ids from that fixture: a reset, reads, and a few writes. */
 export function episodeOn(fixture: string): string[] {
@@ -118,24 +123,56 @@ export interface WorkersBenchOptions {
 }
 
 function start(workers: number, cwd: string, extra: string[] = []): Promise<ServeProcess> {
-  return spawnServe(['crm', '--workers', String(workers), '--no-console', '--max-sessions', '100000', '--session-timeout', '0', ...extra], { cwd, timeoutMs: 120_000 });
+  return spawnServe(
+    [
+      'crm',
+      '--workers',
+      String(workers),
+      '--no-console',
+      '--max-sessions',
+      '100000',
+      '--session-timeout',
+      '0',
+      ...extra,
+    ],
+    { cwd, timeoutMs: 120_000 },
+  );
 }
 
 /** Sequential HTTP steps on one keep-alive connection, timed one by one (µs). */
-async function timeSteps(url: string, agent: Agent, id: string, n: number): Promise<{ times: number[]; worker: string; entry: string | undefined }> {
-  const body = JSON.stringify({ action: { type: 'call_tool', tool_name: 'pipeline_summary', arguments: {} } });
+async function timeSteps(
+  url: string,
+  agent: Agent,
+  id: string,
+  n: number,
+): Promise<{ times: number[]; worker: string; entry: string | undefined }> {
+  const body = JSON.stringify({
+    action: { type: 'call_tool', tool_name: 'pipeline_summary', arguments: {} },
+  });
   const times: number[] = [];
   let worker = '';
   let entry: string | undefined;
   for (let i = 0; i < n; i++) {
     const t0 = performance.now();
     await new Promise<void>((resolve, reject) => {
-      const req = request(`${url}/step`, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'x-session-id': id } }, (res) => {
-        worker = String(res.headers['x-seahaven-worker']);
-        entry = res.headers['x-seahaven-entry-worker'] as string | undefined;
-        res.resume();
-        res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`step answered ${res.statusCode}`))));
-      });
+      const req = request(
+        `${url}/step`,
+        {
+          method: 'POST',
+          agent,
+          headers: { 'content-type': 'application/json', 'x-session-id': id },
+        },
+        (res) => {
+          worker = String(res.headers['x-seahaven-worker']);
+          entry = res.headers['x-seahaven-entry-worker'] as string | undefined;
+          res.resume();
+          res.on('end', () =>
+            res.statusCode === 200
+              ? resolve()
+              : reject(new Error(`step answered ${res.statusCode}`)),
+          );
+        },
+      );
       req.on('error', reject);
       req.end(body);
     });
@@ -144,25 +181,49 @@ async function timeSteps(url: string, agent: Agent, id: string, n: number): Prom
   return { times, worker, entry };
 }
 
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+const pct = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
 
 /** POST a reset (to `small_startup`) for session `id`; the worker that answered. */
 async function post(url: string, agent: Agent, path: string, id: string): Promise<string> {
   return new Promise((resolve, reject) => {
-    const req = request(`${url}${path}`, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'x-session-id': id } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(String(res.headers['x-seahaven-worker'])));
-    });
+    const req = request(
+      `${url}${path}`,
+      {
+        method: 'POST',
+        agent,
+        headers: { 'content-type': 'application/json', 'x-session-id': id },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(String(res.headers['x-seahaven-worker'])));
+      },
+    );
     req.on('error', reject);
     req.end('{"fixture":"small_startup"}');
   });
 }
 
-async function cpuRun(gen: Child, workers: number, sessions: number, cwd: string, script: string[], warmupMs: number, durationMs: number): Promise<CpuRow> {
+async function cpuRun(
+  gen: Child,
+  workers: number,
+  sessions: number,
+  cwd: string,
+  script: string[],
+  warmupMs: number,
+  durationMs: number,
+): Promise<CpuRow> {
   const s = await start(workers, cwd);
   try {
     const pids = await serverPids(s);
-    const group: LoadGroup = { label: `workers ${workers}`, url: `${s.url.replace('http', 'ws')}/ws`, count: sessions, script, loopFrom: 1, inflight: 1 };
+    const group: LoadGroup = {
+      label: `workers ${workers}`,
+      url: `${s.url.replace('http', 'ws')}/ws`,
+      count: sessions,
+      script,
+      loopFrom: 1,
+      inflight: 1,
+    };
     // The window the generator measures starts after its warm-up; the CPU is read at the same moments.
     const run = gen.ask({ cmd: 'run', groups: [group], warmupMs, durationMs });
     await new Promise((r) => setTimeout(r, warmupMs + 50));
@@ -201,14 +262,18 @@ export async function runWorkersBench(opts: WorkersBenchOptions = {}): Promise<W
     for (const [workers, sessions] of CPU_RUNS) {
       let best: CpuRow | undefined;
       for (let r = 0; r < rounds; r++) {
-        log(`CPU per step: --workers ${workers}, ${sessions} session(s), round ${r + 1} of ${rounds}`);
+        log(
+          `CPU per step: --workers ${workers}, ${sessions} session(s), round ${r + 1} of ${rounds}`,
+        );
         const row = await cpuRun(gen, workers, sessions, cwd, calls, warmupMs, durationMs);
         if (!best || row.cpuUsPerStep < best.cpuUsPerStep) best = row;
       }
       cpu.push(best!);
     }
 
-    log('hand-over latency: HTTP steps on one connection, to a session of its worker and of the other');
+    log(
+      'hand-over latency: HTTP steps on one connection, to a session of its worker and of the other',
+    );
     const n = opts.smoke ? 50 : opts.quick ? 1000 : 3000;
     const s = await start(2, cwd);
     const handover: HandoverRow[] = [];
@@ -236,11 +301,18 @@ export async function runWorkersBench(opts: WorkersBenchOptions = {}): Promise<W
     const memory: MemoryRow[] = [];
     // [fixture, idle sessions, sessions that play an episode]: idle sessions are cheap, so many are needed to rise
     // above the RSS's noise; a big_co session after an episode holds its own copy of a 4.4 MB image.
-    const plan: [string, number, number][] = opts.smoke ? [['small_startup', 20, 20]] : [['small_startup', opts.quick ? 300 : 1000, opts.quick ? 200 : 500], ['big_co', opts.quick ? 300 : 1000, opts.quick ? 40 : 100]];
+    const plan: [string, number, number][] = opts.smoke
+      ? [['small_startup', 20, 20]]
+      : [
+          ['small_startup', opts.quick ? 300 : 1000, opts.quick ? 200 : 500],
+          ['big_co', opts.quick ? 300 : 1000, opts.quick ? 40 : 100],
+        ];
     for (const [fixture, idleCount, usedCount] of plan) {
       const episode = episodeOn(fixture);
       for (const workers of [1, 2]) {
-        log(`memory: ${idleCount} idle sessions, then ${usedCount} after an episode, on ${fixture}, --workers ${workers}`);
+        log(
+          `memory: ${idleCount} idle sessions, then ${usedCount} after an episode, on ${fixture}, --workers ${workers}`,
+        );
         // Sessions stay awake: the figures are of open connections, not of hibernated ones.
         const m = await start(workers, cwd, ['--hibernate-after', '0']);
         try {
@@ -262,13 +334,30 @@ export async function runWorkersBench(opts: WorkersBenchOptions = {}): Promise<W
           await settle();
           const used = total(pids, rssBytes);
           await gen.ask({ cmd: 'close' });
-          memory.push({ fixture, workers, idleSessions: idleCount, sessions: usedCount, baseRss: base, idleBytes: (idle - base) / idleCount, afterEpisodeBytes: (used - closed) / usedCount });
+          memory.push({
+            fixture,
+            workers,
+            idleSessions: idleCount,
+            sessions: usedCount,
+            baseRss: base,
+            idleBytes: (idle - base) / idleCount,
+            afterEpisodeBytes: (used - closed) / usedCount,
+          });
         } finally {
           await m.stop('SIGTERM');
         }
       }
     }
-    return { machine: machine(), load, cpu, rounds, durationMs, handover, handoverRequests: n, memory };
+    return {
+      machine: machine(),
+      load,
+      cpu,
+      rounds,
+      durationMs,
+      handover,
+      handoverRequests: n,
+      memory,
+    };
   } finally {
     gen.proc.send({ cmd: 'exit' });
     rmSync(cwd, { recursive: true, force: true });
@@ -278,11 +367,13 @@ export async function runWorkersBench(opts: WorkersBenchOptions = {}): Promise<W
 const us = (x: number) => (x >= 1000 ? `${(x / 1000).toFixed(2)} ms` : `${x.toFixed(0)} µs`);
 const mib = (b: number) => `${(b / 2 ** 20).toFixed(0)} MiB`;
 const kib = (b: number) => `${(b / 1024).toFixed(0)} KiB`;
-const perGiB = (b: number) => (b < 4096 ? 'n/a (below the noise)' : Math.round(2 ** 30 / b).toLocaleString('en-US'));
+const perGiB = (b: number) =>
+  b < 4096 ? 'n/a (below the noise)' : Math.round(2 ** 30 / b).toLocaleString('en-US');
 
 export function formatWorkers(r: WorkersResult): string {
   const row = (w: number, n: number) => r.cpu.find((c) => c.workers === w && c.sessions === n)!;
-  const cpuRatio = (n: number) => `${((row(2, n).cpuUsPerStep / row(1, n).cpuUsPerStep) * 100).toFixed(0)}%`;
+  const cpuRatio = (n: number) =>
+    `${((row(2, n).cpuUsPerStep / row(1, n).cpuUsPerStep) * 100).toFixed(0)}%`;
   const [direct, over] = r.handover;
   return [
     `Machine: ${r.machine}; load average ${r.load.toFixed(2)} at the start. Every figure is of the real command line (\`seahaven serve crm --workers N\`); the server's CPU and RSS are summed over all its processes (the primary and the workers).`,
@@ -291,7 +382,10 @@ export function formatWorkers(r: WorkersResult): string {
     '',
     '| workers | sessions | steps/s | server CPU per step | of which the primary | p50 | p99 |',
     '|---|---|---|---|---|---|---|',
-    ...r.cpu.map((c) => `| ${c.workers} | ${c.sessions} | ${Math.round(c.stepsPerSec).toLocaleString('en-US')} | ${c.cpuUsPerStep.toFixed(1)} µs | ${c.workers > 1 ? `${(c.primaryCpuUs / Math.max(c.steps, 1)).toFixed(2)} µs` : '–'} | ${us(c.p50Us)} | ${us(c.p99Us)} |`),
+    ...r.cpu.map(
+      (c) =>
+        `| ${c.workers} | ${c.sessions} | ${Math.round(c.stepsPerSec).toLocaleString('en-US')} | ${c.cpuUsPerStep.toFixed(1)} µs | ${c.workers > 1 ? `${(c.primaryCpuUs / Math.max(c.steps, 1)).toFixed(2)} µs` : '–'} | ${us(c.p50Us)} | ${us(c.p99Us)} |`,
+    ),
     '',
     `The cost of the cluster on a step: one session (its steps all on one worker) costs ${cpuRatio(1)} of the server CPU per step with 2 workers that it costs with one (target: within 10%), and 8 sessions on 2 workers (4 each) ${((row(2, 8).cpuUsPerStep / row(1, 4).cpuUsPerStep) * 100).toFixed(0)}% of 4 sessions on one; the primary spends nothing on any step. The same 8 sessions on 1 and on 2 workers differ by more (${cpuRatio(8)}) for another reason: a process serving 8 sessions answers several frames per wake-up and writes their replies together (docs/performance.md, "Serving"), one serving 4 fewer of them, and on a 2-core machine shared with the load generator each wake-up costs tens of µs.`,
     '',
@@ -308,7 +402,10 @@ export function formatWorkers(r: WorkersResult): string {
     '',
     '| fixture | workers | RSS before (all processes) | per idle session | idle sessions per GiB | per session after one episode | sessions per GiB after an episode |',
     '|---|---|---|---|---|---|---|',
-    ...r.memory.map((m) => `| ${m.fixture} | ${m.workers} | ${mib(m.baseRss)} | ${kib(m.idleBytes)} (${m.idleSessions.toLocaleString('en-US')} sessions) | ${perGiB(m.idleBytes)} | ${kib(m.afterEpisodeBytes)} (${m.sessions.toLocaleString('en-US')} sessions) | ${perGiB(m.afterEpisodeBytes)} |`),
+    ...r.memory.map(
+      (m) =>
+        `| ${m.fixture} | ${m.workers} | ${mib(m.baseRss)} | ${kib(m.idleBytes)} (${m.idleSessions.toLocaleString('en-US')} sessions) | ${perGiB(m.idleBytes)} | ${kib(m.afterEpisodeBytes)} (${m.sessions.toLocaleString('en-US')} sessions) | ${perGiB(m.afterEpisodeBytes)} |`,
+    ),
     '',
     'An idle session is a reset not used yet: its instance opens its SQLite connection on first use. Each worker has its own base RSS (the runtime, the worlds, the fixture images), in the "before" column; a session costs the same whichever worker holds it.',
   ].join('\n');
@@ -316,7 +413,10 @@ export function formatWorkers(r: WorkersResult): string {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const args = process.argv.slice(2);
-  const r = await runWorkersBench({ quick: args.includes('--quick'), log: (l) => process.stderr.write(`  ${l}\n`) });
+  const r = await runWorkersBench({
+    quick: args.includes('--quick'),
+    log: (l) => process.stderr.write(`  ${l}\n`),
+  });
   const text = formatWorkers(r);
   process.stdout.write(`${HEADING}\n\n${text}\n`);
   if (args.includes('--write')) writeSection(HEADING, text);

@@ -46,9 +46,14 @@ function percentile(values: Float64Array, n: number, p: number): number {
   return sorted[Math.min(n - 1, Math.max(0, Math.ceil((p / 100) * n) - 1))];
 }
 
-async function run(groups: LoadGroup[], warmupMs: number, durationMs: number): Promise<GroupResult[]> {
+async function run(
+  groups: LoadGroup[],
+  warmupMs: number,
+  durationMs: number,
+): Promise<GroupResult[]> {
   const sockets: WebSocket[][] = [];
-  for (const g of groups) sockets.push(await Promise.all(Array.from({ length: g.count }, () => connect(g.url))));
+  for (const g of groups)
+    sockets.push(await Promise.all(Array.from({ length: g.count }, () => connect(g.url))));
   const start = performance.now();
   const measureFrom = start + warmupMs;
   const end = measureFrom + durationMs;
@@ -57,7 +62,13 @@ async function run(groups: LoadGroup[], warmupMs: number, durationMs: number): P
   const done = new Promise<void>((r) => (finish = r));
   const results = groups.map((g, gi) => {
     const latencies = new Float64Array(LATENCY_CAP);
-    const result = { label: g.label, served: new Array<number>(g.count).fill(0), errors: 0, n: 0, latencies };
+    const result = {
+      label: g.label,
+      served: new Array<number>(g.count).fill(0),
+      errors: 0,
+      n: 0,
+      latencies,
+    };
     sockets[gi].forEach((ws, si) => {
       const sent: number[] = [];
       let i = 0;
@@ -105,7 +116,9 @@ let held: WebSocket[] = [];
 
 async function open(url: string, count: number, frames: string[]): Promise<number> {
   for (let i = 0; i < count; i += 50) {
-    const batch = await Promise.all(Array.from({ length: Math.min(50, count - i) }, () => connect(url)));
+    const batch = await Promise.all(
+      Array.from({ length: Math.min(50, count - i) }, () => connect(url)),
+    );
     await Promise.all(
       batch.map(
         (ws) =>

@@ -34,7 +34,14 @@ function applyVariant(inst: Instance, variant: string): void {
 }
 
 async function serverMode(): Promise<void> {
-  const server = await startServer({ worlds: [crm], port: 0, idleTimeoutMs: 0, hibernateAfterMs: 3_600_000, maxSessions: 100_000, logger: () => undefined });
+  const server = await startServer({
+    worlds: [crm],
+    port: 0,
+    idleTimeoutMs: 0,
+    hibernateAfterMs: 3_600_000,
+    maxSessions: 100_000,
+    logger: () => undefined,
+  });
   crm.instance({ fixture: 'small_startup' }).destroy();
   process.on('message', async (m: { cmd: string }) => {
     if (m.cmd === 'measure') process.send!({ ...settle(), sessions: server.sessions.size });
@@ -42,8 +49,7 @@ async function serverMode(): Promise<void> {
       // What the reaper does to sessions idle for longer than hibernateAfterMs.
       server.sessions.reapIdle(performance.now() + 3_600_000);
       process.send!({ ok: true });
-    }
-    else if (m.cmd === 'exit') {
+    } else if (m.cmd === 'exit') {
       await server.close();
       process.exit(0);
     }
@@ -65,7 +71,13 @@ function instancesMode(variant: string, count: number, fixture: string): void {
   const idle = settle();
   for (const inst of held) for (const [tool, args] of READS) inst.call(tool, args);
   const used = settle();
-  process.send!({ variant, fixture, count, idleRss: (idle.rss - base.rss) / count, usedRss: (used.rss - base.rss) / count });
+  process.send!({
+    variant,
+    fixture,
+    count,
+    idleRss: (idle.rss - base.rss) / count,
+    usedRss: (used.rss - base.rss) / count,
+  });
   for (const inst of held) inst.destroy();
 }
 

@@ -20,11 +20,24 @@ export const pingWorld = defineWorld({
   name: 'ping',
   version: '1.0.0',
   schema: 'CREATE TABLE pings (id INTEGER PRIMARY KEY) STRICT;',
-  tools: [defineTool({ name: 'ping', description: 'Answer {"ok": true}.', input: z.object({}), run: () => ({ ok: true }) })],
+  tools: [
+    defineTool({
+      name: 'ping',
+      description: 'Answer {"ok": true}.',
+      input: z.object({}),
+      run: () => ({ ok: true }),
+    }),
+  ],
 });
 
 async function seahaven(): Promise<number> {
-  const server = await startServer({ worlds: [crm, pingWorld], port: 0, idleTimeoutMs: 0, maxSessions: 10_000, logger: () => undefined });
+  const server = await startServer({
+    worlds: [crm, pingWorld],
+    port: 0,
+    idleTimeoutMs: 0,
+    maxSessions: 10_000,
+    logger: () => undefined,
+  });
   return server.port;
 }
 

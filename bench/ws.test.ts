@@ -5,7 +5,8 @@ import { formatWs, runWsBench } from './ws.ts';
 /** A group's counts are whole and its server answered only with observations; the figures themselves are not judged. */
 function wellFormed(g: GroupResult, sessions: number): void {
   expect(g.served).toHaveLength(sessions);
-  for (const n of g.served) expect(Number.isInteger(n) && n >= 0, `${g.label}: served ${n}`).toBe(true);
+  for (const n of g.served)
+    expect(Number.isInteger(n) && n >= 0, `${g.label}: served ${n}`).toBe(true);
   expect(g.errors, g.label).toBe(0);
 }
 
@@ -21,14 +22,26 @@ describe('WebSocket serving benchmark', () => {
     }
     expect(r.fairness.map((g) => g.served.length)).toEqual([8, 1]);
     for (const g of r.fairness) wellFormed(g, g.served.length);
-    for (const [key, value] of Object.entries(r.memory)) if (key !== 'variants') expect(typeof value, key).toBe('number');
+    for (const [key, value] of Object.entries(r.memory))
+      if (key !== 'variants') expect(typeof value, key).toBe('number');
     const text = formatWs(r);
     expect(text).toContain('Targets at 8 sessions');
     expect(text).toContain('Least-served session');
 
     // A greedy session that got no reply in the window (as on a loaded machine) still gives a table.
     const [fast, greedy] = r.fairness;
-    const starved = formatWs({ ...r, fairness: [fast, { ...greedy, served: [0], p50Us: null as unknown as number, p99Us: null as unknown as number }] });
+    const starved = formatWs({
+      ...r,
+      fairness: [
+        fast,
+        {
+          ...greedy,
+          served: [0],
+          p50Us: null as unknown as number,
+          p99Us: null as unknown as number,
+        },
+      ],
+    });
     expect(starved).toContain('| greedy slow × 1 | 0 | n/a | n/a |');
   }, 180_000);
 });

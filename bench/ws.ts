@@ -19,8 +19,8 @@ import { crm } from '../worlds/crm/index.ts';
 import { machine, spawnChild, writeSection } from './harness.ts';
 import type { GroupResult, LoadGroup } from './ws-load.ts';
 
-
-export const call = (tool: string, args: Record<string, unknown>) => JSON.stringify({ type: 'step', data: { type: 'call_tool', tool_name: tool, arguments: args } });
+export const call = (tool: string, args: Record<string, unknown>) =>
+  JSON.stringify({ type: 'step', data: { type: 'call_tool', tool_name: tool, arguments: args } });
 
 /**
  * The crm scripts, with ids from the fixture. `episode`: a reset and 15 calls (10 reads, 5 writes). `calls`: a reset,
@@ -28,10 +28,17 @@ export const call = (tool: string, args: Record<string, unknown>) => JSON.string
  * them for as long as a run lasts without its tables or history growing.
  */
 /** The rows of a crm fixture the benchmark episodes work on: a contact with a company, and an open deal. */
-export function crmRows(fixture: string): { contact: { id: string; company_id: string }; deal: string } {
+export function crmRows(fixture: string): {
+  contact: { id: string; company_id: string };
+  deal: string;
+} {
   const inst = crm.instance({ fixture });
-  const contact = inst.query<{ id: string; company_id: string }>('SELECT id, company_id FROM contacts WHERE company_id IS NOT NULL ORDER BY id LIMIT 1')[0];
-  const deal = inst.query<{ id: string }>("SELECT id FROM deals WHERE stage NOT IN ('won', 'lost') ORDER BY id LIMIT 1")[0].id;
+  const contact = inst.query<{ id: string; company_id: string }>(
+    'SELECT id, company_id FROM contacts WHERE company_id IS NOT NULL ORDER BY id LIMIT 1',
+  )[0];
+  const deal = inst.query<{ id: string }>(
+    "SELECT id FROM deals WHERE stage NOT IN ('won', 'lost') ORDER BY id LIMIT 1",
+  )[0].id;
   inst.destroy();
   return { contact, deal };
 }
@@ -40,7 +47,10 @@ export function crmRows(fixture: string): { contact: { id: string; company_id: s
  * The first 8 frames of every crm benchmark episode on `fixture`: a reset, five reads of `contact`'s neighbourhood and
  * two writes. The WebSocket and workers benchmarks each go on from here.
  */
-export function crmEpisodeOpening(fixture: string, contact: { id: string; company_id: string }): string[] {
+export function crmEpisodeOpening(
+  fixture: string,
+  contact: { id: string; company_id: string },
+): string[] {
   return [
     JSON.stringify({ type: 'reset', data: { fixture, seed: 1 } }),
     call('search_contacts', { query: 'an' }),
@@ -59,7 +69,11 @@ export function crmScripts(): { episode: string[]; calls: string[]; reads: strin
   const reset = opening[0];
   const episode = [
     ...opening,
-    call('create_contact', { name: 'Bench Lead', email: 'lead-@@@example.com', company_id: contact.company_id }),
+    call('create_contact', {
+      name: 'Bench Lead',
+      email: 'lead-@@@example.com',
+      company_id: contact.company_id,
+    }),
     call('get_contact', { id: contact.id }),
     call('list_contacts', { company_id: contact.company_id }),
     call('update_deal', { id: deal, stage: 'negotiation' }),
@@ -70,7 +84,14 @@ export function crmScripts(): { episode: string[]; calls: string[]; reads: strin
   ];
   const adds = ['"log_activity"', '"create_contact"', '"create_company"'];
   // One-row reads by id and one in-place update: what most calls of an agent's episode look like.
-  const reads = [reset, call('get_deal', { id: deal }), call('get_company', { id: contact.company_id }), call('get_deal', { id: deal }), call('update_deal', { id: deal, amount_cents: 4_200_000 }), call('get_company', { id: contact.company_id })];
+  const reads = [
+    reset,
+    call('get_deal', { id: deal }),
+    call('get_company', { id: contact.company_id }),
+    call('get_deal', { id: deal }),
+    call('update_deal', { id: deal, amount_cents: 4_200_000 }),
+    call('get_company', { id: contact.company_id }),
+  ];
   return { episode, calls: episode.filter((f) => !adds.some((a) => f.includes(a))), reads };
 }
 
@@ -81,7 +102,9 @@ export function crmScripts(): { episode: string[]; calls: string[]; reads: strin
 function pin(pid: number, cpu: number, allThreads: boolean): boolean {
   if (availableParallelism() < 2) return false;
   try {
-    execFileSync('taskset', [...(allThreads ? ['-a'] : []), '-cp', String(cpu), String(pid)], { stdio: 'ignore' });
+    execFileSync('taskset', [...(allThreads ? ['-a'] : []), '-cp', String(cpu), String(pid)], {
+      stdio: 'ignore',
+    });
     return true;
   } catch {
     return false;
@@ -104,7 +127,6 @@ async function record(url: string, frames: string[]): Promise<string[]> {
   return replies;
 }
 
-
 export interface InProcessCosts {
   /** `inst.call` per call of the calls loop (µs). */
   callUs: number;
@@ -122,7 +144,9 @@ export function inProcessCosts(calls: string[], episode: string[]): InProcessCos
   const ep = endpoints.get('crm')!;
   const session = ep.openSession('ws');
   const frames = calls.slice(1);
-  const actions = frames.map((f) => JSON.parse(f).data as { tool_name: string; arguments: Record<string, unknown> });
+  const actions = frames.map(
+    (f) => JSON.parse(f).data as { tool_name: string; arguments: Record<string, unknown> },
+  );
   const inst = crm.instance({ fixture: 'small_startup', seed: 1 });
   ep.reply(session, calls[0]);
   const time = (fn: () => void) => {
@@ -139,8 +163,20 @@ export function inProcessCosts(calls: string[], episode: string[]): InProcessCos
   const episodes = 40;
   const best = { callUs: Infinity, frameUs: Infinity, episodeUs: Infinity, resetUs: Infinity };
   for (let round = 0; round < 3; round++) {
-    best.frameUs = Math.min(best.frameUs, time(() => { for (let i = 0; i < laps; i++) for (const f of frames) frame(f); }) / (laps * frames.length));
-    best.callUs = Math.min(best.callUs, time(() => { for (let i = 0; i < laps; i++) for (const a of actions) inst.call(a.tool_name, a.arguments); }) / (laps * actions.length));
+    best.frameUs = Math.min(
+      best.frameUs,
+      time(() => {
+        for (let i = 0; i < laps; i++) for (const f of frames) frame(f);
+      }) /
+        (laps * frames.length),
+    );
+    best.callUs = Math.min(
+      best.callUs,
+      time(() => {
+        for (let i = 0; i < laps; i++) for (const a of actions) inst.call(a.tool_name, a.arguments);
+      }) /
+        (laps * actions.length),
+    );
     let reset = 0;
     const total = time(() => {
       for (let i = 0; i < episodes; i++) {
@@ -191,11 +227,20 @@ export interface WsBenchResult {
     hibernatedBytes: number;
     /** RSS added per session by as many new sessions (one episode each) opened once the first ones hibernated. */
     reopenedBytes: number;
-    variants: { variant: string; fixture: string; count: number; imageBytes: number; idleRss: number; usedRss: number }[];
+    variants: {
+      variant: string;
+      fixture: string;
+      count: number;
+      imageBytes: number;
+      idleRss: number;
+      usedRss: number;
+    }[];
   };
 }
 
-const fixtureBytes = (id: string) => JSON.parse(readFileSync(new URL(`../worlds/crm/fixtures/${id}.json`, import.meta.url), 'utf8')).bytes as number;
+const fixtureBytes = (id: string) =>
+  JSON.parse(readFileSync(new URL(`../worlds/crm/fixtures/${id}.json`, import.meta.url), 'utf8'))
+    .bytes as number;
 const stepsPerSec = (g: GroupResult) => (g.served.reduce((a, b) => a + b, 0) * 1000) / g.windowMs;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
 
@@ -219,24 +264,48 @@ export async function runWsBench(opts: WsBenchOptions = {}): Promise<WsBenchResu
   const gen = await spawnChild('./ws-load.ts');
   const server = await spawnChild('./ws-servers.ts', ['seahaven']);
   const floorProc = await spawnChild('./ws-servers.ts', ['floor']);
-  const pinned = [pin(gen.proc.pid!, last, true), pin(server.proc.pid!, 0, false), pin(floorProc.proc.pid!, 0, false)].every(Boolean);
+  const pinned = [
+    pin(gen.proc.pid!, last, true),
+    pin(server.proc.pid!, 0, false),
+    pin(floorProc.proc.pid!, 0, false),
+  ].every(Boolean);
   const base = `ws://127.0.0.1:${server.first.port}`;
   const scripts = {
     reads: { script: reads, loopFrom: 1, path: '/ws', sizes: opts.smoke ? [8] : [1, 8, 64] },
     calls: { script: calls, loopFrom: 1, path: '/ws', sizes: opts.smoke ? [1, 8] : [1, 8, 64] },
-    episodes: { script: episode, loopFrom: 0, path: '/ws', sizes: opts.smoke ? [1, 8] : [1, 8, 64] },
-    ping: { script: [JSON.stringify({ type: 'reset', data: {} }), call('ping', {})], loopFrom: 1, path: '/ping/ws', sizes: [8] },
+    episodes: {
+      script: episode,
+      loopFrom: 0,
+      path: '/ws',
+      sizes: opts.smoke ? [1, 8] : [1, 8, 64],
+    },
+    ping: {
+      script: [JSON.stringify({ type: 'reset', data: {} }), call('ping', {})],
+      loopFrom: 1,
+      path: '/ping/ws',
+      sizes: [8],
+    },
   };
   const byPath: Record<string, string[]> = {};
-  for (const [name, s] of Object.entries(scripts)) byPath[`/${name}`] = await record(base + s.path, s.script);
+  for (const [name, s] of Object.entries(scripts))
+    byPath[`/${name}`] = await record(base + s.path, s.script);
   const floorBase = `ws://127.0.0.1:${(await floorProc.ask({ cmd: 'canned', byPath })).port}`;
-  log('in process: where a step\'s time goes');
+  log("in process: where a step's time goes");
   const inProcess = inProcessCosts(calls, episode);
   // calls: each session resets once (during warm-up), then loops over the calls; episodes: the reset is in the loop.
   const table = async (name: keyof typeof scripts): Promise<ThroughputRow[]> => {
     const { script, loopFrom, path, sizes } = scripts[name];
     const runGroup = async (label: string, target: string, count: number): Promise<GroupResult> =>
-      (await gen.ask({ cmd: 'run', groups: [{ label, url: target, count, script, loopFrom, inflight: 1 } satisfies LoadGroup], warmupMs, durationMs })).groups[0];
+      (
+        await gen.ask({
+          cmd: 'run',
+          groups: [
+            { label, url: target, count, script, loopFrom, inflight: 1 } satisfies LoadGroup,
+          ],
+          warmupMs,
+          durationMs,
+        })
+      ).groups[0];
     const rows: ThroughputRow[] = [];
     for (const sessions of sizes) {
       let bestFloor: GroupResult | undefined;
@@ -260,13 +329,30 @@ export async function runWsBench(opts: WsBenchOptions = {}): Promise<WsBenchResu
   const ping = await table('ping');
 
   log('fairness: 8 sessions on the crm calls, 1 greedy session pipelining a slow search on big_co');
-  const slow = [JSON.stringify({ type: 'reset', data: { fixture: 'big_co' } }), call('search_contacts', { query: 'no such name anywhere' })];
+  const slow = [
+    JSON.stringify({ type: 'reset', data: { fixture: 'big_co' } }),
+    call('search_contacts', { query: 'no such name anywhere' }),
+  ];
   const fairness = (
     await gen.ask({
       cmd: 'run',
       groups: [
-        { label: 'crm calls', url: `${base}/ws`, count: 8, script: calls, loopFrom: 1, inflight: 1 },
-        { label: 'slow search (8 in flight)', url: `${base}/ws`, count: 1, script: slow, loopFrom: 1, inflight: 8 },
+        {
+          label: 'crm calls',
+          url: `${base}/ws`,
+          count: 8,
+          script: calls,
+          loopFrom: 1,
+          inflight: 1,
+        },
+        {
+          label: 'slow search (8 in flight)',
+          url: `${base}/ws`,
+          count: 1,
+          script: slow,
+          loopFrom: 1,
+          inflight: 8,
+        },
       ] satisfies LoadGroup[],
       warmupMs,
       durationMs: opts.smoke ? 300 : short ? 1500 : 3000,
@@ -299,10 +385,19 @@ export async function runWsBench(opts: WsBenchOptions = {}): Promise<WsBenchResu
   const variants = [];
   const runs: [string, number, string][] = opts.smoke
     ? [['default', sessions, 'small_startup']]
-    : [['default', sessions, 'small_startup'], ['cache_size=0', sessions, 'small_startup'], ['mmap', sessions, 'small_startup'], ['default', 100, 'big_co']];
+    : [
+        ['default', sessions, 'small_startup'],
+        ['cache_size=0', sessions, 'small_startup'],
+        ['mmap', sessions, 'small_startup'],
+        ['default', 100, 'big_co'],
+      ];
   for (const [variant, count, fixture] of runs) {
     log(`memory: ${count} in-process instances of ${fixture}, ${variant}`);
-    const c = await spawnChild('./ws-memory.ts', ['instances', variant, String(count), fixture], ['--expose-gc']);
+    const c = await spawnChild(
+      './ws-memory.ts',
+      ['instances', variant, String(count), fixture],
+      ['--expose-gc'],
+    );
     variants.push({ ...c.first, imageBytes: fixtureBytes(fixture) });
     c.proc.kill();
   }
@@ -333,45 +428,70 @@ export async function runWsBench(opts: WsBenchOptions = {}): Promise<WsBenchResu
 
 const kb = (b: number) => `${(b / 1024).toFixed(0)} KiB`;
 // A group that got no reply in its window has no latency: NaN, which arrives from the load process as null.
-const ms = (us: number | null) => (us === null || !Number.isFinite(us) ? 'n/a' : us >= 1000 ? `${(us / 1000).toFixed(2)} ms` : `${us.toFixed(0)} µs`);
+const ms = (us: number | null) =>
+  us === null || !Number.isFinite(us)
+    ? 'n/a'
+    : us >= 1000
+      ? `${(us / 1000).toFixed(2)} ms`
+      : `${us.toFixed(0)} µs`;
 const n = (x: number) => Math.round(x).toLocaleString('en-US');
 
 export function formatWs(r: WsBenchResult): string {
   const out: string[] = [];
-  out.push(`Machine: ${r.machine}; 1-minute load average ${r.load.toFixed(1)} when the run started. The machine is a 2-vCPU VM whose speed drifts by up to 2× from one second to the next, so absolute figures are noisy; the ratios compare rounds run back to back.`);
+  out.push(
+    `Machine: ${r.machine}; 1-minute load average ${r.load.toFixed(1)} when the run started. The machine is a 2-vCPU VM whose speed drifts by up to 2× from one second to the next, so absolute figures are noisy; the ratios compare rounds run back to back.`,
+  );
   out.push('');
-  out.push(`Load: closed-loop sessions (one frame in flight each) on crm \`small_startup\`, from a load generator in its own process. Floor: a bare \`ws\` server, also in its own process, answering the same frames with the replies Seahaven gave to them, without parsing or doing any work. The Seahaven server (\`startServer\`, default options but no idle timeout) runs in a third process. ${r.pinned ? 'The generator is pinned to one CPU and each server\'s event-loop thread to the other (`taskset`), so the client never competes with the server it measures.' : 'Nothing is pinned (`taskset` was not available).'} Each table row runs ${r.rounds} round${r.rounds === 1 ? '' : 's'} of ${r.durationMs / 1000} s per server, the floor then Seahaven back to back; the figures are each server's best round, the ratio column is Seahaven's best over the floor's best, and "paired" is the median over rounds of Seahaven's calls/s over the floor's in the same round.`);
+  out.push(
+    `Load: closed-loop sessions (one frame in flight each) on crm \`small_startup\`, from a load generator in its own process. Floor: a bare \`ws\` server, also in its own process, answering the same frames with the replies Seahaven gave to them, without parsing or doing any work. The Seahaven server (\`startServer\`, default options but no idle timeout) runs in a third process. ${r.pinned ? "The generator is pinned to one CPU and each server's event-loop thread to the other (`taskset`), so the client never competes with the server it measures." : 'Nothing is pinned (`taskset` was not available).'} Each table row runs ${r.rounds} round${r.rounds === 1 ? '' : 's'} of ${r.durationMs / 1000} s per server, the floor then Seahaven back to back; the figures are each server's best round, the ratio column is Seahaven's best over the floor's best, and "paired" is the median over rounds of Seahaven's calls/s over the floor's in the same round.`,
+  );
   out.push('');
   const rowsOf = (rows: ThroughputRow[], unit: string) => {
-    out.push(`| sessions | floor ${unit}/s | seahaven ${unit}/s | ratio | paired | seahaven p50 | seahaven p99 | floor p50 | floor p99 |`);
+    out.push(
+      `| sessions | floor ${unit}/s | seahaven ${unit}/s | ratio | paired | seahaven p50 | seahaven p99 | floor p50 | floor p99 |`,
+    );
     out.push('|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
     for (const row of rows) {
       const f = stepsPerSec(row.floor);
       const s = stepsPerSec(row.seahaven);
-      out.push(`| ${row.sessions} | ${n(f)} | ${n(s)} | ${(s / f).toFixed(2)} | ${median(row.pairedRatios).toFixed(2)} | ${ms(row.seahaven.p50Us)} | ${ms(row.seahaven.p99Us)} | ${ms(row.floor.p50Us)} | ${ms(row.floor.p99Us)} |`);
+      out.push(
+        `| ${row.sessions} | ${n(f)} | ${n(s)} | ${(s / f).toFixed(2)} | ${median(row.pairedRatios).toFixed(2)} | ${ms(row.seahaven.p50Us)} | ${ms(row.seahaven.p99Us)} | ${ms(row.floor.p50Us)} | ${ms(row.floor.p99Us)} |`,
+      );
     }
   };
-  out.push('One-row reads (each session resets once, during warm-up, then loops over `get_deal`, `get_company` and an in-place `update_deal`: the calls most of an agent\'s turns make):');
+  out.push(
+    "One-row reads (each session resets once, during warm-up, then loops over `get_deal`, `get_company` and an in-place `update_deal`: the calls most of an agent's turns make):",
+  );
   out.push('');
   rowsOf(r.reads, 'calls');
   const eight = r.reads.find((x) => x.sessions === 8)!;
   const ratio = median(eight.pairedRatios);
   const errors = [...r.reads, ...r.rows, ...r.episodes].reduce((a, x) => a + x.seahaven.errors, 0);
   out.push('');
-  out.push(`Targets at 8 sessions: ${(ratio * 100).toFixed(0)}% of the floor's calls/s, the paired median (target ≥ 50%: ${ratio >= 0.5 ? 'met' : 'not met'}; best round over best round: ${((stepsPerSec(eight.seahaven) / stepsPerSec(eight.floor)) * 100).toFixed(0)}%), p99 ${ms(eight.seahaven.p99Us)} (target ≤ 2 ms: ${eight.seahaven.p99Us <= 2000 ? 'met' : 'not met'}). Error replies: ${errors}.`);
+  out.push(
+    `Targets at 8 sessions: ${(ratio * 100).toFixed(0)}% of the floor's calls/s, the paired median (target ≥ 50%: ${ratio >= 0.5 ? 'met' : 'not met'}; best round over best round: ${((stepsPerSec(eight.seahaven) / stepsPerSec(eight.floor)) * 100).toFixed(0)}%), p99 ${ms(eight.seahaven.p99Us)} (target ≤ 2 ms: ${eight.seahaven.p99Us <= 2000 ? 'met' : 'not met'}). Error replies: ${errors}.`,
+  );
   out.push('');
-  out.push('The crm episode\'s calls (each session resets once, during warm-up, then loops over the 12 calls of the episode that add no rows: searches, lists with joins, summaries, 2 in-place updates). These tools read tens of rows each, so SQLite\'s work dominates:');
+  out.push(
+    "The crm episode's calls (each session resets once, during warm-up, then loops over the 12 calls of the episode that add no rows: searches, lists with joins, summaries, 2 in-place updates). These tools read tens of rows each, so SQLite's work dominates:",
+  );
   out.push('');
   rowsOf(r.rows, 'calls');
   out.push('');
   const p = r.ping[0];
-  out.push(`The server's own cost per step, with a \`ping\` tool that does nothing, at ${p.sessions} sessions: ${n(stepsPerSec(p.seahaven))} steps/s against the floor's ${n(stepsPerSec(p.floor))} (paired median ${(median(p.pairedRatios) * 100).toFixed(0)}%), p50 ${ms(p.seahaven.p50Us)}, p99 ${ms(p.seahaven.p99Us)} (floor ${ms(p.floor.p50Us)} / ${ms(p.floor.p99Us)}).`);
+  out.push(
+    `The server's own cost per step, with a \`ping\` tool that does nothing, at ${p.sessions} sessions: ${n(stepsPerSec(p.seahaven))} steps/s against the floor's ${n(stepsPerSec(p.floor))} (paired median ${(median(p.pairedRatios) * 100).toFixed(0)}%), p50 ${ms(p.seahaven.p50Us)}, p99 ${ms(p.seahaven.p99Us)} (floor ${ms(p.floor.p50Us)} / ${ms(p.floor.p99Us)}).`,
+  );
   out.push('');
   const c = r.inProcess;
   const us = (x: number) => `${x.toFixed(0)} µs`;
-  out.push(`Where a step's time goes, in process without sockets (best of 3): a crm call of the loop costs ${us(c.callUs)} in the kit (\`inst.call\`); answering it as a frame, down to the UTF-8 bytes a socket sends, costs ${us(c.frameUs)}, so the server's parsing, dispatch, reply JSON and its encoding add ${c.frameUs - c.callUs >= 1 ? us(c.frameUs - c.callUs) : 'less than 1 µs (within this measurement\'s noise)'}. A whole episode costs ${us(c.episodeUs)} (${us(c.episodeUs / 16)} a frame), ${us(c.resetUs)} of it for the reset: a reset to the fixture the session is on rolls the session's connection back and starts the new instance on it, so prepared statements and the page cache stay warm.`);
+  out.push(
+    `Where a step's time goes, in process without sockets (best of 3): a crm call of the loop costs ${us(c.callUs)} in the kit (\`inst.call\`); answering it as a frame, down to the UTF-8 bytes a socket sends, costs ${us(c.frameUs)}, so the server's parsing, dispatch, reply JSON and its encoding add ${c.frameUs - c.callUs >= 1 ? us(c.frameUs - c.callUs) : "less than 1 µs (within this measurement's noise)"}. A whole episode costs ${us(c.episodeUs)} (${us(c.episodeUs / 16)} a frame), ${us(c.resetUs)} of it for the reset: a reset to the fixture the session is on rolls the session's connection back and starts the new instance on it, so prepared statements and the page cache stay warm.`,
+  );
   out.push('');
-  out.push('Whole episodes (the reset is part of the loop: every 16th frame rolls the session\'s connection back to the fixture and starts a new instance on it):');
+  out.push(
+    "Whole episodes (the reset is part of the loop: every 16th frame rolls the session's connection back to the fixture and starts a new instance on it):",
+  );
   out.push('');
   rowsOf(r.episodes, 'steps');
   out.push('');
@@ -379,31 +499,51 @@ export function formatWs(r: WsBenchResult): string {
   const all = [...fast.served, ...greedy.served];
   const least = Math.min(...all);
   const med = median(all);
-  out.push(`Fairness: 8 sessions looping over the crm calls (one frame in flight) beside 1 greedy session keeping 8 \`search_contacts\` frames in flight on \`big_co\` (a full scan, a few ms each).`);
+  out.push(
+    `Fairness: 8 sessions looping over the crm calls (one frame in flight) beside 1 greedy session keeping 8 \`search_contacts\` frames in flight on \`big_co\` (a full scan, a few ms each).`,
+  );
   out.push('');
   out.push('| sessions | served per session (min / median / max) | p50 | p99 |');
   out.push('|---|---:|---:|---:|');
-  out.push(`| crm calls × 8 | ${Math.min(...fast.served)} / ${median(fast.served)} / ${Math.max(...fast.served)} | ${ms(fast.p50Us)} | ${ms(fast.p99Us)} |`);
+  out.push(
+    `| crm calls × 8 | ${Math.min(...fast.served)} / ${median(fast.served)} / ${Math.max(...fast.served)} | ${ms(fast.p50Us)} | ${ms(fast.p99Us)} |`,
+  );
   out.push(`| greedy slow × 1 | ${greedy.served[0]} | ${ms(greedy.p50Us)} | ${ms(greedy.p99Us)} |`);
   out.push('');
-  out.push(`Least-served session: ${least} against a median of ${med} (${((least / med) * 100).toFixed(0)}%; target ≥ 50%: ${least >= med / 2 ? 'met' : 'not met'}).`);
+  out.push(
+    `Least-served session: ${least} against a median of ${med} (${((least / med) * 100).toFixed(0)}%; target ≥ 50%: ${least >= med / 2 ? 'met' : 'not met'}).`,
+  );
   out.push('');
   const m = r.memory;
-  out.push(`Memory: ${n(m.sessions)} WebSocket sessions on \`small_startup\` (image ${kb(m.imageBytes)}), server RSS after a full GC, measured in its own process.`);
+  out.push(
+    `Memory: ${n(m.sessions)} WebSocket sessions on \`small_startup\` (image ${kb(m.imageBytes)}), server RSS after a full GC, measured in its own process.`,
+  );
   out.push('');
   out.push('| what | RSS per session | × image |');
   out.push('|---|---:|---:|');
-  out.push(`| idle session (after reset) | ${kb(m.idleBytes)} | ${(m.idleBytes / m.imageBytes).toFixed(2)} |`);
-  out.push(`| session after one episode (15 calls) | ${kb(m.afterEpisodeBytes)} | ${(m.afterEpisodeBytes / m.imageBytes).toFixed(2)} |`);
-  out.push(`| the same sessions once hibernated (idle 30 s) | ${kb(m.hibernatedBytes)} | ${(m.hibernatedBytes / m.imageBytes).toFixed(2)} |`);
-  out.push(`| ${n(m.sessions)} more sessions, one episode each, opened after that (RSS they add) | ${kb(m.reopenedBytes)} | ${(m.reopenedBytes / m.imageBytes).toFixed(2)} |`);
+  out.push(
+    `| idle session (after reset) | ${kb(m.idleBytes)} | ${(m.idleBytes / m.imageBytes).toFixed(2)} |`,
+  );
+  out.push(
+    `| session after one episode (15 calls) | ${kb(m.afterEpisodeBytes)} | ${(m.afterEpisodeBytes / m.imageBytes).toFixed(2)} |`,
+  );
+  out.push(
+    `| the same sessions once hibernated (idle 30 s) | ${kb(m.hibernatedBytes)} | ${(m.hibernatedBytes / m.imageBytes).toFixed(2)} |`,
+  );
+  out.push(
+    `| ${n(m.sessions)} more sessions, one episode each, opened after that (RSS they add) | ${kb(m.reopenedBytes)} | ${(m.reopenedBytes / m.imageBytes).toFixed(2)} |`,
+  );
   for (const v of m.variants) {
     const what = `${n(v.count)} in-process instances of \`${v.fixture}\` (${kb(v.imageBytes)})${v.variant === 'default' ? '' : `, ${v.variant} set after open`}`;
     out.push(`| ${what}, idle | ${kb(v.idleRss)} | ${(v.idleRss / v.imageBytes).toFixed(2)} |`);
-    out.push(`| ${what}, after 5 reads | ${kb(v.usedRss)} | ${(v.usedRss / v.imageBytes).toFixed(2)} |`);
+    out.push(
+      `| ${what}, after 5 reads | ${kb(v.usedRss)} | ${(v.usedRss / v.imageBytes).toFixed(2)} |`,
+    );
   }
   out.push('');
-  out.push("An idle session holds its copy of the image plus a fixed cost per SQLite connection (the connection, its parsed schema with the capture triggers, the kit's SQL functions and objects), which is most of a 100 KiB image but small beside a 4 MiB one. Reads then fill SQLite's page cache with a second copy of the pages they touch, which `PRAGMA cache_size` bounds. Hibernation closes the connections, yet RSS stays where it was: the allocator keeps freed memory for the process, and the sessions opened next reuse it, which is why they add less than the first ones did.");
+  out.push(
+    "An idle session holds its copy of the image plus a fixed cost per SQLite connection (the connection, its parsed schema with the capture triggers, the kit's SQL functions and objects), which is most of a 100 KiB image but small beside a 4 MiB one. Reads then fill SQLite's page cache with a second copy of the pages they touch, which `PRAGMA cache_size` bounds. Hibernation closes the connections, yet RSS stays where it was: the allocator keeps freed memory for the process, and the sessions opened next reuse it, which is why they add less than the first ones did.",
+  );
   return out.join('\n');
 }
 

@@ -18,11 +18,13 @@ for (const entry of readdirSync(worlds, { withFileTypes: true })) {
   if (!entry.isDirectory()) continue;
   const src = join(worlds, entry.name);
   const out = join(root, 'dist', 'worlds', entry.name);
-  for (const file of readdirSync(src)) if (file.endsWith('.sql')) copy(join(src, file), join(out, file));
+  for (const file of readdirSync(src))
+    if (file.endsWith('.sql')) copy(join(src, file), join(out, file));
   const fixtures = join(src, 'fixtures');
   if (!existsSync(fixtures)) continue;
   for (const file of readdirSync(fixtures)) {
-    if (file.endsWith('.sqlite') || file.endsWith('.json') || file === '.gitignore') copy(join(fixtures, file), join(out, 'fixtures', file));
+    if (file.endsWith('.sqlite') || file.endsWith('.json') || file === '.gitignore')
+      copy(join(fixtures, file), join(out, 'fixtures', file));
   }
 }
 process.stdout.write(`copied ${copied} world assets into dist/worlds\n`);

@@ -12,7 +12,8 @@ for (const [subpath, target] of Object.entries(exports)) {
   if (!built.startsWith('./dist/') || !built.endsWith('.js')) continue;
   const source = new URL(built.slice('./dist/'.length).replace(/\.js$/, '.ts'), root);
   // Entry points not written yet fall through to ordinary resolution.
-  if (existsSync(source)) sources.set(subpath === '.' ? 'seahaven' : `seahaven/${subpath.slice(2)}`, source.href);
+  if (existsSync(source))
+    sources.set(subpath === '.' ? 'seahaven' : `seahaven/${subpath.slice(2)}`, source.href);
 }
 
 export async function resolve(specifier, context, nextResolve) {

@@ -65,7 +65,10 @@ export const DEFAULT_DIFFICULTY_WEIGHTS: Readonly<DifficultyWeights> = Object.fr
  * @example
  * difficultyScore({ calls: 2, rowsChanged: 2, tablesTouched: 2, distinctTools: 2, fixtureBytes: 0 }); // 7
  */
-export function difficultyScore(m: DifficultyMeasures, weights: Partial<DifficultyWeights> = {}): number {
+export function difficultyScore(
+  m: DifficultyMeasures,
+  weights: Partial<DifficultyWeights> = {},
+): number {
   const w = { ...DEFAULT_DIFFICULTY_WEIGHTS, ...weights };
   return (
     w.calls * m.calls +
@@ -97,7 +100,10 @@ export function measureDifficulty(world: World, options: MeasureOptions = {}): T
   const out: TaskDifficulty[] = [];
   for (const id of wanted) {
     const task = world.task(id);
-    if (!task) throw new RangeError(`measureDifficulty: world "${world.name}" has no task "${id}"; its tasks are ${world.tasks.map((t) => t.id).join(', ') || '(none)'}`);
+    if (!task)
+      throw new RangeError(
+        `measureDifficulty: world "${world.name}" has no task "${id}"; its tasks are ${world.tasks.map((t) => t.id).join(', ') || '(none)'}`,
+      );
     out.push(measureTask(world, task, options));
   }
   return out.sort(compareDifficulty);
@@ -114,7 +120,8 @@ export function compareDifficulty(a: TaskDifficulty, b: TaskDifficulty): number 
   } else if (a.score !== b.score) {
     return a.score - b.score;
   }
-  const da = a.declared ?? Infinity, db = b.declared ?? Infinity;
+  const da = a.declared ?? Infinity,
+    db = b.declared ?? Infinity;
   if (da !== db) return da < db ? -1 : 1;
   return a.task < b.task ? -1 : a.task > b.task ? 1 : 0;
 }

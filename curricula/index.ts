@@ -37,7 +37,12 @@ export {
   type ResolvedStage,
   type WorldTasks,
 } from './define.ts';
-export { measureDifficulty, type TaskDifficulty, type DifficultyWeights, type MeasureOptions } from './difficulty.ts';
+export {
+  measureDifficulty,
+  type TaskDifficulty,
+  type DifficultyWeights,
+  type MeasureOptions,
+} from './difficulty.ts';
 export {
   openCurriculumRuns,
   type CurriculumRuns,
@@ -47,6 +52,20 @@ export {
   type RecordedOutcome,
   type RunRef,
 } from './runs.ts';
-export type { RunProgress, StageProgress, StageRef, TransitionRecord, HistoryEntry, RunSummary, ProgressOptions } from './progress.ts';
-export { curriculumHooks, type CurriculumHooks, type CurriculumHooksOptions, type CurriculumResetData, type ProgressAnswer } from './serve-hooks.ts';
+export type {
+  RunProgress,
+  StageProgress,
+  StageRef,
+  TransitionRecord,
+  HistoryEntry,
+  RunSummary,
+  ProgressOptions,
+} from './progress.ts';
+export {
+  curriculumHooks,
+  type CurriculumHooks,
+  type CurriculumHooksOptions,
+  type CurriculumResetData,
+  type ProgressAnswer,
+} from './serve-hooks.ts';
 export { CurriculumError, type CurriculumErrorCode } from './errors.ts';

@@ -6,7 +6,9 @@ import { NOTES_STAGES, notesWorld } from './test-fixtures/notes-world.ts';
 import { practisingLearner, trainStep } from './test-fixtures/learner.ts';
 
 const stages = [{ ...NOTES_STAGES[0], name: 'easy <&> light' }, NOTES_STAGES[1], NOTES_STAGES[2]];
-const world = notesWorld([defineCurriculum({ name: 'basics', stages, promote: { successRate: 0.8, window: 10 }, seed: 2 })]);
+const world = notesWorld([
+  defineCurriculum({ name: 'basics', stages, promote: { successRate: 0.8, window: 10 }, seed: 2 }),
+]);
 
 describe('plotProgress', () => {
   it('draws the rolling success rate and the stage, marking each stage change', () => {
@@ -35,7 +37,9 @@ describe('plotProgress', () => {
     expect(svg).toContain('easy &lt;&amp;&gt; light');
     expect(svg).not.toContain('<&>');
     for (const s of stages.slice(1)) expect(svg).toContain(s.name);
-    expect(svg.match(/▲ /g)?.length).toBe(progress.transitions.filter((t) => t.kind === 'promote').length);
+    expect(svg.match(/▲ /g)?.length).toBe(
+      progress.transitions.filter((t) => t.kind === 'promote').length,
+    );
     expect(svg).not.toContain('NaN');
     expect(plotProgress(progress)).toBe(svg);
   });

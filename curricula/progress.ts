@@ -98,13 +98,32 @@ const KEY = 'world = ? AND curriculum = ? AND run_id = ?';
  * @example
  * listRuns(openRunsDbReadonly('.data/curricula.sqlite'), { world: 'crm' }).map((r) => r.run_id);
  */
-export function listRuns(db: Db, filter: { world?: string; curriculum?: string; runId?: string } = {}): RunSummary[] {
-  const rows = db.prepare('SELECT world, curriculum, run_id, definition, stage, episodes, outcomes FROM curriculum_runs ORDER BY world, curriculum, run_id').all() as RunRow[];
+export function listRuns(
+  db: Db,
+  filter: { world?: string; curriculum?: string; runId?: string } = {},
+): RunSummary[] {
+  const rows = db
+    .prepare(
+      'SELECT world, curriculum, run_id, definition, stage, episodes, outcomes FROM curriculum_runs ORDER BY world, curriculum, run_id',
+    )
+    .all() as RunRow[];
   return rows
-    .filter((r) => (filter.world === undefined || r.world === filter.world) && (filter.curriculum === undefined || r.curriculum === filter.curriculum) && (filter.runId === undefined || r.run_id === filter.runId))
+    .filter(
+      (r) =>
+        (filter.world === undefined || r.world === filter.world) &&
+        (filter.curriculum === undefined || r.curriculum === filter.curriculum) &&
+        (filter.runId === undefined || r.run_id === filter.runId),
+    )
     .map((r) => {
       const def = JSON.parse(r.definition) as ResolvedCurriculum;
-      return { world: r.world, curriculum: r.curriculum, run_id: r.run_id, stage: { index: r.stage, name: def.stages[r.stage].name }, episodes: r.episodes, outcomes: r.outcomes };
+      return {
+        world: r.world,
+        curriculum: r.curriculum,
+        run_id: r.run_id,
+        stage: { index: r.stage, name: def.stages[r.stage].name },
+        episodes: r.episodes,
+        outcomes: r.outcomes,
+      };
     });
 }
 
@@ -113,23 +132,57 @@ export function listRuns(db: Db, filter: { world?: string; curriculum?: string; 
  * @example
  * const report = readProgress(db, 'demo', 'basics', 'run-1', { history: 100 });
  */
-export function readProgress(db: Db, world: string, curriculum: string, runId: string, options: ProgressOptions = {}): RunProgress {
-  const run = db.prepare(`SELECT * FROM curriculum_runs WHERE ${KEY}`).get(world, curriculum, runId) as RunRow | undefined;
+export function readProgress(
+  db: Db,
+  world: string,
+  curriculum: string,
+  runId: string,
+  options: ProgressOptions = {},
+): RunProgress {
+  const run = db
+    .prepare(`SELECT * FROM curriculum_runs WHERE ${KEY}`)
+    .get(world, curriculum, runId) as RunRow | undefined;
   if (!run) {
     const known = listRuns(db, { world, curriculum }).map((r) => r.run_id);
-    throw new CurriculumError('unknown_run', `curriculum "${curriculum}" of world "${world}" has no run "${runId}"; a run starts at its first reset with { curriculum, run_id }${known.length ? `; its runs are ${known.join(', ')}` : ''}`);
+    throw new CurriculumError(
+      'unknown_run',
+      `curriculum "${curriculum}" of world "${world}" has no run "${runId}"; a run starts at its first reset with { curriculum, run_id }${known.length ? `; its runs are ${known.join(', ')}` : ''}`,
+    );
   }
   const def = JSON.parse(run.definition) as ResolvedCurriculum;
   const ref = (index: number): StageRef => ({ index, name: def.stages[index].name });
   const key = [world, curriculum, runId];
-  const transitions = db.prepare(`SELECT seq, kind, from_stage, to_stage, episode, outcome FROM curriculum_transitions WHERE ${KEY} ORDER BY seq`).all(...key) as TransitionRow[];
-  const byStatus = new Map((db.prepare(`SELECT status, count(*) AS n FROM curriculum_episodes WHERE ${KEY} GROUP BY status`).all(...key) as { status: string; n: number }[]).map((r) => [r.status, r.n]));
+  const transitions = db
+    .prepare(
+      `SELECT seq, kind, from_stage, to_stage, episode, outcome FROM curriculum_transitions WHERE ${KEY} ORDER BY seq`,
+    )
+    .all(...key) as TransitionRow[];
+  const byStatus = new Map(
+    (
+      db
+        .prepare(
+          `SELECT status, count(*) AS n FROM curriculum_episodes WHERE ${KEY} GROUP BY status`,
+        )
+        .all(...key) as { status: string; n: number }[]
+    ).map((r) => [r.status, r.n]),
+  );
   const byStage = new Map(
-    (db.prepare(`SELECT stage, count(*) AS n, sum(passed) AS passed, avg(reward) AS mean FROM curriculum_episodes WHERE ${KEY} AND status = 'recorded' GROUP BY stage`).all(...key) as { stage: number; n: number; passed: number; mean: number }[]).map((r) => [r.stage, r]),
+    (
+      db
+        .prepare(
+          `SELECT stage, count(*) AS n, sum(passed) AS passed, avg(reward) AS mean FROM curriculum_episodes WHERE ${KEY} AND status = 'recorded' GROUP BY stage`,
+        )
+        .all(...key) as { stage: number; n: number; passed: number; mean: number }[]
+    ).map((r) => [r.stage, r]),
   );
   const gateRule = def.stages[run.stage].promote;
   const gateCount = run.gate_outcomes;
-  const gateRecent = db.prepare(`SELECT passed FROM curriculum_episodes WHERE ${KEY} AND entry = ? AND kind = 'current' AND outcome IS NOT NULL ORDER BY outcome DESC LIMIT ?`).pluck().all(...key, run.entries, gateRule.window) as number[];
+  const gateRecent = db
+    .prepare(
+      `SELECT passed FROM curriculum_episodes WHERE ${KEY} AND entry = ? AND kind = 'current' AND outcome IS NOT NULL ORDER BY outcome DESC LIMIT ?`,
+    )
+    .pluck()
+    .all(...key, run.entries, gateRule.window) as number[];
 
   const stages: StageProgress[] = def.stages.map((s) => {
     const agg = byStage.get(s.index);
@@ -144,15 +197,32 @@ export function readProgress(db: Db, world: string, curriculum: string, runId: s
       passed: agg?.passed ?? 0,
       success_rate: agg ? agg.passed / agg.n : null,
       mean_reward: agg ? agg.mean : null,
-      rolling: current ? { window: s.promote.window, outcomes: gateCount, success_rate: rollingRate(gateRecent.map((p) => p === 1), s.promote.window) } : null,
+      rolling: current
+        ? {
+            window: s.promote.window,
+            outcomes: gateCount,
+            success_rate: rollingRate(
+              gateRecent.map((p) => p === 1),
+              s.promote.window,
+            ),
+          }
+        : null,
     };
   });
   const limit = options.history;
-  if (limit !== undefined && (!Number.isSafeInteger(limit) || limit < 0)) throw new CurriculumError('invalid_history', `history must be a whole number >= 0; got ${JSON.stringify(limit)}`);
+  if (limit !== undefined && (!Number.isSafeInteger(limit) || limit < 0))
+    throw new CurriculumError(
+      'invalid_history',
+      `history must be a whole number >= 0; got ${JSON.stringify(limit)}`,
+    );
   const shown = (
     limit === undefined
       ? db.prepare(`SELECT * FROM curriculum_episodes WHERE ${KEY} ORDER BY episode`).all(...key)
-      : db.prepare(`SELECT * FROM (SELECT * FROM curriculum_episodes WHERE ${KEY} ORDER BY episode DESC LIMIT ?) ORDER BY episode`).all(...key, limit)
+      : db
+          .prepare(
+            `SELECT * FROM (SELECT * FROM curriculum_episodes WHERE ${KEY} ORDER BY episode DESC LIMIT ?) ORDER BY episode`,
+          )
+          .all(...key, limit)
   ) as EpisodeRow[];
   const recorded = byStatus.get('recorded') ?? 0;
   const passedAll = [...byStage.values()].reduce((sum, r) => sum + r.passed, 0);
@@ -174,7 +244,13 @@ export function readProgress(db: Db, world: string, curriculum: string, runId: s
     },
     success_rate: recorded ? passedAll / recorded : null,
     stages,
-    transitions: transitions.map((t) => ({ kind: t.kind, from: ref(t.from_stage), to: ref(t.to_stage), episode: t.episode, outcome: t.outcome })),
+    transitions: transitions.map((t) => ({
+      kind: t.kind,
+      from: ref(t.from_stage),
+      to: ref(t.to_stage),
+      episode: t.episode,
+      outcome: t.outcome,
+    })),
     history: shown.map((e) => ({
       episode: e.episode,
       task: e.task,

@@ -8,8 +8,23 @@ import { DefinitionError } from '../kit/errors.ts';
 import type { World } from '../kit/world.ts';
 import { resolveCurriculum, type Curriculum, type ResolvedCurriculum } from './define.ts';
 import { CurriculumError } from './errors.ts';
-import { listRuns, readProgress, type ProgressOptions, type RunProgress, type RunSummary, type StageRef } from './progress.ts';
-import { afterDecision, afterPick, decide, lookback, pickNext, type Pick, type SchedulerState } from './scheduler.ts';
+import {
+  listRuns,
+  readProgress,
+  type ProgressOptions,
+  type RunProgress,
+  type RunSummary,
+  type StageRef,
+} from './progress.ts';
+import {
+  afterDecision,
+  afterPick,
+  decide,
+  lookback,
+  pickNext,
+  type Pick,
+  type SchedulerState,
+} from './scheduler.ts';
 import { DEFAULT_RUNS_PATH, openRunsDb, type Db, type EpisodeRow, type RunRow } from './store.ts';
 
 export interface CurriculumRunsOptions {
@@ -76,10 +91,18 @@ export class CurriculumRuns {
 
   /** @internal Use `openCurriculumRuns`. */
   constructor(options: CurriculumRunsOptions) {
-    if (typeof options?.world?.instance !== 'function') throw new DefinitionError('openCurriculumRuns: pass { world } with a world from defineWorld(...).');
+    if (typeof options?.world?.instance !== 'function')
+      throw new DefinitionError(
+        'openCurriculumRuns: pass { world } with a world from defineWorld(...).',
+      );
     this.world = options.world;
-    this.curricula = new WorldCurricula(options.world, [...(options.world.curricula ?? []), ...(options.curricula ?? [])], 'openCurriculumRuns');
-    this.path = options.path === ':memory:' ? ':memory:' : resolve(options.path ?? DEFAULT_RUNS_PATH);
+    this.curricula = new WorldCurricula(
+      options.world,
+      [...(options.world.curricula ?? []), ...(options.curricula ?? [])],
+      'openCurriculumRuns',
+    );
+    this.path =
+      options.path === ':memory:' ? ':memory:' : resolve(options.path ?? DEFAULT_RUNS_PATH);
     this.db = openRunsDb(this.path);
     this.sql = prepare(this.db);
     // One transaction wrapper for every step (IMMEDIATE: take the write lock up front, as another server may share the file).
@@ -111,7 +134,18 @@ export class CurriculumRuns {
       const state = stateOf(run);
       const pick = pickNext(cur, state);
       const after = afterPick(state, pick);
-      this.sql.insertEpisode.run(this.world.name, curriculum, runId, pick.episode, pick.task, pick.stage, pick.atStage, pick.entry, pick.kind, 'pending');
+      this.sql.insertEpisode.run(
+        this.world.name,
+        curriculum,
+        runId,
+        pick.episode,
+        pick.task,
+        pick.stage,
+        pick.atStage,
+        pick.entry,
+        pick.kind,
+        'pending',
+      );
       this.sql.afterPick.run(after.episodes, after.stagePicks, this.world.name, curriculum, runId);
       return issuedEpisode(this.world, cur, runId, pick);
     });
@@ -131,9 +165,33 @@ export class CurriculumRuns {
       const cur = this.curriculum(ep.curriculum);
       const run = this.loadRun(ep.curriculum, ep.run_id)!;
       const episode = run.episodes;
-      this.sql.insertEpisode.run(this.world.name, ep.curriculum, ep.run_id, episode, ep.task, ep.stage, ep.at_stage, ep.entry, ep.kind, 'pending');
-      this.sql.afterPick.run(episode + 1, run.stage_picks, this.world.name, ep.curriculum, ep.run_id);
-      return issuedEpisode(this.world, cur, ep.run_id, { episode, task: ep.task, stage: ep.stage, kind: ep.kind, atStage: ep.at_stage, entry: ep.entry });
+      this.sql.insertEpisode.run(
+        this.world.name,
+        ep.curriculum,
+        ep.run_id,
+        episode,
+        ep.task,
+        ep.stage,
+        ep.at_stage,
+        ep.entry,
+        ep.kind,
+        'pending',
+      );
+      this.sql.afterPick.run(
+        episode + 1,
+        run.stage_picks,
+        this.world.name,
+        ep.curriculum,
+        ep.run_id,
+      );
+      return issuedEpisode(this.world, cur, ep.run_id, {
+        episode,
+        task: ep.task,
+        stage: ep.stage,
+        kind: ep.kind,
+        atStage: ep.at_stage,
+        entry: ep.entry,
+      });
     });
   }
 
@@ -151,22 +209,54 @@ export class CurriculumRuns {
       const run = this.loadRun(ep.curriculum, ep.run_id)!;
       const number = run.outcomes + 1;
       const key = [this.world.name, ep.curriculum, ep.run_id] as const;
-      this.sql.recordEpisode.run(outcome.reward, outcome.passed ? 1 : 0, number, ...key, ep.episode);
+      this.sql.recordEpisode.run(
+        outcome.reward,
+        outcome.passed ? 1 : 0,
+        number,
+        ...key,
+        ep.episode,
+      );
       let state = stateOf(run);
       let decision = null;
       let gate = run.gate_outcomes;
       if (ep.entry === run.entries && ep.kind === 'current') {
         gate = run.gate_outcomes + 1;
-        const recent = this.sql.gateRecent.all(...key, run.entries, lookback(cur, run.stage)) as number[];
-        decision = decide(cur, run.stage, recent.map((p) => p === 1), gate, run.mastered === 1);
+        const recent = this.sql.gateRecent.all(
+          ...key,
+          run.entries,
+          lookback(cur, run.stage),
+        ) as number[];
+        decision = decide(
+          cur,
+          run.stage,
+          recent.map((p) => p === 1),
+          gate,
+          run.mastered === 1,
+        );
         state = afterDecision(state, decision);
         if (state.entries !== run.entries) gate = 0;
       }
       const mastered = run.mastered === 1 || decision?.kind === 'master';
-      this.sql.afterRecord.run(number, state.stage, state.entries, state.stagePicks, gate, mastered ? 1 : 0, ...key);
+      this.sql.afterRecord.run(
+        number,
+        state.stage,
+        state.entries,
+        state.stagePicks,
+        gate,
+        mastered ? 1 : 0,
+        ...key,
+      );
       if (decision) {
         const seq = this.sql.transitionCount.get(...key) as number;
-        this.sql.insertTransition.run(...key, seq, decision.kind, decision.from, decision.to, run.episodes, number);
+        this.sql.insertTransition.run(
+          ...key,
+          seq,
+          decision.kind,
+          decision.from,
+          decision.to,
+          run.episodes,
+          number,
+        );
       }
       const ref = (i: number): StageRef => ({ index: i, name: cur.stages[i].name });
       return {
@@ -175,7 +265,11 @@ export class CurriculumRuns {
         task: ep.task,
         outcome: number,
         stage: ref(state.stage),
-        transition: decision && { kind: decision.kind, from: ref(decision.from), to: ref(decision.to) },
+        transition: decision && {
+          kind: decision.kind,
+          from: ref(decision.from),
+          to: ref(decision.to),
+        },
         mastered,
       };
     });
@@ -245,7 +339,10 @@ export class CurriculumRuns {
     const run = this.loadRun(cur.name, runId);
     if (run) {
       if (run.fingerprint !== cur.fingerprint) {
-        throw new CurriculumError('definition_changed', `run "${runId}" of curriculum "${cur.name}" started under a different definition (stages, rules or seed changed since); use a new run_id, or delete the old run with runs.deleteRun('${cur.name}', '${runId}')`);
+        throw new CurriculumError(
+          'definition_changed',
+          `run "${runId}" of curriculum "${cur.name}" started under a different definition (stages, rules or seed changed since); use a new run_id, or delete the old run with runs.deleteRun('${cur.name}', '${runId}')`,
+        );
       }
       return run;
     }
@@ -257,22 +354,40 @@ export class CurriculumRuns {
   private episodeOf(target: string): EpisodeRow {
     const parts = target.split('/');
     const episode = Number(parts[2]);
-    if (parts.length !== 3 || !Number.isSafeInteger(episode) || episode < 0) throw new CurriculumError('invalid_ticket', `"${target}" is not a ticket; pass the ticket that next() returned, like "basics/run-1/0"`);
-    const ep = this.sql.episode.get(this.world.name, parts[0], parts[1], episode) as EpisodeRow | undefined;
-    if (!ep) throw new CurriculumError('unknown_ticket', `no episode has ticket "${target}" in world "${this.world.name}"; pass the ticket that next() returned`);
+    if (parts.length !== 3 || !Number.isSafeInteger(episode) || episode < 0)
+      throw new CurriculumError(
+        'invalid_ticket',
+        `"${target}" is not a ticket; pass the ticket that next() returned, like "basics/run-1/0"`,
+      );
+    const ep = this.sql.episode.get(this.world.name, parts[0], parts[1], episode) as
+      EpisodeRow | undefined;
+    if (!ep)
+      throw new CurriculumError(
+        'unknown_ticket',
+        `no episode has ticket "${target}" in world "${this.world.name}"; pass the ticket that next() returned`,
+      );
     return ep;
   }
 
   private pendingEpisode(target: string | RunRef): EpisodeRow {
     if (typeof target === 'string') {
       const ep = this.episodeOf(target);
-      if (ep.status !== 'pending') throw new CurriculumError('ticket_settled', `episode "${target}" was already ${ep.status}; each episode takes one outcome`);
+      if (ep.status !== 'pending')
+        throw new CurriculumError(
+          'ticket_settled',
+          `episode "${target}" was already ${ep.status}; each episode takes one outcome`,
+        );
       return ep;
     }
     const { curriculum, runId } = target ?? ({} as RunRef);
     this.curriculum(curriculum);
-    const ep = this.sql.oldestPending.get(this.world.name, curriculum, runId) as EpisodeRow | undefined;
-    if (!ep) throw new CurriculumError('nothing_pending', `run "${runId}" of curriculum "${curriculum}" has no pending episode; call next() before recording`);
+    const ep = this.sql.oldestPending.get(this.world.name, curriculum, runId) as
+      EpisodeRow | undefined;
+    if (!ep)
+      throw new CurriculumError(
+        'nothing_pending',
+        `run "${runId}" of curriculum "${curriculum}" has no pending episode; call next() before recording`,
+      );
     return ep;
   }
 }
@@ -294,24 +409,49 @@ export function openCurriculumRuns(options: CurriculumRunsOptions): CurriculumRu
 function prepare(db: Db) {
   return {
     run: db.prepare(`SELECT * FROM curriculum_runs WHERE ${KEY}`),
-    startRun: db.prepare('INSERT INTO curriculum_runs (world, curriculum, run_id, definition, fingerprint, stage, entries, stage_picks, gate_outcomes, episodes, outcomes, mastered) VALUES (?, ?, ?, ?, ?, 0, 0, 0, 0, 0, 0, 0)'),
+    startRun: db.prepare(
+      'INSERT INTO curriculum_runs (world, curriculum, run_id, definition, fingerprint, stage, entries, stage_picks, gate_outcomes, episodes, outcomes, mastered) VALUES (?, ?, ?, ?, ?, 0, 0, 0, 0, 0, 0, 0)',
+    ),
     afterPick: db.prepare(`UPDATE curriculum_runs SET episodes = ?, stage_picks = ? WHERE ${KEY}`),
-    afterRecord: db.prepare(`UPDATE curriculum_runs SET outcomes = ?, stage = ?, entries = ?, stage_picks = ?, gate_outcomes = ?, mastered = ? WHERE ${KEY}`),
-    insertEpisode: db.prepare('INSERT INTO curriculum_episodes (world, curriculum, run_id, episode, task, stage, at_stage, entry, kind, status) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)'),
+    afterRecord: db.prepare(
+      `UPDATE curriculum_runs SET outcomes = ?, stage = ?, entries = ?, stage_picks = ?, gate_outcomes = ?, mastered = ? WHERE ${KEY}`,
+    ),
+    insertEpisode: db.prepare(
+      'INSERT INTO curriculum_episodes (world, curriculum, run_id, episode, task, stage, at_stage, entry, kind, status) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    ),
     episode: db.prepare(`SELECT * FROM curriculum_episodes WHERE ${KEY} AND episode = ?`),
-    oldestPending: db.prepare(`SELECT * FROM curriculum_episodes WHERE ${KEY} AND status = 'pending' ORDER BY episode LIMIT 1`),
-    recordEpisode: db.prepare(`UPDATE curriculum_episodes SET status = 'recorded', reward = ?, passed = ?, outcome = ? WHERE ${KEY} AND episode = ?`),
-    abandonEpisode: db.prepare(`UPDATE curriculum_episodes SET status = 'abandoned' WHERE ${KEY} AND episode = ?`),
-    abandonAllPending: db.prepare("UPDATE curriculum_episodes SET status = 'abandoned' WHERE world = ? AND status = 'pending'"),
+    oldestPending: db.prepare(
+      `SELECT * FROM curriculum_episodes WHERE ${KEY} AND status = 'pending' ORDER BY episode LIMIT 1`,
+    ),
+    recordEpisode: db.prepare(
+      `UPDATE curriculum_episodes SET status = 'recorded', reward = ?, passed = ?, outcome = ? WHERE ${KEY} AND episode = ?`,
+    ),
+    abandonEpisode: db.prepare(
+      `UPDATE curriculum_episodes SET status = 'abandoned' WHERE ${KEY} AND episode = ?`,
+    ),
+    abandonAllPending: db.prepare(
+      "UPDATE curriculum_episodes SET status = 'abandoned' WHERE world = ? AND status = 'pending'",
+    ),
     // `outcome IS NOT NULL` (not `status`) keeps this on the index: an outcome number is set exactly when recorded.
-    gateRecent: db.prepare(`SELECT passed FROM curriculum_episodes WHERE ${KEY} AND entry = ? AND kind = 'current' AND outcome IS NOT NULL ORDER BY outcome DESC LIMIT ?`).pluck(),
+    gateRecent: db
+      .prepare(
+        `SELECT passed FROM curriculum_episodes WHERE ${KEY} AND entry = ? AND kind = 'current' AND outcome IS NOT NULL ORDER BY outcome DESC LIMIT ?`,
+      )
+      .pluck(),
     transitionCount: db.prepare(`SELECT count(*) FROM curriculum_transitions WHERE ${KEY}`).pluck(),
-    insertTransition: db.prepare('INSERT INTO curriculum_transitions (world, curriculum, run_id, seq, kind, from_stage, to_stage, episode, outcome) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)'),
+    insertTransition: db.prepare(
+      'INSERT INTO curriculum_transitions (world, curriculum, run_id, seq, kind, from_stage, to_stage, episode, outcome) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    ),
   };
 }
 
 function stateOf(run: RunRow): SchedulerState {
-  return { stage: run.stage, entries: run.entries, stagePicks: run.stage_picks, episodes: run.episodes };
+  return {
+    stage: run.stage,
+    entries: run.entries,
+    stagePicks: run.stage_picks,
+    episodes: run.episodes,
+  };
 }
 
 /** A world's curricula by name, checked once and resolved on first use: what every run store serves. */
@@ -324,8 +464,14 @@ export class WorldCurricula {
   constructor(world: World, curricula: readonly Curriculum[], where: string) {
     this.world = world;
     for (const c of curricula) {
-      if (typeof c?.check !== 'function') throw new DefinitionError(`${where}: every curriculum must come from defineCurriculum(...).`);
-      if (this.defined.has(c.name)) throw new DefinitionError(`${where}: two curricula are named "${c.name}" in world "${world.name}"; rename one.`);
+      if (typeof c?.check !== 'function')
+        throw new DefinitionError(
+          `${where}: every curriculum must come from defineCurriculum(...).`,
+        );
+      if (this.defined.has(c.name))
+        throw new DefinitionError(
+          `${where}: two curricula are named "${c.name}" in world "${world.name}"; rename one.`,
+        );
       c.check(world);
       this.defined.set(c.name, c);
     }
@@ -340,7 +486,11 @@ export class WorldCurricula {
     const hit = this.resolved.get(name);
     if (hit) return hit;
     const c = this.defined.get(name);
-    if (!c) throw new CurriculumError('unknown_curriculum', `world "${this.world.name}" has no curriculum "${name}"; its curricula are ${this.names().join(', ') || '(none: add curricula: [defineCurriculum(...)] to defineWorld)'}`);
+    if (!c)
+      throw new CurriculumError(
+        'unknown_curriculum',
+        `world "${this.world.name}" has no curriculum "${name}"; its curricula are ${this.names().join(', ') || '(none: add curricula: [defineCurriculum(...)] to defineWorld)'}`,
+      );
     const r = resolveCurriculum(this.world, c);
     this.resolved.set(name, r);
     return r;
@@ -348,7 +498,12 @@ export class WorldCurricula {
 }
 
 /** What a run store hands out for a pick of run `runId`: the ticket, the task and its fixture, the stage. */
-export function issuedEpisode(world: World, cur: ResolvedCurriculum, runId: string, pick: Pick): IssuedEpisode {
+export function issuedEpisode(
+  world: World,
+  cur: ResolvedCurriculum,
+  runId: string,
+  pick: Pick,
+): IssuedEpisode {
   return {
     ticket: `${cur.name}/${runId}/${pick.episode}`,
     curriculum: cur.name,
@@ -363,10 +518,25 @@ export function issuedEpisode(world: World, cur: ResolvedCurriculum, runId: stri
 
 /** A run id as every curriculum run store takes it, or `invalid_run_id`. */
 export function checkRunId(runId: unknown): asserts runId is string {
-  if (typeof runId !== 'string' || !RUN_ID.test(runId)) throw new CurriculumError('invalid_run_id', `run_id must match ${RUN_ID}, like "run-1"; got ${JSON.stringify(runId)}`);
+  if (typeof runId !== 'string' || !RUN_ID.test(runId))
+    throw new CurriculumError(
+      'invalid_run_id',
+      `run_id must match ${RUN_ID}, like "run-1"; got ${JSON.stringify(runId)}`,
+    );
 }
 
 function checkOutcome(outcome: Outcome): void {
-  const ok = typeof outcome === 'object' && outcome !== null && typeof outcome.passed === 'boolean' && typeof outcome.reward === 'number' && Number.isFinite(outcome.reward) && outcome.reward >= 0 && outcome.reward <= 1;
-  if (!ok) throw new CurriculumError('invalid_outcome', `an outcome is { reward: number in [0, 1], passed: boolean } (a Grade will do); got ${JSON.stringify(outcome)}`);
+  const ok =
+    typeof outcome === 'object' &&
+    outcome !== null &&
+    typeof outcome.passed === 'boolean' &&
+    typeof outcome.reward === 'number' &&
+    Number.isFinite(outcome.reward) &&
+    outcome.reward >= 0 &&
+    outcome.reward <= 1;
+  if (!ok)
+    throw new CurriculumError(
+      'invalid_outcome',
+      `an outcome is { reward: number in [0, 1], passed: boolean } (a Grade will do); got ${JSON.stringify(outcome)}`,
+    );
 }

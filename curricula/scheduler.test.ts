@@ -5,17 +5,31 @@ import { INITIAL_STATE, afterPick, decide, pickNext } from './scheduler.ts';
 import { NOTES_STAGES, notesWorld } from './test-fixtures/notes-world.ts';
 import { practisingLearner, trainStep, type Learner } from './test-fixtures/learner.ts';
 
-const spec: CurriculumSpec = { name: 'basics', stages: NOTES_STAGES, promote: { successRate: 0.8, window: 20 }, review: 0.2, seed: 7 };
-const stageOf = new Map(NOTES_STAGES.flatMap((s, i) => s.tasks.map((t): [string, number] => [t, i])));
+const spec: CurriculumSpec = {
+  name: 'basics',
+  stages: NOTES_STAGES,
+  promote: { successRate: 0.8, window: 20 },
+  review: 0.2,
+  seed: 7,
+};
+const stageOf = new Map(
+  NOTES_STAGES.flatMap((s, i) => s.tasks.map((t): [string, number] => [t, i])),
+);
 
 function open(overrides: Partial<CurriculumSpec> = {}): CurriculumRuns {
-  return openCurriculumRuns({ world: notesWorld([defineCurriculum({ ...spec, ...overrides })]), path: ':memory:' });
+  return openCurriculumRuns({
+    world: notesWorld([defineCurriculum({ ...spec, ...overrides })]),
+    path: ':memory:',
+  });
 }
 
 /** Train until mastered (or `limit` episodes); returns every episode with its outcome. */
 function train(runs: CurriculumRuns, learner: Learner, limit: number, parallel = 1) {
   const played: { ep: IssuedEpisode; passed: boolean; atStage: number }[] = [];
-  while (played.length < limit && !(played.length > 0 && runs.progress('basics', 'r', { history: 0 }).mastered)) {
+  while (
+    played.length < limit &&
+    !(played.length > 0 && runs.progress('basics', 'r', { history: 0 }).mastered)
+  ) {
     const stage = runs.runs()[0]?.stage.index ?? 0;
     const batch = Array.from({ length: parallel }, () => runs.next('basics', 'r'));
     for (const ep of batch) {
@@ -52,7 +66,9 @@ describe('scheduler', () => {
     expect(share).toBeLessThan(0.3);
     // Each promotion was earned: the window before it met the rule.
     for (const t of p.transitions.filter((x) => x.kind === 'promote')) {
-      const gate = played.filter((x, i) => i < t.outcome && x.atStage === t.from.index && x.ep.kind === 'current').slice(-20);
+      const gate = played
+        .filter((x, i) => i < t.outcome && x.atStage === t.from.index && x.ep.kind === 'current')
+        .slice(-20);
       expect(gate.length).toBe(20);
       expect(gate.filter((x) => x.passed).length / 20).toBeGreaterThanOrEqual(0.8);
     }
@@ -99,7 +115,12 @@ describe('scheduler', () => {
     const p = runs.progress('basics', 'r', { history: 0 });
     expect(p.stage).toEqual({ index: 0, name: 'easy' });
     expect(p.transitions).toEqual([]);
-    expect(p.stages[0]).toMatchObject({ episodes: 400, passed: 0, success_rate: 0, status: 'current' });
+    expect(p.stages[0]).toMatchObject({
+      episodes: 400,
+      passed: 0,
+      success_rate: 0,
+      status: 'current',
+    });
     expect(new Set(played.map((e) => e.task))).toEqual(new Set(['add_note', 'add_tag']));
     const noteCount = played.filter((e) => e.task === 'add_note').length;
     expect(noteCount).toBe(200); // shuffled bags: each task once per round
@@ -117,7 +138,11 @@ describe('scheduler', () => {
   });
 
   it('demotes when the rolling rate falls below the demotion rate, and starts a fresh window', () => {
-    const runs = open({ promote: { successRate: 0.8, window: 10 }, demote: { successRate: 0.3, window: 10 }, review: 0 });
+    const runs = open({
+      promote: { successRate: 0.8, window: 10 },
+      demote: { successRate: 0.3, window: 10 },
+      review: 0,
+    });
     const always = practisingLearner('a', { start: 1, gain: 0, ceiling: 1 });
     const never = practisingLearner('n', { start: 0, gain: 0 });
     for (let i = 0; i < 10; i++) trainStep(runs, 'basics', 'r', always);
@@ -159,8 +184,16 @@ describe('scheduler', () => {
     const second = pickNext(cur, afterPick(INITIAL_STATE, first));
     expect(second.task).not.toBe(first.task);
     expect(decide(cur, 0, Array(20).fill(true), 19, false)).toBeNull();
-    expect(decide(cur, 0, Array(20).fill(true), 20, false)).toEqual({ kind: 'promote', from: 0, to: 1 });
-    expect(decide(cur, 2, Array(20).fill(true), 20, false)).toEqual({ kind: 'master', from: 2, to: 2 });
+    expect(decide(cur, 0, Array(20).fill(true), 20, false)).toEqual({
+      kind: 'promote',
+      from: 0,
+      to: 1,
+    });
+    expect(decide(cur, 2, Array(20).fill(true), 20, false)).toEqual({
+      kind: 'master',
+      from: 2,
+      to: 2,
+    });
     expect(decide(cur, 2, Array(20).fill(true), 20, true)).toBeNull();
   });
 });

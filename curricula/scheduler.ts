@@ -33,9 +33,17 @@ export interface Pick {
 }
 
 /** A stage change decided by an outcome. `master` = the last stage met its rule (the run stays there). */
-export type Decision = { kind: 'promote' | 'demote'; from: number; to: number } | { kind: 'master'; from: number; to: number } | null;
+export type Decision =
+  | { kind: 'promote' | 'demote'; from: number; to: number }
+  | { kind: 'master'; from: number; to: number }
+  | null;
 
-export const INITIAL_STATE: Readonly<SchedulerState> = Object.freeze({ stage: 0, entries: 0, stagePicks: 0, episodes: 0 });
+export const INITIAL_STATE: Readonly<SchedulerState> = Object.freeze({
+  stage: 0,
+  entries: 0,
+  stagePicks: 0,
+  episodes: 0,
+});
 
 /**
  * The next episode of a run. With probability `review` (once past the first stage) a task drawn uniformly from the
@@ -46,22 +54,37 @@ export const INITIAL_STATE: Readonly<SchedulerState> = Object.freeze({ stage: 0,
  */
 export function pickNext(cur: ResolvedCurriculum, state: SchedulerState): Pick {
   const episode = state.episodes;
-  const rng = new Rng(new Stream(`seahaven.curriculum\u0000${cur.seed}\u0000episode\u0000${episode}`));
+  const rng = new Rng(
+    new Stream(`seahaven.curriculum\u0000${cur.seed}\u0000episode\u0000${episode}`),
+  );
   const base = { episode, atStage: state.stage, entry: state.entries };
   if (state.stage > 0 && rng.next() < cur.review) {
-    const pool = cur.stages.slice(0, state.stage).flatMap((s) => s.tasks.map((task) => ({ task, stage: s.index })));
+    const pool = cur.stages
+      .slice(0, state.stage)
+      .flatMap((s) => s.tasks.map((task) => ({ task, stage: s.index })));
     const chosen = rng.pick(pool);
     return { ...base, task: chosen.task, stage: chosen.stage, kind: 'review' };
   }
   const tasks = cur.stages[state.stage].tasks;
   const cycle = Math.floor(state.stagePicks / tasks.length);
-  const bag = new Rng(new Stream(`seahaven.curriculum\u0000${cur.seed}\u0000bag\u0000${state.entries}\u0000${cycle}`)).shuffle(tasks);
-  return { ...base, task: bag[state.stagePicks % tasks.length], stage: state.stage, kind: 'current' };
+  const bag = new Rng(
+    new Stream(`seahaven.curriculum\u0000${cur.seed}\u0000bag\u0000${state.entries}\u0000${cycle}`),
+  ).shuffle(tasks);
+  return {
+    ...base,
+    task: bag[state.stagePicks % tasks.length],
+    stage: state.stage,
+    kind: 'current',
+  };
 }
 
 /** The state after issuing `pick`. */
 export function afterPick(state: SchedulerState, pick: Pick): SchedulerState {
-  return { ...state, episodes: state.episodes + 1, stagePicks: state.stagePicks + (pick.kind === 'current' ? 1 : 0) };
+  return {
+    ...state,
+    episodes: state.episodes + 1,
+    stagePicks: state.stagePicks + (pick.kind === 'current' ? 1 : 0),
+  };
 }
 
 /** The state after a decision. */
@@ -89,7 +112,13 @@ export function rollingRate(recent: readonly boolean[], window: number): number 
  * @example
  * decide(resolved, 0, [true, true, true], 3, false); // { kind: 'promote', from: 0, to: 1 } when the rule is met
  */
-export function decide(cur: ResolvedCurriculum, stage: number, recent: readonly boolean[], total: number, mastered: boolean): Decision {
+export function decide(
+  cur: ResolvedCurriculum,
+  stage: number,
+  recent: readonly boolean[],
+  total: number,
+  mastered: boolean,
+): Decision {
   const rule: Required<PromoteRule> = cur.stages[stage].promote;
   const rate = rollingRate(recent, rule.window);
   if (total >= rule.minEpisodes && rate !== null && rate >= rule.successRate) {
@@ -98,7 +127,8 @@ export function decide(cur: ResolvedCurriculum, stage: number, recent: readonly 
   }
   if (cur.demote && stage > 0 && total >= cur.demote.window) {
     const down = rollingRate(recent, cur.demote.window);
-    if (down !== null && down < cur.demote.successRate) return { kind: 'demote', from: stage, to: stage - 1 };
+    if (down !== null && down < cur.demote.successRate)
+      return { kind: 'demote', from: stage, to: stage - 1 };
   }
   return null;
 }

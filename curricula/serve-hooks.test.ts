@@ -7,7 +7,15 @@ import { openCurriculumRuns } from './runs.ts';
 import { curriculumHooks } from './serve-hooks.ts';
 import { NOTES_STAGES, notesWorld } from './test-fixtures/notes-world.ts';
 
-const world = notesWorld([defineCurriculum({ name: 'basics', stages: NOTES_STAGES, promote: { successRate: 0.75, window: 4 }, review: 0, seed: 1 })]);
+const world = notesWorld([
+  defineCurriculum({
+    name: 'basics',
+    stages: NOTES_STAGES,
+    promote: { successRate: 0.75, window: 4 },
+    review: 0,
+    seed: 1,
+  }),
+]);
 
 describe('curriculumHooks', () => {
   it('serves episodes through reset and submit, graded on real instances', () => {
@@ -23,7 +31,11 @@ describe('curriculumHooks', () => {
       expect(recorded.outcome).toBe(i + 1);
     }
     // Four perfect outcomes per stage: easy, then medium, then hard, then mastered.
-    expect(served.map((s) => s.split(':')[0])).toEqual([...Array(4).fill('easy'), ...Array(4).fill('medium'), ...Array(4).fill('hard')]);
+    expect(served.map((s) => s.split(':')[0])).toEqual([
+      ...Array(4).fill('easy'),
+      ...Array(4).fill('medium'),
+      ...Array(4).fill('hard'),
+    ]);
     const answer = hooks.progress('basics', 'trl-1');
     expect(answer.status).toBe(200);
     if (answer.status !== 200) return;
@@ -52,8 +64,12 @@ describe('curriculumHooks', () => {
     expect(hooks.reset(undefined)).toBeNull();
     expect(hooks.reset({ task: 'add_note' })).toBeNull();
     expect(() => hooks.reset({ run_id: 'x' })).toThrow(/give curriculum too/);
-    expect(() => hooks.reset({ curriculum: 'basics', task: 'add_note' })).toThrow(/drop task from the reset/);
-    expect(() => hooks.reset({ curriculum: 'basics', fixture: 'empty' })).toThrow(/drop fixture from the reset/);
+    expect(() => hooks.reset({ curriculum: 'basics', task: 'add_note' })).toThrow(
+      /drop task from the reset/,
+    );
+    expect(() => hooks.reset({ curriculum: 'basics', fixture: 'empty' })).toThrow(
+      /drop fixture from the reset/,
+    );
     expect(() => hooks.reset({ curriculum: 7 })).toThrow(/curriculum must be a curriculum name/);
     expect(() => hooks.reset({ curriculum: 'nope' })).toThrow(/no curriculum "nope"/);
     hooks.close();
@@ -61,14 +77,27 @@ describe('curriculumHooks', () => {
 
   it('answers progress requests with 404 for unknown runs and honours ?history', () => {
     const hooks = curriculumHooks({ world, path: ':memory:', historyLimit: 2 });
-    for (let i = 0; i < 3; i++) hooks.abandon(hooks.reset({ curriculum: 'basics', run_id: 'r' })!.ticket);
+    for (let i = 0; i < 3; i++)
+      hooks.abandon(hooks.reset({ curriculum: 'basics', run_id: 'r' })!.ticket);
     const answer = hooks.progress('basics', 'r');
-    expect(answer.status === 200 && answer.body.history.map((h) => h.status)).toEqual(['abandoned', 'abandoned']);
+    expect(answer.status === 200 && answer.body.history.map((h) => h.status)).toEqual([
+      'abandoned',
+      'abandoned',
+    ]);
     const all = hooks.progress('basics', 'r', { history: '10' });
     expect(all.status === 200 && all.body.history.length).toBe(3);
-    expect(hooks.progress('basics', 'missing')).toMatchObject({ status: 404, body: { error: { code: 'unknown_run' } } });
-    expect(hooks.progress('nope', 'r')).toMatchObject({ status: 404, body: { error: { code: 'unknown_curriculum' } } });
-    expect(hooks.progress('basics', 'r', { history: 'lots' })).toMatchObject({ status: 400, body: { error: { code: 'invalid_history' } } });
+    expect(hooks.progress('basics', 'missing')).toMatchObject({
+      status: 404,
+      body: { error: { code: 'unknown_run' } },
+    });
+    expect(hooks.progress('nope', 'r')).toMatchObject({
+      status: 404,
+      body: { error: { code: 'unknown_curriculum' } },
+    });
+    expect(hooks.progress('basics', 'r', { history: 'lots' })).toMatchObject({
+      status: 400,
+      body: { error: { code: 'invalid_history' } },
+    });
     hooks.close();
   });
 
@@ -79,15 +108,24 @@ describe('curriculumHooks', () => {
       // A server that dies without closing: two episodes graded, three still in flight.
       const crashed = curriculumHooks({ world, path });
       expect(crashed.recovered).toBe(0);
-      const issued = Array.from({ length: 5 }, () => crashed.reset({ curriculum: 'basics', run_id: 'r' })!);
+      const issued = Array.from({ length: 5 }, () =>
+        crashed.reset({ curriculum: 'basics', run_id: 'r' })!,
+      );
       for (const ep of issued.slice(0, 2)) crashed.submit(ep.ticket, { reward: 1, passed: true });
 
       const restarted = curriculumHooks({ world, path });
       expect(restarted.recovered).toBe(3);
       const answer = restarted.progress('basics', 'r');
-      expect(answer.status === 200 && answer.body.episodes).toEqual({ issued: 5, recorded: 2, pending: 0, abandoned: 3 });
+      expect(answer.status === 200 && answer.body.episodes).toEqual({
+        issued: 5,
+        recorded: 2,
+        pending: 0,
+        abandoned: 3,
+      });
       // Given up episodes never count: a late grade for one is refused, and the run goes on from where it was.
-      expect(() => restarted.submit(issued[2].ticket, { reward: 1, passed: true })).toThrow(/already abandoned/);
+      expect(() => restarted.submit(issued[2].ticket, { reward: 1, passed: true })).toThrow(
+        /already abandoned/,
+      );
       expect(restarted.reset({ curriculum: 'basics', run_id: 'r' })!.episode).toBe(5);
       restarted.close();
       crashed.close();

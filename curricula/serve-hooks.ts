@@ -6,7 +6,14 @@
 import type { World } from '../kit/world.ts';
 import { CurriculumError } from './errors.ts';
 import type { ProgressOptions, RunProgress } from './progress.ts';
-import { checkRunId, openCurriculumRuns, type CurriculumRuns, type IssuedEpisode, type Outcome, type RecordedOutcome } from './runs.ts';
+import {
+  checkRunId,
+  openCurriculumRuns,
+  type CurriculumRuns,
+  type IssuedEpisode,
+  type Outcome,
+  type RecordedOutcome,
+} from './runs.ts';
 
 /** The reset fields the hooks look at (the rest of the reset data is the server's business). */
 export interface CurriculumResetData {
@@ -17,7 +24,9 @@ export interface CurriculumResetData {
 }
 
 /** A progress answer: a status code and a JSON body. */
-export type ProgressAnswer = { status: 200; body: RunProgress } | { status: 400 | 404; body: { error: { code: string; message: string } } };
+export type ProgressAnswer =
+  | { status: 200; body: RunProgress }
+  | { status: 400 | 404; body: { error: { code: string; message: string } } };
 
 export interface CurriculumHooks {
   readonly runs: CurriculumRuns;
@@ -37,7 +46,11 @@ export interface CurriculumHooks {
   /** The session of a curriculum episode ended, or was reset, before submit: the episode never counts. */
   abandon(ticket: string): void;
   /** The answer to `GET /curricula/<name>/runs/<run_id>[?history=N]`. */
-  progress(curriculum: string, runId: string, options?: { history?: string | number | null }): ProgressAnswer;
+  progress(
+    curriculum: string,
+    runId: string,
+    options?: { history?: string | number | null },
+  ): ProgressAnswer;
   close(): void;
 }
 
@@ -57,14 +70,29 @@ export interface CurriculumHooksOptions {
 }
 
 /** The run a reset names (`curriculum`, and `run_id` or the default), checked; `null` when it names no curriculum. */
-export function resetTarget(data: CurriculumResetData | undefined, defaultRunId: string): { curriculum: string; runId: string } | null {
+export function resetTarget(
+  data: CurriculumResetData | undefined,
+  defaultRunId: string,
+): { curriculum: string; runId: string } | null {
   if (data?.curriculum === undefined || data.curriculum === null) {
-    if (data?.run_id !== undefined && data.run_id !== null) throw new CurriculumError('invalid_reset', 'run_id names a curriculum run; give curriculum too, like { curriculum: "basics", run_id: "run-1" }');
+    if (data?.run_id !== undefined && data.run_id !== null)
+      throw new CurriculumError(
+        'invalid_reset',
+        'run_id names a curriculum run; give curriculum too, like { curriculum: "basics", run_id: "run-1" }',
+      );
     return null;
   }
-  if (typeof data.curriculum !== 'string') throw new CurriculumError('invalid_reset', `curriculum must be a curriculum name; got ${JSON.stringify(data.curriculum)}`);
+  if (typeof data.curriculum !== 'string')
+    throw new CurriculumError(
+      'invalid_reset',
+      `curriculum must be a curriculum name; got ${JSON.stringify(data.curriculum)}`,
+    );
   for (const key of ['task', 'fixture'] as const) {
-    if (data[key] !== undefined && data[key] !== null) throw new CurriculumError('invalid_reset', `a curriculum picks the ${key} itself; drop ${key} from the reset, or drop curriculum to choose it yourself`);
+    if (data[key] !== undefined && data[key] !== null)
+      throw new CurriculumError(
+        'invalid_reset',
+        `a curriculum picks the ${key} itself; drop ${key} from the reset, or drop curriculum to choose it yourself`,
+      );
   }
   const runId = data.run_id === undefined || data.run_id === null ? defaultRunId : data.run_id;
   checkRunId(runId);

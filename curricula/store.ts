@@ -120,9 +120,17 @@ export function openRunsDb(path: string): Db {
     db.pragma('synchronous = NORMAL');
     db.pragma('busy_timeout = 5000');
     db.exec(DDL);
-    const format = db.prepare('SELECT value FROM curriculum_meta WHERE key = ?').pluck().get('format') as string | undefined;
-    if (format === undefined) db.prepare('INSERT INTO curriculum_meta (key, value) VALUES (?, ?)').run('format', FORMAT);
-    else if (format !== FORMAT) throw new CurriculumError('unsupported_format', `${path} holds curriculum runs in format ${format}, which this version (format ${FORMAT}) cannot read; point the server at another file`);
+    const format = db
+      .prepare('SELECT value FROM curriculum_meta WHERE key = ?')
+      .pluck()
+      .get('format') as string | undefined;
+    if (format === undefined)
+      db.prepare('INSERT INTO curriculum_meta (key, value) VALUES (?, ?)').run('format', FORMAT);
+    else if (format !== FORMAT)
+      throw new CurriculumError(
+        'unsupported_format',
+        `${path} holds curriculum runs in format ${format}, which this version (format ${FORMAT}) cannot read; point the server at another file`,
+      );
   } catch (e) {
     db.close();
     throw e;
@@ -137,10 +145,16 @@ export function openRunsDb(path: string): Db {
  */
 export function openRunsDbReadonly(path: string): Db {
   const db = new Database(path, { readonly: true, fileMustExist: true });
-  const has = db.prepare("SELECT count(*) FROM sqlite_schema WHERE name = 'curriculum_runs'").pluck().get() as number;
+  const has = db
+    .prepare("SELECT count(*) FROM sqlite_schema WHERE name = 'curriculum_runs'")
+    .pluck()
+    .get() as number;
   if (has === 0) {
     db.close();
-    throw new CurriculumError('not_a_runs_db', `${path} holds no curriculum runs; pass the file the server writes (default ${DEFAULT_RUNS_PATH})`);
+    throw new CurriculumError(
+      'not_a_runs_db',
+      `${path} holds no curriculum runs; pass the file the server writes (default ${DEFAULT_RUNS_PATH})`,
+    );
   }
   return db;
 }

@@ -4,7 +4,10 @@ const port = process.env.PORT || '8000';
 const headers = {};
 if (process.env.SEAHAVEN_TOKEN) headers.authorization = `Bearer ${process.env.SEAHAVEN_TOKEN}`;
 try {
-  const res = await fetch(`http://127.0.0.1:${port}/health`, { headers, signal: AbortSignal.timeout(4000) });
+  const res = await fetch(`http://127.0.0.1:${port}/health`, {
+    headers,
+    signal: AbortSignal.timeout(4000),
+  });
   const body = await res.json();
   process.exit(res.ok && body.status === 'healthy' ? 0 : 1);
 } catch (e) {

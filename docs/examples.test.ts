@@ -53,7 +53,12 @@ export function extractBlocks(file: string, text: string): Block[] {
   const out: Block[] = [];
   const fence = /^```(ts|typescript)([^\n]*)\n([\s\S]*?)^```\s*$/gm;
   for (let m = fence.exec(text); m; m = fence.exec(text)) {
-    out.push({ file, line: text.slice(0, m.index).split('\n').length, code: m[3], noRun: m[2].includes('no-run') });
+    out.push({
+      file,
+      line: text.slice(0, m.index).split('\n').length,
+      code: m[3],
+      noRun: m[2].includes('no-run'),
+    });
   }
   return out;
 }
@@ -83,7 +88,12 @@ function tokenize(stated: string): Token[] {
   let end = -1;
   for (const m of stated.matchAll(TOKEN)) {
     const text = m[0];
-    const kind = text === '…' || text === '...' ? 'wild' : new RegExp(`^${WORD}`, 'u').test(text) ? 'word' : 'punct';
+    const kind =
+      text === '…' || text === '...'
+        ? 'wild'
+        : new RegExp(`^${WORD}`, 'u').test(text)
+          ? 'word'
+          : 'punct';
     tokens.push({ text, kind, touchesPrev: m.index === end });
     end = m.index + text.length;
   }
@@ -121,15 +131,23 @@ function patternPieces(stated: string): { token: string; source: string }[] {
     const before = prev?.kind === 'wild' && t.touchesPrev ? '' : `(?<!${WORD})`;
     const after = next?.kind === 'wild' && next.touchesPrev ? '' : `(?!${WORD}|\\.${WORD})`;
     const shorthandKey =
-      quote === null && brackets.at(-1) === '{' && (prev?.text === '{' || prev?.text === ',') && (next?.text === ',' || next?.text === '}');
-    pieces.push({ token: t.text, source: `${before}${escape(t.text)}${after}${shorthandKey ? String.raw`\s*:[\s\S]*?` : ''}` });
+      quote === null &&
+      brackets.at(-1) === '{' &&
+      (prev?.text === '{' || prev?.text === ',') &&
+      (next?.text === ',' || next?.text === '}');
+    pieces.push({
+      token: t.text,
+      source: `${before}${escape(t.text)}${after}${shorthandKey ? String.raw`\s*:[\s\S]*?` : ''}`,
+    });
   }
   return pieces;
 }
 
 /** The regex a stated output stands for: its tokens in order, whitespace-insensitive, `…` matching anything. */
 export function statedOutputPattern(stated: string): RegExp {
-  const body = patternPieces(stated).map((p) => p.source).join(String.raw`\s*`);
+  const body = patternPieces(stated)
+    .map((p) => p.source)
+    .join(String.raw`\s*`);
   return new RegExp(String.raw`^\s*${body}\s*$`, 'u');
 }
 
@@ -143,11 +161,18 @@ function firstMismatch(stated: string, printed: string): string {
   const pieces = patternPieces(stated);
   let ok = 0;
   for (let n = 1; n <= pieces.length; n++) {
-    const prefix = new RegExp(String.raw`^\s*${pieces.slice(0, n).map((p) => p.source).join(String.raw`\s*`)}`, 'u');
+    const prefix = new RegExp(
+      String.raw`^\s*${pieces
+        .slice(0, n)
+        .map((p) => p.source)
+        .join(String.raw`\s*`)}`,
+      'u',
+    );
     if (!prefix.test(printed)) break;
     ok = n;
   }
-  if (ok === pieces.length) return 'the printed text goes on after the end of the comment (end it with … to allow more)';
+  if (ok === pieces.length)
+    return 'the printed text goes on after the end of the comment (end it with … to allow more)';
   return `the comment matches up to token ${ok + 1}, ${JSON.stringify(pieces[ok].token)}`;
 }
 
@@ -157,7 +182,9 @@ const statedOutputLike = [
   new RegExp(String.raw`^(?:→|->|=>|==>|returns|evaluates to|is|equals)\s*${literal}`), // → 3, returns { … }
   new RegExp(`^${literal}`), // { ok: true … }, 'pong', 42, true
   new RegExp(String.raw`^[\w$.?!()[\]]+\s*(?:===?|=|:)\s*${literal}`), // r = { … }, reward: 0
-  new RegExp(String.raw`^[\w$.?]+\s+(?:-?\d[\d._]*|'[^']*'|"[^"]*"|true|false|null|undefined)\s*(?:…|\.\.\.)?\s*$`), // reward 1
+  new RegExp(
+    String.raw`^[\w$.?]+\s+(?:-?\d[\d._]*|'[^']*'|"[^"]*"|true|false|null|undefined)\s*(?:…|\.\.\.)?\s*$`,
+  ), // reward 1
 ];
 
 /** Whether a comment's text reads like a program's output rather than a remark. */
@@ -191,7 +218,10 @@ export function scanComments(code: string): { logs: StatedLog[]; others: CodeCom
   const claimed = new Set<number>();
   const seen = new Map<number, ts.CommentRange>();
   const visit = (node: ts.Node) => {
-    for (const r of [...(ts.getLeadingCommentRanges(code, node.pos) ?? []), ...(ts.getTrailingCommentRanges(code, node.end) ?? [])]) {
+    for (const r of [
+      ...(ts.getLeadingCommentRanges(code, node.pos) ?? []),
+      ...(ts.getTrailingCommentRanges(code, node.end) ?? []),
+    ]) {
       seen.set(r.pos, r);
     }
     if (ts.isExpressionStatement(node) && ts.isCallExpression(node.expression)) {
@@ -205,7 +235,12 @@ export function scanComments(code: string): { logs: StatedLog[]; others: CodeCom
         const trailing = ts.getTrailingCommentRanges(code, node.end)?.[0];
         if (trailing && trailing.kind === ts.SyntaxKind.SingleLineCommentTrivia) {
           claimed.add(trailing.pos);
-          logs.push({ line: lineOf(trailing.pos), text: commentText(code, trailing).trim(), start: callee.getStart(sf), end: callee.end });
+          logs.push({
+            line: lineOf(trailing.pos),
+            text: commentText(code, trailing).trim(),
+            start: callee.getStart(sf),
+            end: callee.end,
+          });
         }
       }
     }
@@ -231,7 +266,10 @@ export function uncheckedOutputs(block: Block): string[] {
         'console.log(...) and state the output in a trailing comment on that line (see docs/examples.test.ts).',
     );
   if (block.noRun) {
-    for (const c of logs) problems.push(`${where(c.line)}: a no-run block cannot state outputs ("// ${c.text}"); it never runs.`);
+    for (const c of logs)
+      problems.push(
+        `${where(c.line)}: a no-run block cannot state outputs ("// ${c.text}"); it never runs.`,
+      );
   }
   return problems;
 }
@@ -239,7 +277,11 @@ export function uncheckedOutputs(block: Block): string[] {
 // ---------------------------------------------------------------------------------------------------------------------
 // The documents
 
-const files = [join(root, 'README.md'), join(root, 'AGENTS.md'), ...markdownFiles(join(root, 'docs'))].filter((f) => {
+const files = [
+  join(root, 'README.md'),
+  join(root, 'AGENTS.md'),
+  ...markdownFiles(join(root, 'docs')),
+].filter((f) => {
   try {
     return statSync(f).isFile();
   } catch {
@@ -275,19 +317,39 @@ function typecheck(): Promise<TscResult> {
     writeFileSync(join(scratch, name), `${asScratchModule(ex.code)}\nexport {};\n`);
     return name;
   });
-  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { name: string; exports: Record<string, { types?: string }> };
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+    name: string;
+    exports: Record<string, { types?: string }>;
+  };
   const paths: Record<string, string[]> = {};
   for (const [sub, target] of Object.entries(pkg.exports)) {
     if (!target.types) continue;
-    paths[`${pkg.name}${sub.slice(1)}`] = [`../${target.types.replace(/^\.\/dist\//, '').replace(/\.d\.ts$/, '.ts')}`];
+    paths[`${pkg.name}${sub.slice(1)}`] = [
+      `../${target.types.replace(/^\.\/dist\//, '').replace(/\.d\.ts$/, '.ts')}`,
+    ];
   }
-  const tsconfig = { extends: '../tsconfig.json', compilerOptions: { noEmit: true, incremental: false, paths }, files: names, include: [] };
+  const tsconfig = {
+    extends: '../tsconfig.json',
+    compilerOptions: { noEmit: true, incremental: false, paths },
+    files: names,
+    include: [],
+  };
   writeFileSync(join(scratch, 'tsconfig.typecheck.json'), JSON.stringify(tsconfig, null, 2));
   typecheckRun = new Promise((resolve, reject) => {
-    const child = (typecheckProcess = spawn(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(scratch, 'tsconfig.typecheck.json'), '--pretty', 'false'], {
-      cwd: root,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    }));
+    const child = (typecheckProcess = spawn(
+      process.execPath,
+      [
+        join(root, 'node_modules/typescript/bin/tsc'),
+        '-p',
+        join(scratch, 'tsconfig.typecheck.json'),
+        '--pretty',
+        'false',
+      ],
+      {
+        cwd: root,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    ));
     let output = '';
     child.stdout.on('data', (d: Buffer) => (output += d.toString()));
     child.stderr.on('data', (d: Buffer) => (output += d.toString()));
@@ -301,7 +363,10 @@ function typecheck(): Promise<TscResult> {
  * tsc's diagnostics (`--pretty false`) split into those in the blocks, each as `file.md:line:column: message`, and the
  * others. `blockFor` maps a file tsc names to its block, or undefined for files that are not blocks.
  */
-export function blockDiagnostics(output: string, blockFor: (name: string) => Example | undefined): { mapped: string[]; other: string[] } {
+export function blockDiagnostics(
+  output: string,
+  blockFor: (name: string) => Example | undefined,
+): { mapped: string[]; other: string[] } {
   const mapped: string[] = [];
   const other: string[] = [];
   let last: string[] = other;
@@ -325,21 +390,26 @@ export function blockDiagnostics(output: string, blockFor: (name: string) => Exa
 // Running
 
 /** Where the rewritten blocks find `__docsStatedLog`. */
-const statedLogGlobal = globalThis as { __docsStatedLog?: (site: number) => (...args: unknown[]) => void };
+const statedLogGlobal = globalThis as {
+  __docsStatedLog?: (site: number) => (...args: unknown[]) => void;
+};
 const printedAt = new Map<number, string[]>();
 let nextSite = 0;
 let typecheckAwaited = false;
 
 beforeAll(() => {
   mkdirSync(scratch, { recursive: true });
-  statedLogGlobal.__docsStatedLog = (site) => (...args) => {
-    printedAt.get(site)?.push(formatWithOptions({ colors: false }, ...args));
-  };
+  statedLogGlobal.__docsStatedLog =
+    (site) =>
+    (...args) => {
+      printedAt.get(site)?.push(formatWithOptions({ colors: false }, ...args));
+    };
 });
 
 afterAll(async () => {
   // When the type-check test was filtered out, its tsc run is not waited for.
-  if (typecheckProcess && typecheckProcess.exitCode === null && !typecheckAwaited) typecheckProcess.kill();
+  if (typecheckProcess && typecheckProcess.exitCode === null && !typecheckAwaited)
+    typecheckProcess.kill();
   await typecheckRun?.catch(() => undefined);
   delete statedLogGlobal.__docsStatedLog;
   rmSync(scratch, { recursive: true, force: true });
@@ -364,10 +434,15 @@ async function runExample(ex: Example, name: string): Promise<string[]> {
   for (const [k, log] of logs.entries()) {
     const where = `${ex.file}:${ex.line + log.line}`;
     const printed = printedAt.get(sites[k]) ?? [];
-    if (printed.length === 0) problems.push(`${where}: this console.log never ran, so its stated output "${log.text}" is unchecked.`);
+    if (printed.length === 0)
+      problems.push(
+        `${where}: this console.log never ran, so its stated output "${log.text}" is unchecked.`,
+      );
     for (const text of printed) {
       if (!matchesStatedOutput(log.text, text)) {
-        problems.push(`${where}: console.log printed\n${text}\nbut the comment states\n${log.text}\n(${firstMismatch(log.text, text)})`);
+        problems.push(
+          `${where}: console.log printed\n${text}\nbut the comment states\n${log.text}\n(${firstMismatch(log.text, text)})`,
+        );
       }
     }
   }
@@ -376,8 +451,18 @@ async function runExample(ex: Example, name: string): Promise<string[]> {
 
 describe('stated outputs', () => {
   it('a matching output passes, a different one fails', () => {
-    expect(matchesStatedOutput("{ ok: true, result: { id: 'con_…', stage: 'lead', … } }", "{\n  ok: true,\n  result: { id: 'con_a1B2', name: 'Ada', stage: 'lead', notes: '' }\n}")).toBe(true);
-    expect(matchesStatedOutput("{ ok: true, result: { id: 'con_…', stage: 'lead', … } }", "{ ok: true, result: { id: 'con_a1B2', stage: 'customer' } }")).toBe(false);
+    expect(
+      matchesStatedOutput(
+        "{ ok: true, result: { id: 'con_…', stage: 'lead', … } }",
+        "{\n  ok: true,\n  result: { id: 'con_a1B2', name: 'Ada', stage: 'lead', notes: '' }\n}",
+      ),
+    ).toBe(true);
+    expect(
+      matchesStatedOutput(
+        "{ ok: true, result: { id: 'con_…', stage: 'lead', … } }",
+        "{ ok: true, result: { id: 'con_a1B2', stage: 'customer' } }",
+      ),
+    ).toBe(false);
     expect(matchesStatedOutput('{ ok: true, … }', '{ ok: false, error: {} }')).toBe(false);
   });
 
@@ -388,41 +473,76 @@ describe('stated outputs', () => {
     expect(matchesStatedOutput('{ reward: 0… }', '{ reward: 0.5 }')).toBe(true);
     expect(matchesStatedOutput('OK crm', 'OKcrm')).toBe(false);
     expect(matchesStatedOutput('lead', 'leader')).toBe(false);
-    expect(matchesStatedOutput('T-1 a+b (c) [d] { e: 1 } ^$ | \\ / ? *', 'T-1 a+b (c) [d] { e: 1 } ^$ | \\ / ? *')).toBe(true);
+    expect(
+      matchesStatedOutput(
+        'T-1 a+b (c) [d] { e: 1 } ^$ | \\ / ? *',
+        'T-1 a+b (c) [d] { e: 1 } ^$ | \\ / ? *',
+      ),
+    ).toBe(true);
   });
 
   it('the whole output is matched, with … for the parts left out', () => {
-    expect(matchesStatedOutput('2 [ … ]', "2 [ { id: 1 } ] and more")).toBe(false);
+    expect(matchesStatedOutput('2 [ … ]', '2 [ { id: 1 } ] and more')).toBe(false);
     expect(matchesStatedOutput('SH590 warning …', 'SH590 warning: no tasks\nOK crm')).toBe(true);
     expect(matchesStatedOutput('… OK crm', 'SH590 warning\nOK crm')).toBe(true);
     expect(matchesStatedOutput('OK crm', 'SH590 warning\nOK crm')).toBe(false);
   });
 
   it('bare keys in braces check the key names in order', () => {
-    const printed = "{ reward: 0, criteria: [ { name: 'a, b', score: 0, weight: 1, reason: 'x' }, { name: 'c' } ] }";
-    expect(matchesStatedOutput('{ reward: 0, criteria: [ { name, score, weight, reason }, … ] }', printed)).toBe(true);
-    expect(matchesStatedOutput('{ reward: 0, criteria: [ { name, weight, score, reason }, … ] }', printed)).toBe(false);
-    expect(matchesStatedOutput('{ reward: 0, criteria: [ { name, score, weight, reason, extra }, … ] }', printed)).toBe(false);
+    const printed =
+      "{ reward: 0, criteria: [ { name: 'a, b', score: 0, weight: 1, reason: 'x' }, { name: 'c' } ] }";
+    expect(
+      matchesStatedOutput(
+        '{ reward: 0, criteria: [ { name, score, weight, reason }, … ] }',
+        printed,
+      ),
+    ).toBe(true);
+    expect(
+      matchesStatedOutput(
+        '{ reward: 0, criteria: [ { name, weight, score, reason }, … ] }',
+        printed,
+      ),
+    ).toBe(false);
+    expect(
+      matchesStatedOutput(
+        '{ reward: 0, criteria: [ { name, score, weight, reason, extra }, … ] }',
+        printed,
+      ),
+    ).toBe(false);
     // Only in braces and outside quotes: elsewhere a word is a word.
     expect(matchesStatedOutput('(load, schema, tools)', '(load, schema, tools)')).toBe(true);
     expect(matchesStatedOutput("{ name: 'a, b, c' }", "{ name: 'a, b, c' }")).toBe(true);
   });
 
   it('ignores whitespace and a leading "prints"', () => {
-    expect(matchesStatedOutput("prints [{ table: 'notes', key: { id: 1 } }]", "[\n  {\n    table: 'notes',\n    key: { id: 1 }\n  }\n]")).toBe(true);
-    expect(matchesStatedOutput('prints Add Ada Lovelace …', 'Add Ada Lovelace (ada@example.com) as a lead.')).toBe(true);
-    expect(matchesStatedOutput('prints Add Ada Lovelace …', 'Add Grace Hopper as a lead.')).toBe(false);
+    expect(
+      matchesStatedOutput(
+        "prints [{ table: 'notes', key: { id: 1 } }]",
+        "[\n  {\n    table: 'notes',\n    key: { id: 1 }\n  }\n]",
+      ),
+    ).toBe(true);
+    expect(
+      matchesStatedOutput(
+        'prints Add Ada Lovelace …',
+        'Add Ada Lovelace (ada@example.com) as a lead.',
+      ),
+    ).toBe(true);
+    expect(matchesStatedOutput('prints Add Ada Lovelace …', 'Add Grace Hopper as a lead.')).toBe(
+      false,
+    );
   });
 
   it('says where a mismatch starts', () => {
-    expect(firstMismatch("{ ok: true, stage: 'lead' }", "{ ok: true, stage: 'customer' }")).toBe('the comment matches up to token 9, "lead"');
+    expect(firstMismatch("{ ok: true, stage: 'lead' }", "{ ok: true, stage: 'customer' }")).toBe(
+      'the comment matches up to token 9, "lead"',
+    );
     expect(firstMismatch('{ ok: true }', '{ ok: true } more')).toMatch(/goes on after the end/);
   });
 
   it('are checked when a block runs: every run must match, and a stated output that never runs fails', async () => {
     const code = [
       "import { inspect } from 'node:util';",
-      "console.log({ reward: 0.5, passed: false }); // { reward: 0.5, passed: false }",
+      'console.log({ reward: 0.5, passed: false }); // { reward: 0.5, passed: false }',
       'for (const n of [1, 2]) console.log(n); // 1',
       "if (inspect === undefined) console.log('never'); // never",
       'console.log(1); // 1',
@@ -435,17 +555,37 @@ describe('stated outputs', () => {
   });
 
   it('tells outputs from remarks', () => {
-    for (const output of ['r = { ok: true … }', '{ ok: false … }', 'prints …', 'reward 1', "'Acme Notes'", '→ 3', 'returns { id: 1 }', 'g.reward === 0.5', 'reward: 0', '[1, 2]']) {
+    for (const output of [
+      'r = { ok: true … }',
+      '{ ok: false … }',
+      'prints …',
+      'reward 1',
+      "'Acme Notes'",
+      '→ 3',
+      'returns { id: 1 }',
+      'g.reward === 0.5',
+      'reward: 0',
+      '[1, 2]',
+    ]) {
       expect(looksLikeStatedOutput(output), output).toBe(true);
     }
-    for (const remark of ['the agent would play here', 'after 10 perfect outcomes in stage "one"', 'a server uses a file: see "Runs"', '`npm start` runs this on port 8000', 'unsubmitted: episode 2 is given up', 'or ctx.clock.iso()', 'returns the ticket it closed', '^[a-z][a-z0-9_]{0,63}$, not a protocol name']) {
+    for (const remark of [
+      'the agent would play here',
+      'after 10 perfect outcomes in stage "one"',
+      'a server uses a file: see "Runs"',
+      '`npm start` runs this on port 8000',
+      'unsubmitted: episode 2 is given up',
+      'or ctx.clock.iso()',
+      'returns the ticket it closed',
+      '^[a-z][a-z0-9_]{0,63}$, not a protocol name',
+    ]) {
       expect(looksLikeStatedOutput(remark), remark).toBe(false);
     }
   });
 
   it('finds stated outputs on console.log lines and flags unchecked ones elsewhere', () => {
     const code = [
-      "const r = f(); // r = { ok: true … }",
+      'const r = f(); // r = { ok: true … }',
       'console.log(r); // { ok: true, … }',
       'console.log(',
       '  r,',
@@ -473,9 +613,9 @@ describe('stated outputs', () => {
       'x.md:18: the comment "// reward 1"',
     ]);
     expect(problems[0]).toMatch(/Log the value with console\.log/);
-    expect(uncheckedOutputs({ file: 'x.md', line: 1, code: 'console.log(1); // 1\n', noRun: true })).toEqual([
-      'x.md:2: a no-run block cannot state outputs ("// 1"); it never runs.',
-    ]);
+    expect(
+      uncheckedOutputs({ file: 'x.md', line: 1, code: 'console.log(1); // 1\n', noRun: true }),
+    ).toEqual(['x.md:2: a no-run block cannot state outputs ("// 1"); it never runs.']);
   });
 });
 
@@ -484,16 +624,26 @@ describe('type errors', () => {
     const output = [
       ".docs-examples/typecheck-1.ts(3,7): error TS2322: Type 'string' is not assignable to type 'number'.",
       'kit/x.ts(1,1): error TS1005: something else.',
-      ".docs-examples/typecheck-0.ts(2,1): error TS2769: No overload matches this call.",
-      "  Overload 1 of 2 gave the following error.",
+      '.docs-examples/typecheck-0.ts(2,1): error TS2769: No overload matches this call.',
+      '  Overload 1 of 2 gave the following error.',
       'error TS5083: Cannot read file.',
     ].join('\n');
-    const found = blockDiagnostics(output, (path) => ({ '.docs-examples/typecheck-0.ts': { file: 'a.md', line: 10, code: '' }, '.docs-examples/typecheck-1.ts': { file: 'b.md', line: 20, code: '' } })[path]);
+    const found = blockDiagnostics(
+      output,
+      (path) =>
+        ({
+          '.docs-examples/typecheck-0.ts': { file: 'a.md', line: 10, code: '' },
+          '.docs-examples/typecheck-1.ts': { file: 'b.md', line: 20, code: '' },
+        })[path],
+    );
     expect(found.mapped).toEqual([
       "b.md:23:7: TS2322: Type 'string' is not assignable to type 'number'.",
       'a.md:12:1: TS2769: No overload matches this call.\n  Overload 1 of 2 gave the following error.',
     ]);
-    expect(found.other).toEqual(['kit/x.ts(1,1): error TS1005: something else.', 'error TS5083: Cannot read file.']);
+    expect(found.other).toEqual([
+      'kit/x.ts(1,1): error TS1005: something else.',
+      'error TS5083: Cannot read file.',
+    ]);
   });
 });
 
@@ -514,7 +664,10 @@ describe('documentation examples', () => {
   });
 
   it('extractExamples skips no-run blocks and keeps line numbers', () => {
-    const found = extractExamples('x.md', 'a\n```ts\nconst a = 1;\n```\n```ts no-run\nboom();\n```\n');
+    const found = extractExamples(
+      'x.md',
+      'a\n```ts\nconst a = 1;\n```\n```ts no-run\nboom();\n```\n',
+    );
     expect(found).toEqual([{ file: 'x.md', line: 2, code: 'const a = 1;\n' }]);
   });
 
@@ -532,10 +685,19 @@ describe('documentation examples', () => {
   it('type-check (one tsc run for every block)', { timeout: 120_000 }, async () => {
     typecheckAwaited = true;
     const { status, output } = await typecheck();
-    const { mapped, other } = blockDiagnostics(output, (path) => examples[Number(/(?:^|\/)\.docs-examples\/typecheck-(\d+)\.ts$/.exec(path)?.[1] ?? NaN)]);
-    expect(mapped, `tsc found type errors in documentation examples:\n${mapped.join('\n')}`).toEqual([]);
+    const { mapped, other } = blockDiagnostics(
+      output,
+      (path) =>
+        examples[Number(/(?:^|\/)\.docs-examples\/typecheck-(\d+)\.ts$/.exec(path)?.[1] ?? NaN)],
+    );
+    expect(
+      mapped,
+      `tsc found type errors in documentation examples:\n${mapped.join('\n')}`,
+    ).toEqual([]);
     // Errors outside the blocks (in the sources they import) are the repository's type check's business, but tsc must
     // have run and said something we understand.
-    expect(status === 0 || other.length > 0, `tsc failed without a diagnostic:\n${output}`).toBe(true);
+    expect(status === 0 || other.length > 0, `tsc failed without a diagnostic:\n${output}`).toBe(
+      true,
+    );
   });
 });

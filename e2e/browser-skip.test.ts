@@ -12,10 +12,25 @@ const MISSING = '/nonexistent/chromium';
 
 /** Run the console's browser test file in a child vitest, as `npm run test:e2e` would, with a browser that is not there. */
 function runConsoleTests(ci: string | undefined) {
-  const env: NodeJS.ProcessEnv = { ...process.env, SEAHAVEN_CHROMIUM: MISSING, NO_COLOR: '1', FORCE_COLOR: '0' };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    SEAHAVEN_CHROMIUM: MISSING,
+    NO_COLOR: '1',
+    FORCE_COLOR: '0',
+  };
   delete env.CI;
   if (ci !== undefined) env.CI = ci;
-  const r = spawnSync(process.execPath, ['node_modules/vitest/vitest.mjs', 'run', '--config', 'vitest.e2e.config.ts', 'e2e/console.test.ts'], { cwd: root, env, encoding: 'utf8' });
+  const r = spawnSync(
+    process.execPath,
+    [
+      'node_modules/vitest/vitest.mjs',
+      'run',
+      '--config',
+      'vitest.e2e.config.ts',
+      'e2e/console.test.ts',
+    ],
+    { cwd: root, env, encoding: 'utf8' },
+  );
   return { status: r.status, out: `${r.stdout}\n${r.stderr}` };
 }
 

@@ -20,9 +20,12 @@ function makeCgroup(): { dir: string; procs: string } | string {
   if (process.getuid?.() !== 0) return 'not root';
   const name = `seahaven-test-${process.pid}`;
   try {
-    const v2 = existsSync('/sys/fs/cgroup/cgroup.controllers') && readFileSync('/sys/fs/cgroup/cgroup.controllers', 'utf8').split(/\s+/).includes('memory');
+    const v2 =
+      existsSync('/sys/fs/cgroup/cgroup.controllers') &&
+      readFileSync('/sys/fs/cgroup/cgroup.controllers', 'utf8').split(/\s+/).includes('memory');
     const dir = v2 ? `/sys/fs/cgroup/${name}` : `/sys/fs/cgroup/memory/${name}`;
-    if (!v2 && !existsSync('/sys/fs/cgroup/memory')) return 'no cgroup memory controller (v2 or v1) here';
+    if (!v2 && !existsSync('/sys/fs/cgroup/memory'))
+      return 'no cgroup memory controller (v2 or v1) here';
     mkdirSync(dir);
     writeFileSync(`${dir}/${v2 ? 'memory.max' : 'memory.limit_in_bytes'}`, String(LIMIT));
     return { dir, procs: `${dir}/cgroup.procs` };
@@ -42,7 +45,17 @@ let exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 beforeAll(async () => {
   if (typeof cgroup === 'string') return;
   // The shell joins the cgroup, then becomes the server: it starts inside it, and reads its limit from there.
-  child = spawn('sh', ['-c', `echo $$ > ${cgroup.procs} && exec "${process.execPath}" "${BIN}" serve stripe --port 0 --session-timeout 0`], { env: { ...process.env, NO_COLOR: '1', SEAHAVEN_TOKEN: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  child = spawn(
+    'sh',
+    [
+      '-c',
+      `echo $$ > ${cgroup.procs} && exec "${process.execPath}" "${BIN}" serve stripe --port 0 --session-timeout 0`,
+    ],
+    {
+      env: { ...process.env, NO_COLOR: '1', SEAHAVEN_TOKEN: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   exit = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
   child.stderr!.on('data', (d) => (stderr += d));
   let out = '';
@@ -71,11 +84,21 @@ const alive = () => child.exitCode === null && child.signalCode === null;
 describe.skipIf(typeof cgroup === 'string')('seahaven serve stripe in a 1.5 GiB cgroup', () => {
   it('refuses a big_co reset storm with RESOURCE_EXHAUSTED, and serves on', async () => {
     const probes = await Promise.all(Array.from({ length: 8 }, () => WireProbe.open(wsUrlOf(url))));
-    const replies = await Promise.all(probes.map((p) => p.ask({ type: 'reset', data: { fixture: 'big_co' } })));
-    const refused = replies.filter((r) => r.type === 'error' && r.data.code === 'RESOURCE_EXHAUSTED');
-    console.log(`big_co resets: ${replies.length - refused.length} admitted, ${refused.length} refused; first refusal: ${refused[0]?.data.message}`);
+    const replies = await Promise.all(
+      probes.map((p) => p.ask({ type: 'reset', data: { fixture: 'big_co' } })),
+    );
+    const refused = replies.filter(
+      (r) => r.type === 'error' && r.data.code === 'RESOURCE_EXHAUSTED',
+    );
+    console.log(
+      `big_co resets: ${replies.length - refused.length} admitted, ${refused.length} refused; first refusal: ${refused[0]?.data.message}`,
+    );
     expect(refused.length).toBeGreaterThan(0);
-    expect(refused[0].data).toMatchObject({ option: '--max-memory', needed_mb: expect.any(Number), available_mb: expect.any(Number) });
+    expect(refused[0].data).toMatchObject({
+      option: '--max-memory',
+      needed_mb: expect.any(Number),
+      available_mb: expect.any(Number),
+    });
     // Every admitted big_co session writes; the refused ones keep their small episodes.
     await Promise.all(probes.map((p) => p.ask(callFrame('create_customer', { name: 'Storm' }))));
     expect(alive()).toBe(true);
@@ -86,7 +109,10 @@ describe.skipIf(typeof cgroup === 'string')('seahaven serve stripe in a 1.5 GiB 
   it('refuses a fork storm of a written small_startup episode once the budget is spent, and serves on', async () => {
     const p = await WireProbe.open(wsUrlOf(url));
     await p.ask({ type: 'reset', data: { fixture: 'small_startup' } });
-    for (let i = 0; i < 50; i++) await p.ask(callFrame('create_customer', { name: `Customer ${i}`, email: `c${i}@example.com` }));
+    for (let i = 0; i < 50; i++)
+      await p.ask(
+        callFrame('create_customer', { name: `Customer ${i}`, email: `c${i}@example.com` }),
+      );
     let held = 0;
     let refusal: { data: Record<string, unknown> } | null = null;
     for (let i = 0; i < 2000 && refusal === null; i++) {
@@ -94,7 +120,9 @@ describe.skipIf(typeof cgroup === 'string')('seahaven serve stripe in a 1.5 GiB 
       if (r.type === 'error') refusal = r;
       else held++;
     }
-    console.log(`forks held before the first refusal: ${held}; refusal: ${JSON.stringify(refusal?.data)}`);
+    console.log(
+      `forks held before the first refusal: ${held}; refusal: ${JSON.stringify(refusal?.data)}`,
+    );
     expect(refusal?.data).toMatchObject({ code: 'RESOURCE_EXHAUSTED', option: '--max-memory' });
     expect(alive()).toBe(true);
     expect((await p.ask({ type: 'state' })).data.call_count).toBe(50);

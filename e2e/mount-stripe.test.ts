@@ -15,24 +15,50 @@ import { installPacked, packedTarball, runtimeDependencies } from '../kit/test/p
 const tmp = mkdtempSync(join(tmpdir(), 'seahaven-mount-stripe-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-const env = { ...process.env, npm_config_update_notifier: 'false', npm_config_fund: 'false', NO_COLOR: '1' };
-const run = (cwd: string, command: string, ...args: string[]) => spawnSync(command, args, { cwd, encoding: 'utf8', env, maxBuffer: 64 * 1024 * 1024 });
+const env = {
+  ...process.env,
+  npm_config_update_notifier: 'false',
+  npm_config_fund: 'false',
+  NO_COLOR: '1',
+};
+const run = (cwd: string, command: string, ...args: string[]) =>
+  spawnSync(command, args, { cwd, encoding: 'utf8', env, maxBuffer: 64 * 1024 * 1024 });
 const output = (r: SpawnSyncReturns<string>) => `exit ${r.status}\n${r.stdout}\n${r.stderr}`;
 const git = (cwd: string, ...args: string[]) => {
-  const r = run(cwd, 'git', '-c', 'user.name=Seahaven Test', '-c', 'user.email=test@example.com', '-c', 'init.defaultBranch=main', ...args);
+  const r = run(
+    cwd,
+    'git',
+    '-c',
+    'user.name=Seahaven Test',
+    '-c',
+    'user.email=test@example.com',
+    '-c',
+    'init.defaultBranch=main',
+    ...args,
+  );
   expect(r.status, output(r)).toBe(0);
   return r.stdout;
 };
 
 describe('a project that mounts Stripe World', () => {
-  it('passes npm test, check, lint and typecheck from a fresh clone, and its agents see Stripe\'s error codes', async () => {
+  it("passes npm test, check, lint and typecheck from a fresh clone, and its agents see Stripe's error codes", async () => {
     const tarball = await packedTarball();
 
     // Scaffold with the installed package's command, as `npx seahaven new` does in a project.
     const cli = join(tmp, 'cli');
     mkdirSync(cli);
     installPacked(tarball, cli, runtimeDependencies);
-    const created = run(tmp, process.execPath, join(cli, 'node_modules', 'seahaven', 'bin', 'seahaven.mjs'), 'new', 'boxcraft', '--mount', 'stripe', '--kit', `file:${tarball}`);
+    const created = run(
+      tmp,
+      process.execPath,
+      join(cli, 'node_modules', 'seahaven', 'bin', 'seahaven.mjs'),
+      'new',
+      'boxcraft',
+      '--mount',
+      'stripe',
+      '--kit',
+      `file:${tarball}`,
+    );
     expect(created.status, output(created)).toBe(0);
 
     // Commit it as its author would (.gitignore decides what stays out), then clone it afresh.
@@ -41,13 +67,29 @@ describe('a project that mounts Stripe World', () => {
     git(project, 'add', '-A');
     git(project, 'commit', '-q', '-m', 'boxcraft');
     const committed = git(project, 'ls-files').trim().split('\n');
-    expect(committed).toEqual(expect.arrayContaining(['world.ts', 'fixtures/starter.json', 'fixtures/starter.sqlite', 'fixtures/starter.stripe.sqlite']));
+    expect(committed).toEqual(
+      expect.arrayContaining([
+        'world.ts',
+        'fixtures/starter.json',
+        'fixtures/starter.sqlite',
+        'fixtures/starter.stripe.sqlite',
+      ]),
+    );
     const clone = join(tmp, 'clone');
     git(tmp, 'clone', '-q', project, clone);
-    expect(readdirSync(join(clone, 'fixtures')).sort()).toEqual(['starter.json', 'starter.sqlite', 'starter.stripe.sqlite']);
+    expect(readdirSync(join(clone, 'fixtures')).sort()).toEqual([
+      'starter.json',
+      'starter.sqlite',
+      'starter.stripe.sqlite',
+    ]);
 
-    const pkg = JSON.parse(readFileSync(join(clone, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> };
-    installPacked(tarball, clone, [...runtimeDependencies, ...Object.keys(pkg.devDependencies).filter((d) => d !== 'seahaven')]);
+    const pkg = JSON.parse(readFileSync(join(clone, 'package.json'), 'utf8')) as {
+      devDependencies: Record<string, string>;
+    };
+    installPacked(tarball, clone, [
+      ...runtimeDependencies,
+      ...Object.keys(pkg.devDependencies).filter((d) => d !== 'seahaven'),
+    ]);
 
     const test = run(clone, 'npm', 'test');
     expect(test.status, output(test)).toBe(0);
@@ -56,7 +98,9 @@ describe('a project that mounts Stripe World', () => {
 
     const check = run(clone, 'npm', 'run', 'check');
     expect(check.status, output(check)).toBe(0);
-    expect(check.stdout).toContain('OK boxcraft 0.1.0: no findings (load, schema, tools, fixtures, lint, determinism, graders).');
+    expect(check.stdout).toContain(
+      'OK boxcraft 0.1.0: no findings (load, schema, tools, fixtures, lint, determinism, graders).',
+    );
 
     const lint = run(clone, 'npm', 'run', 'lint');
     expect(lint.status, output(lint)).toBe(0);
@@ -81,6 +125,10 @@ describe('a project that mounts Stripe World', () => {
       ].join('\n'),
     );
     expect(probe.status, output(probe)).toBe(0);
-    expect(JSON.parse(probe.stdout)).toEqual({ same: true, code: 'stripe_api_error', stripe: 'resource_missing' });
+    expect(JSON.parse(probe.stdout)).toEqual({
+      same: true,
+      code: 'stripe_api_error',
+      stripe: 'resource_missing',
+    });
   }, 900_000);
 });

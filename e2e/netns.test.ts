@@ -25,11 +25,13 @@ const tag = String(process.pid % 100_000);
 /** Three /24s in 10.66.0.0/16, chosen by this process's id so concurrent runs do not collide. */
 const subnetBase = (process.pid % 80) * 3;
 
-const ip = (...args: string[]) => execFileSync('ip', args, { stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
+const ip = (...args: string[]) =>
+  execFileSync('ip', args, { stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
 
 /** Why namespaces cannot be made here, or null when they can. */
 function cannotMakeNamespaces(): string | null {
-  if (process.platform !== 'linux') return `network namespaces are Linux only (this is ${process.platform})`;
+  if (process.platform !== 'linux')
+    return `network namespaces are Linux only (this is ${process.platform})`;
   if (process.getuid?.() !== 0) return 'network namespaces need root';
   const probe = `shprobe${tag}`;
   try {
@@ -71,17 +73,41 @@ function makeNamespace(i: number, made: string[]): { ns: string; addr: string } 
 
 /** `seahaven serve crm` inside `ns` on `addr:8000`, once its banner is out. */
 function serveIn(ns: string, addr: string, runsDb: string): Promise<Host> {
-  const child = spawn('ip', ['netns', 'exec', ns, process.execPath, BIN, 'serve', 'crm', '--host', addr, '--port', '8000', '--runs-db', runsDb, '--no-console'], {
-    env: { ...process.env, NO_COLOR: '1', SEAHAVEN_TOKEN: '' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    'ip',
+    [
+      'netns',
+      'exec',
+      ns,
+      process.execPath,
+      BIN,
+      'serve',
+      'crm',
+      '--host',
+      addr,
+      '--port',
+      '8000',
+      '--runs-db',
+      runsDb,
+      '--no-console',
+    ],
+    {
+      env: { ...process.env, NO_COLOR: '1', SEAHAVEN_TOKEN: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let out = '';
   let err = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (err += d));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => resolve(code)),
+  );
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`seahaven serve in ${ns} printed no banner in 60 s; stderr: ${err}`)), 60_000);
+    const timer = setTimeout(
+      () => reject(new Error(`seahaven serve in ${ns} printed no banner in 60 s; stderr: ${err}`)),
+      60_000,
+    );
     const check = () => {
       const m = /^seahaven serve: .* at (http:\/\/\S+)$/m.exec(out);
       if (!m || !out.includes('Ctrl+C')) return;
@@ -91,7 +117,9 @@ function serveIn(ns: string, addr: string, runsDb: string): Promise<Host> {
     child.stdout!.on('data', check);
     void exited.then((code) => {
       clearTimeout(timer);
-      reject(new Error(`seahaven serve in ${ns} exited with ${code} before its banner; stderr: ${err}`));
+      reject(
+        new Error(`seahaven serve in ${ns} exited with ${code} before its banner; stderr: ${err}`),
+      );
     });
   });
 }
@@ -112,11 +140,13 @@ interface Lost {
 }
 
 const why = cannotMakeNamespaces();
-if (why !== null && !process.env.CI) console.log(`[netns] skipped: ${why}; the many-hosts test needs root and ${INSTALL}`);
+if (why !== null && !process.env.CI)
+  console.log(`[netns] skipped: ${why}; the many-hosts test needs root and ${INSTALL}`);
 
 describe.skipIf(why !== null && !process.env.CI)('many hosts, one run (network namespaces)', () => {
   it('spreads 48 sessions over three hosts and finishes every later episode on the two left after one is killed', async () => {
-    if (why !== null) throw new Error(`CI must run the many-hosts test: ${why}. As root: ${INSTALL}`);
+    if (why !== null)
+      throw new Error(`CI must run the many-hosts test: ${why}. As root: ${INSTALL}`);
     const T0 = Date.now();
     const dir = mkdtempSync(join(tmpdir(), 'seahaven-netns-'));
     const runsDb = join(dir, 'curricula.sqlite');
@@ -126,13 +156,20 @@ describe.skipIf(why !== null && !process.env.CI)('many hosts, one run (network n
     try {
       for (const i of [0, 1, 2]) makeNamespace(i, made);
       // The first creates the runs file's tables; the other two then start together.
-      const start = (i: number) => serveIn(made[i], `10.66.${subnetBase + i}.2`, runsDb).then((h) => (hosts[i] = h));
+      const start = (i: number) =>
+        serveIn(made[i], `10.66.${subnetBase + i}.2`, runsDb).then((h) => (hosts[i] = h));
       await start(0);
       await Promise.all([start(1), start(2)]);
       const t0 = Date.now();
       console.log(`[netns] servers up in ${t0 - T0} ms`);
       const pool = new HostPool(hosts.map((h) => h.url));
-      clients.push(...(await Promise.all(Array.from({ length: SESSIONS }, () => SeahavenClient.connect(pool, { timeoutMs: 15_000 })))));
+      clients.push(
+        ...(await Promise.all(
+          Array.from({ length: SESSIONS }, () =>
+            SeahavenClient.connect(pool, { timeoutMs: 15_000 }),
+          ),
+        )),
+      );
       expect(pool.status().map((h) => h.sessions)).toEqual([16, 16, 16]);
 
       const victim = hosts[1];
@@ -160,10 +197,17 @@ describe.skipIf(why !== null && !process.env.CI)('many hosts, one run (network n
               await env.call('pipeline_summary', {});
               const host = env.host;
               // Mid-episode on the victim, once a third of all episodes are done: the kill cuts this one off.
-              if (host === victim.url && finished.length >= SESSIONS && killedAt === Infinity) kill();
+              if (host === victim.url && finished.length >= SESSIONS && killedAt === Infinity)
+                kill();
               submitting = true;
               const s = await env.submit();
-              finished.push({ host, episode, episodeId: env.episodeId, reward: s.reward, startedAt });
+              finished.push({
+                host,
+                episode,
+                episodeId: env.episodeId,
+                reward: s.reward,
+                startedAt,
+              });
               done++;
             } catch (e) {
               if (!(e instanceof ClientError) || e.code !== 'LOST') throw e;
@@ -173,7 +217,9 @@ describe.skipIf(why !== null && !process.env.CI)('many hosts, one run (network n
           }
         }),
       );
-      console.log(`[netns] episodes played in ${Date.now() - t0} ms (kill at +${killedAt - t0} ms)`);
+      console.log(
+        `[netns] episodes played in ${Date.now() - t0} ms (kill at +${killedAt - t0} ms)`,
+      );
       expect(killedAt).toBeLessThan(Infinity);
       expect(lost.length).toBeGreaterThan(0);
       expect(await victim.exited).toBe(null); // killed by the signal
@@ -189,13 +235,18 @@ describe.skipIf(why !== null && !process.env.CI)('many hosts, one run (network n
       // Nothing lost from a finished episode: the run recorded every submit, with its reward, whichever host took it.
       // An episode lost before its submit was sent is not recorded; one whose submit was in flight when the host died
       // may have been recorded first (its answer never left), and is then the only other record.
-      const progress = (await (await fetch(`${hosts[0].url}/curricula/crm-basics/runs/${runId}`)).json()) as {
+      const progress = (await (
+        await fetch(`${hosts[0].url}/curricula/crm-basics/runs/${runId}`)
+      ).json()) as {
         episodes: { issued: number; recorded: number; pending: number; abandoned: number };
         history: { episode: number; status: string; reward: number | null }[];
       };
       const byEpisode = new Map(progress.history.map((h) => [h.episode, h]));
-      for (const f of finished) expect(byEpisode.get(f.episode)).toMatchObject({ status: 'recorded', reward: f.reward });
-      const recordedInFlight = lost.filter((l) => l.episode !== null && byEpisode.get(l.episode)?.status === 'recorded');
+      for (const f of finished)
+        expect(byEpisode.get(f.episode)).toMatchObject({ status: 'recorded', reward: f.reward });
+      const recordedInFlight = lost.filter(
+        (l) => l.episode !== null && byEpisode.get(l.episode)?.status === 'recorded',
+      );
       for (const l of recordedInFlight) expect(l.submitting).toBe(true);
       expect(progress.episodes.recorded).toBe(finished.length + recordedInFlight.length);
       const onVictim = finished.filter((f) => f.host === victim.url);
@@ -208,7 +259,9 @@ describe.skipIf(why !== null && !process.env.CI)('many hosts, one run (network n
     } finally {
       await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
       for (const h of hosts) h.child.kill('SIGTERM');
-      await Promise.all(hosts.map((h) => Promise.race([h.exited, new Promise((r) => setTimeout(r, 5000))])));
+      await Promise.all(
+        hosts.map((h) => Promise.race([h.exited, new Promise((r) => setTimeout(r, 5000))])),
+      );
       for (const h of hosts) h.child.kill('SIGKILL');
       // Deleting a namespace deletes the veth pair with it.
       for (const ns of made) {

@@ -8,7 +8,13 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { installPacked, packageRoot, packedTarball, runtimeDependencies, startServing } from '../kit/test/packed-install.ts';
+import {
+  installPacked,
+  packageRoot,
+  packedTarball,
+  runtimeDependencies,
+  startServing,
+} from '../kit/test/packed-install.ts';
 
 interface Manifest {
   name: string;
@@ -27,7 +33,12 @@ interface Manifest {
 const manifest = JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as Manifest;
 
 /** Modules only the tests import; nothing the package runs loads them. */
-const TEST_HELPERS = ['kit/client/test-rejection.ts', 'kit/publish/hub-recorder.ts', 'rewards/test-world.ts', 'lint-rules/test-helpers.ts'];
+const TEST_HELPERS = [
+  'kit/client/test-rejection.ts',
+  'kit/publish/hub-recorder.ts',
+  'rewards/test-world.ts',
+  'lint-rules/test-helpers.ts',
+];
 
 let tmp: string;
 let tarball: string;
@@ -39,34 +50,94 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 describe('the packed kit', () => {
   it('carries what a registry release needs, and the tarball holds every file package.json points at', () => {
-    expect(manifest).toMatchObject({ name: 'seahaven', license: 'MIT', main: './dist/kit/index.js', types: './dist/kit/index.d.ts', engines: { node: '>=20.19' } });
-    expect(manifest.repository).toEqual({ type: 'git', url: expect.stringMatching(/^git\+https:\/\/.+\.git$/) });
-    expect(manifest.files).toEqual(expect.arrayContaining(['bin', 'dist', 'kit', 'worlds', 'docs', 'README.md', 'AGENTS.md']));
+    expect(manifest).toMatchObject({
+      name: 'seahaven',
+      license: 'MIT',
+      main: './dist/kit/index.js',
+      types: './dist/kit/index.d.ts',
+      engines: { node: '>=20.19' },
+    });
+    expect(manifest.repository).toEqual({
+      type: 'git',
+      url: expect.stringMatching(/^git\+https:\/\/.+\.git$/),
+    });
+    expect(manifest.files).toEqual(
+      expect.arrayContaining(['bin', 'dist', 'kit', 'worlds', 'docs', 'README.md', 'AGENTS.md']),
+    );
     // A publish builds and runs the tests first.
     expect(manifest.scripts.prepublishOnly).toMatch(/npm run build\b.*&& .*npm test$/);
 
-    const packed = new Set(execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).split('\n').filter(Boolean).map((p) => p.replace(/^package\//, '')));
-    const pointedAt = [manifest.main!, manifest.types!, ...Object.values(manifest.bin ?? {}), ...Object.values(manifest.exports).flatMap((t) => (typeof t === 'string' ? [t] : [t.types, t.default]))];
+    const packed = new Set(
+      execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' })
+        .split('\n')
+        .filter(Boolean)
+        .map((p) => p.replace(/^package\//, '')),
+    );
+    const pointedAt = [
+      manifest.main!,
+      manifest.types!,
+      ...Object.values(manifest.bin ?? {}),
+      ...Object.values(manifest.exports).flatMap((t) =>
+        typeof t === 'string' ? [t] : [t.types, t.default],
+      ),
+    ];
     for (const file of pointedAt) expect(packed.has(file.replace(/^\.\//, '')), file).toBe(true);
-    for (const subpath of ['.', './rewards', './curricula', './lint', './client', './testing', './serve']) expect(manifest.exports[subpath], subpath).toBeDefined();
+    for (const subpath of [
+      '.',
+      './rewards',
+      './curricula',
+      './lint',
+      './client',
+      './testing',
+      './serve',
+    ])
+      expect(manifest.exports[subpath], subpath).toBeDefined();
     expect(packed.has('worlds/crm/fixtures/small_startup.sqlite')).toBe(true);
   });
 
   it('leaves the tests, their fixtures and their helpers out, and keeps seahaven/testing', () => {
-    const packed = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).split('\n').filter(Boolean).map((p) => p.replace(/^package\//, ''));
-    const testOnly = packed.filter((f) => /\.test\.[cm]?[jt]sx?(\.map)?$|\.test\.d\.[cm]?ts$/.test(f) || /(^|\/)(test|test-fixtures)\//.test(f) || TEST_HELPERS.some((h) => f === h || f.startsWith(`dist/${h.replace(/\.ts$/, '.')}`)));
-    expect(testOnly, 'test-only files in the package; exclude them in package.json "files"').toEqual([]);
-    for (const file of ['kit/testing/index.ts', 'dist/kit/testing/index.js', 'dist/kit/testing/index.d.ts', 'kit/scaffold/template/world.test.ts.tmpl']) expect(packed, file).toContain(file);
+    const packed = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' })
+      .split('\n')
+      .filter(Boolean)
+      .map((p) => p.replace(/^package\//, ''));
+    const testOnly = packed.filter(
+      (f) =>
+        /\.test\.[cm]?[jt]sx?(\.map)?$|\.test\.d\.[cm]?ts$/.test(f) ||
+        /(^|\/)(test|test-fixtures)\//.test(f) ||
+        TEST_HELPERS.some((h) => f === h || f.startsWith(`dist/${h.replace(/\.ts$/, '.')}`)),
+    );
+    expect(
+      testOnly,
+      'test-only files in the package; exclude them in package.json "files"',
+    ).toEqual([]);
+    for (const file of [
+      'kit/testing/index.ts',
+      'dist/kit/testing/index.js',
+      'dist/kit/testing/index.d.ts',
+      'kit/scaffold/template/world.test.ts.tmpl',
+    ])
+      expect(packed, file).toContain(file);
   });
 
   it('installs into an empty project, serves a world from there, and a client from the package plays an episode', async () => {
     const started = Date.now();
     const project = join(tmp, 'empty-project');
     execFileSync('mkdir', ['-p', project]);
-    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'empty-project', version: '1.0.0', private: true, type: 'module' }, null, 2) + '\n');
+    writeFileSync(
+      join(project, 'package.json'),
+      JSON.stringify(
+        { name: 'empty-project', version: '1.0.0', private: true, type: 'module' },
+        null,
+        2,
+      ) + '\n',
+    );
     installPacked(tarball, project, runtimeDependencies);
 
-    const served = await startServing(project, [join(project, 'node_modules', '.bin', 'seahaven'), 'serve', 'crm', '--port', '0'], { ...process.env, HOME: tmp });
+    const served = await startServing(
+      project,
+      [join(project, 'node_modules', '.bin', 'seahaven'), 'serve', 'crm', '--port', '0'],
+      { ...process.env, HOME: tmp },
+    );
     try {
       expect(served.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       expect(await (await fetch(`${served.url}/health`)).json()).toEqual({ status: 'healthy' });
@@ -83,11 +154,17 @@ describe('the packed kit', () => {
         'console.log(JSON.stringify({ reward, done, from: import.meta.resolve("seahaven/client") }));',
         'await env.close();',
       ].join('\n');
-      const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: project, encoding: 'utf8', env: { ...process.env, HOME: tmp } });
+      const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+        cwd: project,
+        encoding: 'utf8',
+        env: { ...process.env, HOME: tmp },
+      });
       expect(run.status, run.stderr).toBe(0);
       const out = JSON.parse(run.stdout.trim()) as { reward: number; done: boolean; from: string };
       expect([out.reward, out.done]).toEqual([1, true]);
-      expect(out.from).toBe(`file://${join(project, 'node_modules', 'seahaven', 'dist', 'kit', 'client', 'index.js')}`);
+      expect(out.from).toBe(
+        `file://${join(project, 'node_modules', 'seahaven', 'dist', 'kit', 'client', 'index.js')}`,
+      );
     } finally {
       expect(await served.stop()).toBe(0);
     }

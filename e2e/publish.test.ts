@@ -8,7 +8,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SeahavenClient } from '../kit/client/index.ts';
-import { installPacked, packedTarball, runtimeDependencies, startServing } from '../kit/test/packed-install.ts';
+import {
+  installPacked,
+  packedTarball,
+  runtimeDependencies,
+  startServing,
+} from '../kit/test/packed-install.ts';
 import { frontMatter, publish, readDockerfile } from '../kit/test/publish-cli.ts';
 import { freePort } from '../kit/serve/test-fixtures/free-port.ts';
 
@@ -33,14 +38,26 @@ async function openenvValidate(base: string): Promise<Record<string, boolean>> {
   const health = await get('/health');
   const metadata = await get('/metadata');
   const schema = await get('/schema');
-  const mcp = await fetch(`${base}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+  const mcp = await fetch(`${base}/mcp`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{}',
+  });
   const mcpBody = (await mcp.json()) as { jsonrpc?: string };
   const simulation = ['/reset', '/step', '/state'].map((p) => paths.includes(p));
   return {
-    openapi_version_available: openapi.status === 200 && typeof openapi.body?.info?.version === 'string',
+    openapi_version_available:
+      openapi.status === 200 && typeof openapi.body?.info?.version === 'string',
     health_endpoint: health.status === 200 && health.body?.status === 'healthy',
-    metadata_endpoint: metadata.status === 200 && typeof metadata.body?.name === 'string' && typeof metadata.body?.description === 'string',
-    schema_endpoint: schema.status === 200 && ['action', 'observation', 'state'].every((k) => typeof schema.body?.[k] === 'object' && schema.body[k] !== null),
+    metadata_endpoint:
+      metadata.status === 200 &&
+      typeof metadata.body?.name === 'string' &&
+      typeof metadata.body?.description === 'string',
+    schema_endpoint:
+      schema.status === 200 &&
+      ['action', 'observation', 'state'].every(
+        (k) => typeof schema.body?.[k] === 'object' && schema.body[k] !== null,
+      ),
     mcp_endpoint: mcp.status === 200 && mcpBody.jsonrpc === '2.0',
     mode_endpoint_consistency: simulation.every(Boolean) || simulation.every((x) => !x),
   };
@@ -50,12 +67,33 @@ describe('seahaven publish --dry-run', () => {
   it('writes a self-contained Space for crm that serves it as its Dockerfile does and passes the OpenEnv checks', async () => {
     const started = Date.now();
     const space = join(tmp, 'space');
-    const r = await publish(tmp, ['crm', '--space', SPACE, '--dry-run', '--out', space, '--kit', tarball]);
+    const r = await publish(tmp, [
+      'crm',
+      '--space',
+      SPACE,
+      '--dry-run',
+      '--out',
+      space,
+      '--kit',
+      tarball,
+    ]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('Not uploaded (--dry-run)');
-    const files = r.stdout.split('\n')[0].replace(/^Wrote the Space for crm 1\.0\.0 in \S+: /, '').split(', ');
-    expect(files).toEqual(['.dockerignore', 'Dockerfile', 'README.md', 'openenv.yaml', 'package.json', 'seahaven-0.1.0.tgz']);
-    expect(readFileSync(join(space, 'seahaven-0.1.0.tgz')).equals(readFileSync(tarball))).toBe(true);
+    const files = r.stdout
+      .split('\n')[0]
+      .replace(/^Wrote the Space for crm 1\.0\.0 in \S+: /, '')
+      .split(', ');
+    expect(files).toEqual([
+      '.dockerignore',
+      'Dockerfile',
+      'README.md',
+      'openenv.yaml',
+      'package.json',
+      'seahaven-0.1.0.tgz',
+    ]);
+    expect(readFileSync(join(space, 'seahaven-0.1.0.tgz')).equals(readFileSync(tarball))).toBe(
+      true,
+    );
 
     const front = frontMatter(readFileSync(join(space, 'README.md'), 'utf8'));
     // The Dockerfile serves on the declared port, on every interface, answering the Space's host name.
@@ -64,16 +102,27 @@ describe('seahaven publish --dry-run', () => {
     expect(docker.env).toMatchObject({ PORT: front.app_port, TZ: 'UTC' });
     expect(docker.user).toBe('node');
     expect(docker.runs.at(-1)).toBe('npm install --omit=dev --no-audit --no-fund');
-    expect(docker.cmd).toEqual(['sh', '-c', 'exec node_modules/.bin/seahaven serve crm --host 0.0.0.0 --port "$PORT" --allow-host test-user-crm-world.hf.space']);
+    expect(docker.cmd).toEqual([
+      'sh',
+      '-c',
+      'exec node_modules/.bin/seahaven serve crm --host 0.0.0.0 --port "$PORT" --allow-host test-user-crm-world.hf.space',
+    ]);
 
     // Install what the folder's package.json names, as that `npm install` does: the kit from the folder's tarball.
-    const pkg = JSON.parse(readFileSync(join(space, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    const pkg = JSON.parse(readFileSync(join(space, 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+    };
     expect(pkg.dependencies).toEqual({ seahaven: 'file:seahaven-0.1.0.tgz' });
     installPacked(join(space, 'seahaven-0.1.0.tgz'), space, runtimeDependencies);
 
     // Then exactly the container's command, in the folder, with the Dockerfile's environment and a free port.
     const port = await freePort();
-    const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: tmp, ...docker.env, PORT: String(port) };
+    const env: NodeJS.ProcessEnv = {
+      PATH: process.env.PATH,
+      HOME: tmp,
+      ...docker.env,
+      PORT: String(port),
+    };
     const served = await startServing(space, docker.cmd, env);
     try {
       expect(served.url).toBe(`http://0.0.0.0:${port}`);
@@ -86,13 +135,21 @@ describe('seahaven publish --dry-run', () => {
         mcp_endpoint: true,
         mode_endpoint_consistency: true,
       });
-      expect(((await (await fetch(`${base}/metadata`)).json()) as { name: string }).name).toBe('crm');
+      expect(((await (await fetch(`${base}/metadata`)).json()) as { name: string }).name).toBe(
+        'crm',
+      );
 
       // A graded episode over the WebSocket, as a trainer plays it.
       const env2 = await SeahavenClient.connect(`ws://127.0.0.1:${port}/ws`);
       const { observation } = await env2.reset({ task: 'add_lead', seed: 1 });
       expect(observation.task?.id).toBe('add_lead');
-      const call = await env2.call('create_contact', { name: 'Ada Lovelace', email: 'ada.lovelace@acmerobotics.example', company_id: 'cmp_acme', title: 'Head of Research', stage: 'lead' });
+      const call = await env2.call('create_contact', {
+        name: 'Ada Lovelace',
+        email: 'ada.lovelace@acmerobotics.example',
+        company_id: 'cmp_acme',
+        title: 'Head of Research',
+        stage: 'lead',
+      });
       expect(call.ok, JSON.stringify(call)).toBe(true);
       const graded = await env2.submit();
       expect([graded.reward, graded.done]).toEqual([1, true]);
@@ -117,4 +174,3 @@ describe('seahaven publish --dry-run', () => {
     expect(Date.now() - started).toBeLessThan(60_000);
   }, 120_000);
 });
-

@@ -15,14 +15,22 @@ describe('a PostgreSQL runs database shared by two seahaven serve processes', ()
   beforeAll(async () => {
     postgres = await startPostgres();
     if ('skip' in postgres) {
-      if (process.env.CI) throw new Error(`PostgreSQL is required in CI: ${postgres.skip}; install it with: ${INSTALL}`);
-      console.log(`skipping the PostgreSQL runs tests: ${postgres.skip}; install it with: ${INSTALL}`);
+      if (process.env.CI)
+        throw new Error(
+          `PostgreSQL is required in CI: ${postgres.skip}; install it with: ${INSTALL}`,
+        );
+      console.log(
+        `skipping the PostgreSQL runs tests: ${postgres.skip}; install it with: ${INSTALL}`,
+      );
       return;
     }
     url = postgres.url;
     // Two servers starting at once on a loaded machine can take most of a minute to print their banners.
     const started = { timeoutMs: 50_000 };
-    servers = await Promise.all([spawnServe([WORLD, '--runs-db', url], started), spawnServe([WORLD, '--runs-db', url], started)]);
+    servers = await Promise.all([
+      spawnServe([WORLD, '--runs-db', url], started),
+      spawnServe([WORLD, '--runs-db', url], started),
+    ]);
     for (const s of servers) expect(s.stdout()).toContain(`runs database:    ${url}`);
   }, 60_000);
   afterAll(async () => {
@@ -33,8 +41,16 @@ describe('a PostgreSQL runs database shared by two seahaven serve processes', ()
       await c.connect();
       try {
         // Both servers signed off and left nothing pending.
-        expect((await c.query('SELECT count(*)::int AS n FROM curriculum_servers')).rows[0].n).toBe(0);
-        expect((await c.query("SELECT count(*)::int AS n FROM curriculum_episodes WHERE status = 'pending'")).rows[0].n).toBe(0);
+        expect((await c.query('SELECT count(*)::int AS n FROM curriculum_servers')).rows[0].n).toBe(
+          0,
+        );
+        expect(
+          (
+            await c.query(
+              "SELECT count(*)::int AS n FROM curriculum_episodes WHERE status = 'pending'",
+            )
+          ).rows[0].n,
+        ).toBe(0);
       } finally {
         await c.end();
       }
@@ -52,11 +68,18 @@ describe('a PostgreSQL runs database shared by two seahaven serve processes', ()
       try {
         const key = ['tally', 'tally', runId];
         const where = 'WHERE world = $1 AND curriculum = $2 AND run_id = $3';
-        const episodes = (await c.query(`SELECT world, curriculum, run_id, episode, task, stage, at_stage, entry, kind, status, reward, passed, outcome FROM curriculum_episodes ${where} ORDER BY episode`, key)).rows as EpisodeRow[];
+        const episodes = (
+          await c.query(
+            `SELECT world, curriculum, run_id, episode, task, stage, at_stage, entry, kind, status, reward, passed, outcome FROM curriculum_episodes ${where} ORDER BY episode`,
+            key,
+          )
+        ).rows as EpisodeRow[];
         return {
           run: (await c.query(`SELECT * FROM curriculum_runs ${where}`, key)).rows[0] as RunRow,
           episodes,
-          transitions: (await c.query(`SELECT * FROM curriculum_transitions ${where} ORDER BY seq`, key)).rows as TransitionRow[],
+          transitions: (
+            await c.query(`SELECT * FROM curriculum_transitions ${where} ORDER BY seq`, key)
+          ).rows as TransitionRow[],
         };
       } finally {
         await c.end();

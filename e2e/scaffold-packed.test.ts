@@ -17,7 +17,16 @@ beforeAll(() => {
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 const npm = (cwd: string, ...args: string[]) =>
-  spawnSync('npm', args, { cwd, encoding: 'utf8', env: { ...process.env, npm_config_update_notifier: 'false', npm_config_fund: 'false', NO_COLOR: '1' } });
+  spawnSync('npm', args, {
+    cwd,
+    encoding: 'utf8',
+    env: {
+      ...process.env,
+      npm_config_update_notifier: 'false',
+      npm_config_fund: 'false',
+      NO_COLOR: '1',
+    },
+  });
 const output = (r: SpawnSyncReturns<string>) => `exit ${r.status}\n${r.stdout}\n${r.stderr}`;
 
 describe('a scaffolded project installed from the packed package', () => {
@@ -28,17 +37,34 @@ describe('a scaffolded project installed from the packed package', () => {
     const cli = join(tmp, 'cli');
     mkdirSync(cli);
     installPacked(tarball, cli, runtimeDependencies);
-    const created = spawnSync(process.execPath, [join(cli, 'node_modules', 'seahaven', 'bin', 'seahaven.mjs'), 'new', 'my-world', '--kit', `file:${tarball}`], { cwd: tmp, encoding: 'utf8' });
+    const created = spawnSync(
+      process.execPath,
+      [
+        join(cli, 'node_modules', 'seahaven', 'bin', 'seahaven.mjs'),
+        'new',
+        'my-world',
+        '--kit',
+        `file:${tarball}`,
+      ],
+      { cwd: tmp, encoding: 'utf8' },
+    );
     expect(created.status, output(created)).toBe(0);
 
     // Then install what the project's package.json asks for, as `npm install` would.
     const project = join(tmp, 'my-world');
-    const pkg = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> };
-    installPacked(tarball, project, [...runtimeDependencies, ...Object.keys(pkg.devDependencies).filter((d) => d !== 'seahaven')]);
+    const pkg = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')) as {
+      devDependencies: Record<string, string>;
+    };
+    installPacked(tarball, project, [
+      ...runtimeDependencies,
+      ...Object.keys(pkg.devDependencies).filter((d) => d !== 'seahaven'),
+    ]);
 
     const check = npm(project, 'run', 'check');
     expect(check.status, output(check)).toBe(0);
-    expect(check.stdout).toContain('OK my-world 0.1.0: no findings (load, schema, tools, fixtures, lint, determinism, graders).');
+    expect(check.stdout).toContain(
+      'OK my-world 0.1.0: no findings (load, schema, tools, fixtures, lint, determinism, graders).',
+    );
 
     const lint = npm(project, 'run', 'lint');
     expect(lint.status, output(lint)).toBe(0);

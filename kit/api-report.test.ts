@@ -25,7 +25,21 @@ const UPDATE_COMMAND = 'SEAHAVEN_UPDATE_API=1 npx vitest run kit/api-report.test
 const OUT = join(root, 'node_modules', '.seahaven-api-report');
 
 /** Runtime internals that no published declaration may name (members and types of the data path and the build). */
-const DENYLIST = ['callForWire', 'WireCallResult', 'runBuild', 'databases', 'onFrame', 'onFailure', 'runNext', 'Endpoint', 'FairScheduler', 'RowReader', 'loadFixture', 'setDefaultSlowCallMs', 'getDefaultSlowCallMs'];
+const DENYLIST = [
+  'callForWire',
+  'WireCallResult',
+  'runBuild',
+  'databases',
+  'onFrame',
+  'onFailure',
+  'runNext',
+  'Endpoint',
+  'FairScheduler',
+  'RowReader',
+  'loadFixture',
+  'setDefaultSlowCallMs',
+  'getDefaultSlowCallMs',
+];
 
 interface Subpath {
   /** `seahaven`, `seahaven/serve`, … */
@@ -39,12 +53,22 @@ interface Subpath {
 }
 
 function subpaths(): Subpath[] {
-  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { name: string; exports: Record<string, { types?: string } | string> };
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+    name: string;
+    exports: Record<string, { types?: string } | string>;
+  };
   return Object.entries(pkg.exports).flatMap(([key, target]) => {
     if (typeof target === 'string' || target.types === undefined) return [];
     const name = key === '.' ? pkg.name : `${pkg.name}/${key.slice(2)}`;
     const file = target.types.replace(/^\.\/dist\//, '');
-    return [{ name, source: join(root, file.replace(/\.d\.ts$/, '.ts')), dts: join(OUT, file), report: `api-report/${name.replaceAll('/', '-')}.api.md` }];
+    return [
+      {
+        name,
+        source: join(root, file.replace(/\.d\.ts$/, '.ts')),
+        dts: join(OUT, file),
+        report: `api-report/${name.replaceAll('/', '-')}.api.md`,
+      },
+    ];
   });
 }
 
@@ -52,14 +76,28 @@ function subpaths(): Subpath[] {
  * The declarations tsconfig.build.json emits for the subpath entries and every module they import, by absolute path
  * under OUT. (The build also emits modules no entry reaches, such as the CLI's; users cannot load those.)
  */
-function emitDeclarations(entries: string[]): { files: Map<string, string>; diagnostics: readonly ts.Diagnostic[] } {
-  const config = ts.getParsedCommandLineOfConfigFile(join(root, 'tsconfig.build.json'), {}, {
-    ...ts.sys,
-    onUnRecoverableConfigFileDiagnostic: (d) => {
-      throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+function emitDeclarations(entries: string[]): {
+  files: Map<string, string>;
+  diagnostics: readonly ts.Diagnostic[];
+} {
+  const config = ts.getParsedCommandLineOfConfigFile(
+    join(root, 'tsconfig.build.json'),
+    {},
+    {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: (d) => {
+        throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+      },
     },
-  })!;
-  const options: ts.CompilerOptions = { ...config.options, outDir: OUT, declaration: true, emitDeclarationOnly: true, sourceMap: false, declarationMap: false };
+  )!;
+  const options: ts.CompilerOptions = {
+    ...config.options,
+    outDir: OUT,
+    declaration: true,
+    emitDeclarationOnly: true,
+    sourceMap: false,
+    declarationMap: false,
+  };
   const program = ts.createProgram({ rootNames: entries, options });
   const files = new Map<string, string>();
   const result = program.emit(undefined, (name, text) => files.set(name, text), undefined, true);
@@ -81,13 +119,23 @@ function declarationProgram(files: Map<string, string>, entries: string[]): ts.P
   };
   const host = ts.createCompilerHost(options);
   const { fileExists, readFile, getSourceFile, directoryExists } = host;
-  const dirs = new Set([...files.keys()].flatMap((f) => f.split('/').slice(0, -1).map((_, i, parts) => parts.slice(0, i + 1).join('/'))));
-  host.directoryExists = (d) => dirs.has(d.replace(/\/$/, '')) || (directoryExists?.call(host, d) ?? false);
+  const dirs = new Set(
+    [...files.keys()].flatMap((f) =>
+      f
+        .split('/')
+        .slice(0, -1)
+        .map((_, i, parts) => parts.slice(0, i + 1).join('/')),
+    ),
+  );
+  host.directoryExists = (d) =>
+    dirs.has(d.replace(/\/$/, '')) || (directoryExists?.call(host, d) ?? false);
   host.fileExists = (f) => files.has(f) || fileExists.call(host, f);
   host.readFile = (f) => files.get(f) ?? readFile.call(host, f);
   host.getSourceFile = (f, language, onError) => {
     const text = files.get(f);
-    return text !== undefined ? ts.createSourceFile(f, text, language, true) : getSourceFile.call(host, f, language, onError);
+    return text !== undefined
+      ? ts.createSourceFile(f, text, language, true)
+      : getSourceFile.call(host, f, language, onError);
   };
   return ts.createProgram({ rootNames: entries, options, host });
 }
@@ -95,31 +143,50 @@ function declarationProgram(files: Map<string, string>, entries: string[]): ts.P
 const printer = ts.createPrinter({ removeComments: true, newLine: ts.NewLineKind.LineFeed });
 
 /** Where an export of another package comes from, as the declarations write it: `re-exported from zod`. */
-function reexportOf(checker: ts.TypeChecker, symbol: ts.Symbol, files: Map<string, string>): string {
+function reexportOf(
+  checker: ts.TypeChecker,
+  symbol: ts.Symbol,
+  files: Map<string, string>,
+): string {
   let s: ts.Symbol | undefined = symbol;
   let last: ts.ImportSpecifier | ts.ExportSpecifier | undefined;
   for (let hops = 0; s && s.flags & ts.SymbolFlags.Alias && hops < 20; hops++) {
-    const d = s.declarations?.find((x): x is ts.ImportSpecifier | ts.ExportSpecifier => (ts.isImportSpecifier(x) || ts.isExportSpecifier(x)) && files.has(x.getSourceFile().fileName));
+    const d = s.declarations?.find(
+      (x): x is ts.ImportSpecifier | ts.ExportSpecifier =>
+        (ts.isImportSpecifier(x) || ts.isExportSpecifier(x)) &&
+        files.has(x.getSourceFile().fileName),
+    );
     if (d === undefined) break;
     last = d;
     s = checker.getImmediateAliasedSymbol(s);
   }
-  const statement = last && (ts.isImportSpecifier(last) ? last.parent.parent.parent : last.parent.parent);
+  const statement =
+    last && (ts.isImportSpecifier(last) ? last.parent.parent.parent : last.parent.parent);
   const specifier = statement?.moduleSpecifier;
-  if (last === undefined || specifier === undefined || !ts.isStringLiteral(specifier)) return 're-exported from another package';
+  if (last === undefined || specifier === undefined || !ts.isStringLiteral(specifier))
+    return 're-exported from another package';
   const name = (last.propertyName ?? last.name).getText();
   return `re-exported from ${specifier.text}${name !== symbol.name ? ` (its ${name})` : ''}`;
 }
 
 const isHidden = (m: ts.ClassElement | ts.TypeElement) =>
-  (m.name !== undefined && ts.isPrivateIdentifier(m.name)) || (ts.canHaveModifiers(m) && !!ts.getModifiers(m)?.some((x) => x.kind === ts.SyntaxKind.PrivateKeyword));
+  (m.name !== undefined && ts.isPrivateIdentifier(m.name)) ||
+  (ts.canHaveModifiers(m) &&
+    !!ts.getModifiers(m)?.some((x) => x.kind === ts.SyntaxKind.PrivateKeyword));
 
 /** A declaration as the report shows it: without comments, `export`/`declare`, and private members. */
 function printDeclaration(node: ts.Node, source: ts.SourceFile): string {
   let shown: ts.Node = ts.isVariableDeclaration(node) ? node.parent.parent : node;
   if (ts.isClassDeclaration(shown)) {
     const c = shown;
-    shown = ts.factory.updateClassDeclaration(c, c.modifiers, c.name, c.typeParameters, c.heritageClauses, c.members.filter((m) => !isHidden(m)));
+    shown = ts.factory.updateClassDeclaration(
+      c,
+      c.modifiers,
+      c.name,
+      c.typeParameters,
+      c.heritageClauses,
+      c.members.filter((m) => !isHidden(m)),
+    );
   }
   return printer
     .printNode(ts.EmitHint.Unspecified, shown, source)
@@ -132,7 +199,8 @@ function kindOf(node: ts.Node): string {
   if (ts.isClassDeclaration(node)) return 'class';
   if (ts.isInterfaceDeclaration(node)) return 'interface';
   if (ts.isTypeAliasDeclaration(node)) return 'type';
-  if (ts.isVariableDeclaration(node)) return ts.getCombinedNodeFlags(node) & ts.NodeFlags.Const ? 'const' : 'variable';
+  if (ts.isVariableDeclaration(node))
+    return ts.getCombinedNodeFlags(node) & ts.NodeFlags.Const ? 'const' : 'variable';
   if (ts.isEnumDeclaration(node)) return 'enum';
   if (ts.isModuleDeclaration(node)) return 'namespace';
   return ts.SyntaxKind[node.kind];
@@ -142,7 +210,12 @@ function kindOf(node: ts.Node): string {
 function exportedAsTypeOnly(checker: ts.TypeChecker, symbol: ts.Symbol): boolean {
   let s: ts.Symbol | undefined = symbol;
   for (let hops = 0; s && s.flags & ts.SymbolFlags.Alias && hops < 20; hops++) {
-    if (s.declarations?.some((d) => ts.isExportSpecifier(d) && (d.isTypeOnly || d.parent.parent.isTypeOnly))) return true;
+    if (
+      s.declarations?.some(
+        (d) => ts.isExportSpecifier(d) && (d.isTypeOnly || d.parent.parent.isTypeOnly),
+      )
+    )
+      return true;
     s = checker.getImmediateAliasedSymbol(s);
   }
   return false;
@@ -163,17 +236,38 @@ interface Export {
 }
 
 /** Every export of a subpath, sorted by name, with its kind and declarations. */
-function exportsOf(checker: ts.TypeChecker, entry: ts.SourceFile, files: Map<string, string>): Export[] {
-  const symbols = checker.getExportsOfModule(checker.getSymbolAtLocation(entry)!).sort((a, b) => byName(a.name, b.name));
+function exportsOf(
+  checker: ts.TypeChecker,
+  entry: ts.SourceFile,
+  files: Map<string, string>,
+): Export[] {
+  const symbols = checker
+    .getExportsOfModule(checker.getSymbolAtLocation(entry)!)
+    .sort((a, b) => byName(a.name, b.name));
   return symbols.map((symbol) => {
     const target = symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
     const all = target.declarations ?? [];
     const declarations = all.filter((d) => files.has(d.getSourceFile().fileName));
-    if (declarations.length === 0) return { name: symbol.name, heading: `${symbol.name}: ${reexportOf(checker, symbol, files)}`, declarations };
+    if (declarations.length === 0)
+      return {
+        name: symbol.name,
+        heading: `${symbol.name}: ${reexportOf(checker, symbol, files)}`,
+        declarations,
+      };
     const kinds = [...new Set(declarations.map(kindOf))].join(' + ');
-    const typeOnly = exportedAsTypeOnly(checker, symbol) && target.flags & ts.SymbolFlags.Value ? ', exported as a type only (no runtime value)' : '';
-    const named = target.name !== symbol.name && target.name !== 'default' ? ` (declared as ${target.name})` : '';
-    return { name: symbol.name, heading: `${symbol.name}: ${kinds}${typeOnly}${named}`, declarations };
+    const typeOnly =
+      exportedAsTypeOnly(checker, symbol) && target.flags & ts.SymbolFlags.Value
+        ? ', exported as a type only (no runtime value)'
+        : '';
+    const named =
+      target.name !== symbol.name && target.name !== 'default'
+        ? ` (declared as ${target.name})`
+        : '';
+    return {
+      name: symbol.name,
+      heading: `${symbol.name}: ${kinds}${typeOnly}${named}`,
+      declarations,
+    };
   });
 }
 
@@ -183,7 +277,11 @@ const isTopLevel = (d: ts.Node) => {
 };
 
 /** The declarations a user can reach from `roots`: the roots and every emitted declaration their text names, transitively. */
-function reachableDeclarations(checker: ts.TypeChecker, roots: ts.Declaration[], files: Map<string, string>): Set<ts.Declaration> {
+function reachableDeclarations(
+  checker: ts.TypeChecker,
+  roots: ts.Declaration[],
+  files: Map<string, string>,
+): Set<ts.Declaration> {
   const seen = new Set<ts.Declaration>();
   const queue = [...roots];
   while (queue.length > 0) {
@@ -193,8 +291,10 @@ function reachableDeclarations(checker: ts.TypeChecker, roots: ts.Declaration[],
     const visit = (node: ts.Node): void => {
       if (ts.isIdentifier(node)) {
         let symbol = checker.getSymbolAtLocation(node);
-        if (symbol && symbol.flags & ts.SymbolFlags.Alias) symbol = checker.getAliasedSymbol(symbol);
-        for (const r of symbol?.declarations ?? []) if (files.has(r.getSourceFile().fileName) && isTopLevel(r) && !seen.has(r)) queue.push(r);
+        if (symbol && symbol.flags & ts.SymbolFlags.Alias)
+          symbol = checker.getAliasedSymbol(symbol);
+        for (const r of symbol?.declarations ?? [])
+          if (files.has(r.getSourceFile().fileName) && isTopLevel(r) && !seen.has(r)) queue.push(r);
       }
       ts.forEachChild(node, visit);
     };
@@ -205,7 +305,11 @@ function reachableDeclarations(checker: ts.TypeChecker, roots: ts.Declaration[],
 
 /** The report of one subpath. */
 function reportOf(name: string, exports: Export[]): string {
-  const blocks = exports.map((e) => [`// ${e.heading}`, ...e.declarations.map((d) => printDeclaration(d, d.getSourceFile()))].join('\n'));
+  const blocks = exports.map((e) =>
+    [`// ${e.heading}`, ...e.declarations.map((d) => printDeclaration(d, d.getSourceFile()))].join(
+      '\n',
+    ),
+  );
   return [
     `# ${name}`,
     '',
@@ -228,14 +332,21 @@ function documentedExports(markdown: string): Map<string, string[]> {
     const heading = /^## `([^`]+)`/.exec(line);
     if (heading) listed.set(heading[1], (section = []));
     else if (line.startsWith('## ')) section = undefined;
-    else if (section && /^\| `/.test(line)) section.push(...[...line.split('|')[1].matchAll(/`([^`]+)`/g)].map((m) => m[1]));
+    else if (section && /^\| `/.test(line))
+      section.push(...[...line.split('|')[1].matchAll(/`([^`]+)`/g)].map((m) => m[1]));
   }
   return listed;
 }
 
 /** Where a declaration lives, for messages: `kit/capture.ts: RowReader`. */
 const placeOf = (d: ts.Declaration) =>
-  `${relative(OUT, d.getSourceFile().fileName).split(sep).join('/').replace(/\.d\.ts$/, '.ts')}: ${ts.getNameOfDeclaration(d)?.getText() ?? ts.SyntaxKind[d.kind]}`;
+  `${relative(OUT, d.getSourceFile().fileName)
+    .split(sep)
+    .join('/')
+    .replace(
+      /\.d\.ts$/,
+      '.ts',
+    )}: ${ts.getNameOfDeclaration(d)?.getText() ?? ts.SyntaxKind[d.kind]}`;
 
 describe('the published API', () => {
   const paths = subpaths();
@@ -247,58 +358,111 @@ describe('the published API', () => {
 
   beforeAll(() => {
     emitted = emitDeclarations(paths.map((p) => p.source));
-    program = declarationProgram(emitted.files, paths.map((p) => p.dts));
+    program = declarationProgram(
+      emitted.files,
+      paths.map((p) => p.dts),
+    );
     const checker = program.getTypeChecker();
-    exports = new Map(paths.map((p) => [p.name, exportsOf(checker, program.getSourceFile(p.dts)!, emitted.files)]));
-    reached = reachableDeclarations(checker, [...exports.values()].flat().flatMap((e) => e.declarations), emitted.files);
+    exports = new Map(
+      paths.map((p) => [p.name, exportsOf(checker, program.getSourceFile(p.dts)!, emitted.files)]),
+    );
+    reached = reachableDeclarations(
+      checker,
+      [...exports.values()].flat().flatMap((e) => e.declarations),
+      emitted.files,
+    );
   }, 120_000);
 
   const describeDiagnostics = (ds: readonly ts.Diagnostic[]) =>
-    ds.map((d) => `${d.file ? `${relative(OUT, d.file.fileName).split(sep).join('/')}: ` : ''}${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
+    ds.map(
+      (d) =>
+        `${d.file ? `${relative(OUT, d.file.fileName).split(sep).join('/')}: ` : ''}${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`,
+    );
 
   it('emits declarations without errors, and they type-check as a user loads them', () => {
     expect(describeDiagnostics(emitted.diagnostics)).toEqual([]);
     for (const p of paths) expect(emitted.files.has(p.dts), `${p.name}: no ${p.dts}`).toBe(true);
     const loaded = program.getSourceFiles().filter((f) => emitted.files.has(f.fileName));
-    expect(describeDiagnostics(loaded.flatMap((f) => [...program.getSyntacticDiagnostics(f), ...program.getSemanticDiagnostics(f)]))).toEqual([]);
+    expect(
+      describeDiagnostics(
+        loaded.flatMap((f) => [
+          ...program.getSyntacticDiagnostics(f),
+          ...program.getSemanticDiagnostics(f),
+        ]),
+      ),
+    ).toEqual([]);
   });
 
   it('ships no @internal member, and no exported declaration names a runtime internal', () => {
-    const tagged = [...emitted.files].filter(([, text]) => text.includes('@internal')).map(([f]) => relative(OUT, f));
-    expect(tagged, 'declarations still carrying @internal (is stripInternal set in tsconfig.build.json?)').toEqual([]);
+    const tagged = [...emitted.files]
+      .filter(([, text]) => text.includes('@internal'))
+      .map(([f]) => relative(OUT, f));
+    expect(
+      tagged,
+      'declarations still carrying @internal (is stripInternal set in tsconfig.build.json?)',
+    ).toEqual([]);
     const named = [...reached].flatMap((d) => {
       const text = printDeclaration(d, d.getSourceFile());
-      return DENYLIST.filter((n) => new RegExp(`\\b${n}\\b`).test(text)).map((n) => `${placeOf(d)} names ${n}`);
+      return DENYLIST.filter((n) => new RegExp(`\\b${n}\\b`).test(text)).map(
+        (n) => `${placeOf(d)} names ${n}`,
+      );
     });
-    expect(named, 'internals visible through a subpath: make them #private, mark them @internal, or stop exporting what names them').toEqual([]);
+    expect(
+      named,
+      'internals visible through a subpath: make them #private, mark them @internal, or stop exporting what names them',
+    ).toEqual([]);
   });
 
   it('exports every declaration its exports refer to', () => {
     const exported = new Set([...exports.values()].flat().flatMap((e) => e.declarations));
     // A `unique symbol` brand stays unexported on purpose: it keeps users from forging the branded type.
-    const brand = (d: ts.Declaration) => ts.isVariableDeclaration(d) && !!d.type && ts.isTypeOperatorNode(d.type) && d.type.operator === ts.SyntaxKind.UniqueKeyword;
-    const forgotten = [...reached].filter((d) => !exported.has(d) && !brand(d)).map(placeOf).sort();
-    expect(forgotten, 'a public declaration refers to these, so users meet them without being able to import them: export them from a subpath, or hide the members that name them').toEqual([]);
+    const brand = (d: ts.Declaration) =>
+      ts.isVariableDeclaration(d) &&
+      !!d.type &&
+      ts.isTypeOperatorNode(d.type) &&
+      d.type.operator === ts.SyntaxKind.UniqueKeyword;
+    const forgotten = [...reached]
+      .filter((d) => !exported.has(d) && !brand(d))
+      .map(placeOf)
+      .sort();
+    expect(
+      forgotten,
+      'a public declaration refers to these, so users meet them without being able to import them: export them from a subpath, or hide the members that name them',
+    ).toEqual([]);
   });
 
   it('lists every export, and only those, in docs/api-surface.md', () => {
     const listed = documentedExports(readFileSync(join(root, 'docs/api-surface.md'), 'utf8'));
     for (const p of paths) {
-      const names = exports.get(p.name)!.map((e) => e.name).sort(byName);
-      expect([...(listed.get(p.name) ?? [])].sort(byName), `docs/api-surface.md, section \`${p.name}\`: one table row per export, saying why a user needs it`).toEqual(names);
+      const names = exports
+        .get(p.name)!
+        .map((e) => e.name)
+        .sort(byName);
+      expect(
+        [...(listed.get(p.name) ?? [])].sort(byName),
+        `docs/api-surface.md, section \`${p.name}\`: one table row per export, saying why a user needs it`,
+      ).toEqual(names);
     }
-    expect([...listed.keys()].sort(), 'docs/api-surface.md has a section per subpath').toEqual(paths.map((p) => p.name).sort());
+    expect([...listed.keys()].sort(), 'docs/api-surface.md has a section per subpath').toEqual(
+      paths.map((p) => p.name).sort(),
+    );
   });
 
-  it.each(paths.map((p) => [p.name, p] as const))('matches the committed API report of %s', (name, p) => {
-    const report = reportOf(name, exports.get(name)!);
-    const file = join(root, p.report);
-    if (UPDATE) {
-      mkdirSync(join(root, 'api-report'), { recursive: true });
-      writeFileSync(file, report);
-      return;
-    }
-    const committed = existsSync(file) ? readFileSync(file, 'utf8') : '(no report committed)';
-    expect(report, `the public API of ${name} changed. If that is intended, update ${p.report} with\n  ${UPDATE_COMMAND}\nreview its diff and say why in docs/api-surface.md; otherwise undo the change to the exports`).toBe(committed);
-  });
+  it.each(paths.map((p) => [p.name, p] as const))(
+    'matches the committed API report of %s',
+    (name, p) => {
+      const report = reportOf(name, exports.get(name)!);
+      const file = join(root, p.report);
+      if (UPDATE) {
+        mkdirSync(join(root, 'api-report'), { recursive: true });
+        writeFileSync(file, report);
+        return;
+      }
+      const committed = existsSync(file) ? readFileSync(file, 'utf8') : '(no report committed)';
+      expect(
+        report,
+        `the public API of ${name} changed. If that is intended, update ${p.report} with\n  ${UPDATE_COMMAND}\nreview its diff and say why in docs/api-surface.md; otherwise undo the change to the exports`,
+      ).toBe(committed);
+    },
+  );
 });

@@ -82,7 +82,8 @@ export class ByteChunks {
 
   /** Give the chunks back to the pool; nothing is left. */
   release(): void {
-    for (const c of this.chunks) if (c !== DROPPED && c.length === CHUNK && pool.length < POOL_MAX) pool.push(c);
+    for (const c of this.chunks)
+      if (c !== DROPPED && c.length === CHUNK && pool.length < POOL_MAX) pool.push(c);
     this.chunks.length = 0;
     this.used = 0;
   }

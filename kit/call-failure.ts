@@ -37,8 +37,14 @@ const KINDS = new Map<string, string>([
 ]);
 
 const HINTS = new Map<string, string>([
-  ['unique', 'another row already has this value; use a different value, or change the existing row instead'],
-  ['primary_key', 'a row with this key already exists; use a different key, or change the existing row instead'],
+  [
+    'unique',
+    'another row already has this value; use a different value, or change the existing row instead',
+  ],
+  [
+    'primary_key',
+    'a row with this key already exists; use a different key, or change the existing row instead',
+  ],
   ['not_null', 'a required value is missing; give one'],
   ['check', 'a value is outside what the schema allows; pass an allowed value'],
   ['datatype', "a value has the wrong type for its column; pass a value of the column's type"],
@@ -51,12 +57,18 @@ const FOREIGN_KEY =
 export function constraintFailure(e: unknown): ToolFailure | null {
   if (!(e instanceof Database.SqliteError) || !e.code.startsWith('SQLITE_CONSTRAINT')) return null;
   const kind = KINDS.get(e.code.slice('SQLITE_CONSTRAINT_'.length)) ?? 'other';
-  if (kind === 'foreign_key') return { code: 'constraint_violation', message: FOREIGN_KEY, details: { constraint: kind } };
+  if (kind === 'foreign_key')
+    return { code: 'constraint_violation', message: FOREIGN_KEY, details: { constraint: kind } };
   const failed = /^[A-Z ]+constraint failed: (.*)$/s.exec(e.message);
-  const target = failed?.[1] ?? (kind === 'datatype' ? /column (\S+)$/.exec(e.message)?.[1] : undefined);
+  const target =
+    failed?.[1] ?? (kind === 'datatype' ? /column (\S+)$/.exec(e.message)?.[1] : undefined);
   const hint = HINTS.get(kind);
   const message = `${e.message.replace(/[.\s]+$/, '')}${hint === undefined ? '' : ` (${hint})`}. Nothing was written.`;
-  return { code: 'constraint_violation', message, details: target === undefined ? { constraint: kind } : { constraint: kind, target } };
+  return {
+    code: 'constraint_violation',
+    message,
+    details: target === undefined ? { constraint: kind } : { constraint: kind, target },
+  };
 }
 
 export interface FailureContext {
@@ -72,12 +84,17 @@ export interface FailureContext {
 
 /** The agent-facing failure for what a call threw. */
 export function failureOf(e: unknown, at: FailureContext): ToolFailure {
-  if (e instanceof AgentError) return e.details === undefined ? { code: e.code, message: e.message } : { code: e.code, message: e.message, details: e.details };
+  if (e instanceof AgentError)
+    return e.details === undefined
+      ? { code: e.code, message: e.message }
+      : { code: e.code, message: e.message, details: e.details };
   const constraint = constraintFailure(e);
   if (constraint !== null) return constraint;
   const id = 'err_' + hashHex(`${at.seedText}\u0000${at.instance}\u0000${at.index}`).slice(0, 16);
   const stack = e instanceof Error ? (e.stack ?? e.message) : String(e);
-  at.logger(`[seahaven] world bug ${id} in ${at.world}/${at.tool} (instance ${at.instance}, call ${at.index}): ${stack}`);
+  at.logger(
+    `[seahaven] world bug ${id} in ${at.world}/${at.tool} (instance ${at.instance}, call ${at.index}): ${stack}`,
+  );
   return { code: 'internal', message: 'internal error', details: { id } };
 }
 
@@ -97,11 +114,24 @@ function mib(bytes: number): string {
  * `growthBytes`). With `endedAt`, SQLite undid the episode's writes along with the call, and the episode ends at that
  * call: this is then also the answer to everything asked of it later.
  */
-export function databaseFull(at: { world: string; limitBytes: number; growthBytes: number; endedAt: number | null }): ToolFailure {
+export function databaseFull(at: {
+  world: string;
+  limitBytes: number;
+  growthBytes: number;
+  endedAt: number | null;
+}): ToolFailure {
   const limit = `${mib(at.limitBytes)} MiB (its fixture's image plus the ${mib(at.growthBytes)} MiB an episode may add: maxDbGrowthBytes, or seahaven serve --max-episode-db-mb)`;
-  const details = { limit_mb: Math.round((at.limitBytes / 2 ** 20) * 100) / 100, growth_mb: Math.round((at.growthBytes / 2 ** 20) * 100) / 100, option: '--max-episode-db-mb' };
+  const details = {
+    limit_mb: Math.round((at.limitBytes / 2 ** 20) * 100) / 100,
+    growth_mb: Math.round((at.growthBytes / 2 ** 20) * 100) / 100,
+    option: '--max-episode-db-mb',
+  };
   if (at.endedAt === null) {
-    return { code: 'resource_exhausted', message: `${at.world}'s database reached its limit of ${limit}; nothing this call wrote was kept. Write less, delete rows, or raise the limit`, details };
+    return {
+      code: 'resource_exhausted',
+      message: `${at.world}'s database reached its limit of ${limit}; nothing this call wrote was kept. Write less, delete rows, or raise the limit`,
+      details,
+    };
   }
   return {
     code: 'resource_exhausted',

@@ -37,7 +37,9 @@ const META = 7;
 /** Write `text` at the end of `into` (in a new chunk when the last has no room); returns [chunk, start, end]. */
 function append(into: ByteChunks, text: string): [number, number, number] {
   // A UTF-16 code unit takes at most 3 bytes of UTF-8; the exact length is measured only when that bound does not fit.
-  const c = into.fits(3 * text.length) ? into.chunks.length - 1 : into.room(Buffer.byteLength(text));
+  const c = into.fits(3 * text.length)
+    ? into.chunks.length - 1
+    : into.room(Buffer.byteLength(text));
   const start = into.used;
   into.used += into.chunks[c].write(text, start);
   return [c, start, into.used];
@@ -86,13 +88,17 @@ export class CallHistory {
     meta[m + 3] = ae;
     const chunks = this.outcomes.chunks.length;
     const [oc, os, oe] = append(this.outcomes, outcome);
-    if (this.outcomes.chunks.length > chunks) this.heldOutcomeBytes += this.outcomes.chunks[oc].length;
+    if (this.outcomes.chunks.length > chunks)
+      this.heldOutcomeBytes += this.outcomes.chunks[oc].length;
     meta[m + 4] = oc;
     meta[m + 5] = os;
     meta[m + 6] = oe;
     this.tools.push(tool);
     // The chunk being written is kept (so the log may hold one chunk, 16 KiB, past its bound), unless this outcome alone is over it.
-    while (this.heldOutcomeBytes > this.maxOutcomeBytes && (this.firstKept < oc || (this.firstKept === oc && oe - os > this.maxOutcomeBytes))) {
+    while (
+      this.heldOutcomeBytes > this.maxOutcomeBytes &&
+      (this.firstKept < oc || (this.firstKept === oc && oe - os > this.maxOutcomeBytes))
+    ) {
       this.heldOutcomeBytes -= this.outcomes.drop(this.firstKept++);
     }
   }
@@ -107,13 +113,17 @@ export class CallHistory {
       const ok = mark >= 0;
       const index = ok ? mark : -mark - 1;
       const tool = this.tools[i];
-      const args: unknown = JSON.parse(this.args.chunks[m[at + 1]].toString('utf8', m[at + 2], m[at + 3]));
+      const args: unknown = JSON.parse(
+        this.args.chunks[m[at + 1]].toString('utf8', m[at + 2], m[at + 3]),
+      );
       const entry: CallLogEntry = index === 0 ? { tool, args, ok } : { index, tool, args, ok };
       if (this.outcomes.dropped(m[at + 4])) {
         entry.result_dropped = true;
         entry.result_bytes = m[at + 6] - m[at + 5];
       } else {
-        const outcome: unknown = JSON.parse(this.outcomes.chunks[m[at + 4]].toString('utf8', m[at + 5], m[at + 6]));
+        const outcome: unknown = JSON.parse(
+          this.outcomes.chunks[m[at + 4]].toString('utf8', m[at + 5], m[at + 6]),
+        );
         if (ok) entry.result = outcome;
         else entry.error = outcome as ToolFailure;
       }

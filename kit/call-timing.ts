@@ -6,7 +6,11 @@ export const DEFAULT_SLOW_CALL_MS = 1000;
 
 /** `ms` when it is a valid slow-call threshold; else an `invalid_slow_call_ms` error naming `where`. */
 export function checkSlowCallMs(ms: unknown, where: string): number {
-  if (typeof ms !== 'number' || !(ms >= 0)) throw new InstanceError('invalid_slow_call_ms', `${where} must be a number of milliseconds >= 0 (Infinity: never log); got ${JSON.stringify(ms)}`);
+  if (typeof ms !== 'number' || !(ms >= 0))
+    throw new InstanceError(
+      'invalid_slow_call_ms',
+      `${where} must be a number of milliseconds >= 0 (Infinity: never log); got ${JSON.stringify(ms)}`,
+    );
   return ms;
 }
 
@@ -21,7 +25,8 @@ export class CallTimer {
   private readonly logger: (line: string) => void;
 
   constructor(slowMs: number | undefined, logger: (line: string) => void) {
-    this.slowMs = slowMs === undefined ? DEFAULT_SLOW_CALL_MS : checkSlowCallMs(slowMs, 'slowCallMs');
+    this.slowMs =
+      slowMs === undefined ? DEFAULT_SLOW_CALL_MS : checkSlowCallMs(slowMs, 'slowCallMs');
     this.logger = logger;
   }
 
@@ -45,8 +50,13 @@ export class CallTimer {
     const ms = this.spent + performance.now() - this.started;
     this.lastMs = ms;
     if (ms >= this.slowMs) {
-      const where = this.slices === 1 ? 'nothing else ran on this thread meanwhile' : `in ${this.slices} slices, between which other sessions ran`;
-      this.logger(`[seahaven] slow call: ${world}/${tool} took ${Math.round(ms)} ms (instance ${instance}, call ${index}); ${where}`);
+      const where =
+        this.slices === 1
+          ? 'nothing else ran on this thread meanwhile'
+          : `in ${this.slices} slices, between which other sessions ran`;
+      this.logger(
+        `[seahaven] slow call: ${world}/${tool} took ${Math.round(ms)} ms (instance ${instance}, call ${index}); ${where}`,
+      );
     }
   }
 }

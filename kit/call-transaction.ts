@@ -70,7 +70,8 @@ export class CallTransaction {
   /** A statement that writes is about to run on `connection`: begin the call's part there, once per call. */
   beforeWrite(connection: Connection): void {
     if (!this.running || this.written.includes(connection)) return;
-    if (connection.beginCallPart(this.bulk, this.bulk && !this.capturing)) connection.runOwn(`SAVEPOINT ${CALL_SAVEPOINT}`);
+    if (connection.beginCallPart(this.bulk, this.bulk && !this.capturing))
+      connection.runOwn(`SAVEPOINT ${CALL_SAVEPOINT}`);
     else if (!connection.db.inTransaction) connection.runOwn('BEGIN');
     this.written.push(connection);
   }
@@ -156,7 +157,8 @@ export class CallTransaction {
       if (this.bulk) connection.endBulk();
       written.shift();
     }
-    if (this.capturing) yield* this.tracker.recordCallSteps(index, tool, this.touched, RECORD_CHUNK);
+    if (this.capturing)
+      yield* this.tracker.recordCallSteps(index, tool, this.touched, RECORD_CHUNK);
     this.end();
   }
 

@@ -30,7 +30,11 @@ export function captureTriggersSql(tables: readonly TableInfo[]): string {
 /** DDL that removes the capture triggers (used before a fixture image is frozen). */
 export function dropCaptureTriggersSql(tables: readonly TableInfo[]): string {
   return tables
-    .flatMap((t) => ['i', 'u', 'd'].map((op) => `DROP TRIGGER IF EXISTS ${quoteIdent(`${TRIGGER_PREFIX}${op}_${t.name}`)};`))
+    .flatMap((t) =>
+      ['i', 'u', 'd'].map(
+        (op) => `DROP TRIGGER IF EXISTS ${quoteIdent(`${TRIGGER_PREFIX}${op}_${t.name}`)};`,
+      ),
+    )
     .join('\n');
 }
 
@@ -49,7 +53,12 @@ export class RowReader {
     if (stmt === undefined) {
       const t = this.tables[tableNo];
       const where = t.pk.map((c) => `${quoteIdent(c)} IS ?`).join(' AND ');
-      stmt = this.db.prepare(`SELECT ${t.columns.map(quoteIdent).join(', ')} FROM ${quoteIdent(t.name)} WHERE ${where}`).raw(true).safeIntegers(true);
+      stmt = this.db
+        .prepare(
+          `SELECT ${t.columns.map(quoteIdent).join(', ')} FROM ${quoteIdent(t.name)} WHERE ${where}`,
+        )
+        .raw(true)
+        .safeIntegers(true);
       this.statements[tableNo] = stmt;
     }
     return (stmt.get(...(key as never[])) as unknown[] | undefined) ?? null;

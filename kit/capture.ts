@@ -122,7 +122,12 @@ export class ChangeTracker {
    * `recordCall` pausing (`yield`) after every `chunk` rows: a clock advance run in slices records its hundreds of
    * thousands of rows over several slices. Nothing else may use the tracker until it is done.
    */
-  *recordCallSteps(call: number, tool: string, touched: TouchedRows, chunk: number): Generator<void, void> {
+  *recordCallSteps(
+    call: number,
+    tool: string,
+    touched: TouchedRows,
+    chunk: number,
+  ): Generator<void, void> {
     const before = this.recordCount;
     for (let from = 0; from < touched.size; from += chunk) {
       if (from > 0) yield;
@@ -245,7 +250,8 @@ export class ChangeTracker {
         if (!sameRow(before, after)) rows.push([slot, before, after]);
       }
       from = this.callEnds[c];
-      for (const row of this.sorted(rows)) out.push({ call: this.callNumbers[c], tool: this.callTools[c], ...this.record(row) });
+      for (const row of this.sorted(rows))
+        out.push({ call: this.callNumbers[c], tool: this.callTools[c], ...this.record(row) });
     }
     return out;
   }
@@ -279,7 +285,9 @@ export class ChangeTracker {
     let n = this.slotOriginal[slot];
     if (n === UNREAD) {
       const t = this.tables[this.slotTable[slot]];
-      n = this.values.add(t.base === null ? null : t.base.read(t.local, this.values.get(this.slotKey[slot])!));
+      n = this.values.add(
+        t.base === null ? null : t.base.read(t.local, this.values.get(this.slotKey[slot])!),
+      );
       this.slotOriginal[slot] = n;
     }
     return n;
@@ -313,7 +321,11 @@ export class ChangeTracker {
 
   /** Rows sorted by table name, then key. */
   private sorted(rows: ChangedRow[]): ChangedRow[] {
-    const keyed = rows.map((r) => ({ row: r, name: this.tables[this.slotTable[r[0]]].name, key: this.values.get(this.slotKey[r[0]])! }));
+    const keyed = rows.map((r) => ({
+      row: r,
+      name: this.tables[this.slotTable[r[0]]].name,
+      key: this.values.get(this.slotKey[r[0]])!,
+    }));
     keyed.sort((a, b) => {
       if (a.name !== b.name) return a.name < b.name ? -1 : 1;
       for (let i = 0; i < a.key.length; i++) {
@@ -331,12 +343,21 @@ export class ChangeTracker {
     const keyRow: Row = {};
     const key = this.values.get(this.slotKey[slot])!;
     info.pk.forEach((c, i) => (keyRow[c] = sqlValueToJson(key[i])));
-    if (before === null) return { table: t.name, op: 'insert', key: keyRow, after: toRow(info, after!, null) };
-    if (after === null) return { table: t.name, op: 'delete', key: keyRow, before: toRow(info, before, null) };
+    if (before === null)
+      return { table: t.name, op: 'insert', key: keyRow, after: toRow(info, after!, null) };
+    if (after === null)
+      return { table: t.name, op: 'delete', key: keyRow, before: toRow(info, before, null) };
     const changed: number[] = [];
-    for (let i = 0; i < info.columns.length; i++) if (!info.pkIndex.includes(i) && !sameValue(before[i], after[i])) changed.push(i);
+    for (let i = 0; i < info.columns.length; i++)
+      if (!info.pkIndex.includes(i) && !sameValue(before[i], after[i])) changed.push(i);
     const cols = [...info.pkIndex, ...changed];
-    return { table: t.name, op: 'update', key: keyRow, before: toRow(info, before, cols), after: toRow(info, after, cols) };
+    return {
+      table: t.name,
+      op: 'update',
+      key: keyRow,
+      before: toRow(info, before, cols),
+      after: toRow(info, after, cols),
+    };
   }
 }
 
@@ -345,7 +366,8 @@ type ChangedRow = [number, unknown[] | null, unknown[] | null];
 
 function toRow(t: TableInfo, values: readonly unknown[], cols: number[] | null): Row {
   const row: Row = {};
-  if (cols === null) for (let i = 0; i < t.columns.length; i++) row[t.columns[i]] = sqlValueToJson(values[i]);
+  if (cols === null)
+    for (let i = 0; i < t.columns.length; i++) row[t.columns[i]] = sqlValueToJson(values[i]);
   else for (const i of cols) row[t.columns[i]] = sqlValueToJson(values[i]);
   return row;
 }

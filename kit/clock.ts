@@ -4,9 +4,15 @@ export type ClockMode = 'fixed' | 'tick';
 
 /** Parse an ISO-8601 instant to whole epoch milliseconds, or throw naming the expected form. */
 export function parseInstant(text: string, what: string): number {
-  const ms = typeof text === 'string' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/.test(text) ? Date.parse(text) : NaN;
+  const ms =
+    typeof text === 'string' &&
+    /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/.test(text)
+      ? Date.parse(text)
+      : NaN;
   if (!Number.isFinite(ms)) {
-    throw new RangeError(`${what} must be an ISO-8601 instant with a time zone, like 2026-06-01T09:00:00.000Z; got ${JSON.stringify(text)}`);
+    throw new RangeError(
+      `${what} must be an ISO-8601 instant with a time zone, like 2026-06-01T09:00:00.000Z; got ${JSON.stringify(text)}`,
+    );
   }
   return ms;
 }
@@ -25,9 +31,12 @@ export const MAX_INSTANT_MS = Date.UTC(9999, 0, 1);
  * number of milliseconds from 0 to `MAX_ADVANCE_MS` that ends no later than `MAX_INSTANT_MS`.
  */
 export function advanceProblem(ms: unknown, nowMs: number): string | null {
-  if (typeof ms !== 'number' || !Number.isSafeInteger(ms) || ms < 0) return `ms must be a whole number of milliseconds >= 0, like 2592000000 for 30 days; got ${String(ms)}`;
-  if (ms > MAX_ADVANCE_MS) return `ms must be at most ${MAX_ADVANCE_MS} (366 days) per advance; got ${ms}: advance in steps of at most 366 days`;
-  if (nowMs + ms > MAX_INSTANT_MS) return `advancing by ${ms} ms would move the clock from ${isoOf(nowMs)} past ${isoOf(MAX_INSTANT_MS)}, the latest instant a clock may read; advance by at most ${Math.max(0, MAX_INSTANT_MS - nowMs)} ms`;
+  if (typeof ms !== 'number' || !Number.isSafeInteger(ms) || ms < 0)
+    return `ms must be a whole number of milliseconds >= 0, like 2592000000 for 30 days; got ${String(ms)}`;
+  if (ms > MAX_ADVANCE_MS)
+    return `ms must be at most ${MAX_ADVANCE_MS} (366 days) per advance; got ${ms}: advance in steps of at most 366 days`;
+  if (nowMs + ms > MAX_INSTANT_MS)
+    return `advancing by ${ms} ms would move the clock from ${isoOf(nowMs)} past ${isoOf(MAX_INSTANT_MS)}, the latest instant a clock may read; advance by at most ${Math.max(0, MAX_INSTANT_MS - nowMs)} ms`;
   return null;
 }
 

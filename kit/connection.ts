@@ -80,9 +80,18 @@ function toRow(cols: string[], values: unknown[]): Row {
   const row: Record<string, JsonValue> = {};
   for (let i = 0; i < cols.length; i++) {
     const v = values[i];
-    const json = typeof v === 'bigint' || (typeof v === 'object' && v !== null) ? sqlValueToJson(v) : (v as JsonValue);
+    const json =
+      typeof v === 'bigint' || (typeof v === 'object' && v !== null)
+        ? sqlValueToJson(v)
+        : (v as JsonValue);
     // Assigning to "__proto__" would set the prototype instead of a key.
-    if (cols[i] === '__proto__') Object.defineProperty(row, '__proto__', { value: json, enumerable: true, writable: true, configurable: true });
+    if (cols[i] === '__proto__')
+      Object.defineProperty(row, '__proto__', {
+        value: json,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     else row[cols[i]] = json;
   }
   return row;
@@ -128,8 +137,16 @@ export class Connection {
     this.db = db;
     this.tenant = tenant;
     this.currentRows = new RowReader(db, tables);
-    db.function(CAPTURE_FN, { varargs: true, safeIntegers: true, directOnly: false }, (...args: unknown[]) => this.tenant.capture(args));
-    installSqlOverrides(db, () => this.tenant.clock.iso(), () => this.tenant.sqlStream);
+    db.function(
+      CAPTURE_FN,
+      { varargs: true, safeIntegers: true, directOnly: false },
+      (...args: unknown[]) => this.tenant.capture(args),
+    );
+    installSqlOverrides(
+      db,
+      () => this.tenant.clock.iso(),
+      () => this.tenant.sqlStream,
+    );
   }
 
   /**
@@ -169,9 +186,12 @@ export class Connection {
 
   /** The first row of a prepared statement, in JSON forms. */
   row(p: Prepared, params: readonly unknown[]): Row | undefined {
-    const row = p.stmt.get(...(params as never[])) as unknown[] | Record<string, unknown> | undefined;
+    const row = p.stmt.get(...(params as never[])) as
+      unknown[] | Record<string, unknown> | undefined;
     if (row === undefined) return undefined;
-    return p.cols === null ? rowToJson(row as Record<string, unknown>) : toRow(p.cols, row as unknown[]);
+    return p.cols === null
+      ? rowToJson(row as Record<string, unknown>)
+      : toRow(p.cols, row as unknown[]);
   }
 
   /** Every row of a prepared statement, in JSON forms. */
@@ -198,13 +218,21 @@ export class Connection {
   limitTo(bytes: number): void {
     if (bytes === this.limitBytes) return;
     this.limitBytes = bytes;
-    const pages = Math.max(1, Math.floor(Math.min(bytes, MAX_DB_BYTES) / Number(this.db.pragma('page_size', { simple: true }))));
+    const pages = Math.max(
+      1,
+      Math.floor(
+        Math.min(bytes, MAX_DB_BYTES) / Number(this.db.pragma('page_size', { simple: true })),
+      ),
+    );
     this.db.pragma(`max_page_count = ${pages}`);
   }
 
   /** The database's size now, in bytes (its pages, free ones included). */
   get bytes(): number {
-    return Number(this.db.pragma('page_count', { simple: true })) * Number(this.db.pragma('page_size', { simple: true }));
+    return (
+      Number(this.db.pragma('page_count', { simple: true })) *
+      Number(this.db.pragma('page_size', { simple: true }))
+    );
   }
 
   /**
@@ -291,7 +319,8 @@ export class Connection {
    * transaction is open until `resume()`, which is cheaper than closing it.
    */
   rollBack(): void {
-    if (!this.restartable) throw new Error('rollBack: no episode transaction to roll back to the fixture');
+    if (!this.restartable)
+      throw new Error('rollBack: no episode transaction to roll back to the fixture');
     this.runOwn('ROLLBACK');
     this.episode = false;
     this.fromFixture = false;

@@ -24,7 +24,13 @@ export interface LiveStore {
  * call's transaction reads what is needed and the statement runs again, from the same position of the SQL random
  * stream (capture.ts).
  */
-function write<T>(connection: Connection, store: LiveStore, p: Prepared, tx: CallTransaction, run: () => T): T {
+function write<T>(
+  connection: Connection,
+  store: LiveStore,
+  p: Prepared,
+  tx: CallTransaction,
+  run: () => T,
+): T {
   tx.beforeWrite(connection);
   if (p.replaces) tx.beforeReplace();
   store.sqlStream.saveInto(streamMark, 0);
@@ -61,14 +67,20 @@ export function storeDb(store: LiveStore, tx: CallTransaction): CtxDb {
     one<T = Row>(sql: string, ...params: SqlParam[]): T | undefined {
       const connection = store.live();
       const p = statement(connection, sql, tx);
-      if (!p.stmt.reader) throw new TypeError(`ctx.db.one() needs a statement that returns rows; use ctx.db.run() for: ${sql}`);
+      if (!p.stmt.reader)
+        throw new TypeError(
+          `ctx.db.one() needs a statement that returns rows; use ctx.db.run() for: ${sql}`,
+        );
       if (p.stmt.readonly) return connection.row(p, params) as T | undefined;
       return write(connection, store, p, tx, () => connection.row(p, params) as T | undefined);
     },
     all<T = Row>(sql: string, ...params: SqlParam[]): T[] {
       const connection = store.live();
       const p = statement(connection, sql, tx);
-      if (!p.stmt.reader) throw new TypeError(`ctx.db.all() needs a statement that returns rows; use ctx.db.run() for: ${sql}`);
+      if (!p.stmt.reader)
+        throw new TypeError(
+          `ctx.db.all() needs a statement that returns rows; use ctx.db.run() for: ${sql}`,
+        );
       if (p.stmt.readonly) return connection.rows(p, params) as T[];
       return write(connection, store, p, tx, () => connection.rows(p, params) as T[]);
     },
@@ -82,8 +94,13 @@ export function storeDb(store: LiveStore, tx: CallTransaction): CtxDb {
         else write(connection, store, p, tx, () => stmt.all(...params));
         return { changes: connection.lastChanges(), lastInsertRowid: 0 };
       }
-      const r = stmt.readonly ? stmt.run(...params) : write(connection, store, p, tx, () => stmt.run(...params));
-      return { changes: r.changes, lastInsertRowid: sqlValueToJson(r.lastInsertRowid) as number | string };
+      const r = stmt.readonly
+        ? stmt.run(...params)
+        : write(connection, store, p, tx, () => stmt.run(...params));
+      return {
+        changes: r.changes,
+        lastInsertRowid: sqlValueToJson(r.lastInsertRowid) as number | string,
+      };
     },
     transaction<T>(fn: () => T): T {
       return tx.savepoint(store.live(), fn);

@@ -2,7 +2,8 @@
 import type { Ids, Rng } from './random.ts';
 import type { Row } from './values.ts';
 
-export type SqlParam = string | number | bigint | boolean | null | Uint8Array | Record<string, unknown>;
+export type SqlParam =
+  string | number | bigint | boolean | null | Uint8Array | Record<string, unknown>;
 
 /** The result of `ctx.db.run`. */
 export interface RunResult {

@@ -15,7 +15,14 @@
  * The codes the kit gives a failed call itself (`invalid_arguments`, `unknown_tool`, `unknown_operation`,
  * `constraint_violation`, `resource_exhausted`, `internal`), and any code a world's tool chooses.
  */
-export type AgentErrorCode = 'invalid_arguments' | 'unknown_tool' | 'unknown_operation' | 'constraint_violation' | 'resource_exhausted' | 'internal' | (string & {});
+export type AgentErrorCode =
+  | 'invalid_arguments'
+  | 'unknown_tool'
+  | 'unknown_operation'
+  | 'constraint_violation'
+  | 'resource_exhausted'
+  | 'internal'
+  | (string & {});
 
 /** The codes of an `InstanceError`: what the harness did wrong with an instance. */
 export type InstanceErrorCode =
@@ -68,7 +75,11 @@ export abstract class SeahavenError<C extends string = SeahavenErrorCode> extend
     super(message);
     this.name = new.target.name;
     this.code = code;
-    for (let cls: unknown = new.target; typeof cls === 'function' && cls !== Error; cls = Object.getPrototypeOf(cls)) {
+    for (
+      let cls: unknown = new.target;
+      typeof cls === 'function' && cls !== Error;
+      cls = Object.getPrototypeOf(cls)
+    ) {
       const key = BRANDS.get(cls as ErrorClass);
       if (key !== undefined) Object.defineProperty(this, key, { value: true });
     }
@@ -76,7 +87,11 @@ export abstract class SeahavenError<C extends string = SeahavenErrorCode> extend
   static override [Symbol.hasInstance](value: unknown): boolean {
     const key = BRANDS.get(this);
     if (key === undefined) return Function.prototype[Symbol.hasInstance].call(this, value);
-    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[key] === true;
+    return (
+      typeof value === 'object' &&
+      value !== null &&
+      (value as Record<symbol, unknown>)[key] === true
+    );
   }
 }
 

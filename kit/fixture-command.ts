@@ -9,7 +9,10 @@ import { fileURLToPath } from 'node:url';
 import type { World } from './world-types.ts';
 
 // The example worlds beside this copy of the kit: `worlds/` for the sources, `dist/worlds/` for the build.
-const EXAMPLES = [fileURLToPath(new URL('../worlds/', import.meta.url)), fileURLToPath(new URL('../../worlds/', import.meta.url))];
+const EXAMPLES = [
+  fileURLToPath(new URL('../worlds/', import.meta.url)),
+  fileURLToPath(new URL('../../worlds/', import.meta.url)),
+];
 /** The module names `seahaven` looks for in a folder given as `--world <folder>` (see resolveWorldModule). */
 const MODULES = ['index.ts', 'world.ts', 'src/world.ts'];
 
@@ -19,12 +22,16 @@ const MODULES = ['index.ts', 'world.ts', 'src/world.ts'];
  * name, else a placeholder for the module's path.
  */
 export function worldArgument(world: World, cwd = process.cwd()): string {
-  const example = EXAMPLES.some((e) => existsSync(join(e, world.name, 'index.ts')) || existsSync(join(e, world.name, 'index.js')));
+  const example = EXAMPLES.some(
+    (e) =>
+      existsSync(join(e, world.name, 'index.ts')) || existsSync(join(e, world.name, 'index.js')),
+  );
   const dir = world.fixturesDir;
   if (dir === null) return example ? world.name : '<path of the module that exports the world>';
   const folder = dirname(resolve(dir));
   if (EXAMPLES.some((e) => folder === join(e, world.name))) return world.name;
-  if (!MODULES.some((m) => existsSync(join(folder, m)))) return example ? world.name : '<path of the module that exports the world>';
+  if (!MODULES.some((m) => existsSync(join(folder, m))))
+    return example ? world.name : '<path of the module that exports the world>';
   const rel = relative(cwd, folder).split(sep).join('/');
   if (rel === '') return '.';
   if (rel === '..' || (rel.startsWith('../') && !rel.startsWith('../..'))) return rel;

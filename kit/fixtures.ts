@@ -4,7 +4,15 @@
  * sha256 and schema hash, adds the change-capture triggers and caches the resulting image that every reset deserializes.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { MAX_DB_BYTES } from './connection.ts';
@@ -55,8 +63,15 @@ export function sha256(bytes: Uint8Array): string {
 /** Run a fixture's builder and freeze every store to bytes. Deterministic: the same world gives the same bytes. */
 export function buildFixture(world: World, id: string): BuiltFixture {
   const spec = Object.hasOwn(world.fixtures, id) ? world.fixtures[id] : undefined;
-  if (!spec) throw new InstanceError('unknown_fixture', `world "${world.name}" has no fixture "${id}"`);
-  const inst = world.instance({ fixture: spec.parent, seed: 0, clock: 'fixed', now: spec.now, maxDbGrowthBytes: MAX_DB_BYTES });
+  if (!spec)
+    throw new InstanceError('unknown_fixture', `world "${world.name}" has no fixture "${id}"`);
+  const inst = world.instance({
+    fixture: spec.parent,
+    seed: 0,
+    clock: 'fixed',
+    now: spec.now,
+    maxDbGrowthBytes: MAX_DB_BYTES,
+  });
   try {
     inst[runFixtureBuild]((ctx) => spec.build(ctx));
     const images = new Map<string | null, Buffer>();
@@ -87,7 +102,11 @@ export function buildFixture(world: World, id: string): BuiltFixture {
       for (const [mount, w] of worlds) {
         if (mount === null) continue;
         const bytes = images.get(mount)!;
-        meta.stores[mount] = { sha256: sha256(bytes), schema_hash: w.schemaHash, bytes: bytes.length };
+        meta.stores[mount] = {
+          sha256: sha256(bytes),
+          schema_hash: w.schemaHash,
+          bytes: bytes.length,
+        };
       }
     }
     return { meta, images };
@@ -104,11 +123,21 @@ export const COMMITTED_IMAGE_LIMIT = 1_048_576;
  * its recipe, check that every store has the sha256 the committed sidecar records, and keep it in the folder for the next process (where the folder is
  * writable; an installed, read-only copy keeps it in memory). A recipe that no longer reproduces the hash is refused.
  */
-function buildOnFirstUse(world: World, id: string, meta: FixtureMeta, dir: string): Map<string | null, Buffer> {
+function buildOnFirstUse(
+  world: World,
+  id: string,
+  meta: FixtureMeta,
+  dir: string,
+): Map<string | null, Buffer> {
   const built = buildFixture(world, id);
   for (const [mount, bytes] of built.images) {
     const expected = mount === null ? meta.sha256 : meta.stores?.[mount]?.sha256;
-    if (sha256(bytes) !== expected) refuse(world, id, `was rebuilt because its image is not in ${dir}, but the rebuild does not reproduce the sha256 its sidecar records (the builder or schema changed since)`);
+    if (sha256(bytes) !== expected)
+      refuse(
+        world,
+        id,
+        `was rebuilt because its image is not in ${dir}, but the rebuild does not reproduce the sha256 its sidecar records (the builder or schema changed since)`,
+      );
   }
   keepImages(id, built.images, dir);
   return built.images;
@@ -118,7 +147,11 @@ function buildOnFirstUse(world: World, id: string, meta: FixtureMeta, dir: strin
  * Keep the images of a fixture built from its recipe in the fixtures folder, where later processes find them (a
  * fixture too large to commit, rebuilt and checked against its sidecar). A read-only folder keeps nothing.
  */
-export function keepImages(id: string, images: ReadonlyMap<string | null, Buffer>, dir: string): void {
+export function keepImages(
+  id: string,
+  images: ReadonlyMap<string | null, Buffer>,
+  dir: string,
+): void {
   for (const [mount, bytes] of images) {
     const file = join(dir, imageFileName(id, mount));
     const partial = `${file}.${process.pid}.partial`;
@@ -176,7 +209,13 @@ function identityOf(file: string): FileIdentity | null {
   }
 }
 
-const sameFile = (a: FileIdentity | null, b: FileIdentity | null) => a !== null && b !== null && a.file === b.file && a.ino === b.ino && a.size === b.size && a.mtimeMs === b.mtimeMs;
+const sameFile = (a: FileIdentity | null, b: FileIdentity | null) =>
+  a !== null &&
+  b !== null &&
+  a.file === b.file &&
+  a.ino === b.ino &&
+  a.size === b.size &&
+  a.mtimeMs === b.mtimeMs;
 
 /** Remember that `file` holds `bytes`, when nothing changed it while they were read or written. */
 function pinFile(bytes: Buffer, file: string, before: FileIdentity | null): void {
@@ -221,11 +260,19 @@ function withCaptureTriggers(bytes: Buffer, tables: readonly TableInfo[]): Buffe
 }
 
 function refuse(world: World, id: string, why: string): never {
-  throw new InstanceError('fixture_invalid', `fixture "${id}" of world "${world.name}" ${why}; rebuild it with \`${rebuildCommand(world)}\` (and commit the result)`);
+  throw new InstanceError(
+    'fixture_invalid',
+    `fixture "${id}" of world "${world.name}" ${why}; rebuild it with \`${rebuildCommand(world)}\` (and commit the result)`,
+  );
 }
 
 /** The committed images of a fixture, each checked against its sidecar and the world's schema. */
-function readFrozenImages(world: World, id: string, meta: FixtureMeta, dir: string): Map<string | null, Buffer> {
+function readFrozenImages(
+  world: World,
+  id: string,
+  meta: FixtureMeta,
+  dir: string,
+): Map<string | null, Buffer> {
   const images = new Map<string | null, Buffer>();
   for (const [mount, w] of worldsByMount(world)) {
     const file = join(dir, imageFileName(id, mount));
@@ -235,11 +282,14 @@ function readFrozenImages(world: World, id: string, meta: FixtureMeta, dir: stri
     pinFile(bytes, file, before);
     const expected = mount === null ? meta : meta.stores?.[mount];
     if (!expected) refuse(world, id, `has no sidecar entry for store "${mount}"`);
-    if (sha256(bytes) !== expected.sha256) refuse(world, id, `does not match its recorded sha256 (${file} was modified)`);
-    if (expected.schema_hash !== w.schemaHash) refuse(world, id, `was built for another schema of ${w.name} (schema.sql changed since)`);
+    if (sha256(bytes) !== expected.sha256)
+      refuse(world, id, `does not match its recorded sha256 (${file} was modified)`);
+    if (expected.schema_hash !== w.schemaHash)
+      refuse(world, id, `was built for another schema of ${w.name} (schema.sql changed since)`);
     const probe = new Database(bytes, { readonly: true });
     try {
-      if (schemaHash(probe) !== w.schemaHash) refuse(world, id, `contains a schema that differs from ${w.name}'s schema`);
+      if (schemaHash(probe) !== w.schemaHash)
+        refuse(world, id, `contains a schema that differs from ${w.name}'s schema`);
     } finally {
       probe.close();
     }
@@ -270,8 +320,12 @@ export function loadFixture(world: World, id: string): LoadedFixture {
       refuse(world, id, `has an unreadable sidecar ${sidecar} (${(e as Error).message})`);
     }
     // A store's image over the commit limit (the host's or a mounted world's) is not committed: build it on first use.
-    const complete = [...worlds.keys()].every((mount) => existsSync(join(dir, imageFileName(id, mount))));
-    images = complete ? readFrozenImages(world, id, meta, dir) : buildOnFirstUse(world, id, meta, dir);
+    const complete = [...worlds.keys()].every((mount) =>
+      existsSync(join(dir, imageFileName(id, mount))),
+    );
+    images = complete
+      ? readFrozenImages(world, id, meta, dir)
+      : buildOnFirstUse(world, id, meta, dir);
   }
   const resetImages = new Map<string | null, Buffer>();
   const base = new Map<string | null, RowReader>();
@@ -306,8 +360,12 @@ export function fixtureFootprint(world: World, id: string): { bytes: number; loa
     bytes = 0;
     if (world.fixturesDir !== null) {
       try {
-        const meta = JSON.parse(readFileSync(join(world.fixturesDir, `${id}.json`), 'utf8')) as FixtureMeta;
-        bytes = (Number(meta.bytes) || 0) + Object.values(meta.stores ?? {}).reduce((n, s) => n + (Number(s.bytes) || 0), 0);
+        const meta = JSON.parse(
+          readFileSync(join(world.fixturesDir, `${id}.json`), 'utf8'),
+        ) as FixtureMeta;
+        bytes =
+          (Number(meta.bytes) || 0) +
+          Object.values(meta.stores ?? {}).reduce((n, s) => n + (Number(s.bytes) || 0), 0);
       } catch {
         // Loading it will say what is wrong.
       }

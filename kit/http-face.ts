@@ -57,7 +57,11 @@ export interface HttpFaceSpec {
   /** Map a request to one operation and its input, or answer it directly (an unknown URL, a malformed body). Pure: no clock, no state. */
   route(req: FaceRequest): FaceRoute;
   /** Turn an operation's outcome into the reply. Pure. */
-  reply(outcome: OperationOutcome, req: FaceRequest, route: { operation: string; input: unknown }): FaceReply;
+  reply(
+    outcome: OperationOutcome,
+    req: FaceRequest,
+    route: { operation: string; input: unknown },
+  ): FaceReply;
   /**
    * A reply in the API's own error shape for what the server answers itself: a world bug (500), a body too large
    * (413), no access (401), the server at capacity or shutting down (503). Default: `{ error: { message } }`.
@@ -77,9 +81,18 @@ const BASE_PATH = /^\/[A-Za-z0-9._~-]+(?:\/[A-Za-z0-9._~-]+)*$/;
  * @example
  * const getBalance = defineOperation({ name: 'GetBalance', run: (ctx) => ctx.db.one('SELECT …') });
  */
-export function defineOperation<I, R>(op: { name: string; run(ctx: Ctx, input: I): R }): Operation<I, R> {
-  if (typeof op?.name !== 'string' || op.name === '' || op.name.length > 128) throw new DefinitionError(`defineOperation: the name must be 1 to 128 characters, like "PostCustomers"; got ${JSON.stringify(op?.name)}`);
-  if (typeof op.run !== 'function') throw new DefinitionError(`defineOperation(${JSON.stringify(op.name)}): run must be a function (ctx, input) => result`);
+export function defineOperation<I, R>(op: {
+  name: string;
+  run(ctx: Ctx, input: I): R;
+}): Operation<I, R> {
+  if (typeof op?.name !== 'string' || op.name === '' || op.name.length > 128)
+    throw new DefinitionError(
+      `defineOperation: the name must be 1 to 128 characters, like "PostCustomers"; got ${JSON.stringify(op?.name)}`,
+    );
+  if (typeof op.run !== 'function')
+    throw new DefinitionError(
+      `defineOperation(${JSON.stringify(op.name)}): run must be a function (ctx, input) => result`,
+    );
   return { name: op.name, run: op.run };
 }
 
@@ -91,16 +104,26 @@ export function defineOperation<I, R>(op: { name: string; run(ctx: Ctx, input: I
 export function defineHttpFace(spec: HttpFaceSpec): HttpFace {
   const where = 'defineHttpFace';
   if (typeof spec?.basePath !== 'string' || !BASE_PATH.test(spec.basePath)) {
-    throw new DefinitionError(`${where}: basePath must be a path like "/v1" (no trailing slash); got ${JSON.stringify(spec?.basePath)}`);
+    throw new DefinitionError(
+      `${where}: basePath must be a path like "/v1" (no trailing slash); got ${JSON.stringify(spec?.basePath)}`,
+    );
   }
   for (const f of ['credential', 'issueKey', 'route', 'reply'] as const) {
-    if (typeof spec[f] !== 'function') throw new DefinitionError(`${where}: ${f} must be a function; see docs/http-apis.md`);
+    if (typeof spec[f] !== 'function')
+      throw new DefinitionError(`${where}: ${f} must be a function; see docs/http-apis.md`);
   }
-  if (!Array.isArray(spec.operations) || spec.operations.length === 0) throw new DefinitionError(`${where}: operations must be a non-empty array of defineOperation(...) results`);
+  if (!Array.isArray(spec.operations) || spec.operations.length === 0)
+    throw new DefinitionError(
+      `${where}: operations must be a non-empty array of defineOperation(...) results`,
+    );
   const byName = new Map<string, Operation>();
   for (const op of spec.operations) {
-    if (typeof op?.name !== 'string' || typeof op.run !== 'function') throw new DefinitionError(`${where}: every operation must come from defineOperation(...)`);
-    if (byName.has(op.name)) throw new DefinitionError(`${where}: two operations are named "${op.name}"; names must be unique`);
+    if (typeof op?.name !== 'string' || typeof op.run !== 'function')
+      throw new DefinitionError(`${where}: every operation must come from defineOperation(...)`);
+    if (byName.has(op.name))
+      throw new DefinitionError(
+        `${where}: two operations are named "${op.name}"; names must be unique`,
+      );
     byName.set(op.name, op);
   }
   return { ...spec, operationsByName: byName };
@@ -115,7 +138,12 @@ export function faceError(face: HttpFace, status: number, message: string): Face
  * Answer one request: route it, run its operation through `run` (one call of the instance), shape the reply. A throw
  * in `route` or `reply` is a world bug: `bug` logs it and names it, and the client gets the face's 500.
  */
-export function answerRequest(face: HttpFace, req: FaceRequest, run: (operation: string, input: unknown) => OperationOutcome, bug: (context: string, e: unknown) => string): FaceReply {
+export function answerRequest(
+  face: HttpFace,
+  req: FaceRequest,
+  run: (operation: string, input: unknown) => OperationOutcome,
+  bug: (context: string, e: unknown) => string,
+): FaceReply {
   let route: FaceRoute;
   try {
     route = face.route(req);

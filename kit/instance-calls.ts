@@ -3,7 +3,13 @@
  * (one transaction, changes captured, the outcome logged), how a failed one is rolled back, and the episode's running
  * state (destroyed, advancing in slices, ended). `Instance` (instance.ts) owns one and delegates to it.
  */
-import { databaseFull, failureOf, isDatabaseFull, safeJson, type ToolFailure } from './call-failure.ts';
+import {
+  databaseFull,
+  failureOf,
+  isDatabaseFull,
+  safeJson,
+  type ToolFailure,
+} from './call-failure.ts';
 import type { CallHistory } from './call-history.ts';
 import type { CallTimer } from './call-timing.ts';
 import type { CallTransaction } from './call-transaction.ts';
@@ -55,8 +61,16 @@ export class InstanceCalls {
   }
 
   alive(): void {
-    if (this.destroyed) throw new InstanceError('destroyed', `instance ${this.#p.id} was destroyed; start a new one with world.instance()`);
-    if (this.advancing !== null) throw new InstanceError('advancing', `instance ${this.#p.id} is advancing its clock in slices; wait for the advance to finish (its last slice answers it)`);
+    if (this.destroyed)
+      throw new InstanceError(
+        'destroyed',
+        `instance ${this.#p.id} was destroyed; start a new one with world.instance()`,
+      );
+    if (this.advancing !== null)
+      throw new InstanceError(
+        'advancing',
+        `instance ${this.#p.id} is advancing its clock in slices; wait for the advance to finish (its last slice answers it)`,
+      );
   }
 
   /** Alive, and its episode not ended: what reading or forking its state needs. */
@@ -73,7 +87,12 @@ export class InstanceCalls {
     if (!lost && !isDatabaseFull(e)) return null;
     const p = this.#p;
     const limit = Math.min(MAX_DB_BYTES, Math.max(...p.stores.map((st) => st.limitBytes)));
-    const failure = databaseFull({ world: p.world.name, limitBytes: limit, growthBytes: p.settings.maxDbGrowthBytes, endedAt: lost ? p.clock.calls : null });
+    const failure = databaseFull({
+      world: p.world.name,
+      limitBytes: limit,
+      growthBytes: p.settings.maxDbGrowthBytes,
+      endedAt: lost ? p.clock.calls : null,
+    });
     if (lost) this.ended = failure;
     return failure;
   }
@@ -84,15 +103,24 @@ export class InstanceCalls {
     if (this.ended !== null) return this.refused(name, args, this.ended);
     const bound = this.#p.bound.get(name);
     if (bound === undefined) {
-      return this.refused(name, args, { code: 'unknown_tool', message: `Unknown tool "${name}". Available tools: ${[...this.#p.bound.keys()].join(', ')}.` });
+      return this.refused(name, args, {
+        code: 'unknown_tool',
+        message: `Unknown tool "${name}". Available tools: ${[...this.#p.bound.keys()].join(', ')}.`,
+      });
     }
     const parsed = bound.tool.input.safeParse(args);
     if (!parsed.success) {
       const violations = violationsOf(parsed.error);
       const message = `Invalid arguments for ${name}: ${violations.map((v) => (v.path ? `${v.path}: ${v.message}` : v.message)).join('; ')}`;
-      return this.refused(name, args, { code: 'invalid_arguments', message, details: { violations } });
+      return this.refused(name, args, {
+        code: 'invalid_arguments',
+        message,
+        details: { violations },
+      });
     }
-    return this.#numbered(bound.name, args, parsed.data, bound.store, (ctx) => bound.tool.run(ctx, parsed.data));
+    return this.#numbered(bound.name, args, parsed.data, bound.store, (ctx) =>
+      bound.tool.run(ctx, parsed.data),
+    );
   }
 
   /** One operation of the world's HTTP face, run as one numbered call (`Instance#operation`). */
@@ -102,10 +130,18 @@ export class InstanceCalls {
     const world = this.#p.world;
     const op = world.http?.operationsByName.get(name);
     if (op === undefined) {
-      const error: ToolFailure = { code: 'unknown_operation', message: world.http ? `Unknown operation "${name}" of ${world.name}'s HTTP face.` : `${world.name} has no HTTP face (no http option in defineWorld, and no mount with http: true).` };
+      const error: ToolFailure = {
+        code: 'unknown_operation',
+        message: world.http
+          ? `Unknown operation "${name}" of ${world.name}'s HTTP face.`
+          : `${world.name} has no HTTP face (no http option in defineWorld, and no mount with http: true).`,
+      };
       return this.refused(name, input, error);
     }
-    const args = input !== null && typeof input === 'object' && !Array.isArray(input) ? (input as Record<string, unknown>) : { input };
+    const args =
+      input !== null && typeof input === 'object' && !Array.isArray(input)
+        ? (input as Record<string, unknown>)
+        : { input };
     return this.#numbered(name, input, args, this.#p.faceStore, (ctx) => op.run(ctx, input));
   }
 
@@ -113,7 +149,14 @@ export class InstanceCalls {
    * Run `run` as one numbered call recorded under `name`: one transaction, changes captured, the outcome logged. A
    * tool's call and an HTTP operation's go through here alike.
    */
-  #numbered(name: string, rawArgs: unknown, args: Record<string, unknown>, storeIndex: number, run: (ctx: Ctx) => unknown, bulk = false): CallOutcome {
+  #numbered(
+    name: string,
+    rawArgs: unknown,
+    args: Record<string, unknown>,
+    storeIndex: number,
+    run: (ctx: Ctx) => unknown,
+    bulk = false,
+  ): CallOutcome {
     const index = this.#beginCall(name, args, bulk);
     try {
       return this.#commitCall(index, name, rawArgs, run(this.#p.stores[storeIndex].ctx));
@@ -146,7 +189,11 @@ export class InstanceCalls {
   }
 
   /** An advance's hooks and then its commit (`commitSteps`), pausing wherever either does: what its slices run. */
-  *#advanceSteps(index: number, args: { ms: number }, hooks: Generator<unknown, unknown>): Generator<unknown, CallOutcome> {
+  *#advanceSteps(
+    index: number,
+    args: { ms: number },
+    hooks: Generator<unknown, unknown>,
+  ): Generator<unknown, CallOutcome> {
     const outcome = outcomeOf('advance_clock', yield* hooks);
     yield* this.#p.tx.commitSteps(index, 'advance_clock');
     this.#p.calls.push(index, true, 'advance_clock', safeJson(args), outcome.json);
@@ -158,7 +205,16 @@ export class InstanceCalls {
     const p = this.#p;
     const lost = p.tx.rollback();
     const s = p.settings;
-    const error = this.#exhausted(e, lost) ?? failureOf(e, { world: p.world.name, tool: name, instance: p.id, index, seedText: s.seedText, logger: s.logger });
+    const error =
+      this.#exhausted(e, lost) ??
+      failureOf(e, {
+        world: p.world.name,
+        tool: name,
+        instance: p.id,
+        index,
+        seedText: s.seedText,
+        logger: s.logger,
+      });
     const json = safeJson(error);
     p.calls.push(index, false, name, safeJson(rawArgs), json);
     return { ok: false, error, json };
@@ -180,7 +236,14 @@ export class InstanceCalls {
   internalReply(context: string, e: unknown): string {
     const p = this.#p;
     const s = p.settings;
-    const error = failureOf(e, { world: p.world.name, tool: context, instance: p.id, index: p.clock.calls, seedText: s.seedText, logger: s.logger });
+    const error = failureOf(e, {
+      world: p.world.name,
+      tool: context,
+      instance: p.id,
+      index: p.clock.calls,
+      seedText: s.seedText,
+      logger: s.logger,
+    });
     return `internal error ${String(error.details?.id ?? '')}`.trim();
   }
 
@@ -220,10 +283,18 @@ export class InstanceCalls {
           p.clock.base += ms;
           if (p.hooks.length === 0) return (done = { ok: true, result: null, json: 'null' });
           index = this.#beginCall('advance_clock', args, true);
-          steps = this.#advanceSteps(index, args, clockHookSteps(p.world, p.hooks, (m) => this.storeOf(m).ctx, { from, to: from + ms }));
+          steps = this.#advanceSteps(
+            index,
+            args,
+            clockHookSteps(p.world, p.hooks, (m) => this.storeOf(m).ctx, { from, to: from + ms }),
+          );
           this.advancing = run;
         } else {
-          if (this.destroyed) throw new InstanceError('destroyed', `instance ${p.id} was destroyed while its clock advanced; the advance was rolled back`);
+          if (this.destroyed)
+            throw new InstanceError(
+              'destroyed',
+              `instance ${p.id} was destroyed while its clock advanced; the advance was rolled back`,
+            );
           this.currentCall = index;
           p.timer.resume();
         }

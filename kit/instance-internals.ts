@@ -24,7 +24,8 @@ export const openBytes: unique symbol = Symbol('seahaven.openBytes');
  * A call's outcome as a transport sends it: the result or the failure, and its JSON text (the text the call log
  * recorded), so the transport writes it without serialising it again.
  */
-export type CallOutcome = { ok: true; result: unknown; json: string } | { ok: false; error: ToolFailure; json: string };
+export type CallOutcome =
+  { ok: true; result: unknown; json: string } | { ok: false; error: ToolFailure; json: string };
 
 /** A call's result checked and serialised; throws (the call is rolled back) when it is a Promise or not JSON. */
 export function outcomeOf(name: string, value: unknown): CallOutcome {
@@ -36,7 +37,9 @@ export function outcomeOf(name: string, value: unknown): CallOutcome {
   try {
     return { ok: true, result, json: JSON.stringify(result) ?? 'null' };
   } catch (e) {
-    throw new TypeError(`${name} returned a value that is not JSON (${(e as Error).message}); return plain objects, arrays, strings, numbers, booleans and null`);
+    throw new TypeError(
+      `${name} returned a value that is not JSON (${(e as Error).message}); return plain objects, arrays, strings, numbers, booleans and null`,
+    );
   }
 }
 

@@ -72,7 +72,11 @@ export type EpisodeLimits = Pick<InstanceOptions, 'maxCallLogBytes' | 'maxDbGrow
 /** Check a byte limit option: a whole number of bytes, at least `min`. */
 function byteLimit(name: string, value: number | undefined, fallback: number, min: number): number {
   if (value === undefined) return fallback;
-  if (!Number.isSafeInteger(value) || value < min) throw new InstanceError('invalid_limit', `${name} must be a whole number of bytes >= ${min}; got ${JSON.stringify(value)}`);
+  if (!Number.isSafeInteger(value) || value < min)
+    throw new InstanceError(
+      'invalid_limit',
+      `${name} must be a whole number of bytes >= ${min}; got ${JSON.stringify(value)}`,
+    );
   return value;
 }
 
@@ -141,10 +145,16 @@ export function startingFixture(world: World, options: InstanceOptions): string 
   if (options.task === undefined) return options.fixture ?? null;
   const task = world.task(options.task);
   if (task === undefined) {
-    throw new InstanceError('unknown_task', `world "${world.name}" has no task "${options.task}"; its tasks are ${world.tasks.map((t) => t.id).join(', ') || '(none)'}`);
+    throw new InstanceError(
+      'unknown_task',
+      `world "${world.name}" has no task "${options.task}"; its tasks are ${world.tasks.map((t) => t.id).join(', ') || '(none)'}`,
+    );
   }
   if (options.fixture !== undefined && options.fixture !== task.fixture) {
-    throw new InstanceError('fixture_mismatch', `task "${task.id}" starts from fixture "${task.fixture}"; omit fixture or pass fixture: "${task.fixture}" (got "${options.fixture}")`);
+    throw new InstanceError(
+      'fixture_mismatch',
+      `task "${task.id}" starts from fixture "${task.fixture}"; omit fixture or pass fixture: "${task.fixture}" (got "${options.fixture}")`,
+    );
   }
   return task.fixture;
 }
@@ -152,14 +162,25 @@ export function startingFixture(world: World, options: InstanceOptions): string 
 /** Check `options` and load the fixture. Throws `InstanceError` naming the option at fault. */
 export function settingsOf(world: World, options: InstanceOptions): EpisodeSettings {
   const seed = options.seed ?? 0;
-  if (!Number.isSafeInteger(seed) || seed < 0) throw new InstanceError('invalid_seed', `seed must be a whole number >= 0; got ${JSON.stringify(options.seed)}`);
+  if (!Number.isSafeInteger(seed) || seed < 0)
+    throw new InstanceError(
+      'invalid_seed',
+      `seed must be a whole number >= 0; got ${JSON.stringify(options.seed)}`,
+    );
   const mode = options.clock ?? 'fixed';
-  if (mode !== 'fixed' && mode !== 'tick') throw new InstanceError('invalid_clock', `clock must be 'fixed' or 'tick'; got ${JSON.stringify(options.clock)}`);
+  if (mode !== 'fixed' && mode !== 'tick')
+    throw new InstanceError(
+      'invalid_clock',
+      `clock must be 'fixed' or 'tick'; got ${JSON.stringify(options.clock)}`,
+    );
   const fixture = startingFixture(world, options);
   let loaded: LoadedFixture | null = null;
   if (fixture !== null) {
     if (!Object.hasOwn(world.fixtures, fixture)) {
-      throw new InstanceError('unknown_fixture', `world "${world.name}" has no fixture "${fixture}"; its fixtures are ${Object.keys(world.fixtures).join(', ') || '(none)'}`);
+      throw new InstanceError(
+        'unknown_fixture',
+        `world "${world.name}" has no fixture "${fixture}"; its fixtures are ${Object.keys(world.fixtures).join(', ') || '(none)'}`,
+      );
     }
     loaded = loadFixture(world, fixture);
   }
@@ -167,7 +188,11 @@ export function settingsOf(world: World, options: InstanceOptions): EpisodeSetti
   let startMs = parseInstant(startText, 'the start instant');
   if (options.now !== undefined) {
     const requested = parseInstant(options.now, 'now');
-    if (requested < startMs) throw new InstanceError('invalid_now', `now (${options.now}) is earlier than the ${loaded ? `fixture's now (${startText})` : `world's epoch (${startText})`}; pick a later instant or omit it`);
+    if (requested < startMs)
+      throw new InstanceError(
+        'invalid_now',
+        `now (${options.now}) is earlier than the ${loaded ? `fixture's now (${startText})` : `world's epoch (${startText})`}; pick a later instant or omit it`,
+      );
     startMs = requested;
   }
   const seedText = `${world.name}\u0000${fixture ?? ''}\u0000${seed}`;
@@ -181,21 +206,43 @@ export function settingsOf(world: World, options: InstanceOptions): EpisodeSetti
     seedText,
     id: 'inst_' + hashHex(seedText).slice(0, 16),
     logger: options.logger ?? ((line) => console.error(line)),
-    maxCallLogBytes: byteLimit('maxCallLogBytes', options.maxCallLogBytes, DEFAULT_CALL_LOG_BYTES, 0),
-    maxDbGrowthBytes: byteLimit('maxDbGrowthBytes', options.maxDbGrowthBytes, DEFAULT_DB_GROWTH_BYTES, 0),
+    maxCallLogBytes: byteLimit(
+      'maxCallLogBytes',
+      options.maxCallLogBytes,
+      DEFAULT_CALL_LOG_BYTES,
+      0,
+    ),
+    maxDbGrowthBytes: byteLimit(
+      'maxDbGrowthBytes',
+      options.maxDbGrowthBytes,
+      DEFAULT_DB_GROWTH_BYTES,
+      0,
+    ),
   };
 }
 
 const mountsByWorld = new WeakMap<World, [string | null, World][]>();
 
 /** Each store from its fixture image (or blank), host first. */
-function storesFromFixture(world: World, loaded: LoadedFixture | null, growth: number): StoreStart[] {
+function storesFromFixture(
+  world: World,
+  loaded: LoadedFixture | null,
+  growth: number,
+): StoreStart[] {
   let mounts = mountsByWorld.get(world);
   if (mounts === undefined) mountsByWorld.set(world, (mounts = [...worldsByMount(world)]));
   const stores: StoreStart[] = [];
   for (const [mount, w] of mounts) {
     const image = loaded ? loaded.resetImages.get(mount)! : null;
-    stores.push({ mount, world: w, image, base: loaded ? loaded.base.get(mount)! : null, connection: null, fromFixture: loaded !== null, limitBytes: (image?.length ?? 0) + growth });
+    stores.push({
+      mount,
+      world: w,
+      image,
+      base: loaded ? loaded.base.get(mount)! : null,
+      connection: null,
+      fromFixture: loaded !== null,
+      limitBytes: (image?.length ?? 0) + growth,
+    });
   }
   return stores;
 }
@@ -204,7 +251,11 @@ function storesFromFixture(world: World, loaded: LoadedFixture | null, growth: n
  * A new episode. From a fixture, it takes the connections a destroyed instance of that fixture left rolled back
  * (`recycled`, idle-connections.ts) when there are any, and begins its episode on them: a restart without the original.
  */
-export function freshStart(world: World, options: InstanceOptions, recycled?: (loaded: LoadedFixture) => (Connection | null)[] | undefined): InstanceStart {
+export function freshStart(
+  world: World,
+  options: InstanceOptions,
+  recycled?: (loaded: LoadedFixture) => (Connection | null)[] | undefined,
+): InstanceStart {
   const settings = settingsOf(world, options);
   const stores = storesFromFixture(world, settings.loaded, settings.maxDbGrowthBytes);
   const connections = settings.loaded === null ? undefined : recycled?.(settings.loaded);
@@ -224,7 +275,11 @@ export function freshStart(world: World, options: InstanceOptions, recycled?: (l
  * A new episode from the same fixture as the one running on `connections` (one per store, host first, each able to
  * roll back to that fixture), taken over by the new instance. `handOver` is called only once the options passed.
  */
-export function restartStart(world: World, options: InstanceOptions, handOver: () => (Connection | null)[]): InstanceStart {
+export function restartStart(
+  world: World,
+  options: InstanceOptions,
+  handOver: () => (Connection | null)[],
+): InstanceStart {
   const settings = settingsOf(world, options);
   const stores = storesFromFixture(world, settings.loaded, settings.maxDbGrowthBytes);
   const connections = handOver();
@@ -233,10 +288,21 @@ export function restartStart(world: World, options: InstanceOptions, handOver: (
 }
 
 /** The episode of an instance with `settings`, from `images` and `blankBases` of its stores, carrying `carried` over. */
-export function forkStart(world: World, settings: EpisodeSettings, id: string, snapshots: { image: Buffer; blankBase: Buffer | null }[], carried: CarriedHistory): InstanceStart {
+export function forkStart(
+  world: World,
+  settings: EpisodeSettings,
+  id: string,
+  snapshots: { image: Buffer; blankBase: Buffer | null }[],
+  carried: CarriedHistory,
+): InstanceStart {
   const fromFixture = storesFromFixture(world, settings.loaded, settings.maxDbGrowthBytes);
   // A store the original never changed forks from the fixture's image itself; any other from its snapshot, which a
   // restart must not roll back to.
-  const stores = fromFixture.map((s, i): StoreStart => ({ ...s, image: snapshots[i].image, base: settings.loaded ? s.base : snapshots[i].blankBase, fromFixture: s.fromFixture && snapshots[i].image === s.image }));
+  const stores = fromFixture.map((s, i): StoreStart => ({
+    ...s,
+    image: snapshots[i].image,
+    base: settings.loaded ? s.base : snapshots[i].blankBase,
+    fromFixture: s.fromFixture && snapshots[i].image === s.image,
+  }));
   return { world, settings: { ...settings, id }, stores, carried };
 }

@@ -18,18 +18,31 @@ export function linkMounts(world: World, stores: WorldStore[], currentCall: () =
     const sub = stores.find((st) => st.mount === m)!;
     stores[0].worlds[m] = {
       call: (tool, args) => sub.callTool(tool, args, currentCall()),
-      db: { one: (sql, ...params) => sub.ctx.db.one(sql, ...params), all: (sql, ...params) => sub.ctx.db.all(sql, ...params) },
+      db: {
+        one: (sql, ...params) => sub.ctx.db.one(sql, ...params),
+        all: (sql, ...params) => sub.ctx.db.all(sql, ...params),
+      },
     };
   }
 }
 
 /** Read-only SQL over one store's current state (`Instance#queryStore`). */
-export function queryStores(stores: WorldStore[], mount: string | null, sql: string, params: unknown[]): unknown[] {
+export function queryStores(
+  stores: WorldStore[],
+  mount: string | null,
+  sql: string,
+  params: unknown[],
+): unknown[] {
   const store = mount === null ? stores[0] : stores.find((s) => s.mount === mount);
-  if (!store) throw new InstanceError('unknown_store', `no composed world is mounted as "${mount}"`);
+  if (!store)
+    throw new InstanceError('unknown_store', `no composed world is mounted as "${mount}"`);
   const connection = store.live();
   const p = connection.prepared(sql);
-  if (!p.stmt.readonly || !p.stmt.reader) throw new InstanceError('not_read_only', `query() is read-only and must return rows; change state through tool calls. Got: ${sql}`);
+  if (!p.stmt.readonly || !p.stmt.reader)
+    throw new InstanceError(
+      'not_read_only',
+      `query() is read-only and must return rows; change state through tool calls. Got: ${sql}`,
+    );
   return connection.rows(p, params);
 }
 
@@ -74,5 +87,6 @@ export function leaveConnections(loaded: LoadedFixture | null, stores: WorldStor
     for (const c of connections) c?.close();
     return;
   }
-  if (!connections.some((c) => c !== null) || !keepIdle(loaded, connections)) for (const c of connections) c?.close();
+  if (!connections.some((c) => c !== null) || !keepIdle(loaded, connections))
+    for (const c of connections) c?.close();
 }

@@ -11,9 +11,26 @@ import { ChangeTracker, type Change, type ChangeLogEntry } from './capture.ts';
 import { VirtualClock } from './clock.ts';
 import type { Ctx } from './ctx.ts';
 import { InstanceError } from './errors.ts';
-import { freshStart, forkStart, restartStart, startingFixture, type EpisodeSettings, type InstanceOptions, type InstanceStart } from './instance-start.ts';
+import {
+  freshStart,
+  forkStart,
+  restartStart,
+  startingFixture,
+  type EpisodeSettings,
+  type InstanceOptions,
+  type InstanceStart,
+} from './instance-start.ts';
 import { InstanceCalls } from './instance-calls.ts';
-import { advanceInSlices, advanceWithJson, callWithJson, openBytes, runFixtureBuild, storeDatabases, type CallOutcome, type ClockRun } from './instance-internals.ts';
+import {
+  advanceInSlices,
+  advanceWithJson,
+  callWithJson,
+  openBytes,
+  runFixtureBuild,
+  storeDatabases,
+  type CallOutcome,
+  type ClockRun,
+} from './instance-internals.ts';
 import { boundTools, clockHooksOf } from './mount.ts';
 import { StreamPositions, type Stream } from './random.ts';
 import type { Db } from './sqlite.ts';
@@ -76,7 +93,14 @@ export class Instance {
     this.#timer = new CallTimer(s.options.slowCallMs, s.logger);
     this.#calls = new CallHistory(start.carried?.callLog, s.maxCallLogBytes);
     this.#tx = new CallTransaction(this.#tracker);
-    const parts = { seedText: s.seedText, clock: this.clock, tracker: this.#tracker, tx: this.#tx, instance: { id: this.id, fixture: this.fixture, seed: this.seed }, admitOpen: s.options.admitOpen };
+    const parts = {
+      seedText: s.seedText,
+      clock: this.clock,
+      tracker: this.#tracker,
+      tx: this.#tx,
+      instance: { id: this.id, fixture: this.fixture, seed: this.seed },
+      admitOpen: s.options.admitOpen,
+    };
     const stores: WorldStore[] = [];
     const streams: Stream[] = [];
     for (const st of start.stores) {
@@ -95,9 +119,24 @@ export class Instance {
       carried.tracker.copyInto(this.#tracker);
       carried.streams.restore(this.#streams);
     }
-    const faceStore = this.world.httpMount === undefined ? 0 : stores.findIndex((st) => st.mount === this.world.httpMount);
+    const faceStore =
+      this.world.httpMount === undefined
+        ? 0
+        : stores.findIndex((st) => st.mount === this.world.httpMount);
     const hooks = clockHooksOf(this.world);
-    this.#run = new InstanceCalls({ world: this.world, id: this.id, settings: s, clock: this.clock, stores, tx: this.#tx, calls: this.#calls, timer: this.#timer, bound: boundTools(this.world), hooks, faceStore });
+    this.#run = new InstanceCalls({
+      world: this.world,
+      id: this.id,
+      settings: s,
+      clock: this.clock,
+      stores,
+      tx: this.#tx,
+      calls: this.#calls,
+      timer: this.#timer,
+      bound: boundTools(this.world),
+      hooks,
+      faceStore,
+    });
     if (hooks.length > 0) this.clock.advancer = (ms) => void this.advanceClock(ms);
   }
 
@@ -141,8 +180,17 @@ export class Instance {
   request(req: FaceRequest): FaceReply {
     this.#run.alive();
     const face = this.world.http;
-    if (face === undefined) throw new InstanceError('no_http_face', `${this.world.name} has no HTTP face; declare one with defineWorld({ http: defineHttpFace({...}) }), or serve a mounted world's with http: true on its mount`);
-    return answerRequest(face, req, (name, input) => this.operation(name, input), (context, e) => this.#run.internalReply(context, e));
+    if (face === undefined)
+      throw new InstanceError(
+        'no_http_face',
+        `${this.world.name} has no HTTP face; declare one with defineWorld({ http: defineHttpFace({...}) }), or serve a mounted world's with http: true on its mount`,
+      );
+    return answerRequest(
+      face,
+      req,
+      (name, input) => this.operation(name, input),
+      (context, e) => this.#run.internalReply(context, e),
+    );
   }
 
   /**
@@ -214,7 +262,16 @@ export class Instance {
   state(): StateDocument {
     this.#run.running();
     const { world, fixture, fixtureSha256, seed, taskId, clock, callCount } = this;
-    return stateDocument({ world, fixture, fixtureSha256, seed, taskId, clock, callCount, changes: this.changes() });
+    return stateDocument({
+      world,
+      fixture,
+      fixtureSha256,
+      seed,
+      taskId,
+      clock,
+      callCount,
+      changes: this.changes(),
+    });
   }
 
   /** The task this instance was started with, if any. */
@@ -225,7 +282,11 @@ export class Instance {
   /** Grade the instance with its task. */
   submit(): Grade {
     const task = this.task();
-    if (!task) throw new InstanceError('no_task', 'this instance has no task; start it with world.instance({ task: "<id>" })');
+    if (!task)
+      throw new InstanceError(
+        'no_task',
+        'this instance has no task; start it with world.instance({ task: "<id>" })',
+      );
     return task.grade(this);
   }
 
@@ -237,9 +298,16 @@ export class Instance {
    * foreign keys.
    */
   restart(options: InstanceOptions): Instance | null {
-    if (this.#run.destroyed || this.fixture === null || startingFixture(this.world, options) !== this.fixture) return null;
+    if (
+      this.#run.destroyed ||
+      this.fixture === null ||
+      startingFixture(this.world, options) !== this.fixture
+    )
+      return null;
     if (!this.#stores.every((s) => s.restartable)) return null;
-    const next = construct(restartStart(this.world, options, () => this.#stores.map((s) => s.handOver())));
+    const next = construct(
+      restartStart(this.world, options, () => this.#stores.map((s) => s.handOver())),
+    );
     this.destroy();
     return next;
   }
@@ -251,9 +319,19 @@ export class Instance {
     const streams = new StreamPositions(this.#streams.length);
     streams.save(this.#streams);
     // A fork logs slow calls from the threshold this instance has, even if the process default changed since.
-    const settings = { ...this.#settings, options: { ...this.#settings.options, slowCallMs: this.#timer.slowMs } };
-    const carried = { tracker: this.#tracker, callLog: this.#calls, streams, clock: { base: this.clock.base, calls: this.clock.calls } };
-    return construct(forkStart(this.world, settings, `${this.id}~${++this.#forks}`, snapshots, carried));
+    const settings = {
+      ...this.#settings,
+      options: { ...this.#settings.options, slowCallMs: this.#timer.slowMs },
+    };
+    const carried = {
+      tracker: this.#tracker,
+      callLog: this.#calls,
+      streams,
+      clock: { base: this.clock.base, calls: this.clock.calls },
+    };
+    return construct(
+      forkStart(this.world, settings, `${this.id}~${++this.#forks}`, snapshots, carried),
+    );
   }
 
   /** @internal Run `fn` with the host's tool context as one transaction; its writes become a fixture, so nothing is recorded. */

@@ -11,7 +11,12 @@ export function visibleInMount(m: MountSpec, tool: string): boolean {
 
 /** The agent-facing tool list of a world: its own tools, then each mount's visible tools under the mount's prefix. */
 export function composedToolListings(world: World): ToolListing[] {
-  const out: ToolListing[] = world.tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema, ...(t.annotations ? { annotations: t.annotations } : {}) }));
+  const out: ToolListing[] = world.tools.map((t) => ({
+    name: t.name,
+    description: t.description,
+    inputSchema: t.inputSchema,
+    ...(t.annotations ? { annotations: t.annotations } : {}),
+  }));
   for (const m of Object.values(world.mounts)) {
     for (const l of m.world.toolListings()) {
       if (visibleInMount(m, l.name)) out.push({ ...l, name: m.prefix + l.name });
@@ -22,7 +27,10 @@ export function composedToolListings(world: World): ToolListing[] {
 
 /** A world and its mounted sub-worlds, keyed by mount name (`null` for the host), in declaration order. */
 export function worldsByMount(world: World): Map<string | null, World> {
-  return new Map<string | null, World>([[null, world], ...Object.entries(world.mounts).map(([m, s]): [string, World] => [m, s.world])]);
+  return new Map<string | null, World>([
+    [null, world],
+    ...Object.entries(world.mounts).map(([m, s]): [string, World] => [m, s.world]),
+  ]);
 }
 
 /** A tool as an instance runs it: the tool, its agent-visible name, and the store it runs in. */
@@ -43,7 +51,9 @@ export function boundTools(world: World): Map<string, Bound> {
     bound = new Map();
     for (const t of world.tools) bound.set(t.name, { tool: t, name: t.name, store: 0 });
     Object.values(world.mounts).forEach((m, i) => {
-      for (const t of m.world.tools) if (visibleInMount(m, t.name)) bound!.set(m.prefix + t.name, { tool: t, name: m.prefix + t.name, store: i + 1 });
+      for (const t of m.world.tools)
+        if (visibleInMount(m, t.name))
+          bound!.set(m.prefix + t.name, { tool: t, name: m.prefix + t.name, store: i + 1 });
     });
     boundByWorld.set(world, bound);
   }
@@ -59,7 +69,8 @@ export interface ClockHook {
 /** What runs while time passes: each mounted world's hook in its own store, then the host's. */
 export function clockHooksOf(world: World): ClockHook[] {
   const hooks: ClockHook[] = [];
-  for (const [mount, m] of Object.entries(world.mounts)) if (m.world.onClockAdvance) hooks.push({ mount, run: m.world.onClockAdvance });
+  for (const [mount, m] of Object.entries(world.mounts))
+    if (m.world.onClockAdvance) hooks.push({ mount, run: m.world.onClockAdvance });
   if (world.onClockAdvance) hooks.push({ mount: null, run: world.onClockAdvance });
   return hooks;
 }
@@ -72,7 +83,12 @@ export function clockHooksOf(world: World): ClockHook[] {
  * result; any other hook runs whole. Whoever drives the generator decides only when the next part runs, never what it
  * does, so the advance writes the same state however it is sliced.
  */
-export function* clockHookSteps(world: World, hooks: readonly ClockHook[], ctxOf: (mount: string | null) => Ctx, passed: { from: number; to: number }): Generator<unknown, unknown> {
+export function* clockHookSteps(
+  world: World,
+  hooks: readonly ClockHook[],
+  ctxOf: (mount: string | null) => Ctx,
+  passed: { from: number; to: number },
+): Generator<unknown, unknown> {
   const single = hooks.length === 1 && hooks[0].mount === null;
   const out: Record<string, unknown> = {};
   for (const h of hooks) {
@@ -85,5 +101,10 @@ export function* clockHookSteps(world: World, hooks: readonly ClockHook[], ctxOf
 }
 
 function isGenerator(v: unknown): v is Generator<unknown, unknown> {
-  return v !== null && typeof v === 'object' && typeof (v as Generator).next === 'function' && typeof (v as Generator)[Symbol.iterator] === 'function';
+  return (
+    v !== null &&
+    typeof v === 'object' &&
+    typeof (v as Generator).next === 'function' &&
+    typeof (v as Generator)[Symbol.iterator] === 'function'
+  );
 }

@@ -22,7 +22,12 @@ export function rememberValues(value: unknown, seen: SeenValues, key = ''): void
     if (value.length <= 80 && !seen.strings.includes(value)) seen.strings.push(value);
     if (seen.strings.length > MAX_SEEN) seen.strings.shift();
   } else if (typeof value === 'number') {
-    if (Number.isInteger(value) && (key === 'id' || key.endsWith('_id')) && !seen.integers.includes(value)) seen.integers.push(value);
+    if (
+      Number.isInteger(value) &&
+      (key === 'id' || key.endsWith('_id')) &&
+      !seen.integers.includes(value)
+    )
+      seen.integers.push(value);
     if (seen.integers.length > MAX_SEEN) seen.integers.shift();
   } else if (Array.isArray(value)) {
     for (const v of value) rememberValues(v, seen, key);
@@ -32,9 +37,16 @@ export function rememberValues(value: unknown, seen: SeenValues, key = ''): void
 }
 
 // A tiny regular-expression generator: literals, escapes, classes with ranges, groups with alternation, quantifiers.
-type Node = { kind: 'chars'; options: string } | { kind: 'seq'; items: { node: Node; min: number; max: number }[] } | { kind: 'alt'; options: Node[] };
+type Node =
+  | { kind: 'chars'; options: string }
+  | { kind: 'seq'; items: { node: Node; min: number; max: number }[] }
+  | { kind: 'alt'; options: Node[] };
 
-const CLASS_ESCAPES: Record<string, string> = { d: '0123456789', w: 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_', s: ' ' };
+const CLASS_ESCAPES: Record<string, string> = {
+  d: '0123456789',
+  w: 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_',
+  s: ' ',
+};
 
 function parsePattern(pattern: string): Node | null {
   let i = 0;
@@ -74,7 +86,8 @@ function parsePattern(pattern: string): Node | null {
         if (pattern[i] === '-' && pattern[i + 1] !== ']' && i + 1 < pattern.length) {
           const to = pattern[i + 1];
           i += 2;
-          for (let k = ch.charCodeAt(0); k <= to.charCodeAt(0); k++) options += String.fromCharCode(k);
+          for (let k = ch.charCodeAt(0); k <= to.charCodeAt(0); k++)
+            options += String.fromCharCode(k);
         } else options += ch;
       }
       i++;
@@ -132,9 +145,11 @@ function randomString(schema: Schema, rng: Rng, seen: SeenValues): string {
   if (seen.strings.length > 0 && rng.chance(0.5)) return rng.pick(seen.strings);
   const day = `2026-${String(rng.int(1, 12)).padStart(2, '0')}-${String(rng.int(1, 28)).padStart(2, '0')}`;
   let s: string;
-  if (schema.format === 'email') s = `${rng.pick(WORDS).toLowerCase()}${rng.int(0, 999)}@example.com`;
+  if (schema.format === 'email')
+    s = `${rng.pick(WORDS).toLowerCase()}${rng.int(0, 999)}@example.com`;
   else if (schema.format === 'date') s = day;
-  else if (schema.format === 'date-time') s = `${day}T${String(rng.int(0, 23)).padStart(2, '0')}:00:00.000Z`;
+  else if (schema.format === 'date-time')
+    s = `${day}T${String(rng.int(0, 23)).padStart(2, '0')}:00:00.000Z`;
   else if (typeof schema.pattern === 'string') {
     const node = parsePattern(schema.pattern);
     s = node ? fromPattern(node, rng) : rng.pick(WORDS);
@@ -146,8 +161,18 @@ function randomString(schema: Schema, rng: Rng, seen: SeenValues): string {
 }
 
 function randomNumber(schema: Schema, integer: boolean, rng: Rng, seen: SeenValues): number {
-  const min = typeof schema.minimum === 'number' ? schema.minimum : typeof schema.exclusiveMinimum === 'number' ? schema.exclusiveMinimum + 1 : 0;
-  const maxDeclared = typeof schema.maximum === 'number' ? schema.maximum : typeof schema.exclusiveMaximum === 'number' ? schema.exclusiveMaximum - 1 : null;
+  const min =
+    typeof schema.minimum === 'number'
+      ? schema.minimum
+      : typeof schema.exclusiveMinimum === 'number'
+        ? schema.exclusiveMinimum + 1
+        : 0;
+  const maxDeclared =
+    typeof schema.maximum === 'number'
+      ? schema.maximum
+      : typeof schema.exclusiveMaximum === 'number'
+        ? schema.exclusiveMaximum - 1
+        : null;
   let lo = min < -1_000_000 ? Math.min(0, maxDeclared ?? 0) : min;
   let hi = maxDeclared ?? lo + 100;
   if (hi - lo > 10_000) hi = lo + 10_000;
@@ -167,14 +192,18 @@ export function randomArgs(schema: unknown, rng: Rng, seen: SeenValues, depth = 
   if ('const' in s) return s.const;
   if (Array.isArray(s.enum) && s.enum.length > 0) return rng.pick(s.enum);
   const alternatives = (s.anyOf ?? s.oneOf) as unknown[] | undefined;
-  if (Array.isArray(alternatives) && alternatives.length > 0) return randomArgs(rng.pick(alternatives), rng, seen, depth + 1);
-  if (Array.isArray(s.allOf) && s.allOf.length > 0) return randomArgs(s.allOf[0], rng, seen, depth + 1);
+  if (Array.isArray(alternatives) && alternatives.length > 0)
+    return randomArgs(rng.pick(alternatives), rng, seen, depth + 1);
+  if (Array.isArray(s.allOf) && s.allOf.length > 0)
+    return randomArgs(s.allOf[0], rng, seen, depth + 1);
   const type = Array.isArray(s.type) ? rng.pick(s.type as string[]) : s.type;
   switch (type) {
     case 'object': {
       const out: Record<string, unknown> = {};
       const required = new Set((s.required as string[] | undefined) ?? []);
-      for (const [key, sub] of Object.entries((s.properties as Record<string, unknown> | undefined) ?? {})) {
+      for (const [key, sub] of Object.entries(
+        (s.properties as Record<string, unknown> | undefined) ?? {},
+      )) {
         if (required.has(key) || rng.chance(0.5)) out[key] = randomArgs(sub, rng, seen, depth + 1);
       }
       return out;
@@ -182,7 +211,9 @@ export function randomArgs(schema: unknown, rng: Rng, seen: SeenValues, depth = 
     case 'array': {
       const min = typeof s.minItems === 'number' ? s.minItems : 0;
       const max = typeof s.maxItems === 'number' ? Math.min(s.maxItems, min + 3) : min + 3;
-      return Array.from({ length: rng.int(min, Math.max(min, max)) }, () => randomArgs(s.items, rng, seen, depth + 1));
+      return Array.from({ length: rng.int(min, Math.max(min, max)) }, () =>
+        randomArgs(s.items, rng, seen, depth + 1),
+      );
     }
     case 'string':
       return randomString(s, rng, seen);

@@ -2,7 +2,10 @@
 
 /** Hash a string to four 32-bit words (cyrb128). */
 export function hash128(text: string): [number, number, number, number] {
-  let h1 = 1779033703, h2 = 3144134277, h3 = 1013904242, h4 = 2773480762;
+  let h1 = 1779033703,
+    h2 = 3144134277,
+    h3 = 1013904242,
+    h4 = 2773480762;
   for (let i = 0; i < text.length; i++) {
     const k = text.charCodeAt(i);
     h1 = h2 ^ Math.imul(h1 ^ k, 597399067);
@@ -23,12 +26,17 @@ export function hash128(text: string): [number, number, number, number] {
 
 /** Hex text of a 128-bit hash, used for derived ids. */
 export function hashHex(text: string): string {
-  return hash128(text).map((w) => w.toString(16).padStart(8, '0')).join('');
+  return hash128(text)
+    .map((w) => w.toString(16).padStart(8, '0'))
+    .join('');
 }
 
 /** A small, fast, seedable generator (sfc32). Its whole state is four numbers, so forks and rollbacks copy it. */
 export class Stream {
-  a: number; b: number; c: number; d: number;
+  a: number;
+  b: number;
+  c: number;
+  d: number;
   constructor(seedText: string) {
     [this.a, this.b, this.c, this.d] = hash128(seedText);
     for (let i = 0; i < 12; i++) this.nextUint32();
@@ -45,11 +53,17 @@ export class Stream {
   }
   /** Write the state into `into` at `at` (`STREAM_WORDS` words), without allocating. */
   saveInto(into: Int32Array, at: number): void {
-    into[at] = this.a; into[at + 1] = this.b; into[at + 2] = this.c; into[at + 3] = this.d;
+    into[at] = this.a;
+    into[at + 1] = this.b;
+    into[at + 2] = this.c;
+    into[at + 3] = this.d;
   }
   /** Read the state back from `from` at `at`. */
   restoreFrom(from: Int32Array, at: number): void {
-    this.a = from[at]; this.b = from[at + 1]; this.c = from[at + 2]; this.d = from[at + 3];
+    this.a = from[at];
+    this.b = from[at + 1];
+    this.c = from[at + 2];
+    this.d = from[at + 3];
   }
 }
 
@@ -89,7 +103,9 @@ export class Rng {
   /** @internal The generator behind it; the instance saves and restores its position. */
   readonly stream: Stream;
   /** @internal Use `ctx.rng`. */
-  constructor(stream: Stream) { this.stream = stream; }
+  constructor(stream: Stream) {
+    this.stream = stream;
+  }
   /** A float in [0, 1). */
   next(): number {
     // 53 bits from two draws, like Math.random's resolution.
@@ -100,7 +116,9 @@ export class Rng {
   /** An integer in [min, max], both inclusive. */
   int(min: number, max: number): number {
     if (!Number.isInteger(min) || !Number.isInteger(max) || max < min) {
-      throw new RangeError(`rng.int(min, max) needs integers with min <= max, got (${min}, ${max})`);
+      throw new RangeError(
+        `rng.int(min, max) needs integers with min <= max, got (${min}, ${max})`,
+      );
     }
     return min + Math.floor(this.next() * (max - min + 1));
   }
@@ -119,7 +137,9 @@ export class Rng {
     return out;
   }
   /** True with probability p. */
-  chance(p: number): boolean { return this.next() < p; }
+  chance(p: number): boolean {
+    return this.next() < p;
+  }
 }
 
 const TOKEN_ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';

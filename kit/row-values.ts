@@ -36,11 +36,19 @@ export class RowValues {
     // A UTF-16 code unit takes at most 3 bytes of UTF-8; the exact size is measured only when that bound does not fit
     // in the chunk being written, so that a large row does not take a chunk (or a buffer of its own) it will not fill.
     let bound = 0;
-    for (const v of values) bound += typeof v === 'string' ? 5 + 3 * v.length : v instanceof Uint8Array ? 5 + v.length : 9;
+    for (const v of values)
+      bound +=
+        typeof v === 'string' ? 5 + 3 * v.length : v instanceof Uint8Array ? 5 + v.length : 9;
     const bytes = this.bytes;
     if (!bytes.fits(bound)) {
       bound = 0;
-      for (const v of values) bound += typeof v === 'string' ? 5 + Buffer.byteLength(v) : v instanceof Uint8Array ? 5 + v.length : 9;
+      for (const v of values)
+        bound +=
+          typeof v === 'string'
+            ? 5 + Buffer.byteLength(v)
+            : v instanceof Uint8Array
+              ? 5 + v.length
+              : 9;
     }
     const c = bytes.room(bound);
     const chunk = bytes.chunks[c];
@@ -82,7 +90,15 @@ export class RowValues {
     if (a === NO_ROW || b === NO_ROW) return a === b;
     const w = this.where;
     const chunks = this.bytes.chunks;
-    return chunks[w[3 * a]].compare(chunks[w[3 * b]], w[3 * b + 1], w[3 * b + 2], w[3 * a + 1], w[3 * a + 2]) === 0;
+    return (
+      chunks[w[3 * a]].compare(
+        chunks[w[3 * b]],
+        w[3 * b + 1],
+        w[3 * b + 2],
+        w[3 * a + 1],
+        w[3 * a + 2],
+      ) === 0
+    );
   }
 
   /**
@@ -118,7 +134,11 @@ export class RowValues {
       } else {
         const len = chunk.readUInt32LE(at + 1);
         const from = at + 5;
-        out.push(tag === TEXT ? chunk.toString('utf8', from, from + len) : Buffer.from(chunk.subarray(from, from + len)));
+        out.push(
+          tag === TEXT
+            ? chunk.toString('utf8', from, from + len)
+            : Buffer.from(chunk.subarray(from, from + len)),
+        );
         at = from + len;
       }
     }

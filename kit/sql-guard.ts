@@ -9,7 +9,9 @@ import { tokenize, type Token } from './sql-tokens.ts';
 /** A statement world code may not run; the message names the statement, why, and what to do instead. */
 export class RefusedStatement extends Error {
   constructor(sql: string, why: string) {
-    super(`ctx.db refused ${JSON.stringify(sql.length > 200 ? sql.slice(0, 200) + '…' : sql)}: ${why}`);
+    super(
+      `ctx.db refused ${JSON.stringify(sql.length > 200 ? sql.slice(0, 200) + '…' : sql)}: ${why}`,
+    );
     this.name = 'RefusedStatement';
   }
 }
@@ -25,15 +27,38 @@ const REFUSED = new Map<string, string>([
   ['ROLLBACK', TRANSACTION],
   ['SAVEPOINT', TRANSACTION],
   ['RELEASE', TRANSACTION],
-  ['ATTACH', 'a tool works on its own instance database only; to use another world, compose it with defineWorld({ worlds: { … } }) and reach it through ctx.worlds.'],
-  ['DETACH', 'a tool works on its own instance database only; a composed world is reached through ctx.worlds.'],
-  ['VACUUM', 'VACUUM rebuilds the database outside any transaction (VACUUM INTO writes a file); world code cannot run it.'],
+  [
+    'ATTACH',
+    'a tool works on its own instance database only; to use another world, compose it with defineWorld({ worlds: { … } }) and reach it through ctx.worlds.',
+  ],
+  [
+    'DETACH',
+    'a tool works on its own instance database only; a composed world is reached through ctx.worlds.',
+  ],
+  [
+    'VACUUM',
+    'VACUUM rebuilds the database outside any transaction (VACUUM INTO writes a file); world code cannot run it.',
+  ],
 ]);
 
 /** PRAGMAs that only report and may be run with an argument (`PRAGMA table_info(contacts)`). */
 const INTROSPECTION = new Set([
-  'table_info', 'table_xinfo', 'table_list', 'index_info', 'index_xinfo', 'index_list', 'foreign_key_list', 'foreign_key_check',
-  'integrity_check', 'quick_check', 'collation_list', 'function_list', 'module_list', 'pragma_list', 'database_list', 'compile_options',
+  'table_info',
+  'table_xinfo',
+  'table_list',
+  'index_info',
+  'index_xinfo',
+  'index_list',
+  'foreign_key_list',
+  'foreign_key_check',
+  'integrity_check',
+  'quick_check',
+  'collation_list',
+  'function_list',
+  'module_list',
+  'pragma_list',
+  'database_list',
+  'compile_options',
 ]);
 
 /** PRAGMAs that act even without an argument. */

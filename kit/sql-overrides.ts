@@ -17,7 +17,10 @@ function delegate(fn: string, args: unknown[]): unknown {
   let stmt = helperStatements.get(key);
   if (stmt === undefined) {
     helper ??= new Database(':memory:');
-    stmt = helper.prepare(`SELECT ${fn}(${args.map(() => '?').join(', ')})`).pluck().safeIntegers(true);
+    stmt = helper
+      .prepare(`SELECT ${fn}(${args.map(() => '?').join(', ')})`)
+      .pluck()
+      .safeIntegers(true);
     helperStatements.set(key, stmt);
   }
   return stmt.get(...args);
@@ -59,27 +62,39 @@ export function installSqlOverrides(db: Db, nowIso: () => string, stream: () => 
     return bytes;
   });
   for (const fn of TIME_FIRST) {
-    db.function(fn, { deterministic: true, varargs: true, safeIntegers: true }, (...args: unknown[]) => {
-      if (args.length === 0) args = [nowIso()];
-      else if (isNow(args[0])) args[0] = nowIso();
-      return delegate(fn, args);
-    });
+    db.function(
+      fn,
+      { deterministic: true, varargs: true, safeIntegers: true },
+      (...args: unknown[]) => {
+        if (args.length === 0) args = [nowIso()];
+        else if (isNow(args[0])) args[0] = nowIso();
+        return delegate(fn, args);
+      },
+    );
   }
-  db.function('strftime', { deterministic: true, varargs: true, safeIntegers: true }, (...args: unknown[]) => {
-    if (args.length === 1) args.push(nowIso());
-    else if (isNow(args[1])) {
-      // The usual timestamp default, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), is the instant's ISO text as it is (4-digit years).
-      if (args.length === 2 && args[0] === ISO_MS_FORMAT) {
-        const iso = nowIso();
-        if (iso.length === 24) return iso;
+  db.function(
+    'strftime',
+    { deterministic: true, varargs: true, safeIntegers: true },
+    (...args: unknown[]) => {
+      if (args.length === 1) args.push(nowIso());
+      else if (isNow(args[1])) {
+        // The usual timestamp default, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), is the instant's ISO text as it is (4-digit years).
+        if (args.length === 2 && args[0] === ISO_MS_FORMAT) {
+          const iso = nowIso();
+          if (iso.length === 24) return iso;
+        }
+        args[1] = nowIso();
       }
-      args[1] = nowIso();
-    }
-    return delegate('strftime', args);
-  });
-  db.function('timediff', { deterministic: true, varargs: true, safeIntegers: true }, (...args: unknown[]) => {
-    if (isNow(args[0])) args[0] = nowIso();
-    if (isNow(args[1])) args[1] = nowIso();
-    return delegate('timediff', args);
-  });
+      return delegate('strftime', args);
+    },
+  );
+  db.function(
+    'timediff',
+    { deterministic: true, varargs: true, safeIntegers: true },
+    (...args: unknown[]) => {
+      if (isNow(args[0])) args[0] = nowIso();
+      if (isNow(args[1])) args[1] = nowIso();
+      return delegate('timediff', args);
+    },
+  );
 }

@@ -91,14 +91,21 @@ const DATE_FUNCTIONS = new Set(['DATE', 'TIME', 'DATETIME', 'JULIANDAY', 'UNIXEP
 const CLOCK_KEYWORDS = new Set(['CURRENT_TIMESTAMP', 'CURRENT_DATE', 'CURRENT_TIME']);
 
 function isCall(tokens: Token[], i: number): boolean {
-  return tokens[i].kind === 'word' && tokens[i + 1]?.kind === 'punct' && tokens[i + 1].value === '(';
+  return (
+    tokens[i].kind === 'word' && tokens[i + 1]?.kind === 'punct' && tokens[i + 1].value === '('
+  );
 }
 
 /** Date function calls in a range, with their argument ranges: `[name index, args]`. */
-export function dateCalls(tokens: Token[], from = 0, to = tokens.length): { at: number; name: string; args: [number, number][] }[] {
+export function dateCalls(
+  tokens: Token[],
+  from = 0,
+  to = tokens.length,
+): { at: number; name: string; args: [number, number][] }[] {
   const out: { at: number; name: string; args: [number, number][] }[] = [];
   for (let i = from; i < to; i++) {
-    if (DATE_FUNCTIONS.has(tokens[i].value) && isCall(tokens, i)) out.push({ at: i, name: tokens[i].value.toLowerCase(), args: callArguments(tokens, i + 1) });
+    if (DATE_FUNCTIONS.has(tokens[i].value) && isCall(tokens, i))
+      out.push({ at: i, name: tokens[i].value.toLowerCase(), args: callArguments(tokens, i + 1) });
   }
   return out;
 }
@@ -107,15 +114,25 @@ export function dateCalls(tokens: Token[], from = 0, to = tokens.length): { at: 
  * The first use of the clock or of randomness in tokens `[from, to)`: `random()`, `randomblob()`, a `CURRENT_*`
  * keyword, the string `'now'`, or a date function without a time value (`date()`, `strftime('%s')`).
  */
-export function clockOrRandom(tokens: Token[], from: number, to: number): { what: string; at: number } | null {
+export function clockOrRandom(
+  tokens: Token[],
+  from: number,
+  to: number,
+): { what: string; at: number } | null {
   for (let i = from; i < to; i++) {
     const t = tokens[i];
-    if (t.kind === 'word' && (t.value === 'RANDOM' || t.value === 'RANDOMBLOB') && isCall(tokens, i)) return { what: `${t.value.toLowerCase()}()`, at: t.at };
+    if (
+      t.kind === 'word' &&
+      (t.value === 'RANDOM' || t.value === 'RANDOMBLOB') &&
+      isCall(tokens, i)
+    )
+      return { what: `${t.value.toLowerCase()}()`, at: t.at };
     if (t.kind === 'word' && CLOCK_KEYWORDS.has(t.value)) return { what: t.value, at: t.at };
     if (t.kind === 'string' && t.value.toLowerCase() === 'now') return { what: "'now'", at: t.at };
     if (DATE_FUNCTIONS.has(t.value) && isCall(tokens, i)) {
       const args = callArguments(tokens, i + 1);
-      if (args.length === 0 || (t.value === 'STRFTIME' && args.length === 1)) return { what: `${t.value.toLowerCase()}() without a time value`, at: t.at };
+      if (args.length === 0 || (t.value === 'STRFTIME' && args.length === 1))
+        return { what: `${t.value.toLowerCase()}() without a time value`, at: t.at };
     }
   }
   return null;

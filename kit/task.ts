@@ -73,7 +73,14 @@ export function withCriterionIds(grade: Grade | GradeDraft): Grade {
     seen.add(c.id);
   }
   if (complete) return grade as Grade;
-  return { ...grade, criteria: uniqueIds(criteria.map((c, i) => (typeof c?.id === 'string' ? c : { ...c, id: `c${i + 1}` })) as Criterion[]) };
+  return {
+    ...grade,
+    criteria: uniqueIds(
+      criteria.map((c, i) =>
+        typeof c?.id === 'string' ? c : { ...c, id: `c${i + 1}` },
+      ) as Criterion[],
+    ),
+  };
 }
 
 /** The criteria with repeated ids made unique: the second `a` becomes `a.2` (or the next number no criterion has). */
@@ -109,7 +116,12 @@ export function agentGrade(grade: Grade): AgentGrade {
   return {
     reward: g.reward,
     passed: g.passed,
-    criteria: g.criteria.map((c) => ({ id: c.id, label: typeof c.label === 'string' && c.label !== '' ? c.label : c.id, score: c.score, weight: c.weight })),
+    criteria: g.criteria.map((c) => ({
+      id: c.id,
+      label: typeof c.label === 'string' && c.label !== '' ? c.label : c.id,
+      score: c.score,
+      weight: c.weight,
+    })),
   };
 }
 
@@ -123,11 +135,18 @@ export interface GradeTarget {
  * Anything that grades: a rubric from `seahaven/rewards`, or a function. A function may leave criterion ids out; the
  * kit numbers them where the grade is produced (`task.grade`).
  */
-export type Grader = ((target: GradeTarget) => Grade | GradeDraft) | { grade(target: GradeTarget): Grade | GradeDraft };
+export type Grader =
+  | ((target: GradeTarget) => Grade | GradeDraft)
+  | { grade(target: GradeTarget): Grade | GradeDraft };
 
 /** A harness handle the gold solution plays through. */
 export interface GoldTarget extends GradeTarget {
-  call(tool: string, args?: Record<string, unknown>): { ok: true; result: unknown } | { ok: false; error: { code: string; message: string; details?: unknown } };
+  call(
+    tool: string,
+    args?: Record<string, unknown>,
+  ):
+    | { ok: true; result: unknown }
+    | { ok: false; error: { code: string; message: string; details?: unknown } };
 }
 
 /**
@@ -136,7 +155,11 @@ export interface GoldTarget extends GradeTarget {
  * @example
  * gold(inst) { const company = goldCall<{ id: string }>(inst, 'create_company', { name: 'Acme' }); }
  */
-export function goldCall<T = import('./values.ts').Row>(inst: GoldTarget, tool: string, args: Record<string, unknown> = {}): T {
+export function goldCall<T = import('./values.ts').Row>(
+  inst: GoldTarget,
+  tool: string,
+  args: Record<string, unknown> = {},
+): T {
   const r = inst.call(tool, args);
   if (!r.ok) throw new Error(`gold: ${tool} failed with ${r.error.code}: ${r.error.message}`);
   return r.result as T;
@@ -174,14 +197,30 @@ const TASK_ID = /^[a-z0-9][a-z0-9_.-]{0,127}$/;
  */
 export function defineTask(spec: TaskSpec): Task {
   const where = `defineTask(${JSON.stringify(spec?.id)})`;
-  if (typeof spec?.id !== 'string' || !TASK_ID.test(spec.id)) throw new DefinitionError(`${where}: the id must match ${TASK_ID}, like "add_lead".`);
-  if (typeof spec.fixture !== 'string' || spec.fixture === '') throw new DefinitionError(`${where}: name the fixture the task starts from, e.g. fixture: 'small_startup'.`);
-  if (typeof spec.prompt !== 'string' || spec.prompt.trim() === '') throw new DefinitionError(`${where}: the prompt is empty; tell the agent what to do.`);
+  if (typeof spec?.id !== 'string' || !TASK_ID.test(spec.id))
+    throw new DefinitionError(`${where}: the id must match ${TASK_ID}, like "add_lead".`);
+  if (typeof spec.fixture !== 'string' || spec.fixture === '')
+    throw new DefinitionError(
+      `${where}: name the fixture the task starts from, e.g. fixture: 'small_startup'.`,
+    );
+  if (typeof spec.prompt !== 'string' || spec.prompt.trim() === '')
+    throw new DefinitionError(`${where}: the prompt is empty; tell the agent what to do.`);
   const grader = spec.grade;
-  if (typeof grader !== 'function' && typeof (grader as { grade?: unknown })?.grade !== 'function') {
-    throw new DefinitionError(`${where}: grade must be a rubric from seahaven/rewards (e.g. expectChanges([...])) or a function (target) => Grade.`);
+  if (
+    typeof grader !== 'function' &&
+    typeof (grader as { grade?: unknown })?.grade !== 'function'
+  ) {
+    throw new DefinitionError(
+      `${where}: grade must be a rubric from seahaven/rewards (e.g. expectChanges([...])) or a function (target) => Grade.`,
+    );
   }
-  if (spec.gold !== undefined && typeof spec.gold !== 'function') throw new DefinitionError(`${where}: gold must be a function (inst) => void that solves the task through inst.call().`);
-  const grade = typeof grader === 'function' ? (t: GradeTarget) => withCriterionIds(grader(t)) : (t: GradeTarget) => withCriterionIds(grader.grade(t));
+  if (spec.gold !== undefined && typeof spec.gold !== 'function')
+    throw new DefinitionError(
+      `${where}: gold must be a function (inst) => void that solves the task through inst.call().`,
+    );
+  const grade =
+    typeof grader === 'function'
+      ? (t: GradeTarget) => withCriterionIds(grader(t))
+      : (t: GradeTarget) => withCriterionIds(grader.grade(t));
   return Object.freeze({ ...spec, grader, grade });
 }

@@ -9,7 +9,13 @@ export interface TouchTracker {
 }
 
 function keyPart(v: unknown): string {
-  return typeof v === 'bigint' || typeof v === 'number' ? 'n' + v : v instanceof Uint8Array ? 'b' + Buffer.from(v).toString('hex') : v === null ? 'z' : 's' + v;
+  return typeof v === 'bigint' || typeof v === 'number'
+    ? 'n' + v
+    : v instanceof Uint8Array
+      ? 'b' + Buffer.from(v).toString('hex')
+      : v === null
+        ? 'z'
+        : 's' + v;
 }
 
 /** A row's key string: its table number and each key value, typed. `key` is the value of a one-column key, else an array. */
@@ -57,11 +63,23 @@ export class TouchedRows {
     const n = tracker.tables[tableNo].info.pk.length;
     // An update passes the old key then the new one; a changed primary key touches both rows.
     const update = args.length > 1 + n;
-    this.touch(tracker, tableNo, n === 1 ? args[1] : args.slice(1, 1 + n), !update && !deleted, strict);
+    this.touch(
+      tracker,
+      tableNo,
+      n === 1 ? args[1] : args.slice(1, 1 + n),
+      !update && !deleted,
+      strict,
+    );
     if (update) this.touch(tracker, tableNo, n === 1 ? args[2] : args.slice(1 + n), true, strict);
   }
 
-  private touch(tracker: TouchTracker, tableNo: number, key: unknown, inserted: boolean, strict: boolean): void {
+  private touch(
+    tracker: TouchTracker,
+    tableNo: number,
+    key: unknown,
+    inserted: boolean,
+    strict: boolean,
+  ): void {
     const k = keyString(tableNo, key);
     if (this.seen.has(k)) return;
     tracker.firstTouch(tableNo, k, inserted, strict);

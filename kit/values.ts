@@ -3,13 +3,16 @@
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 const MIN_SAFE = -MAX_SAFE;
 
-export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+export type JsonValue =
+  null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 export type Row = Record<string, JsonValue>;
 
 /** Convert one SQLite value (read with safe integers) to its JSON form. */
 export function sqlValueToJson(value: unknown): JsonValue {
-  if (typeof value === 'bigint') return value >= MIN_SAFE && value <= MAX_SAFE ? Number(value) : value.toString();
-  if (value instanceof Uint8Array) return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('base64');
+  if (typeof value === 'bigint')
+    return value >= MIN_SAFE && value <= MAX_SAFE ? Number(value) : value.toString();
+  if (value instanceof Uint8Array)
+    return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('base64');
   return value as JsonValue;
 }
 

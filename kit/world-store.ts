@@ -46,7 +46,12 @@ const traitsByWorld = new WeakMap<World, SchemaTraits>();
 function traitsOf(world: World): SchemaTraits {
   let traits = traitsByWorld.get(world);
   if (traits === undefined) {
-    traits = { deferredKeys: /\bDEFERRABLE\s+INITIALLY\s+DEFERRED\b|\bRAISE\s*\(\s*ROLLBACK\b/i.test(world.schema), replaces: /\breplace\b/i.test(world.schema) };
+    traits = {
+      deferredKeys: /\bDEFERRABLE\s+INITIALLY\s+DEFERRED\b|\bRAISE\s*\(\s*ROLLBACK\b/i.test(
+        world.schema,
+      ),
+      replaces: /\breplace\b/i.test(world.schema),
+    };
     traitsByWorld.set(world, traits);
   }
   return traits;
@@ -88,13 +93,20 @@ export class WorldStore implements ConnectionTenant {
     this.startImage = o.image;
     this.limitBytes = o.limitBytes;
     this.admitOpen = parts.admitOpen;
-    this.episodic = o.fromFixture && o.image !== null && o.base instanceof RowReader && !traitsOf(o.world).deferredKeys;
+    this.episodic =
+      o.fromFixture &&
+      o.image !== null &&
+      o.base instanceof RowReader &&
+      !traitsOf(o.world).deferredKeys;
     const suffix = o.mount === null ? '' : `\u0000${o.mount}`;
     this.sqlStream = new Stream(parts.seedText + suffix + '\u0000sql');
     this.rng = new Rng(new Stream(parts.seedText + suffix + '\u0000rng'));
     const db = storeDb(this, parts.tx);
     this.ids = new Ids(new Stream(parts.seedText + suffix + '\u0000ids'), (name) => {
-      const row = db.one<{ value: number }>(`INSERT INTO ${SEQ_TABLE} (name, value) VALUES (?, 1) ON CONFLICT (name) DO UPDATE SET value = value + 1 RETURNING value`, name);
+      const row = db.one<{ value: number }>(
+        `INSERT INTO ${SEQ_TABLE} (name, value) VALUES (?, 1) ON CONFLICT (name) DO UPDATE SET value = value + 1 RETURNING value`,
+        name,
+      );
       return row!.value;
     });
     this.ctx = {
@@ -130,7 +142,14 @@ export class WorldStore implements ConnectionTenant {
     const eager = traitsOf(o.world).replaces;
     for (let local = 0; local < tables.length; local++) {
       const info = tables[local];
-      const entry: TrackedTable = { info, name: o.mount === null ? info.name : `${o.mount}.${info.name}`, local, store: this, base: baseReader, eager };
+      const entry: TrackedTable = {
+        info,
+        name: o.mount === null ? info.name : `${o.mount}.${info.name}`,
+        local,
+        store: this,
+        base: baseReader,
+        eager,
+      };
       tracked.push(entry);
     }
     if (o.connection !== null) {
@@ -173,7 +192,10 @@ export class WorldStore implements ConnectionTenant {
 
   /** Whether a restart can reuse this store: it sleeps on its untouched fixture image, or runs an episode it can roll back. */
   get restartable(): boolean {
-    return this.episodic && (this.connection === null ? this.image === this.startImage : this.connection.restartable);
+    return (
+      this.episodic &&
+      (this.connection === null ? this.image === this.startImage : this.connection.restartable)
+    );
   }
 
   get awake(): boolean {
@@ -238,7 +260,10 @@ export class WorldStore implements ConnectionTenant {
     const tool = this.world.tools.find((t) => t.name === toolName);
     if (!tool) throw new ToolError('unknown_tool', `${this.world.name} has no tool "${toolName}"`);
     const parsed = tool.input.safeParse(args);
-    if (!parsed.success) throw new ToolError('invalid_arguments', `invalid arguments for ${this.mount}.${toolName}`, { violations: violationsOf(parsed.error) });
+    if (!parsed.success)
+      throw new ToolError('invalid_arguments', `invalid arguments for ${this.mount}.${toolName}`, {
+        violations: violationsOf(parsed.error),
+      });
     const outer = this.ctx.call;
     this.ctx.call = { tool: toolName, args: parsed.data, index };
     try {

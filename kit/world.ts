@@ -35,40 +35,76 @@ const WORLD_NAME = /^[a-z][a-z0-9_-]{0,63}$/;
 function checkedFace(where: string, face: WorldSpec['http']): World['http'] {
   if (face === undefined) return undefined;
   if (face === null || typeof face !== 'object' || !(face.operationsByName instanceof Map)) {
-    throw new DefinitionError(`${where}: http must come from defineHttpFace({ basePath, operations, credential, issueKey, route, reply }); see docs/http-apis.md`);
+    throw new DefinitionError(
+      `${where}: http must come from defineHttpFace({ basePath, operations, credential, issueKey, route, reply }); see docs/http-apis.md`,
+    );
   }
   return face;
 }
 
 /** The face a world serves: its own `http` option, or the face of the one mount that sets `http: true`. */
-function servedFace(where: string, own: WorldSpec['http'], mounts: Readonly<Record<string, MountSpec>>): { http: HttpFace | undefined; httpMount: string | undefined } {
+function servedFace(
+  where: string,
+  own: WorldSpec['http'],
+  mounts: Readonly<Record<string, MountSpec>>,
+): { http: HttpFace | undefined; httpMount: string | undefined } {
   const http = checkedFace(where, own);
-  const serving = Object.entries(mounts).filter(([, m]) => m.http !== undefined && m.http !== false);
+  const serving = Object.entries(mounts).filter(
+    ([, m]) => m.http !== undefined && m.http !== false,
+  );
   for (const [mount, m] of serving) {
-    if (m.http !== true) throw new DefinitionError(`${where}: worlds.${mount}.http must be true or false; got ${JSON.stringify(m.http)}.`);
-    if (m.world.http === undefined) throw new DefinitionError(`${where}: worlds.${mount}.http is true, but ${m.world.name} has no HTTP face to serve; remove it, or give ${m.world.name} one with defineWorld({ http: defineHttpFace({...}) }).`);
-    if (m.world.httpMount !== undefined) throw new DefinitionError(`${where}: worlds.${mount}.http is true, but ${m.world.name}'s HTTP face is itself served from its mount "${m.world.httpMount}"; serve a face through one mount only.`);
+    if (m.http !== true)
+      throw new DefinitionError(
+        `${where}: worlds.${mount}.http must be true or false; got ${JSON.stringify(m.http)}.`,
+      );
+    if (m.world.http === undefined)
+      throw new DefinitionError(
+        `${where}: worlds.${mount}.http is true, but ${m.world.name} has no HTTP face to serve; remove it, or give ${m.world.name} one with defineWorld({ http: defineHttpFace({...}) }).`,
+      );
+    if (m.world.httpMount !== undefined)
+      throw new DefinitionError(
+        `${where}: worlds.${mount}.http is true, but ${m.world.name}'s HTTP face is itself served from its mount "${m.world.httpMount}"; serve a face through one mount only.`,
+      );
   }
   if (serving.length === 0) return { http, httpMount: undefined };
-  if (http !== undefined) throw new DefinitionError(`${where}: the world has an http option of its own and worlds.${serving[0][0]}.http is true; a world serves one HTTP face, so drop one of them.`);
-  if (serving.length > 1) throw new DefinitionError(`${where}: worlds.${serving[0][0]}.http and worlds.${serving[1][0]}.http are both true; a world serves one HTTP face, so set it on one mount.`);
+  if (http !== undefined)
+    throw new DefinitionError(
+      `${where}: the world has an http option of its own and worlds.${serving[0][0]}.http is true; a world serves one HTTP face, so drop one of them.`,
+    );
+  if (serving.length > 1)
+    throw new DefinitionError(
+      `${where}: worlds.${serving[0][0]}.http and worlds.${serving[1][0]}.http are both true; a world serves one HTTP face, so set it on one mount.`,
+    );
   const [mount, m] = serving[0];
   return { http: m.world.http, httpMount: mount };
 }
 
 /** The tables whose writes are captured: all but the `untracked` ones, which must name tables of the schema. */
-function trackedOf(where: string, tables: readonly TableInfo[], untracked: WorldSpec['untracked']): TableInfo[] {
+function trackedOf(
+  where: string,
+  tables: readonly TableInfo[],
+  untracked: WorldSpec['untracked'],
+): TableInfo[] {
   if (untracked === undefined) return [...tables];
-  if (!Array.isArray(untracked)) throw new DefinitionError(`${where}: untracked must be an array of table names, like ['idempotency_keys']`);
+  if (!Array.isArray(untracked))
+    throw new DefinitionError(
+      `${where}: untracked must be an array of table names, like ['idempotency_keys']`,
+    );
   const names = new Set(tables.map((t) => t.name));
   const unknown = untracked.filter((n) => !names.has(n));
-  if (unknown.length > 0) throw new DefinitionError(`${where}: untracked names ${unknown.map((n) => JSON.stringify(n)).join(', ')}, which the schema does not create; its tables are ${[...names].join(', ')}`);
+  if (unknown.length > 0)
+    throw new DefinitionError(
+      `${where}: untracked names ${unknown.map((n) => JSON.stringify(n)).join(', ')}, which the schema does not create; its tables are ${[...names].join(', ')}`,
+    );
   return tables.filter((t) => !untracked.includes(t.name));
 }
 
 /** The `onClockAdvance` option: absent or a function. */
 function checkedHook(where: string, hook: WorldSpec['onClockAdvance']): World['onClockAdvance'] {
-  if (hook !== undefined && typeof hook !== 'function') throw new DefinitionError(`${where}: onClockAdvance must be a function (ctx, { from, to }) => result`);
+  if (hook !== undefined && typeof hook !== 'function')
+    throw new DefinitionError(
+      `${where}: onClockAdvance must be a function (ctx, { from, to }) => result`,
+    );
   return hook;
 }
 
@@ -84,10 +120,18 @@ export function readSql(moduleUrl: string, file: string): string {
  */
 export function defineWorld(spec: WorldSpec): World {
   const where = `defineWorld(${JSON.stringify(spec?.name)})`;
-  if (typeof spec?.name !== 'string' || !WORLD_NAME.test(spec.name)) throw new DefinitionError(`${where}: the name must match ${WORLD_NAME}, like "crm".`);
-  if (typeof spec.version !== 'string' || spec.version === '') throw new DefinitionError(`${where}: give a version, like version: '1.0.0'.`);
-  if (typeof spec.schema !== 'string' || spec.schema.trim() === '') throw new DefinitionError(`${where}: schema is empty; pass the DDL, e.g. schema: readSql(import.meta.url, 'schema.sql').`);
-  if (!Array.isArray(spec.tools) || spec.tools.length === 0) throw new DefinitionError(`${where}: tools must be a non-empty array of defineTool(...) results.`);
+  if (typeof spec?.name !== 'string' || !WORLD_NAME.test(spec.name))
+    throw new DefinitionError(`${where}: the name must match ${WORLD_NAME}, like "crm".`);
+  if (typeof spec.version !== 'string' || spec.version === '')
+    throw new DefinitionError(`${where}: give a version, like version: '1.0.0'.`);
+  if (typeof spec.schema !== 'string' || spec.schema.trim() === '')
+    throw new DefinitionError(
+      `${where}: schema is empty; pass the DDL, e.g. schema: readSql(import.meta.url, 'schema.sql').`,
+    );
+  if (!Array.isArray(spec.tools) || spec.tools.length === 0)
+    throw new DefinitionError(
+      `${where}: tools must be a non-empty array of defineTool(...) results.`,
+    );
   const epoch = spec.epoch ?? '2026-01-01T00:00:00.000Z';
   try {
     parseInstant(epoch, 'epoch');
@@ -98,25 +142,48 @@ export function defineWorld(spec: WorldSpec): World {
   const seen = new Set<string>();
   for (const tool of spec.tools) {
     if (typeof tool?.name !== 'string' || typeof tool.run !== 'function' || !tool.inputSchema) {
-      throw new DefinitionError(`${where}: every entry of tools must come from defineTool(...); got ${typeof tool}.`);
+      throw new DefinitionError(
+        `${where}: every entry of tools must come from defineTool(...); got ${typeof tool}.`,
+      );
     }
-    if (seen.has(tool.name)) throw new DefinitionError(`${where}: two tools are named "${tool.name}"; tool names must be unique.`);
-    if (RESERVED_TOOL_NAMES.includes(tool.name)) throw new DefinitionError(`${where}: "${tool.name}" is a reserved protocol name; rename the tool.`);
+    if (seen.has(tool.name))
+      throw new DefinitionError(
+        `${where}: two tools are named "${tool.name}"; tool names must be unique.`,
+      );
+    if (RESERVED_TOOL_NAMES.includes(tool.name))
+      throw new DefinitionError(
+        `${where}: "${tool.name}" is a reserved protocol name; rename the tool.`,
+      );
     seen.add(tool.name);
   }
   const mounts = spec.worlds ?? {};
   for (const [mount, m] of Object.entries(mounts)) {
-    if (!/^[a-z][a-z0-9_]{0,31}$/.test(mount)) throw new DefinitionError(`${where}: mount name "${mount}" must match ^[a-z][a-z0-9_]{0,31}$.`);
-    if (typeof m?.world?.instance !== 'function') throw new DefinitionError(`${where}: worlds.${mount}.world must be a world from defineWorld(...).`);
-    if (typeof m.prefix !== 'string' || !/^[a-z][a-z0-9_]*$/.test(m.prefix)) throw new DefinitionError(`${where}: worlds.${mount}.prefix must be lower snake case, like "${mount}_".`);
+    if (!/^[a-z][a-z0-9_]{0,31}$/.test(mount))
+      throw new DefinitionError(
+        `${where}: mount name "${mount}" must match ^[a-z][a-z0-9_]{0,31}$.`,
+      );
+    if (typeof m?.world?.instance !== 'function')
+      throw new DefinitionError(
+        `${where}: worlds.${mount}.world must be a world from defineWorld(...).`,
+      );
+    if (typeof m.prefix !== 'string' || !/^[a-z][a-z0-9_]*$/.test(m.prefix))
+      throw new DefinitionError(
+        `${where}: worlds.${mount}.prefix must be lower snake case, like "${mount}_".`,
+      );
     const subNames = new Set(m.world.tools.map((t) => t.name));
     for (const n of [...(m.allow ?? []), ...(m.block ?? [])]) {
-      if (!subNames.has(n)) throw new DefinitionError(`${where}: worlds.${mount} names tool "${n}", which ${m.world.name} does not have; its tools are ${[...subNames].join(', ')}.`);
+      if (!subNames.has(n))
+        throw new DefinitionError(
+          `${where}: worlds.${mount} names tool "${n}", which ${m.world.name} does not have; its tools are ${[...subNames].join(', ')}.`,
+        );
     }
     for (const t of m.world.tools) {
       const full = m.prefix + t.name;
       if (!visibleInMount(m, t.name)) continue;
-      if (seen.has(full)) throw new DefinitionError(`${where}: the composed tool "${full}" clashes with another tool; change worlds.${mount}.prefix.`);
+      if (seen.has(full))
+        throw new DefinitionError(
+          `${where}: the composed tool "${full}" clashes with another tool; change worlds.${mount}.prefix.`,
+        );
       seen.add(full);
     }
   }
@@ -124,20 +191,29 @@ export function defineWorld(spec: WorldSpec): World {
   const { tables, hash } = runSchema(where, spec.schema, epoch);
   const fixtures = spec.fixtures ?? {};
   for (const [id, f] of Object.entries(fixtures)) {
-    if (!/^[a-z][a-z0-9_]{0,63}$/.test(id)) throw new DefinitionError(`${where}: fixture id "${id}" must match ^[a-z][a-z0-9_]{0,63}$.`);
-    if (typeof f?.build !== 'function') throw new DefinitionError(`${where}: fixtures.${id}.build must be a function (ctx) => void.`);
-    if (typeof f.description !== 'string' || f.description.trim() === '') throw new DefinitionError(`${where}: fixtures.${id} needs a description.`);
+    if (!/^[a-z][a-z0-9_]{0,63}$/.test(id))
+      throw new DefinitionError(`${where}: fixture id "${id}" must match ^[a-z][a-z0-9_]{0,63}$.`);
+    if (typeof f?.build !== 'function')
+      throw new DefinitionError(`${where}: fixtures.${id}.build must be a function (ctx) => void.`);
+    if (typeof f.description !== 'string' || f.description.trim() === '')
+      throw new DefinitionError(`${where}: fixtures.${id} needs a description.`);
     try {
       parseInstant(f.now, `fixtures.${id}.now`);
     } catch (e) {
       throw new DefinitionError(`${where}: ${(e as Error).message}`);
     }
-    if (f.parent !== undefined && !Object.hasOwn(fixtures, f.parent)) throw new DefinitionError(`${where}: fixtures.${id}.parent names "${f.parent}", which is not a fixture of this world.`);
+    if (f.parent !== undefined && !Object.hasOwn(fixtures, f.parent))
+      throw new DefinitionError(
+        `${where}: fixtures.${id}.parent names "${f.parent}", which is not a fixture of this world.`,
+      );
   }
   for (const id of Object.keys(fixtures)) {
     const chain = new Set<string>();
     for (let cur: string | undefined = id; cur !== undefined; cur = fixtures[cur].parent) {
-      if (chain.has(cur)) throw new DefinitionError(`${where}: fixtures.${id} has a parent cycle (${[...chain, cur].join(' → ')}).`);
+      if (chain.has(cur))
+        throw new DefinitionError(
+          `${where}: fixtures.${id} has a parent cycle (${[...chain, cur].join(' → ')}).`,
+        );
       chain.add(cur);
     }
   }
@@ -146,18 +222,30 @@ export function defineWorld(spec: WorldSpec): World {
   for (const t of tasks) {
     if (taskIds.has(t.id)) throw new DefinitionError(`${where}: two tasks have the id "${t.id}".`);
     taskIds.add(t.id);
-    if (!Object.hasOwn(fixtures, t.fixture)) throw new DefinitionError(`${where}: task "${t.id}" starts from fixture "${t.fixture}", which this world does not declare; its fixtures are ${Object.keys(fixtures).join(', ') || '(none)'}.`);
+    if (!Object.hasOwn(fixtures, t.fixture))
+      throw new DefinitionError(
+        `${where}: task "${t.id}" starts from fixture "${t.fixture}", which this world does not declare; its fixtures are ${Object.keys(fixtures).join(', ') || '(none)'}.`,
+      );
   }
   const curricula = spec.curricula ?? [];
   const curriculumNames = new Set<string>();
   for (const c of curricula) {
-    if (typeof c?.check !== 'function') throw new DefinitionError(`${where}: every entry of curricula must come from defineCurriculum(...).`);
-    if (curriculumNames.has(c.name)) throw new DefinitionError(`${where}: two curricula are named "${c.name}"; rename one.`);
+    if (typeof c?.check !== 'function')
+      throw new DefinitionError(
+        `${where}: every entry of curricula must come from defineCurriculum(...).`,
+      );
+    if (curriculumNames.has(c.name))
+      throw new DefinitionError(`${where}: two curricula are named "${c.name}"; rename one.`);
     curriculumNames.add(c.name);
     c.check({ name: spec.name, tasks, fixtures });
   }
 
-  const fixturesDir = spec.fixturesDir === undefined ? null : typeof spec.fixturesDir === 'string' ? spec.fixturesDir : fileURLToPath(spec.fixturesDir);
+  const fixturesDir =
+    spec.fixturesDir === undefined
+      ? null
+      : typeof spec.fixturesDir === 'string'
+        ? spec.fixturesDir
+        : fileURLToPath(spec.fixturesDir);
   const world: World = {
     name: spec.name,
     version: spec.version,
@@ -170,7 +258,10 @@ export function defineWorld(spec: WorldSpec): World {
     epoch,
     fixturesDir,
     mounts: Object.freeze({ ...mounts }),
-    mcp: { name: spec.mcp?.name ?? spec.name, ...(spec.mcp?.instructions ? { instructions: spec.mcp.instructions } : {}) },
+    mcp: {
+      name: spec.mcp?.name ?? spec.name,
+      ...(spec.mcp?.instructions ? { instructions: spec.mcp.instructions } : {}),
+    },
     ...servedFace(where, spec.http, mounts),
     onClockAdvance: checkedHook(where, spec.onClockAdvance),
     tables: Object.freeze(tables),
@@ -184,22 +275,38 @@ export function defineWorld(spec: WorldSpec): World {
 }
 
 /** Run the schema on a scratch database: its tables (each STRICT, with a primary key) and its hash, or a `DefinitionError`. */
-function runSchema(where: string, schema: string, epoch: string): { tables: TableInfo[]; hash: string } {
+function runSchema(
+  where: string,
+  schema: string,
+  epoch: string,
+): { tables: TableInfo[]; hash: string } {
   const db = new Database(':memory:');
   try {
     const stream = new Stream('schema-check');
-    installSqlOverrides(db, () => epoch, () => stream);
+    installSqlOverrides(
+      db,
+      () => epoch,
+      () => stream,
+    );
     db.exec(KIT_DDL);
     try {
       db.exec(schema);
     } catch (e) {
-      throw new DefinitionError(`${where}: the schema does not execute: ${(e as Error).message}. Fix the DDL (try it with the sqlite3 shell).`);
+      throw new DefinitionError(
+        `${where}: the schema does not execute: ${(e as Error).message}. Fix the DDL (try it with the sqlite3 shell).`,
+      );
     }
     const tables = readTables(db);
     if (tables.length === 0) throw new DefinitionError(`${where}: the schema creates no tables.`);
     for (const t of tables) {
-      if (!t.strict) throw new DefinitionError(`${where}: table "${t.name}" is not STRICT; end its CREATE TABLE with ") STRICT" so types are enforced.`);
-      if (t.pk.length === 0) throw new DefinitionError(`${where}: table "${t.name}" has no explicit PRIMARY KEY; declare one (e.g. id TEXT PRIMARY KEY) so changes can name their rows.`);
+      if (!t.strict)
+        throw new DefinitionError(
+          `${where}: table "${t.name}" is not STRICT; end its CREATE TABLE with ") STRICT" so types are enforced.`,
+        );
+      if (t.pk.length === 0)
+        throw new DefinitionError(
+          `${where}: table "${t.name}" has no explicit PRIMARY KEY; declare one (e.g. id TEXT PRIMARY KEY) so changes can name their rows.`,
+        );
     }
     return { tables, hash: schemaHash(db) };
   } finally {

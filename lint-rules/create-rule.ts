@@ -1,5 +1,9 @@
 /** The rule factory every seahaven rule is made with: typescript-eslint's `RuleCreator`, with links to the bundled docs. */
-import { ESLintUtils, type ParserServicesWithTypeInformation, type TSESLint } from '@typescript-eslint/utils';
+import {
+  ESLintUtils,
+  type ParserServicesWithTypeInformation,
+  type TSESLint,
+} from '@typescript-eslint/utils';
 
 /** What each rule's `meta.docs` carries besides `description`. */
 export interface SeahavenRuleDocs {
@@ -10,16 +14,23 @@ export interface SeahavenRuleDocs {
 }
 
 // The docs travel inside the package: from sources they sit at ../docs, from the build at ../../docs.
-const docsBase = new URL(import.meta.url.includes('/dist/lint-rules/') ? '../../docs/lint-rules/' : '../docs/lint-rules/', import.meta.url);
+const docsBase = new URL(
+  import.meta.url.includes('/dist/lint-rules/') ? '../../docs/lint-rules/' : '../docs/lint-rules/',
+  import.meta.url,
+);
 
 /** Create a rule whose `meta.docs.url` points at `docs/lint-rules/<name>.md`. */
-export const createRule = ESLintUtils.RuleCreator<SeahavenRuleDocs>((name) => new URL(`${name}.md`, docsBase).href);
+export const createRule = ESLintUtils.RuleCreator<SeahavenRuleDocs>(
+  (name) => new URL(`${name}.md`, docsBase).href,
+);
 
 /**
  * The type checker's services when the consumer lints with type information, else null. Rules call this instead of
  * `getParserServices`, which throws under other parsers (espree) and without a program.
  */
-export function typeServices(context: Readonly<TSESLint.RuleContext<string, readonly unknown[]>>): ParserServicesWithTypeInformation | null {
+export function typeServices(
+  context: Readonly<TSESLint.RuleContext<string, readonly unknown[]>>,
+): ParserServicesWithTypeInformation | null {
   const services = context.sourceCode.parserServices;
   if (services?.program == null || services.esTreeNodeToTSNodeMap == null) return null;
   return ESLintUtils.getParserServices(context, true) as ParserServicesWithTypeInformation;

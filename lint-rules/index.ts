@@ -44,7 +44,15 @@ export const rules = {
 /** The files `configs.recommended` applies to: world code in TypeScript or JavaScript. */
 export const WORLD_FILES = ['**/*.{ts,mts,cts,tsx,js,mjs,cjs,jsx}'];
 /** Tests and build output: not world code. */
-export const NOT_WORLD_FILES = ['**/*.test.*', '**/*.spec.*', '**/test/**', '**/tests/**', '**/__tests__/**', '**/dist/**', '**/node_modules/**'];
+export const NOT_WORLD_FILES = [
+  '**/*.test.*',
+  '**/*.spec.*',
+  '**/test/**',
+  '**/tests/**',
+  '**/__tests__/**',
+  '**/dist/**',
+  '**/node_modules/**',
+];
 
 export interface SeahavenPlugin extends TSESLint.FlatConfig.Plugin {
   meta: { name: string };
@@ -58,7 +66,11 @@ const recommendedRules: TSESLint.FlatConfig.Rules = Object.fromEntries(
     .map(([id]) => [`seahaven/${id}`, 'error' as const]),
 );
 
-const plugin: SeahavenPlugin = { meta: { name: 'seahaven' }, rules, configs: {} as SeahavenPlugin['configs'] };
+const plugin: SeahavenPlugin = {
+  meta: { name: 'seahaven' },
+  rules,
+  configs: {} as SeahavenPlugin['configs'],
+};
 
 plugin.configs.recommended = {
   name: 'seahaven/recommended',

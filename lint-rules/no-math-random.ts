@@ -13,7 +13,8 @@ export default createRule({
     hasSuggestions: true,
     schema: [],
     messages: {
-      mathRandom: '`Math.random()` cannot be seeded, so a replay draws other numbers. Draw from the instance\'s seeded stream with `ctx.rng.next()` (or `ctx.rng.int(min, max)`, `ctx.rng.pick(items)`).',
+      mathRandom:
+        "`Math.random()` cannot be seeded, so a replay draws other numbers. Draw from the instance's seeded stream with `ctx.rng.next()` (or `ctx.rng.int(min, max)`, `ctx.rng.pick(items)`).",
       useRng: 'Use `{{ctx}}.rng.next()` instead.',
     },
   },
@@ -27,7 +28,15 @@ export default createRule({
           context.report({
             node: ref.node,
             messageId: 'mathRandom',
-            suggest: ctx ? [{ messageId: 'useRng', data: { ctx }, fix: (fixer) => fixer.replaceText(ref.node, text) }] : [],
+            suggest: ctx
+              ? [
+                  {
+                    messageId: 'useRng',
+                    data: { ctx },
+                    fix: (fixer) => fixer.replaceText(ref.node, text),
+                  },
+                ]
+              : [],
           });
         }
       },

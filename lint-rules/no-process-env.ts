@@ -11,14 +11,17 @@ export default createRule({
     docs: { description: 'Disallow `process.env` in world code', recommended: true },
     schema: [],
     messages: {
-      processEnv: '`process.env` differs between machines, so the same episode could behave differently elsewhere. Put settings in the world definition (or a fixture) instead.',
+      processEnv:
+        '`process.env` differs between machines, so the same episode could behave differently elsewhere. Put settings in the world definition (or a fixture) instead.',
     },
   },
   create(context) {
     return {
       'Program:exit'() {
-        for (const ref of globalReferences(context, { process: processMap })) context.report({ node: ref.node, messageId: 'processEnv' });
-        for (const ref of moduleReferences(context, { process: processMap })) context.report({ node: ref.node, messageId: 'processEnv' });
+        for (const ref of globalReferences(context, { process: processMap }))
+          context.report({ node: ref.node, messageId: 'processEnv' });
+        for (const ref of moduleReferences(context, { process: processMap }))
+          context.report({ node: ref.node, messageId: 'processEnv' });
       },
     };
   },

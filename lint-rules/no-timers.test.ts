@@ -17,16 +17,49 @@ testRule('no-timers', rule, {
     'const o = { setTimeout: 1 }; o.setTimeout;',
   ],
   invalid: [
-    { code: 'setTimeout(() => {}, 10);', errors: [{ messageId: 'timer', data: { name: 'setTimeout' }, column: 1 }] },
-    { code: 'setInterval(tick, 1000);', errors: [{ messageId: 'timer', data: { name: 'setInterval' }, column: 1 }] },
-    { code: 'setImmediate(flush);', errors: [{ messageId: 'timer', data: { name: 'setImmediate' }, column: 1 }] },
-    { code: 'queueMicrotask(() => log());', errors: [{ messageId: 'timer', data: { name: 'queueMicrotask' }, column: 1 }] },
-    { code: 'process.nextTick(cb);', errors: [{ messageId: 'timer', data: { name: 'process.nextTick' }, column: 1 }] },
-    { code: 'globalThis.setTimeout(cb, 5);', errors: [{ messageId: 'timer', data: { name: 'setTimeout' }, column: 1 }] },
-    { code: 'const later = setTimeout; later(cb, 1);', errors: [{ messageId: 'timer', data: { name: 'setTimeout' }, line: 1, column: 15 }] },
-    { code: 'const { setInterval: every } = globalThis; every(cb, 1);', errors: [{ messageId: 'timer', data: { name: 'setInterval' }, column: 9 }] },
-    { code: 'import { setTimeout as sleep } from "node:timers/promises"; await sleep(10);', errors: [{ messageId: 'timer', data: { name: 'setTimeout' }, column: 10 }] },
-    { code: 'import timers from "timers"; timers.setImmediate(cb);', errors: [{ messageId: 'timer', data: { name: 'setImmediate' }, column: 30 }] },
-    { code: 'setTimeout(cb); function g(setTimeout) { setTimeout(cb); }', errors: [{ messageId: 'timer', data: { name: 'setTimeout' }, column: 1 }] },
+    {
+      code: 'setTimeout(() => {}, 10);',
+      errors: [{ messageId: 'timer', data: { name: 'setTimeout' }, column: 1 }],
+    },
+    {
+      code: 'setInterval(tick, 1000);',
+      errors: [{ messageId: 'timer', data: { name: 'setInterval' }, column: 1 }],
+    },
+    {
+      code: 'setImmediate(flush);',
+      errors: [{ messageId: 'timer', data: { name: 'setImmediate' }, column: 1 }],
+    },
+    {
+      code: 'queueMicrotask(() => log());',
+      errors: [{ messageId: 'timer', data: { name: 'queueMicrotask' }, column: 1 }],
+    },
+    {
+      code: 'process.nextTick(cb);',
+      errors: [{ messageId: 'timer', data: { name: 'process.nextTick' }, column: 1 }],
+    },
+    {
+      code: 'globalThis.setTimeout(cb, 5);',
+      errors: [{ messageId: 'timer', data: { name: 'setTimeout' }, column: 1 }],
+    },
+    {
+      code: 'const later = setTimeout; later(cb, 1);',
+      errors: [{ messageId: 'timer', data: { name: 'setTimeout' }, line: 1, column: 15 }],
+    },
+    {
+      code: 'const { setInterval: every } = globalThis; every(cb, 1);',
+      errors: [{ messageId: 'timer', data: { name: 'setInterval' }, column: 9 }],
+    },
+    {
+      code: 'import { setTimeout as sleep } from "node:timers/promises"; await sleep(10);',
+      errors: [{ messageId: 'timer', data: { name: 'setTimeout' }, column: 10 }],
+    },
+    {
+      code: 'import timers from "timers"; timers.setImmediate(cb);',
+      errors: [{ messageId: 'timer', data: { name: 'setImmediate' }, column: 30 }],
+    },
+    {
+      code: 'setTimeout(cb); function g(setTimeout) { setTimeout(cb); }',
+      errors: [{ messageId: 'timer', data: { name: 'setTimeout' }, column: 1 }],
+    },
   ],
 });

@@ -45,7 +45,9 @@ function kindOf(type: symbol): TrackedReference['kind'] {
   return type === CALL ? 'call' : type === CONSTRUCT ? 'construct' : 'read';
 }
 
-function globalScopeOf(context: Readonly<TSESLint.RuleContext<string, readonly unknown[]>>): TSESLint.Scope.Scope {
+function globalScopeOf(
+  context: Readonly<TSESLint.RuleContext<string, readonly unknown[]>>,
+): TSESLint.Scope.Scope {
   return context.sourceCode.getScope(context.sourceCode.ast);
 }
 
@@ -53,11 +55,17 @@ function globalScopeOf(context: Readonly<TSESLint.RuleContext<string, readonly u
  * Every use of the globals in `traceMap`, declared in the config or not, reached directly, through a global object
  * (`globalThis`, `global`, `self`, `window`) or through aliases. Each node is reported once.
  */
-export function* globalReferences(context: Readonly<TSESLint.RuleContext<string, readonly unknown[]>>, traceMap: TraceMap): Generator<TrackedReference> {
+export function* globalReferences(
+  context: Readonly<TSESLint.RuleContext<string, readonly unknown[]>>,
+  traceMap: TraceMap,
+): Generator<TrackedReference> {
   const scope = globalScopeOf(context);
   const tracker = new ReferenceTracker(scope, { globalObjectNames: GLOBAL_OBJECTS });
   const seen = new Set<TSESTree.Node>();
-  const emit = function* (found: Iterable<FoundReference>, prefix: readonly string[] = []): Generator<TrackedReference> {
+  const emit = function* (
+    found: Iterable<FoundReference>,
+    prefix: readonly string[] = [],
+  ): Generator<TrackedReference> {
     for (const f of found) {
       if (seen.has(f.node)) continue;
       seen.add(f.node);
@@ -75,7 +83,9 @@ export function* globalReferences(context: Readonly<TSESLint.RuleContext<string,
         seen.add(id);
         yield { node: id, path: [name], kind: 'read' };
       }
-      yield* emit((tracker as unknown as PropertyTracker).iteratePropertyReferences(id, sub), [name]);
+      yield* emit((tracker as unknown as PropertyTracker).iteratePropertyReferences(id, sub), [
+        name,
+      ]);
     } else if (GLOBAL_OBJECTS.includes(name)) {
       yield* emit((tracker as unknown as PropertyTracker).iteratePropertyReferences(id, traceMap));
     }
@@ -86,7 +96,10 @@ export function* globalReferences(context: Readonly<TSESLint.RuleContext<string,
  * Every use of members of the built-in modules in `traceMap` (keys without the `node:` prefix), through `import`
  * (named, default or namespace) or `require()`. Paths start with the module name as written.
  */
-export function* moduleReferences(context: Readonly<TSESLint.RuleContext<string, readonly unknown[]>>, traceMap: TraceMap): Generator<TrackedReference> {
+export function* moduleReferences(
+  context: Readonly<TSESLint.RuleContext<string, readonly unknown[]>>,
+  traceMap: TraceMap,
+): Generator<TrackedReference> {
   const scope = globalScopeOf(context);
   const tracker = new ReferenceTracker(scope);
   const esm: TraceMap = {};
@@ -102,14 +115,19 @@ export function* moduleReferences(context: Readonly<TSESLint.RuleContext<string,
     seen.add(f.node);
     yield { node: f.node, path: f.path.filter((p) => p !== 'default'), kind: kindOf(f.type) };
   }
-  for (const req of globalReferences(context, { require: { [CALL]: true } as unknown as TraceMap })) {
+  for (const req of globalReferences(context, {
+    require: { [CALL]: true } as unknown as TraceMap,
+  })) {
     if (req.kind !== 'call') continue;
     const call = req.node as TSESTree.CallExpression;
     const id = call.arguments[0] ? ASTUtils.getStringIfConstant(call.arguments[0], scope) : null;
     if (id === null) continue;
     const members = traceMap[id.replace(/^node:/, '')];
     if (!members) continue;
-    for (const f of (tracker as unknown as PropertyTracker).iteratePropertyReferences(call, members)) {
+    for (const f of (tracker as unknown as PropertyTracker).iteratePropertyReferences(
+      call,
+      members,
+    )) {
       if (seen.has(f.node)) continue;
       seen.add(f.node);
       yield { node: f.node, path: [id, ...f.path], kind: kindOf(f.type) };
@@ -140,9 +158,15 @@ const PASS_THROUGH = new Set<string>([
  * calling it or binding an alias the tracker follows. Calls and tracked aliases are reported where they are called.
  */
 export function escapes(node: TSESTree.Node): boolean {
-  if (node.type === AST_NODE_TYPES.Property && node.parent?.type === AST_NODE_TYPES.ObjectPattern) return false;
+  if (node.type === AST_NODE_TYPES.Property && node.parent?.type === AST_NODE_TYPES.ObjectPattern)
+    return false;
   // An import binds an alias the tracker follows to its uses.
-  if (node.type === AST_NODE_TYPES.ImportSpecifier || node.type === AST_NODE_TYPES.ImportDefaultSpecifier || node.type === AST_NODE_TYPES.ImportNamespaceSpecifier) return false;
+  if (
+    node.type === AST_NODE_TYPES.ImportSpecifier ||
+    node.type === AST_NODE_TYPES.ImportDefaultSpecifier ||
+    node.type === AST_NODE_TYPES.ImportNamespaceSpecifier
+  )
+    return false;
   let n: TSESTree.Node = node;
   while (n.parent && PASS_THROUGH.has(n.parent.type)) n = n.parent;
   const p = n.parent;
@@ -152,9 +176,15 @@ export function escapes(node: TSESTree.Node): boolean {
     case AST_NODE_TYPES.NewExpression:
       return p.callee !== n;
     case AST_NODE_TYPES.VariableDeclarator:
-      return !(p.init === n && (p.id.type === AST_NODE_TYPES.Identifier || p.id.type === AST_NODE_TYPES.ObjectPattern));
+      return !(
+        p.init === n &&
+        (p.id.type === AST_NODE_TYPES.Identifier || p.id.type === AST_NODE_TYPES.ObjectPattern)
+      );
     case AST_NODE_TYPES.AssignmentExpression:
-      return !(p.right === n && (p.left.type === AST_NODE_TYPES.Identifier || p.left.type === AST_NODE_TYPES.ObjectPattern));
+      return !(
+        p.right === n &&
+        (p.left.type === AST_NODE_TYPES.Identifier || p.left.type === AST_NODE_TYPES.ObjectPattern)
+      );
     case AST_NODE_TYPES.AssignmentPattern:
       return !(p.right === n && p.left.type === AST_NODE_TYPES.Identifier);
     case AST_NODE_TYPES.MemberExpression: {

@@ -29,25 +29,60 @@ testRule('require-order-by', rule, {
     'Promise.all([a, b]); router.all("SELECT * FROM t");',
   ],
   invalid: [
-    { code: 'ctx.db.all("SELECT * FROM contacts");', errors: [{ messageId: 'unordered', data: { method: 'all' }, column: 12 }] },
-    { code: 'ctx.db.all(`SELECT id FROM deals WHERE stage = ?`, stage);', errors: [{ messageId: 'unordered', data: { method: 'all' }, column: 12 }] },
+    {
+      code: 'ctx.db.all("SELECT * FROM contacts");',
+      errors: [{ messageId: 'unordered', data: { method: 'all' }, column: 12 }],
+    },
+    {
+      code: 'ctx.db.all(`SELECT id FROM deals WHERE stage = ?`, stage);',
+      errors: [{ messageId: 'unordered', data: { method: 'all' }, column: 12 }],
+    },
     // An ORDER BY inside a subquery or a string does not order the outer rows.
-    { code: 'ctx.db.all("SELECT * FROM (SELECT * FROM t ORDER BY id) WHERE a = 1");', errors: [{ messageId: 'unordered', data: { method: 'all' }, column: 12 }] },
-    { code: "ctx.db.all(\"SELECT * FROM t WHERE note = 'ORDER BY'\");", errors: [{ messageId: 'unordered', data: { method: 'all' }, column: 12 }] },
-    { code: 'ctx.db.all("SELECT * FROM t -- ORDER BY id\\n");', errors: [{ messageId: 'unordered', data: { method: 'all' }, column: 12 }] },
-    { code: 'ctx.db.all("SELECT stage, count(*) FROM deals GROUP BY stage");', errors: [{ messageId: 'unordered', data: { method: 'all' }, column: 12 }] },
-    { code: 'ctx.db.all("SELECT a FROM x UNION SELECT a FROM y");', errors: [{ messageId: 'unordered', data: { method: 'all' }, column: 12 }] },
-    { code: 'ctx.db.all("SELECT count(*) OVER () AS n, id FROM t");', errors: [{ messageId: 'unordered', data: { method: 'all' }, column: 12 }] },
-    { code: 'const LIST = "SELECT * FROM t"; ctx.db.all(LIST);', errors: [{ messageId: 'unordered', data: { method: 'all' }, column: 44 }] },
-    { code: 'const cols = "id"; ctx.db.all("SELECT " + cols + " FROM t");', errors: [{ messageId: 'unordered', data: { method: 'all' }, column: 31 }] },
-    { code: 'const { db } = ctx; db.all("SELECT * FROM t LIMIT 10");', errors: [{ messageId: 'unordered', data: { method: 'all' }, column: 28 }] },
+    {
+      code: 'ctx.db.all("SELECT * FROM (SELECT * FROM t ORDER BY id) WHERE a = 1");',
+      errors: [{ messageId: 'unordered', data: { method: 'all' }, column: 12 }],
+    },
+    {
+      code: 'ctx.db.all("SELECT * FROM t WHERE note = \'ORDER BY\'");',
+      errors: [{ messageId: 'unordered', data: { method: 'all' }, column: 12 }],
+    },
+    {
+      code: 'ctx.db.all("SELECT * FROM t -- ORDER BY id\\n");',
+      errors: [{ messageId: 'unordered', data: { method: 'all' }, column: 12 }],
+    },
+    {
+      code: 'ctx.db.all("SELECT stage, count(*) FROM deals GROUP BY stage");',
+      errors: [{ messageId: 'unordered', data: { method: 'all' }, column: 12 }],
+    },
+    {
+      code: 'ctx.db.all("SELECT a FROM x UNION SELECT a FROM y");',
+      errors: [{ messageId: 'unordered', data: { method: 'all' }, column: 12 }],
+    },
+    {
+      code: 'ctx.db.all("SELECT count(*) OVER () AS n, id FROM t");',
+      errors: [{ messageId: 'unordered', data: { method: 'all' }, column: 12 }],
+    },
+    {
+      code: 'const LIST = "SELECT * FROM t"; ctx.db.all(LIST);',
+      errors: [{ messageId: 'unordered', data: { method: 'all' }, column: 44 }],
+    },
+    {
+      code: 'const cols = "id"; ctx.db.all("SELECT " + cols + " FROM t");',
+      errors: [{ messageId: 'unordered', data: { method: 'all' }, column: 31 }],
+    },
+    {
+      code: 'const { db } = ctx; db.all("SELECT * FROM t LIMIT 10");',
+      errors: [{ messageId: 'unordered', data: { method: 'all' }, column: 28 }],
+    },
   ],
 });
 
 describe('isUnorderedQuery', () => {
   it('reads only the outermost statement', () => {
     expect(isUnorderedQuery('SELECT * FROM t ORDER BY id')).toBe(false);
-    expect(isUnorderedQuery('SELECT * FROM t WHERE id IN (SELECT id FROM u ORDER BY id)')).toBe(true);
+    expect(isUnorderedQuery('SELECT * FROM t WHERE id IN (SELECT id FROM u ORDER BY id)')).toBe(
+      true,
+    );
     expect(isUnorderedQuery('PRAGMA table_info(t)')).toBe(false);
     expect(isUnorderedQuery('SELECT * FROM t LIMIT 1, 5')).toBe(true);
   });

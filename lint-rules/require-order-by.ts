@@ -3,7 +3,8 @@ import { ASTUtils, AST_NODE_TYPES } from '@typescript-eslint/utils';
 import { createRule } from './create-rule.ts';
 import { dbMethodOf, sqlSkeleton, topLevel } from './sql.ts';
 
-const AGGREGATE = /\b(?:COUNT|SUM|AVG|MIN|MAX|TOTAL|GROUP_CONCAT|STRING_AGG|JSON_GROUP_ARRAY|JSON_GROUP_OBJECT)\s*\(/;
+const AGGREGATE =
+  /\b(?:COUNT|SUM|AVG|MIN|MAX|TOTAL|GROUP_CONCAT|STRING_AGG|JSON_GROUP_ARRAY|JSON_GROUP_OBJECT)\s*\(/;
 
 /** Whether a static query can return several rows in an unspecified order. */
 export function isUnorderedQuery(sql: string): boolean {
@@ -18,7 +19,12 @@ export function isUnorderedQuery(sql: string): boolean {
   const select = top.slice(top.lastIndexOf('SELECT'));
   const from = select.search(/\bFROM\b/);
   if (from === -1) return false;
-  if (!/\bGROUP BY\b/.test(select) && AGGREGATE.test(select.slice(0, from)) && !/\bOVER\b/.test(skeleton)) return false;
+  if (
+    !/\bGROUP BY\b/.test(select) &&
+    AGGREGATE.test(select.slice(0, from)) &&
+    !/\bOVER\b/.test(skeleton)
+  )
+    return false;
   return true;
 }
 
@@ -29,7 +35,8 @@ export default createRule({
     docs: { description: 'Require `ORDER BY` in SQL read with `ctx.db.all()`', recommended: true },
     schema: [],
     messages: {
-      unordered: 'Rows from `ctx.db.{{method}}()` without `ORDER BY` come in whatever order SQLite\'s query plan gives, which can change with an index or a version, and the agent sees that order. Add an `ORDER BY` that makes the order total, e.g. `ORDER BY created_at, id`.',
+      unordered:
+        "Rows from `ctx.db.{{method}}()` without `ORDER BY` come in whatever order SQLite's query plan gives, which can change with an index or a version, and the agent sees that order. Add an `ORDER BY` that makes the order total, e.g. `ORDER BY created_at, id`.",
     },
   },
   create(context) {
@@ -40,7 +47,8 @@ export default createRule({
         if (!sqlArg || sqlArg.type === AST_NODE_TYPES.SpreadElement) return;
         const value = ASTUtils.getStaticValue(sqlArg, context.sourceCode.getScope(sqlArg));
         if (typeof value?.value !== 'string') return;
-        if (isUnorderedQuery(value.value)) context.report({ node: sqlArg, messageId: 'unordered', data: { method: 'all' } });
+        if (isUnorderedQuery(value.value))
+          context.report({ node: sqlArg, messageId: 'unordered', data: { method: 'all' } });
       },
     };
   },

@@ -28,7 +28,12 @@ function bestTotal(value: (number | null)[][]): number {
 describe('maxAssignment', () => {
   it('beats greedy: takes the pairing with the best total', () => {
     // Greedy would give row 0 its best column (3) and leave row 1 with nothing.
-    expect(maxAssignment([[3, 2], [2, null]])).toEqual([1, 0]);
+    expect(
+      maxAssignment([
+        [3, 2],
+        [2, null],
+      ]),
+    ).toEqual([1, 0]);
   });
 
   it('leaves rows unassigned when nothing may pair, and handles more rows than columns', () => {
@@ -39,11 +44,13 @@ describe('maxAssignment', () => {
 
   it('is optimal and one to one on seeded random matrices', () => {
     let s = 7;
-    const rand = () => ((s = (s * 1103515245 + 12345) % 2147483648) / 2147483648);
+    const rand = () => (s = (s * 1103515245 + 12345) % 2147483648) / 2147483648;
     for (let trial = 0; trial < 200; trial++) {
       const n = 1 + Math.floor(rand() * 4);
       const m = 1 + Math.floor(rand() * 5);
-      const value = Array.from({ length: n }, () => Array.from({ length: m }, () => (rand() < 0.3 ? null : 1 + Math.round(rand() * 4) / 4)));
+      const value = Array.from({ length: n }, () =>
+        Array.from({ length: m }, () => (rand() < 0.3 ? null : 1 + Math.round(rand() * 4) / 4)),
+      );
       const got = maxAssignment(value);
       const cols = got.filter((j) => j >= 0);
       expect(new Set(cols).size).toBe(cols.length);
@@ -53,7 +60,10 @@ describe('maxAssignment', () => {
   });
 
   it('breaks ties the same way every time', () => {
-    const value = [[1, 1, 1], [1, 1, 1]];
+    const value = [
+      [1, 1, 1],
+      [1, 1, 1],
+    ];
     expect(maxAssignment(value)).toEqual(maxAssignment(value));
   });
 });

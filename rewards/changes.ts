@@ -1,7 +1,20 @@
 /** Change matchers: expectations about single rows of `inst.changes()`, and counts of how many rows they cover. */
 import type { Change, Grade, GradeTarget } from '../kit/index.ts';
 import { describeMatch, testFields, type FieldMatch, type FieldResult } from './fields.ts';
-import { RowLookup, checkId, checkTables, criterion, gradeOf, idPart, listText, pastTense, rethrowAs, rowLabel, valueAfter, valueBefore } from './grade.ts';
+import {
+  RowLookup,
+  checkId,
+  checkTables,
+  criterion,
+  gradeOf,
+  idPart,
+  listText,
+  pastTense,
+  rethrowAs,
+  rowLabel,
+  valueAfter,
+  valueBefore,
+} from './grade.ts';
 import { gradeChanges } from './expect.ts';
 import type { ChangeMatcher, CountSpec, MatcherOptions, UnchangedRule } from './matchers.ts';
 
@@ -10,12 +23,23 @@ export type { ChangeMatcher, CountSpec, MatcherOptions, UnchangedRule } from './
 const ONE: CountSpec = Object.freeze({ kind: 'count', min: 1, max: 1, text: 'exactly 1' });
 
 function checkCount(n: number, fn: string): void {
-  if (!Number.isInteger(n) || n < 0) throw new TypeError(`${fn}(n) needs a whole number n >= 0; got ${n}.`);
+  if (!Number.isInteger(n) || n < 0)
+    throw new TypeError(`${fn}(n) needs a whole number n >= 0; got ${n}.`);
 }
 
 function withCount(m: ChangeMatcher, count: CountSpec): ChangeMatcher {
-  if (m?.kind !== 'change') throw new TypeError(`${count.text.split(' ')[0]}(n, matcher) needs a change matcher from inserted(), updated() or deleted().`);
-  return makeMatcher(m.op, m.table, { description: m.description, id: m.id, label: m.label }, m.fieldCount, count, m.fit);
+  if (m?.kind !== 'change')
+    throw new TypeError(
+      `${count.text.split(' ')[0]}(n, matcher) needs a change matcher from inserted(), updated() or deleted().`,
+    );
+  return makeMatcher(
+    m.op,
+    m.table,
+    { description: m.description, id: m.id, label: m.label },
+    m.fieldCount,
+    count,
+    m.fit,
+  );
 }
 
 /**
@@ -41,19 +65,41 @@ export function atLeast(n: number): CountSpec;
 export function atLeast(n: number, matcher: ChangeMatcher): ChangeMatcher;
 export function atLeast(n: number, matcher?: ChangeMatcher): CountSpec | ChangeMatcher {
   checkCount(n, 'atLeast');
-  const count: CountSpec = Object.freeze({ kind: 'count', min: n, max: Infinity, text: `at least ${n}` });
+  const count: CountSpec = Object.freeze({
+    kind: 'count',
+    min: n,
+    max: Infinity,
+    text: `at least ${n}`,
+  });
   return matcher === undefined ? count : withCount(matcher, count);
 }
 
-const LABELS: Record<Change['op'], string> = { insert: 'insert into', update: 'update of', delete: 'delete from' };
+const LABELS: Record<Change['op'], string> = {
+  insert: 'insert into',
+  update: 'update of',
+  delete: 'delete from',
+};
 
 /** How a matcher is named: its description (with the values), its criterion id and label (without). */
-function naming(op: Change['op'], table: string, description: string, options: MatcherOptions | undefined, fn: string): { description: string; id: string; label: string } {
+function naming(
+  op: Change['op'],
+  table: string,
+  description: string,
+  options: MatcherOptions | undefined,
+  fn: string,
+): { description: string; id: string; label: string } {
   const id = checkId(options?.id, fn) ?? `${op}.${idPart(table)}`;
   return { description, id, label: `${LABELS[op]} ${table}` };
 }
 
-function makeMatcher(op: Change['op'], table: string, names: { description: string; id: string; label: string }, fieldCount: number, count: CountSpec, fit: ChangeMatcher['fit']): ChangeMatcher {
+function makeMatcher(
+  op: Change['op'],
+  table: string,
+  names: { description: string; id: string; label: string },
+  fieldCount: number,
+  count: CountSpec,
+  fit: ChangeMatcher['fit'],
+): ChangeMatcher {
   const description = names.description;
   const m: ChangeMatcher = Object.freeze({
     kind: 'change' as const,
@@ -72,11 +118,15 @@ function makeMatcher(op: Change['op'], table: string, names: { description: stri
 }
 
 function checkTable(table: unknown, fn: string): asserts table is string {
-  if (typeof table !== 'string' || table === '') throw new TypeError(`${fn}(table, …) needs a table name, like ${fn}('contacts', …).`);
+  if (typeof table !== 'string' || table === '')
+    throw new TypeError(`${fn}(table, …) needs a table name, like ${fn}('contacts', …).`);
 }
 
 function checkMatch(match: unknown, fn: string, what: string): asserts match is FieldMatch {
-  if (typeof match !== 'object' || match === null || Array.isArray(match)) throw new TypeError(`${fn}: ${what} must be an object of column → value or matcher, like { id: 'con_dana' }.`);
+  if (typeof match !== 'object' || match === null || Array.isArray(match))
+    throw new TypeError(
+      `${fn}: ${what} must be an object of column → value or matcher, like { id: 'con_dana' }.`,
+    );
 }
 
 function share(fields: FieldResult[]): number {
@@ -91,16 +141,27 @@ function share(fields: FieldResult[]): number {
  * inserted('contacts', { email: 'ada@example.com', stage: 'lead', name: regex(/^Ada/) })
  * inserted('activities', { contact_id: 'con_dana', kind: 'meeting' }, { id: 'meeting_logged' })
  */
-export function inserted(table: string, match: FieldMatch = {}, options?: MatcherOptions): ChangeMatcher {
+export function inserted(
+  table: string,
+  match: FieldMatch = {},
+  options?: MatcherOptions,
+): ChangeMatcher {
   checkTable(table, 'inserted');
   checkMatch(match, `inserted('${table}', match)`, 'match');
   const description = `insert into ${table}${Object.keys(match).length ? ` with ${describeMatch(match)}` : ''}`;
-  return makeMatcher('insert', table, naming('insert', table, description, options, `inserted('${table}', match, options)`), Object.keys(match).length, ONE, (change, rows) => {
-    if (change.table !== table || change.op !== 'insert') return null;
-    const fields = testFields(match, (c) => valueAfter(change, c, rows));
-    const score = share(fields);
-    return fields.length > 0 && score === 0 ? null : { score, fields };
-  });
+  return makeMatcher(
+    'insert',
+    table,
+    naming('insert', table, description, options, `inserted('${table}', match, options)`),
+    Object.keys(match).length,
+    ONE,
+    (change, rows) => {
+      if (change.table !== table || change.op !== 'insert') return null;
+      const fields = testFields(match, (c) => valueAfter(change, c, rows));
+      const score = share(fields);
+      return fields.length > 0 && score === 0 ? null : { score, fields };
+    },
+  );
 }
 
 /**
@@ -110,17 +171,30 @@ export function inserted(table: string, match: FieldMatch = {}, options?: Matche
  * @example
  * updated('deals', { company_id: 'cmp_acme', stage: 'proposal' }, { stage: 'won' })
  */
-export function updated(table: string, keyMatch: FieldMatch, fields: FieldMatch = {}, options?: MatcherOptions): ChangeMatcher {
+export function updated(
+  table: string,
+  keyMatch: FieldMatch,
+  fields: FieldMatch = {},
+  options?: MatcherOptions,
+): ChangeMatcher {
   checkTable(table, 'updated');
   checkMatch(keyMatch, `updated('${table}', keyMatch, fields)`, 'keyMatch');
   checkMatch(fields, `updated('${table}', keyMatch, fields)`, 'fields');
   const description = `update of ${table} where ${describeMatch(keyMatch)}${Object.keys(fields).length ? ` setting ${describeMatch(fields)}` : ''}`;
-  return makeMatcher('update', table, naming('update', table, description, options, `updated('${table}', keyMatch, fields, options)`), Object.keys(fields).length, ONE, (change, rows) => {
-    if (change.table !== table || change.op !== 'update') return null;
-    if (!testFields(keyMatch, (c) => valueBefore(change, c, rows)).every((f) => f.ok)) return null;
-    const results = testFields(fields, (c) => valueAfter(change, c, rows));
-    return { score: share(results), fields: results };
-  });
+  return makeMatcher(
+    'update',
+    table,
+    naming('update', table, description, options, `updated('${table}', keyMatch, fields, options)`),
+    Object.keys(fields).length,
+    ONE,
+    (change, rows) => {
+      if (change.table !== table || change.op !== 'update') return null;
+      if (!testFields(keyMatch, (c) => valueBefore(change, c, rows)).every((f) => f.ok))
+        return null;
+      const results = testFields(fields, (c) => valueAfter(change, c, rows));
+      return { score: share(results), fields: results };
+    },
+  );
 }
 
 /**
@@ -129,15 +203,27 @@ export function updated(table: string, keyMatch: FieldMatch, fields: FieldMatch 
  * @example
  * deleted('contacts', { email: 'old@example.com' })
  */
-export function deleted(table: string, keyMatch: FieldMatch, options?: MatcherOptions): ChangeMatcher {
+export function deleted(
+  table: string,
+  keyMatch: FieldMatch,
+  options?: MatcherOptions,
+): ChangeMatcher {
   checkTable(table, 'deleted');
   checkMatch(keyMatch, `deleted('${table}', keyMatch)`, 'keyMatch');
   const description = `delete from ${table} where ${describeMatch(keyMatch)}`;
-  return makeMatcher('delete', table, naming('delete', table, description, options, `deleted('${table}', keyMatch, options)`), 0, ONE, (change, rows) => {
-    if (change.table !== table || change.op !== 'delete') return null;
-    if (!testFields(keyMatch, (c) => valueBefore(change, c, rows)).every((f) => f.ok)) return null;
-    return { score: 1, fields: [] };
-  });
+  return makeMatcher(
+    'delete',
+    table,
+    naming('delete', table, description, options, `deleted('${table}', keyMatch, options)`),
+    0,
+    ONE,
+    (change, rows) => {
+      if (change.table !== table || change.op !== 'delete') return null;
+      if (!testFields(keyMatch, (c) => valueBefore(change, c, rows)).every((f) => f.ok))
+        return null;
+      return { score: 1, fields: [] };
+    },
+  );
 }
 
 /**
@@ -146,19 +232,32 @@ export function deleted(table: string, keyMatch: FieldMatch, options?: MatcherOp
  * @example
  * unchanged('contacts', { id: 'con_dan' })
  */
-export function unchanged(table: string, match: FieldMatch = {}, options?: MatcherOptions): UnchangedRule {
+export function unchanged(
+  table: string,
+  match: FieldMatch = {},
+  options?: MatcherOptions,
+): UnchangedRule {
   checkTable(table, 'unchanged');
   checkMatch(match, `unchanged('${table}', match)`, 'match');
   const kind = {
-    id: checkId(options?.id, `unchanged('${table}', match, options)`) ?? `unchanged.${idPart(table)}`,
+    id:
+      checkId(options?.id, `unchanged('${table}', match, options)`) ?? `unchanged.${idPart(table)}`,
     label: Object.keys(match).length ? `rows of ${table} unchanged` : `${table} unchanged`,
   };
-  const scope = Object.keys(match).length ? `rows of ${table} where ${describeMatch(match)}` : `${table}`;
+  const scope = Object.keys(match).length
+    ? `rows of ${table} where ${describeMatch(match)}`
+    : `${table}`;
   const covers = (change: Change, rows: RowLookup): boolean => {
     if (change.table !== table) return false;
     if (Object.keys(match).length === 0) return true;
-    const was = change.op !== 'insert' && testFields(match, (c) => valueBefore(change, c, rows)).every((f) => f.ok);
-    return was || (change.op !== 'delete' && testFields(match, (c) => valueAfter(change, c, rows)).every((f) => f.ok));
+    const was =
+      change.op !== 'insert' &&
+      testFields(match, (c) => valueBefore(change, c, rows)).every((f) => f.ok);
+    return (
+      was ||
+      (change.op !== 'delete' &&
+        testFields(match, (c) => valueAfter(change, c, rows)).every((f) => f.ok))
+    );
   };
   const name = `${scope} unchanged`;
   const named = { ...kind, name };
@@ -178,9 +277,12 @@ export function unchanged(table: string, match: FieldMatch = {}, options?: Match
       } catch (e) {
         return rethrowAs(name, e);
       }
-      if (hit.length === 0) return gradeOf([criterion(named, 1, 1, `No change touched ${scope}, as required.`)]);
+      if (hit.length === 0)
+        return gradeOf([criterion(named, 1, 1, `No change touched ${scope}, as required.`)]);
       const what = hit.map((c) => `${rowLabel(c)} (${pastTense(c.op)})`);
-      return gradeOf([criterion(named, 0, 1, `${listText(what)} changed, but ${scope} had to stay as they were.`)]);
+      return gradeOf([
+        criterion(named, 0, 1, `${listText(what)} changed, but ${scope} had to stay as they were.`),
+      ]);
     },
   });
 }

@@ -25,12 +25,15 @@ function finish(criteria: Criterion[], id: string | undefined): Criterion[] {
 }
 
 function rubrics(parts: readonly RubricPart[], fn: string): Rubric[] {
-  if (!Array.isArray(parts) || parts.length === 0) throw new TypeError(`${fn}([...]) needs a non-empty array of rubrics.`);
+  if (!Array.isArray(parts) || parts.length === 0)
+    throw new TypeError(`${fn}([...]) needs a non-empty array of rubrics.`);
   return parts.map((p, i) => {
     try {
       return toRubric(p);
     } catch {
-      throw new TypeError(`${fn}: entry ${i} is not a rubric; pass rubrics from seahaven/rewards or functions (target) => Grade.`);
+      throw new TypeError(
+        `${fn}: entry ${i} is not a rubric; pass rubrics from seahaven/rewards or functions (target) => Grade.`,
+      );
     }
   });
 }
@@ -54,7 +57,11 @@ function informational(grade: Grade, place = AS_IS): Criterion[] {
 }
 
 function placed(grade: Grade, place: Place, weight: (c: Criterion) => number): Criterion[] {
-  return prefixed(grade.criteria, place.id, place.label).map((c) => ({ ...c, name: place.label + c.name, weight: weight(c) }));
+  return prefixed(grade.criteria, place.id, place.label).map((c) => ({
+    ...c,
+    name: place.label + c.name,
+    weight: weight(c),
+  }));
 }
 
 /**
@@ -63,7 +70,10 @@ function placed(grade: Grade, place: Place, weight: (c: Criterion) => number): C
  * all([expectChanges([inserted('contacts', { email: 'ada@example.com' })]), count('SELECT 1 FROM contacts', 90)])
  */
 export function all(parts: readonly RubricPart[], options: CombineOptions = {}): Rubric {
-  return weighted(rubrics(parts, 'all').map((r) => [r, 1] as const), { name: options.name ?? 'all', id: checkId(options.id, 'all(parts, options)') });
+  return weighted(
+    rubrics(parts, 'all').map((r) => [r, 1] as const),
+    { name: options.name ?? 'all', id: checkId(options.id, 'all(parts, options)') },
+  );
 }
 
 /**
@@ -74,7 +84,10 @@ export function all(parts: readonly RubricPart[], options: CombineOptions = {}):
  */
 export function any(): FieldMatcher;
 export function any(parts: readonly RubricPart[], options?: CombineOptions): Rubric;
-export function any(parts?: readonly RubricPart[], options: CombineOptions = {}): Rubric | FieldMatcher {
+export function any(
+  parts?: readonly RubricPart[],
+  options: CombineOptions = {},
+): Rubric | FieldMatcher {
   if (parts === undefined) return anything();
   const list = rubrics(parts, 'any');
   const id = checkId(options.id, 'any(parts, options)');
@@ -82,10 +95,18 @@ export function any(parts?: readonly RubricPart[], options: CombineOptions = {})
     const grades = list.map((r) => r.grade(target));
     let best = 0;
     grades.forEach((g, i) => {
-      if (g.reward > grades[best].reward || (g.reward === grades[best].reward && g.passed && !grades[best].passed)) best = i;
+      if (
+        g.reward > grades[best].reward ||
+        (g.reward === grades[best].reward && g.passed && !grades[best].passed)
+      )
+        best = i;
     });
     const criteria = grades.flatMap((g, i) => (i === best ? g.criteria : informational(g)));
-    return { reward: grades[best].reward, passed: grades.some((g) => g.passed), criteria: finish(criteria, id) };
+    return {
+      reward: grades[best].reward,
+      passed: grades.some((g) => g.passed),
+      criteria: finish(criteria, id),
+    };
   });
 }
 
@@ -94,10 +115,19 @@ export function any(parts?: readonly RubricPart[], options: CombineOptions = {})
  * @example
  * weighted([[expectChanges([updated('deals', { id: 'deal_1' }, { stage: 'won' })]), 3], [noOtherChanges(), 1]])
  */
-export function weighted(parts: readonly (readonly [RubricPart, number])[], options: CombineOptions = {}): Rubric {
-  if (!Array.isArray(parts) || parts.length === 0) throw new TypeError('weighted([[rubric, weight], ...]) needs a non-empty array of [rubric, weight] pairs.');
+export function weighted(
+  parts: readonly (readonly [RubricPart, number])[],
+  options: CombineOptions = {},
+): Rubric {
+  if (!Array.isArray(parts) || parts.length === 0)
+    throw new TypeError(
+      'weighted([[rubric, weight], ...]) needs a non-empty array of [rubric, weight] pairs.',
+    );
   const list = parts.map((p, i) => {
-    if (!Array.isArray(p) || p.length !== 2 || !(p[1] >= 0) || !Number.isFinite(p[1])) throw new TypeError(`weighted: entry ${i} must be [rubric, weight] with a finite weight >= 0.`);
+    if (!Array.isArray(p) || p.length !== 2 || !(p[1] >= 0) || !Number.isFinite(p[1]))
+      throw new TypeError(
+        `weighted: entry ${i} must be [rubric, weight] with a finite weight >= 0.`,
+      );
     return [rubrics([p[0]], 'weighted')[0], p[1]] as const;
   });
   const total = list.reduce((s, [, w]) => s + w, 0);
@@ -130,8 +160,20 @@ export function gate(pre: RubricPart, then: RubricPart, options: CombineOptions 
   return rubric(options.name ?? `gate(${p.name})`, (target) => {
     const pg = p.grade(target);
     const tg = t.grade(target);
-    if (!pg.passed) return { reward: 0, passed: false, criteria: finish([...scaled(pg, 1, gatePlace), ...informational(tg, { label: 'locked: ' })], id) };
-    return { reward: tg.reward, passed: tg.passed, criteria: finish([...informational(pg, gatePlace), ...tg.criteria], id) };
+    if (!pg.passed)
+      return {
+        reward: 0,
+        passed: false,
+        criteria: finish(
+          [...scaled(pg, 1, gatePlace), ...informational(tg, { label: 'locked: ' })],
+          id,
+        ),
+      };
+    return {
+      reward: tg.reward,
+      passed: tg.passed,
+      criteria: finish([...informational(pg, gatePlace), ...tg.criteria], id),
+    };
   });
 }
 

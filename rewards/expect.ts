@@ -8,7 +8,24 @@ import type { ChangeFit, ChangeMatcher, UnchangedRule } from './matchers.ts';
 import { describeMisses } from './fields.ts';
 import { maxAssignment } from './assign.ts';
 import { uniqueIds } from '../kit/task.ts';
-import { RowLookup, checkId, checkTables, criterion, full, gradeOf, idPart, keyText, listText, pastTense, prefixed, rethrowAs, rowLabel, rubric, writtenColumns, type Rubric } from './grade.ts';
+import {
+  RowLookup,
+  checkId,
+  checkTables,
+  criterion,
+  full,
+  gradeOf,
+  idPart,
+  keyText,
+  listText,
+  pastTense,
+  prefixed,
+  rethrowAs,
+  rowLabel,
+  rubric,
+  writtenColumns,
+  type Rubric,
+} from './grade.ts';
 
 /** An entry of `expectChanges`: an expected change, or a rule that some rows stay as they are. */
 export type Expectation = ChangeMatcher | UnchangedRule;
@@ -39,7 +56,10 @@ interface Collateral {
   prefix?: string;
 }
 
-const EXPECTED: Collateral = { base: 'unexpected', summary: { id: 'precision_recall', label: 'precision and recall', name: 'precision and recall' } };
+const EXPECTED: Collateral = {
+  base: 'unexpected',
+  summary: { id: 'precision_recall', label: 'precision and recall', name: 'precision and recall' },
+};
 
 interface Slot {
   matcher: ChangeMatcher;
@@ -56,20 +76,42 @@ interface Slot {
  *   inserted('activities', { contact_id: 'con_dana', kind: 'meeting' }),
  * ], { allow: ['companies'] })
  */
-export function expectChanges(expected: readonly Expectation[], options: ExpectOptions = {}): Rubric {
-  return changesRubric(expected, options, { ...EXPECTED, prefix: checkId(options.id, 'expectChanges(expected, options)') });
+export function expectChanges(
+  expected: readonly Expectation[],
+  options: ExpectOptions = {},
+): Rubric {
+  return changesRubric(expected, options, {
+    ...EXPECTED,
+    prefix: checkId(options.id, 'expectChanges(expected, options)'),
+  });
 }
 
-function changesRubric(expected: readonly Expectation[], options: ExpectOptions, collateral: Collateral): Rubric {
-  if (!Array.isArray(expected)) throw new TypeError('expectChanges(expected) needs an array of inserted(), updated(), deleted() or unchanged() matchers.');
+function changesRubric(
+  expected: readonly Expectation[],
+  options: ExpectOptions,
+  collateral: Collateral,
+): Rubric {
+  if (!Array.isArray(expected))
+    throw new TypeError(
+      'expectChanges(expected) needs an array of inserted(), updated(), deleted() or unchanged() matchers.',
+    );
   for (const [i, e] of expected.entries()) {
-    if (e?.kind !== 'change' && e?.kind !== 'unchanged') throw new TypeError(`expectChanges: entry ${i} is not a change matcher; use inserted(), updated(), deleted(), unchanged(), or exactly()/atLeast() around them.`);
+    if (e?.kind !== 'change' && e?.kind !== 'unchanged')
+      throw new TypeError(
+        `expectChanges: entry ${i} is not a change matcher; use inserted(), updated(), deleted(), unchanged(), or exactly()/atLeast() around them.`,
+      );
   }
   for (const [i, a] of (options.allow ?? []).entries()) {
-    if (typeof a !== 'string' && a?.kind !== 'change') throw new TypeError(`expectChanges: allow[${i}] must be a table name or a change matcher like updated('deals', {}, {}).`);
+    if (typeof a !== 'string' && a?.kind !== 'change')
+      throw new TypeError(
+        `expectChanges: allow[${i}] must be a table name or a change matcher like updated('deals', {}, {}).`,
+      );
   }
   const penalty = options.penalty ?? 1;
-  if (!(penalty >= 0) || !Number.isFinite(penalty)) throw new TypeError(`expectChanges: penalty must be a finite number >= 0; got ${options.penalty}.`);
+  if (!(penalty >= 0) || !Number.isFinite(penalty))
+    throw new TypeError(
+      `expectChanges: penalty must be a finite number >= 0; got ${options.penalty}.`,
+    );
   const list = [...expected];
   const opts = { allow: [...(options.allow ?? [])], penalty, collateral };
   return rubric(options.name ?? 'expected changes', (target) => gradeChanges(list, opts, target));
@@ -84,13 +126,28 @@ function changesRubric(expected: readonly Expectation[], options: ExpectOptions,
 export function noOtherChanges(options: Omit<ExpectOptions, 'penalty'> = {}): Rubric {
   // Its criteria are named after it: `no_other_changes` (the summary) and `no_other_changes.<table>` per change.
   const base = checkId(options.id, 'noOtherChanges(options)') ?? 'no_other_changes';
-  return changesRubric([], { ...options, name: options.name ?? 'no other changes' }, { base, summary: { id: base, label: 'no other changes', name: 'precision and recall' } });
+  return changesRubric(
+    [],
+    { ...options, name: options.name ?? 'no other changes' },
+    { base, summary: { id: base, label: 'no other changes', name: 'precision and recall' } },
+  );
 }
 
 /** @internal The grading behind `expectChanges` and the matchers' own `grade`. */
-export function gradeChanges(expected: readonly Expectation[], options: { allow?: readonly Allowance[]; penalty: number; collateral?: Collateral }, target: GradeTarget): Grade {
+export function gradeChanges(
+  expected: readonly Expectation[],
+  options: { allow?: readonly Allowance[]; penalty: number; collateral?: Collateral },
+  target: GradeTarget,
+): Grade {
   const naming = options.collateral ?? EXPECTED;
-  checkTables(target, [...expected.map((e) => e.table), ...(options.allow ?? []).map((a) => (typeof a === 'string' ? a : a.table))], 'expectChanges');
+  checkTables(
+    target,
+    [
+      ...expected.map((e) => e.table),
+      ...(options.allow ?? []).map((a) => (typeof a === 'string' ? a : a.table)),
+    ],
+    'expectChanges',
+  );
   const changes = target.changes();
   const rows = new RowLookup(target);
   const matchers = expected.filter((e): e is ChangeMatcher => e.kind === 'change');
@@ -104,12 +161,14 @@ export function gradeChanges(expected: readonly Expectation[], options: { allow?
 
   // Only changes some expectation could be assigned to enter the assignment; the rest are judged afterwards.
   const candidates = changes.map((_, j) => j).filter((j) => fits.some((row) => row[j] !== null));
-  const value = slots.map((s) => candidates.map((j) => {
-    const f = fits[s.source][j];
-    // A pair is worth its score plus the penalty it saves by not leaving the change as collateral, so the assignment
-    // maximises what the agent earns; the tiny bonus still pairs a zero-score update with its row when nothing is saved.
-    return f === null ? null : f.score + options.penalty + 1e-6;
-  }));
+  const value = slots.map((s) =>
+    candidates.map((j) => {
+      const f = fits[s.source][j];
+      // A pair is worth its score plus the penalty it saves by not leaving the change as collateral, so the assignment
+      // maximises what the agent earns; the tiny bonus still pairs a zero-score update with its row when nothing is saved.
+      return f === null ? null : f.score + options.penalty + 1e-6;
+    }),
+  );
   const picked = maxAssignment(value).map((col) => (col < 0 ? -1 : candidates[col]));
   const taken = new Set(picked.filter((j) => j >= 0));
 
@@ -119,7 +178,12 @@ export function gradeChanges(expected: readonly Expectation[], options: { allow?
   let fieldsChecked = 0;
   slots.forEach((slot, i) => {
     const m = slot.matcher;
-    const kind = { id: m.id, label: m.label, name: m.count.min > 1 ? `${m.description} (${slot.nth + 1} of ${m.count.min})` : m.description };
+    const kind = {
+      id: m.id,
+      label: m.label,
+      name:
+        m.count.min > 1 ? `${m.description} (${slot.nth + 1} of ${m.count.min})` : m.description,
+    };
     fieldsExpected += m.fieldCount;
     const j = picked[i];
     if (j < 0) {
@@ -146,7 +210,9 @@ export function gradeChanges(expected: readonly Expectation[], options: { allow?
     };
     const forbidden = matchers.some((m, k) => m.count.max === 0 && fullFit(k));
     const extra = matchers.some((m, k) => m.count.max === Infinity && fullFit(k));
-    const allowed = (options.allow ?? []).some((a) => (typeof a === 'string' ? a === change.table : isFull(fitOf(a, change, rows))));
+    const allowed = (options.allow ?? []).some((a) =>
+      typeof a === 'string' ? a === change.table : isFull(fitOf(a, change, rows)),
+    );
     if (!forbidden && (extra || allowed)) tolerated++;
     else collateral.push(change);
   });
@@ -156,9 +222,19 @@ export function gradeChanges(expected: readonly Expectation[], options: { allow?
     collateralColumns += cols.length;
     if (options.penalty > 0) {
       const detail = change.op === 'update' ? ` (${listText(cols)})` : '';
-      const kind = { id: `${naming.base}.${idPart(change.table)}`, label: `unexpected change to ${change.table}`, name: `unexpected change: ${rowLabel(change)}` };
-      criteria.push(criterion(kind, 0, options.penalty,
-        `${rowLabel(change)} was ${pastTense(change.op)}${detail}, which no expected change or allow rule covers.`));
+      const kind = {
+        id: `${naming.base}.${idPart(change.table)}`,
+        label: `unexpected change to ${change.table}`,
+        name: `unexpected change: ${rowLabel(change)}`,
+      };
+      criteria.push(
+        criterion(
+          kind,
+          0,
+          options.penalty,
+          `${rowLabel(change)} was ${pastTense(change.op)}${detail}, which no expected change or allow rule covers.`,
+        ),
+      );
     }
   }
 
@@ -168,7 +244,16 @@ export function gradeChanges(expected: readonly Expectation[], options: { allow?
     const fieldsWritten = fieldsChecked + collateralColumns;
     const summary = `Rows: recall ${rowsFound}/${slots.length}, precision ${okChanges}/${changes.length}; fields: recall ${fieldsRight}/${fieldsExpected}, precision ${fieldsRight}/${fieldsWritten}${tolerated ? `; ${tolerated} further change${tolerated === 1 ? ' was' : 's were'} tolerated` : ''}.`;
     const precision = changes.length === 0 ? 1 : okChanges / changes.length;
-    criteria.push(criterion(naming.summary, precision, 0, collateral.length === 0 && options.penalty > 0 ? `No change outside the expected and allowed ones. ${summary}` : summary));
+    criteria.push(
+      criterion(
+        naming.summary,
+        precision,
+        0,
+        collateral.length === 0 && options.penalty > 0
+          ? `No change outside the expected and allowed ones. ${summary}`
+          : summary,
+      ),
+    );
   }
   return gradeOf(uniqueIds(prefixed(criteria, naming.prefix)));
 }
@@ -197,10 +282,16 @@ function fitReason(change: Change, fit: ChangeFit): string {
   return `${label} was ${verb}, but ${describeMisses(fit.fields)}; ${right} of ${fit.fields.length} fields right.`;
 }
 
-function missingReason(m: ChangeMatcher, changes: readonly Change[], fits: readonly (ChangeFit | null)[], taken: ReadonlySet<number>): string {
+function missingReason(
+  m: ChangeMatcher,
+  changes: readonly Change[],
+  fits: readonly (ChangeFit | null)[],
+  taken: ReadonlySet<number>,
+): string {
   const same = changes.filter((c) => c.table === m.table && c.op === m.op);
   const fitting = fits.filter((f) => f !== null).length;
-  if (same.length === 0) return `Expected ${m.description}, but no row of ${m.table} was ${pastTense(m.op)}.`;
+  if (same.length === 0)
+    return `Expected ${m.description}, but no row of ${m.table} was ${pastTense(m.op)}.`;
   if (fitting > 0 && [...fits.keys()].every((j) => fits[j] === null || taken.has(j))) {
     return `Expected ${m.description}, but only ${fitting} matching change${fitting === 1 ? ' was' : 's were'} made and each counts once.`;
   }

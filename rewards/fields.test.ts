@@ -1,5 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { anything, approx, describeMatch, describeMisses, exact, isFieldMatcher, isoBetween, oneOf, regex, testFields, toFieldMatcher, where, within } from './fields.ts';
+import {
+  anything,
+  approx,
+  describeMatch,
+  describeMisses,
+  exact,
+  isFieldMatcher,
+  isoBetween,
+  oneOf,
+  regex,
+  testFields,
+  toFieldMatcher,
+  where,
+  within,
+} from './fields.ts';
 import { any } from './combine.ts';
 
 describe('field matchers', () => {
@@ -76,13 +90,24 @@ describe('field matchers', () => {
     expect(even.test(4)).toBe(true);
     expect(even.test(3)).toBe(false);
     expect(even.text).toBe('satisfies an even number');
-    expect(where(() => { throw new Error('boom'); }).test(1)).toBe(false);
+    expect(
+      where(() => {
+        throw new Error('boom');
+      }).test(1),
+    ).toBe(false);
   });
 
   it('explains matches and misses by column', () => {
-    expect(describeMatch({ stage: 'lead', kind: oneOf(['call']) })).toBe('stage = "lead", kind is one of ["call"]');
-    const results = testFields({ stage: 'lead', qty: within(1, 2), nope: 1 }, (c) => ({ stage: 'customer', qty: 2 } as Record<string, string | number>)[c]);
+    expect(describeMatch({ stage: 'lead', kind: oneOf(['call']) })).toBe(
+      'stage = "lead", kind is one of ["call"]',
+    );
+    const results = testFields(
+      { stage: 'lead', qty: within(1, 2), nope: 1 },
+      (c) => (({ stage: 'customer', qty: 2 }) as Record<string, string | number>)[c],
+    );
     expect(results.map((r) => r.ok)).toEqual([false, true, false]);
-    expect(describeMisses(results)).toBe('stage is "customer" (expected = "lead"), column nope is absent (expected = 1)');
+    expect(describeMisses(results)).toBe(
+      'stage is "customer" (expected = "lead"), column nope is absent (expected = 1)',
+    );
   });
 });

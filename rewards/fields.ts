@@ -41,12 +41,31 @@ export function show(value: JsonValue | undefined): string {
 
 function sameJson(a: JsonValue | undefined, b: JsonValue | undefined): boolean {
   if (a === b) return true;
-  if (a === null || b === null || a === undefined || b === undefined || typeof a !== 'object' || typeof b !== 'object') return false;
+  if (
+    a === null ||
+    b === null ||
+    a === undefined ||
+    b === undefined ||
+    typeof a !== 'object' ||
+    typeof b !== 'object'
+  )
+    return false;
   if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) return a.length === (b as JsonValue[]).length && a.every((v, i) => sameJson(v, (b as JsonValue[])[i]));
+  if (Array.isArray(a))
+    return (
+      a.length === (b as JsonValue[]).length &&
+      a.every((v, i) => sameJson(v, (b as JsonValue[])[i]))
+    );
   const ka = Object.keys(a).sort();
   const kb = Object.keys(b as object).sort();
-  return ka.length === kb.length && ka.every((k, i) => k === kb[i] && sameJson((a as Record<string, JsonValue>)[k], (b as Record<string, JsonValue>)[k]));
+  return (
+    ka.length === kb.length &&
+    ka.every(
+      (k, i) =>
+        k === kb[i] &&
+        sameJson((a as Record<string, JsonValue>)[k], (b as Record<string, JsonValue>)[k]),
+    )
+  );
 }
 
 /** Integers beyond ±2^53 arrive as decimal strings; numeric matchers accept them. */
@@ -81,7 +100,8 @@ export function anything(): FieldMatcher {
  * inserted('activities', { kind: oneOf(['call', 'meeting']) })
  */
 export function oneOf(values: readonly JsonValue[]): FieldMatcher {
-  if (!Array.isArray(values) || values.length === 0) throw new TypeError('oneOf(values) needs a non-empty array, like oneOf([\'call\', \'meeting\']).');
+  if (!Array.isArray(values) || values.length === 0)
+    throw new TypeError("oneOf(values) needs a non-empty array, like oneOf(['call', 'meeting']).");
   const list = [...values];
   return fieldMatcher(`is one of ${show(list)}`, (v) => list.some((x) => sameJson(v, x)));
 }
@@ -104,7 +124,10 @@ export function regex(pattern: RegExp | string): FieldMatcher {
  * updated('deals', { id: 'deal_1' }, { amount_cents: approx(10_800_000, 1) })
  */
 export function approx(expected: number, tolerance = 1e-9): FieldMatcher {
-  if (!Number.isFinite(expected) || !Number.isFinite(tolerance) || tolerance < 0) throw new TypeError(`approx(n, tol) needs finite numbers and tol >= 0; got approx(${expected}, ${tolerance}).`);
+  if (!Number.isFinite(expected) || !Number.isFinite(tolerance) || tolerance < 0)
+    throw new TypeError(
+      `approx(n, tol) needs finite numbers and tol >= 0; got approx(${expected}, ${tolerance}).`,
+    );
   return fieldMatcher(`≈ ${expected} (± ${tolerance})`, (v) => {
     const n = asNumber(v);
     return n !== null && Math.abs(n - expected) <= tolerance;
@@ -117,7 +140,8 @@ export function approx(expected: number, tolerance = 1e-9): FieldMatcher {
  * inserted('companies', { employees: within(50, 100) })
  */
 export function within(min: number, max: number): FieldMatcher {
-  if (!(min <= max)) throw new TypeError(`within(min, max) needs min <= max; got within(${min}, ${max}).`);
+  if (!(min <= max))
+    throw new TypeError(`within(min, max) needs min <= max; got within(${min}, ${max}).`);
   return fieldMatcher(`is between ${min} and ${max}`, (v) => {
     const n = asNumber(v);
     return n !== null && n >= min && n <= max;
@@ -132,7 +156,10 @@ export function within(min: number, max: number): FieldMatcher {
 export function isoBetween(from: string, to: string): FieldMatcher {
   const lo = Date.parse(from);
   const hi = Date.parse(to);
-  if (Number.isNaN(lo) || Number.isNaN(hi) || lo > hi) throw new TypeError(`isoBetween(from, to) needs two ISO-8601 dates with from <= to; got isoBetween(${show(from)}, ${show(to)}).`);
+  if (Number.isNaN(lo) || Number.isNaN(hi) || lo > hi)
+    throw new TypeError(
+      `isoBetween(from, to) needs two ISO-8601 dates with from <= to; got isoBetween(${show(from)}, ${show(to)}).`,
+    );
   return fieldMatcher(`is between ${from} and ${to}`, (v) => {
     if (typeof v !== 'string' || !/^\d{4}-\d{2}-\d{2}/.test(v)) return false;
     const t = Date.parse(v);
@@ -145,8 +172,12 @@ export function isoBetween(from: string, to: string): FieldMatcher {
  * @example
  * inserted('contacts', { email: where((v) => typeof v === 'string' && v.endsWith('.example'), 'an .example address') })
  */
-export function where(predicate: (value: JsonValue | undefined) => boolean, label?: string): FieldMatcher {
-  if (typeof predicate !== 'function') throw new TypeError('where(fn) needs a function (value) => boolean.');
+export function where(
+  predicate: (value: JsonValue | undefined) => boolean,
+  label?: string,
+): FieldMatcher {
+  if (typeof predicate !== 'function')
+    throw new TypeError('where(fn) needs a function (value) => boolean.');
   const name = label ?? (predicate.name || 'a custom check');
   return fieldMatcher(`satisfies ${name}`, (v) => {
     try {
@@ -166,7 +197,10 @@ export interface FieldResult {
 }
 
 /** Test every column of `match` against a row read through `valueOf`. */
-export function testFields(match: FieldMatch, valueOf: (column: string) => JsonValue | undefined): FieldResult[] {
+export function testFields(
+  match: FieldMatch,
+  valueOf: (column: string) => JsonValue | undefined,
+): FieldResult[] {
   const out: FieldResult[] = [];
   for (const [column, spec] of Object.entries(match)) {
     const matcher = toFieldMatcher(spec);
@@ -178,7 +212,9 @@ export function testFields(match: FieldMatch, valueOf: (column: string) => JsonV
 
 /** `col = "x", other is one of […]`: the expectation of a match object in words. */
 export function describeMatch(match: FieldMatch): string {
-  const parts = Object.entries(match).map(([column, spec]) => `${column} ${toFieldMatcher(spec).text}`);
+  const parts = Object.entries(match).map(
+    ([column, spec]) => `${column} ${toFieldMatcher(spec).text}`,
+  );
   return parts.length === 0 ? 'any row' : parts.join(', ');
 }
 
@@ -186,6 +222,10 @@ export function describeMatch(match: FieldMatch): string {
 export function describeMisses(results: readonly FieldResult[]): string {
   return results
     .filter((r) => !r.ok)
-    .map((r) => (r.actual === undefined ? `column ${r.column} is absent (expected ${r.matcher.text})` : `${r.column} is ${show(r.actual)} (expected ${r.matcher.text})`))
+    .map((r) =>
+      r.actual === undefined
+        ? `column ${r.column} is absent (expected ${r.matcher.text})`
+        : `${r.column} is ${show(r.actual)} (expected ${r.matcher.text})`,
+    )
     .join(', ');
 }

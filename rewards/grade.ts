@@ -1,5 +1,14 @@
 /** Rubrics and grades: the shape every reward helper returns, and how rows are named in reasons. */
-import type { Change, Criterion, Grade, GradeDraft, GradeTarget, Grader, JsonValue, Row } from '../kit/index.ts';
+import type {
+  Change,
+  Criterion,
+  Grade,
+  GradeDraft,
+  GradeTarget,
+  Grader,
+  JsonValue,
+  Row,
+} from '../kit/index.ts';
 import { AuthorError, brandErrorClass } from '../kit/errors.ts';
 import { quoteIdent } from '../kit/schema.ts';
 import { withCriterionIds } from '../kit/task.ts';
@@ -84,27 +93,45 @@ export interface CriterionKind {
 }
 
 /** One criterion, with its score tidied. */
-export function criterion(kind: CriterionKind, score: number, weight: number, reason: string): Criterion {
+export function criterion(
+  kind: CriterionKind,
+  score: number,
+  weight: number,
+  reason: string,
+): Criterion {
   return { id: kind.id, name: kind.name, score: tidy(score), weight, reason, label: kind.label };
 }
 
 /** A table name as a piece of a criterion id: lower case, characters an id cannot hold as `_`. */
 export function idPart(text: string): string {
-  const part = text.toLowerCase().replace(/[^a-z0-9_.-]+/g, '_').replace(/^[^a-z0-9]+/, '');
+  const part = text
+    .toLowerCase()
+    .replace(/[^a-z0-9_.-]+/g, '_')
+    .replace(/^[^a-z0-9]+/, '');
   return part === '' ? 'x' : part;
 }
 
 /** The criteria with `prefix.` before each id and `labelPrefix` before each label (a combinator's or an author's id). */
-export function prefixed(criteria: readonly Criterion[], prefix: string | undefined, labelPrefix = ''): Criterion[] {
+export function prefixed(
+  criteria: readonly Criterion[],
+  prefix: string | undefined,
+  labelPrefix = '',
+): Criterion[] {
   if (prefix === undefined && labelPrefix === '') return [...criteria];
-  return criteria.map((c) => ({ ...c, id: prefix === undefined ? c.id : `${prefix}.${c.id}`, label: labelPrefix + (c.label ?? c.id) }));
+  return criteria.map((c) => ({
+    ...c,
+    id: prefix === undefined ? c.id : `${prefix}.${c.id}`,
+    label: labelPrefix + (c.label ?? c.id),
+  }));
 }
 
 /** Check a rubric's `id` option: undefined, or a criterion id. */
 export function checkId(id: unknown, fn: string): string | undefined {
   if (id === undefined) return undefined;
   if (typeof id !== 'string' || !/^[a-z0-9][a-z0-9_.-]*$/.test(id)) {
-    throw new TypeError(`${fn}: id must match /^[a-z0-9][a-z0-9_.-]*$/, like 'insert.contacts' or 'welcome_email'; got ${JSON.stringify(id)}.`);
+    throw new TypeError(
+      `${fn}: id must match /^[a-z0-9][a-z0-9_.-]*$/, like 'insert.contacts' or 'welcome_email'; got ${JSON.stringify(id)}.`,
+    );
   }
   return id;
 }
@@ -159,10 +186,13 @@ export function pastTense(op: Change['op']): string {
 
 /** The columns a change wrote: every column of an inserted or deleted row, the changed ones of an update. */
 export function writtenColumns(change: Change): string[] {
-  if (change.op !== 'update') return Object.keys((change.op === 'insert' ? change.after : change.before) ?? {});
+  if (change.op !== 'update')
+    return Object.keys((change.op === 'insert' ? change.after : change.before) ?? {});
   // Updates repeat the key beside the changed columns; a key column counts only if it changed itself.
   const before = change.before ?? {};
-  return Object.keys(change.after ?? {}).filter((k) => !Object.hasOwn(change.key, k) || before[k] !== change.after![k]);
+  return Object.keys(change.after ?? {}).filter(
+    (k) => !Object.hasOwn(change.key, k) || before[k] !== change.after![k],
+  );
 }
 
 /** `a, b and c`, or `a, b and 3 more` past `max`. */
@@ -189,7 +219,10 @@ export class RowLookup {
       const cols = Object.keys(key);
       if (cols.length > 0 && !table.includes('.')) {
         try {
-          const rows = this.target.query(`SELECT * FROM ${quoteIdent(table)} WHERE ${cols.map((c) => `${quoteIdent(c)} = ?`).join(' AND ')}`, ...cols.map((c) => key[c] as unknown));
+          const rows = this.target.query(
+            `SELECT * FROM ${quoteIdent(table)} WHERE ${cols.map((c) => `${quoteIdent(c)} = ?`).join(' AND ')}`,
+            ...cols.map((c) => key[c] as unknown),
+          );
           row = rows[0] ?? null;
         } catch (e) {
           // Without a database the row cannot be read at all, which must not pass for a row that is gone.
@@ -205,11 +238,17 @@ export class RowLookup {
 
 /** A misspelt column would otherwise just never match; fail loudly so `checkGrader` reports it (SH508). */
 function noSuchColumn(table: string, column: string, row: Row): never {
-  throw new GraderError(`${table} has no column "${column}"; its columns are ${Object.keys(row).join(', ')}.`);
+  throw new GraderError(
+    `${table} has no column "${column}"; its columns are ${Object.keys(row).join(', ')}.`,
+  );
 }
 
 /** The value of `column` in a changed row as it was before the change; undefined for an inserted row. */
-export function valueBefore(change: Change, column: string, rows: RowLookup): JsonValue | undefined {
+export function valueBefore(
+  change: Change,
+  column: string,
+  rows: RowLookup,
+): JsonValue | undefined {
   if (change.op === 'insert') return undefined;
   if (change.before && Object.hasOwn(change.before, column)) return change.before[column];
   if (Object.hasOwn(change.key, column)) return change.key[column];
@@ -232,7 +271,10 @@ function currentValue(change: Change, column: string, rows: RowLookup): JsonValu
   try {
     row = rows.current(change.table, change.key);
   } catch (e) {
-    if (e instanceof OfflineQuery) throw new OfflineQuery(`column "${column}" of ${rowLabel(change)}, which the change does not carry`);
+    if (e instanceof OfflineQuery)
+      throw new OfflineQuery(
+        `column "${column}" of ${rowLabel(change)}, which the change does not carry`,
+      );
     throw e;
   }
   if (row === null) return undefined;
@@ -245,12 +287,19 @@ export function checkTables(target: GradeTarget, tables: Iterable<string>, where
   if (wanted.length === 0) return;
   let names: string[];
   try {
-    names = target.query<{ name: string }>("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'").map((r) => r.name);
+    names = target
+      .query<{ name: string }>(
+        "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'",
+      )
+      .map((r) => r.name);
   } catch {
     return; // A target that cannot list tables is graded without the check.
   }
   for (const t of wanted) {
-    if (!names.includes(t)) throw new GraderError(`${where}: there is no table "${t}"; the tables are ${names.filter((n) => !n.startsWith('_')).join(', ')}.`);
+    if (!names.includes(t))
+      throw new GraderError(
+        `${where}: there is no table "${t}"; the tables are ${names.filter((n) => !n.startsWith('_')).join(', ')}.`,
+      );
   }
 }
 
@@ -263,6 +312,7 @@ export function checkTables(target: GradeTarget, tables: Iterable<string>, where
  */
 export function explain(grade: Grade): string {
   const lines = [`reward ${grade.reward}, ${grade.passed ? 'passed' : 'not passed'}`];
-  for (const c of grade.criteria) lines.push(`  ${c.score.toFixed(2)} ×${Number(c.weight.toFixed(3))}  ${c.name}: ${c.reason}`);
+  for (const c of grade.criteria)
+    lines.push(`  ${c.score.toFixed(2)} ×${Number(c.weight.toFixed(3))}  ${c.name}: ${c.reason}`);
   return lines.join('\n');
 }

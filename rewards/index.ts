@@ -20,12 +20,60 @@
  *
  * @module seahaven/rewards
  */
-export { exact, anything, oneOf, regex, approx, within, isoBetween, where, type FieldMatcher, type FieldSpec, type FieldMatch } from './fields.ts';
-export { inserted, updated, deleted, unchanged, exactly, atLeast, type ChangeMatcher, type UnchangedRule, type CountSpec, type MatcherOptions } from './changes.ts';
-export { expectChanges, noOtherChanges, type Expectation, type Allowance, type ExpectOptions } from './expect.ts';
+export {
+  exact,
+  anything,
+  oneOf,
+  regex,
+  approx,
+  within,
+  isoBetween,
+  where,
+  type FieldMatcher,
+  type FieldSpec,
+  type FieldMatch,
+} from './fields.ts';
+export {
+  inserted,
+  updated,
+  deleted,
+  unchanged,
+  exactly,
+  atLeast,
+  type ChangeMatcher,
+  type UnchangedRule,
+  type CountSpec,
+  type MatcherOptions,
+} from './changes.ts';
+export {
+  expectChanges,
+  noOtherChanges,
+  type Expectation,
+  type Allowance,
+  type ExpectOptions,
+} from './expect.ts';
 export { rowWhere, count, type RowWhereOptions, type CountOptions } from './state.ts';
-export { all, any, weighted, gate, sequence, type CombineOptions, type RubricPart } from './combine.ts';
+export {
+  all,
+  any,
+  weighted,
+  gate,
+  sequence,
+  type CombineOptions,
+  type RubricPart,
+} from './combine.ts';
 export { rubric, explain, GraderError, type Rubric } from './grade.ts';
 export { gradeState, NeedsDatabaseError, type GradableState } from './offline.ts';
-export { checkGrader, graderFindings, GRADER_CHECKS, type GraderReport, type GraderProblem, type GraderFinding, type GraderCheckCode, type CheckGraderOptions, type ChaosOutcome, type Severity } from './check.ts';
+export {
+  checkGrader,
+  graderFindings,
+  GRADER_CHECKS,
+  type GraderReport,
+  type GraderProblem,
+  type GraderFinding,
+  type GraderCheckCode,
+  type CheckGraderOptions,
+  type ChaosOutcome,
+  type Severity,
+} from './check.ts';
 export { runChaos, type ChaosOptions, type ChaosRun, type ChaosTarget } from './chaos.ts';

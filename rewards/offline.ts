@@ -33,7 +33,13 @@ export class NeedsDatabaseError extends AuthorError<'needs_database'> {
 brandErrorClass(NeedsDatabaseError, 'NeedsDatabaseError');
 
 function isTask(x: unknown): x is Task {
-  return x !== null && typeof x === 'object' && typeof (x as Task).id === 'string' && typeof (x as Task).prompt === 'string' && 'grader' in x;
+  return (
+    x !== null &&
+    typeof x === 'object' &&
+    typeof (x as Task).id === 'string' &&
+    typeof (x as Task).prompt === 'string' &&
+    'grader' in x
+  );
 }
 
 /**
@@ -49,14 +55,24 @@ function isTask(x: unknown): x is Task {
 export function gradeState(task: Task | Grader, state: GradableState): Grade {
   const label = isTask(task) ? `the grader of task "${task.id}"` : 'the grader';
   if (state === null || typeof state !== 'object' || !Array.isArray(state.changes)) {
-    throw new TypeError('gradeState(task, state): state must be a state document with its changes array, as inst.state() or a session\'s state() returns it.');
+    throw new TypeError(
+      "gradeState(task, state): state must be a state document with its changes array, as inst.state() or a session's state() returns it.",
+    );
   }
   if (isTask(task) && typeof state.task === 'string' && state.task !== task.id) {
-    throw new TypeError(`gradeState(task, state): the state is of an episode of task "${state.task}", not "${task.id}"; grade it with that task.`);
+    throw new TypeError(
+      `gradeState(task, state): the state is of an episode of task "${state.task}", not "${task.id}"; grade it with that task.`,
+    );
   }
   const raw = isTask(task) ? task.grader : task;
   // A function is named for what it is (an inline `grade: (t) => …` is called "grade").
-  const grader = typeof raw === 'function' ? rubric(raw.name && raw.name !== 'grade' ? `function ${raw.name}` : 'its grading function', raw) : toRubric(raw);
+  const grader =
+    typeof raw === 'function'
+      ? rubric(
+          raw.name && raw.name !== 'grade' ? `function ${raw.name}` : 'its grading function',
+          raw,
+        )
+      : toRubric(raw);
   const changes = state.changes;
   const target: GradeTarget = {
     // Fresh objects on every read, as an instance's changes() gives them, so no grader can alter the document.

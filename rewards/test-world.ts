@@ -25,10 +25,25 @@ INSERT INTO notes (item_id, body) VALUES ('apple', 'crisp'), ('apple', 'red');
 const addItem = defineTool({
   name: 'add_item',
   description: 'Add an item.',
-  input: z.object({ id: z.string().min(1), name: z.string().min(1), qty: z.number().int().min(0).default(0), price: z.number().min(0).default(0), tag: z.string().optional() }),
+  input: z.object({
+    id: z.string().min(1),
+    name: z.string().min(1),
+    qty: z.number().int().min(0).default(0),
+    price: z.number().min(0).default(0),
+    tag: z.string().optional(),
+  }),
   run(ctx, a) {
-    if (ctx.db.one('SELECT 1 FROM items WHERE id = ?', a.id)) throw new ToolError('conflict', `item ${a.id} exists`);
-    ctx.db.run('INSERT INTO items (id, name, qty, price, tag, seen_at) VALUES (?, ?, ?, ?, ?, ?)', a.id, a.name, a.qty, a.price, a.tag ?? null, ctx.clock.iso());
+    if (ctx.db.one('SELECT 1 FROM items WHERE id = ?', a.id))
+      throw new ToolError('conflict', `item ${a.id} exists`);
+    ctx.db.run(
+      'INSERT INTO items (id, name, qty, price, tag, seen_at) VALUES (?, ?, ?, ?, ?, ?)',
+      a.id,
+      a.name,
+      a.qty,
+      a.price,
+      a.tag ?? null,
+      ctx.clock.iso(),
+    );
     return ctx.db.one('SELECT * FROM items WHERE id = ?', a.id);
   },
 });
@@ -36,11 +51,23 @@ const addItem = defineTool({
 const setItem = defineTool({
   name: 'set_item',
   description: 'Change fields of an item.',
-  input: z.object({ id: z.string(), name: z.string().min(1).optional(), qty: z.number().int().min(0).optional(), price: z.number().min(0).optional(), tag: z.string().nullable().optional() }),
+  input: z.object({
+    id: z.string(),
+    name: z.string().min(1).optional(),
+    qty: z.number().int().min(0).optional(),
+    price: z.number().min(0).optional(),
+    tag: z.string().nullable().optional(),
+  }),
   run(ctx, { id, ...f }) {
-    if (!ctx.db.one('SELECT 1 FROM items WHERE id = ?', id)) throw new ToolError('not_found', `no item ${id}`);
+    if (!ctx.db.one('SELECT 1 FROM items WHERE id = ?', id))
+      throw new ToolError('not_found', `no item ${id}`);
     for (const [k, v] of Object.entries(f)) {
-      if (v !== undefined) ctx.db.run(`UPDATE items SET ${['name', 'qty', 'price', 'tag'].find((c) => c === k)} = ? WHERE id = ?`, v, id);
+      if (v !== undefined)
+        ctx.db.run(
+          `UPDATE items SET ${['name', 'qty', 'price', 'tag'].find((c) => c === k)} = ? WHERE id = ?`,
+          v,
+          id,
+        );
     }
     return ctx.db.one('SELECT * FROM items WHERE id = ?', id);
   },
@@ -51,7 +78,8 @@ const removeItem = defineTool({
   description: 'Delete an item and its notes.',
   input: z.object({ id: z.string() }),
   run(ctx, { id }) {
-    if (ctx.db.run('DELETE FROM items WHERE id = ?', id).changes === 0) throw new ToolError('not_found', `no item ${id}`);
+    if (ctx.db.run('DELETE FROM items WHERE id = ?', id).changes === 0)
+      throw new ToolError('not_found', `no item ${id}`);
     return { deleted: id };
   },
 });
@@ -61,7 +89,8 @@ const addNote = defineTool({
   description: 'Add a note to an item.',
   input: z.object({ item_id: z.string(), body: z.string().min(1) }),
   run(ctx, { item_id, body }) {
-    if (!ctx.db.one('SELECT 1 FROM items WHERE id = ?', item_id)) throw new ToolError('not_found', `no item ${item_id}`);
+    if (!ctx.db.one('SELECT 1 FROM items WHERE id = ?', item_id))
+      throw new ToolError('not_found', `no item ${item_id}`);
     const r = ctx.db.run('INSERT INTO notes (item_id, body) VALUES (?, ?)', item_id, body);
     return ctx.db.one('SELECT * FROM notes WHERE id = ?', r.lastInsertRowid);
   },
@@ -81,7 +110,9 @@ export const shopSpec: WorldSpec = {
   schema,
   tools: [addItem, setItem, removeItem, addNote, listItems],
   epoch: '2026-06-01T09:00:00.000Z',
-  fixtures: { stocked: { description: 'The three seed items.', now: '2026-06-01T09:00:00.000Z', build() {} } },
+  fixtures: {
+    stocked: { description: 'The three seed items.', now: '2026-06-01T09:00:00.000Z', build() {} },
+  },
 };
 
 export const shop = defineWorld(shopSpec);

@@ -18,8 +18,16 @@ function properties(schema: Schema, path: string): { path: string; schema: Schem
     const at = path ? `${path}.${key}` : key;
     out.push({ path: at, schema: sub }, ...properties(sub, at));
   }
-  const inner = [schema.items, schema.additionalProperties, ...['anyOf', 'oneOf', 'allOf', 'prefixItems'].flatMap((k) => (Array.isArray(schema[k]) ? schema[k] : []))];
-  for (const sub of inner) if (sub && typeof sub === 'object' && !Array.isArray(sub)) out.push(...properties(sub as Schema, schema.items === sub ? `${path}[]` : path));
+  const inner = [
+    schema.items,
+    schema.additionalProperties,
+    ...['anyOf', 'oneOf', 'allOf', 'prefixItems'].flatMap((k) =>
+      Array.isArray(schema[k]) ? schema[k] : [],
+    ),
+  ];
+  for (const sub of inner)
+    if (sub && typeof sub === 'object' && !Array.isArray(sub))
+      out.push(...properties(sub as Schema, schema.items === sub ? `${path}[]` : path));
   return out;
 }
 
@@ -41,7 +49,9 @@ async function goldStrings(world: World): Promise<{ sent: Set<string>; allowed: 
   }
   const allowed = new Set<string>();
   for (const tool of world.toolListings()) {
-    for (const p of properties(tool.inputSchema, '')) for (const v of (p.schema.enum as unknown[] | undefined) ?? []) if (typeof v === 'string') allowed.add(v);
+    for (const p of properties(tool.inputSchema, ''))
+      for (const v of (p.schema.enum as unknown[] | undefined) ?? [])
+        if (typeof v === 'string') allowed.add(v);
   }
   return { sent, allowed };
 }
@@ -50,25 +60,36 @@ describe.each([crm, stripe, saas])('the tool arguments of $name', (world: World)
   const inst = world.instance();
   const tools = inst.tools();
   inst.destroy();
-  const args = tools.flatMap((tool) => properties(tool.inputSchema, '').map((p) => ({ tool: tool.name, ...p })));
+  const args = tools.flatMap((tool) =>
+    properties(tool.inputSchema, '').map((p) => ({ tool: tool.name, ...p })),
+  );
 
   it('are all described', () => {
     expect(tools.length).toBeGreaterThan(10);
     expect(args.length).toBeGreaterThan(tools.length);
-    const undescribed = args.filter((a) => typeof a.schema.description !== 'string' || a.schema.description.trim().length < 8).map((a) => `${a.tool}.${a.path}`);
+    const undescribed = args
+      .filter(
+        (a) => typeof a.schema.description !== 'string' || a.schema.description.trim().length < 8,
+      )
+      .map((a) => `${a.tool}.${a.path}`);
     expect(undescribed).toEqual([]);
   });
 
   it('give away no value a gold solution sends', async () => {
     const { sent, allowed } = await goldStrings(world);
     expect(sent.size).toBeGreaterThan(5);
-    const texts = args.map((a) => ({ at: `${a.tool}.${a.path}`, text: String(a.schema.description) }));
+    const texts = args.map((a) => ({
+      at: `${a.tool}.${a.path}`,
+      text: String(a.schema.description),
+    }));
     // Plain words ("coupon") and identifiers of the API ("PostCustomers") are vocabulary; names, emails, ids, titles,
     // dates and amounts are what a task asks for.
     const vocabulary = (v: string) => /^[a-z]+$/.test(v) || /^[A-Z][a-z]+(?:[A-Z][a-z]+)+$/.test(v);
     const leaks = [...sent]
       .filter((v) => v.length >= 4 && !allowed.has(v) && !vocabulary(v))
-      .flatMap((v) => texts.filter((t) => t.text.includes(v)).map((t) => `${t.at} mentions ${JSON.stringify(v)}`));
+      .flatMap((v) =>
+        texts.filter((t) => t.text.includes(v)).map((t) => `${t.at} mentions ${JSON.stringify(v)}`),
+      );
     expect(leaks).toEqual([]);
   });
 });

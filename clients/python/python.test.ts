@@ -13,23 +13,38 @@ const INSTALL = 'apt-get install -y python3-websockets python3-pytest';
 
 function findPython(): string | undefined {
   const candidates = process.env.PYTHON ? [process.env.PYTHON] : ['python3', '/usr/bin/python3'];
-  return candidates.find((py) => spawnSync(py, ['-c', 'import websockets, pytest'], { stdio: 'ignore', timeout: 30_000 }).status === 0);
+  return candidates.find(
+    (py) =>
+      spawnSync(py, ['-c', 'import websockets, pytest'], { stdio: 'ignore', timeout: 30_000 })
+        .status === 0,
+  );
 }
 
 const python = findPython();
 const inCi = Boolean(process.env.CI);
 if (python === undefined && !inCi) {
-  process.stderr.write(`clients/python: skipped, no python3 with websockets and pytest (${INSTALL})\n`);
+  process.stderr.write(
+    `clients/python: skipped, no python3 with websockets and pytest (${INSTALL})\n`,
+  );
 }
 
-it.skipIf(python === undefined && !inCi)('the Python client passes its pytest suite against a real server', () => {
-  if (python === undefined) throw new Error(`no python3 can import websockets and pytest; install them: ${INSTALL}`);
-  const run = spawnSync(python, ['-m', 'pytest', 'clients/python/tests', '-q', '-p', 'no:cacheprovider'], {
-    cwd: repo,
-    encoding: 'utf8',
-    timeout: 170_000,
-    env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1', SEAHAVEN_NODE: process.execPath },
-  });
-  expect(run.error, String(run.error)).toBeUndefined();
-  expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
-}, 180_000);
+it.skipIf(python === undefined && !inCi)(
+  'the Python client passes its pytest suite against a real server',
+  () => {
+    if (python === undefined)
+      throw new Error(`no python3 can import websockets and pytest; install them: ${INSTALL}`);
+    const run = spawnSync(
+      python,
+      ['-m', 'pytest', 'clients/python/tests', '-q', '-p', 'no:cacheprovider'],
+      {
+        cwd: repo,
+        encoding: 'utf8',
+        timeout: 170_000,
+        env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1', SEAHAVEN_NODE: process.execPath },
+      },
+    );
+    expect(run.error, String(run.error)).toBeUndefined();
+    expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
+  },
+  180_000,
+);

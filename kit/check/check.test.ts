@@ -5,14 +5,28 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildFixture, type FixtureMeta } from '../fixtures.ts';
 import { GRADER_CHECKS } from '../../rewards/check.ts';
-import { CHECK_CODES, checkLint, checkTools, formatReport, runChecks, type Check, type CheckOptions, type CheckReport, type Finding } from './index.ts';
+import {
+  CHECK_CODES,
+  checkLint,
+  checkTools,
+  formatReport,
+  runChecks,
+  type Check,
+  type CheckOptions,
+  type CheckReport,
+  type Finding,
+} from './index.ts';
 import { fixtureWorld } from './test-fixtures/fixture-world.ts';
 import { mountedInternalWorld, shopWorld } from './test-fixtures/mounted-internal.ts';
 
-const brokenWorld = (name: string) => fileURLToPath(new URL(`./test-fixtures/${name}/index.ts`, import.meta.url));
+const brokenWorld = (name: string) =>
+  fileURLToPath(new URL(`./test-fixtures/${name}/index.ts`, import.meta.url));
 const triggered = new Set<string>();
 
-async function check(ref: Parameters<typeof runChecks>[0], options: CheckOptions = {}): Promise<CheckReport> {
+async function check(
+  ref: Parameters<typeof runChecks>[0],
+  options: CheckOptions = {},
+): Promise<CheckReport> {
   const report = await runChecks(ref, options);
   for (const f of report.findings) triggered.add(f.code);
   return report;
@@ -24,8 +38,16 @@ describe('seahaven check', () => {
   it('finds nothing in the crm world', async () => {
     const report = await check('crm');
     expect(report.findings).toEqual([]);
-    expect(report).toMatchObject({ ok: true, errors: 0, warnings: 0, world: { name: 'crm', version: '1.0.0' }, checks: ['load', 'schema', 'tools', 'fixtures', 'lint', 'determinism', 'graders'] });
-    expect(formatReport(report)).toBe('OK crm 1.0.0: no findings (load, schema, tools, fixtures, lint, determinism, graders).\n');
+    expect(report).toMatchObject({
+      ok: true,
+      errors: 0,
+      warnings: 0,
+      world: { name: 'crm', version: '1.0.0' },
+      checks: ['load', 'schema', 'tools', 'fixtures', 'lint', 'determinism', 'graders'],
+    });
+    expect(formatReport(report)).toBe(
+      'OK crm 1.0.0: no findings (load, schema, tools, fixtures, lint, determinism, graders).\n',
+    );
   });
 
   it.each([
@@ -57,7 +79,10 @@ describe('seahaven check', () => {
 
   it('points a refused table at its line in schema.sql', async () => {
     const report = await check(brokenWorld('schema-not-strict'), { skip: ['lint'] });
-    expect(report.findings[0].location).toMatchObject({ file: expect.stringMatching(/schema-not-strict\/schema\.sql$/), line: 2 });
+    expect(report.findings[0].location).toMatchObject({
+      file: expect.stringMatching(/schema-not-strict\/schema\.sql$/),
+      line: 2,
+    });
   });
 
   it('finds time in generated columns, indexes and CHECK constraints and local time, but not in defaults or triggers', async () => {
@@ -71,7 +96,9 @@ describe('seahaven check', () => {
       ['SH104', 18, 'index items_age'],
       ['SH106', 26, 'schema'],
     ]);
-    expect(report.findings.every((f) => f.location?.file?.endsWith('schema-clock/schema.sql'))).toBe(true);
+    expect(
+      report.findings.every((f) => f.location?.file?.endsWith('schema-clock/schema.sql')),
+    ).toBe(true);
   });
 
   it('checks tools that bypass defineTool: names, descriptions, object schemas, strictness, typed arguments', async () => {
@@ -94,7 +121,9 @@ describe('seahaven check', () => {
 
   it('names every argument without a description by its path, and tools named after a TRL environment method', async () => {
     const report = await check(brokenWorld('tool-undescribed'), { skip: ['lint', 'determinism'] });
-    expect(report.findings.map((f) => [f.code, f.severity, f.location?.object, f.location?.line])).toEqual([
+    expect(
+      report.findings.map((f) => [f.code, f.severity, f.location?.object, f.location?.line]),
+    ).toEqual([
       ['SH211', 'warning', 'tool tag_item', 6],
       ['SH211', 'warning', 'tool tag_item', 6],
       ['SH211', 'warning', 'tool tag_item', 6],
@@ -103,18 +132,33 @@ describe('seahaven check', () => {
     ]);
     expect(report.ok).toBe(true);
     const undescribed = report.findings.filter((f) => f.code === 'SH211');
-    expect(undescribed.map((f) => f.message.match(/^Argument "([^"]+)" of tool "tag_item" has no description/)?.[1])).toEqual(['note', 'labels[].text', 'spots[][].bin', 'placement.row']);
-    expect(undescribed.map((f) => f.fix.match(/^Describe it where the input is declared: (.*?\.describe\('…'\)),/)?.[1])).toEqual([
-      'note: z.string().nullable().describe(\'…\')',
-      'text: z.string().describe(\'…\')',
-      'bin: z.number().int().describe(\'…\')',
-      'row: z.number().int().describe(\'…\')',
+    expect(
+      undescribed.map(
+        (f) => f.message.match(/^Argument "([^"]+)" of tool "tag_item" has no description/)?.[1],
+      ),
+    ).toEqual(['note', 'labels[].text', 'spots[][].bin', 'placement.row']);
+    expect(
+      undescribed.map(
+        (f) =>
+          f.fix.match(/^Describe it where the input is declared: (.*?\.describe\('…'\)),/)?.[1],
+      ),
+    ).toEqual([
+      "note: z.string().nullable().describe('…')",
+      "text: z.string().describe('…')",
+      "bin: z.number().int().describe('…')",
+      "row: z.number().int().describe('…')",
     ]);
-    expect(report.findings[4].message).toBe('Tool "get_reward" has the name of a method TRL\'s trainer keeps for itself (reset, get_reward), so seahaven_client.trl\'s environment class cannot offer it to the agent.');
+    expect(report.findings[4].message).toBe(
+      'Tool "get_reward" has the name of a method TRL\'s trainer keeps for itself (reset, get_reward), so seahaven_client.trl\'s environment class cannot offer it to the agent.',
+    );
   });
 
   it('reports a reset tool built around defineTool as reserved by the protocol, once', () => {
-    const listing = { name: 'reset', description: 'Put every item back on its shelf.', inputSchema: { type: 'object', properties: {}, additionalProperties: false } };
+    const listing = {
+      name: 'reset',
+      description: 'Put every item back on its shelf.',
+      inputSchema: { type: 'object', properties: {}, additionalProperties: false },
+    };
     expect(codes(checkTools([listing], null))).toEqual(['SH202']);
   });
 
@@ -125,19 +169,34 @@ describe('seahaven check', () => {
     it('gives each broken fixture its own code, and none to the good one', async () => {
       const world = fixtureWorld(dir);
       const write = (id: string, meta: FixtureMeta | string, image: Buffer) => {
-        writeFileSync(join(dir, `${id}.json`), typeof meta === 'string' ? meta : JSON.stringify(meta, null, 2));
+        writeFileSync(
+          join(dir, `${id}.json`),
+          typeof meta === 'string' ? meta : JSON.stringify(meta, null, 2),
+        );
         writeFileSync(join(dir, `${id}.sqlite`), image);
       };
       const frozen = (id: string) => buildFixture(world, id);
       const good = frozen('good');
       write('good', good.meta, good.images.get(null)!);
-      const borrowGood = (id: string) => write(id, { ...good.meta, id, description: world.fixtures[id].description }, good.images.get(null)!);
+      const borrowGood = (id: string) =>
+        write(
+          id,
+          { ...good.meta, id, description: world.fixtures[id].description },
+          good.images.get(null)!,
+        );
       for (const id of ['bad_json', 'bad_shape', 'tampered', 'old_schema', 'flaky', 'drifted']) {
         const built = frozen(id);
         write(id, built.meta, built.images.get(null)!);
       }
       writeFileSync(join(dir, 'bad_json.json'), '{ "id": "bad_json", ');
-      const patch = (id: string, change: Partial<FixtureMeta>) => writeFileSync(join(dir, `${id}.json`), JSON.stringify({ ...JSON.parse(readFileSync(join(dir, `${id}.json`), 'utf8')), ...change }));
+      const patch = (id: string, change: Partial<FixtureMeta>) =>
+        writeFileSync(
+          join(dir, `${id}.json`),
+          JSON.stringify({
+            ...JSON.parse(readFileSync(join(dir, `${id}.json`), 'utf8')),
+            ...change,
+          }),
+        );
       patch('bad_shape', { sha256: 'xyz' });
       copyFileSync(join(dir, 'good.sqlite'), join(dir, 'tampered.sqlite'));
       patch('old_schema', { schema_hash: 'f'.repeat(64) });
@@ -164,28 +223,54 @@ describe('seahaven check', () => {
         'world fixture_world': ['SH311'],
       });
       const undeclared = report.findings.find((f) => f.code === 'SH311')!;
-      expect(undeclared).toMatchObject({ severity: 'warning', location: { file: join(dir, 'retired.json') } });
-      expect(undeclared.message).toContain('no fixture of "fixture_world" declares: retired.json, retired.sqlite');
-      expect(undeclared.fix).toMatch(/^Run `npx seahaven fixtures build --world \S+`, which removes them/);
-      expect(report.findings.find((f) => f.code === 'SH307')?.message).toContain('seed data file is gone');
+      expect(undeclared).toMatchObject({
+        severity: 'warning',
+        location: { file: join(dir, 'retired.json') },
+      });
+      expect(undeclared.message).toContain(
+        'no fixture of "fixture_world" declares: retired.json, retired.sqlite',
+      );
+      expect(undeclared.fix).toMatch(
+        /^Run `npx seahaven fixtures build --world \S+`, which removes them/,
+      );
+      expect(report.findings.find((f) => f.code === 'SH307')?.message).toContain(
+        'seed data file is gone',
+      );
       expect(report.findings.find((f) => f.code === 'SH308')?.severity).toBe('warning');
     });
   });
 
   it('reports lint findings in the world folder, and files that do not parse', async () => {
     const report = await check(brokenWorld('lint-broken'), { skip: ['determinism'] });
-    expect(report.findings.map((f) => [f.code, f.location?.object ?? null, f.location?.file?.split('/').pop()])).toEqual([
+    expect(
+      report.findings.map((f) => [
+        f.code,
+        f.location?.object ?? null,
+        f.location?.file?.split('/').pop(),
+      ]),
+    ).toEqual([
       ['SH402', null, 'helpers.js'],
       ['SH401', 'seahaven/no-wall-clock', 'index.ts'],
       ['SH401', 'seahaven/no-math-random', 'index.ts'],
     ]);
-    expect(report.findings[1]).toMatchObject({ severity: 'error', location: { line: 9, column: 21 } });
-    expect(report.findings[1].fix).toBe('Follow the message; see docs/lint-rules/no-wall-clock.md.');
+    expect(report.findings[1]).toMatchObject({
+      severity: 'error',
+      location: { line: 9, column: 21 },
+    });
+    expect(report.findings[1].fix).toBe(
+      'Follow the message; see docs/lint-rules/no-wall-clock.md.',
+    );
   });
 
   it('says so when ESLint cannot be loaded', async () => {
-    const missing = () => Promise.reject(Object.assign(new Error("Cannot find package 'eslint'"), { code: 'ERR_MODULE_NOT_FOUND' }));
-    const findings = await checkLint(fileURLToPath(new URL('./test-fixtures/lint-broken/', import.meta.url)), missing);
+    const missing = () =>
+      Promise.reject(
+        Object.assign(new Error("Cannot find package 'eslint'"), { code: 'ERR_MODULE_NOT_FOUND' }),
+      );
+    const findings = await checkLint(
+      fileURLToPath(new URL('./test-fixtures/lint-broken/', import.meta.url)),
+      missing,
+    );
     expect(codes(findings)).toEqual(['SH403']);
     expect(findings[0].severity).toBe('warning');
     triggered.add('SH403');
@@ -194,53 +279,116 @@ describe('seahaven check', () => {
   it('plays each fixture twice and catches state written from the host, and tools that crash', async () => {
     const report = await check(brokenWorld('nondeterministic-state'), { skip: ['lint'] });
     expect(codes(report.findings)).toEqual(['SH309', 'SH601', 'SH603']);
-    expect(report.findings[1].message).toMatch(/end in different states; they first differ at the change to items/);
-    expect(report.findings[2].message).toMatch(/Tool "rename_item" crashed with TypeError: Cannot read properties of undefined/);
+    expect(report.findings[1].message).toMatch(
+      /end in different states; they first differ at the change to items/,
+    );
+    expect(report.findings[2].message).toMatch(
+      /Tool "rename_item" crashed with TypeError: Cannot read properties of undefined/,
+    );
   });
 
   it('catches results that depend on module state, and fixtures the smoke cannot start', async () => {
-    const report = await check(brokenWorld('nondeterministic-results'), { skip: ['lint'], smokeCalls: 10 });
+    const report = await check(brokenWorld('nondeterministic-results'), {
+      skip: ['lint'],
+      smokeCalls: 10,
+    });
     expect(codes(report.findings)).toEqual(['SH309', 'SH307', 'SH602', 'SH604']);
-    expect(report.findings[2].message).toMatch(/return different results at call \d+ \(take_ticket\)/);
+    expect(report.findings[2].message).toMatch(
+      /return different results at call \d+ \(take_ticket\)/,
+    );
   });
 
   describe('extra checks', () => {
     const gold: Check = {
       name: 'tasks',
       description: 'every task has a gold solution',
-      run: ({ world }) => (world ? [{ code: 'SH590', severity: 'warning', message: `World "${world.name}" has no tasks.`, fix: 'Add defineTask(...) entries.' }] : []),
+      run: ({ world }) =>
+        world
+          ? [
+              {
+                code: 'SH590',
+                severity: 'warning',
+                message: `World "${world.name}" has no tasks.`,
+                fix: 'Add defineTask(...) entries.',
+              },
+            ]
+          : [],
     };
 
     it('run after the built-in checks and report codes of their own', async () => {
-      const report = await check('crm', { extraChecks: [gold], skip: ['lint', 'determinism', 'fixtures', 'graders'] });
+      const report = await check('crm', {
+        extraChecks: [gold],
+        skip: ['lint', 'determinism', 'fixtures', 'graders'],
+      });
       expect(report.checks).toEqual(['load', 'schema', 'tools', 'tasks']);
-      expect(report.findings).toEqual([{ code: 'SH590', severity: 'warning', message: 'World "crm" has no tasks.', fix: 'Add defineTask(...) entries.', check: 'tasks' }]);
+      expect(report.findings).toEqual([
+        {
+          code: 'SH590',
+          severity: 'warning',
+          message: 'World "crm" has no tasks.',
+          fix: 'Add defineTask(...) entries.',
+          check: 'tasks',
+        },
+      ]);
       expect(report.ok).toBe(true);
       expect(formatReport(report)).toContain('OK crm 1.0.0 with 0 errors, 1 warning');
     });
 
     it('may not reuse built-in codes, invent code shapes, or take a built-in name', async () => {
-      const reuse: Check = { name: 'reuse', description: '', run: () => [{ code: 'SH101', severity: 'error', message: 'x', fix: 'y' }] };
-      await expect(runChecks('crm', { extraChecks: [reuse], skip: ['lint', 'determinism', 'fixtures', 'graders'] })).rejects.toThrow(/SH101, a code of a built-in check/);
-      const grader: Check = { name: 'grader', description: '', run: () => [{ code: 'SH501', severity: 'error', message: 'x', fix: 'y' }] };
-      await expect(runChecks('crm', { extraChecks: [grader], skip: ['lint', 'determinism', 'fixtures', 'graders'] })).rejects.toThrow(/SH501, a code of a built-in check/);
-      const shape: Check = { name: 'shape', description: '', run: () => [{ code: 'TASK-1', severity: 'error', message: 'x', fix: 'y' }] };
-      await expect(runChecks('crm', { extraChecks: [shape], skip: ['lint', 'determinism', 'fixtures'] })).rejects.toThrow(/codes look like SH501/);
+      const reuse: Check = {
+        name: 'reuse',
+        description: '',
+        run: () => [{ code: 'SH101', severity: 'error', message: 'x', fix: 'y' }],
+      };
+      await expect(
+        runChecks('crm', {
+          extraChecks: [reuse],
+          skip: ['lint', 'determinism', 'fixtures', 'graders'],
+        }),
+      ).rejects.toThrow(/SH101, a code of a built-in check/);
+      const grader: Check = {
+        name: 'grader',
+        description: '',
+        run: () => [{ code: 'SH501', severity: 'error', message: 'x', fix: 'y' }],
+      };
+      await expect(
+        runChecks('crm', {
+          extraChecks: [grader],
+          skip: ['lint', 'determinism', 'fixtures', 'graders'],
+        }),
+      ).rejects.toThrow(/SH501, a code of a built-in check/);
+      const shape: Check = {
+        name: 'shape',
+        description: '',
+        run: () => [{ code: 'TASK-1', severity: 'error', message: 'x', fix: 'y' }],
+      };
+      await expect(
+        runChecks('crm', { extraChecks: [shape], skip: ['lint', 'determinism', 'fixtures'] }),
+      ).rejects.toThrow(/codes look like SH501/);
       const twin: Check = { name: 'schema', description: '', run: () => [] };
-      await expect(runChecks('crm', { extraChecks: [twin] })).rejects.toThrow(/two checks are named "schema"/);
+      await expect(runChecks('crm', { extraChecks: [twin] })).rejects.toThrow(
+        /two checks are named "schema"/,
+      );
     });
   });
 
-  it('fails a world whose mounted world\'s calls come back internal, naming the mount, not the grader', async () => {
+  it("fails a world whose mounted world's calls come back internal, naming the mount, not the grader", async () => {
     const report = await check(mountedInternalWorld, { skip: ['lint', 'fixtures'] });
     expect(report.ok).toBe(false);
     expect(codes(report.findings)).toEqual(['SH605', 'SH512', 'SH511', 'SH511', 'SH511']);
     const [smoke, gold] = report.findings;
-    expect(smoke).toMatchObject({ severity: 'error', location: { object: 'tool billing_pay_invoice' } });
-    expect(smoke.message).toMatch(/^Tool "billing_pay_invoice" of the world mounted at "billing" came back internal, with ToolError: No such invoice: /);
+    expect(smoke).toMatchObject({
+      severity: 'error',
+      location: { object: 'tool billing_pay_invoice' },
+    });
+    expect(smoke.message).toMatch(
+      /^Tool "billing_pay_invoice" of the world mounted at "billing" came back internal, with ToolError: No such invoice: /,
+    );
     expect(smoke.fix).toContain('seahaven/worlds/stripe');
     expect(gold).toMatchObject({ severity: 'error', location: { object: 'task order_lamp' } });
-    expect(gold.message).toMatch(/^order_lamp: gold call billing_pay_invoice\(\{"id":"in_1"\}\) of the world mounted at "billing" came back internal \(world bug err_[0-9a-f]{16} in shop\/billing_pay_invoice .*No such invoice: in_1\)\.$/);
+    expect(gold.message).toMatch(
+      /^order_lamp: gold call billing_pay_invoice\(\{"id":"in_1"\}\) of the world mounted at "billing" came back internal \(world bug err_[0-9a-f]{16} in shop\/billing_pay_invoice .*No such invoice: in_1\)\.$/,
+    );
   });
 
   it('reports a task whose fixture cannot load as an instance that cannot start, not as a grader that throws', async () => {
@@ -250,7 +398,9 @@ describe('seahaven check', () => {
       const world = shopWorld(dir);
       const report = await check(world, { skip: ['lint', 'determinism'] });
       expect(codes(report.findings)).toEqual(['SH301', 'SH513']);
-      expect(report.findings[1].message).toMatch(/^order_lamp: the task could not be checked: fixture "empty" of world "shop" has an unreadable sidecar/);
+      expect(report.findings[1].message).toMatch(
+        /^order_lamp: the task could not be checked: fixture "empty" of world "shop" has an unreadable sidecar/,
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

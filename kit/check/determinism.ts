@@ -30,7 +30,12 @@ interface Play {
 
 function play(world: World, fixture: string | null, calls: number): Play {
   const logged: string[] = [];
-  const inst = world.instance({ ...(fixture === null ? {} : { fixture }), seed: SMOKE_SEED, clock: 'tick', logger: (line) => logged.push(line) });
+  const inst = world.instance({
+    ...(fixture === null ? {} : { fixture }),
+    seed: SMOKE_SEED,
+    clock: 'tick',
+    logger: (line) => logged.push(line),
+  });
   try {
     const agent = new Rng(new Stream(`seahaven-check/${world.name}/${fixture ?? ''}`));
     const tools = inst.tools();
@@ -46,7 +51,12 @@ function play(world: World, fixture: string | null, calls: number): Play {
       else if (r.error.code === 'internal') {
         const id = String(r.error.details?.id ?? '');
         const line = logged.find((l) => l.includes(id)) ?? '';
-        crashes.push({ call: n + 1, tool: tool.name, args, error: /\): ([^\n]*)/.exec(line)?.[1] ?? 'internal error' });
+        crashes.push({
+          call: n + 1,
+          tool: tool.name,
+          args,
+          error: /\): ([^\n]*)/.exec(line)?.[1] ?? 'internal error',
+        });
       }
     }
     const state = inst.state();
@@ -65,11 +75,15 @@ function firstDifference(a: Play, b: Play): string {
       return `the change to ${c.table} ${JSON.stringify(c.key)}${x && y ? '' : ' exists in only one play'}`;
     }
   }
-  return 'the state document\'s header';
+  return "the state document's header";
 }
 
 /** Smoke findings for one fixture (`null`: a blank instance). */
-export async function smokeFixture(world: World, fixture: string | null, calls: number): Promise<Finding[]> {
+export async function smokeFixture(
+  world: World,
+  fixture: string | null,
+  calls: number,
+): Promise<Finding[]> {
   const object = fixture === null ? 'blank instance' : `fixture ${fixture}`;
   const label = fixture === null ? 'a blank instance' : `fixture "${fixture}"`;
   let first: Play;
@@ -82,15 +96,34 @@ export async function smokeFixture(world: World, fixture: string | null, calls: 
   } catch (e) {
     // A fixture whose frozen image is refused is the fixtures check's finding, not this one's.
     if ((e as { code?: string }).code === 'fixture_invalid') return [];
-    return [finding('SH604', `The smoke could not play ${label}: ${(e as Error).message.split('\n')[0]}`, { location: { object } })];
+    return [
+      finding(
+        'SH604',
+        `The smoke could not play ${label}: ${(e as Error).message.split('\n')[0]}`,
+        { location: { object } },
+      ),
+    ];
   }
   const out: Finding[] = [];
   const setup = `seed ${SMOKE_SEED}, ${calls} calls, clock 'tick'`;
   if (first.state !== second.state) {
-    out.push(finding('SH601', `Two identical plays of ${label} (${setup}) end in different states; they first differ at ${firstDifference(first, second)}.`, { location: { object } }));
+    out.push(
+      finding(
+        'SH601',
+        `Two identical plays of ${label} (${setup}) end in different states; they first differ at ${firstDifference(first, second)}.`,
+        { location: { object } },
+      ),
+    );
   } else {
     const i = first.results.findIndex((r, k) => r.json !== second.results[k]?.json);
-    if (i !== -1) out.push(finding('SH602', `Two identical plays of ${label} (${setup}) return different results at call ${i + 1} (${first.results[i].tool}).`, { location: { object: `${object}, call ${i + 1}` } }));
+    if (i !== -1)
+      out.push(
+        finding(
+          'SH602',
+          `Two identical plays of ${label} (${setup}) return different results at call ${i + 1} (${first.results[i].tool}).`,
+          { location: { object: `${object}, call ${i + 1}` } },
+        ),
+      );
   }
   const reported = new Set<string>();
   const mounted = mountOfTool(world);
@@ -99,8 +132,20 @@ export async function smokeFixture(world: World, fixture: string | null, calls: 
     reported.add(crash.tool);
     const where = `on valid arguments ${JSON.stringify(crash.args)} (${label}, ${setup}, call ${crash.call})`;
     const mount = mounted.get(crash.tool);
-    if (mount !== undefined) out.push(finding('SH605', `Tool "${crash.tool}" of the world mounted at "${mount}" came back internal, with ${crash.error}, ${where}.`, { location: { object: `tool ${crash.tool}` } }));
-    else out.push(finding('SH603', `Tool "${crash.tool}" crashed with ${crash.error} ${where}.`, { location: { object: `tool ${crash.tool}` } }));
+    if (mount !== undefined)
+      out.push(
+        finding(
+          'SH605',
+          `Tool "${crash.tool}" of the world mounted at "${mount}" came back internal, with ${crash.error}, ${where}.`,
+          { location: { object: `tool ${crash.tool}` } },
+        ),
+      );
+    else
+      out.push(
+        finding('SH603', `Tool "${crash.tool}" crashed with ${crash.error} ${where}.`, {
+          location: { object: `tool ${crash.tool}` },
+        }),
+      );
   }
   return out;
 }
@@ -108,19 +153,22 @@ export async function smokeFixture(world: World, fixture: string | null, calls: 
 /** The mount of each agent-visible tool that a mounted world provides. */
 function mountOfTool(world: World): Map<string, string> {
   const out = new Map<string, string>();
-  for (const [mount, m] of Object.entries(world.mounts)) for (const t of m.world.tools) if (visibleInMount(m, t.name)) out.set(m.prefix + t.name, mount);
+  for (const [mount, m] of Object.entries(world.mounts))
+    for (const t of m.world.tools) if (visibleInMount(m, t.name)) out.set(m.prefix + t.name, mount);
   return out;
 }
 
 export const determinismCheck: Check = {
   name: 'determinism',
-  description: 'a seeded random agent plays each fixture twice; states and results must be identical',
+  description:
+    'a seeded random agent plays each fixture twice; states and results must be identical',
   async run(target, options) {
     if (!target.world) return [];
     const calls = options.smokeCalls ?? DEFAULT_CALLS;
     const fixtures = Object.keys(target.world.fixtures);
     const out: Finding[] = [];
-    for (const fixture of fixtures.length > 0 ? fixtures : [null]) out.push(...(await smokeFixture(target.world, fixture, calls)));
+    for (const fixture of fixtures.length > 0 ? fixtures : [null])
+      out.push(...(await smokeFixture(target.world, fixture, calls)));
     return out;
   },
 };

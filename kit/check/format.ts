@@ -6,7 +6,10 @@ import type { CheckReport } from './run.ts';
 function where(location: Location | undefined, cwd: string): string {
   if (!location) return '';
   const file = location.file ? relative(cwd, location.file) || location.file : '';
-  const position = file && location.line ? `${file}:${location.line}${location.column ? `:${location.column}` : ''}` : file || (location.line ? `schema line ${location.line}` : '');
+  const position =
+    file && location.line
+      ? `${file}:${location.line}${location.column ? `:${location.column}` : ''}`
+      : file || (location.line ? `schema line ${location.line}` : '');
   if (position && location.object) return `${position} (${location.object})`;
   return position || location.object || '';
 }

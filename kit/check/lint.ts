@@ -19,7 +19,15 @@ export const loadEslint = (): Promise<EslintModule> => import('eslint');
  * @example
  * const { results, errorCount } = await lintPaths(['worlds/crm']);
  */
-export async function lintPaths(paths: readonly string[], load: () => Promise<EslintModule> = loadEslint): Promise<{ results: ESLint.LintResult[]; errorCount: number; warningCount: number; format(): Promise<string> }> {
+export async function lintPaths(
+  paths: readonly string[],
+  load: () => Promise<EslintModule> = loadEslint,
+): Promise<{
+  results: ESLint.LintResult[];
+  errorCount: number;
+  warningCount: number;
+  format(): Promise<string>;
+}> {
   const { ESLint } = await load();
   // Loaded here, not at import: the plugin pulls in the TypeScript parser, which other commands do not need.
   const { default: plugin } = await import('../../lint-rules/index.ts');
@@ -43,33 +51,59 @@ export async function lintPaths(paths: readonly string[], load: () => Promise<Es
     results,
     errorCount,
     warningCount,
-    format: async () => (formatterHost ? (await formatterHost.loadFormatter('stylish')).format(results) as string : ''),
+    format: async () =>
+      formatterHost
+        ? ((await formatterHost.loadFormatter('stylish')).format(results) as string)
+        : '',
   };
 }
 
 /** Lint findings for a world folder: SH401 per rule violation, SH402 per file that does not parse, SH403 when ESLint is missing. */
-export async function checkLint(folder: string, load: () => Promise<EslintModule> = loadEslint): Promise<Finding[]> {
+export async function checkLint(
+  folder: string,
+  load: () => Promise<EslintModule> = loadEslint,
+): Promise<Finding[]> {
   let linted: Awaited<ReturnType<typeof lintPaths>>;
   try {
     linted = await lintPaths([folder], load);
   } catch (e) {
     const code = (e as { code?: string }).code;
     if (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') {
-      return [finding('SH403', `ESLint is not installed, so the determinism rules did not run on ${folder}.`)];
+      return [
+        finding(
+          'SH403',
+          `ESLint is not installed, so the determinism rules did not run on ${folder}.`,
+        ),
+      ];
     }
     throw e;
   }
   const out: Finding[] = [];
   for (const result of linted.results) {
     for (const m of result.messages) {
-      const location = { file: result.filePath, line: m.line, column: m.column, ...(m.ruleId ? { object: m.ruleId } : {}) };
+      const location = {
+        file: result.filePath,
+        line: m.line,
+        column: m.column,
+        ...(m.ruleId ? { object: m.ruleId } : {}),
+      };
       if (m.fatal || m.ruleId === null) {
-        out.push(finding('SH402', `${basename(result.filePath)} does not parse: ${m.message}`, { location }));
+        out.push(
+          finding('SH402', `${basename(result.filePath)} does not parse: ${m.message}`, {
+            location,
+          }),
+        );
         continue;
       }
       const rule = m.ruleId.replace(/^seahaven\//, '');
       const fix = m.suggestions?.[0]?.desc ?? `Follow the message; see docs/lint-rules/${rule}.md.`;
-      out.push(finding('SH401', m.message, { fix, location, severity: m.severity === 2 ? 'error' : 'warning' }));
+      out.push(
+        finding('SH401', m.message, {
+          fix,
+          location,
+          severity: m.severity === 2 ? 'error' : 'warning',
+        }),
+      );
     }
   }
   return out;
@@ -77,7 +111,7 @@ export async function checkLint(folder: string, load: () => Promise<EslintModule
 
 export const lintCheck: Check = {
   name: 'lint',
-  description: 'the determinism lint rules over the world\'s folder',
+  description: "the determinism lint rules over the world's folder",
   run(target) {
     return target.folder === null ? [] : checkLint(target.folder);
   },

@@ -44,19 +44,36 @@ const DEFINITION_CODES: [RegExp, CheckCode][] = [
 export function definitionFinding(error: Error, folder: string | null): Finding {
   const code = DEFINITION_CODES.find(([pattern]) => pattern.test(error.message))?.[1] ?? 'SH003';
   // `defineTool("x"): the name must …` reads as `Tool "x": the name must …`.
-  const message = error.message.replace(/^define(World|Tool)\(("[^"]*"|undefined)\): /, (_, kind: string, name: string) => `${kind} ${name}: `);
+  const message = error.message.replace(
+    /^define(World|Tool)\(("[^"]*"|undefined)\): /,
+    (_, kind: string, name: string) => `${kind} ${name}: `,
+  );
   // The generic codes take their fix from the message, which names it after the last "; ".
   const tail = message.includes('; ') ? message.slice(message.lastIndexOf('; ') + 2) : '';
-  const fix = (code === 'SH003' || code === 'SH310') && tail !== '' && !/^got\b/.test(tail) ? tail.charAt(0).toUpperCase() + tail.slice(1) : undefined;
+  const fix =
+    (code === 'SH003' || code === 'SH310') && tail !== '' && !/^got\b/.test(tail)
+      ? tail.charAt(0).toUpperCase() + tail.slice(1)
+      : undefined;
   // A schema refusal is best shown at the table in the .sql file; anything else where the definition was called.
   const table = /table "([^"]+)"/.exec(message)?.[1];
-  const location = (table && code.startsWith('SH1') ? locateInFiles(folder, ['.sql'], new RegExp(`CREATE\\s+TABLE\\s+(?:IF\\s+NOT\\s+EXISTS\\s+)?["\`[]?${escapeRegExp(table)}\\b`, 'i')) : undefined)
-    ?? (folder ? locateInStack(error, folder) : undefined);
+  const location =
+    (table && code.startsWith('SH1')
+      ? locateInFiles(
+          folder,
+          ['.sql'],
+          new RegExp(
+            `CREATE\\s+TABLE\\s+(?:IF\\s+NOT\\s+EXISTS\\s+)?["\`[]?${escapeRegExp(table)}\\b`,
+            'i',
+          ),
+        )
+      : undefined) ?? (folder ? locateInStack(error, folder) : undefined);
   return finding(code, message, { fix, location });
 }
 
 /** Resolve and import the world module named by `ref`; import-time failures become findings. */
-export async function loadTarget(ref?: string): Promise<{ target: CheckTarget; findings: Finding[] }> {
+export async function loadTarget(
+  ref?: string,
+): Promise<{ target: CheckTarget; findings: Finding[] }> {
   const file = resolveWorldModule(ref);
   const folder = dirname(file);
   const target: CheckTarget = { ref: ref ?? file, world: null, file, folder };
@@ -66,14 +83,26 @@ export async function loadTarget(ref?: string): Promise<{ target: CheckTarget; f
   } catch (e) {
     const error = e instanceof Error ? e : new Error(String(e));
     // Compared by name: a world may use another copy of the kit (the published package) than this checker.
-    if (error.name === 'DefinitionError') return { target, findings: [definitionFinding(error, folder)] };
+    if (error.name === 'DefinitionError')
+      return { target, findings: [definitionFinding(error, folder)] };
     const first = error.message.split('\n')[0];
-    return { target, findings: [finding('SH001', `The world module ${file} fails to load: ${first}`, { fix: `Run it on its own (\`npx tsx ${file}\`) to see the stack, and fix the error.`, location: locateInStack(error, folder) ?? { file } })] };
+    return {
+      target,
+      findings: [
+        finding('SH001', `The world module ${file} fails to load: ${first}`, {
+          fix: `Run it on its own (\`npx tsx ${file}\`) to see the stack, and fix the error.`,
+          location: locateInStack(error, folder) ?? { file },
+        }),
+      ],
+    };
   }
   const worlds = isWorld(mod.default) ? [mod.default] : Object.values(mod).filter(isWorld);
   if (worlds.length !== 1) {
     const what = worlds.length === 0 ? 'no world' : `${worlds.length} worlds and no default export`;
-    return { target, findings: [finding('SH002', `The module ${file} exports ${what}.`, { location: { file } })] };
+    return {
+      target,
+      findings: [finding('SH002', `The module ${file} exports ${what}.`, { location: { file } })],
+    };
   }
   target.world = worlds[0];
   return { target, findings: [] };

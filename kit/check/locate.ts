@@ -47,7 +47,11 @@ export function positionOf(text: string, index: number): { line: number; column:
 }
 
 /** The first place `pattern` matches in the folder's files with the given extensions. */
-export function locateInFiles(folder: string | null, extensions: readonly string[], pattern: RegExp): Location | undefined {
+export function locateInFiles(
+  folder: string | null,
+  extensions: readonly string[],
+  pattern: RegExp,
+): Location | undefined {
   if (folder === null) return undefined;
   for (const file of worldFiles(folder, extensions)) {
     const text = readFileSync(file, 'utf8');

@@ -26,7 +26,14 @@ export interface CheckReport {
 }
 
 /** The built-in checks, in the order they run. */
-export const defaultChecks: readonly Check[] = [schemaCheck, toolsCheck, fixturesCheck, lintCheck, determinismCheck, gradersCheck];
+export const defaultChecks: readonly Check[] = [
+  schemaCheck,
+  toolsCheck,
+  fixturesCheck,
+  lintCheck,
+  determinismCheck,
+  gradersCheck,
+];
 
 const CODE = /^SH\d{3}$/;
 
@@ -37,11 +44,15 @@ const CODE = /^SH\d{3}$/;
  * const report = await runChecks('crm', { smokeCalls: 20 });
  * if (!report.ok) console.log(report.findings);
  */
-export async function runChecks(world: string | World | undefined, options: CheckOptions = {}): Promise<CheckReport> {
+export async function runChecks(
+  world: string | World | undefined,
+  options: CheckOptions = {},
+): Promise<CheckReport> {
   const list = [...defaultChecks, ...(options.extraChecks ?? [])];
   const names = new Set<string>();
   for (const c of list) {
-    if (names.has(c.name)) throw new Error(`two checks are named "${c.name}"; give each check its own name`);
+    if (names.has(c.name))
+      throw new Error(`two checks are named "${c.name}"; give each check its own name`);
     names.add(c.name);
   }
   const builtIn = new Set(defaultChecks);
@@ -64,14 +75,21 @@ export async function runChecks(world: string | World | undefined, options: Chec
     try {
       found = await check.run(target, options);
     } catch (e) {
-      throw new Error(`check "${check.name}" failed on ${target.ref}: ${(e as Error)?.message ?? e}`, { cause: e });
+      throw new Error(
+        `check "${check.name}" failed on ${target.ref}: ${(e as Error)?.message ?? e}`,
+        { cause: e },
+      );
     }
     for (const f of found) {
       if (!CODE.test(f.code) || (f.severity !== 'error' && f.severity !== 'warning')) {
-        throw new Error(`check "${check.name}" reported ${JSON.stringify(f.code)} with severity ${JSON.stringify(f.severity)}; codes look like SH501 and severities are 'error' or 'warning'`);
+        throw new Error(
+          `check "${check.name}" reported ${JSON.stringify(f.code)} with severity ${JSON.stringify(f.severity)}; codes look like SH501 and severities are 'error' or 'warning'`,
+        );
       }
       if (!builtIn.has(check) && (f.code in CHECK_CODES || f.code in GRADER_CHECKS)) {
-        throw new Error(`check "${check.name}" reported ${f.code}, a code of a built-in check; codes are never reused, so give the finding its own code (SH590–SH599 are free for your own task checks)`);
+        throw new Error(
+          `check "${check.name}" reported ${f.code}, a code of a built-in check; codes are never reused, so give the finding its own code (SH590–SH599 are free for your own task checks)`,
+        );
       }
       findings.push({ ...f, check: check.name });
     }

@@ -3,13 +3,26 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const seahaven = (...args: string[]) => spawnSync(process.execPath, ['bin/seahaven.mjs', ...args], { cwd: root, encoding: 'utf8' });
+const seahaven = (...args: string[]) =>
+  spawnSync(process.execPath, ['bin/seahaven.mjs', ...args], { cwd: root, encoding: 'utf8' });
 
 describe('seahaven command', () => {
   it('--help lists the commands', () => {
     const r = seahaven('--help');
     expect(r.status).toBe(0);
-    for (const cmd of ['demo', 'fixtures', 'bench', 'mcp', 'docs', 'serve', 'check', 'lint', 'new', 'curriculum']) expect(r.stdout).toContain(cmd);
+    for (const cmd of [
+      'demo',
+      'fixtures',
+      'bench',
+      'mcp',
+      'docs',
+      'serve',
+      'check',
+      'lint',
+      'new',
+      'curriculum',
+    ])
+      expect(r.stdout).toContain(cmd);
   });
 
   it('--version prints the package version', () => {

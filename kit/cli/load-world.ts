@@ -9,7 +9,12 @@ const EXAMPLES = new URL('../../worlds/', import.meta.url);
 
 /** Whether a module export is a world (from `defineWorld`). */
 export function isWorld(value: unknown): value is World {
-  return typeof value === 'object' && value !== null && typeof (value as World).instance === 'function' && typeof (value as World).name === 'string';
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as World).instance === 'function' &&
+    typeof (value as World).name === 'string'
+  );
 }
 
 /** The module file a world reference names: an example name (`crm`), a module or folder path, or `./world.ts` / `./src/world.ts`, else crm. */
@@ -18,12 +23,23 @@ export function resolveWorldModule(ref?: string): string {
     const local = ['world.ts', 'src/world.ts'].map((f) => resolve(f)).find((f) => existsSync(f));
     return local ?? new URL('crm/index.ts', EXAMPLES).pathname;
   }
-  if (/^[a-z][a-z0-9_-]*$/.test(ref) && existsSync(new URL(`${ref}/index.ts`, EXAMPLES))) return new URL(`${ref}/index.ts`, EXAMPLES).pathname;
+  if (/^[a-z][a-z0-9_-]*$/.test(ref) && existsSync(new URL(`${ref}/index.ts`, EXAMPLES)))
+    return new URL(`${ref}/index.ts`, EXAMPLES).pathname;
   const file = resolve(ref);
-  if (!existsSync(file)) throw new CliError(`no world "${ref}": give an example world name (crm) or the path of a module that exports a world`, 2);
+  if (!existsSync(file))
+    throw new CliError(
+      `no world "${ref}": give an example world name (crm) or the path of a module that exports a world`,
+      2,
+    );
   if (!statSync(file).isDirectory()) return file;
-  const inner = ['index.ts', 'world.ts', 'src/world.ts'].map((f) => join(file, f)).find((f) => existsSync(f));
-  if (inner === undefined) throw new CliError(`${ref} is a folder without index.ts or world.ts; give the path of the module that exports the world`, 2);
+  const inner = ['index.ts', 'world.ts', 'src/world.ts']
+    .map((f) => join(file, f))
+    .find((f) => existsSync(f));
+  if (inner === undefined)
+    throw new CliError(
+      `${ref} is a folder without index.ts or world.ts; give the path of the module that exports the world`,
+      2,
+    );
   return inner;
 }
 
@@ -34,5 +50,7 @@ export async function loadWorld(ref?: string): Promise<World> {
   if (isWorld(mod.default)) return mod.default;
   const worlds = Object.values(mod).filter(isWorld);
   if (worlds.length === 1) return worlds[0];
-  throw new CliError(`${file} exports ${worlds.length === 0 ? 'no world' : 'several worlds'}; export the world as the default export: export default defineWorld({ … })`);
+  throw new CliError(
+    `${file} exports ${worlds.length === 0 ? 'no world' : 'several worlds'}; export the world as the default export: export default defineWorld({ … })`,
+  );
 }

@@ -15,7 +15,9 @@ import { registerNew } from './commands/new.ts';
 import { registerPublish } from './commands/publish.ts';
 import { registerCollect, registerEval } from './commands/eval.ts';
 
-const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+  version: string;
+};
 
 const program = new Command('seahaven')
   .description('Synthetic worlds for training and evaluating tool-calling agents.')

@@ -10,7 +10,19 @@ import { connectPooled, openLink, type Link, type Pending } from './link.ts';
 import { closeError, connectionGone, lostError, type Episode } from './lost.ts';
 import { fetchTasks, type TaskInfo } from './tasks.ts';
 import type { EpisodeTrace, SubmitOptions } from './trace.ts';
-import type { CallOutcome, ConnectOptions, ForkToken, ResetObservation, ResetOptions, ServedGrade, SessionState, StepResult, SubmitResult, ToolInfo, ToolStepObservation } from './types.ts';
+import type {
+  CallOutcome,
+  ConnectOptions,
+  ForkToken,
+  ResetObservation,
+  ResetOptions,
+  ServedGrade,
+  SessionState,
+  StepResult,
+  SubmitResult,
+  ToolInfo,
+  ToolStepObservation,
+} from './types.ts';
 
 /**
  * One session on a Seahaven (or any OpenEnv) server. Create with `SeahavenClient.connect(url)`, or with several base
@@ -27,7 +39,12 @@ export class SeahavenClient {
   #episode: Episode | null = null;
   #closed = false;
 
-  private constructor(link: Link, timeoutMs: number, options: ConnectOptions, pool: HostPool | null) {
+  private constructor(
+    link: Link,
+    timeoutMs: number,
+    options: ConnectOptions,
+    pool: HostPool | null,
+  ) {
     this.#timeoutMs = timeoutMs;
     this.#options = options;
     this.#pool = pool;
@@ -35,7 +52,9 @@ export class SeahavenClient {
   }
 
   #attach(fresh: Link): Link {
-    return fresh.bind((link, code, reason) => closeError(link, code, reason, this.#pool, this.#episode));
+    return fresh.bind((link, code, reason) =>
+      closeError(link, code, reason, this.#pool, this.#episode),
+    );
   }
 
   /**
@@ -47,11 +66,20 @@ export class SeahavenClient {
    * const spread = await SeahavenClient.connect(['http://10.0.0.1:8000', 'http://10.0.0.2:8000']);
    * console.log(spread.host); // the one it connected to
    */
-  static async connect(url: string | readonly string[] | HostPool, options: ConnectOptions = {}): Promise<SeahavenClient> {
+  static async connect(
+    url: string | readonly string[] | HostPool,
+    options: ConnectOptions = {},
+  ): Promise<SeahavenClient> {
     const timeoutMs = options.timeoutMs ?? 30_000;
-    if (typeof url === 'string') return new SeahavenClient(await openLink(url, options, timeoutMs), timeoutMs, options, null);
+    if (typeof url === 'string')
+      return new SeahavenClient(await openLink(url, options, timeoutMs), timeoutMs, options, null);
     const pool = url instanceof HostPool ? url : sharedPool(url);
-    return new SeahavenClient(await connectPooled(pool, options, timeoutMs), timeoutMs, options, pool);
+    return new SeahavenClient(
+      await connectPooled(pool, options, timeoutMs),
+      timeoutMs,
+      options,
+      pool,
+    );
   }
 
   /** The base URL of the host this session is on (for several hosts: the one it connected to last). */
@@ -82,20 +110,35 @@ export class SeahavenClient {
     if (link.failure !== null) return Promise.reject(link.failure);
     if (link.ws.readyState !== WebSocket.OPEN) {
       // Closing, by the server or the network, before its close event: with several hosts, the session is lost.
-      if (this.#pool !== null && !link.closedByClient && !this.#closed) return Promise.reject(lostError(link, this.#episode, 'the connection is closing'));
+      if (this.#pool !== null && !link.closedByClient && !this.#closed)
+        return Promise.reject(lostError(link, this.#episode, 'the connection is closing'));
       return Promise.reject(new ClientError('CLOSED', 'the client is closed; connect again'));
     }
     if (this.#episode !== null) this.#episode.steps++;
     return new Promise<T>((resolve, fail) => {
       // With several hosts, a session the server ended mid-episode (SESSION_ERROR: shutting down) is a lost episode.
-      const reject = (e: Error) => fail(this.#pool !== null && link.started && e instanceof ClientError && e.code === 'SESSION_ERROR' ? lostError(link, this.#episode, e.message) : e);
+      const reject = (e: Error) =>
+        fail(
+          this.#pool !== null &&
+            link.started &&
+            e instanceof ClientError &&
+            e.code === 'SESSION_ERROR'
+            ? lostError(link, this.#episode, e.message)
+            : e,
+        );
       const p: Pending = {
         resolve,
         reject,
         expired: false,
         timer: setTimeout(() => {
           p.expired = true;
-          reject(new ClientError('TIMEOUT', `no reply to ${String(frame.type)} within ${this.#timeoutMs} ms; raise timeoutMs or check the server`, { host: link.host }));
+          reject(
+            new ClientError(
+              'TIMEOUT',
+              `no reply to ${String(frame.type)} within ${this.#timeoutMs} ms; raise timeoutMs or check the server`,
+              { host: link.host },
+            ),
+          );
         }, this.#timeoutMs),
       };
       link.pending.push(p);
@@ -105,12 +148,18 @@ export class SeahavenClient {
 
   /** Move to another host of the pool (the old link is gone). */
   async #reconnect(avoid: ReadonlySet<string>): Promise<void> {
-    this.#link = this.#attach(await connectPooled(this.#pool!, this.#options, this.#timeoutMs, avoid));
+    this.#link = this.#attach(
+      await connectPooled(this.#pool!, this.#options, this.#timeoutMs, avoid),
+    );
   }
 
   async #reset(options: ResetOptions): Promise<StepResult<ResetObservation>> {
     const r = await this.#request<StepResult<ResetObservation>>({ type: 'reset', data: options });
-    this.#episode = { id: typeof r.metadata?.episode_id === 'string' ? r.metadata.episode_id : null, host: this.#link.host, steps: 0 };
+    this.#episode = {
+      id: typeof r.metadata?.episode_id === 'string' ? r.metadata.episode_id : null,
+      host: this.#link.host,
+      steps: 0,
+    };
     this.#link.started = true;
     return r;
   }
@@ -123,7 +172,8 @@ export class SeahavenClient {
   async reset(options: ResetOptions = {}): Promise<StepResult<ResetObservation>> {
     const pool = this.#pool;
     // A fork token names an episode held by one server: it cannot move.
-    if (pool === null || this.#closed || options.fork_token !== undefined) return this.#reset(options);
+    if (pool === null || this.#closed || options.fork_token !== undefined)
+      return this.#reset(options);
     const tried = new Set<string>();
     for (;;) {
       const link = this.#link;
@@ -143,12 +193,18 @@ export class SeahavenClient {
 
   /** The tools of the world. */
   async listTools(): Promise<ToolInfo[]> {
-    const r = await this.#request<StepResult<{ tools: ToolInfo[] }>>({ type: 'step', data: { type: 'list_tools' } });
+    const r = await this.#request<StepResult<{ tools: ToolInfo[] }>>({
+      type: 'step',
+      data: { type: 'list_tools' },
+    });
     return r.observation.tools;
   }
 
   /** Call a tool: `{ ok: true, result }` or `{ ok: false, error: { code, message, details? } }`. */
-  async call<T = unknown>(name: string, args: Record<string, unknown> = {}): Promise<CallOutcome<T>> {
+  async call<T = unknown>(
+    name: string,
+    args: Record<string, unknown> = {},
+  ): Promise<CallOutcome<T>> {
     const r = await this.#request<StepResult<ToolStepObservation<T>>>({
       type: 'step',
       data: { type: 'call_tool', tool_name: name, arguments: args },
@@ -156,7 +212,13 @@ export class SeahavenClient {
     const obs = r.observation;
     if (obs.error === null && obs.result !== null) return { ok: true, result: obs.result.data };
     const world = r.metadata.seahaven_error as ToolFailure | undefined;
-    return { ok: false, error: world ?? { code: obs.error?.error_type ?? 'execution_error', message: obs.error?.message ?? 'the call failed' } };
+    return {
+      ok: false,
+      error: world ?? {
+        code: obs.error?.error_type ?? 'execution_error',
+        message: obs.error?.message ?? 'the call failed',
+      },
+    };
   }
 
   /**
@@ -164,11 +226,20 @@ export class SeahavenClient {
    * recorded call (Stripe World renews subscriptions), and its result or failure comes back like a tool call's.
    */
   async advanceClock<T = unknown>(ms: number): Promise<CallOutcome<T>> {
-    const r = await this.#request<StepResult<ToolStepObservation<T>>>({ type: 'step', data: { type: 'advance_clock', ms } });
+    const r = await this.#request<StepResult<ToolStepObservation<T>>>({
+      type: 'step',
+      data: { type: 'advance_clock', ms },
+    });
     const obs = r.observation;
     if (obs.error === null && obs.result !== null) return { ok: true, result: obs.result.data };
     const world = r.metadata.seahaven_error as ToolFailure | undefined;
-    return { ok: false, error: world ?? { code: obs.error?.error_type ?? 'execution_error', message: obs.error?.message ?? 'the clock advance failed' } };
+    return {
+      ok: false,
+      error: world ?? {
+        code: obs.error?.error_type ?? 'execution_error',
+        message: obs.error?.message ?? 'the clock advance failed',
+      },
+    };
   }
 
   /** The session's state document, with `episode_id` and `step_count`. */
@@ -181,9 +252,17 @@ export class SeahavenClient {
    * server's `grader_token`) the reply also carries the episode's trace, in the same round trip.
    */
   async submit(options: SubmitOptions = {}): Promise<SubmitResult> {
-    const r = await this.#request<StepResult<{ grade: ServedGrade; trace?: EpisodeTrace }>>({ type: 'step', data: options.trace === true ? { type: 'submit', trace: true } : { type: 'submit' } });
+    const r = await this.#request<StepResult<{ grade: ServedGrade; trace?: EpisodeTrace }>>({
+      type: 'step',
+      data: options.trace === true ? { type: 'submit', trace: true } : { type: 'submit' },
+    });
     if (r.done && this.#episode !== null) this.#episode.finished = true;
-    const out: SubmitResult = { grade: r.observation.grade, reward: r.reward ?? 0, done: r.done, metadata: r.metadata ?? {} };
+    const out: SubmitResult = {
+      grade: r.observation.grade,
+      reward: r.reward ?? 0,
+      done: r.done,
+      metadata: r.metadata ?? {},
+    };
     if (r.observation.trace !== undefined) out.trace = r.observation.trace;
     return out;
   }
@@ -193,7 +272,10 @@ export class SeahavenClient {
    * now. Nothing changes; the step counts in `step_count`. Rejects with `VALIDATION_ERROR` without a task.
    */
   async grade(): Promise<ServedGrade> {
-    const r = await this.#request<StepResult<{ grade: ServedGrade }>>({ type: 'step', data: { type: 'grade' } });
+    const r = await this.#request<StepResult<{ grade: ServedGrade }>>({
+      type: 'step',
+      data: { type: 'grade' },
+    });
     return r.observation.grade;
   }
 
@@ -202,7 +284,10 @@ export class SeahavenClient {
    * reset with `{ fork_token }` adopts it, once. `fork()` does that for you; hand the token on to adopt it elsewhere.
    */
   async forkToken(): Promise<ForkToken> {
-    const r = await this.#request<StepResult<{ fork: ForkToken }>>({ type: 'step', data: { type: 'fork' } });
+    const r = await this.#request<StepResult<{ fork: ForkToken }>>({
+      type: 'step',
+      data: { type: 'fork' },
+    });
     return r.observation.fork;
   }
 

@@ -6,7 +6,12 @@ import { rejection } from './test-rejection.ts';
 
 // env.grade() and env.fork(): grades on demand, and branches of a live episode on sessions of their own.
 
-const ADA = { name: 'Ada Lovelace', email: 'ada.lovelace@acmerobotics.example', company_id: 'cmp_acme', title: 'Head of Research' };
+const ADA = {
+  name: 'Ada Lovelace',
+  email: 'ada.lovelace@acmerobotics.example',
+  company_id: 'cmp_acme',
+  title: 'Head of Research',
+};
 
 let server: RunningServer;
 beforeAll(async () => {
@@ -91,20 +96,40 @@ describe('env.fork()', () => {
     const a = await env.fork();
     const b = await env.fork();
     const suffix = async (c: SeahavenClient) => {
-      const deal = await c.call<{ id: string }>('create_deal', { company_id: 'cmp_acme', contact_id: 'con_dana', title: 'Robot arm retrofit', amount_cents: 2_500_000, close_date: '2026-08-31' });
+      const deal = await c.call<{ id: string }>('create_deal', {
+        company_id: 'cmp_acme',
+        contact_id: 'con_dana',
+        title: 'Robot arm retrofit',
+        amount_cents: 2_500_000,
+        close_date: '2026-08-31',
+      });
       if (!deal.ok) throw new Error(deal.error.message);
-      await c.call('log_activity', { contact_id: 'con_dana', deal_id: deal.result.id, kind: 'call', subject: 'Retrofit scoping' });
+      await c.call('log_activity', {
+        contact_id: 'con_dana',
+        deal_id: deal.result.id,
+        kind: 'call',
+        subject: 'Retrofit scoping',
+      });
       await c.call('create_contact', { name: 'Random Id', email: 'random.id@example.com' });
       const { step_count, ...doc } = withoutId(await c.state());
       return [JSON.stringify(doc), step_count] as const;
     };
     // Both branches and the trunk itself play the same calls after the fork.
-    const [[sa, na], [sb, nb], [trunk, nt]] = await Promise.all([suffix(a), suffix(b), suffix(env)]);
+    const [[sa, na], [sb, nb], [trunk, nt]] = await Promise.all([
+      suffix(a),
+      suffix(b),
+      suffix(env),
+    ]);
     expect(sa).toBe(sb);
     expect(sa).toBe(trunk);
     // Each fork is a step of the trunk, and each branch carries the count it was forked at.
     expect([na, nb, nt]).toEqual([2 + 3, 3 + 3, 3 + 3]);
-    expect(JSON.parse(sa).changes.map((c: { table: string }) => c.table)).toEqual(['activities', 'companies', 'contacts', 'deals']);
+    expect(JSON.parse(sa).changes.map((c: { table: string }) => c.table)).toEqual([
+      'activities',
+      'companies',
+      'contacts',
+      'deals',
+    ]);
     expect(await a.grade()).toEqual(await env.grade());
     expect(await b.grade()).toEqual(await env.grade());
     await Promise.all([a.close(), b.close()]);
@@ -121,7 +146,9 @@ describe('env.fork()', () => {
       const adopted = await other.reset({ fork_token: held.token });
       expect(adopted.observation.task?.id).toBe('add_lead');
       expect(adopted.observation.forked_from).toBe((await env.state()).episode_id);
-      expect((await rejection(other.reset({ fork_token: held.token }))).message).toContain('fork token already used');
+      expect((await rejection(other.reset({ fork_token: held.token }))).message).toContain(
+        'fork token already used',
+      );
 
       const stale = await env.forkToken();
       await new Promise((r) => setTimeout(r, 300));

@@ -4,7 +4,13 @@
  * (`LOST`, never replayed) and the next reset starts on another host. Servers run in process on ports of their own;
  * a TCP relay in front of some lets a test cut every connection at once, as a dead host would.
  */
-import { createServer, connect as tcpConnect, type AddressInfo, type Server, type Socket } from 'node:net';
+import {
+  createServer,
+  connect as tcpConnect,
+  type AddressInfo,
+  type Server,
+  type Socket,
+} from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { crm } from '../../worlds/crm/index.ts';
 import { startServer, type RunningServer } from '../serve/index.ts';
@@ -12,7 +18,13 @@ import { HostPool, SeahavenClient } from './index.ts';
 import { rejection } from './test-rejection.ts';
 import { freePort } from '../serve/test-fixtures/free-port.ts';
 
-const ADA = { name: 'Ada Lovelace', email: 'ada.lovelace@acmerobotics.example', company_id: 'cmp_acme', title: 'Head of Research', stage: 'lead' };
+const ADA = {
+  name: 'Ada Lovelace',
+  email: 'ada.lovelace@acmerobotics.example',
+  company_id: 'cmp_acme',
+  title: 'Head of Research',
+  stage: 'lead',
+};
 const quiet = () => {};
 
 interface Relay {
@@ -51,7 +63,9 @@ async function deadUrl(): Promise<string> {
 
 let servers: RunningServer[];
 beforeAll(async () => {
-  servers = await Promise.all([0, 1, 2].map(() => startServer({ worlds: [crm], port: 0, logger: quiet })));
+  servers = await Promise.all(
+    [0, 1, 2].map(() => startServer({ worlds: [crm], port: 0, logger: quiet })),
+  );
 });
 afterAll(async () => {
   await Promise.all(servers.map((s) => s.close()));
@@ -61,7 +75,9 @@ describe('SeahavenClient over several hosts', () => {
   it('puts each new session on the host with the fewest, and says which host it is on', async () => {
     const urls = servers.map((s) => s.url);
     const pool = new HostPool(urls);
-    const clients = await Promise.all(Array.from({ length: 9 }, () => SeahavenClient.connect(pool)));
+    const clients = await Promise.all(
+      Array.from({ length: 9 }, () => SeahavenClient.connect(pool)),
+    );
     try {
       expect(pool.status().map((h) => h.sessions)).toEqual([3, 3, 3]);
       for (const [i, url] of urls.entries()) {
@@ -103,7 +119,9 @@ describe('SeahavenClient over several hosts', () => {
   it('skips a host that refuses the connection, and names every host when none accepts', async () => {
     const dead = await deadUrl();
     const pool = new HostPool([dead, servers[0].url, servers[1].url]);
-    const clients = await Promise.all(Array.from({ length: 4 }, () => SeahavenClient.connect(pool)));
+    const clients = await Promise.all(
+      Array.from({ length: 4 }, () => SeahavenClient.connect(pool)),
+    );
     try {
       expect(clients.map((c) => c.host).filter((h) => h === dead)).toEqual([]);
       const [first] = pool.status();
@@ -131,10 +149,17 @@ describe('SeahavenClient over several hosts', () => {
       await relays[relays.findIndex((r) => r.url === first)].kill();
       const lost = await rejection(pending);
       expect(lost.code).toBe('LOST');
-      expect(lost.data).toMatchObject({ host: first, episode_id: reset.metadata.episode_id, episode_lost: true });
+      expect(lost.data).toMatchObject({
+        host: first,
+        episode_id: reset.metadata.episode_id,
+        episode_lost: true,
+      });
       expect(lost.message).toContain('never replayed');
       await expect(env.state()).rejects.toMatchObject({ code: 'LOST' });
-      expect(pool.status().find((h) => h.url === first)).toMatchObject({ sessions: 0, unavailable: expect.any(Object) });
+      expect(pool.status().find((h) => h.url === first)).toMatchObject({
+        sessions: 0,
+        unavailable: expect.any(Object),
+      });
 
       const again = await env.reset({ task: 'add_lead', seed: 7 });
       expect(env.host).not.toBe(first);
@@ -158,7 +183,10 @@ describe('SeahavenClient over several hosts', () => {
       const r = await env.reset({ task: 'add_lead', seed: 4 });
       await leaving.close();
       const lost = await rejection(env.call('pipeline_summary', {}));
-      expect(lost).toMatchObject({ code: 'LOST', data: { host: leaving.url, episode_id: r.metadata.episode_id, episode_lost: true } });
+      expect(lost).toMatchObject({
+        code: 'LOST',
+        data: { host: leaving.url, episode_id: r.metadata.episode_id, episode_lost: true },
+      });
       await env.reset({ task: 'add_lead', seed: 4 });
       expect(env.host).toBe(servers[1].url);
     } finally {

@@ -47,17 +47,28 @@ export class HostPool {
   #picks = 0;
 
   constructor(urls: readonly string[], options: HostPoolOptions = {}) {
-    if (urls.length === 0) throw new TypeError('HostPool needs at least one base URL, like http://127.0.0.1:8000');
+    if (urls.length === 0)
+      throw new TypeError('HostPool needs at least one base URL, like http://127.0.0.1:8000');
     const unique = [...new Set(urls)];
-    if (unique.length !== urls.length) throw new TypeError(`HostPool: a base URL is listed twice (${urls.join(', ')}); list each server once`);
+    if (unique.length !== urls.length)
+      throw new TypeError(
+        `HostPool: a base URL is listed twice (${urls.join(', ')}); list each server once`,
+      );
     this.urls = unique;
     this.retryAfterMs = options.retryAfterMs ?? 5000;
-    this.#hosts = unique.map((url) => ({ url, sessions: 0, failedAt: null, reason: '', picked: 0 }));
+    this.#hosts = unique.map((url) => ({
+      url,
+      sessions: 0,
+      failedAt: null,
+      reason: '',
+      picked: 0,
+    }));
   }
 
   #host(url: string): Host {
     const host = this.#hosts.find((h) => h.url === url);
-    if (host === undefined) throw new TypeError(`${url} is not one of this pool's hosts (${this.urls.join(', ')})`);
+    if (host === undefined)
+      throw new TypeError(`${url} is not one of this pool's hosts (${this.urls.join(', ')})`);
     return host;
   }
 
@@ -72,8 +83,12 @@ export class HostPool {
   order(exclude: ReadonlySet<string> = new Set()): string[] {
     const now = Date.now();
     const candidates = this.#hosts.filter((h) => !exclude.has(h.url));
-    const live = candidates.filter((h) => !this.#down(h, now)).sort((a, b) => a.sessions - b.sessions || a.picked - b.picked);
-    const down = candidates.filter((h) => this.#down(h, now)).sort((a, b) => a.failedAt! - b.failedAt!);
+    const live = candidates
+      .filter((h) => !this.#down(h, now))
+      .sort((a, b) => a.sessions - b.sessions || a.picked - b.picked);
+    const down = candidates
+      .filter((h) => this.#down(h, now))
+      .sort((a, b) => a.failedAt! - b.failedAt!);
     return [...live, ...down].map((h) => h.url);
   }
 
@@ -105,7 +120,11 @@ export class HostPool {
   /** Each host's open sessions and, while it is skipped, why. */
   status(): HostStatus[] {
     const now = Date.now();
-    return this.#hosts.map((h) => ({ url: h.url, sessions: h.sessions, unavailable: this.#down(h, now) ? { reason: h.reason, since: h.failedAt! } : null }));
+    return this.#hosts.map((h) => ({
+      url: h.url,
+      sessions: h.sessions,
+      unavailable: this.#down(h, now) ? { reason: h.reason, since: h.failedAt! } : null,
+    }));
   }
 }
 

@@ -22,4 +22,15 @@ export { ClientError, type ClientErrorCode } from './errors.ts';
 export { HostPool, type HostPoolOptions, type HostStatus } from './hosts.ts';
 export type { TaskInfo } from './tasks.ts';
 export type { EpisodeTrace, SubmitOptions } from './trace.ts';
-export type { CallOutcome, ConnectOptions, ForkToken, ResetObservation, ResetOptions, ServedGrade, SessionState, StepResult, SubmitResult, ToolInfo } from './types.ts';
+export type {
+  CallOutcome,
+  ConnectOptions,
+  ForkToken,
+  ResetObservation,
+  ResetOptions,
+  ServedGrade,
+  SessionState,
+  StepResult,
+  SubmitResult,
+  ToolInfo,
+} from './types.ts';

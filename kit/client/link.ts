@@ -72,17 +72,29 @@ export class Link {
     try {
       msg = JSON.parse(text);
     } catch {
-      msg = { type: 'error', data: { code: 'INVALID_JSON', message: `the server sent a frame that is not JSON: ${text.slice(0, 80)}` } };
+      msg = {
+        type: 'error',
+        data: {
+          code: 'INVALID_JSON',
+          message: `the server sent a frame that is not JSON: ${text.slice(0, 80)}`,
+        },
+      };
     }
     const p = this.pending.shift();
     if (p === undefined) {
       // An error nobody asked for (CAPACITY_REACHED right after connecting): every later request fails with it.
-      if (msg.type === 'error') this.failure = new ClientError(String(msg.data?.code), String(msg.data?.message), msg.data ?? {});
+      if (msg.type === 'error')
+        this.failure = new ClientError(
+          String(msg.data?.code),
+          String(msg.data?.message),
+          msg.data ?? {},
+        );
       return;
     }
     clearTimeout(p.timer);
     if (p.expired) return;
-    if (msg.type === 'error') p.reject(new ClientError(String(msg.data?.code), String(msg.data?.message), msg.data ?? {}));
+    if (msg.type === 'error')
+      p.reject(new ClientError(String(msg.data?.code), String(msg.data?.message), msg.data ?? {}));
     else p.resolve(msg.data);
   }
 }
@@ -93,15 +105,30 @@ export function openLink(url: string, options: ConnectOptions, timeoutMs: number
   if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`;
   const target = wsUrlOf(url);
   return new Promise((resolve, reject) => {
-    const ws = new WebSocket(target, { headers, handshakeTimeout: timeoutMs, perMessageDeflate: false });
+    const ws = new WebSocket(target, {
+      headers,
+      handshakeTimeout: timeoutMs,
+      perMessageDeflate: false,
+    });
     ws.once('open', () => resolve(new Link(ws, url)));
     ws.once('unexpected-response', (_req, res) => {
-      const hint = res.statusCode === 401 ? '; pass { token } (the server was started with --token)' : '';
-      reject(new ClientError('CONNECT', `${target} answered HTTP ${res.statusCode} instead of upgrading${hint}`, { host: url, status: res.statusCode }));
+      const hint =
+        res.statusCode === 401 ? '; pass { token } (the server was started with --token)' : '';
+      reject(
+        new ClientError(
+          'CONNECT',
+          `${target} answered HTTP ${res.statusCode} instead of upgrading${hint}`,
+          { host: url, status: res.statusCode },
+        ),
+      );
       res.resume();
       ws.terminate();
     });
-    ws.on('error', (e) => reject(new ClientError('CONNECT', `cannot connect to ${target}: ${e.message}`, { host: url })));
+    ws.on('error', (e) =>
+      reject(
+        new ClientError('CONNECT', `cannot connect to ${target}: ${e.message}`, { host: url }),
+      ),
+    );
   });
 }
 
@@ -109,7 +136,12 @@ export function openLink(url: string, options: ConnectOptions, timeoutMs: number
  * Connect to the pool's best host not in `exclude`: the live host with the fewest sessions, else the next; a host
  * that refuses is marked failed and the next one tried. Rejects with `CONNECT` naming every host tried.
  */
-export async function connectPooled(pool: HostPool, options: ConnectOptions, timeoutMs: number, exclude: ReadonlySet<string> = new Set()): Promise<Link> {
+export async function connectPooled(
+  pool: HostPool,
+  options: ConnectOptions,
+  timeoutMs: number,
+  exclude: ReadonlySet<string> = new Set(),
+): Promise<Link> {
   const tried = new Set(exclude);
   const failures: string[] = [];
   for (;;) {
@@ -129,5 +161,9 @@ export async function connectPooled(pool: HostPool, options: ConnectOptions, tim
     }
   }
   const skipped = exclude.size > 0 ? ` (${[...exclude].join(', ')} already failed this reset)` : '';
-  throw new ClientError('CONNECT', `no host took the session${skipped}: ${failures.join('; ') || 'none left to try'}`, { hosts: pool.status() });
+  throw new ClientError(
+    'CONNECT',
+    `no host took the session${skipped}: ${failures.join('; ') || 'none left to try'}`,
+    { hosts: pool.status() },
+  );
 }

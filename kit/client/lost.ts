@@ -16,29 +16,54 @@ export interface Episode {
 }
 
 /** A failure that means the connection is gone (or never took the session), not a refusal of one request. */
-export const connectionGone = (e: unknown) => e instanceof ClientError && ['CLOSED', 'LOST', 'CAPACITY_REACHED', 'SESSION_ERROR'].includes(e.code);
+export const connectionGone = (e: unknown) =>
+  e instanceof ClientError &&
+  ['CLOSED', 'LOST', 'CAPACITY_REACHED', 'SESSION_ERROR'].includes(e.code);
 
 /** `LOST`: the session on `link`'s host is gone, and with it the episode `ep` it was playing (if unfinished). */
-export function lostError(link: Link, ep: Episode | null, why: string, closeCode?: number): ClientError {
+export function lostError(
+  link: Link,
+  ep: Episode | null,
+  why: string,
+  closeCode?: number,
+): ClientError {
   const what =
-    ep === null ? 'before any episode started' : ep.finished ? `after episode ${ep.id ?? '(no id)'} finished` : `during episode ${ep.id ?? '(no id)'} after ${ep.steps} request(s) since its reset; that episode is lost, never replayed`;
-  return new ClientError('LOST', `the session on ${link.host} was lost ${what}: ${why}. reset() starts a new episode on another host`, {
-    host: link.host,
-    episode_id: ep?.id ?? null,
-    steps: ep?.steps ?? 0,
-    episode_lost: ep !== null && ep.finished !== true,
-    ...(closeCode === undefined ? {} : { close_code: closeCode }),
-  });
+    ep === null
+      ? 'before any episode started'
+      : ep.finished
+        ? `after episode ${ep.id ?? '(no id)'} finished`
+        : `during episode ${ep.id ?? '(no id)'} after ${ep.steps} request(s) since its reset; that episode is lost, never replayed`;
+  return new ClientError(
+    'LOST',
+    `the session on ${link.host} was lost ${what}: ${why}. reset() starts a new episode on another host`,
+    {
+      host: link.host,
+      episode_id: ep?.id ?? null,
+      steps: ep?.steps ?? 0,
+      episode_lost: ep !== null && ep.finished !== true,
+      ...(closeCode === undefined ? {} : { close_code: closeCode }),
+    },
+  );
 }
 
 /**
  * What the requests on a client's closed `link` fail with. A pool's host gives the session back, and is marked failed
  * unless the client closed the link itself.
  */
-export function closeError(link: Link, code: number, reason: string, pool: HostPool | null, ep: Episode | null): ClientError {
+export function closeError(
+  link: Link,
+  code: number,
+  reason: string,
+  pool: HostPool | null,
+  ep: Episode | null,
+): ClientError {
   if (pool !== null) {
     pool.release(link.host);
-    if (!link.closedByClient) pool.markFailed(link.host, link.failure?.message ?? `the connection closed (${code}${reason ? ` ${reason}` : ''})`);
+    if (!link.closedByClient)
+      pool.markFailed(
+        link.host,
+        link.failure?.message ?? `the connection closed (${code}${reason ? ` ${reason}` : ''})`,
+      );
   }
   const said = link.failure;
   const closed = `the connection closed (${code}${reason.length > 0 ? ` ${reason}` : ''})${said === null ? '' : ` after ${said.code}: ${said.message}`}`;

@@ -6,7 +6,11 @@ export function wsUrlOf(url: string): string {
   const u = new URL(url);
   if (u.protocol === 'http:') u.protocol = 'ws:';
   else if (u.protocol === 'https:') u.protocol = 'wss:';
-  else if (u.protocol !== 'ws:' && u.protocol !== 'wss:') throw new ClientError('CONNECT', `cannot connect to ${url}: use an http(s):// or ws(s):// URL, like http://127.0.0.1:8000`);
+  else if (u.protocol !== 'ws:' && u.protocol !== 'wss:')
+    throw new ClientError(
+      'CONNECT',
+      `cannot connect to ${url}: use an http(s):// or ws(s):// URL, like http://127.0.0.1:8000`,
+    );
   if (!u.pathname.endsWith('/ws')) u.pathname = u.pathname.replace(/\/$/, '') + '/ws';
   return u.toString();
 }

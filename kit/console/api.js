@@ -29,7 +29,9 @@ export function detailText(detail) {
   if (Array.isArray(detail)) {
     return detail
       .map((item) => {
-        const loc = Array.isArray(item?.loc) ? item.loc.filter((/** @type {unknown} */ p) => p !== 'body').join('.') : '';
+        const loc = Array.isArray(item?.loc)
+          ? item.loc.filter((/** @type {unknown} */ p) => p !== 'body').join('.')
+          : '';
         return loc ? `${loc}: ${item?.msg}` : String(item?.msg ?? JSON.stringify(item));
       })
       .join('\n');

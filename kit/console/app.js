@@ -38,7 +38,10 @@ const state = {
 };
 
 const ui = {
-  worldPicker: h('select', { 'aria-label': 'world', on: { change: () => switchWorld(ui.worldPicker.value) } }),
+  worldPicker: h('select', {
+    'aria-label': 'world',
+    on: { change: () => switchWorld(ui.worldPicker.value) },
+  }),
   serverInfo: h('span', { class: 'server-info' }),
   banner: h('div', { class: 'banner', role: 'alert', hidden: true }),
   reset: h('div', { class: 'reset' }),
@@ -52,16 +55,27 @@ const ui = {
 
 function layout() {
   const app = /** @type {HTMLElement} */ (document.getElementById('app'));
-  fill(app,
-    h('header', { class: 'top' },
+  fill(
+    app,
+    h(
+      'header',
+      { class: 'top' },
       h('span', { class: 'brand' }, 'Seahaven', h('span', { class: 'brand-sub' }, 'console')),
       ui.worldPicker,
       h('span', { class: 'spacer' }),
       ui.serverInfo,
-      h('button', { type: 'button', class: 'ghost', on: { click: () => refreshAll().catch(report) } }, 'Refresh'),
+      h(
+        'button',
+        { type: 'button', class: 'ghost', on: { click: () => refreshAll().catch(report) } },
+        'Refresh',
+      ),
     ),
-    h('div', { class: 'columns' },
-      h('aside', { class: 'side' },
+    h(
+      'div',
+      { class: 'columns' },
+      h(
+        'aside',
+        { class: 'side' },
         h('section', {}, h('h2', {}, 'New session'), ui.reset),
         h('section', {}, h('h2', {}, 'Sessions'), ui.sessions),
         h('section', {}, h('h2', {}, 'Tools'), ui.tools),
@@ -78,7 +92,20 @@ function layout() {
 function report(e) {
   if (e instanceof ApiError && e.status === 401) return askToken(e.message, boot);
   const message = e instanceof Error ? e.message : String(e);
-  fill(ui.banner, h('span', { class: 'banner-text' }, message), h('button', { type: 'button', class: 'link', 'aria-label': 'dismiss', on: { click: () => (ui.banner.hidden = true) } }, '×'));
+  fill(
+    ui.banner,
+    h('span', { class: 'banner-text' }, message),
+    h(
+      'button',
+      {
+        type: 'button',
+        class: 'link',
+        'aria-label': 'dismiss',
+        on: { click: () => (ui.banner.hidden = true) },
+      },
+      '×',
+    ),
+  );
   ui.banner.hidden = false;
 }
 
@@ -102,7 +129,10 @@ async function loadSessions() {
   const data = await api('sessions');
   state.sessions = data.sessions;
   ui.serverInfo.textContent = `${state.sessions.length} of ${data.max_sessions} sessions open`;
-  if (state.session && !state.sessions.some((s) => s.id === state.session?.id && s.world === state.session.world)) {
+  if (
+    state.session &&
+    !state.sessions.some((s) => s.id === state.session?.id && s.world === state.session.world)
+  ) {
     report(`Session ${shortId(state.session.id)} has ended (closed, or reaped after being idle).`);
     selectSession(null);
   }
@@ -129,7 +159,11 @@ async function selectSession(view) {
     state.world = state.worlds.find((w) => w.name === view.world) ?? state.world;
     state.tool = null;
   }
-  history.replaceState(null, '', `${location.pathname}${location.search}#${encodeURIComponent(view.world)}/${encodeURIComponent(view.id)}`);
+  history.replaceState(
+    null,
+    '',
+    `${location.pathname}${location.search}#${encodeURIComponent(view.world)}/${encodeURIComponent(view.id)}`,
+  );
   if (state.tab === 'world') state.tab = 'timeline';
   await loadTimeline();
   renderAll();
@@ -149,7 +183,9 @@ async function loadTimeline() {
  */
 function setSession(view) {
   state.session = view;
-  state.sessions = state.sessions.map((s) => (s.id === view.id && s.world === view.world ? view : s));
+  state.sessions = state.sessions.map((s) =>
+    s.id === view.id && s.world === view.world ? view : s,
+  );
 }
 
 /** @param {Record<string, unknown>} args */
@@ -169,7 +205,9 @@ async function openSession(args) {
  * @param {string} task
  */
 function playTask(task) {
-  const seed = /** @type {HTMLInputElement | null} */ (ui.reset.querySelector('[data-field="seed"] > input'));
+  const seed = /** @type {HTMLInputElement | null} */ (
+    ui.reset.querySelector('[data-field="seed"] > input')
+  );
   return openSession({ task, seed: seed && seed.value !== '' ? Number(seed.value) : undefined });
 }
 
@@ -193,7 +231,9 @@ async function callTool(tool, args) {
   if (!s) return report('Open a session first: use the New session form on the left.');
   clearBanner();
   try {
-    const { call, session } = await api(`${sessionPath(s)}/calls`, { body: { tool_name: tool, arguments: args } });
+    const { call, session } = await api(`${sessionPath(s)}/calls`, {
+      body: { tool_name: tool, arguments: args },
+    });
     setSession(session);
     state.calls.push(call);
     state.lastCall = call;
@@ -230,7 +270,10 @@ async function advanceClock(ms) {
   if (!s) return;
   clearBanner();
   try {
-    const { call, session } = await api(`${sessionPath(s)}/advance`, { method: 'POST', body: { ms } });
+    const { call, session } = await api(`${sessionPath(s)}/advance`, {
+      method: 'POST',
+      body: { ms },
+    });
     setSession(session);
     renderSessionHead();
     renderSessions();
@@ -280,7 +323,12 @@ function renderAll() {
 }
 
 function renderWorldPicker() {
-  fill(ui.worldPicker, state.worlds.map((w) => h('option', { value: w.name, selected: w === state.world }, `${w.name} ${w.version}`)));
+  fill(
+    ui.worldPicker,
+    state.worlds.map((w) =>
+      h('option', { value: w.name, selected: w === state.world }, `${w.name} ${w.version}`),
+    ),
+  );
   ui.worldPicker.disabled = state.worlds.length < 2;
 }
 
@@ -290,40 +338,94 @@ function renderReset() {
   // Kept across renders, so a seed typed for the next session survives opening this one.
   if (ui.reset.getAttribute('data-world') === world.name) return;
   ui.reset.setAttribute('data-world', world.name);
-  const { form } = schemaForm(world.reset_schema, { name: 'reset', submitLabel: 'Open session', onSubmit: openSession, onError: report, compact: true });
+  const { form } = schemaForm(world.reset_schema, {
+    name: 'reset',
+    submitLabel: 'Open session',
+    onSubmit: openSession,
+    onError: report,
+    compact: true,
+  });
   fill(ui.reset, form);
 }
 
 function renderSessions() {
-  if (state.sessions.length === 0) return fill(ui.sessions, h('li', { class: 'quiet' }, 'None open.'));
-  fill(ui.sessions, state.sessions.map((s) => sessionItem(s, state.session?.id === s.id && state.session.world === s.world, () => selectSession(s).catch(report))));
+  if (state.sessions.length === 0)
+    return fill(ui.sessions, h('li', { class: 'quiet' }, 'None open.'));
+  fill(
+    ui.sessions,
+    state.sessions.map((s) =>
+      sessionItem(s, state.session?.id === s.id && state.session.world === s.world, () =>
+        selectSession(s).catch(report),
+      ),
+    ),
+  );
 }
 
 function renderTools() {
   const world = state.world;
   if (!world) return fill(ui.tools);
-  fill(ui.tools, world.tools.map((t) => h('li', {},
-    h('button', { type: 'button', class: 'tool-item', 'aria-current': state.tool === t.name ? 'true' : undefined, 'data-tool': t.name, title: t.description, on: { click: () => {
-      state.tool = t.name;
-      state.lastCall = null;
-      renderTools();
-      renderToolPanel();
-    } } }, t.name))));
+  fill(
+    ui.tools,
+    world.tools.map((t) =>
+      h(
+        'li',
+        {},
+        h(
+          'button',
+          {
+            type: 'button',
+            class: 'tool-item',
+            'aria-current': state.tool === t.name ? 'true' : undefined,
+            'data-tool': t.name,
+            title: t.description,
+            on: {
+              click: () => {
+                state.tool = t.name;
+                state.lastCall = null;
+                renderTools();
+                renderToolPanel();
+              },
+            },
+          },
+          t.name,
+        ),
+      ),
+    ),
+  );
 }
 
 function renderSessionHead() {
   const s = state.session;
   if (!s) return fill(ui.sessionHead, noSessionHead(state.world));
-  fill(ui.sessionHead, ...sessionHead(s, { submit, fork, close: closeSession, advance: advanceClock, liveMs: LIVE_MS }));
+  fill(
+    ui.sessionHead,
+    ...sessionHead(s, {
+      submit,
+      fork,
+      close: closeSession,
+      advance: advanceClock,
+      liveMs: LIVE_MS,
+    }),
+  );
 }
 
 function renderToolPanel() {
   const world = state.world;
   const tool = world?.tools.find((t) => t.name === state.tool);
   if (!tool) {
-    return fill(ui.toolPanel, h('p', { class: 'quiet' }, world && world.tools.length > 0 ? 'Pick a tool on the left to see its form.' : ''));
+    return fill(
+      ui.toolPanel,
+      h(
+        'p',
+        { class: 'quiet' },
+        world && world.tools.length > 0 ? 'Pick a tool on the left to see its form.' : '',
+      ),
+    );
   }
-  fill(ui.toolPanel, ...toolPanel(tool, state.session, (args) => callTool(tool.name, args), report));
+  fill(
+    ui.toolPanel,
+    ...toolPanel(tool, state.session, (args) => callTool(tool.name, args), report),
+  );
   renderToolResult();
 }
 
@@ -334,21 +436,42 @@ function renderToolResult() {
 }
 
 function renderTabs() {
-  fill(ui.tabs, TABS.map((t) => h('button', {
-    type: 'button', role: 'tab', class: 'tab', 'data-tab': t, 'aria-selected': state.tab === t ? 'true' : 'false',
-    on: { click: () => {
-      state.tab = t;
-      renderTabs();
-      renderTab().catch(report);
-    } },
-  }, t === 'timeline' && state.session ? `Timeline (${state.calls.length})` : t[0].toUpperCase() + t.slice(1))));
+  fill(
+    ui.tabs,
+    TABS.map((t) =>
+      h(
+        'button',
+        {
+          type: 'button',
+          role: 'tab',
+          class: 'tab',
+          'data-tab': t,
+          'aria-selected': state.tab === t ? 'true' : 'false',
+          on: {
+            click: () => {
+              state.tab = t;
+              renderTabs();
+              renderTab().catch(report);
+            },
+          },
+        },
+        t === 'timeline' && state.session
+          ? `Timeline (${state.calls.length})`
+          : t[0].toUpperCase() + t.slice(1),
+      ),
+    ),
+  );
 }
 
 async function renderTab() {
   const s = state.session;
   const body = ui.tabBody;
   body.setAttribute('data-tab', state.tab);
-  if (state.tab === 'world') return fill(body, state.world ? worldOverview(state.world, playTask) : h('p', { class: 'quiet' }, 'No world.'));
+  if (state.tab === 'world')
+    return fill(
+      body,
+      state.world ? worldOverview(state.world, playTask) : h('p', { class: 'quiet' }, 'No world.'),
+    );
   if (!s) return fill(body, h('p', { class: 'quiet' }, 'Open a session to see this.'));
   if (state.tab === 'timeline') return fill(body, timelineView(state.calls));
   if (state.tab === 'tables') {
@@ -358,7 +481,12 @@ async function renderTab() {
   }
   if (state.tab === 'changes') {
     const { changes } = await api(`${sessionPath(s)}/changes`);
-    if (state.tab === 'changes' && state.session === s) fill(body, h('p', { class: 'quiet' }, 'Net changes since the reset, one entry per row.'), changeList(changes, 'Nothing has changed since the reset.'));
+    if (state.tab === 'changes' && state.session === s)
+      fill(
+        body,
+        h('p', { class: 'quiet' }, 'Net changes since the reset, one entry per row.'),
+        changeList(changes, 'Nothing has changed since the reset.'),
+      );
     return;
   }
   fill(body, gradeView(state.grade, s.task, s.drivable ? submit : null));
@@ -382,13 +510,16 @@ function watch() {
   setInterval(() => {
     const s = state.session;
     if (!s || s.drivable || document.hidden) return;
-    api(sessionPath(s)).then(async ({ session }) => {
-      if (state.session?.id !== s.id || session.call_count === s.call_count) return;
-      await loadTimeline();
-      renderSessionHead();
-      renderTabs();
-      await renderTab();
-    }, () => loadSessions().catch(report));
+    api(sessionPath(s)).then(
+      async ({ session }) => {
+        if (state.session?.id !== s.id || session.call_count === s.call_count) return;
+        await loadTimeline();
+        renderSessionHead();
+        renderTabs();
+        await renderTab();
+      },
+      () => loadSessions().catch(report),
+    );
   }, LIVE_MS);
 }
 
@@ -399,7 +530,8 @@ async function boot() {
     state.worlds = worlds;
     const wanted = new URLSearchParams(location.search).get('world');
     state.world = worlds.find((/** @type {World} */ w) => w.name === wanted) ?? worlds[0] ?? null;
-    if (wanted !== null && state.world?.name !== wanted) report(`No world "${wanted}" is served here; showing ${state.world?.name}.`);
+    if (wanted !== null && state.world?.name !== wanted)
+      report(`No world "${wanted}" is served here; showing ${state.world?.name}.`);
     await loadSessions();
     const [world, id] = location.hash.slice(1).split('/').map(decodeURIComponent);
     const fromHash = state.sessions.find((s) => s.world === world && s.id === id);

@@ -18,7 +18,9 @@ describe('console browser tests without chromium', () => {
   });
 
   it('fail under CI, naming the install command', () => {
-    expect(() => browserTests({ CI: 'true' }, MISSING)).toThrow(`CI must install it: ${INSTALL_CHROMIUM}`);
+    expect(() => browserTests({ CI: 'true' }, MISSING)).toThrow(
+      `CI must install it: ${INSTALL_CHROMIUM}`,
+    );
   });
 
   it('run wherever the browser exists', () => {

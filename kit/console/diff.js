@@ -31,25 +31,40 @@ export function changeCard(change) {
     const isKey = f in change.key;
     if (!update) {
       const value = change.op === 'insert' ? after[f] : before[f];
-      return h('tr', { class: change.op === 'insert' ? 'added' : 'removed', 'data-column': f },
+      return h(
+        'tr',
+        { class: change.op === 'insert' ? 'added' : 'removed', 'data-column': f },
         h('th', { scope: 'row' }, f),
         h('td', { class: change.op === 'insert' ? 'after' : 'before' }, valueText(value)),
       );
     }
-    return h('tr', { class: isKey ? 'same' : 'changed', 'data-column': f },
+    return h(
+      'tr',
+      { class: isKey ? 'same' : 'changed', 'data-column': f },
       h('th', { scope: 'row' }, f),
       h('td', { class: 'before' }, isKey ? valueText(change.key[f]) : valueText(before[f])),
       h('td', { class: 'after' }, isKey ? null : valueText(after[f])),
     );
   });
-  const head = update ? [h('th', {}, 'field'), h('th', {}, 'before'), h('th', {}, 'after')] : [h('th', {}, 'field'), h('th', {}, change.op === 'insert' ? 'new row' : 'removed row')];
-  return h('div', { class: `change change-${change.op}`, 'data-table': change.table, 'data-op': change.op },
-    h('div', { class: 'change-head' },
+  const head = update
+    ? [h('th', {}, 'field'), h('th', {}, 'before'), h('th', {}, 'after')]
+    : [h('th', {}, 'field'), h('th', {}, change.op === 'insert' ? 'new row' : 'removed row')];
+  return h(
+    'div',
+    { class: `change change-${change.op}`, 'data-table': change.table, 'data-op': change.op },
+    h(
+      'div',
+      { class: 'change-head' },
       h('span', { class: `op op-${change.op}` }, change.op),
       h('span', { class: 'change-table' }, change.table),
       h('span', { class: 'change-key' }, keyText(change.key)),
     ),
-    h('table', { class: `diff diff-${change.op}` }, h('thead', {}, h('tr', {}, head)), h('tbody', {}, rows)),
+    h(
+      'table',
+      { class: `diff diff-${change.op}` },
+      h('thead', {}, h('tr', {}, head)),
+      h('tbody', {}, rows),
+    ),
   );
 }
 

@@ -23,7 +23,10 @@ export function h(tag, props = {}, ...children) {
     if (value === undefined || value === null || value === false) continue;
     if (key === 'class') el.className = String(value);
     else if (key === 'on') {
-      for (const [event, listener] of Object.entries(/** @type {Record<string, (event: any) => void>} */ (value))) el.addEventListener(event, listener);
+      for (const [event, listener] of Object.entries(
+        /** @type {Record<string, (event: any) => void>} */ (value),
+      ))
+        el.addEventListener(event, listener);
     } else if (key === 'value' || key === 'checked' || key === 'selected' || key === 'disabled') {
       /** @type {any} */ (el)[key] = value;
     } else el.setAttribute(key, value === true ? '' : String(value));
@@ -40,7 +43,11 @@ export function h(tag, props = {}, ...children) {
 export function append(parent, children) {
   for (const child of children.flat()) {
     if (child === null || child === undefined || child === false) continue;
-    parent.appendChild(typeof child === 'string' || typeof child === 'number' ? document.createTextNode(String(child)) : child);
+    parent.appendChild(
+      typeof child === 'string' || typeof child === 'number'
+        ? document.createTextNode(String(child))
+        : child,
+    );
   }
 }
 

@@ -14,22 +14,64 @@ import { h } from './dom.js';
  * @param {(() => void) | null} submit null when the session is watched, not driven
  */
 export function gradeView(grade, task, submit) {
-  if (!task) return h('p', { class: 'quiet' }, 'This session plays no task, so there is nothing to grade. Open a session with a task to submit it.');
-  if (!grade) return h('div', {}, h('p', {}, `Submit grades the episode with task ${task.id}.`), submit ? h('button', { type: 'button', class: 'primary', on: { click: submit } }, 'Submit') : null);
-  return h('div', { class: 'grade' },
-    h('div', { class: 'grade-head' },
+  if (!task)
+    return h(
+      'p',
+      { class: 'quiet' },
+      'This session plays no task, so there is nothing to grade. Open a session with a task to submit it.',
+    );
+  if (!grade)
+    return h(
+      'div',
+      {},
+      h('p', {}, `Submit grades the episode with task ${task.id}.`),
+      submit
+        ? h('button', { type: 'button', class: 'primary', on: { click: submit } }, 'Submit')
+        : null,
+    );
+  return h(
+    'div',
+    { class: 'grade' },
+    h(
+      'div',
+      { class: 'grade-head' },
       h('span', { class: 'reward' }, grade.reward.toFixed(2)),
-      h('span', { class: `badge ${grade.passed ? 'badge-ok' : 'badge-error'}` }, grade.passed ? 'passed' : 'not passed'),
+      h(
+        'span',
+        { class: `badge ${grade.passed ? 'badge-ok' : 'badge-error'}` },
+        grade.passed ? 'passed' : 'not passed',
+      ),
       h('span', { class: 'quiet' }, `task ${task.id}`),
     ),
-    h('table', { class: 'criteria' },
-      h('thead', {}, h('tr', {}, h('th', {}, 'criterion'), h('th', {}, 'score'), h('th', {}, 'weight'), h('th', {}, 'reason'))),
-      h('tbody', {}, grade.criteria.map((c) => h('tr', { class: c.score >= 1 ? 'met' : c.score > 0 ? 'partial' : 'unmet' },
-        h('td', { class: 'criterion-name', title: c.id }, c.name),
-        h('td', { class: 'score' }, String(Math.round(c.score * 100) / 100)),
-        h('td', {}, String(c.weight)),
-        h('td', { class: 'reason' }, c.reason),
-      ))),
+    h(
+      'table',
+      { class: 'criteria' },
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          h('th', {}, 'criterion'),
+          h('th', {}, 'score'),
+          h('th', {}, 'weight'),
+          h('th', {}, 'reason'),
+        ),
+      ),
+      h(
+        'tbody',
+        {},
+        grade.criteria.map((c) =>
+          h(
+            'tr',
+            { class: c.score >= 1 ? 'met' : c.score > 0 ? 'partial' : 'unmet' },
+            h('td', { class: 'criterion-name', title: c.id }, c.name),
+            h('td', { class: 'score' }, String(Math.round(c.score * 100) / 100)),
+            h('td', {}, String(c.weight)),
+            h('td', { class: 'reason' }, c.reason),
+          ),
+        ),
+      ),
     ),
   );
 }

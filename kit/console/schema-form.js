@@ -46,7 +46,9 @@ function resolve(schema, root) {
   let s = schema;
   for (let hops = 0; s && typeof s.$ref === 'string' && hops < 16; hops++) {
     const m = /^#\/(\$defs|definitions)\/(.+)$/.exec(s.$ref);
-    const target = m ? root[/** @type {'$defs' | 'definitions'} */ (m[1])]?.[decodeURIComponent(m[2])] : undefined;
+    const target = m
+      ? root[/** @type {'$defs' | 'definitions'} */ (m[1])]?.[decodeURIComponent(m[2])]
+      : undefined;
     if (target === undefined) return {};
     const { $ref: _ref, ...rest } = s;
     s = { ...target, ...rest };
@@ -86,8 +88,14 @@ function kindOf(s) {
   if (Array.isArray(s.enum) && s.enum.length > 0) return 'enum';
   if ('const' in s) return 'const';
   if (s.anyOf || s.oneOf || s.allOf || Array.isArray(s.type)) return 'json';
-  if (s.type === 'string' || s.type === 'number' || s.type === 'integer' || s.type === 'boolean') return s.type;
-  if (s.type === 'object' && s.properties && (s.additionalProperties === undefined || s.additionalProperties === false)) return 'object';
+  if (s.type === 'string' || s.type === 'number' || s.type === 'integer' || s.type === 'boolean')
+    return s.type;
+  if (
+    s.type === 'object' &&
+    s.properties &&
+    (s.additionalProperties === undefined || s.additionalProperties === false)
+  )
+    return 'object';
   if (s.type === 'array' && s.items && !Array.isArray(s.items) && !s.prefixItems) return 'array';
   return 'json';
 }
@@ -101,8 +109,12 @@ function typeLabel(s, nullable) {
   const kind = kindOf(s);
   let label = kind === 'enum' ? 'choice' : kind === 'json' ? 'JSON' : kind;
   if (kind === 'string' && s.format) label = s.format;
-  if ((kind === 'number' || kind === 'integer') && (s.minimum !== undefined || s.maximum !== undefined)) {
-    const lo = s.minimum !== undefined && s.minimum > -Number.MAX_SAFE_INTEGER ? `${s.minimum}` : '';
+  if (
+    (kind === 'number' || kind === 'integer') &&
+    (s.minimum !== undefined || s.maximum !== undefined)
+  ) {
+    const lo =
+      s.minimum !== undefined && s.minimum > -Number.MAX_SAFE_INTEGER ? `${s.minimum}` : '';
     const hi = s.maximum !== undefined && s.maximum < Number.MAX_SAFE_INTEGER ? `${s.maximum}` : '';
     if (lo && hi) label += ` ${lo}–${hi}`;
     else if (lo) label += ` ≥ ${lo}`;
@@ -128,28 +140,67 @@ function editorFor(schema, where, id) {
       const values = /** @type {unknown[]} */ (s.enum);
       const hasDefault = 'default' in s && values.some((v) => v === s.default);
       const blank = !hasDefault || !required;
-      const select = h('select', { id, 'aria-required': aria },
+      const select = h(
+        'select',
+        { id, 'aria-required': aria },
         blank ? h('option', { value: '' }, hasDefault ? '—' : required ? '— choose —' : '—') : null,
-        values.map((v, i) => h('option', { value: String(i), selected: hasDefault && v === s.default }, typeof v === 'string' ? v : JSON.stringify(v))),
+        values.map((v, i) =>
+          h(
+            'option',
+            { value: String(i), selected: hasDefault && v === s.default },
+            typeof v === 'string' ? v : JSON.stringify(v),
+          ),
+        ),
       );
-      return { element: select, read: () => (select.value === '' ? UNSET : { set: true, value: values[Number(select.value)] }), focus: () => select.focus() };
+      return {
+        element: select,
+        read: () =>
+          select.value === '' ? UNSET : { set: true, value: values[Number(select.value)] },
+        focus: () => select.focus(),
+      };
     }
     case 'const': {
-      return { element: h('code', { id, class: 'const' }, JSON.stringify(s.const)), read: () => ({ set: true, value: s.const }) };
+      return {
+        element: h('code', { id, class: 'const' }, JSON.stringify(s.const)),
+        read: () => ({ set: true, value: s.const }),
+      };
     }
     case 'boolean': {
       if (required || typeof s.default === 'boolean') {
-        const box = h('input', { id, type: 'checkbox', checked: s.default === true, 'aria-required': aria });
-        return { element: box, read: () => ({ set: true, value: box.checked }), focus: () => box.focus() };
+        const box = h('input', {
+          id,
+          type: 'checkbox',
+          checked: s.default === true,
+          'aria-required': aria,
+        });
+        return {
+          element: box,
+          read: () => ({ set: true, value: box.checked }),
+          focus: () => box.focus(),
+        };
       }
-      const select = h('select', { id }, h('option', { value: '' }, '—'), h('option', { value: 'true' }, 'true'), h('option', { value: 'false' }, 'false'));
-      return { element: select, read: () => (select.value === '' ? UNSET : { set: true, value: select.value === 'true' }), focus: () => select.focus() };
+      const select = h(
+        'select',
+        { id },
+        h('option', { value: '' }, '—'),
+        h('option', { value: 'true' }, 'true'),
+        h('option', { value: 'false' }, 'false'),
+      );
+      return {
+        element: select,
+        read: () => (select.value === '' ? UNSET : { set: true, value: select.value === 'true' }),
+        focus: () => select.focus(),
+      };
     }
     case 'number':
     case 'integer': {
       const input = h('input', {
-        id, type: 'number', step: kind === 'integer' ? '1' : 'any', 'aria-required': aria,
-        min: s.minimum !== undefined && s.minimum > -Number.MAX_SAFE_INTEGER ? s.minimum : undefined,
+        id,
+        type: 'number',
+        step: kind === 'integer' ? '1' : 'any',
+        'aria-required': aria,
+        min:
+          s.minimum !== undefined && s.minimum > -Number.MAX_SAFE_INTEGER ? s.minimum : undefined,
         max: s.maximum !== undefined && s.maximum < Number.MAX_SAFE_INTEGER ? s.maximum : undefined,
         value: typeof s.default === 'number' ? String(s.default) : undefined,
       });
@@ -157,7 +208,8 @@ function editorFor(schema, where, id) {
         element: input,
         read() {
           if (input.value.trim() === '') {
-            if (input.validity.badInput) throw new FormError(where.path, `"${input.value}" is not a number`);
+            if (input.validity.badInput)
+              throw new FormError(where.path, `"${input.value}" is not a number`);
             return UNSET;
           }
           return { set: true, value: Number(input.value) };
@@ -166,12 +218,32 @@ function editorFor(schema, where, id) {
       };
     }
     case 'string': {
-      const long = (s.maxLength ?? 0) > 200 || /^(body|notes|description|text|content|message)$/.test(where.path.at(-1) ?? '');
-      const placeholder = s.format === 'date-time' ? '2026-01-01T00:00:00.000Z' : s.format === 'date' ? 'YYYY-MM-DD' : s.format === 'email' ? 'name@example.com' : undefined;
-      const props = { id, placeholder, 'aria-required': aria, value: typeof s.default === 'string' ? s.default : undefined };
-      const input = long ? h('textarea', { ...props, rows: 2 }) : h('input', { ...props, type: 'text', spellcheck: 'false' });
+      const long =
+        (s.maxLength ?? 0) > 200 ||
+        /^(body|notes|description|text|content|message)$/.test(where.path.at(-1) ?? '');
+      const placeholder =
+        s.format === 'date-time'
+          ? '2026-01-01T00:00:00.000Z'
+          : s.format === 'date'
+            ? 'YYYY-MM-DD'
+            : s.format === 'email'
+              ? 'name@example.com'
+              : undefined;
+      const props = {
+        id,
+        placeholder,
+        'aria-required': aria,
+        value: typeof s.default === 'string' ? s.default : undefined,
+      };
+      const input = long
+        ? h('textarea', { ...props, rows: 2 })
+        : h('input', { ...props, type: 'text', spellcheck: 'false' });
       // An empty required string is sent, so the tool's own check explains what it wants.
-      return { element: input, read: () => (input.value === '' && !required ? UNSET : { set: true, value: input.value }), focus: () => input.focus() };
+      return {
+        element: input,
+        read: () => (input.value === '' && !required ? UNSET : { set: true, value: input.value }),
+        focus: () => input.focus(),
+      };
     }
     case 'object':
       return objectEditor(s, where, id);
@@ -190,7 +262,14 @@ function editorFor(schema, where, id) {
  * @returns {Editor}
  */
 function jsonEditor(s, where, id) {
-  const area = h('textarea', { id, class: 'json-input', rows: 2, spellcheck: 'false', placeholder: 'JSON', value: 'default' in s ? JSON.stringify(s.default) : undefined });
+  const area = h('textarea', {
+    id,
+    class: 'json-input',
+    rows: 2,
+    spellcheck: 'false',
+    placeholder: 'JSON',
+    value: 'default' in s ? JSON.stringify(s.default) : undefined,
+  });
   return {
     element: area,
     read() {
@@ -219,7 +298,11 @@ function field(name, schema, where) {
   const control = /** @type {HTMLInputElement} */ (editor.element);
   let nullBox = /** @type {HTMLInputElement | null} */ (null);
   if (nullable) {
-    nullBox = h('input', { type: 'checkbox', 'aria-label': `${name} is null`, checked: s.default === null && 'default' in s });
+    nullBox = h('input', {
+      type: 'checkbox',
+      'aria-label': `${name} is null`,
+      checked: s.default === null && 'default' in s,
+    });
     const box = nullBox;
     const sync = () => {
       if ('disabled' in control) control.disabled = box.checked;
@@ -227,15 +310,24 @@ function field(name, schema, where) {
     box.addEventListener('change', sync);
     sync();
   }
-  const nested = editor.element.tagName === 'FIELDSET' || editor.element.classList.contains('array-editor');
-  const head = h('div', { class: 'field-head', title: where.compact ? s.description : undefined },
-    nested ? h('span', { class: 'field-name' }, name) : h('label', { for: id, class: 'field-name' }, name),
+  const nested =
+    editor.element.tagName === 'FIELDSET' || editor.element.classList.contains('array-editor');
+  const head = h(
+    'div',
+    { class: 'field-head', title: where.compact ? s.description : undefined },
+    nested
+      ? h('span', { class: 'field-name' }, name)
+      : h('label', { for: id, class: 'field-name' }, name),
     where.required ? h('span', { class: 'req', title: 'required' }, '*') : null,
     h('span', { class: 'field-type' }, typeLabel(s, nullable)),
-    'default' in s && s.default !== undefined ? h('span', { class: 'field-default' }, `default ${JSON.stringify(s.default)}`) : null,
+    'default' in s && s.default !== undefined
+      ? h('span', { class: 'field-default' }, `default ${JSON.stringify(s.default)}`)
+      : null,
     nullBox ? h('label', { class: 'null-switch' }, nullBox, 'null') : null,
   );
-  const element = h('div', { class: `field field-${kindOf(s)}`, 'data-field': where.path.join('.') },
+  const element = h(
+    'div',
+    { class: `field field-${kindOf(s)}`, 'data-field': where.path.join('.') },
     head,
     s.description && !where.compact ? h('div', { class: 'help' }, s.description) : null,
     editor.element,
@@ -258,9 +350,18 @@ function objectEditor(s, where, id) {
   const required = new Set(s.required ?? []);
   const fields = Object.entries(s.properties ?? {}).map(([name, prop]) => ({
     name,
-    editor: field(name, prop, { ...where, path: [...where.path, name], required: required.has(name), depth: where.depth + 1 }),
+    editor: field(name, prop, {
+      ...where,
+      path: [...where.path, name],
+      required: required.has(name),
+      depth: where.depth + 1,
+    }),
   }));
-  const element = h('fieldset', { id, class: 'object-editor' }, fields.map((f) => f.editor.element));
+  const element = h(
+    'fieldset',
+    { id, class: 'object-editor' },
+    fields.map((f) => f.editor.element),
+  );
   if (fields.length === 0) element.append(h('div', { class: 'help' }, 'No fields.'));
   return {
     element,
@@ -293,18 +394,43 @@ function arrayEditor(s, where, id) {
   /** @type {{ editor: Editor, row: HTMLElement }[]} */
   const items = [];
   const list = h('ol', { class: 'array-items' });
-  const renumber = () => items.forEach((it, i) => (/** @type {HTMLElement} */ (it.row.querySelector('.item-index')).textContent = `[${i}]`));
+  const renumber = () =>
+    items.forEach(
+      (it, i) =>
+        /** @type {HTMLElement} */ (it.row.querySelector('.item-index').textContent = `[${i}]`),
+    );
   const add = () => {
     const path = [...where.path, String(items.length)];
-    const editor = field(`[${items.length}]`, itemSchema, { ...where, path, required: true, depth: where.depth + 1 });
-    const row = h('li', { class: 'array-item' },
+    const editor = field(`[${items.length}]`, itemSchema, {
+      ...where,
+      path,
+      required: true,
+      depth: where.depth + 1,
+    });
+    const row = h(
+      'li',
+      { class: 'array-item' },
       h('span', { class: 'item-index' }, `[${items.length}]`),
       editor.element,
-      h('button', { type: 'button', class: 'link remove-item', title: 'Remove this item', on: { click: () => {
-        items.splice(items.findIndex((it) => it.row === row), 1);
-        row.remove();
-        renumber();
-      } } }, 'remove'),
+      h(
+        'button',
+        {
+          type: 'button',
+          class: 'link remove-item',
+          title: 'Remove this item',
+          on: {
+            click: () => {
+              items.splice(
+                items.findIndex((it) => it.row === row),
+                1,
+              );
+              row.remove();
+              renumber();
+            },
+          },
+        },
+        'remove',
+      ),
     );
     // The item's own label would repeat the index.
     editor.element.querySelector('.field-head')?.remove();
@@ -312,7 +438,12 @@ function arrayEditor(s, where, id) {
     list.append(row);
     editor.focus?.();
   };
-  const element = h('div', { id, class: 'array-editor' }, list, h('button', { type: 'button', class: 'link add-item', on: { click: add } }, '+ add item'));
+  const element = h(
+    'div',
+    { id, class: 'array-editor' },
+    list,
+    h('button', { type: 'button', class: 'link add-item', on: { click: add } }, '+ add item'),
+  );
   return {
     element,
     read() {
@@ -333,11 +464,21 @@ function arrayEditor(s, where, id) {
 export function schemaForm(schema, options) {
   const root = schema ?? {};
   const s = resolve(root, root);
-  const editor = kindOf(s) === 'object' || (s.type === 'object' && !s.properties)
-    ? objectEditor({ ...s, properties: s.properties ?? {} }, { root, path: [], required: true, depth: 0, compact: options.compact }, `sf${++nextId}`)
-    : jsonEditor(s, { root, path: [], required: true, depth: 0 }, `sf${++nextId}`);
+  const editor =
+    kindOf(s) === 'object' || (s.type === 'object' && !s.properties)
+      ? objectEditor(
+          { ...s, properties: s.properties ?? {} },
+          { root, path: [], required: true, depth: 0, compact: options.compact },
+          `sf${++nextId}`,
+        )
+      : jsonEditor(s, { root, path: [], required: true, depth: 0 }, `sf${++nextId}`);
   const button = h('button', { type: 'submit', class: 'primary' }, options.submitLabel);
-  const form = h('form', { class: 'schema-form', novalidate: true, 'data-form': options.name }, editor.element, h('div', { class: 'form-actions' }, button));
+  const form = h(
+    'form',
+    { class: 'schema-form', novalidate: true, 'data-form': options.name },
+    editor.element,
+    h('div', { class: 'form-actions' }, button),
+  );
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     let args;

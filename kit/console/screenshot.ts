@@ -24,7 +24,10 @@ export const INSTALL_CHROMIUM = 'apt-get update && apt-get install -y chromium';
  * const browser = browserTests();
  * if (!browser.run) console.log(browser.reason);
  */
-export function browserTests(env: NodeJS.ProcessEnv = process.env, path = CHROMIUM): { run: true } | { run: false; reason: string } {
+export function browserTests(
+  env: NodeJS.ProcessEnv = process.env,
+  path = CHROMIUM,
+): { run: true } | { run: false; reason: string } {
   if (existsSync(path)) return { run: true };
   const missing = `the console's browser tests need chromium at ${path}, which is not installed`;
   if (env.CI !== undefined && env.CI !== '' && env.CI !== 'false' && env.CI !== '0') {
@@ -33,7 +36,15 @@ export function browserTests(env: NodeJS.ProcessEnv = process.env, path = CHROMI
   return { run: false, reason: `skipped: ${missing}; enable them with: ${INSTALL_CHROMIUM}` };
 }
 
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 /** A running headless chromium with a fresh profile; `close()` ends it and deletes the profile. */
 export interface Chromium {
@@ -50,10 +61,17 @@ export interface Chromium {
  */
 export async function launchChromium(viewport = { width: 1280, height: 860 }): Promise<Chromium> {
   if (!existsSync(CHROMIUM)) {
-    throw new Error(`the console's browser tests drive Debian's chromium at ${CHROMIUM}, which is not installed; install it with: ${INSTALL_CHROMIUM}`);
+    throw new Error(
+      `the console's browser tests drive Debian's chromium at ${CHROMIUM}, which is not installed; install it with: ${INSTALL_CHROMIUM}`,
+    );
   }
   const profile = mkdtempSync(join(tmpdir(), 'seahaven-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: ARGS, viewport });
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ARGS,
+    viewport,
+  });
   return {
     context,
     async close() {
@@ -67,9 +85,17 @@ export async function launchChromium(viewport = { width: 1280, height: 860 }): P
  * Fill a tool's generated form field by its property name (text inputs and selects).
  * @example await fillField(page, 'create_contact', 'email', 'ada@example.com');
  */
-export async function fillField(page: Page, form: string, field: string, value: string): Promise<void> {
-  const control = page.locator(`form[data-form="${form}"] [data-field="${field}"] > :is(input, select, textarea)`);
-  if ((await control.evaluate((el) => el.tagName)) === 'SELECT') await control.selectOption({ label: value });
+export async function fillField(
+  page: Page,
+  form: string,
+  field: string,
+  value: string,
+): Promise<void> {
+  const control = page.locator(
+    `form[data-form="${form}"] [data-field="${field}"] > :is(input, select, textarea)`,
+  );
+  if ((await control.evaluate((el) => el.tagName)) === 'SELECT')
+    await control.selectOption({ label: value });
   else await control.fill(value);
 }
 
@@ -77,7 +103,11 @@ export async function fillField(page: Page, form: string, field: string, value: 
  * Pick a tool on the left, fill its form and call it; resolves once the call shows in the tool's result box.
  * @example await callThroughForm(page, 'list_companies', { query: 'Acme' });
  */
-export async function callThroughForm(page: Page, tool: string, fields: Record<string, string>): Promise<void> {
+export async function callThroughForm(
+  page: Page,
+  tool: string,
+  fields: Record<string, string>,
+): Promise<void> {
   await page.locator(`.tool-list button[data-tool="${tool}"]`).click();
   for (const [name, value] of Object.entries(fields)) await fillField(page, tool, name, value);
   const before = await page.locator('.timeline > li').count();
@@ -98,7 +128,12 @@ export async function playAddLead(page: Page, url: string, submit = true): Promi
   await page.getByRole('button', { name: 'Open session' }).click();
   await page.locator('.task-prompt').waitFor();
   await callThroughForm(page, 'list_companies', { query: 'Acme' });
-  await callThroughForm(page, 'create_contact', { name: 'Ada Lovelace', email: 'ada.lovelace@acmerobotics.example', company_id: 'cmp_acme', title: 'Head of Research' });
+  await callThroughForm(page, 'create_contact', {
+    name: 'Ada Lovelace',
+    email: 'ada.lovelace@acmerobotics.example',
+    company_id: 'cmp_acme',
+    title: 'Head of Research',
+  });
   if (submit) {
     await page.getByRole('button', { name: 'Submit', exact: true }).click();
     await page.locator('.grade .reward').waitFor();
@@ -118,7 +153,10 @@ export async function scrollToTop(page: Page): Promise<void> {
  * Serve crm on a free port, play `add_lead` in the console, and save a `width`×`height` screenshot to `out`.
  * @example await screenshotConsole('docs/console.png');
  */
-export async function screenshotConsole(out: string, size = { width: 1200, height: 800 }): Promise<void> {
+export async function screenshotConsole(
+  out: string,
+  size = { width: 1200, height: 800 },
+): Promise<void> {
   const { startServer } = await import('../serve/server.ts');
   const { consoleRoutes } = await import('../serve/console.ts');
   const { crm } = await import('../../worlds/crm/index.ts');

@@ -19,17 +19,86 @@ const PAST = { insert: 'inserted', update: 'updated', delete: 'deleted' };
  * @param {(e: unknown) => void} onError
  */
 export function tableBrowser(tables, session, onError) {
-  const state = { table: tables[0]?.name ?? '', offset: 0, limit: 25, sort: /** @type {string | null} */ (null), dir: /** @type {'asc' | 'desc'} */ ('asc') };
-  const picker = h('select', { 'aria-label': 'table', on: { change: () => { state.table = picker.value; state.offset = 0; state.sort = null; state.dir = 'asc'; load(); } } },
-    tables.map((t) => h('option', { value: t.name }, t.name)));
-  const sizes = h('select', { 'aria-label': 'rows per page', on: { change: () => { state.limit = Number(sizes.value); state.offset = 0; load(); } } },
-    [25, 50, 100].map((n) => h('option', { value: String(n), selected: n === state.limit }, `${n} rows`)));
-  const prev = h('button', { type: 'button', on: { click: () => { state.offset = Math.max(0, state.offset - state.limit); load(); } } }, '‹ Prev');
-  const next = h('button', { type: 'button', on: { click: () => { state.offset += state.limit; load(); } } }, 'Next ›');
+  const state = {
+    table: tables[0]?.name ?? '',
+    offset: 0,
+    limit: 25,
+    sort: /** @type {string | null} */ (null),
+    dir: /** @type {'asc' | 'desc'} */ ('asc'),
+  };
+  const picker = h(
+    'select',
+    {
+      'aria-label': 'table',
+      on: {
+        change: () => {
+          state.table = picker.value;
+          state.offset = 0;
+          state.sort = null;
+          state.dir = 'asc';
+          load();
+        },
+      },
+    },
+    tables.map((t) => h('option', { value: t.name }, t.name)),
+  );
+  const sizes = h(
+    'select',
+    {
+      'aria-label': 'rows per page',
+      on: {
+        change: () => {
+          state.limit = Number(sizes.value);
+          state.offset = 0;
+          load();
+        },
+      },
+    },
+    [25, 50, 100].map((n) =>
+      h('option', { value: String(n), selected: n === state.limit }, `${n} rows`),
+    ),
+  );
+  const prev = h(
+    'button',
+    {
+      type: 'button',
+      on: {
+        click: () => {
+          state.offset = Math.max(0, state.offset - state.limit);
+          load();
+        },
+      },
+    },
+    '‹ Prev',
+  );
+  const next = h(
+    'button',
+    {
+      type: 'button',
+      on: {
+        click: () => {
+          state.offset += state.limit;
+          load();
+        },
+      },
+    },
+    'Next ›',
+  );
   const position = h('span', { class: 'page-position' });
   const grid = h('div', { class: 'grid-wrap' });
-  const element = h('div', { class: 'table-browser' },
-    h('div', { class: 'toolbar' }, picker, sizes, h('span', { class: 'spacer' }), position, prev, next),
+  const element = h(
+    'div',
+    { class: 'table-browser' },
+    h(
+      'div',
+      { class: 'toolbar' },
+      picker,
+      sizes,
+      h('span', { class: 'spacer' }),
+      position,
+      prev,
+      next,
+    ),
     grid,
   );
 
@@ -47,20 +116,63 @@ export function tableBrowser(tables, session, onError) {
   /** @param {RowsPage} page */
   function render(page) {
     const last = Math.min(page.offset + page.rows.length, page.total);
-    position.textContent = page.total === 0 ? 'no rows' : `rows ${page.offset + 1}–${last} of ${page.total}`;
+    position.textContent =
+      page.total === 0 ? 'no rows' : `rows ${page.offset + 1}–${last} of ${page.total}`;
     prev.disabled = page.offset === 0;
     next.disabled = last >= page.total;
     const head = page.columns.map((c) => {
       const arrow = page.sort === c ? (page.dir === 'asc' ? ' ▲' : ' ▼') : '';
-      return h('th', { 'aria-sort': page.sort === c ? (page.dir === 'asc' ? 'ascending' : 'descending') : undefined },
-        h('button', { type: 'button', class: page.pk.includes(c) ? 'sort pk' : 'sort', 'data-column': c, title: `Sort by ${c}${page.pk.includes(c) ? ' (primary key)' : ''}`, on: { click: () => sortBy(c) } }, c, arrow));
+      return h(
+        'th',
+        {
+          'aria-sort':
+            page.sort === c ? (page.dir === 'asc' ? 'ascending' : 'descending') : undefined,
+        },
+        h(
+          'button',
+          {
+            type: 'button',
+            class: page.pk.includes(c) ? 'sort pk' : 'sort',
+            'data-column': c,
+            title: `Sort by ${c}${page.pk.includes(c) ? ' (primary key)' : ''}`,
+            on: { click: () => sortBy(c) },
+          },
+          c,
+          arrow,
+        ),
+      );
     });
-    const body = page.rows.map((row, i) => h('tr', { class: page.changed[i] ? `row-${page.changed[i]}` : undefined, title: page.changed[i] ? `${PAST[page.changed[i] ?? '']} in this episode` : undefined },
-      row.map((v) => h('td', { title: typeof v === 'string' && v.length > 40 ? v : undefined }, valueText(v)))));
-    fill(grid, h('table', { class: 'rows', 'data-table': page.table },
-      h('thead', {}, h('tr', {}, head)),
-      h('tbody', {}, body.length > 0 ? body : h('tr', {}, h('td', { colspan: page.columns.length, class: 'quiet' }, 'This table is empty.'))),
-    ));
+    const body = page.rows.map((row, i) =>
+      h(
+        'tr',
+        {
+          class: page.changed[i] ? `row-${page.changed[i]}` : undefined,
+          title: page.changed[i] ? `${PAST[page.changed[i] ?? '']} in this episode` : undefined,
+        },
+        row.map((v) =>
+          h('td', { title: typeof v === 'string' && v.length > 40 ? v : undefined }, valueText(v)),
+        ),
+      ),
+    );
+    fill(
+      grid,
+      h(
+        'table',
+        { class: 'rows', 'data-table': page.table },
+        h('thead', {}, h('tr', {}, head)),
+        h(
+          'tbody',
+          {},
+          body.length > 0
+            ? body
+            : h(
+                'tr',
+                {},
+                h('td', { colspan: page.columns.length, class: 'quiet' }, 'This table is empty.'),
+              ),
+        ),
+      ),
+    );
   }
 
   let seq = 0;
@@ -70,11 +182,17 @@ export function tableBrowser(tables, session, onError) {
       return;
     }
     const mine = ++seq;
-    const params = new URLSearchParams({ offset: String(state.offset), limit: String(state.limit), dir: state.dir });
+    const params = new URLSearchParams({
+      offset: String(state.offset),
+      limit: String(state.limit),
+      dir: state.dir,
+    });
     if (state.sort !== null) params.set('sort', state.sort);
     element.setAttribute('aria-busy', 'true');
     try {
-      const page = await api(`${sessionPath(session)}/tables/${encodeURIComponent(state.table)}?${params}`);
+      const page = await api(
+        `${sessionPath(session)}/tables/${encodeURIComponent(state.table)}?${params}`,
+      );
       // A slow answer to an earlier click must not overwrite a newer page.
       if (mine === seq) render(page);
     } catch (e) {

@@ -15,11 +15,35 @@ import { h, jsonBlock, valueText } from './dom.js';
  * @param {ToolFailure} error
  */
 export function failureView(error) {
-  const violations = Array.isArray(error.details?.violations) ? /** @type {{ path?: string, message?: string }[]} */ (error.details.violations) : null;
+  const violations = Array.isArray(error.details?.violations)
+    ? /** @type {{ path?: string, message?: string }[]} */ (error.details.violations)
+    : null;
   const { violations: _v, ...otherDetails } = error.details ?? {};
-  return h('div', { class: 'failure' },
-    h('div', {}, h('span', { class: 'error-code' }, error.code), ' ', h('span', { class: 'error-message' }, error.message)),
-    violations ? h('ul', { class: 'violations' }, violations.map((v) => h('li', {}, v.path ? h('code', {}, v.path) : null, v.path ? ': ' : null, v.message ?? ''))) : null,
+  return h(
+    'div',
+    { class: 'failure' },
+    h(
+      'div',
+      {},
+      h('span', { class: 'error-code' }, error.code),
+      ' ',
+      h('span', { class: 'error-message' }, error.message),
+    ),
+    violations
+      ? h(
+          'ul',
+          { class: 'violations' },
+          violations.map((v) =>
+            h(
+              'li',
+              {},
+              v.path ? h('code', {}, v.path) : null,
+              v.path ? ': ' : null,
+              v.message ?? '',
+            ),
+          ),
+        )
+      : null,
     Object.keys(otherDetails).length > 0 ? jsonBlock(otherDetails, 'json small') : null,
   );
 }
@@ -29,10 +53,16 @@ export function failureView(error) {
  * @param {unknown} args
  */
 function argsView(args) {
-  if (args === null || typeof args !== 'object' || Array.isArray(args)) return h('div', { class: 'call-args' }, h('code', {}, JSON.stringify(args)));
+  if (args === null || typeof args !== 'object' || Array.isArray(args))
+    return h('div', { class: 'call-args' }, h('code', {}, JSON.stringify(args)));
   const entries = Object.entries(args);
-  return h('dl', { class: 'call-args' },
-    entries.length === 0 ? h('dd', { class: 'quiet' }, 'no arguments') : entries.flatMap(([k, v]) => [h('dt', {}, k), h('dd', {}, valueText(v))]));
+  return h(
+    'dl',
+    { class: 'call-args' },
+    entries.length === 0
+      ? h('dd', { class: 'quiet' }, 'no arguments')
+      : entries.flatMap(([k, v]) => [h('dt', {}, k), h('dd', {}, valueText(v))]),
+  );
 }
 
 /**
@@ -42,12 +72,37 @@ function argsView(args) {
  */
 export function callEntry(call, position) {
   const rows = call.changes.length;
-  const summary = call.ok ? (rows === 0 ? 'no rows changed' : `${rows} row${rows === 1 ? '' : 's'} changed`) : (call.error?.code ?? 'failed');
-  return h('li', { class: `call ${call.ok ? 'ok' : 'failed'}`, 'data-index': call.index ?? '', 'data-position': position, 'data-tool': call.tool },
-    h('div', { class: 'call-head' },
-      h('span', { class: 'call-index', title: call.index === undefined ? 'refused before it reached the tool' : `call ${call.index}` }, call.index === undefined ? '–' : `#${call.index}`),
+  const summary = call.ok
+    ? rows === 0
+      ? 'no rows changed'
+      : `${rows} row${rows === 1 ? '' : 's'} changed`
+    : (call.error?.code ?? 'failed');
+  return h(
+    'li',
+    {
+      class: `call ${call.ok ? 'ok' : 'failed'}`,
+      'data-index': call.index ?? '',
+      'data-position': position,
+      'data-tool': call.tool,
+    },
+    h(
+      'div',
+      { class: 'call-head' },
+      h(
+        'span',
+        {
+          class: 'call-index',
+          title:
+            call.index === undefined ? 'refused before it reached the tool' : `call ${call.index}`,
+        },
+        call.index === undefined ? '–' : `#${call.index}`,
+      ),
       h('span', { class: 'call-tool' }, call.tool),
-      h('span', { class: `badge ${call.ok ? 'badge-ok' : 'badge-error'}` }, call.ok ? 'ok' : 'error'),
+      h(
+        'span',
+        { class: `badge ${call.ok ? 'badge-ok' : 'badge-error'}` },
+        call.ok ? 'ok' : 'error',
+      ),
       h('span', { class: 'call-summary' }, summary),
     ),
     argsView(call.args),
@@ -63,6 +118,15 @@ export function callEntry(call, position) {
  * @param {Call[]} calls
  */
 export function timelineView(calls) {
-  if (calls.length === 0) return h('p', { class: 'quiet' }, 'No calls yet: pick a tool on the left, fill in its form and call it.');
-  return h('ol', { class: 'timeline', reversed: true }, calls.map((c, i) => callEntry(c, i + 1)).reverse());
+  if (calls.length === 0)
+    return h(
+      'p',
+      { class: 'quiet' },
+      'No calls yet: pick a tool on the left, fill in its form and call it.',
+    );
+  return h(
+    'ol',
+    { class: 'timeline', reversed: true },
+    calls.map((c, i) => callEntry(c, i + 1)).reverse(),
+  );
 }

@@ -4,7 +4,10 @@
  * tool message, until the model answers without a tool call or the budget (turns, tokens) is spent; then submit.
  * The grade is the world's; the transcript is kept ready for fine-tuning (OpenAI chat `messages`).
  */
-import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
+import type {
+  ChatCompletionMessageParam,
+  ChatCompletionTool,
+} from 'openai/resources/chat/completions';
 import type { ToolListing } from '../tool.ts';
 import type { Criterion } from '../task.ts';
 import type { ChangeLogEntry, Change } from '../capture.ts';
@@ -72,7 +75,10 @@ export function modelSeed(key: EpisodeKey): number {
 }
 
 export function openaiTools(tools: readonly ToolListing[]): ChatCompletionTool[] {
-  return tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.inputSchema } }));
+  return tools.map((t) => ({
+    type: 'function',
+    function: { name: t.name, description: t.description, parameters: t.inputSchema },
+  }));
 }
 
 export function systemPrompt(world: string): string {
@@ -86,7 +92,8 @@ function parseArguments(text: string): Record<string, unknown> | string {
   if (text.trim() === '') return {};
   try {
     const value: unknown = JSON.parse(text);
-    if (value !== null && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
+    if (value !== null && typeof value === 'object' && !Array.isArray(value))
+      return value as Record<string, unknown>;
     return 'the arguments must be a JSON object';
   } catch (e) {
     return `the arguments are not JSON (${(e as Error).message}); send a JSON object`;
@@ -94,7 +101,14 @@ function parseArguments(text: string): Record<string, unknown> | string {
 }
 
 /** Play one episode on `env` (already opened) with `model`, and grade it. */
-export async function runEpisode(env: EpisodeEnv, model: Model, world: string, key: EpisodeKey, budget: Budget, signal?: AbortSignal): Promise<EpisodeRecord> {
+export async function runEpisode(
+  env: EpisodeEnv,
+  model: Model,
+  world: string,
+  key: EpisodeKey,
+  budget: Budget,
+  signal?: AbortSignal,
+): Promise<EpisodeRecord> {
   const began = performance.now();
   let retries = 0;
   const start = await env.start(key.task, key.seed);
@@ -111,14 +125,25 @@ export async function runEpisode(env: EpisodeEnv, model: Model, world: string, k
   let error: string | null = null;
   let turns = 0;
   while (turns < budget.maxTurns) {
-    const left = budget.maxTokens === undefined ? undefined : budget.maxTokens - usage.completion_tokens;
+    const left =
+      budget.maxTokens === undefined ? undefined : budget.maxTokens - usage.completion_tokens;
     if (left !== undefined && left <= 0) {
       stop = 'max_tokens';
       break;
     }
     let reply;
     try {
-      reply = await model.complete({ messages, tools, seed: modelSeed(key), ...(left === undefined ? {} : { max_tokens: left }), ...(budget.temperature === undefined ? {} : { temperature: budget.temperature }) }, signal, () => retries++);
+      reply = await model.complete(
+        {
+          messages,
+          tools,
+          seed: modelSeed(key),
+          ...(left === undefined ? {} : { max_tokens: left }),
+          ...(budget.temperature === undefined ? {} : { temperature: budget.temperature }),
+        },
+        signal,
+        () => retries++,
+      );
     } catch (e) {
       if (!(e instanceof EpisodeModelError)) throw e;
       stop = 'model_error';
@@ -130,9 +155,19 @@ export async function runEpisode(env: EpisodeEnv, model: Model, world: string, k
     usage.completion_tokens += reply.usage?.completion_tokens ?? 0;
     const said = reply.choices[0].message;
     const calls = (said.tool_calls ?? []).filter((c) => c.type === 'function');
-    messages.push(calls.length > 0
-      ? { role: 'assistant', content: said.content ?? null, tool_calls: calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.function.name, arguments: c.function.arguments } })) }
-      : { role: 'assistant', content: said.content ?? '' });
+    messages.push(
+      calls.length > 0
+        ? {
+            role: 'assistant',
+            content: said.content ?? null,
+            tool_calls: calls.map((c) => ({
+              id: c.id,
+              type: 'function',
+              function: { name: c.function.name, arguments: c.function.arguments },
+            })),
+          }
+        : { role: 'assistant', content: said.content ?? '' },
+    );
     if (calls.length === 0) {
       stop = 'answered';
       break;
@@ -140,17 +175,26 @@ export async function runEpisode(env: EpisodeEnv, model: Model, world: string, k
     for (const c of calls) {
       const args = parseArguments(c.function.arguments);
       if (typeof args !== 'string') reached.push(trace.length);
-      const outcome = typeof args === 'string'
-        ? { ok: false as const, error: { code: 'invalid_arguments', message: args } }
-        : await env.call(c.function.name, args);
-      const content = outcome.json === undefined
-        ? JSON.stringify(outcome.ok ? outcome.result : { error: outcome.error })
-        : outcome.ok ? outcome.json : `{"error":${outcome.json}}`;
+      const outcome =
+        typeof args === 'string'
+          ? { ok: false as const, error: { code: 'invalid_arguments', message: args } }
+          : await env.call(c.function.name, args);
+      const content =
+        outcome.json === undefined
+          ? JSON.stringify(outcome.ok ? outcome.result : { error: outcome.error })
+          : outcome.ok
+            ? outcome.json
+            : `{"error":${outcome.json}}`;
       messages.push({ role: 'tool', tool_call_id: c.id, content });
       trace.push({
         tool_name: c.function.name,
         arguments: typeof args === 'string' ? {} : args,
-        result: { data: outcome.ok ? outcome.result : null, done: false, metadata: { call: null }, error: outcome.ok ? null : `${outcome.error.code}: ${outcome.error.message}` },
+        result: {
+          data: outcome.ok ? outcome.result : null,
+          done: false,
+          metadata: { call: null },
+          error: outcome.ok ? null : `${outcome.error.code}: ${outcome.error.message}`,
+        },
       });
     }
   }

@@ -20,12 +20,47 @@ export interface CollectLine {
   messages: EpisodeRecord['messages'];
   reward: number;
   done: boolean;
-  tool_trace: { tool_name: string; arguments: string; result: { data: string; done: boolean; metadata: { call: number | null }; error: string | null } }[];
-  metrics: { turns: number; tool_calls: number; failed_calls: number; rows_changed: number; prompt_tokens: number; completion_tokens: number; model_retries: number };
-  verify_metrics: { passed: boolean; reward: number; criteria: { name: string; score: number; weight: number; reason: string }[] };
+  tool_trace: {
+    tool_name: string;
+    arguments: string;
+    result: {
+      data: string;
+      done: boolean;
+      metadata: { call: number | null };
+      error: string | null;
+    };
+  }[];
+  metrics: {
+    turns: number;
+    tool_calls: number;
+    failed_calls: number;
+    rows_changed: number;
+    prompt_tokens: number;
+    completion_tokens: number;
+    model_retries: number;
+  };
+  verify_metrics: {
+    passed: boolean;
+    reward: number;
+    criteria: { name: string; score: number; weight: number; reason: string }[];
+  };
   artifacts: { change_log: ChangeRow[]; changes: ChangeRow[] };
-  task: { id: string; prompt: string; fixture: string | null; fixture_sha256: string | null; seed: number; trial: number };
-  extra: { world: string; world_version: string; model: string; model_seed: number; stop: string; error: string | null };
+  task: {
+    id: string;
+    prompt: string;
+    fixture: string | null;
+    fixture_sha256: string | null;
+    seed: number;
+    trial: number;
+  };
+  extra: {
+    world: string;
+    world_version: string;
+    model: string;
+    model_seed: number;
+    stop: string;
+    error: string | null;
+  };
 }
 
 /** One row change: which call made it (none for the net changes), and its key and values as JSON text. */
@@ -41,7 +76,15 @@ export interface ChangeRow {
 
 function changeRow(c: Change | ChangeLogEntry): ChangeRow {
   const logged = 'call' in c ? c : undefined;
-  return { call: logged?.call ?? null, tool: logged?.tool ?? null, table: c.table, op: c.op, key: JSON.stringify(c.key), before: c.before === undefined ? null : JSON.stringify(c.before), after: c.after === undefined ? null : JSON.stringify(c.after) };
+  return {
+    call: logged?.call ?? null,
+    tool: logged?.tool ?? null,
+    table: c.table,
+    op: c.op,
+    key: JSON.stringify(c.key),
+    before: c.before === undefined ? null : JSON.stringify(c.before),
+    after: c.after === undefined ? null : JSON.stringify(c.after),
+  };
 }
 
 export function collectLine(r: EpisodeRecord, settings: RunSettings, prompt: string): CollectLine {
@@ -50,7 +93,16 @@ export function collectLine(r: EpisodeRecord, settings: RunSettings, prompt: str
     messages: r.messages,
     reward: r.reward,
     done: true,
-    tool_trace: r.tool_trace.map((t) => ({ tool_name: t.tool_name, arguments: JSON.stringify(t.arguments), result: { data: JSON.stringify(t.result.data), done: false, metadata: { call: t.result.metadata?.call ?? null }, error: t.result.error } })),
+    tool_trace: r.tool_trace.map((t) => ({
+      tool_name: t.tool_name,
+      arguments: JSON.stringify(t.arguments),
+      result: {
+        data: JSON.stringify(t.result.data),
+        done: false,
+        metadata: { call: t.result.metadata?.call ?? null },
+        error: t.result.error,
+      },
+    })),
     metrics: {
       turns: r.turns,
       tool_calls: r.tool_trace.length,
@@ -60,10 +112,33 @@ export function collectLine(r: EpisodeRecord, settings: RunSettings, prompt: str
       completion_tokens: r.usage.completion_tokens,
       model_retries: r.model_retries,
     },
-    verify_metrics: { passed: r.passed, reward: r.reward, criteria: r.criteria.map((c) => ({ name: c.name, score: c.score, weight: c.weight, reason: c.reason })) },
+    verify_metrics: {
+      passed: r.passed,
+      reward: r.reward,
+      criteria: r.criteria.map((c) => ({
+        name: c.name,
+        score: c.score,
+        weight: c.weight,
+        reason: c.reason,
+      })),
+    },
     artifacts: { change_log: r.change_log.map(changeRow), changes: r.changes.map(changeRow) },
-    task: { id: r.task, prompt, fixture: r.fixture, fixture_sha256: r.fixture_sha256, seed: r.seed, trial: r.trial },
-    extra: { world: settings.world.name, world_version: settings.world.version, model: settings.model, model_seed: r.model_seed, stop: r.stop, error: r.error },
+    task: {
+      id: r.task,
+      prompt,
+      fixture: r.fixture,
+      fixture_sha256: r.fixture_sha256,
+      seed: r.seed,
+      trial: r.trial,
+    },
+    extra: {
+      world: settings.world.name,
+      world_version: settings.world.version,
+      model: settings.model,
+      model_seed: r.model_seed,
+      stop: r.stop,
+      error: r.error,
+    },
   };
 }
 
@@ -74,7 +149,12 @@ export interface Collected {
 }
 
 /** The dataset card: front matter the hub reads (license, tags, the data file), then what the lines hold. */
-export function datasetCard(settings: RunSettings, kept: number, meanReward: number, successRate: number): string {
+export function datasetCard(
+  settings: RunSettings,
+  kept: number,
+  meanReward: number,
+  successRate: number,
+): string {
   return `---
 license: other
 task_categories:
@@ -107,46 +187,98 @@ hashes, seeds), so any episode can be replayed byte for byte from its task, seed
 }
 
 /** Write `results.jsonl`, `metadata.json` and `README.md` (the card) into `dir` from its episodes. */
-export function writeCollection(dir: string, world: World, settings: RunSettings, records: readonly EpisodeRecord[], minReward: number | undefined): Collected {
+export function writeCollection(
+  dir: string,
+  world: World,
+  settings: RunSettings,
+  records: readonly EpisodeRecord[],
+  minReward: number | undefined,
+): Collected {
   const kept = records.filter((r) => minReward === undefined || r.reward >= minReward);
-  const lines = kept.map((r) => JSON.stringify(collectLine(r, settings, world.task(r.task)?.prompt ?? '')));
+  const lines = kept.map((r) =>
+    JSON.stringify(collectLine(r, settings, world.task(r.task)?.prompt ?? '')),
+  );
   writeAtomic(join(dir, 'results.jsonl'), lines.map((l) => l + '\n').join(''));
   const meanReward = kept.length === 0 ? 0 : kept.reduce((s, r) => s + r.reward, 0) / kept.length;
   const successRate = kept.length === 0 ? 0 : kept.filter((r) => r.passed).length / kept.length;
-  const metadata = { format: 'seahaven.collect/1', settings, min_reward: minReward ?? null, episodes: records.length, kept: kept.length, dropped: records.length - kept.length, avg_reward: meanReward, success_rate: successRate, episode_ids: kept.map((r) => r.episode_id) };
+  const metadata = {
+    format: 'seahaven.collect/1',
+    settings,
+    min_reward: minReward ?? null,
+    episodes: records.length,
+    kept: kept.length,
+    dropped: records.length - kept.length,
+    avg_reward: meanReward,
+    success_rate: successRate,
+    episode_ids: kept.map((r) => r.episode_id),
+  };
   writeAtomic(join(dir, 'metadata.json'), JSON.stringify(metadata, null, 2) + '\n');
   writeAtomic(join(dir, 'README.md'), datasetCard(settings, kept.length, meanReward, successRate));
-  return { kept: kept.length, dropped: records.length - kept.length, files: ['results.jsonl', 'metadata.json', 'README.md'] };
+  return {
+    kept: kept.length,
+    dropped: records.length - kept.length,
+    files: ['results.jsonl', 'metadata.json', 'README.md'],
+  };
 }
 
 export class PushError extends Error {}
 
 /** Upload the collection's three files to the dataset `repo` (created if needed) in one commit. */
-export async function pushCollection(dir: string, repo: string, options: { token: string | undefined; hubUrl: string; private?: boolean; title: string }): Promise<{ url: string; commit: string; created: boolean }> {
-  if (!/^[A-Za-z0-9][A-Za-z0-9._-]*\/[A-Za-z0-9][A-Za-z0-9._-]*$/.test(repo)) throw new PushError(`--push-to-hub ${repo}: give the dataset as owner/name, like my-user/crm-trajectories`);
+export async function pushCollection(
+  dir: string,
+  repo: string,
+  options: { token: string | undefined; hubUrl: string; private?: boolean; title: string },
+): Promise<{ url: string; commit: string; created: boolean }> {
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]*\/[A-Za-z0-9][A-Za-z0-9._-]*$/.test(repo))
+    throw new PushError(
+      `--push-to-hub ${repo}: give the dataset as owner/name, like my-user/crm-trajectories`,
+    );
   const hint = 'pass a Hugging Face write token with --hf-token or set HF_TOKEN';
-  if (options.token === undefined || options.token === '') throw new PushError(`no Hugging Face token: ${hint}`);
+  if (options.token === undefined || options.token === '')
+    throw new PushError(`no Hugging Face token: ${hint}`);
   const hubUrl = options.hubUrl.replace(/\/+$/, '');
   const { createRepo, uploadFiles } = await import('@huggingface/hub');
   const target = { type: 'dataset' as const, name: repo };
   const fail = (e: unknown) => {
     const status = (e as { statusCode?: number }).statusCode;
-    const said = String((e as Error).message ?? e).replace(/\. URL: [\s\S]*$/, '').replace(/\s+/g, ' ');
-    if (status === 401) return new PushError(`${hubUrl} rejected the token (HTTP 401: ${said}); ${hint}`);
-    if (status === 403) return new PushError(`${hubUrl} refused to write to the dataset ${repo} (HTTP 403: ${said}); use a token with write access to it`);
-    if (status !== undefined) return new PushError(`uploading the dataset ${repo} to ${hubUrl} failed (HTTP ${status}: ${said}); nothing was committed, so run the same command again`);
-    return new PushError(`could not reach ${hubUrl} (${said}); check the network (or HF_ENDPOINT), then run the same command again`);
+    const said = String((e as Error).message ?? e)
+      .replace(/\. URL: [\s\S]*$/, '')
+      .replace(/\s+/g, ' ');
+    if (status === 401)
+      return new PushError(`${hubUrl} rejected the token (HTTP 401: ${said}); ${hint}`);
+    if (status === 403)
+      return new PushError(
+        `${hubUrl} refused to write to the dataset ${repo} (HTTP 403: ${said}); use a token with write access to it`,
+      );
+    if (status !== undefined)
+      return new PushError(
+        `uploading the dataset ${repo} to ${hubUrl} failed (HTTP ${status}: ${said}); nothing was committed, so run the same command again`,
+      );
+    return new PushError(
+      `could not reach ${hubUrl} (${said}); check the network (or HF_ENDPOINT), then run the same command again`,
+    );
   };
   let created = true;
   try {
-    await createRepo({ repo: target, accessToken: options.token, hubUrl, ...(options.private ? { visibility: 'private' as const } : {}) });
+    await createRepo({
+      repo: target,
+      accessToken: options.token,
+      hubUrl,
+      ...(options.private ? { visibility: 'private' as const } : {}),
+    });
   } catch (e) {
     if ((e as { statusCode?: number }).statusCode !== 409) throw fail(e);
     created = false;
   }
   try {
     const files = ['README.md', 'metadata.json', 'results.jsonl'];
-    const out = await uploadFiles({ repo: target, accessToken: options.token, hubUrl, commitTitle: options.title, files: files.map((path) => ({ path, content: new Blob([readFileSync(join(dir, path))]) })) });
+    const out = await uploadFiles({
+      repo: target,
+      accessToken: options.token,
+      hubUrl,
+      commitTitle: options.title,
+      files: files.map((path) => ({ path, content: new Blob([readFileSync(join(dir, path))]) })),
+    });
     return { url: `${hubUrl}/datasets/${repo}`, commit: out?.commit.oid ?? '', created };
   } catch (e) {
     throw fail(e);

@@ -40,25 +40,44 @@ export async function play(world: World, flags: RunFlags, io: PlayIo): Promise<P
   const settings = runSettings(world, flags);
   const { concurrency, retries } = numbers(flags);
   const apiKey = apiKeyOf(flags, io.env);
-  const remote = { token: flags.token ?? (io.env.SEAHAVEN_TOKEN || undefined), graderToken: graderTokenOf(flags, io.env) };
+  const remote = {
+    token: flags.token ?? (io.env.SEAHAVEN_TOKEN || undefined),
+    graderToken: graderTokenOf(flags, io.env),
+  };
   const out = flags.out ?? 'eval-out';
   const model = openaiModel({ baseUrl: settings.base_url, model: settings.model, apiKey, retries });
   const envs = settings.url === null ? localEnvs(world) : remoteEnvs(settings.url, world, remote);
-  const source = settings.url === null ? null : `episodes on ${settings.url}: ${remoteTraceSource(remote)}`;
+  const source =
+    settings.url === null ? null : `episodes on ${settings.url}: ${remoteTraceSource(remote)}`;
   if (source !== null) io.progress(source, true);
-  const run = await runEval({ world, model, envs, out, settings, concurrency, onProgress: (p) => io.progress(progressLine(p), p.done + p.skipped === p.total) });
+  const run = await runEval({
+    world,
+    model,
+    envs,
+    out,
+    settings,
+    concurrency,
+    onProgress: (p) => io.progress(progressLine(p), p.done + p.skipped === p.total),
+  });
   return { settings, source, run, summary: writeReports(out, settings) };
 }
 
 /** The closing lines of a run: the overall figures, each task's, and where the reports are. */
 export function summaryLines(played: Played, out: string): string[] {
   const o = played.summary.overall;
-  const pk = Object.entries(o.pass_k).map(([k, v]) => `pass^${k} ${v.toFixed(3)}`).join(', ');
+  const pk = Object.entries(o.pass_k)
+    .map(([k, v]) => `pass^${k} ${v.toFixed(3)}`)
+    .join(', ');
   const lines = [
     `${played.settings.model} on ${played.settings.world.name} ${played.settings.world.version}: ${o.successes}/${o.episodes} episodes passed, mean reward ${o.mean_reward.toFixed(3)}; ${pk}`,
   ];
-  for (const t of played.summary.tasks) lines.push(`  ${t.task}: ${t.successes}/${t.trials} passed, mean reward ${t.mean_reward.toFixed(3)}`);
+  for (const t of played.summary.tasks)
+    lines.push(
+      `  ${t.task}: ${t.successes}/${t.trials} passed, mean reward ${t.mean_reward.toFixed(3)}`,
+    );
   if (played.source !== null) lines.push(played.source);
-  lines.push(`wrote ${join(out, 'eval.json')} and ${join(out, 'report.html')} (${played.run.played} episodes played, ${played.run.skipped} kept from before, ${played.run.seconds.toFixed(1)}s)`);
+  lines.push(
+    `wrote ${join(out, 'eval.json')} and ${join(out, 'report.html')} (${played.run.played} episodes played, ${played.run.skipped} kept from before, ${played.run.seconds.toFixed(1)}s)`,
+  );
   return lines;
 }

@@ -26,7 +26,10 @@ export interface Comparison {
 
 function summaryOf(dir: string): EvalSummary {
   const file = join(dir, 'eval.json');
-  if (!existsSync(file)) throw new RunFolderError(`${dir} has no eval.json; give the --out folder of a finished seahaven eval or collect run`);
+  if (!existsSync(file))
+    throw new RunFolderError(
+      `${dir} has no eval.json; give the --out folder of a finished seahaven eval or collect run`,
+    );
   return JSON.parse(readFileSync(file, 'utf8')) as EvalSummary;
 }
 
@@ -37,22 +40,39 @@ export function compareRuns(dirA: string, dirB: string): Comparison {
   const names = [...new Set([...sa.tasks.map((t) => t.task), ...sb.tasks.map((t) => t.task)])];
   const side = (s: EvalSummary, task: string) => {
     const t = s.tasks.find((x) => x.task === task);
-    return t === undefined ? null : { trials: t.trials, successes: t.successes, pass_1: t.pass_k['1'] ?? 0, mean_reward: t.mean_reward };
+    return t === undefined
+      ? null
+      : {
+          trials: t.trials,
+          successes: t.successes,
+          pass_1: t.pass_k['1'] ?? 0,
+          mean_reward: t.mean_reward,
+        };
   };
   const tasks = names.map((task): TaskComparison => {
     const a = side(sa, task);
     const b = side(sb, task);
-    const ids = [...new Set([...oa.keys(), ...ob.keys()])].filter((id) => id.startsWith(`${task}.s`)).sort();
+    const ids = [...new Set([...oa.keys(), ...ob.keys()])]
+      .filter((id) => id.startsWith(`${task}.s`))
+      .sort();
     const regressed = ids.filter((id) => oa.get(id) === true && ob.get(id) === false);
     const fixed = ids.filter((id) => oa.get(id) === false && ob.get(id) === true);
-    const changed = a === null || b === null || a.pass_1 !== b.pass_1 || regressed.length > 0 || fixed.length > 0;
+    const changed =
+      a === null || b === null || a.pass_1 !== b.pass_1 || regressed.length > 0 || fixed.length > 0;
     return { task, a, b, changed, regressed, fixed };
   });
-  const head = (dir: string, s: EvalSummary) => ({ dir, model: s.settings.model, world: `${s.settings.world.name} ${s.settings.world.version}`, pass_1: s.overall.pass_k['1'] ?? 0, episodes: s.overall.episodes });
+  const head = (dir: string, s: EvalSummary) => ({
+    dir,
+    model: s.settings.model,
+    world: `${s.settings.world.name} ${s.settings.world.version}`,
+    pass_1: s.overall.pass_k['1'] ?? 0,
+    episodes: s.overall.episodes,
+  });
   return { a: head(dirA, sa), b: head(dirB, sb), tasks };
 }
 
-const cell = (x: TaskComparison['a']) => (x === null ? 'not run' : `${x.successes}/${x.trials} (${x.pass_1.toFixed(3)})`);
+const cell = (x: TaskComparison['a']) =>
+  x === null ? 'not run' : `${x.successes}/${x.trials} (${x.pass_1.toFixed(3)})`;
 
 /** The comparison as a markdown table, then the changed tasks. */
 export function formatComparison(c: Comparison): string {
@@ -65,10 +85,17 @@ export function formatComparison(c: Comparison): string {
   ];
   for (const t of c.tasks) {
     const delta = t.a && t.b ? t.b.pass_1 - t.a.pass_1 : null;
-    lines.push(`| ${t.task} | ${cell(t.a)} | ${cell(t.b)} | ${delta === null ? 'only in one' : delta === 0 ? (t.changed ? 'same rate, other episodes' : '') : (delta > 0 ? '+' : '') + delta.toFixed(3)} |`);
+    lines.push(
+      `| ${t.task} | ${cell(t.a)} | ${cell(t.b)} | ${delta === null ? 'only in one' : delta === 0 ? (t.changed ? 'same rate, other episodes' : '') : (delta > 0 ? '+' : '') + delta.toFixed(3)} |`,
+    );
   }
   const changed = c.tasks.filter((t) => t.changed);
-  lines.push('', changed.length === 0 ? 'No task changed outcome.' : `${changed.length} task(s) changed outcome:`);
+  lines.push(
+    '',
+    changed.length === 0
+      ? 'No task changed outcome.'
+      : `${changed.length} task(s) changed outcome:`,
+  );
   for (const t of changed) {
     const parts = [];
     if (t.regressed.length) parts.push(`passed in a, failed in b: ${t.regressed.join(', ')}`);

@@ -20,7 +20,8 @@ const bin = join(root, 'bin/seahaven.mjs');
 function shCommands(text: string): string[] {
   const out: string[] = [];
   for (const m of text.matchAll(/^```sh\n([\s\S]*?)^```$/gm)) {
-    for (const line of m[1].split('\n')) if (line.trim() !== '' && !line.trim().startsWith('#')) out.push(line.trim());
+    for (const line of m[1].split('\n'))
+      if (line.trim() !== '' && !line.trim().startsWith('#')) out.push(line.trim());
   }
   return out;
 }
@@ -40,9 +41,17 @@ afterAll(() => {
   rmSync(scratch, { recursive: true, force: true });
 });
 
-function run(command: string, env: Record<string, string>, keep: boolean): Promise<{ status: number | null; out: string; proc: ChildProcess }> {
+function run(
+  command: string,
+  env: Record<string, string>,
+  keep: boolean,
+): Promise<{ status: number | null; out: string; proc: ChildProcess }> {
   return new Promise((resolve) => {
-    const proc = spawn('bash', ['-c', command.replace(/&$/, '')], { cwd: scratch, env: { ...process.env, ...env }, detached: true });
+    const proc = spawn('bash', ['-c', command.replace(/&$/, '')], {
+      cwd: scratch,
+      env: { ...process.env, ...env },
+      detached: true,
+    });
     let out = '';
     proc.stdout!.on('data', (d: Buffer) => (out += d.toString()));
     proc.stderr!.on('data', (d: Buffer) => (out += d.toString()));
@@ -66,7 +75,10 @@ async function answers(url: string): Promise<boolean> {
 }
 
 it('runs every command of docs/eval.md against a local OpenAI-compatible server', async () => {
-  const model = await startScriptedModel({ world: crm, good: (task, _s, trial) => task !== 'log_call' || trial % 2 === 0 });
+  const model = await startScriptedModel({
+    world: crm,
+    good: (task, _s, trial) => task !== 'log_call' || trial % 2 === 0,
+  });
   try {
     const commands = shCommands(readFileSync(join(root, 'docs/eval.md'), 'utf8'));
     expect(commands.length).toBeGreaterThanOrEqual(8);
@@ -80,23 +92,39 @@ it('runs every command of docs/eval.md against a local OpenAI-compatible server'
         if (!ports.has(n)) ports.set(n, await freePort());
         command = command.replaceAll(p, `--port ${ports.get(n)}`);
       }
-      for (const [n, free] of ports) command = command.replaceAll(`127.0.0.1:${n}`, `127.0.0.1:${free}`);
+      for (const [n, free] of ports)
+        command = command.replaceAll(`127.0.0.1:${n}`, `127.0.0.1:${free}`);
       const served = /--serve|&$/.test(written);
       const r = await run(command, env, served);
       if (served) {
         const port = ports.get(/--port (\d+)/.exec(written)![1])!;
         const path = written.includes('--serve') ? '/eval/report.html' : '/health';
-        expect(await answers(`http://127.0.0.1:${port}${path}`), `${written} never answered`).toBe(true);
-        if (written.includes('--serve')) expect(await (await fetch(`http://127.0.0.1:${port}/eval/report.html`)).text()).toContain('scripted on crm');
+        expect(await answers(`http://127.0.0.1:${port}${path}`), `${written} never answered`).toBe(
+          true,
+        );
+        if (written.includes('--serve'))
+          expect(await (await fetch(`http://127.0.0.1:${port}/eval/report.html`)).text()).toContain(
+            'scripted on crm',
+          );
         continue;
       }
       expect(r.status, `${written}\n${r.out}`).toBe(0);
     }
     const summary = JSON.parse(readFileSync(join(scratch, 'runs/first/eval.json'), 'utf8'));
-    expect(summary.tasks.map((t: { task: string; successes: number }) => [t.task, t.successes])).toEqual([['add_lead', 4], ['log_call', 2], ['add_company', 4]]);
-    const lines = readFileSync(join(scratch, 'runs/first/results.jsonl'), 'utf8').trim().split('\n');
+    expect(
+      summary.tasks.map((t: { task: string; successes: number }) => [t.task, t.successes]),
+    ).toEqual([
+      ['add_lead', 4],
+      ['log_call', 2],
+      ['add_company', 4],
+    ]);
+    const lines = readFileSync(join(scratch, 'runs/first/results.jsonl'), 'utf8')
+      .trim()
+      .split('\n');
     expect(lines).toHaveLength(10);
-    expect(JSON.parse(readFileSync(join(scratch, 'runs/served/eval.json'), 'utf8')).settings.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(
+      JSON.parse(readFileSync(join(scratch, 'runs/served/eval.json'), 'utf8')).settings.url,
+    ).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
   } finally {
     await model.close();
   }

@@ -13,7 +13,10 @@ import { SeahavenClient } from '../client/index.ts';
 import { callWithJson } from '../instance-internals.ts';
 
 /** `json`, when the environment has it: the JSON text of the result (or of the error), as the call log recorded it. */
-export type CallOutcome = ({ ok: true; result: unknown } | { ok: false; error: { code: string; message: string; details?: unknown } }) & { json?: string };
+export type CallOutcome = (
+  | { ok: true; result: unknown }
+  | { ok: false; error: { code: string; message: string; details?: unknown } }
+) & { json?: string };
 
 /** What the episode began with. */
 export interface EpisodeStart {
@@ -72,7 +75,12 @@ export function localEnvs(world: World): EnvFactory {
     return {
       async start(task, seed) {
         inst = pool.take(task, seed);
-        return { prompt: inst.task()!.prompt, tools: inst.tools(), fixture: inst.fixture, now: inst.clock.iso() };
+        return {
+          prompt: inst.task()!.prompt,
+          tools: inst.tools(),
+          fixture: inst.fixture,
+          now: inst.clock.iso(),
+        };
       },
       async call(tool, args) {
         // With the JSON text the call log already made, so the agent loop does not serialise the result again.
@@ -83,7 +91,12 @@ export function localEnvs(world: World): EnvFactory {
       },
       async trace() {
         const i = live();
-        return { fixtureSha256: i.fixtureSha256, calls: i.callLog(), changeLog: i.changeLog(), changes: i.changes() };
+        return {
+          fixtureSha256: i.fixtureSha256,
+          calls: i.callLog(),
+          changeLog: i.changeLog(),
+          changes: i.changes(),
+        };
       },
       async close() {
         if (inst !== undefined) pool.give(inst);
@@ -149,10 +162,14 @@ export function remoteEnvs(url: string, world: World, options: RemoteEnvOptions 
       const inst = pool.take(started.task, started.seed);
       for (const c of calls) {
         const here = inst[callWithJson](c.tool, c.args);
-        const there = c.outcome.ok ? JSON.stringify(c.outcome.result) : JSON.stringify(c.outcome.error);
+        const there = c.outcome.ok
+          ? JSON.stringify(c.outcome.result)
+          : JSON.stringify(c.outcome.error);
         if (here.ok !== c.outcome.ok || here.json !== there) {
           pool.give(inst);
-          throw new Error(`${c.tool} came out otherwise when the episode was replayed here than on ${url}; ${same}`);
+          throw new Error(
+            `${c.tool} came out otherwise when the episode was replayed here than on ${url}; ${same}`,
+          );
         }
       }
       return (local = inst);
@@ -161,28 +178,49 @@ export function remoteEnvs(url: string, world: World, options: RemoteEnvOptions 
     const submitWithTrace = async (): Promise<Grade> => {
       const r = await client.submit({ trace: true });
       const t = r.trace;
-      if (t === undefined) throw new Error(`the server at ${url} answered submit without the episode's trace; upgrade it to a seahaven that answers submit with trace, or leave out --grader-token`);
+      if (t === undefined)
+        throw new Error(
+          `the server at ${url} answered submit without the episode's trace; upgrade it to a seahaven that answers submit with trace, or leave out --grader-token`,
+        );
       const task = started!.task;
-      if (t.world.name !== world.name || t.world.version !== world.version || t.fixture_sha256 !== fixtureHash(task)) {
-        throw new Error(`the server at ${url} played ${task} on ${t.world.name} ${t.world.version} from a fixture of sha256 ${t.fixture_sha256}, not ${world.name} ${world.version} from ${fixtureHash(task)}; ${same}`);
+      if (
+        t.world.name !== world.name ||
+        t.world.version !== world.version ||
+        t.fixture_sha256 !== fixtureHash(task)
+      ) {
+        throw new Error(
+          `the server at ${url} played ${task} on ${t.world.name} ${t.world.version} from a fixture of sha256 ${t.fixture_sha256}, not ${world.name} ${world.version} from ${fixtureHash(task)}; ${same}`,
+        );
       }
       const grade = r.grade as Grade;
-      served = { fixtureSha256: t.fixture_sha256, calls: t.calls, changeLog: t.change_log, changes: t.changes };
+      served = {
+        fixtureSha256: t.fixture_sha256,
+        calls: t.calls,
+        changeLog: t.change_log,
+        changes: t.changes,
+      };
       if (!replayedOne) {
         replayedOne = true;
         const inst = replayed();
         const here = JSON.stringify([inst.submit(), inst.changeLog(), inst.changes()]);
-        if (here !== JSON.stringify([grade, t.change_log, t.changes])) throw new Error(`the episode's grade or changes on ${url} differ from the same episode replayed here; ${same}`);
+        if (here !== JSON.stringify([grade, t.change_log, t.changes]))
+          throw new Error(
+            `the episode's grade or changes on ${url} differ from the same episode replayed here; ${same}`,
+          );
       }
       return grade;
     };
     return {
       async start(task, seed) {
-        const r = await client.reset(graderToken === undefined ? { task, seed } : { task, seed, grader_token: graderToken });
+        const r = await client.reset(
+          graderToken === undefined ? { task, seed } : { task, seed, grader_token: graderToken },
+        );
         const obs = r.observation;
         checked ??= client.state().then((state) => {
           if (state.world.name !== world.name || state.world.version !== world.version) {
-            throw new Error(`the server at ${url} serves ${state.world.name} ${state.world.version}, not ${world.name} ${world.version}; evaluate the world it serves, or point --url at a server of ${world.name}`);
+            throw new Error(
+              `the server at ${url} serves ${state.world.name} ${state.world.version}, not ${world.name} ${world.version}; evaluate the world it serves, or point --url at a server of ${world.name}`,
+            );
           }
         });
         await checked;
@@ -191,7 +229,11 @@ export function remoteEnvs(url: string, world: World, options: RemoteEnvOptions 
         served = undefined;
         if (local !== undefined) pool.give(local);
         local = undefined;
-        const tools = obs.tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.input_schema }));
+        const tools = obs.tools.map((t) => ({
+          name: t.name,
+          description: t.description,
+          inputSchema: t.input_schema,
+        }));
         return { prompt: obs.task?.prompt ?? '', tools, fixture: obs.fixture, now: obs.now };
       },
       async call(tool, args) {
@@ -206,14 +248,21 @@ export function remoteEnvs(url: string, world: World, options: RemoteEnvOptions 
         const there = await client.submit();
         const grade = replayed().submit();
         if (there.reward !== grade.reward) {
-          throw new Error(`the episode's reward on ${url} was ${there.reward} and ${grade.reward} when it was replayed here; ${same}`);
+          throw new Error(
+            `the episode's reward on ${url} was ${there.reward} and ${grade.reward} when it was replayed here; ${same}`,
+          );
         }
         return grade;
       },
       async trace() {
         if (served !== undefined) return served;
         const inst = replayed();
-        return { fixtureSha256: inst.fixtureSha256, calls: inst.callLog(), changeLog: inst.changeLog(), changes: inst.changes() };
+        return {
+          fixtureSha256: inst.fixtureSha256,
+          calls: inst.callLog(),
+          changeLog: inst.changeLog(),
+          changes: inst.changes(),
+        };
       },
       async close() {
         if (local !== undefined) pool.give(local);

@@ -6,10 +6,22 @@
  */
 import { setMaxListeners } from 'node:events';
 import type { World } from '../world-types.ts';
-import { episodeId, runEpisode, type Budget, type EpisodeKey, type EpisodeRecord } from './agent.ts';
+import {
+  episodeId,
+  runEpisode,
+  type Budget,
+  type EpisodeKey,
+  type EpisodeRecord,
+} from './agent.ts';
 import type { EnvFactory } from './env.ts';
 import type { Model } from './model.ts';
-import { finishedEpisodes, openRunFolder, readEpisodes, writeEpisode, type RunSettings } from './store.ts';
+import {
+  finishedEpisodes,
+  openRunFolder,
+  readEpisodes,
+  writeEpisode,
+  type RunSettings,
+} from './store.ts';
 
 export interface RunOptions {
   world: World;
@@ -43,7 +55,9 @@ export interface RunSummary {
 /** Every episode of a run, in order: tasks, then seeds, then trials. */
 export function plan(settings: Pick<RunSettings, 'tasks' | 'seeds' | 'trials'>): EpisodeKey[] {
   const out: EpisodeKey[] = [];
-  for (const task of settings.tasks) for (const seed of settings.seeds) for (let trial = 0; trial < settings.trials; trial++) out.push({ task, seed, trial });
+  for (const task of settings.tasks)
+    for (const seed of settings.seeds)
+      for (let trial = 0; trial < settings.trials; trial++) out.push({ task, seed, trial });
   return out;
 }
 
@@ -51,7 +65,10 @@ export function plan(settings: Pick<RunSettings, 'tasks' | 'seeds' | 'trials'>):
 export function progressLine(p: Progress): string {
   const finished = p.done + p.skipped;
   const rate = finished === 0 ? '–' : `${((100 * p.passed) / finished).toFixed(1)}%`;
-  const eta = p.eta_s === null ? '' : `, ETA ${p.eta_s < 90 ? `${Math.ceil(p.eta_s)}s` : `${Math.ceil(p.eta_s / 60)}min`}`;
+  const eta =
+    p.eta_s === null
+      ? ''
+      : `, ETA ${p.eta_s < 90 ? `${Math.ceil(p.eta_s)}s` : `${Math.ceil(p.eta_s / 60)}min`}`;
   return `${finished}/${p.total} episodes (${p.skipped} from before), passed ${p.passed} (${rate})${eta}`;
 }
 
@@ -61,13 +78,25 @@ export async function runEval(options: RunOptions): Promise<RunSummary> {
   const have = finishedEpisodes(options.out);
   const todo = all.filter((k) => !have.has(episodeId(k)));
   const skipped = all.length - todo.length;
-  const budget: Budget = { maxTurns: options.settings.max_turns, maxTokens: options.settings.max_tokens ?? undefined, temperature: options.settings.temperature ?? undefined };
+  const budget: Budget = {
+    maxTurns: options.settings.max_turns,
+    maxTokens: options.settings.max_tokens ?? undefined,
+    temperature: options.settings.temperature ?? undefined,
+  };
   let passedBefore = 0;
   if (skipped > 0) {
     const planned = new Set(all.map(episodeId));
-    passedBefore = readEpisodes(options.out).filter((r) => r.passed && planned.has(r.episode_id)).length;
+    passedBefore = readEpisodes(options.out).filter(
+      (r) => r.passed && planned.has(r.episode_id),
+    ).length;
   }
-  const progress: Progress = { total: all.length, done: 0, skipped, passed: passedBefore, eta_s: null };
+  const progress: Progress = {
+    total: all.length,
+    done: 0,
+    skipped,
+    passed: passedBefore,
+    eta_s: null,
+  };
   options.onProgress?.({ ...progress });
   const began = performance.now();
   const abort = new AbortController();
@@ -87,12 +116,21 @@ export async function runEval(options: RunOptions): Promise<RunSummary> {
       const stop = () => episode.abort();
       abort.signal.addEventListener('abort', stop, { once: true });
       try {
-        const record = await runEpisode(env, options.model, options.world.name, key, budget, episode.signal);
+        const record = await runEpisode(
+          env,
+          options.model,
+          options.world.name,
+          key,
+          budget,
+          episode.signal,
+        );
         if (abort.signal.aborted) return;
         try {
           writeEpisode(options.out, record);
         } catch (e) {
-          throw new Error(`could not write ${record.episode_id} into ${options.out}: ${(e as Error).message}`);
+          throw new Error(
+            `could not write ${record.episode_id} into ${options.out}: ${(e as Error).message}`,
+          );
         }
         progress.done++;
         if (record.passed) progress.passed++;
@@ -109,7 +147,15 @@ export async function runEval(options: RunOptions): Promise<RunSummary> {
     }
   }
 
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency, todo.length)) }, worker));
+  await Promise.all(
+    Array.from({ length: Math.max(1, Math.min(options.concurrency, todo.length)) }, worker),
+  );
   if (fatal !== undefined) throw fatal;
-  return { total: all.length, played: progress.done, skipped, resumed, seconds: (performance.now() - began) / 1000 };
+  return {
+    total: all.length,
+    played: progress.done,
+    skipped,
+    resumed,
+    seconds: (performance.now() - began) / 1000,
+  };
 }

@@ -67,17 +67,37 @@ export async function startScriptedModel(options: ScriptedModelOptions): Promise
         res.writeHead(status, { 'content-type': 'application/json' });
         res.end(JSON.stringify(value));
       };
-      if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) return send(404, { error: { message: `no route ${req.method} ${req.url}`, type: 'not_found' } });
+      if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions'))
+        return send(404, {
+          error: { message: `no route ${req.method} ${req.url}`, type: 'not_found' },
+        });
       const key = (req.headers.authorization ?? '').replace(/^Bearer /, '');
-      if (options.refuseKey || (options.apiKey !== undefined && key !== options.apiKey)) return send(401, { error: { message: 'Incorrect API key provided', type: 'invalid_request_error', code: 'invalid_api_key' } });
+      if (options.refuseKey || (options.apiKey !== undefined && key !== options.apiKey))
+        return send(401, {
+          error: {
+            message: 'Incorrect API key provided',
+            type: 'invalid_request_error',
+            code: 'invalid_api_key',
+          },
+        });
       if (failures > 0) {
         failures--;
         return send(503, { error: { message: 'overloaded, try again', type: 'server_error' } });
       }
-      const request = JSON.parse(text) as { model: string; seed?: number; messages: { role: string; content?: string }[] };
+      const request = JSON.parse(text) as {
+        model: string;
+        seed?: number;
+        messages: { role: string; content?: string }[];
+      };
       const prompt = request.messages.find((m) => m.role === 'user')?.content ?? '';
       const task = byPrompt.get(prompt);
-      if (task === undefined || typeof request.seed !== 'number') return send(400, { error: { message: 'the scripted model knows no such task, or the request has no seed', type: 'invalid_request_error' } });
+      if (task === undefined || typeof request.seed !== 'number')
+        return send(400, {
+          error: {
+            message: 'the scripted model knows no such task, or the request has no seed',
+            type: 'invalid_request_error',
+          },
+        });
       const seed = Math.floor(request.seed / 1000);
       const trial = request.seed % 1000;
       const episode = `${task}.s${seed}.t${trial}`;
@@ -90,17 +110,37 @@ export async function startScriptedModel(options: ScriptedModelOptions): Promise
         calls = gold.get(key)!;
       } else {
         // A wrong call: the gold solution's last tool (the one that does the work) with no arguments, which the world refuses.
-        calls = [{ tool: goldCalls(options.world, task, seed).at(-1)?.tool ?? 'no_such_tool', args: {} }];
+        calls = [
+          { tool: goldCalls(options.world, task, seed).at(-1)?.tool ?? 'no_such_tool', args: {} },
+        ];
       }
-      const message = turn < calls.length
-        ? { role: 'assistant', content: null, tool_calls: [{ id: `call_${turn}`, type: 'function', function: { name: calls[turn].tool, arguments: JSON.stringify(calls[turn].args) } }] }
-        : { role: 'assistant', content: 'Done.' };
+      const message =
+        turn < calls.length
+          ? {
+              role: 'assistant',
+              content: null,
+              tool_calls: [
+                {
+                  id: `call_${turn}`,
+                  type: 'function',
+                  function: { name: calls[turn].tool, arguments: JSON.stringify(calls[turn].args) },
+                },
+              ],
+            }
+          : { role: 'assistant', content: 'Done.' };
       send(200, {
         id: `chatcmpl-${episode}-${turn}`,
         object: 'chat.completion',
         created: 0,
         model: request.model,
-        choices: [{ index: 0, message, finish_reason: turn < calls.length ? 'tool_calls' : 'stop', logprobs: null }],
+        choices: [
+          {
+            index: 0,
+            message,
+            finish_reason: turn < calls.length ? 'tool_calls' : 'stop',
+            logprobs: null,
+          },
+        ],
         usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
       });
     })().catch((e: unknown) => {
@@ -112,9 +152,10 @@ export async function startScriptedModel(options: ScriptedModelOptions): Promise
   const { port } = server.address() as AddressInfo;
   return Object.assign(state, {
     url: `http://127.0.0.1:${port}/v1`,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   });
 }

@@ -11,7 +11,10 @@ describe('pass^k', () => {
     expect(toText(passHatK(3, 5, 2))).toBe('3/10');
     expect(toText(passHatK(3, 5, 3))).toBe('1/10');
     expect(toText(passHatK(5, 5, 5))).toBe('1');
-    expect(passCurve(2, 4)).toEqual({ pass_k: { 1: 0.5, 2: 1 / 6, 3: 0, 4: 0 }, pass_k_exact: { 1: '1/2', 2: '1/6', 3: '0', 4: '0' } });
+    expect(passCurve(2, 4)).toEqual({
+      pass_k: { 1: 0.5, 2: 1 / 6, 3: 0, 4: 0 },
+      pass_k_exact: { 1: '1/2', 2: '1/6', 3: '0', 4: '0' },
+    });
   });
 
   it('stays exact where floats would not: C(60, 30) is past 2^53', () => {
@@ -20,8 +23,21 @@ describe('pass^k', () => {
   });
 
   it('averages over tasks, each with its own trials, up to the fewest trials', () => {
-    expect(overallCurve([{ successes: 2, trials: 4 }, { successes: 4, trials: 4 }, { successes: 0, trials: 4 }]).pass_k_exact).toEqual({ 1: '1/2', 2: '7/18', 3: '1/3', 4: '1/3' });
-    expect(Object.keys(overallCurve([{ successes: 1, trials: 2 }, { successes: 3, trials: 3 }]).pass_k)).toEqual(['1', '2']);
+    expect(
+      overallCurve([
+        { successes: 2, trials: 4 },
+        { successes: 4, trials: 4 },
+        { successes: 0, trials: 4 },
+      ]).pass_k_exact,
+    ).toEqual({ 1: '1/2', 2: '7/18', 3: '1/3', 4: '1/3' });
+    expect(
+      Object.keys(
+        overallCurve([
+          { successes: 1, trials: 2 },
+          { successes: 3, trials: 3 },
+        ]).pass_k,
+      ),
+    ).toEqual(['1', '2']);
     expect(toText(meanOf([passHatK(1, 2, 1), passHatK(1, 3, 1)]))).toBe('5/12');
   });
 

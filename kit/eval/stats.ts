@@ -39,8 +39,10 @@ export function choose(n: number, k: number): bigint {
 
 /** pass^k of one task: C(successes, k) / C(trials, k). `k` must be between 1 and `trials`. */
 export function passHatK(successes: number, trials: number, k: number): Fraction {
-  if (!Number.isInteger(k) || k < 1 || k > trials) throw new RangeError(`pass^${k} needs 1 ≤ k ≤ trials (${trials})`);
-  if (successes < 0 || successes > trials) throw new RangeError(`successes (${successes}) must be between 0 and trials (${trials})`);
+  if (!Number.isInteger(k) || k < 1 || k > trials)
+    throw new RangeError(`pass^${k} needs 1 ≤ k ≤ trials (${trials})`);
+  if (successes < 0 || successes > trials)
+    throw new RangeError(`successes (${successes}) must be between 0 and trials (${trials})`);
   return fraction(choose(successes, k), choose(trials, k));
 }
 
@@ -61,7 +63,10 @@ export function toText(f: Fraction): string {
 }
 
 /** pass^1 … pass^K of one task, keyed `"1"`…`"K"`, as numbers and as exact fractions. */
-export function passCurve(successes: number, trials: number): { pass_k: Record<string, number>; pass_k_exact: Record<string, string> } {
+export function passCurve(
+  successes: number,
+  trials: number,
+): { pass_k: Record<string, number>; pass_k_exact: Record<string, string> } {
   const pass_k: Record<string, number> = {};
   const pass_k_exact: Record<string, string> = {};
   for (let k = 1; k <= trials; k++) {
@@ -76,7 +81,10 @@ export function passCurve(successes: number, trials: number): { pass_k: Record<s
  * pass^k over tasks: for each k up to the fewest trials any task had, the mean over tasks of that task's pass^k.
  * Tasks with more trials than others still count with their own C(successes, k) / C(trials, k).
  */
-export function overallCurve(tasks: readonly { successes: number; trials: number }[]): { pass_k: Record<string, number>; pass_k_exact: Record<string, string> } {
+export function overallCurve(tasks: readonly { successes: number; trials: number }[]): {
+  pass_k: Record<string, number>;
+  pass_k_exact: Record<string, string>;
+} {
   const pass_k: Record<string, number> = {};
   const pass_k_exact: Record<string, string> = {};
   const counted = tasks.filter((t) => t.trials > 0);

@@ -3,7 +3,14 @@
  * finished episode, each written whole to a temporary name and renamed, so an interrupted run leaves only whole
  * files), and the reports made from them. A resumed run reads which episodes are already there and skips them.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import type { EpisodeRecord } from './agent.ts';
 
@@ -44,9 +51,13 @@ export function openRunFolder(dir: string, settings: RunSettings): { resumed: bo
   const file = join(dir, 'run.json');
   if (existsSync(file)) {
     const before = JSON.parse(readFileSync(file, 'utf8')) as RunSettings;
-    const differs = (Object.keys(settings) as (keyof RunSettings)[]).filter((k) => JSON.stringify(before[k]) !== JSON.stringify(settings[k]));
+    const differs = (Object.keys(settings) as (keyof RunSettings)[]).filter(
+      (k) => JSON.stringify(before[k]) !== JSON.stringify(settings[k]),
+    );
     if (differs.length > 0) {
-      throw new RunFolderError(`${dir} holds a run with other settings (${differs.map((k) => `${k}: ${JSON.stringify(before[k])} there, ${JSON.stringify(settings[k])} now`).join('; ')}); give the same options to resume it, or another --out`);
+      throw new RunFolderError(
+        `${dir} holds a run with other settings (${differs.map((k) => `${k}: ${JSON.stringify(before[k])} there, ${JSON.stringify(settings[k])} now`).join('; ')}); give the same options to resume it, or another --out`,
+      );
     }
     return { resumed: true };
   }
@@ -56,7 +67,10 @@ export function openRunFolder(dir: string, settings: RunSettings): { resumed: bo
 
 export function readSettings(dir: string): RunSettings {
   const file = join(dir, 'run.json');
-  if (!existsSync(file)) throw new RunFolderError(`${dir} holds no run (no run.json); give the --out folder of a seahaven eval or collect run`);
+  if (!existsSync(file))
+    throw new RunFolderError(
+      `${dir} holds no run (no run.json); give the --out folder of a seahaven eval or collect run`,
+    );
   return JSON.parse(readFileSync(file, 'utf8')) as RunSettings;
 }
 
@@ -64,7 +78,11 @@ export function readSettings(dir: string): RunSettings {
 export function finishedEpisodes(dir: string): Set<string> {
   const d = episodesDir(dir);
   if (!existsSync(d)) return new Set();
-  return new Set(readdirSync(d).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -'.json'.length)));
+  return new Set(
+    readdirSync(d)
+      .filter((f) => f.endsWith('.json'))
+      .map((f) => f.slice(0, -'.json'.length)),
+  );
 }
 
 /**
@@ -82,6 +100,10 @@ export function writeEpisode(dir: string, record: EpisodeRecord): void {
 export function readEpisodes(dir: string): EpisodeRecord[] {
   const d = episodesDir(dir);
   if (!existsSync(d)) return [];
-  const records = readdirSync(d).filter((f) => f.endsWith('.json')).map((f) => JSON.parse(readFileSync(join(d, f), 'utf8')) as EpisodeRecord);
-  return records.sort((a, b) => (a.task < b.task ? -1 : a.task > b.task ? 1 : a.seed - b.seed || a.trial - b.trial));
+  const records = readdirSync(d)
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => JSON.parse(readFileSync(join(d, f), 'utf8')) as EpisodeRecord);
+  return records.sort((a, b) =>
+    a.task < b.task ? -1 : a.task > b.task ? 1 : a.seed - b.seed || a.trial - b.trial,
+  );
 }

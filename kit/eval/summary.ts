@@ -25,11 +25,20 @@ export interface TaskSummary {
 export interface EvalSummary {
   format: 'seahaven.eval/1';
   settings: RunSettings;
-  overall: { tasks: number; episodes: number; successes: number; pass_rate: number; mean_reward: number; pass_k: Record<string, number>; pass_k_exact: Record<string, string> };
+  overall: {
+    tasks: number;
+    episodes: number;
+    successes: number;
+    pass_rate: number;
+    mean_reward: number;
+    pass_k: Record<string, number>;
+    pass_k_exact: Record<string, string>;
+  };
   tasks: TaskSummary[];
 }
 
-const mean = (xs: readonly number[]) => (xs.length === 0 ? 0 : xs.reduce((a, b) => a + b, 0) / xs.length);
+const mean = (xs: readonly number[]) =>
+  xs.length === 0 ? 0 : xs.reduce((a, b) => a + b, 0) / xs.length;
 
 /** The summary of `records` (only the episodes the settings plan count). */
 export function summarize(settings: RunSettings, records: readonly EpisodeRecord[]): EvalSummary {
@@ -48,7 +57,16 @@ export function summarize(settings: RunSettings, records: readonly EpisodeRecord
       criteria[n] = mean(scores);
       criterion_failures[n] = scores.filter((s) => s < 1).length;
     }
-    tasks.push({ task, trials: eps.length, successes, ...passCurve(successes, eps.length), mean_reward: mean(eps.map((e) => e.reward)), criteria, criterion_failures, episodes: eps.map((e) => e.episode_id) });
+    tasks.push({
+      task,
+      trials: eps.length,
+      successes,
+      ...passCurve(successes, eps.length),
+      mean_reward: mean(eps.map((e) => e.reward)),
+      criteria,
+      criterion_failures,
+      episodes: eps.map((e) => e.episode_id),
+    });
   }
   const episodes = tasks.reduce((s, t) => s + t.trials, 0);
   const successes = tasks.reduce((s, t) => s + t.successes, 0);

@@ -11,8 +11,22 @@ const req = (host: string | null, origin?: string) => {
 describe('createHostCheck', () => {
   it('allows the loopback names on any port by default', () => {
     const check = createHostCheck();
-    for (const host of ['localhost', 'localhost:8000', '127.0.0.1:8000', '[::1]:8000', '[::1]', 'LOCALHOST:1']) expect(check(req(host))).toBeUndefined();
-    for (const host of ['evil.example', '127.0.0.1.evil.example', 'localhost.evil.example:8000', '[::2]:8000']) expect(check(req(host))?.status).toBe(403);
+    for (const host of [
+      'localhost',
+      'localhost:8000',
+      '127.0.0.1:8000',
+      '[::1]:8000',
+      '[::1]',
+      'LOCALHOST:1',
+    ])
+      expect(check(req(host))).toBeUndefined();
+    for (const host of [
+      'evil.example',
+      '127.0.0.1.evil.example',
+      'localhost.evil.example:8000',
+      '[::2]:8000',
+    ])
+      expect(check(req(host))?.status).toBe(403);
   });
 
   it('falls back to the URL host when no Host header was sent', () => {

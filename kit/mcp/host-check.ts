@@ -20,7 +20,9 @@ export const LOOPBACK_HOSTS: readonly string[] = ['localhost', '127.0.0.1', '[::
  * const check = createHostCheck({ allowedHosts: [...LOOPBACK_HOSTS, 'my-space.hf.space'] });
  * app.use('/mcp', async (c, next) => check(c.req.raw) ?? next());
  */
-export function createHostCheck(options: HostCheckOptions = {}): (req: Request) => Response | undefined {
+export function createHostCheck(
+  options: HostCheckOptions = {},
+): (req: Request) => Response | undefined {
   const hosts = new Set((options.allowedHosts ?? LOOPBACK_HOSTS).map((h) => h.toLowerCase()));
   const origins = new Set((options.allowedOrigins ?? []).map((o) => o.toLowerCase()));
   const anyHost = hosts.has('*');
@@ -30,7 +32,9 @@ export function createHostCheck(options: HostCheckOptions = {}): (req: Request) 
   return function checkHost(req: Request): Response | undefined {
     const host = (req.headers.get('host') ?? new URL(req.url).host).toLowerCase();
     if (!hostAllowed(host)) {
-      return forbidden(`Host ${JSON.stringify(host)} is not allowed (DNS rebinding protection); connect through ${[...hosts].join(', ')} or add the host to allowedHosts`);
+      return forbidden(
+        `Host ${JSON.stringify(host)} is not allowed (DNS rebinding protection); connect through ${[...hosts].join(', ')} or add the host to allowedHosts`,
+      );
     }
     const origin = req.headers.get('origin')?.toLowerCase();
     if (origin === undefined || anyOrigin || origins.has(origin)) return undefined;
@@ -42,7 +46,9 @@ export function createHostCheck(options: HostCheckOptions = {}): (req: Request) 
       // An opaque origin such as "null" has no host; it is only allowed when listed.
     }
     if (originHost === null || !hostAllowed(originHost)) {
-      return forbidden(`Origin ${JSON.stringify(origin)} is not allowed (DNS rebinding protection); add it to allowedOrigins`);
+      return forbidden(
+        `Origin ${JSON.stringify(origin)} is not allowed (DNS rebinding protection); add it to allowedOrigins`,
+      );
     }
     return undefined;
   };
@@ -59,5 +65,8 @@ function hostnameOf(host: string): string {
 }
 
 function forbidden(message: string): Response {
-  return Response.json({ jsonrpc: '2.0', id: null, error: { code: -32000, message } }, { status: 403 });
+  return Response.json(
+    { jsonrpc: '2.0', id: null, error: { code: -32000, message } },
+    { status: 403 },
+  );
 }

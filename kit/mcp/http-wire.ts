@@ -19,17 +19,33 @@ export function isMcpRequest(req: Request, parsedBody: unknown): boolean {
 
 /** Whether a JSON-RPC message is an `initialize` request (which starts a session). */
 export function isInitialize(body: unknown): body is JSONRPCRequest {
-  return typeof body === 'object' && body !== null && (body as { method?: unknown }).method === 'initialize' && 'id' in body;
+  return (
+    typeof body === 'object' &&
+    body !== null &&
+    (body as { method?: unknown }).method === 'initialize' &&
+    'id' in body
+  );
 }
 
 /** The request's body parsed as JSON, at most `maxBytes` long; or the JSON-RPC error reply saying why not. */
-export async function readJson(req: Request, maxBytes: number): Promise<{ value: unknown } | Response> {
-  if (req.bodyUsed) return rpcError(400, null, -32000, 'the request body was already read; pass it to the handler as options.parsedBody');
-  const tooLarge = () => rpcError(413, null, -32000, `request body is larger than ${maxBytes} bytes`);
+export async function readJson(
+  req: Request,
+  maxBytes: number,
+): Promise<{ value: unknown } | Response> {
+  if (req.bodyUsed)
+    return rpcError(
+      400,
+      null,
+      -32000,
+      'the request body was already read; pass it to the handler as options.parsedBody',
+    );
+  const tooLarge = () =>
+    rpcError(413, null, -32000, `request body is larger than ${maxBytes} bytes`);
   if (Number(req.headers.get('content-length') ?? 0) > maxBytes) return tooLarge();
   const text = await req.text();
   if (Buffer.byteLength(text) > maxBytes) return tooLarge();
-  if (jsonTooDeep(text)) return rpcError(400, null, -32600, `Invalid Request: ${tooDeepMessage('request')}`);
+  if (jsonTooDeep(text))
+    return rpcError(400, null, -32600, `Invalid Request: ${tooDeepMessage('request')}`);
   try {
     return { value: JSON.parse(text) };
   } catch {
@@ -38,6 +54,16 @@ export async function readJson(req: Request, maxBytes: number): Promise<{ value:
 }
 
 /** A JSON-RPC error reply with this HTTP status. */
-export function rpcError(status: number, id: JSONRPCRequest['id'] | null, code: number, message: string, data?: unknown, headers?: Record<string, string>): Response {
-  return Response.json({ jsonrpc: '2.0', id, error: { code, message, ...(data === undefined ? {} : { data }) } }, { status, ...(headers ? { headers } : {}) });
+export function rpcError(
+  status: number,
+  id: JSONRPCRequest['id'] | null,
+  code: number,
+  message: string,
+  data?: unknown,
+  headers?: Record<string, string>,
+): Response {
+  return Response.json(
+    { jsonrpc: '2.0', id, error: { code, message, ...(data === undefined ? {} : { data }) } },
+    { status, ...(headers ? { headers } : {}) },
+  );
 }

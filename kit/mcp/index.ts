@@ -11,5 +11,13 @@
  * @module
  */
 export { openInstance, type McpResetOptions } from './server.ts';
-export { createMcpHttpHandler, isMcpRequest, type McpHttpOptions, type McpHttpHandler, type McpHandleOptions, type McpSessionHost, type McpSessionLease } from './http.ts';
+export {
+  createMcpHttpHandler,
+  isMcpRequest,
+  type McpHttpOptions,
+  type McpHttpHandler,
+  type McpHandleOptions,
+  type McpSessionHost,
+  type McpSessionLease,
+} from './http.ts';
 export { type HostCheckOptions } from './host-check.ts';

@@ -30,9 +30,21 @@ const notes = defineWorld({
   tools: [addNote, countNotes],
   mcp: { name: 'Acme Notes', instructions: 'You are connected to Acme Notes.' },
   fixtures: {
-    one_note: { description: 'One note.', now: '2026-03-01T00:00:00.000Z', build: (ctx) => void ctx.db.run("INSERT INTO notes (id, text) VALUES (?, 'hello')", ctx.ids.seq('note')) },
+    one_note: {
+      description: 'One note.',
+      now: '2026-03-01T00:00:00.000Z',
+      build: (ctx) =>
+        void ctx.db.run("INSERT INTO notes (id, text) VALUES (?, 'hello')", ctx.ids.seq('note')),
+    },
   },
-  tasks: [defineTask({ id: 'second_note', fixture: 'one_note', prompt: 'Add a second note saying "bye".', grade: () => ({ reward: 0, passed: false, criteria: [] }) })],
+  tasks: [
+    defineTask({
+      id: 'second_note',
+      fixture: 'one_note',
+      prompt: 'Add a second note saying "bye".',
+      grade: () => ({ reward: 0, passed: false, criteria: [] }),
+    }),
+  ],
 });
 
 async function connect(reset: Parameters<typeof openInstance>[1] = {}) {
@@ -49,7 +61,9 @@ describe('createWorldServer', () => {
   it('presents the world under its MCP name, version and instructions, with the task prompt', async () => {
     const { client, inst, close } = await connect({ task: 'second_note' });
     expect(client.getServerVersion()).toMatchObject({ name: 'Acme Notes', version: '2.3.4' });
-    expect(client.getInstructions()).toBe('You are connected to Acme Notes.\n\nYour task: Add a second note saying "bye".');
+    expect(client.getInstructions()).toBe(
+      'You are connected to Acme Notes.\n\nYour task: Add a second note saying "bye".',
+    );
     expect(client.getServerCapabilities()).toEqual({ tools: {} });
     // The task's fixture was used, since none was named.
     expect(inst.fixture).toBe('one_note');
@@ -60,7 +74,10 @@ describe('createWorldServer', () => {
     const { client, close } = await connect();
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toEqual(['add_note', 'count_notes']);
-    expect(tools[0]).toMatchObject({ description: 'Add a note.', inputSchema: { type: 'object', required: ['text'], additionalProperties: false } });
+    expect(tools[0]).toMatchObject({
+      description: 'Add a note.',
+      inputSchema: { type: 'object', required: ['text'], additionalProperties: false },
+    });
     await close();
   });
 
@@ -76,7 +93,11 @@ describe('createWorldServer', () => {
 
     const refused = await client.callTool({ name: 'add_note', arguments: { text: 'forbidden' } });
     expect(refused.isError).toBe(true);
-    expect(refused.structuredContent).toEqual({ code: 'refused', message: 'That note is not allowed.', details: { text: 'forbidden' } });
+    expect(refused.structuredContent).toEqual({
+      code: 'refused',
+      message: 'That note is not allowed.',
+      details: { text: 'forbidden' },
+    });
 
     const bad = await client.callTool({ name: 'add_note', arguments: { text: '', extra: 1 } });
     expect(bad.isError).toBe(true);
@@ -119,7 +140,12 @@ describe('reset options', () => {
       error = e;
     }
     expect(error).toBeInstanceOf(McpError);
-    expect(error).toMatchObject({ code: -32602, message: 'MCP error -32602: task "add_lead" starts from fixture "small_startup"; omit fixture or pass fixture: "small_startup" (got "big_co")', data: { code: 'fixture_mismatch' } });
+    expect(error).toMatchObject({
+      code: -32602,
+      message:
+        'MCP error -32602: task "add_lead" starts from fixture "small_startup"; omit fixture or pass fixture: "small_startup" (got "big_co")',
+      data: { code: 'fixture_mismatch' },
+    });
   });
 
   it('maps a bad fixture, task or now to InvalidParams naming the choices', () => {
@@ -131,21 +157,44 @@ describe('reset options', () => {
       }
       throw new Error('expected a throw');
     };
-    expect(err(() => openInstance(notes, { fixture: 'nope' }))).toMatchObject({ code: -32602, message: expect.stringContaining('its fixtures are one_note'), data: { code: 'unknown_fixture' } });
-    expect(err(() => openInstance(notes, { task: 'nope' }))).toMatchObject({ code: -32602, data: { code: 'unknown_task' } });
-    expect(err(() => openInstance(notes, { now: 'yesterday' }))).toMatchObject({ code: -32602, message: expect.stringContaining('ISO-8601') });
+    expect(err(() => openInstance(notes, { fixture: 'nope' }))).toMatchObject({
+      code: -32602,
+      message: expect.stringContaining('its fixtures are one_note'),
+      data: { code: 'unknown_fixture' },
+    });
+    expect(err(() => openInstance(notes, { task: 'nope' }))).toMatchObject({
+      code: -32602,
+      data: { code: 'unknown_task' },
+    });
+    expect(err(() => openInstance(notes, { now: 'yesterday' }))).toMatchObject({
+      code: -32602,
+      message: expect.stringContaining('ISO-8601'),
+    });
   });
 
   it('reads the query string and refuses malformed values', () => {
-    expect(resetFromQuery(new URLSearchParams('fixture=one_note&seed=7&clock=tick&other=x'))).toEqual({ fixture: 'one_note', seed: 7, clock: 'tick' });
-    expect(() => resetFromQuery(new URLSearchParams('seed=-1'))).toThrow(/seed in the query string must be a whole number/);
-    expect(() => resetFromQuery(new URLSearchParams('clock=fast'))).toThrow(/clock must be "fixed" or "tick"/);
+    expect(
+      resetFromQuery(new URLSearchParams('fixture=one_note&seed=7&clock=tick&other=x')),
+    ).toEqual({ fixture: 'one_note', seed: 7, clock: 'tick' });
+    expect(() => resetFromQuery(new URLSearchParams('seed=-1'))).toThrow(
+      /seed in the query string must be a whole number/,
+    );
+    expect(() => resetFromQuery(new URLSearchParams('clock=fast'))).toThrow(
+      /clock must be "fixed" or "tick"/,
+    );
   });
 
   it('reads an object and refuses unknown keys', () => {
-    expect(resetFromObject({ task: 'second_note', seed: 0, fixture: null }, 'here')).toEqual({ task: 'second_note', seed: 0 });
-    expect(() => resetFromObject({ fixtur: 'one_note' }, 'here')).toThrow(/here has unknown key\(s\) "fixtur"; allowed: fixture, seed/);
-    expect(() => resetFromObject({ seed: 1.5 }, 'here')).toThrow(/seed must be a whole number >= 0, got 1.5 in here/);
+    expect(resetFromObject({ task: 'second_note', seed: 0, fixture: null }, 'here')).toEqual({
+      task: 'second_note',
+      seed: 0,
+    });
+    expect(() => resetFromObject({ fixtur: 'one_note' }, 'here')).toThrow(
+      /here has unknown key\(s\) "fixtur"; allowed: fixture, seed/,
+    );
+    expect(() => resetFromObject({ seed: 1.5 }, 'here')).toThrow(
+      /seed must be a whole number >= 0, got 1.5 in here/,
+    );
     expect(() => resetFromObject('small', 'here')).toThrow(/here must be an object/);
   });
 });

@@ -7,7 +7,11 @@ import { Writable, type Readable } from 'node:stream';
 import { format } from 'node:util';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { isJSONRPCRequest, type JSONRPCErrorResponse, type JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
+import {
+  isJSONRPCRequest,
+  type JSONRPCErrorResponse,
+  type JSONRPCRequest,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { Instance } from '../instance.ts';
 import type { World } from '../world.ts';
 import { createWorldServer, openInstance, rpcErrorOf, type McpResetOptions } from './server.ts';
@@ -45,20 +49,25 @@ export async function serveMcpStdio(options: McpStdioOptions): Promise<McpStdioS
   let inst: Instance | null = null;
   const instance = (): Instance => (inst ??= openInstance(world, reset, { logger: log }));
 
-  const server = createWorldServer(world, instance, { task: reset.task, submitTool: reset.submit_tool });
+  const server = createWorldServer(world, instance, {
+    task: reset.task,
+    submitTool: reset.submit_tool,
+  });
   const stdio = new StdioServerTransport(options.stdin, options.stdout);
   // The instance is started on `initialize`, before the SDK answers it, so a bad reset fails the handshake itself.
-  await server.connect(interceptRequests(stdio, (request) => {
-    if (request.method !== 'initialize') return undefined;
-    try {
-      instance();
-      return undefined;
-    } catch (e) {
-      const error = rpcErrorOf(e);
-      log(`seahaven mcp: ${error.message}`);
-      return error;
-    }
-  }));
+  await server.connect(
+    interceptRequests(stdio, (request) => {
+      if (request.method !== 'initialize') return undefined;
+      try {
+        instance();
+        return undefined;
+      } catch (e) {
+        const error = rpcErrorOf(e);
+        log(`seahaven mcp: ${error.message}`);
+        return error;
+      }
+    }),
+  );
 
   return {
     instance: () => inst,
@@ -71,7 +80,10 @@ export async function serveMcpStdio(options: McpStdioOptions): Promise<McpStdioS
 }
 
 /** A transport that answers a request itself with the error `refuse` returns, instead of passing it on. */
-function interceptRequests(inner: Transport, refuse: (request: JSONRPCRequest) => JSONRPCErrorResponse['error'] | undefined): Transport {
+function interceptRequests(
+  inner: Transport,
+  refuse: (request: JSONRPCRequest) => JSONRPCErrorResponse['error'] | undefined,
+): Transport {
   const outer: Transport = {
     start: () => inner.start(),
     send: (message, options) => inner.send(message, options),
@@ -96,7 +108,11 @@ function interceptRequests(inner: Transport, refuse: (request: JSONRPCRequest) =
  */
 export function guardStdout(): Writable {
   const out = process.stdout;
-  const write = out.write.bind(out) as (chunk: unknown, encoding: BufferEncoding, cb: (error?: Error | null) => void) => boolean;
+  const write = out.write.bind(out) as (
+    chunk: unknown,
+    encoding: BufferEncoding,
+    cb: (error?: Error | null) => void,
+  ) => boolean;
   const toStderr = (...args: unknown[]) => void process.stderr.write(format(...args) + '\n');
   console.log = toStderr;
   console.info = toStderr;

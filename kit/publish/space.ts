@@ -6,7 +6,16 @@
  * the kit's examples is copied into `world/`.
  */
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { kitOrigin, packKit } from '../scaffold/kit-source.ts';
@@ -94,9 +103,13 @@ interface ProjectManifest {
 /** `seahaven-<version>.tgz`, read from the tarball's own package.json (as `npm pack` names it), else `seahaven.tgz`. */
 function tarballName(path: string): string {
   try {
-    const manifest = execFileSync('tar', ['-xzOf', path, 'package/package.json'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    const manifest = execFileSync('tar', ['-xzOf', path, 'package/package.json'], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
     const { name, version } = JSON.parse(manifest) as { name?: string; version?: string };
-    if (name === 'seahaven' && typeof version === 'string' && /^[\w.+-]+$/.test(version)) return `seahaven-${version}.tgz`;
+    if (name === 'seahaven' && typeof version === 'string' && /^[\w.+-]+$/.test(version))
+      return `seahaven-${version}.tgz`;
   } catch {
     // Not readable as a package tarball: npm will say so when the image installs it.
   }
@@ -109,7 +122,10 @@ async function kitDependency(dir: string, options: SpaceOptions): Promise<string
   if (spec !== undefined) {
     const path = resolve(spec.replace(/^file:/, ''));
     if (existsSync(path) && statSync(path).isFile()) {
-      if (!path.endsWith('.tgz')) throw new SpaceError(`--kit ${spec} is a file but not a tarball (.tgz); give a version, a kit folder or the tarball \`npm pack\` made`);
+      if (!path.endsWith('.tgz'))
+        throw new SpaceError(
+          `--kit ${spec} is a file but not a tarball (.tgz); give a version, a kit folder or the tarball \`npm pack\` made`,
+        );
       const name = tarballName(path);
       copyFileSync(path, join(dir, name));
       return `file:${name}`;
@@ -118,16 +134,22 @@ async function kitDependency(dir: string, options: SpaceOptions): Promise<string
       options.onProgress?.(`Packing the kit at ${path} into the Space…`);
       return `file:${await packKit(dir, path.endsWith(sep) ? path : path + sep)}`;
     }
-    if (spec.startsWith('file:') || spec.includes('/')) throw new SpaceError(`--kit ${spec}: no such file or folder; give a version (like 0.1.0), a kit folder or a tarball`);
+    if (spec.startsWith('file:') || spec.includes('/'))
+      throw new SpaceError(
+        `--kit ${spec}: no such file or folder; give a version (like 0.1.0), a kit folder or a tarball`,
+      );
     return spec;
   }
   const origin = kitOrigin();
   if (origin.from === 'registry') return origin.version;
-  options.onProgress?.(`Packing this kit into the Space, so the image installs it without a registry copy of seahaven${origin.installed ? '' : ' (builds it first: about 30 s)'}…`);
+  options.onProgress?.(
+    `Packing this kit into the Space, so the image installs it without a registry copy of seahaven${origin.installed ? '' : ' (builds it first: about 30 s)'}…`,
+  );
   return `file:${await packKit(dir)}`;
 }
 
-const shellQuote = (s: string) => (/^[\w./=:@%+-]+$/.test(s) ? s : `'${s.replaceAll("'", `'\\''`)}'`);
+const shellQuote = (s: string) =>
+  /^[\w./=:@%+-]+$/.test(s) ? s : `'${s.replaceAll("'", `'\\''`)}'`;
 const yamlString = (s: string) => JSON.stringify(s);
 /** One line of markdown text: no line breaks. */
 const oneLine = (s: string) => s.replace(/\s*\n\s*/g, ' ').trim();
@@ -135,7 +157,11 @@ const oneLine = (s: string) => s.replace(/\s*\n\s*/g, ' ').trim();
 function readme(world: World, space: string, appUrl: string): string {
   const fixtures = Object.entries(world.fixtures);
   const defaultFixture = fixtures[0]?.[0];
-  const callable = world.toolListings().find((t) => !Array.isArray(t.inputSchema.required) || t.inputSchema.required.length === 0)?.name;
+  const callable = world
+    .toolListings()
+    .find(
+      (t) => !Array.isArray(t.inputSchema.required) || t.inputSchema.required.length === 0,
+    )?.name;
   const lines = [
     '---',
     `title: ${yamlString(`${world.name} (Seahaven world)`)}`,
@@ -153,7 +179,9 @@ function readme(world: World, space: string, appUrl: string): string {
     '',
     `# ${world.name} ${world.version}`,
     '',
-    oneLine(world.description || `A Seahaven world: ${world.tools.length} tools over a SQLite database.`),
+    oneLine(
+      world.description || `A Seahaven world: ${world.tools.length} tools over a SQLite database.`,
+    ),
     '',
     `An OpenEnv environment served by Seahaven: each WebSocket session on \`/ws\` is its own`,
     'copy of a frozen fixture; actions are tool calls, and a graded task ends with `{"type": "submit"}`, whose reward',
@@ -167,7 +195,9 @@ function readme(world: World, space: string, appUrl: string): string {
     '',
     `with GenericEnvClient(base_url="${appUrl}").sync() as env:`,
     `    env.reset(${defaultFixture ? `fixture="${defaultFixture}", ` : ''}seed=1)`,
-    callable ? `    print(env.step({"type": "call_tool", "tool_name": "${callable}", "arguments": {}}))` : '    print(env.step({"type": "list_tools"}))',
+    callable
+      ? `    print(env.step({"type": "call_tool", "tool_name": "${callable}", "arguments": {}}))`
+      : '    print(env.step({"type": "list_tools"}))',
     '```',
     '',
     '```ts',
@@ -182,14 +212,32 @@ function readme(world: World, space: string, appUrl: string): string {
     '',
     '## Fixtures',
     '',
-    ...fixtures.map(([id, f]) => `- \`${id}\`${id === defaultFixture ? ' (default)' : ''}${f.difficulty === undefined ? '' : `, difficulty ${f.difficulty}`}: ${oneLine(f.description)}`),
+    ...fixtures.map(
+      ([id, f]) =>
+        `- \`${id}\`${id === defaultFixture ? ' (default)' : ''}${f.difficulty === undefined ? '' : `, difficulty ${f.difficulty}`}: ${oneLine(f.description)}`,
+    ),
   ];
   if (world.tasks.length > 0) {
-    lines.push('', '## Tasks', '', 'Reset with `{"task": "<id>"}` to start one; `{"type": "submit"}` grades it.', '');
-    for (const t of world.tasks) lines.push(`- \`${t.id}\` (fixture \`${t.fixture}\`${t.difficulty === undefined ? '' : `, difficulty ${t.difficulty}`}): ${oneLine(t.prompt)}`);
+    lines.push(
+      '',
+      '## Tasks',
+      '',
+      'Reset with `{"task": "<id>"}` to start one; `{"type": "submit"}` grades it.',
+      '',
+    );
+    for (const t of world.tasks)
+      lines.push(
+        `- \`${t.id}\` (fixture \`${t.fixture}\`${t.difficulty === undefined ? '' : `, difficulty ${t.difficulty}`}): ${oneLine(t.prompt)}`,
+      );
   }
   if (world.curricula.length > 0) {
-    lines.push('', '## Curricula', '', 'Reset with `{"curriculum": "<name>", "run_id": "<your run>"}` to be handed tasks stage by stage.', '');
+    lines.push(
+      '',
+      '## Curricula',
+      '',
+      'Reset with `{"curriculum": "<name>", "run_id": "<your run>"}` to be handed tasks stage by stage.',
+      '',
+    );
     for (const c of world.curricula) lines.push(`- \`${c.name}\``);
   }
   lines.push('', '## Tools', '');
@@ -205,7 +253,7 @@ function dockerfile(command: string[]): string {
     'RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*',
     `ENV NODE_ENV=production TZ=UTC PORT=${SPACE_PORT}`,
     'WORKDIR /app',
-    '# Spaces run the container as uid 1000 (the image\'s `node` user): it owns the app, so `.data/` can be written.',
+    "# Spaces run the container as uid 1000 (the image's `node` user): it owns the app, so `.data/` can be written.",
     'RUN chown node:node /app',
     'USER node',
     'COPY --chown=node:node . .',
@@ -238,10 +286,15 @@ function openenvYaml(world: World, worldRef: string): string {
  * const space = await writeSpace('/tmp/crm-space', { world: crm, module: resolveWorldModule('crm'), space: 'me/crm' });
  */
 export async function writeSpace(dir: string, options: SpaceOptions): Promise<SpaceFolder> {
-  if (!SPACE_ID.test(options.space)) throw new SpaceError(`--space ${options.space}: give the Space as owner/name, like my-user/crm-world (letters, digits, -, _ and .)`);
+  if (!SPACE_ID.test(options.space))
+    throw new SpaceError(
+      `--space ${options.space}: give the Space as owner/name, like my-user/crm-world (letters, digits, -, _ and .)`,
+    );
   const out = resolve(dir);
   if (existsSync(out) && (!statSync(out).isDirectory() || readdirSync(out).length > 0)) {
-    throw new SpaceError(`${out} is not an empty folder; give a new or empty folder with --out <dir>`);
+    throw new SpaceError(
+      `${out} is not an empty folder; give a new or empty folder with --out <dir>`,
+    );
   }
   mkdirSync(out, { recursive: true });
   const { world } = options;
@@ -253,30 +306,55 @@ export async function writeSpace(dir: string, options: SpaceOptions): Promise<Sp
   } else {
     const root = worldRoot(resolve(options.module));
     if (world.fixturesDir !== null && relative(root, world.fixturesDir).startsWith('..')) {
-      throw new SpaceError(`the fixtures of ${world.name} (${world.fixturesDir}) are outside its folder ${root}; keep them beside the world so the Space can carry them`);
+      throw new SpaceError(
+        `the fixtures of ${world.name} (${world.fixturesDir}) are outside its folder ${root}; keep them beside the world so the Space can carry them`,
+      );
     }
-    if (out === root || out.startsWith(root + sep)) throw new SpaceError(`--out ${out} is inside the world's folder ${root}; write the Space elsewhere`);
+    if (out === root || out.startsWith(root + sep))
+      throw new SpaceError(
+        `--out ${out} is inside the world's folder ${root}; write the Space elsewhere`,
+      );
     copyWorld(root, join(out, 'world'));
     worldRef = `world/${relative(root, resolve(options.module)).split(sep).join('/')}`;
     if (existsSync(join(root, 'package.json'))) {
       const own = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as ProjectManifest;
-      for (const [name, version] of Object.entries(own.dependencies ?? {})) if (name !== 'seahaven') dependencies[name] = version;
+      for (const [name, version] of Object.entries(own.dependencies ?? {}))
+        if (name !== 'seahaven') dependencies[name] = version;
     }
   }
   dependencies.seahaven = await kitDependency(out, options);
 
   const host = spaceHost(options.space);
-  const serve = ['exec', 'node_modules/.bin/seahaven', 'serve', worldRef, '--host', '0.0.0.0', '--port', '"$PORT"', '--allow-host', host].map((a) => (a === '"$PORT"' ? a : shellQuote(a)));
+  const serve = [
+    'exec',
+    'node_modules/.bin/seahaven',
+    'serve',
+    worldRef,
+    '--host',
+    '0.0.0.0',
+    '--port',
+    '"$PORT"',
+    '--allow-host',
+    host,
+  ].map((a) => (a === '"$PORT"' ? a : shellQuote(a)));
   const command = ['sh', '-c', serve.join(' ')];
-  const kit = JSON.parse(readFileSync(join(KIT_ROOT, 'package.json'), 'utf8')) as { engines?: Record<string, string>; allowScripts?: Record<string, boolean> };
+  const kit = JSON.parse(readFileSync(join(KIT_ROOT, 'package.json'), 'utf8')) as {
+    engines?: Record<string, string>;
+    allowScripts?: Record<string, boolean>;
+  };
   const manifest = {
-    name: options.space.split('/')[1].toLowerCase().replace(/[^a-z0-9._-]/g, '-'),
+    name: options.space
+      .split('/')[1]
+      .toLowerCase()
+      .replace(/[^a-z0-9._-]/g, '-'),
     version: world.version,
     private: true,
     description: oneLine(world.description || `Seahaven world ${world.name}`),
     type: 'module',
     engines: { node: kit.engines?.node ?? '>=20.19' },
-    dependencies: Object.fromEntries(Object.entries(dependencies).sort(([a], [b]) => a.localeCompare(b))),
+    dependencies: Object.fromEntries(
+      Object.entries(dependencies).sort(([a], [b]) => a.localeCompare(b)),
+    ),
     ...(kit.allowScripts ? { allowScripts: kit.allowScripts } : {}),
   };
   const appUrl = `https://${host}`;

@@ -44,22 +44,37 @@ interface HubError extends Error {
   statusCode?: number;
 }
 
-const TOKEN_HINT = 'pass a Hugging Face write token with --token or set HF_TOKEN (make one at https://huggingface.co/settings/tokens)';
+const TOKEN_HINT =
+  'pass a Hugging Face write token with --token or set HF_TOKEN (make one at https://huggingface.co/settings/tokens)';
 
 /** The hub's own message, on one line, without the trailer the library appends (URL, request id). */
 function hubMessage(e: HubError): string {
-  return e.message.replace(/\. URL: [\s\S]*$/, '').replace(/\s+/g, ' ').trim();
+  return e.message
+    .replace(/\. URL: [\s\S]*$/, '')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 function failure(e: unknown, space: string, hubUrl: string): UploadError {
   const err = e as HubError;
   const status = err.statusCode;
-  if (status === 401) return new UploadError(`${hubUrl} rejected the token (HTTP 401: ${hubMessage(err)}); ${TOKEN_HINT}`);
-  if (status === 403) return new UploadError(`${hubUrl} refused to write to the Space ${space} (HTTP 403: ${hubMessage(err)}); use a token with write access to it: --token or HF_TOKEN`);
-  if (status !== undefined) return new UploadError(`uploading the Space ${space} to ${hubUrl} failed (HTTP ${status}: ${hubMessage(err)}); nothing was committed, so run the same command again`);
+  if (status === 401)
+    return new UploadError(
+      `${hubUrl} rejected the token (HTTP 401: ${hubMessage(err)}); ${TOKEN_HINT}`,
+    );
+  if (status === 403)
+    return new UploadError(
+      `${hubUrl} refused to write to the Space ${space} (HTTP 403: ${hubMessage(err)}); use a token with write access to it: --token or HF_TOKEN`,
+    );
+  if (status !== undefined)
+    return new UploadError(
+      `uploading the Space ${space} to ${hubUrl} failed (HTTP ${status}: ${hubMessage(err)}); nothing was committed, so run the same command again`,
+    );
   const cause = (err as { cause?: { code?: string; message?: string } }).cause;
   const detail = cause?.code ?? cause?.message ?? err.message;
-  return new UploadError(`could not reach ${hubUrl} (${String(detail).replace(/\s+/g, ' ')}); check the network (or HF_ENDPOINT), then run the same command again`);
+  return new UploadError(
+    `could not reach ${hubUrl} (${String(detail).replace(/\s+/g, ' ')}); check the network (or HF_ENDPOINT), then run the same command again`,
+  );
 }
 
 /**
@@ -68,8 +83,10 @@ function failure(e: unknown, space: string, hubUrl: string): UploadError {
  * checkToken(process.env.HF_TOKEN);
  */
 export function checkToken(token: string | undefined): asserts token is string {
-  if (token === undefined || token === '') throw new UploadError(`no Hugging Face token: ${TOKEN_HINT}`);
-  if (!token.startsWith('hf_')) throw new UploadError(`the Hugging Face token does not start with hf_; ${TOKEN_HINT}`);
+  if (token === undefined || token === '')
+    throw new UploadError(`no Hugging Face token: ${TOKEN_HINT}`);
+  if (!token.startsWith('hf_'))
+    throw new UploadError(`the Hugging Face token does not start with hf_; ${TOKEN_HINT}`);
 }
 
 /**
@@ -84,7 +101,13 @@ export async function uploadSpace(options: UploadOptions): Promise<UploadResult>
   const repo = { type: 'space' as const, name: options.space };
   let created = true;
   try {
-    await createRepo({ repo, accessToken: options.token, sdk: 'docker', hubUrl, ...(options.private ? { visibility: 'private' as const } : {}) });
+    await createRepo({
+      repo,
+      accessToken: options.token,
+      sdk: 'docker',
+      hubUrl,
+      ...(options.private ? { visibility: 'private' as const } : {}),
+    });
   } catch (e) {
     // 409: the Space exists already; the commit below updates it.
     if ((e as HubError).statusCode !== 409) throw failure(e, options.space, hubUrl);
@@ -98,7 +121,10 @@ export async function uploadSpace(options: UploadOptions): Promise<UploadResult>
       accessToken: options.token,
       hubUrl,
       commitTitle: options.title,
-      files: files.map((path) => ({ path, content: new Blob([readFileSync(join(options.dir, path))]) })),
+      files: files.map((path) => ({
+        path,
+        content: new Blob([readFileSync(join(options.dir, path))]),
+      })),
     });
     commit = out?.commit.oid ?? '';
   } catch (e) {

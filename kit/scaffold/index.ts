@@ -4,7 +4,15 @@
  * `seahaven check`, `seahaven lint`, `tsc` and its own tests. The files come from `template/`, with `{{name}}`
  * filled in; the fixture images are built here, in process, by importing the new world.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { buildFixture, imageFileName } from '../fixtures.ts';
@@ -68,10 +76,13 @@ interface KitManifest {
 
 /** The project's package.json: npm scripts for every check, and dev dependencies on the versions this kit is tested with. */
 function projectManifest(name: string, seahaven: string): Record<string, unknown> {
-  const kit = JSON.parse(readFileSync(new URL('package.json', PACKAGE_ROOT), 'utf8')) as KitManifest;
+  const kit = JSON.parse(
+    readFileSync(new URL('package.json', PACKAGE_ROOT), 'utf8'),
+  ) as KitManifest;
   const pinned = (dep: string): string => {
     const version = kit.dependencies?.[dep] ?? kit.devDependencies?.[dep];
-    if (version === undefined) throw new Error(`seahaven's package.json lists no version of ${dep}`);
+    if (version === undefined)
+      throw new Error(`seahaven's package.json lists no version of ${dep}`);
     return version.replace(/^[\^~]/, '');
   };
   return {
@@ -108,16 +119,27 @@ function fill(template: string, name: string, mounts: readonly string[] = []): s
 
 function refuseUnusable(name: string, dir: string, mounts: readonly string[]): void {
   for (const m of mounts) {
-    if (!Object.hasOwn(MOUNTS, m)) throw new ScaffoldError(`--mount ${m}: no such world to mount; the worlds seahaven new can mount are ${Object.keys(MOUNTS).join(', ')}`);
+    if (!Object.hasOwn(MOUNTS, m))
+      throw new ScaffoldError(
+        `--mount ${m}: no such world to mount; the worlds seahaven new can mount are ${Object.keys(MOUNTS).join(', ')}`,
+      );
   }
-  if (mounts.includes(name)) throw new ScaffoldError(`"${name}" is also the name of the world it mounts; give the project another name, like ${name}-app`);
+  if (mounts.includes(name))
+    throw new ScaffoldError(
+      `"${name}" is also the name of the world it mounts; give the project another name, like ${name}-app`,
+    );
   if (typeof name !== 'string' || !PROJECT_NAME.test(name)) {
-    throw new ScaffoldError(`"${name}" is not a valid world name; use lower case letters, digits, - and _, starting with a letter (${PROJECT_NAME}), like my-world`);
+    throw new ScaffoldError(
+      `"${name}" is not a valid world name; use lower case letters, digits, - and _, starting with a letter (${PROJECT_NAME}), like my-world`,
+    );
   }
   if (!existsSync(dir)) return;
-  if (!statSync(dir).isDirectory()) throw new ScaffoldError(`${dir} is a file; give another folder with --dir <folder>`);
+  if (!statSync(dir).isDirectory())
+    throw new ScaffoldError(`${dir} is a file; give another folder with --dir <folder>`);
   if (readdirSync(dir).length > 0) {
-    throw new ScaffoldError(`${dir} is not empty and will not be overwritten; choose another name, give an empty or new folder with --dir <folder>, or remove ${dir} first`);
+    throw new ScaffoldError(
+      `${dir} is not empty and will not be overwritten; choose another name, give an empty or new folder with --dir <folder>, or remove ${dir} first`,
+    );
   }
 }
 
@@ -125,7 +147,8 @@ function refuseUnusable(name: string, dir: string, mounts: readonly string[]): v
 async function freezeFixtures(dir: string): Promise<string[]> {
   const mod = (await import(pathToFileURL(join(dir, 'world.ts')).href)) as { default?: World };
   const world = mod.default;
-  if (typeof world?.instance !== 'function' || world.fixturesDir === null) throw new Error(`${join(dir, 'world.ts')} did not export a world with a fixturesDir`);
+  if (typeof world?.instance !== 'function' || world.fixturesDir === null)
+    throw new Error(`${join(dir, 'world.ts')} did not export a world with a fixturesDir`);
   mkdirSync(world.fixturesDir, { recursive: true });
   const written: string[] = [];
   for (const id of Object.keys(world.fixtures)) {
@@ -134,18 +157,27 @@ async function freezeFixtures(dir: string): Promise<string[]> {
       writeFileSync(join(world.fixturesDir, imageFileName(id, mount)), bytes);
       written.push(`fixtures/${imageFileName(id, mount)}`);
     }
-    writeFileSync(join(world.fixturesDir, `${id}.json`), JSON.stringify(built.meta, null, 2) + '\n');
+    writeFileSync(
+      join(world.fixturesDir, `${id}.json`),
+      JSON.stringify(built.meta, null, 2) + '\n',
+    );
     written.push(`fixtures/${id}.json`);
   }
   return written;
 }
 
 /** The project's `seahaven` dependency; packs this kit into the project unless it came from the registry. */
-async function kitDependency(dir: string, options: ScaffoldOptions, files: string[]): Promise<string> {
+async function kitDependency(
+  dir: string,
+  options: ScaffoldOptions,
+  files: string[],
+): Promise<string> {
   if (options.kit !== undefined) return options.kit;
   const origin = kitOrigin();
   if (origin.from === 'registry') return `^${origin.version}`;
-  options.onProgress?.(`Packing this kit into the project, so it installs without a registry copy of seahaven${origin.installed ? '' : ' (builds it first: about 30 s)'}…`);
+  options.onProgress?.(
+    `Packing this kit into the project, so it installs without a registry copy of seahaven${origin.installed ? '' : ' (builds it first: about 30 s)'}…`,
+  );
   const tarball = await packKit(dir);
   files.push(tarball);
   return `file:${tarball}`;
@@ -169,16 +201,30 @@ export async function scaffoldWorld(options: ScaffoldOptions): Promise<ScaffoldR
       writeFileSync(join(dir, file), text);
       files.push(file);
     };
-    write('package.json', JSON.stringify(projectManifest(options.name, await kitDependency(dir, options, files)), null, 2) + '\n');
-    for (const [template, file] of FILES) write(file, fill(readFileSync(new URL(template, TEMPLATE), 'utf8'), options.name, mounts));
+    write(
+      'package.json',
+      JSON.stringify(
+        projectManifest(options.name, await kitDependency(dir, options, files)),
+        null,
+        2,
+      ) + '\n',
+    );
+    for (const [template, file] of FILES)
+      write(file, fill(readFileSync(new URL(template, TEMPLATE), 'utf8'), options.name, mounts));
     // The project's AGENTS.md is the kit's, under a short header about this project's layout and scripts.
-    write('AGENTS.md', fill(readFileSync(new URL('AGENTS.md.tmpl', TEMPLATE), 'utf8'), options.name) + readFileSync(new URL('AGENTS.md', PACKAGE_ROOT), 'utf8'));
+    write(
+      'AGENTS.md',
+      fill(readFileSync(new URL('AGENTS.md.tmpl', TEMPLATE), 'utf8'), options.name) +
+        readFileSync(new URL('AGENTS.md', PACKAGE_ROOT), 'utf8'),
+    );
     files.push(...(await freezeFixtures(dir)));
     return { dir, files };
   } catch (e) {
     // Leave nothing half-written: the folder was absent or empty before.
     if (createdDir) rmSync(dir, { recursive: true, force: true });
-    else for (const entry of readdirSync(dir)) rmSync(join(dir, entry), { recursive: true, force: true });
+    else
+      for (const entry of readdirSync(dir))
+        rmSync(join(dir, entry), { recursive: true, force: true });
     throw e;
   }
 }

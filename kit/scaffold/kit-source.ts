@@ -16,17 +16,32 @@ const run = promisify(execFile);
 export const KIT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /** How the kit at `root` was installed: from the registry, or from anything else (a clone, a path, a tarball). */
-export function kitOrigin(root = KIT_ROOT): { from: 'registry'; version: string } | { from: 'local'; installed: boolean } {
-  const { name, version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { name: string; version: string };
+export function kitOrigin(
+  root = KIT_ROOT,
+): { from: 'registry'; version: string } | { from: 'local'; installed: boolean } {
+  const { name, version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+    name: string;
+    version: string;
+  };
   const modules = dirname(root.replace(/[\\/]+$/, ''));
   if (basename(modules) !== 'node_modules') return { from: 'local', installed: false };
   // npm records what it installed, and from where, in node_modules/.package-lock.json.
   const lock = join(modules, '.package-lock.json');
   if (existsSync(lock)) {
-    const packages = (JSON.parse(readFileSync(lock, 'utf8')) as { packages?: Record<string, { resolved?: string; link?: boolean }> }).packages ?? {};
+    const packages =
+      (
+        JSON.parse(readFileSync(lock, 'utf8')) as {
+          packages?: Record<string, { resolved?: string; link?: boolean }>;
+        }
+      ).packages ?? {};
     const entry = packages[`node_modules/${name}`];
     // A registry copy records its tarball's URL, or nothing where npm is set to omit-lockfile-registry-resolved.
-    if (entry !== undefined && entry.link !== true && (entry.resolved === undefined || /^https?:\/\//.test(entry.resolved))) return { from: 'registry', version };
+    if (
+      entry !== undefined &&
+      entry.link !== true &&
+      (entry.resolved === undefined || /^https?:\/\//.test(entry.resolved))
+    )
+      return { from: 'registry', version };
   }
   return { from: 'local', installed: true };
 }
@@ -42,16 +57,30 @@ export async function packKit(dir: string, root = KIT_ROOT): Promise<string> {
   const installed = origin.from === 'registry' || origin.installed;
   let stdout: string;
   try {
-    ({ stdout } = await run('npm', ['pack', '--pack-destination', dir, '--silent', ...(installed ? ['--ignore-scripts'] : [])], {
-      cwd: root,
-      env: { ...process.env, npm_config_fund: 'false', npm_config_audit: 'false', npm_config_update_notifier: 'false' },
-      maxBuffer: 16 * 1024 * 1024,
-    }));
+    ({ stdout } = await run(
+      'npm',
+      ['pack', '--pack-destination', dir, '--silent', ...(installed ? ['--ignore-scripts'] : [])],
+      {
+        cwd: root,
+        env: {
+          ...process.env,
+          npm_config_fund: 'false',
+          npm_config_audit: 'false',
+          npm_config_update_notifier: 'false',
+        },
+        maxBuffer: 16 * 1024 * 1024,
+      },
+    ));
   } catch (e) {
     const err = e as Error & { stderr?: string };
-    throw new Error(`npm pack of the kit at ${root} failed; run \`npm pack\` there to see why, or pass --kit <version|path|tarball>:\n${err.stderr ?? err.message}`);
+    throw new Error(
+      `npm pack of the kit at ${root} failed; run \`npm pack\` there to see why, or pass --kit <version|path|tarball>:\n${err.stderr ?? err.message}`,
+    );
   }
   const file = stdout.trim().split('\n').pop() ?? '';
-  if (!file.endsWith('.tgz') || !existsSync(join(dir, file))) throw new Error(`npm pack of the kit at ${root} wrote no tarball into ${dir} (it printed: ${stdout.trim()})`);
+  if (!file.endsWith('.tgz') || !existsSync(join(dir, file)))
+    throw new Error(
+      `npm pack of the kit at ${root} wrote no tarball into ${dir} (it printed: ${stdout.trim()})`,
+    );
   return file;
 }

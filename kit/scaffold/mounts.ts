@@ -64,14 +64,28 @@ export const MOUNTS: Readonly<Record<string, MountTemplate>> = { stripe: STRIPE 
 export function fillMounts(template: string, mounts: readonly string[]): string {
   const chosen = mounts.map((m) => MOUNTS[m]);
   const slot = (name: string): string => {
-    const parts = chosen.map((m) => ({ imports: m.imports, worlds: m.worlds, tasks: m.tasks, tests: m.tests })[name] ?? '');
+    const parts = chosen.map(
+      (m) => ({ imports: m.imports, worlds: m.worlds, tasks: m.tasks, tests: m.tests })[name] ?? '',
+    );
     return parts.join('\n');
   };
   return template
-    .replace(/^( *)\/\/ \{\{mount:(imports|worlds|tasks|tests)\}\}\n/gm, (_, indent: string, name: string) => {
-      const text = slot(name);
-      return text === '' ? '' : `${indent}${text}${text.endsWith('\n') ? '' : '\n'}`;
-    })
-    .replace('{{mount:rewards-imports}}', [...new Set(chosen.flatMap((m) => m.rewardsImports))].map((n) => `, ${n}`).join(''))
-    .replace('{{mount:task-names}}', chosen.flatMap((m) => m.taskNames).map((n) => `, ${n}`).join(''));
+    .replace(
+      /^( *)\/\/ \{\{mount:(imports|worlds|tasks|tests)\}\}\n/gm,
+      (_, indent: string, name: string) => {
+        const text = slot(name);
+        return text === '' ? '' : `${indent}${text}${text.endsWith('\n') ? '' : '\n'}`;
+      },
+    )
+    .replace(
+      '{{mount:rewards-imports}}',
+      [...new Set(chosen.flatMap((m) => m.rewardsImports))].map((n) => `, ${n}`).join(''),
+    )
+    .replace(
+      '{{mount:task-names}}',
+      chosen
+        .flatMap((m) => m.taskNames)
+        .map((n) => `, ${n}`)
+        .join(''),
+    );
 }

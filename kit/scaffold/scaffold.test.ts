@@ -5,7 +5,15 @@
  * that run it have 120 s.
  */
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,17 +28,32 @@ beforeAll(() => {
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 const repoBin = join(packageRoot, 'bin', 'seahaven.mjs');
-const seahaven = (cwd: string, ...args: string[]) => spawnSync(process.execPath, [repoBin, ...args], { cwd, encoding: 'utf8' });
+const seahaven = (cwd: string, ...args: string[]) =>
+  spawnSync(process.execPath, [repoBin, ...args], { cwd, encoding: 'utf8' });
 const output = (r: SpawnSyncReturns<string>) => `exit ${r.status}\n${r.stdout}\n${r.stderr}`;
 
-const PROJECT_FILES = ['.gitignore', 'AGENTS.md', 'eslint.config.mjs', 'fixtures', 'package.json', 'schema.sql', 'tasks.ts', 'tools.ts', 'tsconfig.json', 'world.test.ts', 'world.ts'];
+const PROJECT_FILES = [
+  '.gitignore',
+  'AGENTS.md',
+  'eslint.config.mjs',
+  'fixtures',
+  'package.json',
+  'schema.sql',
+  'tasks.ts',
+  'tools.ts',
+  'tsconfig.json',
+  'world.test.ts',
+  'world.ts',
+];
 
 describe('seahaven new: names and folders', () => {
   it('refuses a name the world and npm cannot use, with exit 2 and the rule', () => {
     for (const bad of ['My-World', '1world', 'world!', 'a'.repeat(65)]) {
       const r = seahaven(tmp, 'new', bad);
       expect(r.status, output(r)).toBe(2);
-      expect(r.stderr).toBe(`seahaven: "${bad}" is not a valid world name; use lower case letters, digits, - and _, starting with a letter (${PROJECT_NAME}), like my-world\n`);
+      expect(r.stderr).toBe(
+        `seahaven: "${bad}" is not a valid world name; use lower case letters, digits, - and _, starting with a letter (${PROJECT_NAME}), like my-world\n`,
+      );
     }
     expect(readdirSync(tmp)).toEqual([]);
   }, 120_000);
@@ -41,7 +64,9 @@ describe('seahaven new: names and folders', () => {
     writeFileSync(join(taken, 'notes.txt'), 'mine');
     const r = seahaven(tmp, 'new', 'taken');
     expect(r.status, output(r)).toBe(2);
-    expect(r.stderr).toMatch(/^seahaven: \S+taken is not empty and will not be overwritten; choose another name, give an empty or new folder with --dir <folder>, or remove \S+ first\n$/);
+    expect(r.stderr).toMatch(
+      /^seahaven: \S+taken is not empty and will not be overwritten; choose another name, give an empty or new folder with --dir <folder>, or remove \S+ first\n$/,
+    );
     expect(readdirSync(taken)).toEqual(['notes.txt']);
     const file = seahaven(tmp, 'new', 'other', '--dir', 'taken/notes.txt');
     expect(file.status, output(file)).toBe(2);
@@ -49,7 +74,9 @@ describe('seahaven new: names and folders', () => {
   });
 
   it('throws a ScaffoldError in process too', async () => {
-    await expect(scaffoldWorld({ name: 'Bad Name', dir: join(tmp, 'never') })).rejects.toThrow(ScaffoldError);
+    await expect(scaffoldWorld({ name: 'Bad Name', dir: join(tmp, 'never') })).rejects.toThrow(
+      ScaffoldError,
+    );
     expect(existsSync(join(tmp, 'never'))).toBe(false);
   });
 
@@ -59,28 +86,48 @@ describe('seahaven new: names and folders', () => {
     // --kit names the seahaven dependency; without it a clone packs itself into the project (the README test does that).
     const r = seahaven(tmp, 'new', 'todo_world', '--dir', 'empty', '--kit', '^0.1.0');
     expect(r.status, output(r)).toBe(0);
-    expect(r.stdout).toMatch(/^Created world "todo_world" in empty: package\.json, world\.ts, .*fixtures\/starter\.sqlite, fixtures\/starter\.json\n/);
-    expect(r.stdout).toContain('  cd empty\n  npm install\n  npm test && npm run check && npm run lint');
+    expect(r.stdout).toMatch(
+      /^Created world "todo_world" in empty: package\.json, world\.ts, .*fixtures\/starter\.sqlite, fixtures\/starter\.json\n/,
+    );
+    expect(r.stdout).toContain(
+      '  cd empty\n  npm install\n  npm test && npm run check && npm run lint',
+    );
     expect(readdirSync(dir).sort()).toEqual(PROJECT_FILES);
     expect(readdirSync(join(dir, 'fixtures')).sort()).toEqual(['starter.json', 'starter.sqlite']);
 
     const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
     const kit = JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8'));
-    expect(pkg).toMatchObject({ name: 'todo_world', type: 'module', scripts: { test: 'vitest run', check: 'seahaven check .', lint: 'seahaven lint', fixtures: 'seahaven fixtures build' } });
+    expect(pkg).toMatchObject({
+      name: 'todo_world',
+      type: 'module',
+      scripts: {
+        test: 'vitest run',
+        check: 'seahaven check .',
+        lint: 'seahaven lint',
+        fixtures: 'seahaven fixtures build',
+      },
+    });
     expect(pkg.devDependencies).toMatchObject({ seahaven: '^0.1.0', vite: '8.3.4' });
     expect(kit.version).toBe('0.1.0');
     expect(pkg.devDependencies.vitest).toMatch(/^\^4\./);
     expect(pkg.devDependencies.eslint).toMatch(/^\^10\./);
     expect(pkg.devDependencies.typescript).toMatch(/^~6\.0\./);
     expect(readFileSync(join(dir, 'world.ts'), 'utf8')).toContain("name: 'todo_world'");
-    expect(readFileSync(join(dir, 'eslint.config.mjs'), 'utf8')).toBe("import seahaven from 'seahaven/lint';\n\nexport default [seahaven.configs.recommended];\n");
+    expect(readFileSync(join(dir, 'eslint.config.mjs'), 'utf8')).toBe(
+      "import seahaven from 'seahaven/lint';\n\nexport default [seahaven.configs.recommended];\n",
+    );
     const agents = readFileSync(join(dir, 'AGENTS.md'), 'utf8');
     expect(agents).toMatch(/^# todo_world: a Seahaven world\n/);
     expect(agents.endsWith(readFileSync(join(packageRoot, 'AGENTS.md'), 'utf8'))).toBe(true);
     // World code imports the published names only.
     for (const file of ['world.ts', 'tools.ts', 'tasks.ts', 'world.test.ts']) {
-      const imports = [...readFileSync(join(dir, file), 'utf8').matchAll(/from '([^']+)'/g)].map((m) => m[1]);
-      expect(imports.every((i) => /^(seahaven(\/rewards|\/testing)?|vitest|\.\/[a-z]+\.ts)$/.test(i)), `${file}: ${imports}`).toBe(true);
+      const imports = [...readFileSync(join(dir, file), 'utf8').matchAll(/from '([^']+)'/g)].map(
+        (m) => m[1],
+      );
+      expect(
+        imports.every((i) => /^(seahaven(\/rewards|\/testing)?|vitest|\.\/[a-z]+\.ts)$/.test(i)),
+        `${file}: ${imports}`,
+      ).toBe(true);
     }
 
     // The frozen fixture is exactly what a rebuild gives.
@@ -92,10 +139,14 @@ describe('seahaven new: names and folders', () => {
     writeFileSync(join(dir, 'fixtures', 'retired.sqlite'), 'old image');
     const stale = seahaven(dir, 'fixtures', 'build', '--check');
     expect(stale.status, output(stale)).toBe(1);
-    expect(stale.stdout).toContain(`STALE ${join(dir, 'fixtures', 'retired.sqlite')}  no fixture declares it\n`);
+    expect(stale.stdout).toContain(
+      `STALE ${join(dir, 'fixtures', 'retired.sqlite')}  no fixture declares it\n`,
+    );
     const cleaned = seahaven(dir, 'fixtures', 'build');
     expect(cleaned.status, output(cleaned)).toBe(0);
-    expect(cleaned.stdout).toContain(`removed ${join(dir, 'fixtures', 'retired.sqlite')}  no fixture declares it\n`);
+    expect(cleaned.stdout).toContain(
+      `removed ${join(dir, 'fixtures', 'retired.sqlite')}  no fixture declares it\n`,
+    );
     expect(readdirSync(join(dir, 'fixtures')).sort()).toEqual(['starter.json', 'starter.sqlite']);
   }, 120_000);
 
@@ -103,32 +154,50 @@ describe('seahaven new: names and folders', () => {
     const r = seahaven(tmp, 'new', 'boxcraft', '--mount', 'stripe', '--kit', '^0.1.0');
     expect(r.status, output(r)).toBe(0);
     const dir = join(tmp, 'boxcraft');
-    expect(readdirSync(join(dir, 'fixtures')).sort()).toEqual(['starter.json', 'starter.sqlite', 'starter.stripe.sqlite']);
+    expect(readdirSync(join(dir, 'fixtures')).sort()).toEqual([
+      'starter.json',
+      'starter.sqlite',
+      'starter.stripe.sqlite',
+    ]);
     const world = readFileSync(join(dir, 'world.ts'), 'utf8');
     expect(world).toContain("import { stripe } from 'seahaven/worlds/stripe';");
-    expect(world).toContain("worlds: { stripe: { world: stripe, prefix: 'stripe_', http: true } },");
-    expect(readFileSync(join(dir, 'tasks.ts'), 'utf8')).toContain('export const tasks = [completePayRent, addStripeCustomer];');
-    expect(readFileSync(join(dir, 'world.test.ts'), 'utf8')).toContain("Stripe failure reaches the agent with Stripe\\'s own error code");
+    expect(world).toContain(
+      "worlds: { stripe: { world: stripe, prefix: 'stripe_', http: true } },",
+    );
+    expect(readFileSync(join(dir, 'tasks.ts'), 'utf8')).toContain(
+      'export const tasks = [completePayRent, addStripeCustomer];',
+    );
+    expect(readFileSync(join(dir, 'world.test.ts'), 'utf8')).toContain(
+      "Stripe failure reaches the agent with Stripe\\'s own error code",
+    );
     expect(readFileSync(join(dir, 'world.ts'), 'utf8')).not.toContain('{{');
     const check = seahaven(dir, 'check', '.');
     expect(check.status, output(check)).toBe(0);
-    expect(check.stdout).toContain('OK boxcraft 0.1.0: no findings (load, schema, tools, fixtures, lint, determinism, graders).');
+    expect(check.stdout).toContain(
+      'OK boxcraft 0.1.0: no findings (load, schema, tools, fixtures, lint, determinism, graders).',
+    );
   }, 120_000);
 
   it('refuses a world it cannot mount, naming those it can', () => {
     const r = seahaven(tmp, 'new', 'shop', '--mount', 'paypal', '--kit', '^0.1.0');
     expect(r.status, output(r)).toBe(2);
-    expect(r.stderr).toBe('seahaven: --mount paypal: no such world to mount; the worlds seahaven new can mount are stripe\n');
+    expect(r.stderr).toBe(
+      'seahaven: --mount paypal: no such world to mount; the worlds seahaven new can mount are stripe\n',
+    );
     expect(existsSync(join(tmp, 'shop'))).toBe(false);
   });
 
   it('takes a path as the name, naming the world after its last part', () => {
     const r = seahaven(tmp, 'new', 'nested/path_world', '--kit', '^0.1.0');
     expect(r.status, output(r)).toBe(0);
-    expect(readFileSync(join(tmp, 'nested', 'path_world', 'world.ts'), 'utf8')).toContain("name: 'path_world'");
+    expect(readFileSync(join(tmp, 'nested', 'path_world', 'world.ts'), 'utf8')).toContain(
+      "name: 'path_world'",
+    );
     const both = seahaven(tmp, 'new', 'nested/other', '--dir', 'elsewhere');
     expect(both.status, output(both)).toBe(2);
-    expect(both.stderr).toBe('seahaven: give the folder once: either a path as <name> (nested/other) or --dir elsewhere\n');
+    expect(both.stderr).toBe(
+      'seahaven: give the folder once: either a path as <name> (nested/other) or --dir elsewhere\n',
+    );
   }, 120_000);
 });
 
@@ -137,18 +206,37 @@ describe('where a scaffolded project gets the kit', () => {
     const project = mkdtempSync(join(tmpdir(), 'seahaven-origin-'));
     const root = join(project, 'node_modules', 'seahaven');
     mkdirSync(root, { recursive: true });
-    writeFileSync(join(root, 'package.json'), JSON.stringify({ name: 'seahaven', version: '0.3.1' }));
-    if (lockEntry) writeFileSync(join(project, 'node_modules', '.package-lock.json'), JSON.stringify({ packages: { 'node_modules/seahaven': lockEntry } }));
+    writeFileSync(
+      join(root, 'package.json'),
+      JSON.stringify({ name: 'seahaven', version: '0.3.1' }),
+    );
+    if (lockEntry)
+      writeFileSync(
+        join(project, 'node_modules', '.package-lock.json'),
+        JSON.stringify({ packages: { 'node_modules/seahaven': lockEntry } }),
+      );
     return { root: `${root}/`, done: () => rmSync(project, { recursive: true, force: true }) };
   };
 
   it('depends on the registry version only when npm installed the kit from the registry', () => {
     const cases: [Record<string, unknown> | null, ReturnType<typeof kitOrigin>][] = [
-      [{ version: '0.3.1', resolved: 'https://registry.npmjs.org/seahaven/-/seahaven-0.3.1.tgz' }, { from: 'registry', version: '0.3.1' }],
+      [
+        { version: '0.3.1', resolved: 'https://registry.npmjs.org/seahaven/-/seahaven-0.3.1.tgz' },
+        { from: 'registry', version: '0.3.1' },
+      ],
       // npm set to omit-lockfile-registry-resolved records no URL for registry packages.
-      [{ version: '0.3.1', integrity: 'sha512-x' }, { from: 'registry', version: '0.3.1' }],
-      [{ version: '0.3.1', resolved: 'file:seahaven-0.3.1.tgz' }, { from: 'local', installed: true }],
-      [{ resolved: '../seahaven', link: true }, { from: 'local', installed: true }],
+      [
+        { version: '0.3.1', integrity: 'sha512-x' },
+        { from: 'registry', version: '0.3.1' },
+      ],
+      [
+        { version: '0.3.1', resolved: 'file:seahaven-0.3.1.tgz' },
+        { from: 'local', installed: true },
+      ],
+      [
+        { resolved: '../seahaven', link: true },
+        { from: 'local', installed: true },
+      ],
       [null, { from: 'local', installed: true }],
     ];
     for (const [entry, origin] of cases) {

@@ -56,7 +56,8 @@ function quoted(value: string): string {
 export function hostCheck(options: Pick<AccessOptions, 'allowedHosts'>): (host: string) => boolean {
   const hosts = new Set((options.allowedHosts ?? []).map((h) => h.trim().toLowerCase()));
   const anyHost = hosts.has('*');
-  return (host) => anyHost || isLoopbackHost(host) || hosts.has(host) || hosts.has(hostnameOf(host));
+  return (host) =>
+    anyHost || isLoopbackHost(host) || hosts.has(host) || hosts.has(hostnameOf(host));
 }
 
 /**
@@ -65,7 +66,9 @@ export function hostCheck(options: Pick<AccessOptions, 'allowedHosts'>): (host: 
  * const check = accessCheck({ allowedHosts: ['my-space.hf.space'] });
  * check(new Request('http://evil.example/state')); // { status: 403, message: 'Host "evil.example" is not allowed …' }
  */
-export function accessCheck(options: AccessOptions): (req: Request) => { status: 403 | 415; message: string } | undefined {
+export function accessCheck(
+  options: AccessOptions,
+): (req: Request) => { status: 403 | 415; message: string } | undefined {
   const hosts = new Set((options.allowedHosts ?? []).map((h) => h.trim().toLowerCase()));
   const origins = new Set((options.allowedOrigins ?? []).map(normalizeOrigin));
   const anyOrigin = origins.has('*');
@@ -106,7 +109,11 @@ export function accessCheck(options: AccessOptions): (req: Request) => { status:
         };
       }
     }
-    if (WRITES.has(req.method) && !JSON_TYPE.test(req.headers.get('content-type') ?? '') && !options.ownBodyType?.(new URL(req.url).pathname)) {
+    if (
+      WRITES.has(req.method) &&
+      !JSON_TYPE.test(req.headers.get('content-type') ?? '') &&
+      !options.ownBodyType?.(new URL(req.url).pathname)
+    ) {
       const sent = req.headers.get('content-type');
       return {
         status: 415,
@@ -119,7 +126,8 @@ export function accessCheck(options: AccessOptions): (req: Request) => { status:
 
 const CORS_HEADERS = {
   'Access-Control-Allow-Methods': 'GET, POST, DELETE',
-  'Access-Control-Allow-Headers': 'Authorization, Content-Type, X-Session-Id, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID',
+  'Access-Control-Allow-Headers':
+    'Authorization, Content-Type, X-Session-Id, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID',
   'Access-Control-Max-Age': '600',
 };
 
@@ -134,14 +142,22 @@ const CORS_HEADERS = {
 export function accessGuard(options: AccessOptions): MiddlewareHandler {
   const check = accessCheck(options);
   const listed = new Set((options.allowedOrigins ?? []).map(normalizeOrigin));
-  const corsFor = (origin: string | undefined) => origin !== undefined && (listed.has('*') || listed.has(normalizeOrigin(origin)));
+  const corsFor = (origin: string | undefined) =>
+    origin !== undefined && (listed.has('*') || listed.has(normalizeOrigin(origin)));
   return async function guardAccess(c: Context, next) {
     const refused = check(c.req.raw);
     if (refused === undefined) {
       const origin = c.req.header('origin');
       if (!corsFor(origin) || c.req.header('upgrade') !== undefined) return next();
-      if (c.req.method === 'OPTIONS' && c.req.header('access-control-request-method') !== undefined) {
-        return c.body(null, 204, { 'Access-Control-Allow-Origin': origin!, Vary: 'Origin', ...CORS_HEADERS });
+      if (
+        c.req.method === 'OPTIONS' &&
+        c.req.header('access-control-request-method') !== undefined
+      ) {
+        return c.body(null, 204, {
+          'Access-Control-Allow-Origin': origin!,
+          Vary: 'Origin',
+          ...CORS_HEADERS,
+        });
       }
       await next();
       c.header('Access-Control-Allow-Origin', origin);
@@ -151,7 +167,10 @@ export function accessGuard(options: AccessOptions): MiddlewareHandler {
     }
     c.header('X-Seahaven-Refused', refused.message.replace(/[^\x20-\x7e]/g, '?'));
     if (c.req.path === '/mcp' || c.req.path.endsWith('/mcp')) {
-      return c.json({ jsonrpc: '2.0', id: null, error: { code: -32000, message: refused.message } }, refused.status);
+      return c.json(
+        { jsonrpc: '2.0', id: null, error: { code: -32000, message: refused.message } },
+        refused.status,
+      );
     }
     return c.json({ detail: refused.message }, refused.status);
   };

@@ -36,10 +36,17 @@ function structure(world: World, fixture: string): Set<string> {
   const inst = world.instance({ fixture });
   try {
     const names = new Set<string>();
-    const tables = inst.query<{ schema: string; name: string }>("SELECT s.name AS schema, t.name FROM pragma_database_list s JOIN pragma_table_list t ON t.schema = s.name WHERE t.type = 'table'");
+    const tables = inst.query<{ schema: string; name: string }>(
+      "SELECT s.name AS schema, t.name FROM pragma_database_list s JOIN pragma_table_list t ON t.schema = s.name WHERE t.type = 'table'",
+    );
     for (const t of tables) {
       names.add(t.name);
-      for (const c of inst.query<{ name: string }>(`SELECT name FROM pragma_table_info(?, ?)`, t.name, t.schema)) names.add(c.name);
+      for (const c of inst.query<{ name: string }>(
+        `SELECT name FROM pragma_table_info(?, ?)`,
+        t.name,
+        t.schema,
+      ))
+        names.add(c.name);
     }
     return names;
   } finally {
@@ -58,10 +65,13 @@ function gradeTargets(grade: Grade, targets: Targets, known: Set<string>): void 
     for (const text of [c.name, c.reason]) {
       for (const m of text.matchAll(/"((?:[^"\\]|\\.)+)"/g)) targets.strings.add(m[1]);
       // Regex targets, like /^head of research$/i: their words.
-      for (const m of text.matchAll(/(?:^|[\s(])\/\^?((?:[^/\\]|\\.)+?)\$?\/[a-z]*/g)) if (/^[\w @.-]{3,}$/.test(m[1])) targets.strings.add(m[1]);
+      for (const m of text.matchAll(/(?:^|[\s(])\/\^?((?:[^/\\]|\\.)+?)\$?\/[a-z]*/g))
+        if (/^[\w @.-]{3,}$/.test(m[1])) targets.strings.add(m[1]);
       // Ids of rows (con_dana, cus_3o2L…, deal_globex_routes), which are not the schema's names.
-      for (const m of text.matchAll(/\b[a-z]{2,5}_[A-Za-z0-9_]{3,}\b/g)) if (!known.has(m[0])) targets.strings.add(m[0]);
-      for (const m of text.matchAll(/(?:exactly|at least|of|[=≈]) (-?\d+(?:\.\d+)?)\b/g)) addNumber(targets, m[1]);
+      for (const m of text.matchAll(/\b[a-z]{2,5}_[A-Za-z0-9_]{3,}\b/g))
+        if (!known.has(m[0])) targets.strings.add(m[0]);
+      for (const m of text.matchAll(/(?:exactly|at least|of|[=≈]) (-?\d+(?:\.\d+)?)\b/g))
+        addNumber(targets, m[1]);
       for (const m of text.matchAll(/\((\d+) of (\d+)\)/g)) addNumber(targets, m[2]);
     }
   }
@@ -94,8 +104,10 @@ function targetsOf(world: World, task: Task): Targets {
 }
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const wordIn = (text: string, word: string) => new RegExp(`(?<![A-Za-z0-9_])${escape(word)}(?![A-Za-z0-9_])`).test(text);
-const numberIn = (text: string, n: string) => new RegExp(`(?<![\\w.])${escape(n)}(?![\\w.]|\\.\\d)`).test(text);
+const wordIn = (text: string, word: string) =>
+  new RegExp(`(?<![A-Za-z0-9_])${escape(word)}(?![A-Za-z0-9_])`).test(text);
+const numberIn = (text: string, n: string) =>
+  new RegExp(`(?<![\\w.])${escape(n)}(?![\\w.]|\\.\\d)`).test(text);
 
 /** What the agent can read of one task over the WebSocket, HTTP, JSON-RPC and MCP, by where it read it. */
 async function agentSurfaces(world: World, task: Task): Promise<Record<string, string>> {
@@ -121,12 +133,19 @@ async function agentSurfaces(world: World, task: Task): Promise<Record<string, s
   } finally {
     await p.close();
   }
-  const post = (path: string, body: unknown) => fetch(base + path, { method: 'POST', headers: { 'content-type': 'application/json', 'x-session-id': `view-${task.id}` }, body: JSON.stringify(body) }).then((r) => r.text());
+  const post = (path: string, body: unknown) =>
+    fetch(base + path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-session-id': `view-${task.id}` },
+      body: JSON.stringify(body),
+    }).then((r) => r.text());
   out['http reset'] = await post('/reset', { task: task.id });
   out['http grade at step 0'] = await post('/step', { action: { type: 'grade' } });
   out['http submit with trace'] = await post('/step', { action: { type: 'submit', trace: true } });
   out['http submit'] = await post('/step', { action: { type: 'submit' } });
-  out['http state'] = await fetch(`${base}/state`, { headers: { 'x-session-id': `view-${task.id}` } }).then((r) => r.text());
+  out['http state'] = await fetch(`${base}/state`, {
+    headers: { 'x-session-id': `view-${task.id}` },
+  }).then((r) => r.text());
   out['json-rpc tools/list'] = await post('/mcp', { jsonrpc: '2.0', id: 1, method: 'tools/list' });
   const inst = openInstance(world, { task: task.id });
   const mcp = createWorldServer(world, () => inst, { task: task.id });
@@ -147,51 +166,78 @@ async function agentSurfaces(world: World, task: Task): Promise<Record<string, s
 /** What the agent is meant to read: the prompt, the tools, and the episode's fixture, seed and clock. */
 function allowedText(world: World, task: Task): string {
   const inst = world.instance({ fixture: task.fixture, task: task.id });
-  const text = [task.prompt, JSON.stringify(world.toolListings()), world.mcp.instructions ?? '', task.fixture, inst.clock.iso()].join('\n');
+  const text = [
+    task.prompt,
+    JSON.stringify(world.toolListings()),
+    world.mcp.instructions ?? '',
+    task.fixture,
+    inst.clock.iso(),
+  ].join('\n');
   inst.destroy();
   return text;
 }
 
-describe('what an agent can read of a task holds none of its grader\'s targets', () => {
-  it.each(WORLDS.map((w) => [w.name, w] as const))('%s: every task, every agent-facing transport', async (_name, world) => {
-    expect(world.tasks.length).toBeGreaterThan(0);
-    const leaks: string[] = [];
-    let checked = 0;
-    for (const task of world.tasks) {
-      const targets = targetsOf(world, task);
-      const allowed = allowedText(world, task);
-      const surfaces = await agentSurfaces(world, task);
-      // The trace was refused wherever the agent asked for it.
-      for (const where of ['ws grade with trace', 'ws submit with trace', 'http submit with trace']) {
-        if (!/grader token/.test(surfaces[where]) || surfaces[where].includes('"trace":{')) leaks.push(`${task.id}: the trace answered in ${where}`);
+describe("what an agent can read of a task holds none of its grader's targets", () => {
+  it.each(WORLDS.map((w) => [w.name, w] as const))(
+    '%s: every task, every agent-facing transport',
+    async (_name, world) => {
+      expect(world.tasks.length).toBeGreaterThan(0);
+      const leaks: string[] = [];
+      let checked = 0;
+      for (const task of world.tasks) {
+        const targets = targetsOf(world, task);
+        const allowed = allowedText(world, task);
+        const surfaces = await agentSurfaces(world, task);
+        // The trace was refused wherever the agent asked for it.
+        for (const where of [
+          'ws grade with trace',
+          'ws submit with trace',
+          'http submit with trace',
+        ]) {
+          if (!/grader token/.test(surfaces[where]) || surfaces[where].includes('"trace":{'))
+            leaks.push(`${task.id}: the trace answered in ${where}`);
+        }
+        for (const s of targets.strings) {
+          if (wordIn(allowed, s)) continue;
+          checked++;
+          for (const [where, text] of Object.entries(surfaces))
+            if (wordIn(text, s) || wordIn(text, JSON.stringify(s).slice(1, -1)))
+              leaks.push(`${task.id}: ${JSON.stringify(s)} in ${where}`);
+        }
+        for (const n of targets.numbers) {
+          if (numberIn(allowed, n)) continue;
+          checked++;
+          for (const [where, text] of Object.entries(surfaces))
+            if (numberIn(text, n)) leaks.push(`${task.id}: ${n} in ${where}`);
+        }
       }
-      for (const s of targets.strings) {
-        if (wordIn(allowed, s)) continue;
-        checked++;
-        for (const [where, text] of Object.entries(surfaces)) if (wordIn(text, s) || wordIn(text, JSON.stringify(s).slice(1, -1))) leaks.push(`${task.id}: ${JSON.stringify(s)} in ${where}`);
-      }
-      for (const n of targets.numbers) {
-        if (numberIn(allowed, n)) continue;
-        checked++;
-        for (const [where, text] of Object.entries(surfaces)) if (numberIn(text, n)) leaks.push(`${task.id}: ${n} in ${where}`);
-      }
-    }
-    // The walk looked for something: a change that emptied the targets would pass without checking anything.
-    expect(checked).toBeGreaterThan(world.tasks.length);
-    expect(leaks).toEqual([]);
-  });
+      // The walk looked for something: a change that emptied the targets would pass without checking anything.
+      expect(checked).toBeGreaterThan(world.tasks.length);
+      expect(leaks).toEqual([]);
+    },
+  );
 
   it('the same surfaces do carry the targets to a trainer holding the grader token', async () => {
     const task = crm.task('add_lead')!;
     const p = await WireProbe.open(`${server.url.replace('http', 'ws')}/crm/ws`);
     try {
-      await p.ask({ type: 'reset', data: { task: task.id, grader_token: 'agent-view-test-secret' } });
+      await p.ask({
+        type: 'reset',
+        data: { task: task.id, grader_token: 'agent-view-test-secret' },
+      });
       p.send({ type: 'step', data: { type: 'grade' } });
       const text = (await p.next()).text;
       expect(text).toContain('cmp_acme');
       expect(text).toContain('ada.lovelace@acmerobotics.example');
       // The trace is the trainer's too: the episode's calls and the rows they changed.
-      p.send({ type: 'step', data: { type: 'call_tool', tool_name: 'create_contact', arguments: { name: 'Trace Probe', email: 'trace.probe@example.com' } } });
+      p.send({
+        type: 'step',
+        data: {
+          type: 'call_tool',
+          tool_name: 'create_contact',
+          arguments: { name: 'Trace Probe', email: 'trace.probe@example.com' },
+        },
+      });
       await p.next();
       p.send({ type: 'step', data: { type: 'submit', trace: true } });
       const traced = (await p.next()).json.data.observation.trace;

@@ -109,7 +109,15 @@ export interface SeahavenApp {
   faceFastPath?: (req: IncomingMessage, res: ServerResponse) => boolean;
 }
 
-export const DEFAULTS = { maxSessions: DEFAULT_MAX_SESSIONS, idleTimeoutMs: 15 * 60_000, hibernateAfterMs: 30_000, forkTtlMs: 60_000, maxFrameBytes: 1 << 20, maxBodyBytes: 1 << 20, bodyTimeoutMs: 10_000 };
+export const DEFAULTS = {
+  maxSessions: DEFAULT_MAX_SESSIONS,
+  idleTimeoutMs: 15 * 60_000,
+  hibernateAfterMs: 30_000,
+  forkTtlMs: 60_000,
+  maxFrameBytes: 1 << 20,
+  maxBodyBytes: 1 << 20,
+  bodyTimeoutMs: 10_000,
+};
 const SHUTDOWN_GRACE_MS = 10_000;
 
 /**
@@ -120,37 +128,75 @@ const SHUTDOWN_GRACE_MS = 10_000;
  */
 export function createApp(options: AppOptions): SeahavenApp {
   const worlds = options.worlds;
-  if (!Array.isArray(worlds) || worlds.length === 0) throw new Error('createApp: pass at least one world, like { worlds: [crm] }');
+  if (!Array.isArray(worlds) || worlds.length === 0)
+    throw new Error('createApp: pass at least one world, like { worlds: [crm] }');
   const names = new Set<string>();
   for (const w of worlds) {
-    if (names.has(w.name)) throw new Error(`createApp: two worlds are named "${w.name}"; each world is served under /<name>, so names must differ`);
+    if (names.has(w.name))
+      throw new Error(
+        `createApp: two worlds are named "${w.name}"; each world is served under /<name>, so names must differ`,
+      );
     names.add(w.name);
   }
   const logger = options.logger ?? ((line: string) => console.error(line));
   const maxSessions = options.maxSessions ?? DEFAULTS.maxSessions;
-  if (!Number.isSafeInteger(maxSessions) || maxSessions < 1) throw new Error(`createApp: maxSessions must be a whole number >= 1; got ${maxSessions}`);
+  if (!Number.isSafeInteger(maxSessions) || maxSessions < 1)
+    throw new Error(`createApp: maxSessions must be a whole number >= 1; got ${maxSessions}`);
   const forkTtlMs = options.forkTtlMs ?? DEFAULTS.forkTtlMs;
   // A timer's delay is a signed 32-bit number of milliseconds (about 24.8 days); a longer one would fire at once.
-  if (!Number.isFinite(forkTtlMs) || forkTtlMs <= 0 || forkTtlMs > 2 ** 31 - 1) throw new Error(`createApp: forkTtlMs must be a number of milliseconds from 1 to ${2 ** 31 - 1}; got ${forkTtlMs}`);
-  const sessions = new SessionRegistry({ maxSessions, idleTimeoutMs: options.idleTimeoutMs ?? DEFAULTS.idleTimeoutMs, hibernateAfterMs: options.hibernateAfterMs ?? DEFAULTS.hibernateAfterMs, forkTtlMs, logger });
-  const slowCallMs = options.slowCallMs === undefined ? undefined : checkSlowCallMs(options.slowCallMs, 'createApp: slowCallMs');
+  if (!Number.isFinite(forkTtlMs) || forkTtlMs <= 0 || forkTtlMs > 2 ** 31 - 1)
+    throw new Error(
+      `createApp: forkTtlMs must be a number of milliseconds from 1 to ${2 ** 31 - 1}; got ${forkTtlMs}`,
+    );
+  const sessions = new SessionRegistry({
+    maxSessions,
+    idleTimeoutMs: options.idleTimeoutMs ?? DEFAULTS.idleTimeoutMs,
+    hibernateAfterMs: options.hibernateAfterMs ?? DEFAULTS.hibernateAfterMs,
+    forkTtlMs,
+    logger,
+  });
+  const slowCallMs =
+    options.slowCallMs === undefined
+      ? undefined
+      : checkSlowCallMs(options.slowCallMs, 'createApp: slowCallMs');
   for (const key of ['maxCallLogBytes', 'maxDbGrowthBytes'] as const) {
     const value = options[key];
-    if (value !== undefined && (!Number.isSafeInteger(value) || value < 0)) throw new Error(`createApp: ${key} must be a whole number of bytes >= 0; got ${value}`);
+    if (value !== undefined && (!Number.isSafeInteger(value) || value < 0))
+      throw new Error(`createApp: ${key} must be a whole number of bytes >= 0; got ${value}`);
   }
   const maxMemory = options.maxMemoryBytes ?? defaultMemoryBudget().bytes;
-  if (!(maxMemory > 0)) throw new Error(`createApp: maxMemoryBytes must be a number of bytes > 0 (Infinity: no budget); got ${options.maxMemoryBytes}`);
+  if (!(maxMemory > 0))
+    throw new Error(
+      `createApp: maxMemoryBytes must be a number of bytes > 0 (Infinity: no budget); got ${options.maxMemoryBytes}`,
+    );
   const memory = maxMemory === Infinity ? undefined : new MemoryBudget(maxMemory);
   const scheduler = new FairScheduler(undefined, undefined, logger);
-  const limits: BodyLimits = { maxBodyBytes: options.maxBodyBytes ?? DEFAULTS.maxBodyBytes, bodyTimeoutMs: options.bodyTimeoutMs ?? DEFAULTS.bodyTimeoutMs, report: rateLimited(logger) };
-  if (!Number.isFinite(limits.bodyTimeoutMs) || limits.bodyTimeoutMs <= 0) throw new Error(`createApp: bodyTimeoutMs must be a number of milliseconds > 0; got ${limits.bodyTimeoutMs}`);
+  const limits: BodyLimits = {
+    maxBodyBytes: options.maxBodyBytes ?? DEFAULTS.maxBodyBytes,
+    bodyTimeoutMs: options.bodyTimeoutMs ?? DEFAULTS.bodyTimeoutMs,
+    report: rateLimited(logger),
+  };
+  if (!Number.isFinite(limits.bodyTimeoutMs) || limits.bodyTimeoutMs <= 0)
+    throw new Error(
+      `createApp: bodyTimeoutMs must be a number of milliseconds > 0; got ${limits.bodyTimeoutMs}`,
+    );
   const app = new Hono();
   // A world's HTTP face answers under /<world><basePath>, and the first such world also at <basePath>.
   const rootFace = worlds.find((w) => w.http !== undefined);
-  const facePrefixes = worlds.flatMap((w) => (w.http ? [`/${w.name}${w.http.basePath}`, ...(w === rootFace ? [w.http.basePath] : [])] : []));
+  const facePrefixes = worlds.flatMap((w) =>
+    w.http ? [`/${w.name}${w.http.basePath}`, ...(w === rootFace ? [w.http.basePath] : [])] : [],
+  );
   const onFace = (path: string) => facePrefixes.some((p) => path === p || path.startsWith(p + '/'));
   // Host, Origin and Content-Type come first, for every route, public ones and WebSocket upgrades included.
-  app.use('*', accessGuard({ token: options.token, allowedHosts: options.allowedHosts, allowedOrigins: options.allowedOrigins, ownBodyType: onFace }));
+  app.use(
+    '*',
+    accessGuard({
+      token: options.token,
+      allowedHosts: options.allowedHosts,
+      allowedOrigins: options.allowedOrigins,
+      ownBodyType: onFace,
+    }),
+  );
   // Registered before the token middleware, so they answer without it; a browser cannot send a header when it opens a page.
   options.publicRoutes?.(app);
   // A face's requests carry the API's own key in Authorization; face-routes.ts checks the token its own way.
@@ -180,7 +226,12 @@ export function createApp(options: AppOptions): SeahavenApp {
   const endpoints = new Map<string, Endpoint>();
   const faceTargets = new Map<string, FaceTarget>();
   for (const world of worlds) {
-    const faceKeys = world.http ? new FaceKeys(world.http, router === undefined ? undefined : (key) => router.ownerOfKey(key) === router.slot) : undefined;
+    const faceKeys = world.http
+      ? new FaceKeys(
+          world.http,
+          router === undefined ? undefined : (key) => router.ownerOfKey(key) === router.slot,
+        )
+      : undefined;
     if (faceKeys) sessions.onSessionEnd((s) => faceKeys.release(s));
     const ep = new Endpoint(world, {
       faceKeys,
@@ -189,9 +240,15 @@ export function createApp(options: AppOptions): SeahavenApp {
       hooks: options.hooks ?? {},
       logger,
       slowCallMs,
-      episodeLimits: { maxCallLogBytes: options.maxCallLogBytes, maxDbGrowthBytes: options.maxDbGrowthBytes },
+      episodeLimits: {
+        maxCallLogBytes: options.maxCallLogBytes,
+        maxDbGrowthBytes: options.maxDbGrowthBytes,
+      },
       memory,
-      defaultFixture: options.defaultFixtures !== undefined && Object.hasOwn(options.defaultFixtures, world.name) ? options.defaultFixtures[world.name] : undefined,
+      defaultFixture:
+        options.defaultFixtures !== undefined && Object.hasOwn(options.defaultFixtures, world.name)
+          ? options.defaultFixtures[world.name]
+          : undefined,
       maxFrameChars: options.maxFrameBytes ?? DEFAULTS.maxFrameBytes,
       graderToken: options.graderToken,
     });
@@ -210,14 +267,26 @@ export function createApp(options: AppOptions): SeahavenApp {
     });
     if (router !== undefined) sub.get('/ws', forkGate(ep));
     sub.get('/ws', wsRoute(ep, scheduler, logger, router));
-    sub.get('/ws', (c) => c.json({ detail: `${c.req.path} speaks WebSocket; connect with a WebSocket client (ws://…${c.req.path})` }, 426));
+    sub.get('/ws', (c) =>
+      c.json(
+        {
+          detail: `${c.req.path} speaks WebSocket; connect with a WebSocket client (ws://…${c.req.path})`,
+        },
+        426,
+      ),
+    );
     httpRoutes(sub, ep, { limits, mcpHttp: options.mcpHttp, cluster: router });
     taskRoutes(sub, world, limits);
     const face = faceKeys ? { limits, logger, serverToken, cluster: router } : undefined;
     if (faceKeys && face) {
       faceRoutes(sub, ep, faceKeys, face);
-      faceTargets.set(`/${world.name}${faceKeys.face.basePath}`, { ep, keys: faceKeys, options: face });
-      if (world === rootFace) faceTargets.set(faceKeys.face.basePath, { ep, keys: faceKeys, options: face });
+      faceTargets.set(`/${world.name}${faceKeys.face.basePath}`, {
+        ep,
+        keys: faceKeys,
+        options: face,
+      });
+      if (world === rootFace)
+        faceTargets.set(faceKeys.face.basePath, { ep, keys: faceKeys, options: face });
     }
     app.route(`/${world.name}`, sub);
     // The first world also answers at the root, so `http://host:port` is an OpenEnv base URL.
@@ -237,18 +306,42 @@ export function createApp(options: AppOptions): SeahavenApp {
     endpoints,
     scheduler,
     limits,
-    ...(router === undefined ? { faceFastPath: faceFastPath({ targets: faceTargets, hostAllowed: options.token === undefined ? hostCheck({ allowedHosts: options.allowedHosts }) : null }) } : { cluster: router }),
+    ...(router === undefined
+      ? {
+          faceFastPath: faceFastPath({
+            targets: faceTargets,
+            hostAllowed:
+              options.token === undefined
+                ? hostCheck({ allowedHosts: options.allowedHosts })
+                : null,
+          }),
+        }
+      : { cluster: router }),
     async shutdown() {
       for (const ep of endpoints.values()) ep.closing = true;
       // Requests already received finish; a hook that never settles must not hold the shutdown forever.
       let timer: ReturnType<typeof setTimeout> | undefined;
-      await Promise.race([scheduler.idle(), new Promise<void>((r) => (timer = setTimeout(r, options.shutdownGraceMs ?? SHUTDOWN_GRACE_MS)))]);
+      await Promise.race([
+        scheduler.idle(),
+        new Promise<void>(
+          (r) => (timer = setTimeout(r, options.shutdownGraceMs ?? SHUTDOWN_GRACE_MS)),
+        ),
+      ]);
       clearTimeout(timer);
       sessions.endAll('shutdown');
     },
   };
   options.extend?.(app, server);
-  app.notFound((c) => c.json({ detail: `no route ${c.req.method} ${c.req.path}; worlds are served under ${worlds.map((w) => `/${w.name}`).join(', ')} (the first also at /)` }, 404));
-  app.onError((err, c) => c.json({ detail: logInternal(logger, `on ${c.req.method} ${c.req.path}`, err) }, 500));
+  app.notFound((c) =>
+    c.json(
+      {
+        detail: `no route ${c.req.method} ${c.req.path}; worlds are served under ${worlds.map((w) => `/${w.name}`).join(', ')} (the first also at /)`,
+      },
+      404,
+    ),
+  );
+  app.onError((err, c) =>
+    c.json({ detail: logInternal(logger, `on ${c.req.method} ${c.req.path}`, err) }, 500),
+  );
   return server;
 }

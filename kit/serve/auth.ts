@@ -9,8 +9,12 @@ const digest = (s: string) => createHash('sha256').update(s).digest();
  * @example
  * app.use('*', bearerToken(process.env.SEAHAVEN_TOKEN!));
  */
-export function bearerToken(token: string, except: (path: string) => boolean = () => false): MiddlewareHandler {
-  if (token === '') throw new Error('the token is empty; pass a non-empty --token or unset SEAHAVEN_TOKEN');
+export function bearerToken(
+  token: string,
+  except: (path: string) => boolean = () => false,
+): MiddlewareHandler {
+  if (token === '')
+    throw new Error('the token is empty; pass a non-empty --token or unset SEAHAVEN_TOKEN');
   const expected = digest(token);
   return async function requireBearerToken(c, next) {
     if (except(c.req.path)) return next();
@@ -18,8 +22,14 @@ export function bearerToken(token: string, except: (path: string) => boolean = (
     const match = /^Bearer\s+(.+)$/i.exec(header);
     if (match === null || !timingSafeEqual(digest(match[1].trim()), expected)) {
       c.header('WWW-Authenticate', 'Bearer realm="seahaven"');
-      const why = match === null ? 'this server requires a bearer token' : 'the bearer token is wrong';
-      return c.json({ detail: `${why}; send the header "Authorization: Bearer <token>" with the token the server was started with (--token or SEAHAVEN_TOKEN)` }, 401);
+      const why =
+        match === null ? 'this server requires a bearer token' : 'the bearer token is wrong';
+      return c.json(
+        {
+          detail: `${why}; send the header "Authorization: Bearer <token>" with the token the server was started with (--token or SEAHAVEN_TOKEN)`,
+        },
+        401,
+      );
     }
     await next();
   };

@@ -11,7 +11,12 @@ import { consoleRoutes, startServer, type RunningServer } from './index.ts';
 let server: RunningServer;
 const logged: string[] = [];
 beforeAll(async () => {
-  server = await startServer({ worlds: [crm], port: 0, bodyTimeoutMs: 400, logger: (l) => logged.push(l) });
+  server = await startServer({
+    worlds: [crm],
+    port: 0,
+    bodyTimeoutMs: 400,
+    logger: (l) => logged.push(l),
+  });
 });
 afterAll(async () => {
   await server.close();
@@ -21,7 +26,9 @@ afterAll(async () => {
 async function partial(path: string, length: number, first: string): Promise<Socket> {
   const socket = connect(server.port, '127.0.0.1');
   await new Promise((r) => socket.once('connect', r));
-  socket.write(`POST ${path} HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n${first}`);
+  socket.write(
+    `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n${first}`,
+  );
   return socket;
 }
 
@@ -30,7 +37,9 @@ function untilClosed(socket: Socket): Promise<{ text: string; ms: number }> {
   const started = performance.now();
   let text = '';
   socket.on('data', (d) => (text += d));
-  return new Promise((resolve) => socket.once('close', () => resolve({ text, ms: performance.now() - started })));
+  return new Promise((resolve) =>
+    socket.once('close', () => resolve({ text, ms: performance.now() - started })),
+  );
 }
 
 describe('request bodies', () => {
@@ -41,9 +50,13 @@ describe('request bodies', () => {
       await new Promise((r) => setTimeout(r, 5));
       s.destroy();
     }
-    await expect.poll(() => logged.some((l) => l.includes('more like this')), { timeout: 3000 }).toBe(true);
+    await expect
+      .poll(() => logged.some((l) => l.includes('more like this')), { timeout: 3000 })
+      .toBe(true);
     expect(logged).toHaveLength(2);
-    expect(logged[0]).toMatch(/^\[seahaven\] POST \/(reset|mcp): the client closed the connection after \d+ bytes of its body$/);
+    expect(logged[0]).toMatch(
+      /^\[seahaven\] POST \/(reset|mcp): the client closed the connection after \d+ bytes of its body$/,
+    );
     expect(logged[1]).toMatch(/\((\d+) more like this in the last 1 s\)$/);
     expect(Number(/\((\d+) more/.exec(logged[1])![1])).toBeGreaterThanOrEqual(20);
     expect(logged.join('\n')).not.toMatch(/\n\s+at /);
@@ -68,17 +81,37 @@ describe('request bodies', () => {
   });
 
   it('reads a world faces bodies off the Node stream, with the same deadline and report lines', async () => {
-    const face = await startServer({ worlds: [stripe], port: 0, bodyTimeoutMs: 400, logger: (l) => logged.push(l) });
+    const face = await startServer({
+      worlds: [stripe],
+      port: 0,
+      bodyTimeoutMs: 400,
+      logger: (l) => logged.push(l),
+    });
     try {
-      for (const [path, type] of [['/v1/customers', 'application/x-www-form-urlencoded'], ['/stripe/v1/customers', 'application/x-www-form-urlencoded']]) {
+      for (const [path, type] of [
+        ['/v1/customers', 'application/x-www-form-urlencoded'],
+        ['/stripe/v1/customers', 'application/x-www-form-urlencoded'],
+      ]) {
         logged.length = 0;
         const socket = connect(face.port, '127.0.0.1');
         await new Promise((r) => socket.once('connect', r));
-        socket.write(`POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer sk_test_body\r\nContent-Type: ${type}\r\nContent-Length: 200\r\n\r\nname=`);
+        socket.write(
+          `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer sk_test_body\r\nContent-Type: ${type}\r\nContent-Length: 200\r\n\r\nname=`,
+        );
         const { text } = await untilClosed(socket);
         expect(text).toMatch(/^HTTP\/1\.1 408 /);
         // The second route's line may come at the end of the first one's second, with its count (rateLimited).
-        await expect.poll(() => logged.some((l) => l.startsWith(`[seahaven] POST ${path}: body not received within 400 ms after 5 bytes`)), { timeout: 3000 }).toBe(true);
+        await expect
+          .poll(
+            () =>
+              logged.some((l) =>
+                l.startsWith(
+                  `[seahaven] POST ${path}: body not received within 400 ms after 5 bytes`,
+                ),
+              ),
+            { timeout: 3000 },
+          )
+          .toBe(true);
       }
     } finally {
       await face.close();
@@ -86,7 +119,13 @@ describe('request bodies', () => {
   });
 
   it('closes the connection of a body sent too slowly on every route that reads one, face and console included', async () => {
-    const face = await startServer({ worlds: [stripe], port: 0, bodyTimeoutMs: 300, ...consoleRoutes(), logger: () => {} });
+    const face = await startServer({
+      worlds: [stripe],
+      port: 0,
+      bodyTimeoutMs: 300,
+      ...consoleRoutes(),
+      logger: () => {},
+    });
     const form = 'application/x-www-form-urlencoded';
     // [path, content type]: OpenEnv routes, JSON-RPC, the face through its fast path and through Hono (a query the fast
     // path leaves alone), under the world's name, and the console's API.
@@ -104,7 +143,9 @@ describe('request bodies', () => {
         routes.map(async ([path, type]) => {
           const socket = connect(face.port, '127.0.0.1');
           await new Promise((r) => socket.once('connect', r));
-          socket.write(`POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer sk_test_slow\r\nContent-Type: ${type}\r\nContent-Length: 400\r\n\r\n{`);
+          socket.write(
+            `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer sk_test_slow\r\nContent-Type: ${type}\r\nContent-Length: 400\r\n\r\n{`,
+          );
           // A client that keeps sending, a byte at a time, would keep a connection that is only told to close open.
           const drip = setInterval(() => socket.write(' '), 50);
           // The server ends the connection ('end' here), or at last the client gives up (no 'end').
@@ -113,14 +154,20 @@ describe('request bodies', () => {
           const cut = setTimeout(() => socket.destroy(), 8000);
           try {
             const { text } = await untilClosed(socket);
-            return { path, status: /^HTTP\/1\.1 (\d+)/.exec(text)?.[1], close: /\r\nconnection: close\r\n/i.test(text), ended };
+            return {
+              path,
+              status: /^HTTP\/1\.1 (\d+)/.exec(text)?.[1],
+              close: /\r\nconnection: close\r\n/i.test(text),
+              ended,
+            };
           } finally {
             clearInterval(drip);
             clearTimeout(cut);
           }
         }),
       );
-      for (const r of closed) expect(r, r.path).toMatchObject({ status: '408', close: true, ended: true });
+      for (const r of closed)
+        expect(r, r.path).toMatchObject({ status: '408', close: true, ended: true });
     } finally {
       await face.close();
     }

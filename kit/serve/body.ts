@@ -19,7 +19,9 @@ export interface BodyLimits {
 export class BodyTooLarge extends Error {
   readonly limit: number;
   constructor(limit: number) {
-    super(`request body exceeds this server's limit of ${limit} bytes; send less, or start the server with a higher --max-body-bytes`);
+    super(
+      `request body exceeds this server's limit of ${limit} bytes; send less, or start the server with a higher --max-body-bytes`,
+    );
     this.name = 'BodyTooLarge';
     this.limit = limit;
   }
@@ -29,7 +31,9 @@ export class BodyTooLarge extends Error {
 export class BodyTimeout extends Error {
   readonly timeoutMs: number;
   constructor(timeoutMs: number) {
-    super(`the request body did not arrive within ${timeoutMs / 1000} s; send it at once, or start the server with a higher --body-timeout`);
+    super(
+      `the request body did not arrive within ${timeoutMs / 1000} s; send it at once, or start the server with a higher --body-timeout`,
+    );
     this.name = 'BodyTimeout';
     this.timeoutMs = timeoutMs;
   }
@@ -59,16 +63,26 @@ function cutLine(method: string, pathname: string, size: number): string {
  * the Node server, reading `Request.body` first builds a web stream around the socket, which cost a small form POST
  * about as much as the work it carried; the bytes, limits, errors and report lines are the same either way.
  */
-export function readRequestBody(c: { req: { raw: Request; method: string }; env: unknown }, limits: BodyLimits): Promise<string> {
+export function readRequestBody(
+  c: { req: { raw: Request; method: string }; env: unknown },
+  limits: BodyLimits,
+): Promise<string> {
   const incoming = (c.env as { incoming?: unknown } | undefined)?.incoming;
-  if (incoming instanceof IncomingMessage && !incoming.readableDidRead) return readIncoming(incoming, c.req.method, () => new URL(c.req.raw.url).pathname, limits);
+  if (incoming instanceof IncomingMessage && !incoming.readableDidRead)
+    return readIncoming(incoming, c.req.method, () => new URL(c.req.raw.url).pathname, limits);
   return readBody(c.req.raw, limits);
 }
 
 /** `readBody` for Node's request stream. `pathname` gives the path for a report line (only asked for when one is written). */
-export function readIncoming(incoming: IncomingMessage, method: string, pathname: () => string, limits: BodyLimits): Promise<string> {
+export function readIncoming(
+  incoming: IncomingMessage,
+  method: string,
+  pathname: () => string,
+  limits: BodyLimits,
+): Promise<string> {
   const limit = limits.maxBodyBytes;
-  if (Number(incoming.headers['content-length'] ?? NaN) > limit) return Promise.reject(new BodyTooLarge(limit));
+  if (Number(incoming.headers['content-length'] ?? NaN) > limit)
+    return Promise.reject(new BodyTooLarge(limit));
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -89,7 +103,9 @@ export function readIncoming(incoming: IncomingMessage, method: string, pathname
     };
     const onEnd = () => {
       stop();
-      resolve(chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8'));
+      resolve(
+        chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8'),
+      );
     };
     const onCut = () => {
       limits.report('aborted', cutLine(method, pathname(), size));
@@ -157,7 +173,10 @@ export async function readBody(req: Request, limits: BodyLimits): Promise<string
  * const log = rateLimited(console.error);
  * for (let i = 0; i < 300; i++) log('aborted', 'client went away'); // one line now, "… (299 more …)" a second later
  */
-export function rateLimited(logger: (line: string) => void, intervalMs = 1000): (kind: string, line: string) => void {
+export function rateLimited(
+  logger: (line: string) => void,
+  intervalMs = 1000,
+): (kind: string, line: string) => void {
   const quiet = new Map<string, { dropped: number; last: string }>();
   const endInterval = (kind: string) => {
     const entry = quiet.get(kind)!;

@@ -7,7 +7,17 @@ import cluster, { type Worker } from 'node:cluster';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Socket } from 'node:net';
-import { COUNT_ENV, GUARDS_ENV, PLACES_ENV, SECRET_ENV, SHARE_ENV, SLOT_ENV, type ToPrimary, type ToWorker, type WorkerInfo } from './cluster-protocol.ts';
+import {
+  COUNT_ENV,
+  GUARDS_ENV,
+  PLACES_ENV,
+  SECRET_ENV,
+  SHARE_ENV,
+  SLOT_ENV,
+  type ToPrimary,
+  type ToWorker,
+  type WorkerInfo,
+} from './cluster-protocol.ts';
 import { PlaceLedger, shareOf } from './place-ledger.ts';
 
 /** The primary's limit on open file descriptors (Linux), or undefined where it cannot be read. */
@@ -65,7 +75,17 @@ export function runPrimary(options: PrimaryOptions): Promise<number> {
   const n = options.workers;
   const out = options.out ?? ((text: string) => void process.stdout.write(text));
   const log = options.log ?? ((line: string) => void process.stderr.write(line + '\n'));
-  const slots: Slot[] = Array.from({ length: n }, () => ({ worker: null, pid: 0, port: null, sessions: 0, ready: false, guards: new Map(), failures: 0, starts: 0, diedAt: 0 }));
+  const slots: Slot[] = Array.from({ length: n }, () => ({
+    worker: null,
+    pid: 0,
+    port: null,
+    sessions: 0,
+    ready: false,
+    guards: new Map(),
+    failures: 0,
+    starts: 0,
+    diedAt: 0,
+  }));
   let stopping = false;
   let started = false;
   let banner = '';
@@ -76,7 +96,15 @@ export function runPrimary(options: PrimaryOptions): Promise<number> {
     const worker = slots[i].worker;
     if (worker?.isConnected()) worker.send(message, undefined, undefined, () => {});
   });
-  const table = (): WorkerInfo[] => slots.map((s, i) => ({ worker: i, pid: s.pid, port: s.port, sessions: s.sessions, ready: s.ready, replaces: s.starts > 1 }));
+  const table = (): WorkerInfo[] =>
+    slots.map((s, i) => ({
+      worker: i,
+      pid: s.pid,
+      port: s.port,
+      sessions: s.sessions,
+      ready: s.ready,
+      replaces: s.starts > 1,
+    }));
   // The workers' private ports answer only hand-overs that carry this (a request sent to one straight would open a
   // session no other worker could route to).
   const secret = randomBytes(24).toString('base64url');
@@ -84,7 +112,8 @@ export function runPrimary(options: PrimaryOptions): Promise<number> {
   // client that opened one and then connects again is dealt its connection after this table is on its way).
   const broadcast = () => {
     const message: ToWorker = { seahaven: 'table', workers: table() };
-    for (const s of slots) if (s.worker?.isConnected()) s.worker.send(message, undefined, undefined, () => {});
+    for (const s of slots)
+      if (s.worker?.isConnected()) s.worker.send(message, undefined, undefined, () => {});
   };
 
   // The primary holds a duplicate of every worker's WebSocket connections: each worker gets a share of its descriptors.
@@ -94,7 +123,14 @@ export function runPrimary(options: PrimaryOptions): Promise<number> {
     // The worker starts with its places, so it admits from its first connection without asking.
     const places = ledger.start(i);
     const share = shareOf(i, n, options.maxSessions);
-    const worker = cluster.fork({ [SLOT_ENV]: String(i), [COUNT_ENV]: String(n), [GUARDS_ENV]: String(guards), [SECRET_ENV]: secret, [PLACES_ENV]: String(places), [SHARE_ENV]: String(share) });
+    const worker = cluster.fork({
+      [SLOT_ENV]: String(i),
+      [COUNT_ENV]: String(n),
+      [GUARDS_ENV]: String(guards),
+      [SECRET_ENV]: secret,
+      [PLACES_ENV]: String(places),
+      [SHARE_ENV]: String(share),
+    });
     const slot = slots[i];
     slot.starts++;
     slot.worker = worker;
@@ -125,7 +161,13 @@ export function runPrimary(options: PrimaryOptions): Promise<number> {
         slot.ready = true;
         slot.failures = 0;
         // A worker that came up while the others drain (a replacement) drains too: it joined after they were told.
-        if (stopping) return void worker.send({ seahaven: 'shutdown' } satisfies ToWorker, undefined, undefined, () => {});
+        if (stopping)
+          return void worker.send(
+            { seahaven: 'shutdown' } satisfies ToWorker,
+            undefined,
+            undefined,
+            () => {},
+          );
         ledger.up(i);
         broadcast();
         if (!started) {
@@ -136,9 +178,17 @@ export function runPrimary(options: PrimaryOptions): Promise<number> {
           }
           if (slots.every((s) => s.ready)) {
             started = true;
-            out(banner.replace(/\n\n/, `\n  workers:          ${n} processes (pids ${slots.map((s) => s.pid).join(', ')}); WebSocket sessions stay on their worker, others are handed over\n\n`));
+            out(
+              banner.replace(
+                /\n\n/,
+                `\n  workers:          ${n} processes (pids ${slots.map((s) => s.pid).join(', ')}); WebSocket sessions stay on their worker, others are handed over\n\n`,
+              ),
+            );
           }
-        } else log(`[seahaven] worker ${i} is back (pid ${slot.pid}), ${((performance.now() - slot.diedAt) / 1000).toFixed(1)} s after the last one exited`);
+        } else
+          log(
+            `[seahaven] worker ${i} is back (pid ${slot.pid}), ${((performance.now() - slot.diedAt) / 1000).toFixed(1)} s after the last one exited`,
+          );
       }
     });
     worker.on('exit', (code, signal) => {
@@ -146,7 +196,10 @@ export function runPrimary(options: PrimaryOptions): Promise<number> {
       const lost = slot.guards.size;
       const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
       // The worker's connections still open (it died without closing them): their clients get a close frame that says why.
-      const frame = closeFrame(1011, `worker ${i} of this server ${how.replace('was ', '')}; the session is lost, reconnect to start a new one`);
+      const frame = closeFrame(
+        1011,
+        `worker ${i} of this server ${how.replace('was ', '')}; the session is lost, reconnect to start a new one`,
+      );
       for (const handle of slot.guards.values()) {
         if (stopping) {
           handle.close();
@@ -180,10 +233,15 @@ export function runPrimary(options: PrimaryOptions): Promise<number> {
       }
       slot.failures++;
       const delay = Math.min(100 * 2 ** (slot.failures - 1), 5000);
-      log(`[seahaven] worker ${i} (pid ${slot.pid}) ${how}${lost > 0 ? `; its ${lost} WebSocket client(s) were told so (close 1011)` : ''}; its sessions ended; starting a replacement`);
-      setTimeout(() => {
-        if (!stopping) fork(i);
-      }, slot.failures > 1 ? delay : 0).unref();
+      log(
+        `[seahaven] worker ${i} (pid ${slot.pid}) ${how}${lost > 0 ? `; its ${lost} WebSocket client(s) were told so (close 1011)` : ''}; its sessions ended; starting a replacement`,
+      );
+      setTimeout(
+        () => {
+          if (!stopping) fork(i);
+        },
+        slot.failures > 1 ? delay : 0,
+      ).unref();
     });
   };
 
@@ -196,8 +254,12 @@ export function runPrimary(options: PrimaryOptions): Promise<number> {
     }
     stopping = true;
     const sessions = slots.reduce((k, s) => k + s.sessions, 0);
-    log(`seahaven serve: ${signal}: draining ${slots.filter((s) => s.worker !== null).length} worker(s): finishing queued requests and closing ${sessions} session(s)…`);
-    for (const s of slots) if (s.worker?.isConnected()) s.worker.send({ seahaven: 'shutdown' } satisfies ToWorker, undefined, undefined, () => {});
+    log(
+      `seahaven serve: ${signal}: draining ${slots.filter((s) => s.worker !== null).length} worker(s): finishing queued requests and closing ${sessions} session(s)…`,
+    );
+    for (const s of slots)
+      if (s.worker?.isConnected())
+        s.worker.send({ seahaven: 'shutdown' } satisfies ToWorker, undefined, undefined, () => {});
     if (slots.every((s) => s.worker === null)) finish(0);
   };
   process.on('SIGINT', () => stop('SIGINT'));

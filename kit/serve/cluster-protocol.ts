@@ -47,14 +47,21 @@ export type ToPrimary =
   | { seahaven: 'guard'; id: number }
   | { seahaven: 'release'; id: number }
   | PlacesToPrimary;
-export type ToWorker = { seahaven: 'table'; workers: WorkerInfo[] } | { seahaven: 'shutdown' } | { seahaven: 'grant'; places: number } | { seahaven: 'reclaim' };
+export type ToWorker =
+  | { seahaven: 'table'; workers: WorkerInfo[] }
+  | { seahaven: 'shutdown' }
+  | { seahaven: 'grant'; places: number }
+  | { seahaven: 'reclaim' };
 
 /** `--workers`: a whole number >= 1, or `auto` for the machine's cores. Throws with the accepted forms. */
 export function parseWorkers(value: string | undefined): number {
   if (value === undefined) return 1;
   if (value === 'auto') return availableParallelism();
   const n = Number(value);
-  if (!Number.isSafeInteger(n) || n < 1 || n > 256) throw new Error(`--workers must be a whole number from 1 to 256, or auto (the machine's ${availableParallelism()} cores); got "${value}"`);
+  if (!Number.isSafeInteger(n) || n < 1 || n > 256)
+    throw new Error(
+      `--workers must be a whole number from 1 to 256, or auto (the machine's ${availableParallelism()} cores); got "${value}"`,
+    );
   return n;
 }
 

@@ -4,7 +4,16 @@
  */
 import cluster from 'node:cluster';
 import { ClusterRouter } from './cluster.ts';
-import { COUNT_ENV, GUARDS_ENV, PLACES_ENV, SECRET_ENV, SHARE_ENV, SLOT_ENV, type ToPrimary, type ToWorker } from './cluster-protocol.ts';
+import {
+  COUNT_ENV,
+  GUARDS_ENV,
+  PLACES_ENV,
+  SECRET_ENV,
+  SHARE_ENV,
+  SLOT_ENV,
+  type ToPrimary,
+  type ToWorker,
+} from './cluster-protocol.ts';
 import { WorkerPlaces } from './places.ts';
 
 /** In a worker process of `seahaven serve --workers N`: its router; otherwise undefined. */
@@ -12,7 +21,8 @@ export function workerRouter(): ClusterRouter | undefined {
   if (!cluster.isWorker) return undefined;
   const slot = Number(process.env[SLOT_ENV]);
   const workers = Number(process.env[COUNT_ENV]);
-  if (!Number.isSafeInteger(slot) || !Number.isSafeInteger(workers) || slot < 0 || slot >= workers) return undefined;
+  if (!Number.isSafeInteger(slot) || !Number.isSafeInteger(workers) || slot < 0 || slot >= workers)
+    return undefined;
   const guards = Number(process.env[GUARDS_ENV]);
   // Kept out of the environment the world's code and anything it starts would see.
   const secret = process.env[SECRET_ENV] ?? '';
@@ -23,7 +33,13 @@ export function workerRouter(): ClusterRouter | undefined {
     return Number.isSafeInteger(n) && n >= 0 ? n : 0;
   };
   const places = new WorkerPlaces(count(PLACES_ENV), count(SHARE_ENV));
-  return new ClusterRouter(slot, workers, Number.isSafeInteger(guards) && guards >= 0 ? guards : undefined, secret, places);
+  return new ClusterRouter(
+    slot,
+    workers,
+    Number.isSafeInteger(guards) && guards >= 0 ? guards : undefined,
+    secret,
+    places,
+  );
 }
 
 /** What a worker tells the cluster about itself, and what it is told. */

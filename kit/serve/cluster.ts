@@ -33,9 +33,25 @@ import { Agent, request as httpRequest, type IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import { WorkerPlaces } from './places.ts';
-import { ENTRY_HEADER, HAND_OVER_HEADER, START_WAIT_MS, WORKER_HEADER, type ToPrimary, type WorkerInfo } from './cluster-protocol.ts';
+import {
+  ENTRY_HEADER,
+  HAND_OVER_HEADER,
+  START_WAIT_MS,
+  WORKER_HEADER,
+  type ToPrimary,
+  type WorkerInfo,
+} from './cluster-protocol.ts';
 
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-connection', 'te', 'trailer', 'host']);
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'upgrade',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'host',
+]);
 
 /** 32-bit FNV-1a of a string's UTF-16 code units: which worker an id or key without a tag belongs to. */
 function hash(text: string): number {
@@ -74,7 +90,13 @@ export class ClusterRouter {
   /** Requests waiting for a worker that is starting, resolved when a table shows it ready. */
   private waiting: (() => void)[] = [];
 
-  constructor(slot: number, workers: number, maxGuarded = 4096, secret = '', places: WorkerPlaces | null = null) {
+  constructor(
+    slot: number,
+    workers: number,
+    maxGuarded = 4096,
+    secret = '',
+    places: WorkerPlaces | null = null,
+  ) {
     this.slot = slot;
     this.places = places;
     this.workers = workers;
@@ -91,7 +113,8 @@ export class ClusterRouter {
   takeHandOver(req: IncomingMessage): boolean {
     const value = req.headers[HAND_OVER_HEADER];
     delete req.headers[HAND_OVER_HEADER];
-    for (let i = req.rawHeaders.length - 2; i >= 0; i -= 2) if (req.rawHeaders[i].toLowerCase() === HAND_OVER_HEADER) req.rawHeaders.splice(i, 2);
+    for (let i = req.rawHeaders.length - 2; i >= 0; i -= 2)
+      if (req.rawHeaders[i].toLowerCase() === HAND_OVER_HEADER) req.rawHeaders.splice(i, 2);
     if (this.secret === '' || typeof value !== 'string') return false;
     return timingSafeEqual(createHash('sha256').update(value).digest(), this.secretDigest);
   }
@@ -151,8 +174,14 @@ export class ClusterRouter {
   health(localSessions: number, maxSessions: number): Record<string, unknown> {
     const rows = Array.from({ length: this.workers }, (_, i) => {
       const w = this.table.find((x) => x.worker === i);
-      if (i === this.slot) return { worker: i, pid: process.pid, ready: true, sessions: localSessions };
-      return { worker: i, pid: w?.pid ?? null, ready: w?.ready ?? false, sessions: w?.ready ? w.sessions : 0 };
+      if (i === this.slot)
+        return { worker: i, pid: process.pid, ready: true, sessions: localSessions };
+      return {
+        worker: i,
+        pid: w?.pid ?? null,
+        ready: w?.ready ?? false,
+        sessions: w?.ready ? w.sessions : 0,
+      };
     });
     // Healthy while it answers: a worker being replaced (for its start-up, seconds) shows as not ready, and the others serve on.
     return {
@@ -175,8 +204,16 @@ export class ClusterRouter {
     const peer = await this.whenUp(slot, START_WAIT_MS);
     if (peer === undefined) {
       const replaces = this.table.find((w) => w.worker === slot)?.replaces ?? false;
-      if (!replaces) return this.unreachable(slot, `is still starting with the server (waited ${START_WAIT_MS / 1000} s)`, 'retry in a moment');
-      return this.unreachable(slot, `is starting, replacing one that exited (waited ${START_WAIT_MS / 1000} s)`);
+      if (!replaces)
+        return this.unreachable(
+          slot,
+          `is still starting with the server (waited ${START_WAIT_MS / 1000} s)`,
+          'retry in a moment',
+        );
+      return this.unreachable(
+        slot,
+        `is starting, replacing one that exited (waited ${START_WAIT_MS / 1000} s)`,
+      );
     }
     return this.send(req, peer, body);
   }
@@ -195,31 +232,62 @@ export class ClusterRouter {
     if (typeof body === 'string') headers['content-length'] = String(Buffer.byteLength(body));
     else if (body === null || req.body === null) delete headers['content-length'];
     return new Promise((resolve) => {
-      const out = httpRequest({ host: '127.0.0.1', port: peer.port!, method: req.method, path: url.pathname + url.search, headers, agent: this.agent }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (d: Buffer) => chunks.push(d));
-        res.on('error', () => resolve(this.unreachable(slot, 'stopped before answering')));
-        res.on('end', () => {
-          const h = new Headers();
-          for (const [k, v] of Object.entries(res.headers)) {
-            if (v === undefined || HOP_BY_HOP.has(k) || k === 'content-length') continue;
-            for (const one of Array.isArray(v) ? v : [v]) h.append(k, one);
-          }
-          h.set(ENTRY_HEADER, String(this.slot));
-          const status = res.statusCode ?? 502;
-          resolve(new Response(status === 204 || status === 304 || req.method === 'HEAD' ? null : Buffer.concat(chunks), { status, headers: h }));
-        });
-      });
+      const out = httpRequest(
+        {
+          host: '127.0.0.1',
+          port: peer.port!,
+          method: req.method,
+          path: url.pathname + url.search,
+          headers,
+          agent: this.agent,
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (d: Buffer) => chunks.push(d));
+          res.on('error', () => resolve(this.unreachable(slot, 'stopped before answering')));
+          res.on('end', () => {
+            const h = new Headers();
+            for (const [k, v] of Object.entries(res.headers)) {
+              if (v === undefined || HOP_BY_HOP.has(k) || k === 'content-length') continue;
+              for (const one of Array.isArray(v) ? v : [v]) h.append(k, one);
+            }
+            h.set(ENTRY_HEADER, String(this.slot));
+            const status = res.statusCode ?? 502;
+            resolve(
+              new Response(
+                status === 204 || status === 304 || req.method === 'HEAD'
+                  ? null
+                  : Buffer.concat(chunks),
+                { status, headers: h },
+              ),
+            );
+          });
+        },
+      );
       out.on('error', () => resolve(this.unreachable(slot, 'could not be reached (it exited)')));
       if (typeof body === 'string') out.end(body);
-      else if (body === undefined && req.body !== null) Readable.fromWeb(req.body as import('node:stream/web').ReadableStream).on('error', () => out.destroy()).pipe(out);
+      else if (body === undefined && req.body !== null)
+        Readable.fromWeb(req.body as import('node:stream/web').ReadableStream)
+          .on('error', () => out.destroy())
+          .pipe(out);
       else out.end();
     });
   }
 
-  private unreachable(slot: number, why: string, fix = 'sessions of a worker that exits end with it: start a new session (reset) and retry'): Response {
+  private unreachable(
+    slot: number,
+    why: string,
+    fix = 'sessions of a worker that exits end with it: start a new session (reset) and retry',
+  ): Response {
     const detail = `worker ${slot}, which holds this session, ${why}; ${fix}`;
-    return new Response(JSON.stringify({ detail }), { status: 503, headers: { 'content-type': 'application/json', [WORKER_HEADER]: String(this.slot), 'retry-after': '1' } });
+    return new Response(JSON.stringify({ detail }), {
+      status: 503,
+      headers: {
+        'content-type': 'application/json',
+        [WORKER_HEADER]: String(this.slot),
+        'retry-after': '1',
+      },
+    });
   }
 
   /**
@@ -230,17 +298,34 @@ export class ClusterRouter {
     const handle = (socket as unknown as { _handle: object | null })._handle;
     // Past its share of the primary's descriptors, a connection goes without: its client would see the worker's death
     // as a dropped connection (1006) instead of a close frame.
-    if (handle === null || typeof process.send !== 'function' || !process.connected || this.guarded >= this.maxGuarded) return;
+    if (
+      handle === null ||
+      typeof process.send !== 'function' ||
+      !process.connected ||
+      this.guarded >= this.maxGuarded
+    )
+      return;
     const id = ++this.nextGuard;
     try {
-      process.send({ seahaven: 'guard', id } satisfies ToPrimary, handle as never, undefined, () => {});
+      process.send(
+        { seahaven: 'guard', id } satisfies ToPrimary,
+        handle as never,
+        undefined,
+        () => {},
+      );
     } catch {
       return;
     }
     this.guarded++;
     socket.once('close', () => {
       this.guarded--;
-      if (process.connected) process.send!({ seahaven: 'release', id } satisfies ToPrimary, undefined, undefined, () => {});
+      if (process.connected)
+        process.send!(
+          { seahaven: 'release', id } satisfies ToPrimary,
+          undefined,
+          undefined,
+          () => {},
+        );
     });
   }
 

@@ -9,7 +9,14 @@ import { InstanceError } from '../errors.ts';
 import { createHostCheck } from '../mcp/host-check.ts';
 import type { SeahavenApp } from './app.ts';
 import { readRequestBody } from './body.ts';
-import { browsableTables, sessionView, tableRows, timeline, worldView, type BrowsableTable } from './console-views.ts';
+import {
+  browsableTables,
+  sessionView,
+  tableRows,
+  timeline,
+  worldView,
+  type BrowsableTable,
+} from './console-views.ts';
 import type { Endpoint } from './endpoint.ts';
 import { FrameError, resourceError } from './errors.ts';
 import { bodyError } from './http.ts';
@@ -46,17 +53,27 @@ interface Opened {
 type Status = 404 | 409 | 413 | 415 | 422 | 500 | 503;
 
 function errorResponse(c: Context, e: unknown): Response {
-  const reply = (status: Status, detail: unknown, extra?: Record<string, unknown>) => c.json({ detail, ...extra }, status);
+  const reply = (status: Status, detail: unknown, extra?: Record<string, unknown>) =>
+    c.json({ detail, ...extra }, status);
   if (e instanceof ConsoleError) return reply(e.status, e.message);
-  if (e instanceof CapacityError) return reply(503, e.message, { active_sessions: e.activeSessions, max_sessions: e.maxSessions });
+  if (e instanceof CapacityError)
+    return reply(503, e.message, {
+      active_sessions: e.activeSessions,
+      max_sessions: e.maxSessions,
+    });
   // A session whose clock advance runs in slices cannot be read until it is done.
   if (e instanceof InstanceError && e.code === 'advancing') return reply(409, e.message);
   const body = bodyError(c, e);
   if (body !== undefined) return body;
   const resource = resourceError(e);
-  if (resource !== null) return reply(503, resource.message, { code: resource.code, ...resource.extra });
+  if (resource !== null)
+    return reply(503, resource.message, { code: resource.code, ...resource.extra });
   if (e instanceof FrameError) {
-    if (e.code === 'VALIDATION_ERROR') return reply(422, e.errors ?? [{ type: 'value_error', loc: ['body'], msg: e.message, input: null }]);
+    if (e.code === 'VALIDATION_ERROR')
+      return reply(
+        422,
+        e.errors ?? [{ type: 'value_error', loc: ['body'], msg: e.message, input: null }],
+      );
     if (e.code === 'SESSION_ERROR') return reply(409, e.message);
     if (e.code === 'RESOURCE_EXHAUSTED') return reply(503, e.message, { code: e.code, ...e.extra });
     return reply(500, e.message);
@@ -71,19 +88,30 @@ function errorResponse(c: Context, e: unknown): Response {
  * app.route('/console/api', consoleApi(server, { allowedHosts: ['*'] }));
  */
 export function consoleApi(server: SeahavenApp, options: ConsoleOptions = {}): Hono {
-  const limits = { ...server.limits, maxBodyBytes: options.maxBodyBytes ?? server.limits.maxBodyBytes };
-  const checkHost = options.allowedHosts === undefined ? undefined : createHostCheck({ allowedHosts: options.allowedHosts, allowedOrigins: ['*'] });
+  const limits = {
+    ...server.limits,
+    maxBodyBytes: options.maxBodyBytes ?? server.limits.maxBodyBytes,
+  };
+  const checkHost =
+    options.allowedHosts === undefined
+      ? undefined
+      : createHostCheck({ allowedHosts: options.allowedHosts, allowedOrigins: ['*'] });
   const registry = server.sessions;
   const opened = new WeakMap<Session, Opened>();
   const tablesByWorld = new Map<string, Map<string, BrowsableTable>>();
   for (const [name, ep] of server.endpoints) tablesByWorld.set(name, browsableTables(ep.world));
   const worldsJson = JSON.stringify({ worlds: [...server.endpoints.values()].map(worldView) });
 
-  const view = (s: Session) => sessionView(s, { console: opened.has(s), forkedFrom: opened.get(s)?.forkedFrom });
+  const view = (s: Session) =>
+    sessionView(s, { console: opened.has(s), forkedFrom: opened.get(s)?.forkedFrom });
 
   function endpointOf(name: unknown): Endpoint {
     const ep = typeof name === 'string' ? server.endpoints.get(name) : undefined;
-    if (ep === undefined) throw new ConsoleError(404, `no world ${JSON.stringify(name ?? null)} is served here; the worlds are ${[...server.endpoints.keys()].join(', ')}`);
+    if (ep === undefined)
+      throw new ConsoleError(
+        404,
+        `no world ${JSON.stringify(name ?? null)} is served here; the worlds are ${[...server.endpoints.keys()].join(', ')}`,
+      );
     return ep;
   }
 
@@ -91,7 +119,11 @@ export function consoleApi(server: SeahavenApp, options: ConsoleOptions = {}): H
     const ep = endpointOf(c.req.param('world'));
     const id = c.req.param('id')!;
     const s = registry.get(ep, id);
-    if (s === undefined || s.closed) throw new ConsoleError(404, `no open session "${id}" in ${ep.name}; it was closed, or reaped after being idle; open a new one`);
+    if (s === undefined || s.closed)
+      throw new ConsoleError(
+        404,
+        `no open session "${id}" in ${ep.name}; it was closed, or reaped after being idle; open a new one`,
+      );
     if (opened.has(s)) s.lastActive = performance.now();
     return { ep, s };
   }
@@ -100,7 +132,10 @@ export function consoleApi(server: SeahavenApp, options: ConsoleOptions = {}): H
     const found = sessionOf(c);
     if (found.s.owner !== 'http') {
       const who = found.s.owner === 'ws' ? 'a WebSocket client' : 'an MCP client';
-      throw new ConsoleError(409, `session ${found.s.id} belongs to ${who}; the console can watch it but not drive it; fork it or open your own session`);
+      throw new ConsoleError(
+        409,
+        `session ${found.s.id} belongs to ${who}; the console can watch it but not drive it; fork it or open your own session`,
+      );
     }
     return found;
   }
@@ -108,7 +143,10 @@ export function consoleApi(server: SeahavenApp, options: ConsoleOptions = {}): H
   async function jsonBody(c: Context): Promise<Record<string, unknown>> {
     // A JSON content type makes cross-site form posts impossible: browsers must ask first, and nobody answers.
     if (!(c.req.header('content-type') ?? '').toLowerCase().startsWith('application/json')) {
-      throw new ConsoleError(415, 'send the body as JSON with the header "Content-Type: application/json"');
+      throw new ConsoleError(
+        415,
+        'send the body as JSON with the header "Content-Type: application/json"',
+      );
     }
     const text = await readRequestBody(c, limits);
     let value: unknown;
@@ -117,7 +155,8 @@ export function consoleApi(server: SeahavenApp, options: ConsoleOptions = {}): H
     } catch (e) {
       throw new ConsoleError(422, `the body is not JSON: ${(e as Error).message}`);
     }
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new ConsoleError(422, 'the body must be a JSON object');
+    if (value === null || typeof value !== 'object' || Array.isArray(value))
+      throw new ConsoleError(422, 'the body must be a JSON object');
     return value as Record<string, unknown>;
   }
 
@@ -125,8 +164,15 @@ export function consoleApi(server: SeahavenApp, options: ConsoleOptions = {}): H
   api.use('*', async function consoleGuard(c, next) {
     const refused = checkHost?.(c.req.raw);
     if (refused !== undefined) {
-      const why = ((await refused.json()) as { error?: { message?: string } }).error?.message ?? 'this host is not allowed';
-      return c.json({ detail: `${why} (consoleRoutes({ allowedHosts }) narrows the console's hosts; allow a host on the whole server with --allow-host or createApp({ allowedHosts }))` }, 403);
+      const why =
+        ((await refused.json()) as { error?: { message?: string } }).error?.message ??
+        'this host is not allowed';
+      return c.json(
+        {
+          detail: `${why} (consoleRoutes({ allowedHosts }) narrows the console's hosts; allow a host on the whole server with --allow-host or createApp({ allowedHosts }))`,
+        },
+        403,
+      );
     }
     await next();
     c.header('Cache-Control', 'no-store');
@@ -145,7 +191,11 @@ export function consoleApi(server: SeahavenApp, options: ConsoleOptions = {}): H
     const toOwner = async (c: Context, next: () => Promise<void>) => {
       const owner = cluster.ownerOf(c.req.param('id') ?? '');
       if (owner === cluster.slot || handedOver(c)) return next();
-      return cluster.forward(c.req.raw, owner, c.req.method === 'GET' || c.req.method === 'HEAD' ? null : undefined);
+      return cluster.forward(
+        c.req.raw,
+        owner,
+        c.req.method === 'GET' || c.req.method === 'HEAD' ? null : undefined,
+      );
     };
     api.use('/sessions/:world/:id', toOwner);
     api.use('/sessions/:world/:id/*', toOwner);
@@ -154,96 +204,150 @@ export function consoleApi(server: SeahavenApp, options: ConsoleOptions = {}): H
   api.get('/worlds', (c) => c.body(worldsJson, 200, { 'content-type': 'application/json' }));
 
   api.get('/sessions', async (c) => {
-    const views: ReturnType<typeof view>[] = [...registry.list()].filter((s) => !s.closed).map(view);
+    const views: ReturnType<typeof view>[] = [...registry.list()]
+      .filter((s) => !s.closed)
+      .map(view);
     if (cluster !== undefined && !handedOver(c)) {
       // Every worker's sessions: each other worker answers with its own.
-      const others = await Promise.all(cluster.peers().map(async (p) => {
-        const res = await cluster.forward(c.req.raw, p.worker, null);
-        return res.ok ? ((await res.json()) as { sessions: ReturnType<typeof view>[] }).sessions : [];
-      }));
+      const others = await Promise.all(
+        cluster.peers().map(async (p) => {
+          const res = await cluster.forward(c.req.raw, p.worker, null);
+          return res.ok
+            ? ((await res.json()) as { sessions: ReturnType<typeof view>[] }).sessions
+            : [];
+        }),
+      );
       views.push(...others.flat());
     }
     views.sort((a, b) => Date.parse(String(a.created_at)) - Date.parse(String(b.created_at)));
-    return c.json({ sessions: views, max_sessions: registry.maxSessions, idle_timeout_ms: registry.idleTimeoutMs });
+    return c.json({
+      sessions: views,
+      max_sessions: registry.maxSessions,
+      idle_timeout_ms: registry.idleTimeoutMs,
+    });
   });
 
-  api.post('/sessions', route(async (c) => {
-    const { world, ...reset } = await jsonBody(c);
-    const ep = endpointOf(world);
-    const req = parseReset(reset, 'body');
-    const s = ep.openSession('http');
-    opened.set(s, {});
-    try {
-      await ep.run(s, () => ep.reset(s, req, 'body'));
-    } catch (e) {
+  api.post(
+    '/sessions',
+    route(async (c) => {
+      const { world, ...reset } = await jsonBody(c);
+      const ep = endpointOf(world);
+      const req = parseReset(reset, 'body');
+      const s = ep.openSession('http');
+      opened.set(s, {});
+      try {
+        await ep.run(s, () => ep.reset(s, req, 'body'));
+      } catch (e) {
+        registry.end(s, 'close');
+        throw e;
+      }
+      return c.json({ session: view(s) }, 201);
+    }),
+  );
+
+  api.get(
+    '/sessions/:world/:id',
+    route((c) => c.json({ session: view(sessionOf(c).s) })),
+  );
+
+  api.delete(
+    '/sessions/:world/:id',
+    route((c) => {
+      const { s } = drivable(c);
       registry.end(s, 'close');
-      throw e;
-    }
-    return c.json({ session: view(s) }, 201);
-  }));
+      return c.json({ closed: s.id });
+    }),
+  );
 
-  api.get('/sessions/:world/:id', route((c) => c.json({ session: view(sessionOf(c).s) })));
+  api.get(
+    '/sessions/:world/:id/timeline',
+    route((c) => c.json({ calls: timeline(sessionOf(c).s) })),
+  );
 
-  api.delete('/sessions/:world/:id', route((c) => {
-    const { s } = drivable(c);
-    registry.end(s, 'close');
-    return c.json({ closed: s.id });
-  }));
+  api.get(
+    '/sessions/:world/:id/changes',
+    route((c) => c.json({ changes: sessionOf(c).s.inst.changes() })),
+  );
 
-  api.get('/sessions/:world/:id/timeline', route((c) => c.json({ calls: timeline(sessionOf(c).s) })));
+  api.get(
+    '/sessions/:world/:id/tables/:table',
+    route((c) => {
+      const { ep, s } = sessionOf(c);
+      const name = c.req.param('table')!;
+      const table = tablesByWorld.get(ep.name)!.get(name);
+      if (table === undefined)
+        throw new ConsoleError(
+          404,
+          `world ${ep.name} has no table "${name}"; its tables are ${[...tablesByWorld.get(ep.name)!.keys()].join(', ')}`,
+        );
+      return c.json(
+        tableRows(s, table, {
+          offset: c.req.query('offset'),
+          limit: c.req.query('limit'),
+          sort: c.req.query('sort'),
+          dir: c.req.query('dir'),
+        }),
+      );
+    }),
+  );
 
-  api.get('/sessions/:world/:id/changes', route((c) => c.json({ changes: sessionOf(c).s.inst.changes() })));
-
-  api.get('/sessions/:world/:id/tables/:table', route((c) => {
-    const { ep, s } = sessionOf(c);
-    const name = c.req.param('table')!;
-    const table = tablesByWorld.get(ep.name)!.get(name);
-    if (table === undefined) throw new ConsoleError(404, `world ${ep.name} has no table "${name}"; its tables are ${[...tablesByWorld.get(ep.name)!.keys()].join(', ')}`);
-    return c.json(tableRows(s, table, { offset: c.req.query('offset'), limit: c.req.query('limit'), sort: c.req.query('sort'), dir: c.req.query('dir') }));
-  }));
-
-  api.post('/sessions/:world/:id/calls', route(async (c) => {
-    const { ep, s } = drivable(c);
-    const action = parseAction({ type: 'call_tool', ...(await jsonBody(c)) }, ['body']);
-    const call = await ep.run(s, () => {
-      ep.act(s, action, ['body']);
-      return timeline(s).at(-1);
-    });
-    return c.json({ call, session: view(s) });
-  }));
+  api.post(
+    '/sessions/:world/:id/calls',
+    route(async (c) => {
+      const { ep, s } = drivable(c);
+      const action = parseAction({ type: 'call_tool', ...(await jsonBody(c)) }, ['body']);
+      const call = await ep.run(s, () => {
+        ep.act(s, action, ['body']);
+        return timeline(s).at(-1);
+      });
+      return c.json({ call, session: view(s) });
+    }),
+  );
 
   // Time passes in the episode: the world's onClockAdvance (Stripe World's billing) runs as a recorded call.
-  api.post('/sessions/:world/:id/advance', route(async (c) => {
-    const { ep, s } = drivable(c);
-    const action = parseAction({ type: 'advance_clock', ...(await jsonBody(c)) }, ['body']);
-    const call = await ep.run(s, () => {
-      ep.act(s, action, ['body']);
-      return timeline(s).at(-1);
-    });
-    return c.json({ call, session: view(s) });
-  }));
+  api.post(
+    '/sessions/:world/:id/advance',
+    route(async (c) => {
+      const { ep, s } = drivable(c);
+      const action = parseAction({ type: 'advance_clock', ...(await jsonBody(c)) }, ['body']);
+      const call = await ep.run(s, () => {
+        ep.act(s, action, ['body']);
+        return timeline(s).at(-1);
+      });
+      return c.json({ call, session: view(s) });
+    }),
+  );
 
-  api.post('/sessions/:world/:id/submit', route(async (c) => {
-    const { ep, s } = drivable(c);
-    // The console is a person's tool, not the agent's channel: it shows the whole grade, names and reasons included.
-    const payload = await ep.run(s, () => ep.act(s, { type: 'submit' }, ['body'], true));
-    const { observation, reward } = JSON.parse(payload.toString()) as { observation: { grade: unknown }; reward: number };
-    return c.json({ grade: observation.grade, reward, session: view(s) });
-  }));
+  api.post(
+    '/sessions/:world/:id/submit',
+    route(async (c) => {
+      const { ep, s } = drivable(c);
+      // The console is a person's tool, not the agent's channel: it shows the whole grade, names and reasons included.
+      const payload = await ep.run(s, () => ep.act(s, { type: 'submit' }, ['body'], true));
+      const { observation, reward } = JSON.parse(payload.toString()) as {
+        observation: { grade: unknown };
+        reward: number;
+      };
+      return c.json({ grade: observation.grade, reward, session: view(s) });
+    }),
+  );
 
   // Any session can be forked, a watched one included: the fork is the console's, the original goes on untouched.
-  api.post('/sessions/:world/:id/fork', route(async (c) => {
-    const { ep, s } = sessionOf(c);
-    const fork = await ep.run(s, () => {
-      registry.ensureRoom();
-      ep.admitFork(s.inst);
-      const f = s.fork(registry.newId(), 'http');
-      registry.add(f);
-      return f;
-    });
-    opened.set(fork, { forkedFrom: s.id });
-    return c.json({ session: view(fork) }, 201);
-  }));
+  api.post(
+    '/sessions/:world/:id/fork',
+    route(async (c) => {
+      const { ep, s } = sessionOf(c);
+      const fork = await ep.run(s, () => {
+        registry.ensureRoom();
+        ep.admitFork(s.inst);
+        const f = s.fork(registry.newId(), 'http');
+        registry.add(f);
+        return f;
+      });
+      opened.set(fork, { forkedFrom: s.id });
+      return c.json({ session: view(fork) }, 201);
+    }),
+  );
 
   return api;
 }

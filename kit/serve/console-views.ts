@@ -21,7 +21,8 @@ export function browsableTables(world: World): Map<string, BrowsableTable> {
   const out = new Map<string, BrowsableTable>();
   for (const info of world.tables) out.set(info.name, { name: info.name, store: null, info });
   for (const [mount, m] of Object.entries(world.mounts)) {
-    for (const info of m.world.tables) out.set(`${mount}.${info.name}`, { name: `${mount}.${info.name}`, store: mount, info });
+    for (const info of m.world.tables)
+      out.set(`${mount}.${info.name}`, { name: `${mount}.${info.name}`, store: mount, info });
   }
   return out;
 }
@@ -32,14 +33,35 @@ export function resetSchema(ep: Endpoint): Record<string, unknown> {
   const fixtures = Object.keys(w.fixtures);
   const properties: Record<string, unknown> = {};
   if (w.tasks.length > 0) {
-    properties.task = { type: 'string', enum: w.tasks.map((t) => t.id), description: 'Play a task: it starts from its own fixture, and Submit grades it.' };
+    properties.task = {
+      type: 'string',
+      enum: w.tasks.map((t) => t.id),
+      description: 'Play a task: it starts from its own fixture, and Submit grades it.',
+    };
   }
   if (fixtures.length > 0) {
-    properties.fixture = { type: 'string', enum: fixtures, description: `Default: ${ep.defaultFixture ?? 'none'}, or the task's fixture.` };
+    properties.fixture = {
+      type: 'string',
+      enum: fixtures,
+      description: `Default: ${ep.defaultFixture ?? 'none'}, or the task's fixture.`,
+    };
   }
-  properties.seed = { type: 'integer', minimum: 0, default: 0, description: 'Whole number ≥ 0; the same fixture, seed and calls replay exactly.' };
-  properties.clock = { type: 'string', enum: ['fixed', 'tick'], default: 'fixed', description: 'fixed: the fixture\'s now, unless advanced; tick: +1 s per call.' };
-  properties.now = { type: 'string', description: 'Start the clock here (ISO-8601, not before the fixture\'s now).' };
+  properties.seed = {
+    type: 'integer',
+    minimum: 0,
+    default: 0,
+    description: 'Whole number ≥ 0; the same fixture, seed and calls replay exactly.',
+  };
+  properties.clock = {
+    type: 'string',
+    enum: ['fixed', 'tick'],
+    default: 'fixed',
+    description: "fixed: the fixture's now, unless advanced; tick: +1 s per call.",
+  };
+  properties.now = {
+    type: 'string',
+    description: "Start the clock here (ISO-8601, not before the fixture's now).",
+  };
   return { type: 'object', properties, additionalProperties: false };
 }
 
@@ -51,25 +73,45 @@ export function worldView(ep: Endpoint): Record<string, unknown> {
     version: w.version,
     description: w.description,
     default_fixture: ep.defaultFixture ?? null,
-    fixtures: Object.entries(w.fixtures).map(([id, f]) => ({ id, description: f.description ?? '', difficulty: f.difficulty ?? null, now: f.now ?? null })),
-    tasks: w.tasks.map((t) => ({ id: t.id, fixture: t.fixture, prompt: t.prompt, difficulty: t.difficulty ?? null, tags: t.tags ?? [] })),
+    fixtures: Object.entries(w.fixtures).map(([id, f]) => ({
+      id,
+      description: f.description ?? '',
+      difficulty: f.difficulty ?? null,
+      now: f.now ?? null,
+    })),
+    tasks: w.tasks.map((t) => ({
+      id: t.id,
+      fixture: t.fixture,
+      prompt: t.prompt,
+      difficulty: t.difficulty ?? null,
+      tags: t.tags ?? [],
+    })),
     curricula: w.curricula.map((c) => ({
       name: c.name,
       description: c.description,
       // Measured stages are only known once a run resolves them (gold replays), which the console does not start.
-      stages: Array.isArray(c.stages) ? c.stages.map((s) => ({ name: s.name, tasks: s.tasks })) : null,
+      stages: Array.isArray(c.stages)
+        ? c.stages.map((s) => ({ name: s.name, tasks: s.tasks }))
+        : null,
       measured_stages: Array.isArray(c.stages) ? null : (c.stages as { count: number }).count,
       promote: c.promote,
       review: c.review,
     })),
-    tables: [...browsableTables(w).values()].map((t) => ({ name: t.name, columns: t.info.columns, pk: t.info.pk })),
+    tables: [...browsableTables(w).values()].map((t) => ({
+      name: t.name,
+      columns: t.info.columns,
+      pk: t.info.pk,
+    })),
     tools: ep.tools,
     reset_schema: resetSchema(ep),
   };
 }
 
 /** A session as the console lists it. `drivable`: the console may call tools, submit and fork (HTTP sessions only). */
-export function sessionView(s: Session, extra: { console: boolean; forkedFrom?: string }): Record<string, unknown> {
+export function sessionView(
+  s: Session,
+  extra: { console: boolean; forkedFrom?: string },
+): Record<string, unknown> {
   const inst = s.inst;
   const task = s.task ?? inst.task() ?? null;
   return {
@@ -140,11 +182,24 @@ export interface RowsQuery {
 
 const MAX_PAGE = 500;
 
-function whole(name: string, value: string | undefined, fallback: number, min: number, max: number): number {
+function whole(
+  name: string,
+  value: string | undefined,
+  fallback: number,
+  min: number,
+  max: number,
+): number {
   if (value === undefined || value === '') return fallback;
   const n = Number(value);
   if (!Number.isSafeInteger(n) || n < min || n > max) {
-    throw validationError('invalid page', [{ type: 'int_parsing', loc: ['query', name], msg: `${name} must be a whole number from ${min} to ${max}`, input: value }]);
+    throw validationError('invalid page', [
+      {
+        type: 'int_parsing',
+        loc: ['query', name],
+        msg: `${name} must be a whole number from ${min} to ${max}`,
+        input: value,
+      },
+    ]);
   }
   return n;
 }
@@ -153,21 +208,49 @@ function whole(name: string, value: string | undefined, fallback: number, min: n
  * A page of a table's current rows, sorted by one column (then the primary key), each marked with its net change
  * in this episode. Identifiers come from the world's table list, never from the request.
  */
-export function tableRows(s: Session, table: BrowsableTable, q: RowsQuery): Record<string, unknown> {
+export function tableRows(
+  s: Session,
+  table: BrowsableTable,
+  q: RowsQuery,
+): Record<string, unknown> {
   const { info, store } = table;
   const offset = whole('offset', q.offset, 0, 0, Number.MAX_SAFE_INTEGER);
   const limit = whole('limit', q.limit, 25, 1, MAX_PAGE);
-  const sort = q.sort === undefined || q.sort === '' ? null : info.columns.find((c) => c === q.sort);
+  const sort =
+    q.sort === undefined || q.sort === '' ? null : info.columns.find((c) => c === q.sort);
   if (sort === undefined) {
-    throw validationError('invalid sort', [{ type: 'literal_error', loc: ['query', 'sort'], msg: `table ${table.name} has no column "${q.sort}"; its columns are ${info.columns.join(', ')}`, input: q.sort }]);
+    throw validationError('invalid sort', [
+      {
+        type: 'literal_error',
+        loc: ['query', 'sort'],
+        msg: `table ${table.name} has no column "${q.sort}"; its columns are ${info.columns.join(', ')}`,
+        input: q.sort,
+      },
+    ]);
   }
-  const dir = q.dir === undefined || q.dir === '' || q.dir === 'asc' ? 'ASC' : q.dir === 'desc' ? 'DESC' : null;
-  if (dir === null) throw validationError('invalid sort', [{ type: 'literal_error', loc: ['query', 'dir'], msg: "dir must be 'asc' or 'desc'", input: q.dir }]);
+  const dir =
+    q.dir === undefined || q.dir === '' || q.dir === 'asc'
+      ? 'ASC'
+      : q.dir === 'desc'
+        ? 'DESC'
+        : null;
+  if (dir === null)
+    throw validationError('invalid sort', [
+      {
+        type: 'literal_error',
+        loc: ['query', 'dir'],
+        msg: "dir must be 'asc' or 'desc'",
+        input: q.dir,
+      },
+    ]);
   const from = quoteIdent(info.name);
-  const order = [...(sort === null ? [] : [`${quoteIdent(sort)} ${dir}`]), ...info.pk.map((c) => `${quoteIdent(c)} ${sort === null ? dir : 'ASC'}`)];
+  const order = [
+    ...(sort === null ? [] : [`${quoteIdent(sort)} ${dir}`]),
+    ...info.pk.map((c) => `${quoteIdent(c)} ${sort === null ? dir : 'ASC'}`),
+  ];
   const sql = `SELECT ${info.columns.map(quoteIdent).join(', ')} FROM ${from}${order.length > 0 ? ` ORDER BY ${order.join(', ')}` : ''} LIMIT ? OFFSET ?`;
   const inst = s.inst;
-  const total = (inst.queryStore<{ n: number }>(store, `SELECT count(*) AS n FROM ${from}`)[0]).n;
+  const total = inst.queryStore<{ n: number }>(store, `SELECT count(*) AS n FROM ${from}`)[0].n;
   const rows = inst.queryStore<Record<string, unknown>>(store, sql, limit, offset);
   const changed = new Map<string, string>();
   for (const c of inst.changes()) {

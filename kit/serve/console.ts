@@ -24,16 +24,26 @@ interface Asset {
   type: string;
 }
 
-const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.css': 'text/css; charset=utf-8', '.js': 'text/javascript; charset=utf-8' };
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+};
 
 // Nothing but the console's own files may run or load, so even a value that slipped past escaping could not execute.
-const PAGE_POLICY = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+const PAGE_POLICY =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 /** The console's files: beside this module in the sources, under the package root when this module runs from `dist/`. */
 function assetsDir(): string {
-  const candidates = ['../console/', '../../../kit/console/'].map((p) => fileURLToPath(new URL(p, import.meta.url)));
+  const candidates = ['../console/', '../../../kit/console/'].map((p) =>
+    fileURLToPath(new URL(p, import.meta.url)),
+  );
   const dir = candidates.find((d) => existsSync(d + 'index.html'));
-  if (dir === undefined) throw new Error(`the console's files are missing (looked for index.html in ${candidates.join(' and ')}); reinstall seahaven, or serve without the console`);
+  if (dir === undefined)
+    throw new Error(
+      `the console's files are missing (looked for index.html in ${candidates.join(' and ')}); reinstall seahaven, or serve without the console`,
+    );
   return dir;
 }
 
@@ -42,13 +52,15 @@ function loadAssets(dir: string): Map<string, Asset> {
   const out = new Map<string, Asset>();
   for (const name of readdirSync(dir)) {
     const ext = name.slice(name.lastIndexOf('.'));
-    if (TYPES[ext] !== undefined && /^[a-z0-9-]+\.[a-z]+$/.test(name)) out.set(name, { body: readFileSync(dir + name, 'utf8'), type: TYPES[ext] });
+    if (TYPES[ext] !== undefined && /^[a-z0-9-]+\.[a-z]+$/.test(name))
+      out.set(name, { body: readFileSync(dir + name, 'utf8'), type: TYPES[ext] });
   }
   return out;
 }
 
 function serveAsset(c: Context, asset: Asset | undefined): Response {
-  if (asset === undefined) return c.json({ detail: `no console file ${c.req.path}; open /console/` }, 404);
+  if (asset === undefined)
+    return c.json({ detail: `no console file ${c.req.path}; open /console/` }, 404);
   c.header('Content-Type', asset.type);
   c.header('Cache-Control', 'no-cache');
   c.header('X-Content-Type-Options', 'nosniff');
@@ -66,16 +78,24 @@ function serveAsset(c: Context, asset: Asset | undefined): Response {
  * @example
  * const server = await startServer({ worlds: [crm], port: 0, ...consoleRoutes({ allowedHosts: ['*'] }) });
  */
-export function consoleRoutes(options: ConsoleOptions = {}): Required<Pick<AppOptions, 'publicRoutes' | 'extend'>> {
+export function consoleRoutes(
+  options: ConsoleOptions = {},
+): Required<Pick<AppOptions, 'publicRoutes' | 'extend'>> {
   const assets = loadAssets(assetsDir());
   return {
     publicRoutes(app: Hono) {
       // Relative redirects keep working when a proxy serves the app under a path prefix.
       app.get('/console', (c) => c.redirect('console/', 302));
       app.get('/console/', (c) => serveAsset(c, assets.get('index.html')));
-      app.get('/console/:file{[a-z0-9-]+\\.(?:js|css|html)}', (c) => serveAsset(c, assets.get(c.req.param('file'))));
-      app.get('/:world/console', (c) => c.redirect(`../console/?world=${encodeURIComponent(c.req.param('world'))}`, 302));
-      app.get('/:world/console/', (c) => c.redirect(`../../console/?world=${encodeURIComponent(c.req.param('world'))}`, 302));
+      app.get('/console/:file{[a-z0-9-]+\\.(?:js|css|html)}', (c) =>
+        serveAsset(c, assets.get(c.req.param('file'))),
+      );
+      app.get('/:world/console', (c) =>
+        c.redirect(`../console/?world=${encodeURIComponent(c.req.param('world'))}`, 302),
+      );
+      app.get('/:world/console/', (c) =>
+        c.redirect(`../../console/?world=${encodeURIComponent(c.req.param('world'))}`, 302),
+      );
     },
     extend(app, server) {
       app.route('/console/api', consoleApi(server, options));

@@ -15,17 +15,25 @@ import { WireProbe, callFrame, wsUrlOf } from './wire-probe.ts';
 const ledger = defineWorld({
   name: 'ledger',
   version: '1',
-  schema: 'CREATE TABLE entries (id INTEGER PRIMARY KEY, note TEXT NOT NULL) STRICT; CREATE TABLE scratch (id INTEGER PRIMARY KEY, pad TEXT NOT NULL) STRICT;',
+  schema:
+    'CREATE TABLE entries (id INTEGER PRIMARY KEY, note TEXT NOT NULL) STRICT; CREATE TABLE scratch (id INTEGER PRIMARY KEY, pad TEXT NOT NULL) STRICT;',
   // Writes to a table without capture triggers take no statement journal: SQLITE_FULL there undoes the whole episode.
   untracked: ['scratch'],
   tools: [
-    defineTool({ name: 'add', description: 'Add an entry.', input: z.object({ note: z.string().max(100) }), run: (ctx, { note }) => Number(ctx.db.run('INSERT INTO entries (note) VALUES (?)', note).lastInsertRowid) }),
+    defineTool({
+      name: 'add',
+      description: 'Add an entry.',
+      input: z.object({ note: z.string().max(100) }),
+      run: (ctx, { note }) =>
+        Number(ctx.db.run('INSERT INTO entries (note) VALUES (?)', note).lastInsertRowid),
+    }),
     defineTool({
       name: 'pad',
       description: 'Write n rows of padding.',
       input: z.object({ n: z.number().int().max(100_000) }),
       run(ctx, { n }) {
-        for (let i = 0; i < n; i++) ctx.db.run('INSERT INTO scratch (pad) VALUES (?)', 'x'.repeat(2000));
+        for (let i = 0; i < n; i++)
+          ctx.db.run('INSERT INTO scratch (pad) VALUES (?)', 'x'.repeat(2000));
         return n;
       },
     }),
@@ -41,19 +49,42 @@ afterEach(async () => {
 describe('one episode filling its database', () => {
   it('ends that episode only, with resource_exhausted; hibernation of it does not throw, and a reset starts afresh', async () => {
     const logged: string[] = [];
-    server = await startServer({ worlds: [ledger], port: 0, maxDbGrowthBytes: 1024 * 1024, hibernateAfterMs: 50, logger: (l) => logged.push(l) });
+    server = await startServer({
+      worlds: [ledger],
+      port: 0,
+      maxDbGrowthBytes: 1024 * 1024,
+      hibernateAfterMs: 50,
+      logger: (l) => logged.push(l),
+    });
     const attacker = await WireProbe.open(wsUrlOf(server.url));
     const bystander = await WireProbe.open(wsUrlOf(server.url));
-    expect((await attacker.ask(callFrame('add', { note: 'first' }))).data.observation.error).toBeNull();
+    expect(
+      (await attacker.ask(callFrame('add', { note: 'first' }))).data.observation.error,
+    ).toBeNull();
     const full = await attacker.ask(callFrame('pad', { n: 5000 }));
-    expect(full.data.metadata.seahaven_error).toMatchObject({ code: 'resource_exhausted', message: expect.stringContaining('this episode ended'), details: { option: '--max-episode-db-mb' } });
+    expect(full.data.metadata.seahaven_error).toMatchObject({
+      code: 'resource_exhausted',
+      message: expect.stringContaining('this episode ended'),
+      details: { option: '--max-episode-db-mb' },
+    });
     const state = await attacker.ask({ type: 'state' });
-    expect(state).toMatchObject({ type: 'error', data: { code: 'RESOURCE_EXHAUSTED', message: expect.stringContaining('Reset to start a new episode'), episode_ended: true } });
+    expect(state).toMatchObject({
+      type: 'error',
+      data: {
+        code: 'RESOURCE_EXHAUSTED',
+        message: expect.stringContaining('Reset to start a new episode'),
+        episode_ended: true,
+      },
+    });
     // The reaper hibernates idle sessions every few tens of milliseconds: the ended episode's must not throw.
     await new Promise((r) => setTimeout(r, 300));
-    expect((await bystander.ask(callFrame('add', { note: 'still here' }))).data.observation.result.data).toBe(1);
+    expect(
+      (await bystander.ask(callFrame('add', { note: 'still here' }))).data.observation.result.data,
+    ).toBe(1);
     expect((await attacker.ask({ type: 'reset', data: {} })).type).toBe('observation');
-    expect((await attacker.ask(callFrame('add', { note: 'again' }))).data.observation.result.data).toBe(1);
+    expect(
+      (await attacker.ask(callFrame('add', { note: 'again' }))).data.observation.result.data,
+    ).toBe(1);
     expect(logged).toEqual([]);
     await attacker.close();
     await bystander.close();
@@ -63,7 +94,13 @@ describe('one episode filling its database', () => {
 describe('failures outside any request', () => {
   it('the reaper logs a session it cannot hibernate or end, and goes on reaping and serving the others', async () => {
     const logged: string[] = [];
-    server = await startServer({ worlds: [crm], port: 0, hibernateAfterMs: 40, idleTimeoutMs: 400, logger: (l) => logged.push(l) });
+    server = await startServer({
+      worlds: [crm],
+      port: 0,
+      hibernateAfterMs: 40,
+      idleTimeoutMs: 400,
+      logger: (l) => logged.push(l),
+    });
     const broken = await WireProbe.open(wsUrlOf(server.url));
     const other = await WireProbe.open(wsUrlOf(server.url));
     await broken.ask(callFrame('list_companies', {}));
@@ -115,10 +152,15 @@ describe('failures outside any request', () => {
     try {
       const ws = await WireProbe.open(wsUrlOf(serve.url));
       serve.child.kill('SIGUSR2');
-      for (let i = 0; i < 100 && !serve.stderr().includes('injected unhandled rejection'); i++) await new Promise((r) => setTimeout(r, 20));
+      for (let i = 0; i < 100 && !serve.stderr().includes('injected unhandled rejection'); i++)
+        await new Promise((r) => setTimeout(r, 20));
       await new Promise((r) => setTimeout(r, 50));
-      expect(serve.stderr()).toContain('uncaught exception (contained; the server goes on): Error: injected failure in a timer');
-      expect(serve.stderr()).toContain('unhandled promise rejection (contained; the server goes on): Error: injected unhandled rejection');
+      expect(serve.stderr()).toContain(
+        'uncaught exception (contained; the server goes on): Error: injected failure in a timer',
+      );
+      expect(serve.stderr()).toContain(
+        'unhandled promise rejection (contained; the server goes on): Error: injected unhandled rejection',
+      );
       expect((await ws.ask(callFrame('list_companies', {}))).type).toBe('observation');
       expect((await fetch(`${serve.url}/health`)).status).toBe(200);
       await ws.close();

@@ -54,7 +54,12 @@ describe('restarting seahaven serve mid-run', () => {
     // The reference: one server, never stopped; its in-flight episode ends by the client going away.
     const refFile = join(dir, 'reference.sqlite');
     const served = serveCurricula({ worlds: [crm], path: refFile });
-    const ref = await startServer({ worlds: [crm], port: 0, hooks: served.hooks, extend: served.extend });
+    const ref = await startServer({
+      worlds: [crm],
+      port: 0,
+      hooks: served.hooks,
+      extend: served.extend,
+    });
     const reference: { tasks: string[][]; progress: unknown[] } = { tasks: [], progress: [] };
     try {
       reference.tasks.push(await play(ref.url, 0, 8));
@@ -68,7 +73,11 @@ describe('restarting seahaven serve mid-run', () => {
       await ref.close();
       served.close();
     }
-    const last = reference.progress[2] as { stage: { name: string }; episodes: unknown; transitions: unknown[] };
+    const last = reference.progress[2] as {
+      stage: { name: string };
+      episodes: unknown;
+      transitions: unknown[];
+    };
     // The run got somewhere worth resuming: promoted out of the easy stage after its window filled.
     expect(last.stage.name).toBe('medium');
     expect(last.transitions).toHaveLength(1);
@@ -111,7 +120,8 @@ describe('restarting seahaven serve mid-run', () => {
   it('after kill -9 during curriculum submits, the runs file is intact and a restart gives up what was in flight', async () => {
     const file = join(dir, 'killed.sqlite');
     const run = { curriculum: RUN.curriculum, run_id: 'killed-1' };
-    const progress = async (base: string) => (await fetch(`${base}/curricula/${run.curriculum}/runs/${run.run_id}`)).json();
+    const progress = async (base: string) =>
+      (await fetch(`${base}/curricula/${run.curriculum}/runs/${run.run_id}`)).json();
     const servers: ServeProcess[] = [];
     try {
       let s = await spawnServe(['crm', '--curricula-db', file]);
@@ -135,7 +145,12 @@ describe('restarting seahaven serve mid-run', () => {
         p.ws.terminate();
         return played;
       });
-      await expect.poll(async () => (await progress(s.url)).episodes.recorded, { timeout: 60_000, interval: 50 }).toBeGreaterThanOrEqual(40);
+      await expect
+        .poll(async () => (await progress(s.url)).episodes.recorded, {
+          timeout: 60_000,
+          interval: 50,
+        })
+        .toBeGreaterThanOrEqual(40);
       expect(await s.stop('SIGKILL')).toBeNull();
       stop = true;
       const played = (await Promise.all(players)).reduce((a, b) => a + b, 0);
@@ -153,7 +168,12 @@ describe('restarting seahaven serve mid-run', () => {
       servers.push(s);
       const after = await progress(s.url);
       const left = `the killed server left ${JSON.stringify(crashed.counts)}`;
-      expect(after.episodes, left).toEqual({ issued: crashed.counts.issued, recorded: crashed.counts.recorded, pending: 0, abandoned: crashed.counts.abandoned + crashed.counts.pending });
+      expect(after.episodes, left).toEqual({
+        issued: crashed.counts.issued,
+        recorded: crashed.counts.recorded,
+        pending: 0,
+        abandoned: crashed.counts.abandoned + crashed.counts.pending,
+      });
       const p = await WireProbe.open(`${s.url.replace('http', 'ws')}/ws`);
       const next = await playEpisode(p, crm, run, true);
       expect(next.start.metadata.curriculum.episode).toBe(crashed.counts.issued);
@@ -163,7 +183,15 @@ describe('restarting seahaven serve mid-run', () => {
       const restarted = inspect(file);
       expect(restarted.integrity).toEqual(['ok']);
       expect(restarted.inconsistencies).toEqual([]);
-      expect(restarted.counts, `${left}; the restarted one answered ${JSON.stringify(after.episodes)}`).toEqual({ issued: crashed.counts.issued + 1, recorded: crashed.counts.recorded + 1, pending: 0, abandoned: crashed.counts.abandoned + crashed.counts.pending });
+      expect(
+        restarted.counts,
+        `${left}; the restarted one answered ${JSON.stringify(after.episodes)}`,
+      ).toEqual({
+        issued: crashed.counts.issued + 1,
+        recorded: crashed.counts.recorded + 1,
+        pending: 0,
+        abandoned: crashed.counts.abandoned + crashed.counts.pending,
+      });
     } finally {
       for (const s of servers) await s.stop('SIGKILL');
     }
@@ -171,11 +199,19 @@ describe('restarting seahaven serve mid-run', () => {
 });
 
 /** `PRAGMA integrity_check`, episode counts, and every way the runs file could disagree with itself. */
-function inspect(file: string): { integrity: string[]; counts: Record<'issued' | 'recorded' | 'pending' | 'abandoned', number>; inconsistencies: unknown[] } {
+function inspect(file: string): {
+  integrity: string[];
+  counts: Record<'issued' | 'recorded' | 'pending' | 'abandoned', number>;
+  inconsistencies: unknown[];
+} {
   const db = new Database(file);
   try {
     const integrity = db.prepare('PRAGMA integrity_check').pluck().all() as string[];
-    const row = db.prepare("SELECT count(*) AS issued, count(*) FILTER (WHERE status = 'recorded') AS recorded, count(*) FILTER (WHERE status = 'pending') AS pending, count(*) FILTER (WHERE status = 'abandoned') AS abandoned FROM curriculum_episodes").get() as Record<'issued' | 'recorded' | 'pending' | 'abandoned', number>;
+    const row = db
+      .prepare(
+        "SELECT count(*) AS issued, count(*) FILTER (WHERE status = 'recorded') AS recorded, count(*) FILTER (WHERE status = 'pending') AS pending, count(*) FILTER (WHERE status = 'abandoned') AS abandoned FROM curriculum_episodes",
+      )
+      .get() as Record<'issued' | 'recorded' | 'pending' | 'abandoned', number>;
     const inconsistencies = db
       .prepare(
         `SELECT r.run_id, r.episodes, r.outcomes, count(e.episode) AS rows, max(e.episode) AS last_episode,
@@ -189,7 +225,16 @@ function inspect(file: string): { integrity: string[]; counts: Record<'issued' |
              OR last_outcome IS NOT r.outcomes AND recorded > 0 OR distinct_outcomes <> recorded OR coalesce(last_seq, -1) <> transitions - 1`,
       )
       .all();
-    return { integrity, counts: { issued: row.issued, recorded: row.recorded, pending: row.pending, abandoned: row.abandoned }, inconsistencies };
+    return {
+      integrity,
+      counts: {
+        issued: row.issued,
+        recorded: row.recorded,
+        pending: row.pending,
+        abandoned: row.abandoned,
+      },
+      inconsistencies,
+    };
   } finally {
     db.close();
   }

@@ -32,7 +32,12 @@ const progress = async (path: string) => {
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'seahaven-serve-curricula-'));
   served = serveCurricula({ worlds: [crm], path: join(dir, 'c.sqlite') });
-  server = await startServer({ worlds: [crm], port: 0, hooks: served.hooks, extend: served.extend });
+  server = await startServer({
+    worlds: [crm],
+    port: 0,
+    hooks: served.hooks,
+    extend: served.extend,
+  });
 });
 afterAll(async () => {
   await server.close();
@@ -58,10 +63,23 @@ describe('crm-basics over the WebSocket', () => {
         expect(ep.task).toBe(want.task);
         expect(EASY).toContain(ep.task);
         expect(ep.start.observation.task.prompt).toBe(crm.task(ep.task)!.prompt);
-        expect(ep.start.metadata.curriculum).toEqual({ name: 'crm-basics', run_id: 'climb', episode: i, stage: { index: 0, name: 'easy' }, kind: 'current', ticket: `crm-basics/climb/${i}` });
+        expect(ep.start.metadata.curriculum).toEqual({
+          name: 'crm-basics',
+          run_id: 'climb',
+          episode: i,
+          stage: { index: 0, name: 'easy' },
+          kind: 'current',
+          ticket: `crm-basics/climb/${i}`,
+        });
         expect(ep.done).toMatchObject({ reward: solve ? 1 : 0, done: true });
         const recorded = reference.record(want.ticket, ep.done.observation.grade);
-        expect(ep.done.metadata.curriculum).toEqual({ ticket: want.ticket, outcome: i + 1, stage: recorded.stage, transition: recorded.transition, mastered: false });
+        expect(ep.done.metadata.curriculum).toEqual({
+          ticket: want.ticket,
+          outcome: i + 1,
+          stage: recorded.stage,
+          transition: recorded.transition,
+          mastered: false,
+        });
 
         const { status, body } = await progress('/curricula/crm-basics/runs/climb');
         expect(status).toBe(200);
@@ -75,8 +93,20 @@ describe('crm-basics over the WebSocket', () => {
       expect(rates.slice(2).every((r, k) => k === 0 || r > rates[k + 1])).toBe(true);
       const after = await progress('/curricula/crm-basics/runs/climb');
       expect(after.body.stage).toEqual({ index: 1, name: 'medium' });
-      expect(after.body.transitions).toEqual([{ kind: 'promote', from: { index: 0, name: 'easy' }, to: { index: 1, name: 'medium' }, episode: 20, outcome: 20 }]);
-      expect(after.body.stages.map((s: { status: string }) => s.status)).toEqual(['done', 'current', 'locked']);
+      expect(after.body.transitions).toEqual([
+        {
+          kind: 'promote',
+          from: { index: 0, name: 'easy' },
+          to: { index: 1, name: 'medium' },
+          episode: 20,
+          outcome: 20,
+        },
+      ]);
+      expect(after.body.stages.map((s: { status: string }) => s.status)).toEqual([
+        'done',
+        'current',
+        'locked',
+      ]);
       // Now the current stage is medium; a review episode may replay an easy task.
       for (let i = 0; i < 6; i++) {
         const ep = await playEpisode(p, crm, { curriculum: 'crm-basics', run_id: 'climb' }, true);
@@ -88,7 +118,9 @@ describe('crm-basics over the WebSocket', () => {
       }
       expect(reference.progress('crm-basics', 'climb').stages[1].episodes).toBeGreaterThan(0);
       // The wire reports exactly what the in-process run says.
-      expect((await progress('/curricula/crm-basics/runs/climb')).body).toEqual(reference.progress('crm-basics', 'climb', { history: 1000 }));
+      expect((await progress('/curricula/crm-basics/runs/climb')).body).toEqual(
+        reference.progress('crm-basics', 'climb', { history: 1000 }),
+      );
     } finally {
       reference.close();
       await p.close();
@@ -102,17 +134,32 @@ describe('crm-basics over the WebSocket', () => {
     await p.close();
     const root = await progress('/curricula/crm-basics/runs/routes');
     expect(root.status).toBe(200);
-    expect(root.body).toMatchObject({ format: 'seahaven.curriculum-run/1', world: 'crm', curriculum: 'crm-basics', run_id: 'routes', success_rate: 0.5 });
+    expect(root.body).toMatchObject({
+      format: 'seahaven.curriculum-run/1',
+      world: 'crm',
+      curriculum: 'crm-basics',
+      run_id: 'routes',
+      success_rate: 0.5,
+    });
     expect((await progress('/crm/curricula/crm-basics/runs/routes')).body).toEqual(root.body);
     const short = await progress('/curricula/crm-basics/runs/routes?history=1');
     expect(short.body.history).toHaveLength(1);
     expect(short.body.history_omitted).toBe(1);
-    expect(await progress('/curricula/crm-basics/runs/nobody')).toMatchObject({ status: 404, body: { error: { code: 'unknown_run' } } });
+    expect(await progress('/curricula/crm-basics/runs/nobody')).toMatchObject({
+      status: 404,
+      body: { error: { code: 'unknown_run' } },
+    });
     const unknown = await progress('/curricula/nope/runs/routes');
     expect(unknown).toMatchObject({ status: 404, body: { error: { code: 'unknown_curriculum' } } });
     expect(unknown.body.error.message).toContain('crm: crm-basics');
-    expect(await progress('/crm/curricula/nope/runs/routes')).toMatchObject({ status: 404, body: { error: { code: 'unknown_curriculum' } } });
-    expect(await progress('/curricula/crm-basics/runs/routes?history=lots')).toMatchObject({ status: 400, body: { error: { code: 'invalid_history' } } });
+    expect(await progress('/crm/curricula/nope/runs/routes')).toMatchObject({
+      status: 404,
+      body: { error: { code: 'unknown_curriculum' } },
+    });
+    expect(await progress('/curricula/crm-basics/runs/routes?history=lots')).toMatchObject({
+      status: 400,
+      body: { error: { code: 'invalid_history' } },
+    });
     // A path under a name that is not a served world is not a curricula route.
     const stray = await fetch(`${server.url}/elsewhere/curricula/crm-basics/runs/routes`);
     expect(stray.status).toBe(404);
@@ -125,7 +172,11 @@ describe('crm-basics over the WebSocket', () => {
       const cases: [Record<string, unknown>, string, string][] = [
         [{ curriculum: 'nope' }, 'curriculum', 'its curricula are crm-basics'],
         [{ curriculum: 'crm-basics', task: 'add_lead' }, 'task', 'drop task from the reset'],
-        [{ curriculum: 'crm-basics', fixture: 'small_startup' }, 'fixture', 'drop fixture from the reset'],
+        [
+          { curriculum: 'crm-basics', fixture: 'small_startup' },
+          'fixture',
+          'drop fixture from the reset',
+        ],
         [{ run_id: 'lonely' }, 'run_id', 'give curriculum too'],
         [{ curriculum: 'crm-basics', run_id: 'no spaces' }, 'run_id', 'run_id must match'],
       ];
@@ -141,9 +192,16 @@ describe('crm-basics over the WebSocket', () => {
       expect(state).toMatchObject({ fixture: { id: 'empty' }, step_count: 0, call_count: 0 });
       expect(state.task ?? null).toBeNull();
       expect((await progress('/curricula/crm-basics/runs/lonely')).status).toBe(404);
-      const http = await fetch(`${server.url}/reset`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ curriculum: 'nope' }) });
+      const http = await fetch(`${server.url}/reset`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ curriculum: 'nope' }),
+      });
       expect(http.status).toBe(422);
-      expect((await http.json()).detail[0]).toMatchObject({ loc: ['body', 'curriculum'], msg: expect.stringContaining('no curriculum "nope"') });
+      expect((await http.json()).detail[0]).toMatchObject({
+        loc: ['body', 'curriculum'],
+        msg: expect.stringContaining('no curriculum "nope"'),
+      });
     } finally {
       await p.close();
     }
@@ -158,9 +216,16 @@ describe('crm-basics over the WebSocket', () => {
     await p.ask({ type: 'reset', data: { task: 'add_lead' } });
     await p.ask({ type: 'reset', data: run }); // 3: abandoned by closing the socket
     await p.close();
-    await expect.poll(async () => (await progress('/curricula/crm-basics/runs/quitter')).body.episodes).toEqual({ issued: 4, recorded: 1, pending: 0, abandoned: 3 });
+    await expect
+      .poll(async () => (await progress('/curricula/crm-basics/runs/quitter')).body.episodes)
+      .toEqual({ issued: 4, recorded: 1, pending: 0, abandoned: 3 });
     const { body } = await progress('/curricula/crm-basics/runs/quitter');
-    expect(body.history.map((h: { status: string }) => h.status)).toEqual(['abandoned', 'recorded', 'abandoned', 'abandoned']);
+    expect(body.history.map((h: { status: string }) => h.status)).toEqual([
+      'abandoned',
+      'recorded',
+      'abandoned',
+      'abandoned',
+    ]);
     // A second submit of a graded episode reports the grade again but records nothing more.
     const q = await WireProbe.open(wsUrl());
     const first = await playEpisode(q, crm, run, true);
@@ -168,16 +233,30 @@ describe('crm-basics over the WebSocket', () => {
     expect(again.data).toMatchObject({ reward: 1, done: true, metadata: {} });
     expect(first.done.metadata.curriculum.outcome).toBe(2);
     await q.close();
-    expect((await progress('/curricula/crm-basics/runs/quitter')).body.episodes).toEqual({ issued: 5, recorded: 2, pending: 0, abandoned: 3 });
+    expect((await progress('/curricula/crm-basics/runs/quitter')).body.episodes).toEqual({
+      issued: 5,
+      recorded: 2,
+      pending: 0,
+      abandoned: 3,
+    });
   });
 
   it('plays a curriculum through the HTTP /reset and /step routes too', async () => {
-    const post = (path: string, body: unknown) => fetch(`${server.url}${path}`, { method: 'POST', headers: { 'x-session-id': 'http-run', 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((r) => r.json());
+    const post = (path: string, body: unknown) =>
+      fetch(`${server.url}${path}`, {
+        method: 'POST',
+        headers: { 'x-session-id': 'http-run', 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      }).then((r) => r.json());
     const start = await post('/reset', { curriculum: 'crm-basics', run_id: 'over-http' });
     expect(EASY).toContain(start.observation.task.id);
     expect(start.metadata.curriculum.ticket).toBe('crm-basics/over-http/0');
     const done = await post('/step', { action: { type: 'submit' } });
-    expect(done).toMatchObject({ reward: 0, done: true, metadata: { curriculum: { outcome: 1, stage: { name: 'easy' } } } });
+    expect(done).toMatchObject({
+      reward: 0,
+      done: true,
+      metadata: { curriculum: { outcome: 1, stage: { name: 'easy' } } },
+    });
     expect((await progress('/curricula/crm-basics/runs/over-http')).body.episodes.recorded).toBe(1);
   });
 });
@@ -187,15 +266,30 @@ describe('several worlds on one runs file', () => {
     name: 'plain',
     version: '1.0.0',
     schema: 'CREATE TABLE t (id INTEGER PRIMARY KEY) STRICT;',
-    tools: [defineTool({ name: 'noop', description: 'Do nothing.', input: z.object({}), run: () => ({ ok: true }) })],
+    tools: [
+      defineTool({
+        name: 'noop',
+        description: 'Do nothing.',
+        input: z.object({}),
+        run: () => ({ ok: true }),
+      }),
+    ],
   });
 
   it('routes each world to its own curricula, shares the file, and refuses curricula where a world has none', async () => {
     const file = join(dir, 'shared.sqlite');
     const many = serveCurricula({ worlds: [plain, crm, notes], path: file });
-    const s = await startServer({ worlds: [plain, crm, notes], port: 0, hooks: many.hooks, extend: many.extend });
+    const s = await startServer({
+      worlds: [plain, crm, notes],
+      port: 0,
+      hooks: many.hooks,
+      extend: many.extend,
+    });
     try {
-      expect([...many.curricula]).toEqual([['crm', ['crm-basics']], ['notes', ['basics']]]);
+      expect([...many.curricula]).toEqual([
+        ['crm', ['crm-basics']],
+        ['notes', ['basics']],
+      ]);
       expect(many.path).toBe(file);
       const ws = (w: string) => WireProbe.open(`${s.url.replace('http', 'ws')}/${w}/ws`);
       const n = await ws('notes');
@@ -207,24 +301,41 @@ describe('several worlds on one runs file', () => {
       await c.close();
       const p = await ws('plain');
       const refused = await p.ask({ type: 'reset', data: { curriculum: 'crm-basics' } });
-      expect(refused.data).toMatchObject({ code: 'VALIDATION_ERROR', errors: [{ loc: ['data', 'curriculum'] }] });
+      expect(refused.data).toMatchObject({
+        code: 'VALIDATION_ERROR',
+        errors: [{ loc: ['data', 'curriculum'] }],
+      });
       expect(refused.data.message).toContain('world "plain" declares no curricula');
       await p.close();
 
       const get = async (path: string) => (await fetch(`${s.url}${path}`)).json();
       // At the root a curriculum is found in whichever served world declares it.
-      expect(await get('/curricula/basics/runs/same-id')).toMatchObject({ world: 'notes', success_rate: 1 });
-      expect(await get('/curricula/crm-basics/runs/same-id')).toMatchObject({ world: 'crm', success_rate: 0 });
+      expect(await get('/curricula/basics/runs/same-id')).toMatchObject({
+        world: 'notes',
+        success_rate: 1,
+      });
+      expect(await get('/curricula/crm-basics/runs/same-id')).toMatchObject({
+        world: 'crm',
+        success_rate: 0,
+      });
       expect(await get('/notes/curricula/basics/runs/same-id')).toMatchObject({ world: 'notes' });
-      expect(await get('/crm/curricula/basics/runs/same-id')).toMatchObject({ error: { code: 'unknown_curriculum' } });
-      expect(await get('/plain/curricula/basics/runs/same-id')).toMatchObject({ error: { message: expect.stringContaining('world "plain" declares no curricula') } });
+      expect(await get('/crm/curricula/basics/runs/same-id')).toMatchObject({
+        error: { code: 'unknown_curriculum' },
+      });
+      expect(await get('/plain/curricula/basics/runs/same-id')).toMatchObject({
+        error: { message: expect.stringContaining('world "plain" declares no curricula') },
+      });
     } finally {
       await s.close();
       many.close();
     }
     const db = openRunsDbReadonly(file);
     try {
-      expect(listRuns(db).map((r) => `${r.world}/${r.curriculum}/${r.run_id}`).sort()).toEqual(['crm/crm-basics/same-id', 'notes/basics/same-id']);
+      expect(
+        listRuns(db)
+          .map((r) => `${r.world}/${r.curriculum}/${r.run_id}`)
+          .sort(),
+      ).toEqual(['crm/crm-basics/same-id', 'notes/basics/same-id']);
     } finally {
       db.close();
     }

@@ -18,7 +18,13 @@ import { ResetGroups, type GroupMember } from './reset-groups.ts';
 import type { ResetPlan, ResetRequest } from './reset.ts';
 import { PostgresRunsStore } from './runs-store-pg.ts';
 import { SqliteRunsStore } from './runs-store-sqlite.ts';
-import { parseRunsTarget, stderrLogger, type RunsStore, type RunsStoreOptions, type WorldRuns } from './runs-store.ts';
+import {
+  parseRunsTarget,
+  stderrLogger,
+  type RunsStore,
+  type RunsStoreOptions,
+  type WorldRuns,
+} from './runs-store.ts';
 
 export { maskUrl, parseRunsTarget, type RunsStore } from './runs-store.ts';
 
@@ -31,7 +37,9 @@ export { maskUrl, parseRunsTarget, type RunsStore } from './runs-store.ts';
  */
 export function openRunsStore(target: string, options: RunsStoreOptions): RunsStore {
   const t = parseRunsTarget(target);
-  return t.kind === 'sqlite' ? new SqliteRunsStore(t.path, options) : new PostgresRunsStore(t.url, t.masked, options);
+  return t.kind === 'sqlite'
+    ? new SqliteRunsStore(t.path, options)
+    : new PostgresRunsStore(t.url, t.masked, options);
 }
 
 export interface ServeCurriculaOptions {
@@ -86,7 +94,11 @@ class CurriculumEpisode {
 }
 
 // Which reset key a refusal is about, for the error's `loc`.
-const FIELD_OF: Record<string, string> = { unknown_curriculum: 'curriculum', invalid_run_id: 'run_id', definition_changed: 'run_id' };
+const FIELD_OF: Record<string, string> = {
+  unknown_curriculum: 'curriculum',
+  invalid_run_id: 'run_id',
+  definition_changed: 'run_id',
+};
 
 /**
  * Serve the curricula of the given worlds: one runs database, hooks for the protocol, and the progress routes. On a
@@ -114,23 +126,42 @@ export function serveCurricula(options: ServeCurriculaOptions): ServedCurricula 
   }
   const curricula = new Map([...byWorld].map(([name, r]) => [name, [...r.curriculumNames()]]));
   const served = options.worlds.map((w) => w.name);
-  const offered = () => [...curricula].map(([w, names]) => `${w}: ${names.join(', ')}`).join('; ') || '(none)';
+  const offered = () =>
+    [...curricula].map(([w, names]) => `${w}: ${names.join(', ')}`).join('; ') || '(none)';
 
   // Reset groups (a GRPO group's resets share one draw) are held in this process: see reset-groups.ts.
   const groups = new ResetGroups();
   const hooks: Required<ServeHooks> = {
     resolveReset(request: ResetRequest, { world }): ResetPlan | Promise<ResetPlan> {
       const r = byWorld.get(world.name);
-      if (!r) throw new ResetError('curriculum', `world "${world.name}" declares no curricula (served curricula: ${offered()}); reset with a task instead`);
-      const refuse = (e: unknown) => (e instanceof CurriculumError ? new ResetError(fieldOf(e, request), e.message) : e);
+      if (!r)
+        throw new ResetError(
+          'curriculum',
+          `world "${world.name}" declares no curricula (served curricula: ${offered()}); reset with a task instead`,
+        );
+      const refuse = (e: unknown) =>
+        e instanceof CurriculumError ? new ResetError(fieldOf(e, request), e.message) : e;
       const plan = (episode: IssuedEpisode | null): ResetPlan => {
         // `resolveReset` runs only for resets that name a curriculum or a run, and the hooks refuse a run alone.
-        if (episode === null) throw new ResetError('curriculum', 'name the curriculum to play, like { "curriculum": "basics", "run_id": "run-1" }');
+        if (episode === null)
+          throw new ResetError(
+            'curriculum',
+            'name the curriculum to play, like { "curriculum": "basics", "run_id": "run-1" }',
+          );
         return {
           task: episode.task,
           fixture: episode.fixture,
           context: new CurriculumEpisode(r, episode.ticket),
-          metadata: { curriculum: { name: episode.curriculum, run_id: episode.runId, episode: episode.episode, stage: episode.stage, kind: episode.kind, ticket: episode.ticket } },
+          metadata: {
+            curriculum: {
+              name: episode.curriculum,
+              run_id: episode.runId,
+              episode: episode.episode,
+              stage: episode.stage,
+              kind: episode.kind,
+              ticket: episode.ticket,
+            },
+          },
         };
       };
       if (request.group !== undefined && request.group_size !== undefined) {
@@ -140,15 +171,34 @@ export function serveCurricula(options: ServeCurriculaOptions): ServedCurricula 
           const p = plan(m.episode);
           const meta = p.metadata!.curriculum as Record<string, unknown>;
           // Every member plays the first one's seed (the default, 0, when it named none).
-          return { ...p, seed: m.seed ?? 0, metadata: { curriculum: { ...meta, group: { key: request.group, member: m.member, size: m.size } } } };
+          return {
+            ...p,
+            seed: m.seed ?? 0,
+            metadata: {
+              curriculum: {
+                ...meta,
+                group: { key: request.group, member: m.member, size: m.size },
+              },
+            },
+          };
         };
         let member;
         try {
-          member = groups.join(key, request.group_size, request.seed, () => r.reset(request) as IssuedEpisode | Promise<IssuedEpisode>, (ticket) => r.repeat(ticket));
+          member = groups.join(
+            key,
+            request.group_size,
+            request.seed,
+            () => r.reset(request) as IssuedEpisode | Promise<IssuedEpisode>,
+            (ticket) => r.repeat(ticket),
+          );
         } catch (e) {
           throw refuse(e);
         }
-        return member instanceof Promise ? member.then(grouped, (e) => { throw refuse(e); }) : grouped(member);
+        return member instanceof Promise
+          ? member.then(grouped, (e) => {
+              throw refuse(e);
+            })
+          : grouped(member);
       }
       let episode;
       try {
@@ -166,34 +216,76 @@ export function serveCurricula(options: ServeCurriculaOptions): ServedCurricula 
     onGrade(session, grade) {
       const ep = session.context;
       if (!(ep instanceof CurriculumEpisode)) return;
-      const report = (r: RecordedOutcome) => ({ curriculum: { ticket: r.ticket, outcome: r.outcome, stage: r.stage, transition: r.transition, mastered: r.mastered } });
+      const report = (r: RecordedOutcome) => ({
+        curriculum: {
+          ticket: r.ticket,
+          outcome: r.outcome,
+          stage: r.stage,
+          transition: r.transition,
+          mastered: r.mastered,
+        },
+      });
       const r = ep.runs.submit(ep.ticket, grade);
       return r instanceof Promise ? r.then(report) : report(r);
     },
     onAbandon(_session, context) {
       if (!(context instanceof CurriculumEpisode)) return;
       const done = context.runs.abandon(context.ticket);
-      if (done instanceof Promise) done.catch((e) => log(`[seahaven] giving up curriculum episode ${context.ticket} failed: ${(e as Error)?.message ?? String(e)}`));
+      if (done instanceof Promise)
+        done.catch((e) =>
+          log(
+            `[seahaven] giving up curriculum episode ${context.ticket} failed: ${(e as Error)?.message ?? String(e)}`,
+          ),
+        );
     },
   };
 
   const extend = (app: Hono) => {
-    const answer = async (world: string | undefined, name: string, runId: string, history: string | undefined) => {
-      const r = world === undefined ? [...byWorld.values()].find((x) => x.curriculumNames().includes(name)) : byWorld.get(world);
+    const answer = async (
+      world: string | undefined,
+      name: string,
+      runId: string,
+      history: string | undefined,
+    ) => {
+      const r =
+        world === undefined
+          ? [...byWorld.values()].find((x) => x.curriculumNames().includes(name))
+          : byWorld.get(world);
       if (!r) {
-        const what = world === undefined ? `no served world has a curriculum "${name}"` : `world "${world}" declares no curricula`;
-        return { status: 404 as const, body: { error: { code: 'unknown_curriculum', message: `${what}; served curricula: ${offered()}` } } };
+        const what =
+          world === undefined
+            ? `no served world has a curriculum "${name}"`
+            : `world "${world}" declares no curricula`;
+        return {
+          status: 404 as const,
+          body: {
+            error: {
+              code: 'unknown_curriculum',
+              message: `${what}; served curricula: ${offered()}`,
+            },
+          },
+        };
       }
       return r.progress(name, runId, { history });
     };
     app.get('/curricula/:name/runs/:run_id', async (c) => {
-      const a = await answer(undefined, c.req.param('name'), c.req.param('run_id'), c.req.query('history'));
+      const a = await answer(
+        undefined,
+        c.req.param('name'),
+        c.req.param('run_id'),
+        c.req.query('history'),
+      );
       return c.json(a.body, a.status);
     });
     app.get('/:world/curricula/:name/runs/:run_id', async (c, next) => {
       const world = c.req.param('world');
       if (!served.includes(world)) return next();
-      const a = await answer(world, c.req.param('name'), c.req.param('run_id'), c.req.query('history'));
+      const a = await answer(
+        world,
+        c.req.param('name'),
+        c.req.param('run_id'),
+        c.req.query('history'),
+      );
       return c.json(a.body, a.status);
     });
   };

@@ -3,7 +3,12 @@
  * at a time), `list_tools`, `grade`, `submit` and `fork`, each answered with its step payload.
  */
 import { advanceProblem } from '../clock.ts';
-import { advanceInSlices, advanceWithJson, callWithJson, type CallOutcome } from '../instance-internals.ts';
+import {
+  advanceInSlices,
+  advanceWithJson,
+  callWithJson,
+  type CallOutcome,
+} from '../instance-internals.ts';
 import type { EndpointCore } from './endpoint-core.ts';
 import { gradeNow, gradeOf, submit } from './endpoint-grade.ts';
 import { validationError } from './errors.ts';
@@ -21,7 +26,13 @@ type Transport = 'ws' | 'http';
  * a `SlicedStep` whose last slice answers. Other sessions are answered between slices; the session's later requests
  * wait in its queue.
  */
-export function advanceStep(ep: EndpointCore, session: Session, ms: number, where: (string | number)[], transport: Transport): Reply | SlicedStep {
+export function advanceStep(
+  ep: EndpointCore,
+  session: Session,
+  ms: number,
+  where: (string | number)[],
+  transport: Transport,
+): Reply | SlicedStep {
   checkAdvance(session, ms, where);
   const run = session.inst[advanceInSlices](ms);
   // A slice ends at the world's first pause past its budget, so with a quarter of a turn it is mostly one step of
@@ -36,7 +47,13 @@ export function advanceStep(ep: EndpointCore, session: Session, ms: number, wher
 }
 
 /** `advance_clock`: refused as a validation error, the episode untouched, past the most one advance may move its clock. */
-export function advance(ep: EndpointCore, session: Session, ms: number, where: (string | number)[], transport: Transport): Reply {
+export function advance(
+  ep: EndpointCore,
+  session: Session,
+  ms: number,
+  where: (string | number)[],
+  transport: Transport,
+): Reply {
   checkAdvance(session, ms, where);
   return stepCall(ep, session, 'advance_clock', session.inst[advanceWithJson](ms), transport);
 }
@@ -44,19 +61,42 @@ export function advance(ep: EndpointCore, session: Session, ms: number, where: (
 /** Refuse, as a validation error with the episode untouched, an advance past the most one may move the clock. */
 function checkAdvance(session: Session, ms: number, where: (string | number)[]): void {
   const problem = advanceProblem(ms, session.inst.clock.now());
-  if (problem !== null) throw validationError('invalid action', [{ type: 'value_error', loc: [...where, 'ms'], msg: problem, input: ms }]);
+  if (problem !== null)
+    throw validationError('invalid action', [
+      { type: 'value_error', loc: [...where, 'ms'], msg: problem, input: ms },
+    ]);
 }
 
 /** `list_tools`, `submit`, `grade` or `fork`: the step payload's JSON text. */
-export function otherStep(ep: EndpointCore, session: Session, a: Exclude<StepAction, { type: 'call_tool' } | { type: 'advance_clock' }>, where: (string | number)[], transport: Transport, wholeGrades = false): string | Promise<string> {
+export function otherStep(
+  ep: EndpointCore,
+  session: Session,
+  a: Exclude<StepAction, { type: 'call_tool' } | { type: 'advance_clock' }>,
+  where: (string | number)[],
+  transport: Transport,
+  wholeGrades = false,
+): string | Promise<string> {
   switch (a.type) {
     case 'list_tools':
       session.stepCount++;
       return session.submitTool ? ep.listToolsWithSubmitPayload : ep.listToolsPayload;
     case 'submit':
-      return submit(ep, session, where, wholeGrades, 'step', traceWanted(a.trace, wholeGrades || session.wholeGrades, where, ep.isGraderToken !== null));
+      return submit(
+        ep,
+        session,
+        where,
+        wholeGrades,
+        'step',
+        traceWanted(a.trace, wholeGrades || session.wholeGrades, where, ep.isGraderToken !== null),
+      );
     case 'grade':
-      return gradeNow(ep, session, where, wholeGrades, traceWanted(a.trace, wholeGrades || session.wholeGrades, where, ep.isGraderToken !== null));
+      return gradeNow(
+        ep,
+        session,
+        where,
+        wholeGrades,
+        traceWanted(a.trace, wholeGrades || session.wholeGrades, where, ep.isGraderToken !== null),
+      );
     case 'fork':
       return fork(ep, session, transport);
   }
@@ -72,7 +112,13 @@ function fork(ep: EndpointCore, session: Session, transport: Transport): string 
   registry.ensureRoom();
   ep.admitFork(session.inst);
   const inst = session.inst.fork();
-  const counters = { task: session.task, rewardMode: session.rewardMode, stepCount: session.stepCount + 1, lastReward: session.lastReward, submitTool: session.submitTool };
+  const counters = {
+    task: session.task,
+    rewardMode: session.rewardMode,
+    stepCount: session.stepCount + 1,
+    lastReward: session.lastReward,
+    submitTool: session.submitTool,
+  };
   if (transport === 'http') {
     let branch: Session;
     try {
@@ -85,20 +131,39 @@ function fork(ep: EndpointCore, session: Session, transport: Transport): string 
     branch.wholeGrades = session.wholeGrades;
     session.stepCount++;
     const key = ep.faceKeyOf(branch);
-    const answer = { session_id: branch.id, episode_id: branch.episodeId, ...(key === undefined ? {} : { api_key: key }) };
+    const answer = {
+      session_id: branch.id,
+      episode_id: branch.episodeId,
+      ...(key === undefined ? {} : { api_key: key }),
+    };
     return stepPayload('{"fork":' + JSON.stringify(answer) + '}', null, false);
   }
   const held = registry.hold(ep, inst, { episodeId: session.episodeId, ...counters });
   session.stepCount++;
-  return stepPayload('{"fork":' + JSON.stringify({ token: held.token, expires_in_s: registry.forkTtlMs / 1000 }) + '}', null, false);
+  return stepPayload(
+    '{"fork":' +
+      JSON.stringify({ token: held.token, expires_in_s: registry.forkTtlMs / 1000 }) +
+      '}',
+    null,
+    false,
+  );
 }
 
 /**
  * One tool call of the session's episode: the instance runs it (one transaction), and its observation is built for
  * the transport, with the step's reward (in shaped mode, the change in grade) and metadata.
  */
-export function callTool(ep: EndpointCore, session: Session, name: string, args: Record<string, unknown>, transport: Transport, where: (string | number)[], wholeGrades = false): Reply | Promise<Reply> {
-  if (name === SUBMIT_TOOL.name && session.submitTool) return submitTool(ep, session, args, transport, where, wholeGrades);
+export function callTool(
+  ep: EndpointCore,
+  session: Session,
+  name: string,
+  args: Record<string, unknown>,
+  transport: Transport,
+  where: (string | number)[],
+  wholeGrades = false,
+): Reply | Promise<Reply> {
+  if (name === SUBMIT_TOOL.name && session.submitTool)
+    return submitTool(ep, session, args, transport, where, wholeGrades);
   return stepCall(ep, session, name, session.inst[callWithJson](name, args), transport);
 }
 
@@ -107,10 +172,26 @@ export function callTool(ep: EndpointCore, session: Session, name: string, args:
  * reward at the top level, `done`, the hooks told), and the tool result is `{reward, passed}`, where a harness that
  * reads a tool result's `data.reward` (OpenEnv's) finds the reward.
  */
-function submitTool(ep: EndpointCore, session: Session, args: Record<string, unknown>, transport: Transport, where: (string | number)[], wholeGrades: boolean): Reply | Promise<Reply> {
+function submitTool(
+  ep: EndpointCore,
+  session: Session,
+  args: Record<string, unknown>,
+  transport: Transport,
+  where: (string | number)[],
+  wholeGrades: boolean,
+): Reply | Promise<Reply> {
   if (Object.keys(args).length > 0) {
-    const error = { code: 'invalid_arguments', message: `submit takes no arguments; call it with {} (got ${Object.keys(args).join(', ')})` };
-    return stepCall(ep, session, SUBMIT_TOOL.name, { ok: false, error, json: JSON.stringify(error) }, transport);
+    const error = {
+      code: 'invalid_arguments',
+      message: `submit takes no arguments; call it with {} (got ${Object.keys(args).join(', ')})`,
+    };
+    return stepCall(
+      ep,
+      session,
+      SUBMIT_TOOL.name,
+      { ok: false, error, json: JSON.stringify(error) },
+      transport,
+    );
   }
   const wrap = (payload: string) => (transport === 'ws' ? wrapObservation(payload) : payload);
   const out = submit(ep, session, where, wholeGrades, 'tool');
@@ -118,7 +199,13 @@ function submitTool(ep: EndpointCore, session: Session, args: Record<string, unk
 }
 
 /** A step that ran as a call (a tool's, or time passing): its observation, reward and metadata. */
-function stepCall(ep: EndpointCore, session: Session, name: string, outcome: CallOutcome, transport: Transport): Reply {
+function stepCall(
+  ep: EndpointCore,
+  session: Session,
+  name: string,
+  outcome: CallOutcome,
+  transport: Transport,
+): Reply {
   session.stepCount++;
   // In the default (final) mode only `submit` carries a reward: a harness that takes the last non-null reward of an
   // episode must not read a 0.0 from a call made after nothing was graded. Shaped mode reports every change in grade.

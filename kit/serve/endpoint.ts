@@ -18,9 +18,21 @@ import { errorText, frameReply } from './endpoint-frame.ts';
 import { advance, advanceStep, callTool, otherStep } from './endpoint-step.ts';
 import { FrameError, logInternal, resourceError } from './errors.ts';
 import type { Reply } from './outbox.ts';
-import { SUBMIT_TOOL, openEnvTools, stepPayload, type OpenEnvTool, type StepAction } from './payload.ts';
+import {
+  SUBMIT_TOOL,
+  openEnvTools,
+  stepPayload,
+  type OpenEnvTool,
+  type StepAction,
+} from './payload.ts';
 import type { ResetRequest } from './reset.ts';
-import { CapacityError, Session, type JobResult, type SessionOwner, type SessionRegistry } from './sessions.ts';
+import {
+  CapacityError,
+  Session,
+  type JobResult,
+  type SessionOwner,
+  type SessionRegistry,
+} from './sessions.ts';
 import { SlicedStep } from './sliced-step.ts';
 
 export type { ServeHooks } from './hooks.ts';
@@ -51,11 +63,17 @@ export class Endpoint implements EndpointCore {
     this.world = world;
     this.name = world.name;
     this.options = options;
-    if (options.graderToken === '') throw new Error('the grader token is empty; pass a non-empty --grader-token or unset SEAHAVEN_GRADER_TOKEN');
-    this.isGraderToken = options.graderToken === undefined ? null : tokenMatcher(options.graderToken);
+    if (options.graderToken === '')
+      throw new Error(
+        'the grader token is empty; pass a non-empty --grader-token or unset SEAHAVEN_GRADER_TOKEN',
+      );
+    this.isGraderToken =
+      options.graderToken === undefined ? null : tokenMatcher(options.graderToken);
     const fixtures = Object.keys(world.fixtures);
     if (options.defaultFixture !== undefined && !fixtures.includes(options.defaultFixture)) {
-      throw new Error(`world "${world.name}" has no fixture "${options.defaultFixture}"; its fixtures are ${fixtures.join(', ') || '(none)'}`);
+      throw new Error(
+        `world "${world.name}" has no fixture "${options.defaultFixture}"; its fixtures are ${fixtures.join(', ') || '(none)'}`,
+      );
     }
     this.defaultFixture = options.defaultFixture ?? fixtures[0];
     this.tools = openEnvTools(world.toolListings());
@@ -63,7 +81,11 @@ export class Endpoint implements EndpointCore {
     this.listToolsPayload = stepPayload('{"tools":' + this.toolsJson + '}', null, false);
     this.toolsWithSubmit = [...this.tools, SUBMIT_TOOL];
     this.toolsWithSubmitJson = JSON.stringify(this.toolsWithSubmit);
-    this.listToolsWithSubmitPayload = stepPayload('{"tools":' + this.toolsWithSubmitJson + '}', null, false);
+    this.listToolsWithSubmitPayload = stepPayload(
+      '{"tools":' + this.toolsWithSubmitJson + '}',
+      null,
+      false,
+    );
     options.registry.onSessionEnd((s) => {
       if (s.endpoint === this) this.abandon(s);
     });
@@ -71,17 +93,29 @@ export class Endpoint implements EndpointCore {
 
   /** Tell the hooks that a planned episode ended ungraded. */
   abandon(session: Session, context = session.context): void {
-    if (context === undefined || (context === session.context && session.graded) || !this.options.hooks.onAbandon) return;
+    if (
+      context === undefined ||
+      (context === session.context && session.graded) ||
+      !this.options.hooks.onAbandon
+    )
+      return;
     try {
       this.options.hooks.onAbandon(session, context);
     } catch (e) {
-      this.options.logger(`[seahaven] onAbandon hook failed for session ${session.id}: ${(e as Error)?.stack ?? String(e)}`);
+      this.options.logger(
+        `[seahaven] onAbandon hook failed for session ${session.id}: ${(e as Error)?.stack ?? String(e)}`,
+      );
     }
   }
 
   /** The logger, slow-call threshold and episode limits every instance of this endpoint starts with. */
   instanceOptions(): Pick<InstanceOptions, 'logger' | 'slowCallMs'> & EpisodeLimits {
-    return { logger: this.options.logger, slowCallMs: this.options.slowCallMs, ...this.options.episodeLimits, admitOpen: this.admitOpen };
+    return {
+      logger: this.options.logger,
+      slowCallMs: this.options.slowCallMs,
+      ...this.options.episodeLimits,
+      admitOpen: this.admitOpen,
+    };
   }
 
   /** The tools a session lists: the world's, and `submit` when its reset asked for it. */
@@ -116,22 +150,39 @@ export class Endpoint implements EndpointCore {
    * Open a session on the default fixture. Throws `CapacityError`, or a `FACTORY_ERROR` when the instance cannot start.
    * `freeing`: places about to be given back by the session's first request (a connection come to adopt a held fork).
    */
-  openSession(owner: SessionOwner, id: string = this.options.registry.newId(), freeing = 0): Session {
-    if (this.closing) throw new FrameError('SESSION_ERROR', 'the server is shutting down; reconnect to another server');
+  openSession(
+    owner: SessionOwner,
+    id: string = this.options.registry.newId(),
+    freeing = 0,
+  ): Session {
+    if (this.closing)
+      throw new FrameError(
+        'SESSION_ERROR',
+        'the server is shutting down; reconnect to another server',
+      );
     this.options.registry.ensureRoom(freeing);
     this.admitFixture('open a session', this.defaultFixture);
     let inst: Instance;
     try {
       inst = this.world.instance({ fixture: this.defaultFixture, ...this.instanceOptions() });
     } catch (e) {
-      throw new FrameError('FACTORY_ERROR', `could not start an instance of ${this.name}: ${this.startFailure(e)}`, undefined, { factory_name: this.name });
+      throw new FrameError(
+        'FACTORY_ERROR',
+        `could not start an instance of ${this.name}: ${this.startFailure(e)}`,
+        undefined,
+        { factory_name: this.name },
+      );
     }
     return this.adoptSession(owner, id, inst, freeing);
   }
 
   /** Count and list a session whose instance is already started (MCP Streamable HTTP starts its own). Throws like `openSession`. */
   adoptSession(owner: SessionOwner, id: string, inst: Instance, freeing = 0): Session {
-    if (this.closing) throw new FrameError('SESSION_ERROR', 'the server is shutting down; reconnect to another server');
+    if (this.closing)
+      throw new FrameError(
+        'SESSION_ERROR',
+        'the server is shutting down; reconnect to another server',
+      );
     this.options.registry.ensureRoom(freeing);
     const session = new Session(id, this, owner, inst, randomUUID());
     this.options.registry.add(session);
@@ -140,21 +191,40 @@ export class Endpoint implements EndpointCore {
 
   /** Run `fn` in the session's turn (after its earlier requests). Rejects with `SESSION_ERROR` if the session ends first or the server is shutting down. */
   run<T>(session: Session, fn: () => T | Promise<T> | SlicedStep): Promise<T> {
-    if (this.closing) return Promise.reject(new FrameError('SESSION_ERROR', 'the server is shutting down; retry against a running server'));
+    if (this.closing)
+      return Promise.reject(
+        new FrameError(
+          'SESSION_ERROR',
+          'the server is shutting down; retry against a running server',
+        ),
+      );
     return new Promise<T>((resolve, reject) => {
       this.options.scheduler.push(session, () => {
-        if (session.closed) return reject(new FrameError('SESSION_ERROR', `session ${session.id} has ended`));
+        if (session.closed)
+          return reject(new FrameError('SESSION_ERROR', `session ${session.id} has ended`));
         try {
           const out = fn();
           if (out instanceof Promise) {
             // A session that ends while this waits (shutdown past its grace period) answers the request all the same.
-            session.abort = () => reject(new FrameError('SESSION_ERROR', `session ${session.id} ended before this request finished`));
+            session.abort = () =>
+              reject(
+                new FrameError(
+                  'SESSION_ERROR',
+                  `session ${session.id} ended before this request finished`,
+                ),
+              );
             return out.then(resolve, reject).finally(() => (session.abort = null));
           }
           if (out instanceof SlicedStep) {
             // The rest runs in the session's next turns; the request is answered by the last slice, or by the
             // session's end if that comes first.
-            session.abort = () => reject(new FrameError('SESSION_ERROR', `session ${session.id} ended before this request finished`));
+            session.abort = () =>
+              reject(
+                new FrameError(
+                  'SESSION_ERROR',
+                  `session ${session.id} ended before this request finished`,
+                ),
+              );
             out.deliver = (reply: Reply) => ((session.abort = null), resolve(reply as T));
             out.fail = (e: unknown) => ((session.abort = null), reject(e));
             return out;
@@ -197,21 +267,28 @@ export class Endpoint implements EndpointCore {
     return frameReply(this, session, text);
   }
 
-
   /** A `FrameError` for anything thrown while answering; unexpected ones are logged with a reference, and only that is sent. */
   asFrameError(e: unknown): FrameError {
     if (e instanceof FrameError) return e;
     // A fork that finds the server full: the session goes on (HTTP answers 503 before asking here).
-    if (e instanceof CapacityError) return new FrameError('CAPACITY_REACHED', e.message, undefined, { active_sessions: e.activeSessions, max_sessions: e.maxSessions });
+    if (e instanceof CapacityError)
+      return new FrameError('CAPACITY_REACHED', e.message, undefined, {
+        active_sessions: e.activeSessions,
+        max_sessions: e.maxSessions,
+      });
     const resource = resourceError(e);
     if (resource !== null) return resource;
-    return new FrameError('EXECUTION_ERROR', logInternal(this.options.logger, `in ${this.name}`, e));
+    return new FrameError(
+      'EXECUTION_ERROR',
+      logInternal(this.options.logger, `in ${this.name}`, e),
+    );
   }
 
   /** Why an instance could not start, for a client: the fix for a fixture that cannot load, else a reference to the log. */
   startFailure(e: unknown): string {
     const why = logInternal(this.options.logger, `starting an instance of ${this.name}`, e);
-    if (e instanceof InstanceError && e.code === 'fixture_invalid') return `a fixture cannot be loaded; rebuild it with \`${rebuildCommand(this.world)}\` (${why})`;
+    if (e instanceof InstanceError && e.code === 'fixture_invalid')
+      return `a fixture cannot be loaded; rebuild it with \`${rebuildCommand(this.world)}\` (${why})`;
     return why;
   }
 
@@ -232,8 +309,14 @@ export class Endpoint implements EndpointCore {
    * Run a checked step action (HTTP, the console): the step payload, as JSON text or (a successful call) UTF-8 bytes.
    * `wholeGrades` answers `grade` and `submit` with whole grades for this step (the grader token came with it).
    */
-  act(session: Session, a: StepAction, where: (string | number)[], wholeGrades = false): Reply | Promise<Reply> {
-    if (a.type === 'call_tool') return callTool(this, session, a.tool_name, a.arguments, 'http', where, wholeGrades);
+  act(
+    session: Session,
+    a: StepAction,
+    where: (string | number)[],
+    wholeGrades = false,
+  ): Reply | Promise<Reply> {
+    if (a.type === 'call_tool')
+      return callTool(this, session, a.tool_name, a.arguments, 'http', where, wholeGrades);
     if (a.type === 'advance_clock') return advance(this, session, a.ms, where, 'http');
     return otherStep(this, session, a, where, 'http', wholeGrades);
   }
@@ -242,7 +325,12 @@ export class Endpoint implements EndpointCore {
    * `act` as the HTTP step runs it in the session's turn (`run`): an `advance_clock` that takes longer than a turn
    * goes on in the session's next turns.
    */
-  step(session: Session, a: StepAction, where: (string | number)[], wholeGrades = false): Reply | Promise<Reply> | SlicedStep {
+  step(
+    session: Session,
+    a: StepAction,
+    where: (string | number)[],
+    wholeGrades = false,
+  ): Reply | Promise<Reply> | SlicedStep {
     if (a.type === 'advance_clock') return advanceStep(this, session, a.ms, where, 'http');
     return this.act(session, a, where, wholeGrades);
   }
@@ -254,6 +342,10 @@ export class Endpoint implements EndpointCore {
 
   /** The session's state: `{episode_id, step_count, ...state document}` as JSON text. */
   stateJson(session: Session): string {
-    return JSON.stringify({ episode_id: session.episodeId, step_count: session.stepCount, ...session.inst.state() });
+    return JSON.stringify({
+      episode_id: session.episodeId,
+      step_count: session.stepCount,
+      ...session.inst.state(),
+    });
   }
 }

@@ -26,7 +26,12 @@ export class FrameError extends Error {
   readonly code: ErrorCode;
   readonly errors: ErrorItem[] | undefined;
   readonly extra: Record<string, unknown> | undefined;
-  constructor(code: ErrorCode, message: string, errors?: ErrorItem[], extra?: Record<string, unknown>) {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    errors?: ErrorItem[],
+    extra?: Record<string, unknown>,
+  ) {
     super(message);
     this.name = 'FrameError';
     this.code = code;
@@ -44,7 +49,9 @@ export class MemoryRefusal extends Error {
   readonly neededMb: number;
   readonly availableMb: number;
   constructor(what: string, neededMb: number, availableMb: number, budgetMb: number) {
-    super(`not enough memory to ${what}: it needs about ${neededMb} MiB and ${availableMb} MiB of this server's ${budgetMb} MiB (--max-memory) are left; end sessions or held forks, retry later, or start the server with a higher --max-memory`);
+    super(
+      `not enough memory to ${what}: it needs about ${neededMb} MiB and ${availableMb} MiB of this server's ${budgetMb} MiB (--max-memory) are left; end sessions or held forks, retry later, or start the server with a higher --max-memory`,
+    );
     this.name = 'MemoryRefusal';
     this.neededMb = neededMb;
     this.availableMb = availableMb;
@@ -56,9 +63,19 @@ export class MemoryRefusal extends Error {
  * filled up (an `InstanceError` coded `resource_exhausted`); null for anything else.
  */
 export function resourceError(e: unknown): FrameError | null {
-  if (e instanceof MemoryRefusal) return new FrameError('RESOURCE_EXHAUSTED', e.message, undefined, { needed_mb: e.neededMb, available_mb: e.availableMb, option: '--max-memory' });
-  if (e instanceof ToolError && e.code === 'resource_exhausted') return new FrameError('RESOURCE_EXHAUSTED', e.message, undefined, e.details);
-  if (e instanceof InstanceError && e.code === 'resource_exhausted') return new FrameError('RESOURCE_EXHAUSTED', e.message, undefined, { episode_ended: true, option: '--max-episode-db-mb' });
+  if (e instanceof MemoryRefusal)
+    return new FrameError('RESOURCE_EXHAUSTED', e.message, undefined, {
+      needed_mb: e.neededMb,
+      available_mb: e.availableMb,
+      option: '--max-memory',
+    });
+  if (e instanceof ToolError && e.code === 'resource_exhausted')
+    return new FrameError('RESOURCE_EXHAUSTED', e.message, undefined, e.details);
+  if (e instanceof InstanceError && e.code === 'resource_exhausted')
+    return new FrameError('RESOURCE_EXHAUSTED', e.message, undefined, {
+      episode_ended: true,
+      option: '--max-episode-db-mb',
+    });
   return null;
 }
 
@@ -82,11 +99,20 @@ export function validationError(what: string, errors: ErrorItem[]): FrameError {
   const first = errors[0];
   const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : '';
   const path = first.loc.slice(1).join('.');
-  return new FrameError('VALIDATION_ERROR', `${what}${path ? ` at ${path}` : ''}: ${first.msg}${more}`, errors);
+  return new FrameError(
+    'VALIDATION_ERROR',
+    `${what}${path ? ` at ${path}` : ''}: ${first.msg}${more}`,
+    errors,
+  );
 }
 
 /** The JSON text of an error frame. */
-export function errorFrame(code: ErrorCode, message: string, errors?: ErrorItem[], extra?: Record<string, unknown>): string {
+export function errorFrame(
+  code: ErrorCode,
+  message: string,
+  errors?: ErrorItem[],
+  extra?: Record<string, unknown>,
+): string {
   const data: Record<string, unknown> = { message, code };
   if (errors !== undefined) data.errors = errors;
   if (extra !== undefined) Object.assign(data, extra);

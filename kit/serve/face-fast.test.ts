@@ -17,29 +17,63 @@ interface Reply {
 /** Headers Node writes itself on a socket (framing, the clock), which `app.request` does not produce. */
 const TRANSPORT = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
 
-function overSocket(base: string, method: string, path: string, headers: Record<string, string>, body?: string): Promise<Reply> {
+function overSocket(
+  base: string,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: string,
+): Promise<Reply> {
   return new Promise((resolve, reject) => {
     const url = new URL(path, base);
-    const req = request({ hostname: url.hostname, port: url.port, method, path: url.pathname + url.search, headers: body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (d: Buffer) => chunks.push(d));
-      res.on('end', () => {
-        const kept: Record<string, string> = {};
-        for (const [k, v] of Object.entries(res.headers)) if (!TRANSPORT.has(k) && v !== undefined) kept[k] = String(v);
-        resolve({ status: res.statusCode ?? 0, headers: kept, body: Buffer.concat(chunks).toString('utf8') });
-      });
-    });
+    const req = request(
+      {
+        hostname: url.hostname,
+        port: url.port,
+        method,
+        path: url.pathname + url.search,
+        headers:
+          body === undefined
+            ? headers
+            : { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (d: Buffer) => chunks.push(d));
+        res.on('end', () => {
+          const kept: Record<string, string> = {};
+          for (const [k, v] of Object.entries(res.headers))
+            if (!TRANSPORT.has(k) && v !== undefined) kept[k] = String(v);
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: kept,
+            body: Buffer.concat(chunks).toString('utf8'),
+          });
+        });
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
 }
 
-async function throughHono(server: RunningServer, method: string, path: string, headers: Record<string, string>, body?: string): Promise<Reply> {
-  const res = await server.app.request(`http://127.0.0.1:${server.port}${path}`, { method, headers: { host: `127.0.0.1:${server.port}`, ...headers }, ...(body === undefined ? {} : { body }) });
+async function throughHono(
+  server: RunningServer,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: string,
+): Promise<Reply> {
+  const res = await server.app.request(`http://127.0.0.1:${server.port}${path}`, {
+    method,
+    headers: { host: `127.0.0.1:${server.port}`, ...headers },
+    ...(body === undefined ? {} : { body }),
+  });
   const kept: Record<string, string> = {};
   res.headers.forEach((v, k) => (kept[k] = v));
   const text = await res.text();
-  if (kept['content-length'] === undefined) kept['content-length'] = String(Buffer.byteLength(text));
+  if (kept['content-length'] === undefined)
+    kept['content-length'] = String(Buffer.byteLength(text));
   return { status: res.status, headers: kept, body: text };
 }
 
@@ -65,8 +99,18 @@ describe('the HTTP face fast path', () => {
 
   it('answers plain face requests as Hono does, without Hono, under the root and the world prefix', async () => {
     const steps: [string, string, Record<string, string>, string?][] = [
-      ['POST', '/api/notes', { 'content-type': 'application/json' }, JSON.stringify({ text: 'hello' })],
-      ['POST', '/notes/api/notes', { 'content-type': 'application/json' }, JSON.stringify({ text: 'again' })],
+      [
+        'POST',
+        '/api/notes',
+        { 'content-type': 'application/json' },
+        JSON.stringify({ text: 'hello' }),
+      ],
+      [
+        'POST',
+        '/notes/api/notes',
+        { 'content-type': 'application/json' },
+        JSON.stringify({ text: 'again' }),
+      ],
       ['GET', '/api/notes?order=asc&x=%20y', {}],
       ['POST', '/api/notes', { 'content-type': 'application/json' }, JSON.stringify({ text: '' })],
       ['GET', '/api/nope', {}],
@@ -75,26 +119,52 @@ describe('the HTTP face fast path', () => {
     ];
     const before = honoRequests;
     for (const [method, path, headers, body] of steps) {
-      const fast = await overSocket(server.url, method, path, { ...headers, authorization: 'Bearer key_fast' }, body);
-      const hono = await throughHono(server, method, path, { ...headers, authorization: 'Bearer key_hono' }, body);
+      const fast = await overSocket(
+        server.url,
+        method,
+        path,
+        { ...headers, authorization: 'Bearer key_fast' },
+        body,
+      );
+      const hono = await throughHono(
+        server,
+        method,
+        path,
+        { ...headers, authorization: 'Bearer key_hono' },
+        body,
+      );
       expect(fast, `${method} ${path}`).toEqual(hono);
     }
     // Only the in-process requests went through Hono.
     expect(honoRequests - before).toBe(steps.length);
     // A key without the Bearer form gets the face's own refusal either way.
-    const refusedFast = await overSocket(server.url, 'GET', '/api/notes', { authorization: 'nope' });
-    expect(refusedFast).toEqual(await throughHono(server, 'GET', '/api/notes', { authorization: 'nope' }));
+    const refusedFast = await overSocket(server.url, 'GET', '/api/notes', {
+      authorization: 'nope',
+    });
+    expect(refusedFast).toEqual(
+      await throughHono(server, 'GET', '/api/notes', { authorization: 'nope' }),
+    );
     expect(refusedFast.status).toBe(401);
   });
 
   it('leaves to Hono what it does not take: browser origins, unusual paths, HEAD, a Host the guard refuses', async () => {
     const before = honoRequests;
     const auth = { authorization: 'Bearer key_other' };
-    expect((await overSocket(server.url, 'GET', '/api/notes', { ...auth, origin: `http://127.0.0.1:${server.port}` })).status).toBe(200);
+    expect(
+      (
+        await overSocket(server.url, 'GET', '/api/notes', {
+          ...auth,
+          origin: `http://127.0.0.1:${server.port}`,
+        })
+      ).status,
+    ).toBe(200);
     expect((await overSocket(server.url, 'HEAD', '/api/notes', auth)).status).toBeLessThan(500);
     expect(honoRequests - before).toBe(2);
     // The guard refuses a Host it does not know, before any route.
-    const refused = await overSocket(server.url, 'GET', '/api/notes', { ...auth, host: 'evil.example' });
+    const refused = await overSocket(server.url, 'GET', '/api/notes', {
+      ...auth,
+      host: 'evil.example',
+    });
     expect(refused.status).toBe(403);
     expect(refused.headers['x-seahaven-refused']).toMatch(/^Host "evil.example" is not allowed/);
     // Paths and queries that URL parsing would rewrite are Node's and Hono's to read: none is a server error.

@@ -13,7 +13,14 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FaceReply, FaceRequest } from '../http-face.ts';
 import { readIncoming } from './body.ts';
 import { logInternal } from './errors.ts';
-import { answerWithKey, bodyFailure, credentialOf, headersOf, replyParts, type FaceTarget } from './face-routes.ts';
+import {
+  answerWithKey,
+  bodyFailure,
+  credentialOf,
+  headersOf,
+  replyParts,
+  type FaceTarget,
+} from './face-routes.ts';
 
 /** A path as WHATWG URL parsing leaves it: unreserved and sub-delimiter characters, `:`, `@`, `/` and %-escapes. */
 const PLAIN_PATH = /^\/[A-Za-z0-9\-._~!$&()*+,;=:@%/]*$/;
@@ -30,7 +37,9 @@ export interface FaceFastPathOptions {
 }
 
 /** A request listener that answers plain face requests and returns true, or returns false and leaves the request alone. */
-export function faceFastPath(options: FaceFastPathOptions): (req: IncomingMessage, res: ServerResponse) => boolean {
+export function faceFastPath(
+  options: FaceFastPathOptions,
+): (req: IncomingMessage, res: ServerResponse) => boolean {
   const prefixes = [...options.targets.keys()].sort((a, b) => b.length - a.length);
   return (incoming, res) => {
     const url = incoming.url ?? '';
@@ -43,7 +52,8 @@ export function faceFastPath(options: FaceFastPathOptions): (req: IncomingMessag
         break;
       }
     }
-    if (prefix === undefined || !PLAIN_PATH.test(pathname) || DOT_SEGMENT.test(pathname)) return false;
+    if (prefix === undefined || !PLAIN_PATH.test(pathname) || DOT_SEGMENT.test(pathname))
+      return false;
     // HEAD gets no body from Hono, OPTIONS is a browser's preflight: both stay with Hono.
     if (incoming.method === 'HEAD' || incoming.method === 'OPTIONS') return false;
     const query = q === -1 ? '' : url.slice(q + 1);
@@ -51,14 +61,25 @@ export function faceFastPath(options: FaceFastPathOptions): (req: IncomingMessag
     const h = incoming.headers;
     if (h.origin !== undefined || h.upgrade !== undefined) return false;
     const host = h.host;
-    if (options.hostAllowed !== null && (host === undefined || !options.hostAllowed(host.toLowerCase()))) return false;
+    if (
+      options.hostAllowed !== null &&
+      (host === undefined || !options.hostAllowed(host.toLowerCase()))
+    )
+      return false;
     const target = options.targets.get(prefix)!;
     void answer(target, incoming, res, pathname, pathname.slice(prefix.length) || '/', query);
     return true;
   };
 }
 
-async function answer(t: FaceTarget, incoming: IncomingMessage, res: ServerResponse, pathname: string, path: string, query: string): Promise<void> {
+async function answer(
+  t: FaceTarget,
+  incoming: IncomingMessage,
+  res: ServerResponse,
+  pathname: string,
+  path: string,
+  query: string,
+): Promise<void> {
   const face = t.keys.face;
   const method = incoming.method ?? 'GET';
   try {
@@ -72,12 +93,22 @@ async function answer(t: FaceTarget, incoming: IncomingMessage, res: ServerRespo
     }
     const req: FaceRequest = { method, path, query, headers: headersOf(incoming.rawHeaders), body };
     const credential = credentialOf(t, req, pathname);
-    write(res, 'reply' in credential ? credential.reply : await answerWithKey(t, credential.key, req, pathname));
+    write(
+      res,
+      'reply' in credential
+        ? credential.reply
+        : await answerWithKey(t, credential.key, req, pathname),
+    );
   } catch (e) {
     // Nothing above throws but a body failure it does not know; answered as Hono's error handler would.
     if (!res.headersSent) {
-      const text = JSON.stringify({ detail: logInternal(t.options.logger, `on ${method} ${pathname}`, e) });
-      res.writeHead(500, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+      const text = JSON.stringify({
+        detail: logInternal(t.options.logger, `on ${method} ${pathname}`, e),
+      });
+      res.writeHead(500, {
+        'content-type': 'application/json',
+        'content-length': Buffer.byteLength(text),
+      });
       res.end(text);
     }
   }

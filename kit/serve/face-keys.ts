@@ -64,4 +64,3 @@ export class FaceKeys {
     if (key !== undefined) this.#issued.delete(key);
   }
 }
-

@@ -11,7 +11,13 @@
 import { IncomingMessage } from 'node:http';
 import type { Context, Hono } from 'hono';
 import { faceError, type FaceReply, type FaceRequest, type HttpFace } from '../http-face.ts';
-import { BodyAborted, BodyTimeout, BodyTooLarge, readRequestBody, type BodyLimits } from './body.ts';
+import {
+  BodyAborted,
+  BodyTimeout,
+  BodyTooLarge,
+  readRequestBody,
+  type BodyLimits,
+} from './body.ts';
 import type { Endpoint } from './endpoint.ts';
 import type { FaceKeys } from './face-keys.ts';
 import { CapacityError } from './sessions.ts';
@@ -23,16 +29,25 @@ import { FrameError, MemoryRefusal, logInternal } from './errors.ts';
  * The reply as it goes on the wire: header names in lower case and in order (as a WHATWG `Headers` gives them, without
  * building one), a content type when the face set none, the body as text.
  */
-export function replyParts(reply: FaceReply): { status: number; headers: Record<string, string>; body: string } {
+export function replyParts(reply: FaceReply): {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+} {
   const given = reply.headers ?? {};
   const headers: Record<string, string> = {};
-  for (const name of Object.keys(given).map((n) => n.toLowerCase()).sort()) headers[name] = '';
+  for (const name of Object.keys(given)
+    .map((n) => n.toLowerCase())
+    .sort())
+    headers[name] = '';
   for (const [name, value] of Object.entries(given)) {
     const lower = name.toLowerCase();
     headers[lower] = headers[lower] === '' ? String(value) : headers[lower] + ', ' + String(value);
   }
   const body = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
-  if (!('content-type' in headers)) headers['content-type'] = typeof reply.body === 'string' ? 'text/plain; charset=utf-8' : 'application/json';
+  if (!('content-type' in headers))
+    headers['content-type'] =
+      typeof reply.body === 'string' ? 'text/plain; charset=utf-8' : 'application/json';
   return { status: reply.status, headers, body };
 }
 
@@ -101,17 +116,32 @@ export function bodyFailure(face: HttpFace, e: unknown): FaceReply {
 }
 
 /** The credential of a request: its key, or the reply that refuses it (a face bug reading it is a 500). */
-export function credentialOf(t: FaceTarget, req: FaceRequest, pathname: string): { key: string } | { reply: FaceReply } {
+export function credentialOf(
+  t: FaceTarget,
+  req: FaceRequest,
+  pathname: string,
+): { key: string } | { reply: FaceReply } {
   const face = t.keys.face;
   try {
     return face.credential(req);
   } catch (e) {
-    return { reply: faceError(face, 500, logInternal(t.options.logger, `reading the credential of ${req.method} ${pathname}`, e)) };
+    return {
+      reply: faceError(
+        face,
+        500,
+        logInternal(t.options.logger, `reading the credential of ${req.method} ${pathname}`, e),
+      ),
+    };
   }
 }
 
 /** Answer a request whose credential is `key` on the key's session (opened for a key the server never issued). */
-export async function answerWithKey(t: FaceTarget, key: string, req: FaceRequest, pathname: string): Promise<FaceReply> {
+export async function answerWithKey(
+  t: FaceTarget,
+  key: string,
+  req: FaceRequest,
+  pathname: string,
+): Promise<FaceReply> {
   const { ep, keys } = t;
   const { logger, serverToken } = t.options;
   const face = keys.face;
@@ -119,7 +149,11 @@ export async function answerWithKey(t: FaceTarget, key: string, req: FaceRequest
   // token); any other key needs the token beside it on every request, since the Authorization header carries the key
   // and whoever chose it may not be the only one to know it.
   if (serverToken !== null && !keys.issued(key) && !serverToken(req.headers['x-seahaven-token'])) {
-    return faceError(face, 401, 'this server requires its token: send "X-Seahaven-Token: <token>" (the --token or SEAHAVEN_TOKEN it was started with) with every request that bears a key the server did not issue, or use the api_key a session was issued in its reset metadata');
+    return faceError(
+      face,
+      401,
+      'this server requires its token: send "X-Seahaven-Token: <token>" (the --token or SEAHAVEN_TOKEN it was started with) with every request that bears a key the server did not issue, or use the api_key a session was issued in its reset metadata',
+    );
   }
   let session = keys.sessionOf(key);
   try {
@@ -132,8 +166,13 @@ export async function answerWithKey(t: FaceTarget, key: string, req: FaceRequest
     s.lastActive = performance.now();
     return await ep.run(s, () => s.inst.request(req));
   } catch (e) {
-    const known = e instanceof CapacityError || e instanceof FrameError || e instanceof MemoryRefusal;
-    return faceError(face, known ? 503 : 500, known ? (e as Error).message : logInternal(logger, `on ${req.method} ${pathname}`, e));
+    const known =
+      e instanceof CapacityError || e instanceof FrameError || e instanceof MemoryRefusal;
+    return faceError(
+      face,
+      known ? 503 : 500,
+      known ? (e as Error).message : logInternal(logger, `on ${req.method} ${pathname}`, e),
+    );
   }
 }
 
@@ -141,7 +180,12 @@ export async function answerWithKey(t: FaceTarget, key: string, req: FaceRequest
  * Answer `<basePath>/*` of `ep`'s world on `app`, wherever `app` is mounted (`/stripe/v1/...`, or `/v1/...` at the
  * root): the face's path is what follows the base path.
  */
-export function faceRoutes(app: Hono, ep: Endpoint, keys: FaceKeys, options: FaceRouteOptions): void {
+export function faceRoutes(
+  app: Hono,
+  ep: Endpoint,
+  keys: FaceKeys,
+  options: FaceRouteOptions,
+): void {
   const { limits, cluster } = options;
   const face = keys.face;
   const target: FaceTarget = { ep, keys, options };
@@ -158,13 +202,24 @@ export function faceRoutes(app: Hono, ep: Endpoint, keys: FaceKeys, options: Fac
     } catch (e) {
       return send(c, bodyFailure(face, e));
     }
-    const req: FaceRequest = { method: c.req.method, path: rest === '' ? '/' : rest, query: url.search.replace(/^\?/, ''), headers, body };
+    const req: FaceRequest = {
+      method: c.req.method,
+      path: rest === '' ? '/' : rest,
+      query: url.search.replace(/^\?/, ''),
+      headers,
+      body,
+    };
     const credential = credentialOf(target, req, url.pathname);
     if ('reply' in credential) return send(c, credential.reply);
     if (cluster !== undefined && !handedOver(c)) {
       // One key, one account, on the worker the key's hash picks (the keys a worker issues hash to itself).
       const owner = cluster.ownerOfKey(credential.key);
-      if (owner !== cluster.slot) return cluster.forward(c.req.raw, owner, c.req.method === 'GET' || c.req.method === 'HEAD' ? null : body);
+      if (owner !== cluster.slot)
+        return cluster.forward(
+          c.req.raw,
+          owner,
+          c.req.method === 'GET' || c.req.method === 'HEAD' ? null : body,
+        );
     }
     return send(c, await answerWithKey(target, credential.key, req, url.pathname));
   };

@@ -7,7 +7,12 @@ import { WireProbe, callFrame as call, openReset, wsUrlOf } from './wire-probe.t
 
 // The grade and fork step actions, and resets that adopt a fork, over the WebSocket and over HTTP.
 
-const ADA = { name: 'Ada Lovelace', email: 'ada.lovelace@acmerobotics.example', company_id: 'cmp_acme', title: 'Head of Research' };
+const ADA = {
+  name: 'Ada Lovelace',
+  email: 'ada.lovelace@acmerobotics.example',
+  company_id: 'cmp_acme',
+  title: 'Head of Research',
+};
 const GRADE = { type: 'step', data: { type: 'grade' } };
 const FORK = { type: 'step', data: { type: 'fork' } };
 
@@ -23,7 +28,11 @@ const url = () => wsUrlOf(server.url);
 
 /** The instances of the forks a server holds (a private field: leak checks look inside). */
 function heldInstances(s: RunningServer): Instance[] {
-  return [...(s.sessions as unknown as { forks: Map<string, { fork: { inst: Instance } }> }).forks.values()].map((f) => f.fork.inst);
+  return [
+    ...(
+      s.sessions as unknown as { forks: Map<string, { fork: { inst: Instance } }> }
+    ).forks.values(),
+  ].map((f) => f.fork.inst);
 }
 
 /** Fork `p`'s episode: the token. */
@@ -34,28 +43,45 @@ async function forkToken(p: WireProbe): Promise<string> {
 }
 
 describe('the grade step', () => {
-  it('answers the task\'s grade now, not done, leaving the episode as it was', async () => {
+  it("answers the task's grade now, not done, leaving the episode as it was", async () => {
     const p = await openReset(url(), { task: 'add_lead', seed: 3 });
     p.send(GRADE);
     const first = await p.next();
     // The grade is in the observation; the step's reward stays null, so a harness taking the last non-null reward
     // reads the one at submit.
     expect(first.text).toContain('"reward":null');
-    expect(first.json.data).toMatchObject({ reward: null, done: false, metadata: {}, observation: { grade: { reward: 0 } } });
+    expect(first.json.data).toMatchObject({
+      reward: null,
+      done: false,
+      metadata: {},
+      observation: { grade: { reward: 0 } },
+    });
     expect(Object.keys(first.json.data.observation)).toEqual(['grade']);
-    expect(Object.keys(first.json.data.observation.grade)).toEqual(['reward', 'passed', 'criteria']);
+    expect(Object.keys(first.json.data.observation.grade)).toEqual([
+      'reward',
+      'passed',
+      'criteria',
+    ]);
     expect(first.json.data.observation.grade.passed).toBe(false);
 
     expect((await p.ask(call('create_contact', ADA))).data.observation.error).toBeNull();
     const before = (await p.ask({ type: 'state' })).data;
     const g = await p.ask(GRADE);
-    expect(g.data).toMatchObject({ reward: null, done: false, observation: { grade: { reward: 1, passed: true } } });
+    expect(g.data).toMatchObject({
+      reward: null,
+      done: false,
+      observation: { grade: { reward: 1, passed: true } },
+    });
     const after = (await p.ask({ type: 'state' })).data;
     // Only the step count moves: no call is made, logged or numbered.
     expect({ ...after, step_count: before.step_count }).toEqual(before);
     expect(after.step_count).toBe(before.step_count + 1);
     const submit = await p.ask({ type: 'step', data: { type: 'submit' } });
-    expect(submit.data).toMatchObject({ reward: 1, done: true, observation: { grade: g.data.observation.grade } });
+    expect(submit.data).toMatchObject({
+      reward: 1,
+      done: true,
+      observation: { grade: g.data.observation.grade },
+    });
     await p.close();
   });
 
@@ -64,7 +90,10 @@ describe('the grade step', () => {
     const r = await p.ask(GRADE);
     expect(r.data.code).toBe('VALIDATION_ERROR');
     expect(r.data.message).toContain('cannot grade');
-    expect(r.data.errors[0]).toMatchObject({ loc: ['data'], msg: expect.stringContaining('reset with {"task": "add_lead"} first') });
+    expect(r.data.errors[0]).toMatchObject({
+      loc: ['data'],
+      msg: expect.stringContaining('reset with {"task": "add_lead"} first'),
+    });
     const extra = await p.ask({ type: 'step', data: { type: 'grade', task: 'add_lead' } });
     expect(extra.data.errors[0]).toMatchObject({ type: 'extra_forbidden', loc: ['data', 'task'] });
     expect((await p.ask({ type: 'state' })).data.step_count).toBe(0);
@@ -74,9 +103,14 @@ describe('the grade step', () => {
   it('stays out of shaped rewards: the steps of an episode still sum to its grade', async () => {
     const p = await openReset(url(), { task: 'add_lead', reward_mode: 'shaped' });
     const rewards: number[] = [];
-    rewards.push((await p.ask(call('create_contact', { ...ADA, title: 'Researcher' }))).data.reward);
+    rewards.push(
+      (await p.ask(call('create_contact', { ...ADA, title: 'Researcher' }))).data.reward,
+    );
     expect((await p.ask(GRADE)).data.reward).toBe(rewards[0]);
-    rewards.push((await p.ask(call('update_contact', { id: 'con_missing', title: 'Head of Research' }))).data.reward);
+    rewards.push(
+      (await p.ask(call('update_contact', { id: 'con_missing', title: 'Head of Research' }))).data
+        .reward,
+    );
     const grade = (await p.ask(GRADE)).data.reward;
     const submit = await p.ask({ type: 'step', data: { type: 'submit' } });
     rewards.push(submit.data.reward);
@@ -88,7 +122,12 @@ describe('the grade step', () => {
 
 describe('the fork step and resets with fork_token', () => {
   it('holds the episode under a token; a reset adopting it carries state, clock, task and step count, as a new episode', async () => {
-    const p = await openReset(url(), { task: 'add_lead', seed: 9, clock: 'tick', episode_id: 'origin' });
+    const p = await openReset(url(), {
+      task: 'add_lead',
+      seed: 9,
+      clock: 'tick',
+      episode_id: 'origin',
+    });
     await p.ask(call('search_contacts', { query: 'acme' }));
     await p.ask(call('create_contact', { ...ADA, title: 'Researcher' }));
     p.send(FORK);
@@ -108,13 +147,24 @@ describe('the fork step and resets with fork_token', () => {
     expect(server.sessions.heldForks).toBe(0);
     const obs = r.data.observation;
     expect(Object.keys(obs)).toEqual(['fixture', 'seed', 'now', 'task', 'forked_from', 'tools']);
-    expect(obs).toMatchObject({ fixture: 'small_startup', seed: 9, now: origin.clock.now, task: { id: 'add_lead' }, forked_from: 'origin' });
+    expect(obs).toMatchObject({
+      fixture: 'small_startup',
+      seed: 9,
+      now: origin.clock.now,
+      task: { id: 'add_lead' },
+      forked_from: 'origin',
+    });
     expect(r.data.metadata.episode_id).not.toBe('origin');
     const branch = (await b.ask({ type: 'state' })).data;
     expect(branch).toEqual({ ...origin, episode_id: r.data.metadata.episode_id });
 
     // From here the two go their own ways.
-    await b.ask(call('update_contact', { id: (branch.changes[0].key as { id: string }).id, title: 'Head of Research' }));
+    await b.ask(
+      call('update_contact', {
+        id: (branch.changes[0].key as { id: string }).id,
+        title: 'Head of Research',
+      }),
+    );
     expect((await b.ask(GRADE)).data.observation.grade.reward).toBe(1);
     expect((await p.ask(GRADE)).data.observation.grade.reward).toBeLessThan(1);
     expect((await p.ask({ type: 'state' })).data.changes).toEqual(origin.changes);
@@ -133,7 +183,10 @@ describe('the fork step and resets with fork_token', () => {
     const token = await forkToken(p);
     expect((await p.ask({ type: 'reset', data: { fork_token: token } })).type).toBe('observation');
     const again = await p.ask({ type: 'reset', data: { fork_token: token } });
-    expect(again.data).toMatchObject({ code: 'VALIDATION_ERROR', errors: [{ loc: ['data', 'fork_token'], input: token }] });
+    expect(again.data).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      errors: [{ loc: ['data', 'fork_token'], input: token }],
+    });
     expect(again.data.message).toContain('fork token already used');
     const unknown = await p.ask({ type: 'reset', data: { fork_token: 'fork_nope' } });
     expect(unknown.data.message).toContain('fork token unknown');
@@ -161,27 +214,50 @@ describe('the fork step and resets with fork_token', () => {
   it('refuses fork_token beside any other reset key, naming the conflict, and leaves the fork held', async () => {
     const p = await openReset(url());
     const token = await forkToken(p);
-    const r = await p.ask({ type: 'reset', data: { fork_token: token, seed: 2, task: 'add_lead' } });
+    const r = await p.ask({
+      type: 'reset',
+      data: { fork_token: token, seed: 2, task: 'add_lead' },
+    });
     expect(r.data.code).toBe('VALIDATION_ERROR');
-    expect(r.data.errors.map((e: { loc: string[] }) => e.loc)).toEqual([['data', 'seed'], ['data', 'task']]);
+    expect(r.data.errors.map((e: { loc: string[] }) => e.loc)).toEqual([
+      ['data', 'seed'],
+      ['data', 'task'],
+    ]);
     expect(r.data.message).toContain('seed cannot be combined with fork_token');
     // Keys sent as null are absent, as everywhere in reset data (pydantic clients send them).
-    expect((await p.ask({ type: 'reset', data: { fork_token: token, seed: null, episode_id: null } })).type).toBe('observation');
+    expect(
+      (await p.ask({ type: 'reset', data: { fork_token: token, seed: null, episode_id: null } }))
+        .type,
+    ).toBe('observation');
     await p.close();
   });
 
   it('counts held forks against --max-sessions, refuses a fork when full, and frees them on adoption and expiry', async () => {
-    const small = await startServer({ worlds: [crm], port: 0, maxSessions: 2, forkTtlMs: 150, logger: () => {} });
+    const small = await startServer({
+      worlds: [crm],
+      port: 0,
+      maxSessions: 2,
+      forkTtlMs: 150,
+      logger: () => {},
+    });
     const ws = () => WireProbe.open(wsUrlOf(small.url));
     try {
       const a = await ws();
       const t1 = await forkToken(a);
       const refused = await ws();
-      expect((await refused.next()).json.data).toMatchObject({ code: 'CAPACITY_REACHED', active_sessions: 2, max_sessions: 2 });
+      expect((await refused.next()).json.data).toMatchObject({
+        code: 'CAPACITY_REACHED',
+        active_sessions: 2,
+        max_sessions: 2,
+      });
       expect((await refused.closed).code).toBe(1000);
       // Full, a fork is refused too; the session goes on.
       const full = await a.ask(FORK);
-      expect(full.data).toMatchObject({ code: 'CAPACITY_REACHED', active_sessions: 2, max_sessions: 2 });
+      expect(full.data).toMatchObject({
+        code: 'CAPACITY_REACHED',
+        active_sessions: 2,
+        max_sessions: 2,
+      });
       expect(full.data.message).toContain('1 of them held forks waiting to be adopted');
       expect((await a.ask({ type: 'state' })).data.step_count).toBe(1);
       // Adopting frees the fork's place.
@@ -217,9 +293,20 @@ describe('the fork step and resets with fork_token', () => {
 
   it('refuses a token on another world, and keeps it for its own', async () => {
     const notes = defineWorld({
-      name: 'notes', version: '1.0.0', schema: 'CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT NOT NULL) STRICT;',
-      tools: [defineTool({ name: 'add_note', description: 'Write a note.', input: z.object({ body: z.string() }), run: (ctx, { body }) => ctx.db.run('INSERT INTO notes (body) VALUES (?)', body).changes })],
-      fixtures: { blank: { description: 'No notes.', now: '2026-01-01T00:00:00.000Z', build() {} } },
+      name: 'notes',
+      version: '1.0.0',
+      schema: 'CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT NOT NULL) STRICT;',
+      tools: [
+        defineTool({
+          name: 'add_note',
+          description: 'Write a note.',
+          input: z.object({ body: z.string() }),
+          run: (ctx, { body }) => ctx.db.run('INSERT INTO notes (body) VALUES (?)', body).changes,
+        }),
+      ],
+      fixtures: {
+        blank: { description: 'No notes.', now: '2026-01-01T00:00:00.000Z', build() {} },
+      },
     });
     const two = await startServer({ worlds: [crm, notes], port: 0, logger: () => {} });
     try {
@@ -228,9 +315,14 @@ describe('the fork step and resets with fork_token', () => {
       const other = await WireProbe.open(wsUrlOf(two.url, '/notes'));
       const r = await other.ask({ type: 'reset', data: { fork_token: token } });
       expect(r.data.code).toBe('VALIDATION_ERROR');
-      expect(r.data.message).toContain('fork token belongs to world "crm", not "notes"; forks cannot cross worlds');
+      expect(r.data.message).toContain(
+        'fork token belongs to world "crm", not "notes"; forks cannot cross worlds',
+      );
       const same = await WireProbe.open(wsUrlOf(two.url, '/crm'));
-      expect((await same.ask({ type: 'reset', data: { fork_token: token } })).data.observation.forked_from).toBeTypeOf('string');
+      expect(
+        (await same.ask({ type: 'reset', data: { fork_token: token } })).data.observation
+          .forked_from,
+      ).toBeTypeOf('string');
       await Promise.all([p.close(), other.close(), same.close()]);
     } finally {
       await two.close();
@@ -239,12 +331,33 @@ describe('the fork step and resets with fork_token', () => {
 });
 
 describe('grade and fork over HTTP', () => {
-  const json = (body: unknown, session?: string) => ({ method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json', ...(session ? { 'x-session-id': session } : {}) } });
+  const json = (body: unknown, session?: string) => ({
+    method: 'POST',
+    body: JSON.stringify(body),
+    headers: {
+      'content-type': 'application/json',
+      ...(session ? { 'x-session-id': session } : {}),
+    },
+  });
 
   it('grades on /step, and forks into a new HTTP session whose id is answered', async () => {
     const { app, sessions } = createApp({ worlds: [crm] });
-    expect((await app.request('/reset', json({ task: 'add_lead', seed: 2 }, 'me'))).status).toBe(200);
-    await app.request('/step', json({ action: { type: 'call_tool', tool_name: 'create_contact', arguments: { ...ADA, title: 'Researcher' } } }, 'me'));
+    expect((await app.request('/reset', json({ task: 'add_lead', seed: 2 }, 'me'))).status).toBe(
+      200,
+    );
+    await app.request(
+      '/step',
+      json(
+        {
+          action: {
+            type: 'call_tool',
+            tool_name: 'create_contact',
+            arguments: { ...ADA, title: 'Researcher' },
+          },
+        },
+        'me',
+      ),
+    );
     const graded = await app.request('/step', json({ action: { type: 'grade' } }, 'me'));
     const g = await graded.json();
     expect(g).toMatchObject({ done: false, observation: { grade: { passed: false } } });
@@ -258,30 +371,72 @@ describe('grade and fork over HTTP', () => {
     expect(Object.keys(fork)).toEqual(['session_id', 'episode_id']);
     expect(sessions.size).toBe(2);
     expect(sessions.heldForks).toBe(0);
-    const origin = await (await app.request('/state', { headers: { 'x-session-id': 'me' } })).json();
-    const branch = await (await app.request('/state', { headers: { 'x-session-id': fork.session_id } })).json();
+    const origin = await (
+      await app.request('/state', { headers: { 'x-session-id': 'me' } })
+    ).json();
+    const branch = await (
+      await app.request('/state', { headers: { 'x-session-id': fork.session_id } })
+    ).json();
     expect(branch).toEqual({ ...origin, episode_id: fork.episode_id });
     expect(origin.step_count).toBe(3);
 
     const id = branch.changes[0].key.id;
-    await app.request('/step', json({ action: { type: 'call_tool', tool_name: 'update_contact', arguments: { id, title: 'Head of Research' } } }, fork.session_id));
-    expect((await (await app.request('/step', json({ action: { type: 'submit' } }, fork.session_id))).json()).reward).toBe(1);
-    expect((await (await app.request('/state', { headers: { 'x-session-id': 'me' } })).json()).changes).toEqual(origin.changes);
+    await app.request(
+      '/step',
+      json(
+        {
+          action: {
+            type: 'call_tool',
+            tool_name: 'update_contact',
+            arguments: { id, title: 'Head of Research' },
+          },
+        },
+        fork.session_id,
+      ),
+    );
+    expect(
+      (
+        await (
+          await app.request('/step', json({ action: { type: 'submit' } }, fork.session_id))
+        ).json()
+      ).reward,
+    ).toBe(1);
+    expect(
+      (await (await app.request('/state', { headers: { 'x-session-id': 'me' } })).json()).changes,
+    ).toEqual(origin.changes);
     sessions.endAll('shutdown');
   });
 
   it('adopts a WebSocket fork with POST /reset, refuses conflicts with 422, and a fork when full with 503', async () => {
     const p = await openReset(url(), { task: 'add_lead' });
     const token = await forkToken(p);
-    const post = (path: string, body: unknown, session: string) => fetch(`${server.url}${path}`, json(body, session));
-    const conflict = await post('/reset', { fork_token: token, fixture: 'small_startup' }, 'adopter');
+    const post = (path: string, body: unknown, session: string) =>
+      fetch(`${server.url}${path}`, json(body, session));
+    const conflict = await post(
+      '/reset',
+      { fork_token: token, fixture: 'small_startup' },
+      'adopter',
+    );
     expect(conflict.status).toBe(422);
-    expect((await conflict.json()).detail[0]).toMatchObject({ loc: ['body', 'fixture'], msg: expect.stringContaining('cannot be combined with fork_token') });
+    expect((await conflict.json()).detail[0]).toMatchObject({
+      loc: ['body', 'fixture'],
+      msg: expect.stringContaining('cannot be combined with fork_token'),
+    });
     const adopted = await post('/reset', { fork_token: token }, 'adopter');
     expect(adopted.status).toBe(200);
-    expect((await adopted.json()).observation).toMatchObject({ task: { id: 'add_lead' }, forked_from: expect.any(String) });
-    await post('/step', { action: { type: 'call_tool', tool_name: 'create_contact', arguments: ADA } }, 'adopter');
-    expect((await (await post('/step', { action: { type: 'grade' } }, 'adopter')).json()).observation.grade.reward).toBe(1);
+    expect((await adopted.json()).observation).toMatchObject({
+      task: { id: 'add_lead' },
+      forked_from: expect.any(String),
+    });
+    await post(
+      '/step',
+      { action: { type: 'call_tool', tool_name: 'create_contact', arguments: ADA } },
+      'adopter',
+    );
+    expect(
+      (await (await post('/step', { action: { type: 'grade' } }, 'adopter')).json()).observation
+        .grade.reward,
+    ).toBe(1);
     await p.close();
 
     const { app, sessions } = createApp({ worlds: [crm], maxSessions: 1 });

@@ -15,11 +15,25 @@ let server: RunningServer;
 let plain: RunningServer;
 const hooked: Grade[] = [];
 const wsUrl = (s: RunningServer) => `${s.url.replace('http', 'ws')}/ws`;
-const post = (s: RunningServer, path: string, body: unknown, headers: Record<string, string> = {}) =>
-  fetch(`${s.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+const post = (
+  s: RunningServer,
+  path: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+) =>
+  fetch(`${s.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
 
 beforeAll(async () => {
-  server = await startServer({ worlds: [crm], port: 0, graderToken: SECRET, hooks: { onGrade: (_s, g) => void hooked.push(g) } });
+  server = await startServer({
+    worlds: [crm],
+    port: 0,
+    graderToken: SECRET,
+    hooks: { onGrade: (_s, g) => void hooked.push(g) },
+  });
   plain = await startServer({ worlds: [crm], port: 0 });
 });
 afterAll(async () => {
@@ -51,12 +65,24 @@ describe('the grader token over the WebSocket', () => {
     const p = await WireProbe.open(wsUrl(server));
     try {
       await p.ask({ type: 'reset', data: { task: 'dana_signed' } });
-      await p.ask({ type: 'step', data: { type: 'call_tool', tool_name: 'update_deal', arguments: { id: 'deal_acme_fleet', stage: 'won' } } });
-      const refused = await p.ask({ type: 'reset', data: { task: 'add_lead', grader_token: 'wrong' } });
+      await p.ask({
+        type: 'step',
+        data: {
+          type: 'call_tool',
+          tool_name: 'update_deal',
+          arguments: { id: 'deal_acme_fleet', stage: 'won' },
+        },
+      });
+      const refused = await p.ask({
+        type: 'reset',
+        data: { task: 'add_lead', grader_token: 'wrong' },
+      });
       expect(refused.type).toBe('error');
       expect(refused.data.code).toBe('VALIDATION_ERROR');
       expect(refused.data.errors[0]).toMatchObject({ loc: ['data', 'grader_token'], input: null });
-      expect(refused.data.errors[0].msg).toContain('the grader token is wrong; send the one the server was started with (--grader-token or SEAHAVEN_GRADER_TOKEN)');
+      expect(refused.data.errors[0].msg).toContain(
+        'the grader token is wrong; send the one the server was started with (--grader-token or SEAHAVEN_GRADER_TOKEN)',
+      );
       expect(JSON.stringify(refused)).not.toContain(SECRET);
       const state = (await p.ask({ type: 'state' })).data;
       expect(state).toMatchObject({ task: 'dana_signed', call_count: 1, step_count: 1 });
@@ -71,7 +97,8 @@ describe('the grader token over the WebSocket', () => {
     const q = await WireProbe.open(wsUrl(server));
     try {
       await p.ask({ type: 'reset', data: { task: 'add_lead' } });
-      const token = (await p.ask({ type: 'step', data: { type: 'fork' } })).data.observation.fork.token;
+      const token = (await p.ask({ type: 'step', data: { type: 'fork' } })).data.observation.fork
+        .token;
       await q.ask({ type: 'reset', data: { fork_token: token, grader_token: SECRET } });
       expect((await q.ask(GRADE)).data.observation.grade).toEqual(idleGrade(crm, 'add_lead'));
     } finally {
@@ -83,7 +110,10 @@ describe('the grader token over the WebSocket', () => {
   it('on a server without one, presenting a token is refused, not quietly answered with the agent view', async () => {
     const p = await WireProbe.open(wsUrl(plain));
     try {
-      const refused = await p.ask({ type: 'reset', data: { task: 'add_lead', grader_token: SECRET } });
+      const refused = await p.ask({
+        type: 'reset',
+        data: { task: 'add_lead', grader_token: SECRET },
+      });
       expect(refused.data.code).toBe('VALIDATION_ERROR');
       expect(refused.data.errors[0].msg).toContain('this server has no grader token');
       expect(refused.data.errors[0].msg).toContain('--grader-token');
@@ -98,10 +128,14 @@ describe('the grader token over HTTP', () => {
     const idle = idleGrade(crm, 'forget_contact');
     const header = { 'x-session-id': 'gt-http', 'x-seahaven-grader-token': SECRET };
     expect((await post(server, '/reset', { task: 'forget_contact' }, header)).status).toBe(200);
-    const whole = await (await post(server, '/step', { action: { type: 'grade' } }, { 'x-session-id': 'gt-http' })).json();
+    const whole = await (
+      await post(server, '/step', { action: { type: 'grade' } }, { 'x-session-id': 'gt-http' })
+    ).json();
     expect(whole.observation.grade).toEqual(idle);
     await post(server, '/reset', { task: 'forget_contact' }, { 'x-session-id': 'gt-http' });
-    const view = await (await post(server, '/step', { action: { type: 'grade' } }, { 'x-session-id': 'gt-http' })).json();
+    const view = await (
+      await post(server, '/step', { action: { type: 'grade' } }, { 'x-session-id': 'gt-http' })
+    ).json();
     expect(view.observation.grade).toEqual(agentGrade(idle));
     const step = await (await post(server, '/step', { action: { type: 'submit' } }, header)).json();
     expect(step.observation.grade).toEqual(idle);
@@ -109,17 +143,37 @@ describe('the grader token over HTTP', () => {
 
   it('a wrong header is a 422 naming the header; the step is not taken', async () => {
     await post(server, '/reset', { task: 'forget_contact' }, { 'x-session-id': 'gt-wrong' });
-    const before = await (await fetch(`${server.url}/state`, { headers: { 'x-session-id': 'gt-wrong' } })).json();
-    const res = await post(server, '/step', { action: { type: 'submit' } }, { 'x-session-id': 'gt-wrong', 'x-seahaven-grader-token': 'nope' });
+    const before = await (
+      await fetch(`${server.url}/state`, { headers: { 'x-session-id': 'gt-wrong' } })
+    ).json();
+    const res = await post(
+      server,
+      '/step',
+      { action: { type: 'submit' } },
+      { 'x-session-id': 'gt-wrong', 'x-seahaven-grader-token': 'nope' },
+    );
     expect(res.status).toBe(422);
     const body = await res.json();
     expect(body.detail[0]).toMatchObject({ loc: ['header', 'X-Seahaven-Grader-Token'] });
     expect(body.detail[0].msg).toContain('the grader token is wrong');
-    const after = await (await fetch(`${server.url}/state`, { headers: { 'x-session-id': 'gt-wrong' } })).json();
+    const after = await (
+      await fetch(`${server.url}/state`, { headers: { 'x-session-id': 'gt-wrong' } })
+    ).json();
     expect(after.step_count).toBe(before.step_count);
     // A refused reset leaves the session's episode where it was too.
-    const refused = await post(server, '/reset', { task: 'add_lead', grader_token: 'nope' }, { 'x-session-id': 'gt-wrong' });
+    const refused = await post(
+      server,
+      '/reset',
+      { task: 'add_lead', grader_token: 'nope' },
+      { 'x-session-id': 'gt-wrong' },
+    );
     expect(refused.status).toBe(422);
-    expect((await (await fetch(`${server.url}/state`, { headers: { 'x-session-id': 'gt-wrong' } })).json()).task).toBe('forget_contact');
+    expect(
+      (
+        await (
+          await fetch(`${server.url}/state`, { headers: { 'x-session-id': 'gt-wrong' } })
+        ).json()
+      ).task,
+    ).toBe('forget_contact');
   });
 });

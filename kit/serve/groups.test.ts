@@ -12,26 +12,39 @@ let server: RunningServer;
 beforeAll(async () => {
   served = serveCurricula({ worlds: [crm], runsDb: ':memory:' });
   await served.ready;
-  server = await startServer({ worlds: [crm], port: 0, hooks: served.hooks, extend: served.extend, logger: () => {} });
+  server = await startServer({
+    worlds: [crm],
+    port: 0,
+    hooks: served.hooks,
+    extend: served.extend,
+    logger: () => {},
+  });
 });
 afterAll(async () => {
   await server.close();
   await served.close();
 });
 
-const progress = async (run: string) => (await fetch(`${server.url}/curricula/crm-basics/runs/${run}`)).json();
-const reset = (p: WireProbe, data: Record<string, unknown>) => p.ask({ type: 'reset', data: { curriculum: 'crm-basics', ...data } });
+const progress = async (run: string) =>
+  (await fetch(`${server.url}/curricula/crm-basics/runs/${run}`)).json();
+const reset = (p: WireProbe, data: Record<string, unknown>) =>
+  p.ask({ type: 'reset', data: { curriculum: 'crm-basics', ...data } });
 
 describe('reset groups', () => {
   it('give the group_size members of a group one task and seed, record each submit, then draw anew', async () => {
-    const probes = await Promise.all(Array.from({ length: 5 }, () => WireProbe.open(wsUrlOf(server.url))));
+    const probes = await Promise.all(
+      Array.from({ length: 5 }, () => WireProbe.open(wsUrlOf(server.url))),
+    );
     const group = { run_id: 'grpo', group: 'step-0/prompt-0', group_size: 4 };
     const starts = [];
-    for (const [i, p] of probes.slice(0, 4).entries()) starts.push(await reset(p, { ...group, ...(i === 0 ? { seed: 11 } : { seed: 99 }) }));
+    for (const [i, p] of probes.slice(0, 4).entries())
+      starts.push(await reset(p, { ...group, ...(i === 0 ? { seed: 11 } : { seed: 99 }) }));
     const tasks = starts.map((r) => r.data.observation.task.id);
     expect(new Set(tasks).size).toBe(1);
     expect(starts.map((r) => r.data.observation.seed)).toEqual([11, 11, 11, 11]);
-    expect(starts.map((r) => r.data.metadata.curriculum.group)).toEqual([0, 1, 2, 3].map((member) => ({ key: 'step-0/prompt-0', member, size: 4 })));
+    expect(starts.map((r) => r.data.metadata.curriculum.group)).toEqual(
+      [0, 1, 2, 3].map((member) => ({ key: 'step-0/prompt-0', member, size: 4 })),
+    );
     const tickets = starts.map((r) => r.data.metadata.curriculum.ticket);
     expect(new Set(tickets).size).toBe(4);
     // Only the first drew: the scheduler moved once.
@@ -44,11 +57,15 @@ describe('reset groups', () => {
     expect((await progress('grpo')).episodes).toMatchObject({ issued: 4, recorded: 4, pending: 0 });
     // The group is full: the same key starts a new group, with its own draw.
     const fifth = await reset(probes[4], group);
-    expect(fifth.data.metadata.curriculum.group).toEqual({ key: 'step-0/prompt-0', member: 0, size: 4 });
+    expect(fifth.data.metadata.curriculum.group).toEqual({
+      key: 'step-0/prompt-0',
+      member: 0,
+      size: 4,
+    });
     for (const p of probes) await p.close();
   });
 
-  it('keep groups of different keys and runs apart, and refuse a group_size that differs from the group\'s', async () => {
+  it("keep groups of different keys and runs apart, and refuse a group_size that differs from the group's", async () => {
     const a = await WireProbe.open(wsUrlOf(server.url));
     const b = await WireProbe.open(wsUrlOf(server.url));
     const first = await reset(a, { run_id: 'apart', group: 'g', group_size: 2 });
@@ -78,7 +95,10 @@ describe('reset groups', () => {
     for (const [data, field] of cases) {
       const r = await p.ask({ type: 'reset', data });
       expect(r.data.code, JSON.stringify(data)).toBe('VALIDATION_ERROR');
-      expect(r.data.errors.map((e: { loc: string[] }) => e.loc[1]), JSON.stringify(data)).toContain(field);
+      expect(
+        r.data.errors.map((e: { loc: string[] }) => e.loc[1]),
+        JSON.stringify(data),
+      ).toContain(field);
     }
     await p.close();
   });
@@ -89,7 +109,16 @@ describe('ResetGroups', () => {
     let now = 0;
     const groups = new ResetGroups({ ttlMs: 1000, maxGroups: 2, now: () => now });
     let draws = 0;
-    const draw = () => ({ ticket: `c/r/${draws++}`, curriculum: 'c', runId: 'r', episode: draws, task: 't', fixture: 'f', stage: { index: 0, name: 's' }, kind: 'current' as const });
+    const draw = () => ({
+      ticket: `c/r/${draws++}`,
+      curriculum: 'c',
+      runId: 'r',
+      episode: draws,
+      task: 't',
+      fixture: 'f',
+      stage: { index: 0, name: 's' },
+      kind: 'current' as const,
+    });
     const repeat = (ticket: string) => ({ ...draw(), ticket: `${ticket}+` });
     groups.join('a', 3, 1, draw, repeat);
     groups.join('b', 3, 1, draw, repeat);

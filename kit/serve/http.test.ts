@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { crm } from '../../worlds/crm/index.ts';
 import { createApp } from './index.ts';
 
-const json = (body: unknown, headers: Record<string, string> = {}) => ({ method: 'POST', body: typeof body === 'string' ? body : JSON.stringify(body), headers: { 'content-type': 'application/json', ...headers } });
+const json = (body: unknown, headers: Record<string, string> = {}) => ({
+  method: 'POST',
+  body: typeof body === 'string' ? body : JSON.stringify(body),
+  headers: { 'content-type': 'application/json', ...headers },
+});
 
 describe('openenv validate --url criteria', () => {
   const { app } = createApp({ worlds: [crm] });
@@ -19,8 +23,20 @@ describe('openenv validate --url criteria', () => {
       expect(await (await app.request(`${base}/health`)).json()).toEqual({ status: 'healthy' });
 
       const meta = await (await app.request(`${base}/metadata`)).json();
-      expect(Object.keys(meta)).toEqual(['name', 'description', 'readme_content', 'version', 'author', 'documentation_url']);
-      expect(meta).toMatchObject({ name: 'crm', version: '1.0.0', author: null, documentation_url: null });
+      expect(Object.keys(meta)).toEqual([
+        'name',
+        'description',
+        'readme_content',
+        'version',
+        'author',
+        'documentation_url',
+      ]);
+      expect(meta).toMatchObject({
+        name: 'crm',
+        version: '1.0.0',
+        author: null,
+        documentation_url: null,
+      });
       expect(typeof meta.description).toBe('string');
       expect(meta.readme_content).toContain('small_startup');
 
@@ -31,13 +47,22 @@ describe('openenv validate --url criteria', () => {
       const mcp = await app.request(`${base}/mcp`, json({}));
       expect(mcp.status).toBe(200);
       const body = await mcp.json();
-      expect(body).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.any(String) } });
+      expect(body).toEqual({
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32600, message: expect.any(String) },
+      });
     });
   }
 
   it('tells a browser where things are at the root and 404s unknown routes with JSON', async () => {
     const index = await (await app.request('/')).json();
-    expect(index).toMatchObject({ name: 'crm', openenv_base_url: '/', websocket: '/ws', worlds: ['/crm'] });
+    expect(index).toMatchObject({
+      name: 'crm',
+      openenv_base_url: '/',
+      websocket: '/ws',
+      worlds: ['/crm'],
+    });
     expect((await (await app.request('/crm')).json()).websocket).toBe('/crm/ws');
     const missing = await app.request('/nope');
     expect(missing.status).toBe(404);
@@ -53,22 +78,42 @@ describe('HTTP /reset, /step, /state', () => {
     const reset = await app.request('/reset', json({ fixture: 'small_startup', seed: 4 }));
     expect(reset.status).toBe(200);
     expect(await reset.text()).toContain('"reward":null');
-    const step = await app.request('/step', json({ action: { type: 'call_tool', tool_name: 'create_company', arguments: { name: 'Shared' } } }));
+    const step = await app.request(
+      '/step',
+      json({
+        action: { type: 'call_tool', tool_name: 'create_company', arguments: { name: 'Shared' } },
+      }),
+    );
     const stepped = await step.text();
     // Only submit carries a reward in the default mode.
     expect(stepped).toContain('"reward":null');
     expect(JSON.parse(stepped).observation.result.data.name).toBe('Shared');
 
-    const other = await app.request('/reset', json({ fixture: 'small_startup', session_id: 'mine' }));
+    const other = await app.request(
+      '/reset',
+      json({ fixture: 'small_startup', session_id: 'mine' }),
+    );
     expect(other.status).toBe(200);
-    await app.request('/step', json({ action: { tool_name: 'create_company', arguments: { name: 'Mine' } } }, { 'x-session-id': 'mine' }));
+    await app.request(
+      '/step',
+      json(
+        { action: { tool_name: 'create_company', arguments: { name: 'Mine' } } },
+        { 'x-session-id': 'mine' },
+      ),
+    );
 
     const shared = await (await app.request('/state')).json();
-    const mine = await (await app.request('/state', { headers: { 'x-session-id': 'mine' } })).json();
+    const mine = await (
+      await app.request('/state', { headers: { 'x-session-id': 'mine' } })
+    ).json();
     expect(shared).toMatchObject({ step_count: 1, seed: 4 });
-    expect(shared.changes.map((c: { after: { name: string } }) => c.after.name)).toEqual(['Shared']);
+    expect(shared.changes.map((c: { after: { name: string } }) => c.after.name)).toEqual([
+      'Shared',
+    ]);
     expect(mine.changes.map((c: { after: { name: string } }) => c.after.name)).toEqual(['Mine']);
-    expect((await (await app.request('/state?session_id=mine')).json()).episode_id).toBe(mine.episode_id);
+    expect((await (await app.request('/state?session_id=mine')).json()).episode_id).toBe(
+      mine.episode_id,
+    );
     expect(sessions.size).toBe(2);
   });
 
@@ -82,18 +127,29 @@ describe('HTTP /reset, /step, /state', () => {
       ['/step', json({}), ['body', 'action']],
       ['/step', json({ action: 'list' }), ['body', 'action']],
       ['/step', json({ action: { type: 'fly' } }), ['body', 'action', 'type']],
-      ['/step', json({ action: { type: 'list_tools' } }, { 'x-session-id': 'never-reset' }), ['header', 'X-Session-Id']],
+      [
+        '/step',
+        json({ action: { type: 'list_tools' } }, { 'x-session-id': 'never-reset' }),
+        ['header', 'X-Session-Id'],
+      ],
     ];
     for (const [path, init, loc] of cases) {
       const r = await app.request(path, init);
       expect(r.status, `${path} ${init.body}`).toBe(422);
       const body = await r.json();
       expect(Object.keys(body)).toEqual(['detail']);
-      expect(body.detail[0]).toMatchObject({ type: expect.any(String), loc, msg: expect.any(String) });
+      expect(body.detail[0]).toMatchObject({
+        type: expect.any(String),
+        loc,
+        msg: expect.any(String),
+      });
       expect(Object.keys(body.detail[0]).sort()).toEqual(['input', 'loc', 'msg', 'type']);
     }
     expect(sessions.size).toBe(0);
-    const unknownFixture = await app.request('/reset', json({ fixture: 'nope' }, { 'x-session-id': 'fresh' }));
+    const unknownFixture = await app.request(
+      '/reset',
+      json({ fixture: 'nope' }, { 'x-session-id': 'fresh' }),
+    );
     expect(unknownFixture.status).toBe(422);
     expect(sessions.size).toBe(0);
   });
@@ -103,7 +159,10 @@ describe('HTTP /reset, /step, /state', () => {
     const r = await app.request('/reset', json({ episode_id: 'x'.repeat(2000) }));
     expect(r.status).toBe(413);
     expect((await r.json()).detail).toContain('--max-body-bytes');
-    const m = await app.request('/mcp', json({ jsonrpc: '2.0', id: 1, method: 'tools/list', pad: 'x'.repeat(2000) }));
+    const m = await app.request(
+      '/mcp',
+      json({ jsonrpc: '2.0', id: 1, method: 'tools/list', pad: 'x'.repeat(2000) }),
+    );
     expect(m.status).toBe(200);
     expect((await m.json()).error.code).toBe(-32600);
   });
@@ -127,21 +186,58 @@ describe('POST /mcp (OpenEnv JSON-RPC)', () => {
   it('lists tools, calls them on throwaway or named sessions, and closes sessions', async () => {
     const { app, sessions } = createApp({ worlds: [crm] });
     const list = await rpc(app, { jsonrpc: '2.0', id: 1, method: 'tools/list' });
-    expect(list.result.tools[0]).toEqual({ name: 'search_contacts', description: expect.any(String), input_schema: expect.objectContaining({ type: 'object' }) });
+    expect(list.result.tools[0]).toEqual({
+      name: 'search_contacts',
+      description: expect.any(String),
+      input_schema: expect.objectContaining({ type: 'object' }),
+    });
 
-    const oneOff = await rpc(app, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'pipeline_summary', arguments: {} } });
+    const oneOff = await rpc(app, {
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'tools/call',
+      params: { name: 'pipeline_summary', arguments: {} },
+    });
     expect(oneOff.result).toMatchObject({ is_error: false, data: { stages: expect.any(Array) } });
     expect(sessions.size).toBe(0);
 
     const created = await rpc(app, { jsonrpc: '2.0', id: 3, method: 'openenv/session/create' });
     const sid = created.result.session_id;
     expect(sessions.size).toBe(1);
-    await rpc(app, { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'create_company', arguments: { name: 'Kept' }, session_id: sid } });
-    const seen = await rpc(app, { jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'list_companies', arguments: { query: 'Kept' }, session_id: sid } });
+    await rpc(app, {
+      jsonrpc: '2.0',
+      id: 4,
+      method: 'tools/call',
+      params: { name: 'create_company', arguments: { name: 'Kept' }, session_id: sid },
+    });
+    const seen = await rpc(app, {
+      jsonrpc: '2.0',
+      id: 5,
+      method: 'tools/call',
+      params: { name: 'list_companies', arguments: { query: 'Kept' }, session_id: sid },
+    });
     expect(seen.result.data.companies.map((c: { name: string }) => c.name)).toEqual(['Kept']);
-    const fail = await rpc(app, { jsonrpc: '2.0', id: 6, method: 'tools/call', params: { name: 'create_company', arguments: {}, session_id: sid } });
-    expect(fail).toMatchObject({ id: 6, error: { code: -32603, data: { error_type: 'invalid_args', seahaven_error: { code: 'invalid_arguments' } } } });
-    expect(await rpc(app, { jsonrpc: '2.0', id: 7, method: 'openenv/session/close', params: { session_id: sid } })).toEqual({ jsonrpc: '2.0', id: 7, result: { session_id: sid, closed: true } });
+    const fail = await rpc(app, {
+      jsonrpc: '2.0',
+      id: 6,
+      method: 'tools/call',
+      params: { name: 'create_company', arguments: {}, session_id: sid },
+    });
+    expect(fail).toMatchObject({
+      id: 6,
+      error: {
+        code: -32603,
+        data: { error_type: 'invalid_args', seahaven_error: { code: 'invalid_arguments' } },
+      },
+    });
+    expect(
+      await rpc(app, {
+        jsonrpc: '2.0',
+        id: 7,
+        method: 'openenv/session/close',
+        params: { session_id: sid },
+      }),
+    ).toEqual({ jsonrpc: '2.0', id: 7, result: { session_id: sid, closed: true } });
     expect(sessions.size).toBe(0);
   });
 
@@ -149,15 +245,47 @@ describe('POST /mcp (OpenEnv JSON-RPC)', () => {
     const { app } = createApp({ worlds: [crm], maxSessions: 1 });
     expect((await (await app.request('/mcp', json('{oops'))).json()).error.code).toBe(-32700);
     expect((await rpc(app, [])).error.code).toBe(-32600);
-    expect((await rpc(app, { jsonrpc: '1.0', id: 1, method: 'tools/list' })).error.code).toBe(-32600);
-    expect((await rpc(app, { jsonrpc: '2.0', id: 1, method: 'tools/dance' })).error.code).toBe(-32601);
-    expect((await rpc(app, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: {} })).error.code).toBe(-32602);
-    expect((await rpc(app, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: 'x' })).error.code).toBe(-32602);
-    expect((await rpc(app, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'pipeline_summary', session_id: 'ghost' } })).error.code).toBe(-32602);
-    expect((await rpc(app, { jsonrpc: '2.0', id: 1, method: 'openenv/session/close', params: { session_id: 'ghost' } })).error.code).toBe(-32602);
-    expect((await rpc(app, { jsonrpc: '2.0', id: 'a', method: 'openenv/session/create' })).result.session_id).toBeTypeOf('string');
+    expect((await rpc(app, { jsonrpc: '1.0', id: 1, method: 'tools/list' })).error.code).toBe(
+      -32600,
+    );
+    expect((await rpc(app, { jsonrpc: '2.0', id: 1, method: 'tools/dance' })).error.code).toBe(
+      -32601,
+    );
+    expect(
+      (await rpc(app, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: {} })).error.code,
+    ).toBe(-32602);
+    expect(
+      (await rpc(app, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: 'x' })).error.code,
+    ).toBe(-32602);
+    expect(
+      (
+        await rpc(app, {
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: { name: 'pipeline_summary', session_id: 'ghost' },
+        })
+      ).error.code,
+    ).toBe(-32602);
+    expect(
+      (
+        await rpc(app, {
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'openenv/session/close',
+          params: { session_id: 'ghost' },
+        })
+      ).error.code,
+    ).toBe(-32602);
+    expect(
+      (await rpc(app, { jsonrpc: '2.0', id: 'a', method: 'openenv/session/create' })).result
+        .session_id,
+    ).toBeTypeOf('string');
     const full = await rpc(app, { jsonrpc: '2.0', id: 'b', method: 'openenv/session/create' });
-    expect(full).toMatchObject({ id: 'b', error: { code: -32000, data: { active_sessions: 1, max_sessions: 1 } } });
+    expect(full).toMatchObject({
+      id: 'b',
+      error: { code: -32000, data: { active_sessions: 1, max_sessions: 1 } },
+    });
   });
 
   it('hands MCP Streamable HTTP requests to the mcpHttp handler and keeps JSON-RPC for the rest', async () => {
@@ -165,17 +293,46 @@ describe('POST /mcp (OpenEnv JSON-RPC)', () => {
     const { app } = createApp({
       worlds: [crm],
       mcpHttp: async (req, { world, parsedBody }) => {
-        if (parsedBody !== undefined) expect(parsedBody).toEqual(JSON.parse(await req.clone().text()));
-        seen.push(`${req.method} ${req.headers.get('mcp-session-id') ?? '-'} ${req.method === 'POST' ? await req.text() : ''} ${world.name}`.trim());
-        return new Response('{"delegated":true}', { headers: { 'content-type': 'application/json' } });
+        if (parsedBody !== undefined)
+          expect(parsedBody).toEqual(JSON.parse(await req.clone().text()));
+        seen.push(
+          `${req.method} ${req.headers.get('mcp-session-id') ?? '-'} ${req.method === 'POST' ? await req.text() : ''} ${world.name}`.trim(),
+        );
+        return new Response('{"delegated":true}', {
+          headers: { 'content-type': 'application/json' },
+        });
       },
     });
-    const init = { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18' } };
+    const init = {
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18' },
+    };
     expect(await (await app.request('/mcp', json(init))).json()).toEqual({ delegated: true });
-    expect(await (await app.request('/mcp', json({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, { 'mcp-session-id': 's1' }))).json()).toEqual({ delegated: true });
-    expect((await app.request('/mcp', { method: 'GET', headers: { 'mcp-session-id': 's1' } })).status).toBe(200);
-    expect((await (await app.request('/mcp', json({ jsonrpc: '2.0', id: 2, method: 'tools/list' }))).json()).result.tools).toBeDefined();
-    expect(seen).toEqual([`POST - ${JSON.stringify(init)} crm`, `POST s1 ${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' })} crm`, 'GET s1  crm']);
+    expect(
+      await (
+        await app.request(
+          '/mcp',
+          json({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, { 'mcp-session-id': 's1' }),
+        )
+      ).json(),
+    ).toEqual({ delegated: true });
+    expect(
+      (await app.request('/mcp', { method: 'GET', headers: { 'mcp-session-id': 's1' } })).status,
+    ).toBe(200);
+    expect(
+      (
+        await (
+          await app.request('/mcp', json({ jsonrpc: '2.0', id: 2, method: 'tools/list' }))
+        ).json()
+      ).result.tools,
+    ).toBeDefined();
+    expect(seen).toEqual([
+      `POST - ${JSON.stringify(init)} crm`,
+      `POST s1 ${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' })} crm`,
+      'GET s1  crm',
+    ]);
     const { app: plain } = createApp({ worlds: [crm] });
     expect((await plain.request('/mcp', { method: 'GET' })).status).toBe(405);
   });
@@ -193,17 +350,23 @@ describe('bearer token and extensions', () => {
       expect(r.status, path).toBe(401);
       expect((await r.json()).detail).toContain('Authorization: Bearer');
     }
-    expect((await app.request('/health', { headers: { authorization: 'Bearer wrong' } })).status).toBe(401);
+    expect(
+      (await app.request('/health', { headers: { authorization: 'Bearer wrong' } })).status,
+    ).toBe(401);
     const ok = await app.request('/health', { headers: { authorization: 'Bearer s3cret' } });
     expect(await ok.json()).toEqual({ status: 'healthy' });
-    expect(await (await app.request('/console', { headers: { authorization: 'Bearer s3cret' } })).json()).toEqual({ sessions: 0 });
+    expect(
+      await (await app.request('/console', { headers: { authorization: 'Bearer s3cret' } })).json(),
+    ).toEqual({ sessions: 0 });
   });
 
   it('refuses configurations that cannot work', () => {
     expect(() => createApp({ worlds: [] })).toThrow(/at least one world/);
     expect(() => createApp({ worlds: [crm, crm] })).toThrow(/two worlds are named "crm"/);
     expect(() => createApp({ worlds: [crm], maxSessions: 0 })).toThrow(/maxSessions/);
-    expect(() => createApp({ worlds: [crm], defaultFixtures: { crm: 'nope' } })).toThrow(/no fixture "nope"/);
+    expect(() => createApp({ worlds: [crm], defaultFixtures: { crm: 'nope' } })).toThrow(
+      /no fixture "nope"/,
+    );
     expect(() => createApp({ worlds: [crm], token: '' })).toThrow(/token is empty/);
   });
 });
@@ -213,25 +376,54 @@ describe('MCP Streamable HTTP beside OpenEnv JSON-RPC', () => {
     const { createMcpHttpHandler } = await import('../mcp/index.ts');
     const mcp = createMcpHttpHandler({ world: crm, defaults: { fixture: 'small_startup' } });
     const { app } = createApp({ worlds: [crm], mcpHttp: mcp });
-    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    const headers = {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    };
     const init = await app.request('/mcp', {
-      method: 'POST', headers,
-      body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'test', version: '1' } } }),
+      method: 'POST',
+      headers,
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 0,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-06-18',
+          capabilities: {},
+          clientInfo: { name: 'test', version: '1' },
+        },
+      }),
     });
     expect(init.status).toBe(200);
     const sid = init.headers.get('mcp-session-id')!;
     expect(sid).toBeTruthy();
     expect((await init.json()).result.serverInfo).toBeDefined();
-    await app.request('/mcp', { method: 'POST', headers: { ...headers, 'mcp-session-id': sid }, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) });
+    await app.request('/mcp', {
+      method: 'POST',
+      headers: { ...headers, 'mcp-session-id': sid },
+      body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+    });
     const called = await app.request('/mcp', {
-      method: 'POST', headers: { ...headers, 'mcp-session-id': sid },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_companies', arguments: { limit: 2 } } }),
+      method: 'POST',
+      headers: { ...headers, 'mcp-session-id': sid },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'list_companies', arguments: { limit: 2 } },
+      }),
     });
     const result = (await called.json()).result;
     expect(result.isError).toBeFalsy();
     expect(result.structuredContent.companies).toHaveLength(2);
     // OpenEnv's JSON-RPC still answers on the same path.
-    expect((await (await app.request('/mcp', json({ jsonrpc: '2.0', id: 2, method: 'tools/list' }))).json()).result.tools[0].input_schema).toBeDefined();
+    expect(
+      (
+        await (
+          await app.request('/mcp', json({ jsonrpc: '2.0', id: 2, method: 'tools/list' }))
+        ).json()
+      ).result.tools[0].input_schema,
+    ).toBeDefined();
     expect(mcp.activeSessions()).toBe(1);
     await mcp.close();
   });

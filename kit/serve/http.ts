@@ -44,7 +44,12 @@ export interface HttpOptions {
  * In a `--workers` server, the owner's answer to a request for session `id` when another worker owns it (`body`: the
  * text already read, or null for none); undefined when the session is this worker's, or the request was handed over.
  */
-function handOver(c: Context, cluster: ClusterRouter | undefined, id: string, body: string | null): Promise<Response> | undefined {
+function handOver(
+  c: Context,
+  cluster: ClusterRouter | undefined,
+  id: string,
+  body: string | null,
+): Promise<Response> | undefined {
   if (cluster === undefined || handedOver(c)) return undefined;
   const owner = cluster.ownerOf(id);
   return owner === cluster.slot ? undefined : cluster.forward(c.req.raw, owner, body);
@@ -63,15 +68,29 @@ function rpcSessionId(msg: unknown): string | undefined {
  * MCP Streamable HTTP in a `--workers` server: its session ids carry the worker's tag on the wire (`w1-<id>`), which
  * the owner takes off before the MCP handler sees it and puts on the id the handler answers with.
  */
-function mcpTagged(req: Request, cluster: ClusterRouter | undefined, body: string | undefined): Request {
+function mcpTagged(
+  req: Request,
+  cluster: ClusterRouter | undefined,
+  body: string | undefined,
+): Request {
   const id = req.headers.get('mcp-session-id');
-  if (cluster === undefined || id === null || !id.startsWith(cluster.tag)) return body === undefined ? req : new Request(req.url, { method: req.method, headers: req.headers, body });
+  if (cluster === undefined || id === null || !id.startsWith(cluster.tag))
+    return body === undefined
+      ? req
+      : new Request(req.url, { method: req.method, headers: req.headers, body });
   const headers = new Headers(req.headers);
   headers.set('mcp-session-id', id.slice(cluster.tag.length));
-  return new Request(req.url, { method: req.method, headers, ...(body === undefined ? {} : { body }) });
+  return new Request(req.url, {
+    method: req.method,
+    headers,
+    ...(body === undefined ? {} : { body }),
+  });
 }
 
-function mcpTag(res: Response | Promise<Response>, cluster: ClusterRouter | undefined): Response | Promise<Response> {
+function mcpTag(
+  res: Response | Promise<Response>,
+  cluster: ClusterRouter | undefined,
+): Response | Promise<Response> {
   if (cluster === undefined) return res;
   return Promise.resolve(res).then((r) => {
     const id = r.headers.get('mcp-session-id');
@@ -88,9 +107,15 @@ const GRADER_TOKEN_HEADER = 'X-Seahaven-Grader-Token';
 const JSON_HEADERS = { 'content-type': 'application/json' };
 
 function sessionIdOf(c: Context, body?: Record<string, unknown>): string {
-  const id = c.req.header('x-session-id') ?? body?.session_id ?? c.req.query('session_id') ?? 'default';
+  const id =
+    c.req.header('x-session-id') ?? body?.session_id ?? c.req.query('session_id') ?? 'default';
   if (typeof id !== 'string' || !SESSION_ID.test(id)) {
-    const item: ErrorItem = { type: 'string_pattern_mismatch', loc: ['body', 'session_id'], msg: `a session id is 1 to 128 characters of ${SESSION_ID.source.slice(1, -7)}`, input: id };
+    const item: ErrorItem = {
+      type: 'string_pattern_mismatch',
+      loc: ['body', 'session_id'],
+      msg: `a session id is 1 to 128 characters of ${SESSION_ID.source.slice(1, -7)}`,
+      input: id,
+    };
     throw new FrameError('VALIDATION_ERROR', item.msg, [item]);
   }
   return id;
@@ -100,10 +125,22 @@ function sessionIdOf(c: Context, body?: Record<string, unknown>): string {
 function httpSession(ep: Endpoint, id: string): Session {
   const s = ep.registry.get(ep, id);
   if (s !== undefined) {
-    if (!sharedOverHttp(s)) throw new FrameError('SESSION_ERROR', `session ${id} belongs to ${s.owner === 'ws' ? 'a WebSocket connection; drive it over that socket' : 'an MCP client; drive it over its MCP session'}`);
+    if (!sharedOverHttp(s))
+      throw new FrameError(
+        'SESSION_ERROR',
+        `session ${id} belongs to ${s.owner === 'ws' ? 'a WebSocket connection; drive it over that socket' : 'an MCP client; drive it over its MCP session'}`,
+      );
     return s;
   }
-  if (id !== 'default') throw new FrameError('VALIDATION_ERROR', `no session "${id}"`, [{ type: 'value_error', loc: ['header', 'X-Session-Id'], msg: `no session "${id}"; POST /reset with X-Session-Id: ${id} first`, input: id }]);
+  if (id !== 'default')
+    throw new FrameError('VALIDATION_ERROR', `no session "${id}"`, [
+      {
+        type: 'value_error',
+        loc: ['header', 'X-Session-Id'],
+        msg: `no session "${id}"; POST /reset with X-Session-Id: ${id} first`,
+        input: id,
+      },
+    ]);
   return ep.openSession('http', id);
 }
 
@@ -111,7 +148,11 @@ function httpSession(ep: Endpoint, id: string): Session {
 function mcpSessionHost(ep: Endpoint, tag: string): McpSessionHost {
   return {
     ensureRoom() {
-      if (ep.closing) throw new FrameError('SESSION_ERROR', 'the server is shutting down; reconnect to another server');
+      if (ep.closing)
+        throw new FrameError(
+          'SESSION_ERROR',
+          'the server is shutting down; reconnect to another server',
+        );
       ep.registry.ensureRoom();
       ep.admitFixture('open an MCP session', ep.defaultFixture);
     },
@@ -124,7 +165,11 @@ function mcpSessionHost(ep: Endpoint, tag: string): McpSessionHost {
         touch: () => void (s.lastActive = performance.now()),
         close: () => ep.registry.end(s, 'close'),
         // The MCP client's counterpart of a reset's metadata.api_key: how code the agent writes reaches this session.
-        ...(key === undefined ? {} : { instructions: `This session's key for the world's HTTP API (base path ${ep.world.http!.basePath} on this server): ${key}` }),
+        ...(key === undefined
+          ? {}
+          : {
+              instructions: `This session's key for the world's HTTP API (base path ${ep.world.http!.basePath} on this server): ${key}`,
+            }),
       };
     },
   };
@@ -132,7 +177,9 @@ function mcpSessionHost(ep: Endpoint, tag: string): McpSessionHost {
 
 function isInitialize(msg: unknown): boolean {
   if (Array.isArray(msg)) return msg.some(isInitialize);
-  return msg !== null && typeof msg === 'object' && (msg as { method?: unknown }).method === 'initialize';
+  return (
+    msg !== null && typeof msg === 'object' && (msg as { method?: unknown }).method === 'initialize'
+  );
 }
 
 /**
@@ -148,10 +195,18 @@ export function httpRoutes(app: Hono, ep: Endpoint, options: HttpOptions): void 
   const metadata = metadataOf(ep);
   const schema = schemaOf(ep);
 
-  app.get('/health', (c) => c.json(cluster === undefined ? { status: 'healthy' } : cluster.health(ep.registry.used, ep.registry.maxSessions)));
+  app.get('/health', (c) =>
+    c.json(
+      cluster === undefined
+        ? { status: 'healthy' }
+        : cluster.health(ep.registry.used, ep.registry.maxSessions),
+    ),
+  );
   app.get('/metadata', (c) => c.json(metadata));
   app.get('/schema', (c) => c.json(schema));
-  app.get('/openapi.json', (c) => c.json(openApiOf(ep, c.req.path.slice(0, -'/openapi.json'.length))));
+  app.get('/openapi.json', (c) =>
+    c.json(openApiOf(ep, c.req.path.slice(0, -'/openapi.json'.length))),
+  );
 
   app.post('/reset', async (c) => {
     let created: Session | undefined;
@@ -163,7 +218,10 @@ export function httpRoutes(app: Hono, ep: Endpoint, options: HttpOptions): void 
       const req = parseReset(body, 'body', 'session_id');
       const header = c.req.header(GRADER_TOKEN_HEADER);
       if (header !== undefined && req.grader_token === undefined) req.grader_token = header;
-      const s = ep.registry.get(ep, id) !== undefined ? httpSession(ep, id) : (created = ep.openSession('http', id));
+      const s =
+        ep.registry.get(ep, id) !== undefined
+          ? httpSession(ep, id)
+          : (created = ep.openSession('http', id));
       const payload = await ep.run(s, () => ep.reset(s, req, 'body'));
       return c.body(payload, 200, JSON_HEADERS);
     } catch (e) {
@@ -177,7 +235,14 @@ export function httpRoutes(app: Hono, ep: Endpoint, options: HttpOptions): void 
     try {
       const body = await jsonBody(c, limits);
       if (body.action === undefined) {
-        throw new FrameError('VALIDATION_ERROR', 'action is required', [{ type: 'missing', loc: ['body', 'action'], msg: 'Field required: send {"action": {"type": "call_tool", "tool_name": "…", "arguments": {…}}}', input: body }]);
+        throw new FrameError('VALIDATION_ERROR', 'action is required', [
+          {
+            type: 'missing',
+            loc: ['body', 'action'],
+            msg: 'Field required: send {"action": {"type": "call_tool", "tool_name": "…", "arguments": {…}}}',
+            input: body,
+          },
+        ]);
       }
       const id = sessionIdOf(c, body);
       const other = handOver(c, cluster, id, JSON.stringify(body));
@@ -185,7 +250,10 @@ export function httpRoutes(app: Hono, ep: Endpoint, options: HttpOptions): void 
       const where = ['body', 'action'];
       const action = parseAction(body.action, where);
       // The grader token on a step opens whole grades for that step's grade or submit.
-      const whole = ep.graderAccess(c.req.header(GRADER_TOKEN_HEADER), ['header', GRADER_TOKEN_HEADER]);
+      const whole = ep.graderAccess(c.req.header(GRADER_TOKEN_HEADER), [
+        'header',
+        GRADER_TOKEN_HEADER,
+      ]);
       const s = httpSession(ep, id);
       const payload = await ep.run(s, () => ep.step(s, action, where, whole));
       return c.body(payload, 200, JSON_HEADERS);
@@ -217,7 +285,10 @@ export function httpRoutes(app: Hono, ep: Endpoint, options: HttpOptions): void 
       if (refused !== undefined) return refused;
       throw e;
     }
-    if (jsonTooDeep(text)) return c.json(rpcError(null, RPC.INVALID_REQUEST, `Invalid Request: ${tooDeepMessage('request')}`));
+    if (jsonTooDeep(text))
+      return c.json(
+        rpcError(null, RPC.INVALID_REQUEST, `Invalid Request: ${tooDeepMessage('request')}`),
+      );
     let msg: unknown;
     let parseError: string | undefined;
     try {
@@ -232,7 +303,15 @@ export function httpRoutes(app: Hono, ep: Endpoint, options: HttpOptions): void 
       if (other !== undefined) return other;
       // The body was read here (with the size limit and deadline); the handler gets it parsed, and readable again.
       const again = mcpTagged(req, cluster, text);
-      return mcpTag(mcpHttp(again, { world: ep.world, ...(parseError === undefined ? { parsedBody: msg } : {}), sessions, accessChecked: true }), cluster);
+      return mcpTag(
+        mcpHttp(again, {
+          world: ep.world,
+          ...(parseError === undefined ? { parsedBody: msg } : {}),
+          sessions,
+          accessChecked: true,
+        }),
+        cluster,
+      );
     }
     if (parseError !== undefined) return c.json(rpcError(null, RPC.PARSE, parseError));
     const named = rpcSessionId(msg);
@@ -243,7 +322,8 @@ export function httpRoutes(app: Hono, ep: Endpoint, options: HttpOptions): void 
     const id = (msg as { id?: unknown }).id;
     const rpcId = typeof id === 'string' || typeof id === 'number' ? id : null;
     const s = ep.registry.get(ep, routed);
-    if (s === undefined || !sharedOverHttp(s)) return c.json(rpcError(rpcId, RPC.INVALID_PARAMS, `Unknown session_id: ${routed}`));
+    if (s === undefined || !sharedOverHttp(s))
+      return c.json(rpcError(rpcId, RPC.INVALID_PARAMS, `Unknown session_id: ${routed}`));
     try {
       return c.body(await ep.run(s, () => handleRpc(ep, msg, s, 'http')), 200, JSON_HEADERS);
     } catch (e) {
@@ -256,9 +336,20 @@ export function httpRoutes(app: Hono, ep: Endpoint, options: HttpOptions): void 
       const mcpId = c.req.header('mcp-session-id');
       const other = mcpId === undefined ? undefined : handOver(c, cluster, mcpId, null);
       if (other !== undefined) return other;
-      return mcpTag(mcpHttp(mcpTagged(c.req.raw, cluster, undefined), { world: ep.world, sessions, accessChecked: true }), cluster);
+      return mcpTag(
+        mcpHttp(mcpTagged(c.req.raw, cluster, undefined), {
+          world: ep.world,
+          sessions,
+          accessChecked: true,
+        }),
+        cluster,
+      );
     }
     c.header('Allow', 'POST');
-    return detail(c, 405, 'POST JSON-RPC requests to /mcp (tools/list, tools/call, openenv/session/create|close); MCP Streamable HTTP is not enabled on this server');
+    return detail(
+      c,
+      405,
+      'POST JSON-RPC requests to /mcp (tools/list, tools/call, openenv/session/create|close); MCP Streamable HTTP is not enabled on this server',
+    );
   });
 }

@@ -14,7 +14,11 @@ import { WireProbe, callFrame, wsUrlOf } from './wire-probe.ts';
 // Each admission is now weighed against --max-memory before it is done, and refused with RESOURCE_EXHAUSTED.
 
 const MiB = 1024 * 1024;
-const post = (body: unknown, session?: string) => ({ method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json', ...(session ? { 'x-session-id': session } : {}) } });
+const post = (body: unknown, session?: string) => ({
+  method: 'POST',
+  body: JSON.stringify(body),
+  headers: { 'content-type': 'application/json', ...(session ? { 'x-session-id': session } : {}) },
+});
 
 let server: RunningServer | undefined;
 afterEach(async () => {
@@ -56,7 +60,13 @@ describe('the memory budget', () => {
       budget.check('fork this episode', 41 * MiB);
       expect.unreachable();
     } catch (e) {
-      expect(e).toMatchObject({ neededMb: 41, availableMb: 40, message: expect.stringMatching(/^not enough memory to fork this episode: it needs about 41 MiB and 40 MiB of this server's 200 MiB \(--max-memory\) are left/) });
+      expect(e).toMatchObject({
+        neededMb: 41,
+        availableMb: 40,
+        message: expect.stringMatching(
+          /^not enough memory to fork this episode: it needs about 41 MiB and 40 MiB of this server's 200 MiB \(--max-memory\) are left/,
+        ),
+      });
     }
   });
 
@@ -65,15 +75,53 @@ describe('the memory budget', () => {
     server = await startServer({ worlds: [crm], port: 0, maxMemoryBytes: 1, mcpHttp });
     const ws = await WireProbe.open(wsUrlOf(server.url));
     const refused = await ws.next();
-    expect(refused.json).toMatchObject({ type: 'error', data: { code: 'RESOURCE_EXHAUSTED', message: expect.stringContaining('--max-memory'), needed_mb: expect.any(Number), available_mb: 0, option: '--max-memory' } });
+    expect(refused.json).toMatchObject({
+      type: 'error',
+      data: {
+        code: 'RESOURCE_EXHAUSTED',
+        message: expect.stringContaining('--max-memory'),
+        needed_mb: expect.any(Number),
+        available_mb: 0,
+        option: '--max-memory',
+      },
+    });
     expect((await ws.closed).code).toBe(1013);
     const reset = await fetch(`${server.url}/reset`, post({ fixture: 'small_startup' }));
     expect(reset.status).toBe(503);
-    expect(await reset.json()).toMatchObject({ code: 'RESOURCE_EXHAUSTED', option: '--max-memory', detail: expect.stringContaining('not enough memory to open a session') });
-    const rpc = await (await fetch(`${server.url}/mcp`, post({ jsonrpc: '2.0', id: 1, method: 'openenv/session/create' }))).json();
+    expect(await reset.json()).toMatchObject({
+      code: 'RESOURCE_EXHAUSTED',
+      option: '--max-memory',
+      detail: expect.stringContaining('not enough memory to open a session'),
+    });
+    const rpc = await (
+      await fetch(
+        `${server.url}/mcp`,
+        post({ jsonrpc: '2.0', id: 1, method: 'openenv/session/create' }),
+      )
+    ).json();
     expect(rpc.error).toMatchObject({ code: -32000, data: { code: 'RESOURCE_EXHAUSTED' } });
-    const mcp = await fetch(`${server.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } }) });
-    expect((await mcp.json()).error).toMatchObject({ code: -32000, message: expect.stringContaining('--max-memory'), data: { code: 'RESOURCE_EXHAUSTED', option: '--max-memory' } });
+    const mcp = await fetch(`${server.url}/mcp`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-06-18',
+          capabilities: {},
+          clientInfo: { name: 't', version: '1' },
+        },
+      }),
+    });
+    expect((await mcp.json()).error).toMatchObject({
+      code: -32000,
+      message: expect.stringContaining('--max-memory'),
+      data: { code: 'RESOURCE_EXHAUSTED', option: '--max-memory' },
+    });
     expect(server.sessions.size).toBe(0);
     await mcpHttp.close();
   });
@@ -81,14 +129,30 @@ describe('the memory budget', () => {
   it('a session already open keeps working when its fork or another fixture is refused', async () => {
     server = await startServer({ worlds: [crm], port: 0 });
     const ws = await WireProbe.open(wsUrlOf(server.url));
-    expect((await ws.ask(callFrame('create_company', { name: 'Kept' }))).data.observation.error).toBeNull();
+    expect(
+      (await ws.ask(callFrame('create_company', { name: 'Kept' }))).data.observation.error,
+    ).toBeNull();
     // Squeeze the budget to nothing: the episode's own database is open already.
-    const endpoint = server.endpoints.get('crm')! as unknown as { options: { memory: MemoryBudget } };
+    const endpoint = server.endpoints.get('crm')! as unknown as {
+      options: { memory: MemoryBudget };
+    };
     endpoint.options.memory = new MemoryBudget(1);
     const fork = await ws.ask({ type: 'step', data: { type: 'fork' } });
-    expect(fork).toMatchObject({ type: 'error', data: { code: 'RESOURCE_EXHAUSTED', message: expect.stringContaining('not enough memory to fork this episode') } });
+    expect(fork).toMatchObject({
+      type: 'error',
+      data: {
+        code: 'RESOURCE_EXHAUSTED',
+        message: expect.stringContaining('not enough memory to fork this episode'),
+      },
+    });
     const other = await ws.ask({ type: 'reset', data: { fixture: 'small_startup' } });
-    expect(other).toMatchObject({ type: 'error', data: { code: 'RESOURCE_EXHAUSTED', message: expect.stringContaining('reset to this fixture') } });
+    expect(other).toMatchObject({
+      type: 'error',
+      data: {
+        code: 'RESOURCE_EXHAUSTED',
+        message: expect.stringContaining('reset to this fixture'),
+      },
+    });
     expect((await ws.ask({ type: 'state' })).data.changes).toHaveLength(1);
     expect((await ws.ask(callFrame('list_companies', {}))).data.observation.error).toBeNull();
     // The same fixture takes the episode's place: no new memory.
@@ -101,10 +165,16 @@ describe('the memory budget', () => {
     using inst = crm.instance({
       fixture: 'small_startup',
       admitOpen: (bytes) => {
-        if (!allow) throw new ToolError('resource_exhausted', `not enough memory to open ${bytes} bytes`, { option: '--max-memory' });
+        if (!allow)
+          throw new ToolError('resource_exhausted', `not enough memory to open ${bytes} bytes`, {
+            option: '--max-memory',
+          });
       },
     });
-    expect(inst.call('create_company', { name: 'Later' })).toMatchObject({ ok: false, error: { code: 'resource_exhausted', details: { option: '--max-memory' } } });
+    expect(inst.call('create_company', { name: 'Later' })).toMatchObject({
+      ok: false,
+      error: { code: 'resource_exhausted', details: { option: '--max-memory' } },
+    });
     expect(inst.awake).toBe(false);
     allow = true;
     expect(inst.call('create_company', { name: 'Later' }).ok).toBe(true);

@@ -50,7 +50,10 @@ function readNumber(file: string): number | null {
 }
 
 /** The memory limit of the cgroup this process runs in (v2 `memory.max`, v1 `memory.limit_in_bytes`), or its parents'; null when none is set. */
-export function cgroupLimit(procCgroup = '/proc/self/cgroup', root = '/sys/fs/cgroup'): number | null {
+export function cgroupLimit(
+  procCgroup = '/proc/self/cgroup',
+  root = '/sys/fs/cgroup',
+): number | null {
   let lines: string[];
   try {
     lines = readFileSync(procCgroup, 'utf8').split('\n');
@@ -78,9 +81,16 @@ export function cgroupLimit(procCgroup = '/proc/self/cgroup', root = '/sys/fs/cg
 /** The default `--max-memory`: 90% of the cgroup's limit when one is set, else 75% of the machine's memory; and where it came from. */
 export function defaultMemoryBudget(): { bytes: number; source: string } {
   const limit = cgroupLimit();
-  if (limit !== null) return { bytes: Math.floor(limit * 0.9), source: `90% of the cgroup's memory limit of ${Math.round(limit / MiB)} MiB` };
+  if (limit !== null)
+    return {
+      bytes: Math.floor(limit * 0.9),
+      source: `90% of the cgroup's memory limit of ${Math.round(limit / MiB)} MiB`,
+    };
   const total = totalmem();
-  return { bytes: Math.floor(total * 0.75), source: `75% of the machine's ${Math.round(total / MiB)} MiB` };
+  return {
+    bytes: Math.floor(total * 0.75),
+    source: `75% of the machine's ${Math.round(total / MiB)} MiB`,
+  };
 }
 
 export class MemoryBudget {
@@ -112,7 +122,13 @@ export class MemoryBudget {
   /** Throw a `MemoryRefusal` for `what` (like "fork this episode") unless `bytes` more fit now; nothing is counted. */
   check(what: string, bytes: number): void {
     const available = this.available();
-    if (bytes > available) throw new MemoryRefusal(what, Math.ceil(bytes / MiB), Math.max(0, Math.floor(available / MiB)), Math.round(this.maxBytes / MiB));
+    if (bytes > available)
+      throw new MemoryRefusal(
+        what,
+        Math.ceil(bytes / MiB),
+        Math.max(0, Math.floor(available / MiB)),
+        Math.round(this.maxBytes / MiB),
+      );
   }
 
   /** `check`, then count `bytes` as pending: memory about to be spent that the resident set does not show yet. */
@@ -129,8 +145,14 @@ export class MemoryBudget {
  * happens (`admitOpening`).
  */
 export function episodeCost(world: World, fixture: string | null | undefined): number {
-  const { bytes, loaded } = fixture === null || fixture === undefined ? { bytes: 0, loaded: true } : fixtureFootprint(world, fixture);
-  return Math.ceil(bytes * ((loaded ? 0 : COST_FACTORS.load) + COST_FACTORS.open)) + SESSION_OVERHEAD_BYTES;
+  const { bytes, loaded } =
+    fixture === null || fixture === undefined
+      ? { bytes: 0, loaded: true }
+      : fixtureFootprint(world, fixture);
+  return (
+    Math.ceil(bytes * ((loaded ? 0 : COST_FACTORS.load) + COST_FACTORS.open)) +
+    SESSION_OVERHEAD_BYTES
+  );
 }
 
 /** What a fork of `inst` needs: a copy of the databases it holds open (sleeping stores share their images). */
@@ -148,6 +170,10 @@ export function admitOpening(memory: MemoryBudget, bytes: number): void {
     memory.admit("open this episode's database", Math.ceil(bytes * COST_FACTORS.open));
   } catch (e) {
     if (!(e instanceof MemoryRefusal)) throw e;
-    throw new ToolError('resource_exhausted', e.message, { needed_mb: e.neededMb, available_mb: e.availableMb, option: '--max-memory' });
+    throw new ToolError('resource_exhausted', e.message, {
+      needed_mb: e.neededMb,
+      available_mb: e.availableMb,
+      option: '--max-memory',
+    });
   }
 }

@@ -38,15 +38,21 @@ const NULL_BYTES = Buffer.from('null');
 const RESULT_TAIL = ',"is_error":false}';
 const STEP_TAIL = RESULT_TAIL + ',"error":null},"reward":';
 /** The tail of the usual step: no reward (it comes at `submit`), no metadata. */
-const PLAIN_TAILS = { ws: Buffer.from(STEP_TAIL + 'null,"done":false,"metadata":{}}}'), http: Buffer.from(STEP_TAIL + 'null,"done":false,"metadata":{}}') };
+const PLAIN_TAILS = {
+  ws: Buffer.from(STEP_TAIL + 'null,"done":false,"metadata":{}}}'),
+  http: Buffer.from(STEP_TAIL + 'null,"done":false,"metadata":{}}'),
+};
 /** Each tool's head, up to the text content's opening quote, per envelope: one per tool that has answered a call. */
 const stepHeads = { ws: new Map<string, Buffer>(), http: new Map<string, Buffer>() };
 
 function stepHead(transport: 'ws' | 'http', tool: string): Buffer {
   let head = stepHeads[transport].get(tool);
   if (head === undefined) {
-    const observation = '{"observation":{"tool_name":' + JSON.stringify(tool) + ',"result":' + RESULT_HEAD;
-    head = Buffer.from(transport === 'ws' ? '{"type":"observation","data":' + observation : observation);
+    const observation =
+      '{"observation":{"tool_name":' + JSON.stringify(tool) + ',"result":' + RESULT_HEAD;
+    head = Buffer.from(
+      transport === 'ws' ? '{"type":"observation","data":' + observation : observation,
+    );
     stepHeads[transport].set(tool, head);
   }
   return head;
@@ -54,14 +60,32 @@ function stepHead(transport: 'ws' | 'http', tool: string): Buffer {
 
 function stepTail(transport: 'ws' | 'http', reward: number | null, metadata: string): Buffer {
   if (reward === null && metadata === '{}') return PLAIN_TAILS[transport];
-  return Buffer.from(STEP_TAIL + rewardJson(reward) + ',"done":false,"metadata":' + metadata + (transport === 'ws' ? '}}' : '}'));
+  return Buffer.from(
+    STEP_TAIL +
+      rewardJson(reward) +
+      ',"done":false,"metadata":' +
+      metadata +
+      (transport === 'ws' ? '}}' : '}'),
+  );
 }
 
 /** The tool result between `head` and `tail`, as UTF-8 bytes; `json` is the result's JSON text. */
-function toolResultBytes(head: Buffer, json: string, structured: boolean, tail: Buffer): Buffer<ArrayBuffer> {
+function toolResultBytes(
+  head: Buffer,
+  json: string,
+  structured: boolean,
+  tail: Buffer,
+): Buffer<ArrayBuffer> {
   const text = JSON.stringify(json);
   const jsonBytes = Buffer.byteLength(json);
-  const size = head.length + Buffer.byteLength(text) + RESULT_STRUCTURED.length + (structured ? jsonBytes : NULL_BYTES.length) + RESULT_DATA.length + jsonBytes + tail.length;
+  const size =
+    head.length +
+    Buffer.byteLength(text) +
+    RESULT_STRUCTURED.length +
+    (structured ? jsonBytes : NULL_BYTES.length) +
+    RESULT_DATA.length +
+    jsonBytes +
+    tail.length;
   const out = Buffer.allocUnsafe(size);
   out.set(head, 0);
   let at = head.length;
@@ -91,17 +115,49 @@ function toolResultBytes(head: Buffer, json: string, structured: boolean, tail: 
  * @example
  * callObservation('get_deal', inst[callWithJson]('get_deal', { id }), { transport: 'ws', reward: null, metadata: '{}' });
  */
-export function callObservation(tool: string, outcome: CallOutcome, to: ObservationEnvelope): Reply {
+export function callObservation(
+  tool: string,
+  outcome: CallOutcome,
+  to: ObservationEnvelope,
+): Reply {
   if (to.transport === 'rpc') {
-    const head = (to.inFrame ? '{"type":"mcp","data":' : '') + '{"jsonrpc":"2.0","id":' + JSON.stringify(to.id);
+    const head =
+      (to.inFrame ? '{"type":"mcp","data":' : '') +
+      '{"jsonrpc":"2.0","id":' +
+      JSON.stringify(to.id);
     const tail = to.inFrame ? '}}' : '}';
-    if (outcome.ok) return toolResultBytes(Buffer.from(head + ',"result":' + RESULT_HEAD), outcome.json, isStructured(outcome.result), Buffer.from(RESULT_TAIL + tail));
-    const error = { code: RPC.INTERNAL, message: `Tool '${tool}' failed: ${outcome.error.message}`, data: { error_type: errorTypeOf(outcome.error.code), seahaven_error: outcome.error } };
+    if (outcome.ok)
+      return toolResultBytes(
+        Buffer.from(head + ',"result":' + RESULT_HEAD),
+        outcome.json,
+        isStructured(outcome.result),
+        Buffer.from(RESULT_TAIL + tail),
+      );
+    const error = {
+      code: RPC.INTERNAL,
+      message: `Tool '${tool}' failed: ${outcome.error.message}`,
+      data: { error_type: errorTypeOf(outcome.error.code), seahaven_error: outcome.error },
+    };
     return head + ',"error":' + JSON.stringify(error) + tail;
   }
-  if (outcome.ok) return toolResultBytes(stepHead(to.transport, tool), outcome.json, isStructured(outcome.result), stepTail(to.transport, to.reward, to.metadata));
-  const observation = JSON.stringify({ tool_name: tool, result: null, error: { error_type: errorTypeOf(outcome.error.code), message: outcome.error.message } });
-  const payload = stepPayload(observation, to.reward, false, '{"seahaven_error":' + outcome.json + '}');
+  if (outcome.ok)
+    return toolResultBytes(
+      stepHead(to.transport, tool),
+      outcome.json,
+      isStructured(outcome.result),
+      stepTail(to.transport, to.reward, to.metadata),
+    );
+  const observation = JSON.stringify({
+    tool_name: tool,
+    result: null,
+    error: { error_type: errorTypeOf(outcome.error.code), message: outcome.error.message },
+  });
+  const payload = stepPayload(
+    observation,
+    to.reward,
+    false,
+    '{"seahaven_error":' + outcome.json + '}',
+  );
   return to.transport === 'ws' ? '{"type":"observation","data":' + payload + '}' : payload;
 }
 
@@ -113,8 +169,14 @@ export function callObservation(tool: string, outcome: CallOutcome, to: Observat
  * // { content: [{ type: 'text', text: '{"code":"not_found",…}' }], structuredContent: { code: 'not_found', … }, isError: true }
  */
 export function toolCallResult(outcome: CallOutcome): CallToolResult {
-  if (!outcome.ok) return { content: [{ type: 'text', text: outcome.json }], structuredContent: { ...outcome.error }, isError: true };
+  if (!outcome.ok)
+    return {
+      content: [{ type: 'text', text: outcome.json }],
+      structuredContent: { ...outcome.error },
+      isError: true,
+    };
   const out: CallToolResult = { content: [{ type: 'text', text: outcome.json }] };
-  if (isStructured(outcome.result)) out.structuredContent = outcome.result as Record<string, unknown>;
+  if (isStructured(outcome.result))
+    out.structuredContent = outcome.result as Record<string, unknown>;
   return out;
 }

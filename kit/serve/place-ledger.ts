@@ -40,8 +40,12 @@ export class PlaceLedger {
   private readonly send: (slot: number, message: ToWorker) => void;
 
   constructor(max: number, workers: number, send: (slot: number, message: ToWorker) => void) {
-    if (!Number.isSafeInteger(max) || max < 1) throw new Error(`PlaceLedger: max must be a whole number >= 1 (--max-sessions); got ${max}`);
-    if (!Number.isSafeInteger(workers) || workers < 1) throw new Error(`PlaceLedger: workers must be a whole number >= 1 (--workers); got ${workers}`);
+    if (!Number.isSafeInteger(max) || max < 1)
+      throw new Error(`PlaceLedger: max must be a whole number >= 1 (--max-sessions); got ${max}`);
+    if (!Number.isSafeInteger(workers) || workers < 1)
+      throw new Error(
+        `PlaceLedger: workers must be a whole number >= 1 (--workers); got ${workers}`,
+      );
     this.max = max;
     this.workers = workers;
     this.send = send;
@@ -93,7 +97,8 @@ export class PlaceLedger {
   returned(slot: number, places: number, answer: boolean): void {
     // A worker gives back only places it holds, and it never holds more than counted here: anything else would be a
     // bug, and is not let into the sum.
-    const given = Number.isSafeInteger(places) && places > 0 ? Math.min(places, this.quota[slot]) : 0;
+    const given =
+      Number.isSafeInteger(places) && places > 0 ? Math.min(places, this.quota[slot]) : 0;
     this.quota[slot] -= given;
     this.pool += given;
     const roundDone = answer && this.reclaiming.delete(slot) && this.reclaiming.size === 0;
@@ -129,7 +134,9 @@ export class PlaceLedger {
       this.wanting.delete(slot);
     }
     if (this.wanting.size > 0 && this.reclaiming.size === 0) {
-      const lenders = this.quota.flatMap((q, slot) => (this.reachable[slot] && !this.wanting.has(slot) && q > this.used[slot] ? [slot] : []));
+      const lenders = this.quota.flatMap((q, slot) =>
+        this.reachable[slot] && !this.wanting.has(slot) && q > this.used[slot] ? [slot] : [],
+      );
       if (roundDone || lenders.length === 0) {
         for (const slot of this.wanting) this.grant(slot, 0);
         this.wanting.clear();

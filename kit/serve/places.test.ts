@@ -43,7 +43,15 @@ class Cluster {
   }
 
   private boot(slot: number): SimWorker {
-    const w: SimWorker = { places: new WorkerPlaces(this.ledger.start(slot), shareOf(slot, this.ledger.workers, this.max)), used: 0, inbox: [], outbox: [] };
+    const w: SimWorker = {
+      places: new WorkerPlaces(
+        this.ledger.start(slot),
+        shareOf(slot, this.ledger.workers, this.max),
+      ),
+      used: 0,
+      inbox: [],
+      outbox: [],
+    };
     w.places.used = () => w.used;
     w.places.send = (m) => w.outbox.push(m);
     return w;
@@ -87,7 +95,7 @@ class Cluster {
 
   /** Deliver every message, in queue order, until none is left. */
   settle(): void {
-    for (let busy = true; busy; ) {
+    for (let busy = true; busy;) {
       busy = false;
       this.workers.forEach((w, slot) => {
         while (w.outbox.length > 0 || w.inbox.length > 0) {
@@ -117,7 +125,10 @@ class Cluster {
     if (used > this.max) wrong.push(`${used} places used of ${this.max}`);
     this.workers.forEach((w, slot) => {
       const q = w.places.quota;
-      if (w.used > q || q < 0 || q > this.ledger.quotaOf(slot)) wrong.push(`worker ${slot} uses ${w.used} of ${q} places, the ledger counts ${this.ledger.quotaOf(slot)}`);
+      if (w.used > q || q < 0 || q > this.ledger.quotaOf(slot))
+        wrong.push(
+          `worker ${slot} uses ${w.used} of ${q} places, the ledger counts ${this.ledger.quotaOf(slot)}`,
+        );
       counted += this.ledger.quotaOf(slot);
     });
     if (counted !== this.max) wrong.push(`the ledger counts ${counted} places of ${this.max}`);
@@ -144,7 +155,9 @@ describe('places under --max-sessions across workers', () => {
       refusal = e;
     }
     expect(refusal).toBeInstanceOf(CapacityError);
-    expect((refusal as CapacityError).message).toMatch(/^server at capacity for now: 3 of 6 sessions are open, .*retry in a moment/);
+    expect((refusal as CapacityError).message).toMatch(
+      /^server at capacity for now: 3 of 6 sessions are open, .*retry in a moment/,
+    );
     // It asked once, however many it refused meanwhile.
     expect(c.open(0)).toBe(false);
     expect(c.workers[0].outbox).toEqual([{ seahaven: 'want' }]);
@@ -159,7 +172,9 @@ describe('places under --max-sessions across workers', () => {
     expect(c.workers[0].used).toBe(6);
     expect(opened.filter((ok) => !ok)).toHaveLength(1);
     // Full for good: the refusal says so, and asking again finds nothing (answered with 0, so the worker may ask later).
-    expect(() => c.workers[0].places.ensureRoom(6, 6, 0)).toThrow(/^server at capacity: 6 of 6 sessions are open; close a session/);
+    expect(() => c.workers[0].places.ensureRoom(6, 6, 0)).toThrow(
+      /^server at capacity: 6 of 6 sessions are open; close a session/,
+    );
     c.settle();
     expect(c.workers[1].places.quota).toBe(0);
     expect(c.open(1)).toBe(false);
@@ -220,12 +235,19 @@ describe('places under --max-sessions across workers', () => {
       // Once the messages settle, a worker that keeps asking fills the server, wherever the free places were.
       c.settle();
       const slot = Math.floor(random() * n);
-      for (let attempt = 0; attempt < 4 * max && c.workers.reduce((k, w) => k + w.used, 0) < max; attempt++) {
+      for (
+        let attempt = 0;
+        attempt < 4 * max && c.workers.reduce((k, w) => k + w.used, 0) < max;
+        attempt++
+      ) {
         c.open(slot);
         c.settle();
         c.check();
       }
-      expect(c.workers.reduce((k, w) => k + w.used, 0), `seed ${seed}`).toBe(max);
+      expect(
+        c.workers.reduce((k, w) => k + w.used, 0),
+        `seed ${seed}`,
+      ).toBe(max);
     }
   });
 });

@@ -14,7 +14,8 @@
 import { CapacityError } from './capacity-error.ts';
 
 /** What a worker tells the primary about its places. */
-export type PlacesToPrimary = { seahaven: 'want' } | { seahaven: 'return'; places: number; answer: boolean };
+export type PlacesToPrimary =
+  { seahaven: 'want' } | { seahaven: 'return'; places: number; answer: boolean };
 
 /** One worker's places, as the worker counts them. */
 export class WorkerPlaces {

@@ -9,7 +9,9 @@
 export function guardProcess(logger: (line: string) => void): () => void {
   const report = (kind: string) => (e: unknown) => {
     try {
-      logger(`[seahaven] server error: ${kind} (contained; the server goes on): ${(e as Error)?.stack ?? String(e)}`);
+      logger(
+        `[seahaven] server error: ${kind} (contained; the server goes on): ${(e as Error)?.stack ?? String(e)}`,
+      );
     } catch {
       // Nothing is left to tell.
     }

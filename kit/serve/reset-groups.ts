@@ -63,7 +63,13 @@ export class ResetGroups {
    * The episode of one member of group `key`: `draw()` for the first, `repeat(first ticket)` for the others.
    * Refuses a `size` other than the group's own.
    */
-  join(key: string, size: number, seed: number | undefined, draw: () => MaybePromise<IssuedEpisode>, repeat: (ticket: string) => MaybePromise<IssuedEpisode>): MaybePromise<GroupMember> {
+  join(
+    key: string,
+    size: number,
+    seed: number | undefined,
+    draw: () => MaybePromise<IssuedEpisode>,
+    repeat: (ticket: string) => MaybePromise<IssuedEpisode>,
+  ): MaybePromise<GroupMember> {
     const now = this.now();
     this.expire(now);
     const open = this.groups.get(key);
@@ -79,13 +85,22 @@ export class ResetGroups {
       const first = (e: IssuedEpisode): GroupMember => ({ episode: e, seed, member: 0, size });
       return episode instanceof Promise ? episode.then(first) : first(episode);
     }
-    if (size !== open.size) throw new ResetError('group_size', `group ${JSON.stringify(key.split('\u0000').at(-1))} has group_size ${open.size}; send the same group_size to every member, or use a new group key`);
+    if (size !== open.size)
+      throw new ResetError(
+        'group_size',
+        `group ${JSON.stringify(key.split('\u0000').at(-1))} has group_size ${open.size}; send the same group_size to every member, or use a new group key`,
+      );
     const member = open.members++;
     open.touched = now;
     // Moved to the end, so the map stays in order of last use for `expire`.
     this.groups.delete(key);
     if (open.members < open.size) this.groups.set(key, open);
-    return open.first.then(async (e) => ({ episode: await repeat(e.ticket), seed: open.seed, member, size: open.size }));
+    return open.first.then(async (e) => ({
+      episode: await repeat(e.ticket),
+      seed: open.seed,
+      member,
+      size: open.size,
+    }));
   }
 
   private expire(now: number): void {

@@ -6,10 +6,18 @@ import { WireProbe, openReset, wsUrlOf } from './wire-probe.ts';
 // In the default reward mode only the terminal submit carries a reward: every other step says null, on every
 // transport, so a harness that takes an episode's last non-null reward (OpenEnv's `_resolve_env_reward`) reads the grade.
 
-const ADA = { name: 'Ada Lovelace', email: 'ada.lovelace@acmerobotics.example', company_id: 'cmp_acme', title: 'Head of Research' };
+const ADA = {
+  name: 'Ada Lovelace',
+  email: 'ada.lovelace@acmerobotics.example',
+  company_id: 'cmp_acme',
+  title: 'Head of Research',
+};
 const steps: [string, Record<string, unknown>][] = [
   ['call_tool', { type: 'call_tool', tool_name: 'create_contact', arguments: ADA }],
-  ['a failed call_tool', { type: 'call_tool', tool_name: 'get_contact', arguments: { id: 'con_nobody' } }],
+  [
+    'a failed call_tool',
+    { type: 'call_tool', tool_name: 'get_contact', arguments: { id: 'con_nobody' } },
+  ],
   ['an unknown tool', { type: 'call_tool', tool_name: 'no_such_tool', arguments: {} }],
   ['advance_clock', { type: 'advance_clock', ms: 60_000 }],
   ['list_tools', { type: 'list_tools' }],
@@ -59,7 +67,11 @@ describe('rewards in the default (final) mode', () => {
 
   it('are null on HTTP /step too, and the grade at submit', async () => {
     const post = (path: string, body: unknown) =>
-      fetch(`${server.url}${path}`, { method: 'POST', headers: { 'x-session-id': 'final-mode', 'content-type': 'application/json' }, body: JSON.stringify(body) }).then(async (r) => ({ status: r.status, text: await r.text() }));
+      fetch(`${server.url}${path}`, {
+        method: 'POST',
+        headers: { 'x-session-id': 'final-mode', 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      }).then(async (r) => ({ status: r.status, text: await r.text() }));
     expect((await post('/reset', { task: 'add_lead' })).status).toBe(200);
     for (const [what, action] of steps) {
       const r = await post('/step', { action });

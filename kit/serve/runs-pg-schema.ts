@@ -39,21 +39,57 @@ CREATE TABLE IF NOT EXISTS curriculum_servers (
 export const KEY = 'world = $1 AND curriculum = $2 AND run_id = $3';
 
 /** A pending episode, issued by server `$11`. */
-export const INSERT_EPISODE = 'INSERT INTO curriculum_episodes (world, curriculum, run_id, episode, task, stage, at_stage, entry, kind, status, owner) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)';
+export const INSERT_EPISODE =
+  'INSERT INTO curriculum_episodes (world, curriculum, run_id, episode, task, stage, at_stage, entry, kind, status, owner) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)';
 
 /** The run's row, locked until the transaction ends (`SELECT … FOR UPDATE`); `undefined` when there is no such run. */
-export async function lockRun(c: PoolClient, world: string, curriculum: string, runId: string): Promise<RunRow | undefined> {
-  return (await c.query(`SELECT * FROM curriculum_runs WHERE ${KEY} FOR UPDATE`, [world, curriculum, runId])).rows[0] as RunRow | undefined;
+export async function lockRun(
+  c: PoolClient,
+  world: string,
+  curriculum: string,
+  runId: string,
+): Promise<RunRow | undefined> {
+  return (
+    await c.query(`SELECT * FROM curriculum_runs WHERE ${KEY} FOR UPDATE`, [
+      world,
+      curriculum,
+      runId,
+    ])
+  ).rows[0] as RunRow | undefined;
 }
 
 /**
  * Every row of a run (and its curriculum's runs), read in one snapshot: the transaction is made repeatable-read and
  * read-only first, so call it first thing in one.
  */
-export async function readRunSnapshot(c: PoolClient, w: string, curriculum: string, runId: string): Promise<{ runs: Record<string, unknown>[]; episodes: Record<string, unknown>[]; transitions: Record<string, unknown>[] }> {
+export async function readRunSnapshot(
+  c: PoolClient,
+  w: string,
+  curriculum: string,
+  runId: string,
+): Promise<{
+  runs: Record<string, unknown>[];
+  episodes: Record<string, unknown>[];
+  transitions: Record<string, unknown>[];
+}> {
   await c.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY');
-  const runs = (await c.query('SELECT world, curriculum, run_id, definition, fingerprint, stage, entries, stage_picks, gate_outcomes, episodes, outcomes, mastered FROM curriculum_runs WHERE world = $1 AND curriculum = $2', [w, curriculum])).rows;
-  const episodes = (await c.query(`SELECT world, curriculum, run_id, episode, task, stage, at_stage, entry, kind, status, reward, passed, outcome FROM curriculum_episodes WHERE ${KEY}`, [w, curriculum, runId])).rows;
-  const transitions = (await c.query(`SELECT world, curriculum, run_id, seq, kind, from_stage, to_stage, episode, outcome FROM curriculum_transitions WHERE ${KEY}`, [w, curriculum, runId])).rows;
+  const runs = (
+    await c.query(
+      'SELECT world, curriculum, run_id, definition, fingerprint, stage, entries, stage_picks, gate_outcomes, episodes, outcomes, mastered FROM curriculum_runs WHERE world = $1 AND curriculum = $2',
+      [w, curriculum],
+    )
+  ).rows;
+  const episodes = (
+    await c.query(
+      `SELECT world, curriculum, run_id, episode, task, stage, at_stage, entry, kind, status, reward, passed, outcome FROM curriculum_episodes WHERE ${KEY}`,
+      [w, curriculum, runId],
+    )
+  ).rows;
+  const transitions = (
+    await c.query(
+      `SELECT world, curriculum, run_id, seq, kind, from_stage, to_stage, episode, outcome FROM curriculum_transitions WHERE ${KEY}`,
+      [w, curriculum, runId],
+    )
+  ).rows;
   return { runs, episodes, transitions };
 }

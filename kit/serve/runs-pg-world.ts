@@ -6,12 +6,32 @@ import type { World } from '../world.ts';
 import type { ResolvedCurriculum } from '../../curricula/define.ts';
 import { CurriculumError } from '../../curricula/errors.ts';
 import { readProgress } from '../../curricula/progress.ts';
-import { issuedEpisode, WorldCurricula, type IssuedEpisode, type Outcome, type RecordedOutcome } from '../../curricula/runs.ts';
-import { afterDecision, afterPick, decide, lookback, pickNext, type SchedulerState } from '../../curricula/scheduler.ts';
+import {
+  issuedEpisode,
+  WorldCurricula,
+  type IssuedEpisode,
+  type Outcome,
+  type RecordedOutcome,
+} from '../../curricula/runs.ts';
+import {
+  afterDecision,
+  afterPick,
+  decide,
+  lookback,
+  pickNext,
+  type SchedulerState,
+} from '../../curricula/scheduler.ts';
 import type { ProgressAnswer } from '../../curricula/serve-hooks.ts';
 import { openRunsDb, type EpisodeRow, type RunRow } from '../../curricula/store.ts';
 import type { PoolClient } from 'pg';
-import { checkOutcome, historyOf, parseTicket, resetTarget, type RunsStoreOptions, type WorldRuns } from './runs-store.ts';
+import {
+  checkOutcome,
+  historyOf,
+  parseTicket,
+  resetTarget,
+  type RunsStoreOptions,
+  type WorldRuns,
+} from './runs-store.ts';
 import { INSERT_EPISODE, KEY, lockRun, readRunSnapshot } from './runs-pg-schema.ts';
 
 /** What a world's runs need of the store: its transactions, the tracking of steps in flight, and the server's name. */
@@ -54,39 +74,102 @@ export class PgWorldRuns implements WorldRuns {
     const { curriculum, runId } = target;
     const cur = this.curriculum(curriculum);
     const w = this.world.name;
-    return this.store.track(this.store.transaction(async (c) => {
-      let run = await lockRun(c, w, curriculum, runId);
-      if (!run) {
-        await c.query('INSERT INTO curriculum_runs (world, curriculum, run_id, definition, fingerprint, stage, entries, stage_picks, gate_outcomes, episodes, outcomes, mastered) VALUES ($1, $2, $3, $4, $5, 0, 0, 0, 0, 0, 0, 0) ON CONFLICT DO NOTHING', [w, curriculum, runId, JSON.stringify(cur), cur.fingerprint]);
-        run = (await lockRun(c, w, curriculum, runId))!;
-      }
-      if (run.fingerprint !== cur.fingerprint) {
-        throw new CurriculumError('definition_changed', `run "${runId}" of curriculum "${curriculum}" started under a different definition (stages, rules or seed changed since); use a new run_id, or delete the old run from the runs database`);
-      }
-      const state = stateOf(run);
-      const pick = pickNext(cur, state);
-      const after = afterPick(state, pick);
-      await c.query(INSERT_EPISODE, [w, curriculum, runId, pick.episode, pick.task, pick.stage, pick.atStage, pick.entry, pick.kind, 'pending', this.store.owner]);
-      await c.query(`UPDATE curriculum_runs SET episodes = $4, stage_picks = $5 WHERE ${KEY}`, [w, curriculum, runId, after.episodes, after.stagePicks]);
-      return issuedEpisode(this.world, cur, runId, pick);
-    }));
+    return this.store.track(
+      this.store.transaction(async (c) => {
+        let run = await lockRun(c, w, curriculum, runId);
+        if (!run) {
+          await c.query(
+            'INSERT INTO curriculum_runs (world, curriculum, run_id, definition, fingerprint, stage, entries, stage_picks, gate_outcomes, episodes, outcomes, mastered) VALUES ($1, $2, $3, $4, $5, 0, 0, 0, 0, 0, 0, 0) ON CONFLICT DO NOTHING',
+            [w, curriculum, runId, JSON.stringify(cur), cur.fingerprint],
+          );
+          run = (await lockRun(c, w, curriculum, runId))!;
+        }
+        if (run.fingerprint !== cur.fingerprint) {
+          throw new CurriculumError(
+            'definition_changed',
+            `run "${runId}" of curriculum "${curriculum}" started under a different definition (stages, rules or seed changed since); use a new run_id, or delete the old run from the runs database`,
+          );
+        }
+        const state = stateOf(run);
+        const pick = pickNext(cur, state);
+        const after = afterPick(state, pick);
+        await c.query(INSERT_EPISODE, [
+          w,
+          curriculum,
+          runId,
+          pick.episode,
+          pick.task,
+          pick.stage,
+          pick.atStage,
+          pick.entry,
+          pick.kind,
+          'pending',
+          this.store.owner,
+        ]);
+        await c.query(`UPDATE curriculum_runs SET episodes = $4, stage_picks = $5 WHERE ${KEY}`, [
+          w,
+          curriculum,
+          runId,
+          after.episodes,
+          after.stagePicks,
+        ]);
+        return issuedEpisode(this.world, cur, runId, pick);
+      }),
+    );
   }
 
   repeat(ticket: string): Promise<IssuedEpisode> {
     const w = this.world.name;
-    return this.store.track(this.store.transaction(async (c) => {
-      const { curriculum, runId, episode: of } = parseTicket(ticket);
-      const unknown = () => new CurriculumError('unknown_ticket', `no episode has ticket "${ticket}" in world "${w}"; pass the ticket that a reset issued`);
-      const run = await lockRun(c, w, curriculum, runId);
-      if (!run) throw unknown();
-      const ep = (await c.query(`SELECT * FROM curriculum_episodes WHERE ${KEY} AND episode = $4`, [w, curriculum, runId, of])).rows[0] as EpisodeRow | undefined;
-      if (!ep) throw unknown();
-      const cur = this.curriculum(curriculum);
-      const episode = Number(run.episodes);
-      await c.query(INSERT_EPISODE, [w, curriculum, runId, episode, ep.task, ep.stage, ep.at_stage, ep.entry, ep.kind, 'pending', this.store.owner]);
-      await c.query(`UPDATE curriculum_runs SET episodes = $4 WHERE ${KEY}`, [w, curriculum, runId, episode + 1]);
-      return issuedEpisode(this.world, cur, runId, { episode, task: ep.task, stage: Number(ep.stage), kind: ep.kind, atStage: Number(ep.at_stage), entry: Number(ep.entry) });
-    }));
+    return this.store.track(
+      this.store.transaction(async (c) => {
+        const { curriculum, runId, episode: of } = parseTicket(ticket);
+        const unknown = () =>
+          new CurriculumError(
+            'unknown_ticket',
+            `no episode has ticket "${ticket}" in world "${w}"; pass the ticket that a reset issued`,
+          );
+        const run = await lockRun(c, w, curriculum, runId);
+        if (!run) throw unknown();
+        const ep = (
+          await c.query(`SELECT * FROM curriculum_episodes WHERE ${KEY} AND episode = $4`, [
+            w,
+            curriculum,
+            runId,
+            of,
+          ])
+        ).rows[0] as EpisodeRow | undefined;
+        if (!ep) throw unknown();
+        const cur = this.curriculum(curriculum);
+        const episode = Number(run.episodes);
+        await c.query(INSERT_EPISODE, [
+          w,
+          curriculum,
+          runId,
+          episode,
+          ep.task,
+          ep.stage,
+          ep.at_stage,
+          ep.entry,
+          ep.kind,
+          'pending',
+          this.store.owner,
+        ]);
+        await c.query(`UPDATE curriculum_runs SET episodes = $4 WHERE ${KEY}`, [
+          w,
+          curriculum,
+          runId,
+          episode + 1,
+        ]);
+        return issuedEpisode(this.world, cur, runId, {
+          episode,
+          task: ep.task,
+          stage: Number(ep.stage),
+          kind: ep.kind,
+          atStage: Number(ep.at_stage),
+          entry: Number(ep.entry),
+        });
+      }),
+    );
   }
 
   submit(ticket: string, outcome: Outcome): Promise<RecordedOutcome> {
@@ -97,22 +180,38 @@ export class PgWorldRuns implements WorldRuns {
         const cur = this.curriculum(ep.curriculum);
         const key = [this.world.name, ep.curriculum, ep.run_id];
         const number = run.outcomes + 1;
-        await c.query(`UPDATE curriculum_episodes SET status = 'recorded', reward = $4, passed = $5, outcome = $6, owner = NULL WHERE ${KEY} AND episode = $7`, [...key, outcome.reward, outcome.passed ? 1 : 0, number, ep.episode]);
+        await c.query(
+          `UPDATE curriculum_episodes SET status = 'recorded', reward = $4, passed = $5, outcome = $6, owner = NULL WHERE ${KEY} AND episode = $7`,
+          [...key, outcome.reward, outcome.passed ? 1 : 0, number, ep.episode],
+        );
         let state = stateOf(run);
         let decision = null;
         let gate = run.gate_outcomes;
         if (ep.entry === run.entries && ep.kind === 'current') {
           gate = run.gate_outcomes + 1;
-          const recent = (await c.query(`SELECT passed FROM curriculum_episodes WHERE ${KEY} AND entry = $4 AND kind = 'current' AND outcome IS NOT NULL ORDER BY outcome DESC LIMIT $5`, [...key, run.entries, lookback(cur, run.stage)])).rows.map((r) => r.passed === 1);
+          const recent = (
+            await c.query(
+              `SELECT passed FROM curriculum_episodes WHERE ${KEY} AND entry = $4 AND kind = 'current' AND outcome IS NOT NULL ORDER BY outcome DESC LIMIT $5`,
+              [...key, run.entries, lookback(cur, run.stage)],
+            )
+          ).rows.map((r) => r.passed === 1);
           decision = decide(cur, run.stage, recent, gate, run.mastered === 1);
           state = afterDecision(state, decision);
           if (state.entries !== run.entries) gate = 0;
         }
         const mastered = run.mastered === 1 || decision?.kind === 'master';
-        await c.query(`UPDATE curriculum_runs SET outcomes = $4, stage = $5, entries = $6, stage_picks = $7, gate_outcomes = $8, mastered = $9 WHERE ${KEY}`, [...key, number, state.stage, state.entries, state.stagePicks, gate, mastered ? 1 : 0]);
+        await c.query(
+          `UPDATE curriculum_runs SET outcomes = $4, stage = $5, entries = $6, stage_picks = $7, gate_outcomes = $8, mastered = $9 WHERE ${KEY}`,
+          [...key, number, state.stage, state.entries, state.stagePicks, gate, mastered ? 1 : 0],
+        );
         if (decision) {
-          const seq = (await c.query(`SELECT count(*)::int AS n FROM curriculum_transitions WHERE ${KEY}`, key)).rows[0].n as number;
-          await c.query('INSERT INTO curriculum_transitions (world, curriculum, run_id, seq, kind, from_stage, to_stage, episode, outcome) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)', [...key, seq, decision.kind, decision.from, decision.to, run.episodes, number]);
+          const seq = (
+            await c.query(`SELECT count(*)::int AS n FROM curriculum_transitions WHERE ${KEY}`, key)
+          ).rows[0].n as number;
+          await c.query(
+            'INSERT INTO curriculum_transitions (world, curriculum, run_id, seq, kind, from_stage, to_stage, episode, outcome) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)',
+            [...key, seq, decision.kind, decision.from, decision.to, run.episodes, number],
+          );
         }
         const ref = (i: number) => ({ index: i, name: cur.stages[i].name });
         return {
@@ -121,7 +220,11 @@ export class PgWorldRuns implements WorldRuns {
           task: ep.task,
           outcome: number,
           stage: ref(state.stage),
-          transition: decision && { kind: decision.kind, from: ref(decision.from), to: ref(decision.to) },
+          transition: decision && {
+            kind: decision.kind,
+            from: ref(decision.from),
+            to: ref(decision.to),
+          },
           mastered,
         };
       }),
@@ -132,7 +235,10 @@ export class PgWorldRuns implements WorldRuns {
     return this.store.track(
       this.store.transaction(async (c) => {
         const { ep } = await this.pending(c, ticket);
-        await c.query(`UPDATE curriculum_episodes SET status = 'abandoned', owner = NULL WHERE ${KEY} AND episode = $4`, [this.world.name, ep.curriculum, ep.run_id, ep.episode]);
+        await c.query(
+          `UPDATE curriculum_episodes SET status = 'abandoned', owner = NULL WHERE ${KEY} AND episode = $4`,
+          [this.world.name, ep.curriculum, ep.run_id, ep.episode],
+        );
       }),
     );
   }
@@ -140,16 +246,35 @@ export class PgWorldRuns implements WorldRuns {
   /** The pending episode of a ticket and its run, the run's row locked. */
   private async pending(c: PoolClient, ticket: string): Promise<{ ep: EpisodeRow; run: RunRow }> {
     const { curriculum, runId, episode } = parseTicket(ticket);
-    const unknown = () => new CurriculumError('unknown_ticket', `no episode has ticket "${ticket}" in world "${this.world.name}"; pass the ticket that next() returned`);
+    const unknown = () =>
+      new CurriculumError(
+        'unknown_ticket',
+        `no episode has ticket "${ticket}" in world "${this.world.name}"; pass the ticket that next() returned`,
+      );
     const run = await lockRun(c, this.world.name, curriculum, runId);
     if (!run) throw unknown();
-    const ep = (await c.query(`SELECT * FROM curriculum_episodes WHERE ${KEY} AND episode = $4`, [this.world.name, curriculum, runId, episode])).rows[0] as EpisodeRow | undefined;
+    const ep = (
+      await c.query(`SELECT * FROM curriculum_episodes WHERE ${KEY} AND episode = $4`, [
+        this.world.name,
+        curriculum,
+        runId,
+        episode,
+      ])
+    ).rows[0] as EpisodeRow | undefined;
     if (!ep) throw unknown();
-    if (ep.status !== 'pending') throw new CurriculumError('ticket_settled', `episode "${ticket}" was already ${ep.status}; each episode takes one outcome`);
+    if (ep.status !== 'pending')
+      throw new CurriculumError(
+        'ticket_settled',
+        `episode "${ticket}" was already ${ep.status}; each episode takes one outcome`,
+      );
     return { ep, run };
   }
 
-  async progress(curriculum: string, runId: string, query?: { history?: string | number | null }): Promise<ProgressAnswer> {
+  async progress(
+    curriculum: string,
+    runId: string,
+    query?: { history?: string | number | null },
+  ): Promise<ProgressAnswer> {
     const history = historyOf(query, this.historyLimit);
     const w = this.world.name;
     try {
@@ -161,7 +286,9 @@ export class PgWorldRuns implements WorldRuns {
         const copy = (table: string, list: Record<string, unknown>[]) => {
           if (list.length === 0) return;
           const cols = Object.keys(list[0]);
-          const insert = db.prepare(`INSERT INTO ${table} (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`);
+          const insert = db.prepare(
+            `INSERT INTO ${table} (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`,
+          );
           for (const r of list) insert.run(...cols.map((k) => r[k]));
         };
         db.transaction(() => {
@@ -182,5 +309,10 @@ export class PgWorldRuns implements WorldRuns {
 }
 
 function stateOf(run: RunRow): SchedulerState {
-  return { stage: run.stage, entries: run.entries, stagePicks: run.stage_picks, episodes: run.episodes };
+  return {
+    stage: run.stage,
+    entries: run.entries,
+    stagePicks: run.stage_picks,
+    episodes: run.episodes,
+  };
 }

@@ -7,7 +7,15 @@
  */
 import { CurriculumError } from '../../curricula/errors.ts';
 import type { Pool, PoolClient } from 'pg';
-import { InFlight, isGone, newIdentity, stderrLogger, type RunsStore, type RunsStoreOptions, type WorldRuns } from './runs-store.ts';
+import {
+  InFlight,
+  isGone,
+  newIdentity,
+  stderrLogger,
+  type RunsStore,
+  type RunsStoreOptions,
+  type WorldRuns,
+} from './runs-store.ts';
 import { DDL, FORMAT, SCHEMA_LOCK } from './runs-pg-schema.ts';
 import { PgWorldRuns } from './runs-pg-world.ts';
 
@@ -47,32 +55,58 @@ export class PostgresRunsStore implements RunsStore {
   private async open(heartbeatMs: number): Promise<void> {
     if (this.byWorld.size === 0) return; // no served world declares curricula: nothing to keep
     const { default: pg } = await import('pg');
-    const pool = new pg.Pool({ connectionString: this.url, connectionTimeoutMillis: 10_000, max: 10 });
+    const pool = new pg.Pool({
+      connectionString: this.url,
+      connectionTimeoutMillis: 10_000,
+      max: 10,
+    });
     // An idle connection that breaks (the database restarted) is replaced on next use; say so, never crash.
-    pool.on('error', (e) => this.logger(`[seahaven] curriculum runs database ${this.location}: ${e.message}`));
+    pool.on('error', (e) =>
+      this.logger(`[seahaven] curriculum runs database ${this.location}: ${e.message}`),
+    );
     this.pool = pool;
     try {
       await pool.query('SELECT 1');
     } catch (e) {
       await pool.end().catch(() => {});
       this.pool = null;
-      throw new CurriculumError('runs_db_unreachable', `cannot reach the PostgreSQL runs database at ${this.location} (${oneLine(e)}); start it, or fix the host, port, user, password or database in --runs-db postgres://user:password@host:5432/dbname`);
+      throw new CurriculumError(
+        'runs_db_unreachable',
+        `cannot reach the PostgreSQL runs database at ${this.location} (${oneLine(e)}); start it, or fix the host, port, user, password or database in --runs-db postgres://user:password@host:5432/dbname`,
+      );
     }
     try {
       await this.transaction(async (c) => {
         await c.query('SELECT pg_advisory_xact_lock($1)', [SCHEMA_LOCK]);
         await c.query(DDL);
-        const format = (await c.query('SELECT value FROM curriculum_meta WHERE key = $1', ['format'])).rows[0]?.value as string | undefined;
-        if (format === undefined) await c.query('INSERT INTO curriculum_meta (key, value) VALUES ($1, $2)', ['format', FORMAT]);
-        else if (format !== FORMAT) throw new CurriculumError('unsupported_format', `${this.location} holds curriculum runs in format ${format}, which this version (format ${FORMAT}) cannot read; point the server at another database`);
-        await c.query('INSERT INTO curriculum_servers (server, host, pid) VALUES ($1, $2, $3)', [this.me.server, this.me.host, this.me.pid]);
+        const format = (
+          await c.query('SELECT value FROM curriculum_meta WHERE key = $1', ['format'])
+        ).rows[0]?.value as string | undefined;
+        if (format === undefined)
+          await c.query('INSERT INTO curriculum_meta (key, value) VALUES ($1, $2)', [
+            'format',
+            FORMAT,
+          ]);
+        else if (format !== FORMAT)
+          throw new CurriculumError(
+            'unsupported_format',
+            `${this.location} holds curriculum runs in format ${format}, which this version (format ${FORMAT}) cannot read; point the server at another database`,
+          );
+        await c.query('INSERT INTO curriculum_servers (server, host, pid) VALUES ($1, $2, $3)', [
+          this.me.server,
+          this.me.host,
+          this.me.pid,
+        ]);
       }, false);
       this.recovered = await this.sweep(true);
     } catch (e) {
       await pool.end().catch(() => {});
       this.pool = null;
       if (e instanceof CurriculumError) throw e;
-      throw new CurriculumError('runs_db_unusable', `cannot set up the curriculum tables in ${this.location} (${oneLine(e)}); the user in --runs-db needs CREATE on the database's public schema`);
+      throw new CurriculumError(
+        'runs_db_unusable',
+        `cannot set up the curriculum tables in ${this.location} (${oneLine(e)}); the user in --runs-db needs CREATE on the database's public schema`,
+      );
     }
     this.timer = setInterval(() => void this.heartbeat(), heartbeatMs);
     this.timer.unref();
@@ -81,7 +115,8 @@ export class PostgresRunsStore implements RunsStore {
   /** Run `step` in one transaction on one pooled connection. */
   async transaction<T>(step: (c: PoolClient) => Promise<T>, waitReady = true): Promise<T> {
     if (waitReady) await this.ready;
-    if (this.pool === null) throw new CurriculumError('runs_db_closed', `the runs database ${this.location} is closed`);
+    if (this.pool === null)
+      throw new CurriculumError('runs_db_closed', `the runs database ${this.location} is closed`);
     const c = await this.pool.connect();
     try {
       await c.query('BEGIN');
@@ -108,15 +143,31 @@ export class PostgresRunsStore implements RunsStore {
   /** Give up the pending episodes of servers that are gone; at start, alone, also unowned ones of the served worlds. */
   private async sweep(starting: boolean): Promise<number> {
     return this.transaction(async (c) => {
-      const rows = (await c.query('SELECT server, host, pid, (extract(epoch FROM now() - seen_at) * 1000)::float8 AS age_ms FROM curriculum_servers FOR UPDATE')).rows as { server: string; host: string; pid: number; age_ms: number }[];
+      const rows = (
+        await c.query(
+          'SELECT server, host, pid, (extract(epoch FROM now() - seen_at) * 1000)::float8 AS age_ms FROM curriculum_servers FOR UPDATE',
+        )
+      ).rows as { server: string; host: string; pid: number; age_ms: number }[];
       const gone = rows.filter((r) => isGone(this.me, r, this.staleMs)).map((r) => r.server);
       let n = 0;
       if (gone.length > 0) {
-        n += (await c.query("UPDATE curriculum_episodes SET status = 'abandoned', owner = NULL WHERE status = 'pending' AND owner = ANY($1)", [gone])).rowCount ?? 0;
+        n +=
+          (
+            await c.query(
+              "UPDATE curriculum_episodes SET status = 'abandoned', owner = NULL WHERE status = 'pending' AND owner = ANY($1)",
+              [gone],
+            )
+          ).rowCount ?? 0;
         await c.query('DELETE FROM curriculum_servers WHERE server = ANY($1)', [gone]);
       }
       if (starting && rows.length === gone.length + 1) {
-        n += (await c.query("UPDATE curriculum_episodes SET status = 'abandoned' WHERE status = 'pending' AND owner IS NULL AND world = ANY($1)", [[...this.byWorld.keys()]])).rowCount ?? 0;
+        n +=
+          (
+            await c.query(
+              "UPDATE curriculum_episodes SET status = 'abandoned' WHERE status = 'pending' AND owner IS NULL AND world = ANY($1)",
+              [[...this.byWorld.keys()]],
+            )
+          ).rowCount ?? 0;
       }
       return n;
     }, false);
@@ -127,13 +178,22 @@ export class PostgresRunsStore implements RunsStore {
     try {
       await this.track(
         (async () => {
-          const seen = await this.pool!.query('UPDATE curriculum_servers SET seen_at = now() WHERE server = $1', [this.me.server]);
-          if (seen.rowCount === 0) await this.pool!.query('INSERT INTO curriculum_servers (server, host, pid) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [this.me.server, this.me.host, this.me.pid]);
+          const seen = await this.pool!.query(
+            'UPDATE curriculum_servers SET seen_at = now() WHERE server = $1',
+            [this.me.server],
+          );
+          if (seen.rowCount === 0)
+            await this.pool!.query(
+              'INSERT INTO curriculum_servers (server, host, pid) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING',
+              [this.me.server, this.me.host, this.me.pid],
+            );
           await this.sweep(false);
         })(),
       );
     } catch (e) {
-      this.logger(`[seahaven] curriculum runs database ${this.location}: heartbeat failed (${oneLine(e)}); retrying`);
+      this.logger(
+        `[seahaven] curriculum runs database ${this.location}: heartbeat failed (${oneLine(e)}); retrying`,
+      );
     }
   }
 
@@ -147,11 +207,16 @@ export class PostgresRunsStore implements RunsStore {
       try {
         await this.transaction(async (c) => {
           // Sessions have ended and given their episodes up; anything still owned can no longer be graded.
-          await c.query("UPDATE curriculum_episodes SET status = 'abandoned', owner = NULL WHERE status = 'pending' AND owner = $1", [this.me.server]);
+          await c.query(
+            "UPDATE curriculum_episodes SET status = 'abandoned', owner = NULL WHERE status = 'pending' AND owner = $1",
+            [this.me.server],
+          );
           await c.query('DELETE FROM curriculum_servers WHERE server = $1', [this.me.server]);
         }, false);
       } catch (e) {
-        this.logger(`[seahaven] curriculum runs database ${this.location}: could not sign off (${oneLine(e)}); other servers give up this server's episodes once its row is stale`);
+        this.logger(
+          `[seahaven] curriculum runs database ${this.location}: could not sign off (${oneLine(e)}); other servers give up this server's episodes once its row is stale`,
+        );
       } finally {
         this.pool = null;
         await pool.end();

@@ -1,10 +1,21 @@
 /** The SQLite runs file as a `RunsStore`: one machine, any number of server processes sharing the file. */
-import { openCurriculumRuns, type CurriculumRuns, type IssuedEpisode } from '../../curricula/runs.ts';
+import {
+  openCurriculumRuns,
+  type CurriculumRuns,
+  type IssuedEpisode,
+} from '../../curricula/runs.ts';
 import { curriculumHooks, type CurriculumHooks } from '../../curricula/serve-hooks.ts';
 import { CurriculumError } from '../../curricula/errors.ts';
 import { readProgress } from '../../curricula/progress.ts';
 import { openRunsDb, type Db } from '../../curricula/store.ts';
-import { historyOf, isGone, newIdentity, type RunsStore, type RunsStoreOptions, type WorldRuns } from './runs-store.ts';
+import {
+  historyOf,
+  isGone,
+  newIdentity,
+  type RunsStore,
+  type RunsStoreOptions,
+  type WorldRuns,
+} from './runs-store.ts';
 
 const SQLITE_DDL = `
 CREATE TABLE IF NOT EXISTS curriculum_servers (server TEXT PRIMARY KEY, host TEXT NOT NULL, pid INTEGER NOT NULL, started_at INTEGER NOT NULL, seen_at INTEGER NOT NULL) STRICT;
@@ -42,7 +53,12 @@ export class SqliteRunsStore implements RunsStore {
         const runs = openCurriculumRuns({ world, path });
         this.runs.push(runs);
         // Handed the runs, the hooks leave pending episodes alone: which are orphans is this store's decision.
-        const hooks = curriculumHooks({ world, runs, defaultRunId: options.defaultRunId, historyLimit: options.historyLimit });
+        const hooks = curriculumHooks({
+          world,
+          runs,
+          defaultRunId: options.defaultRunId,
+          historyLimit: options.historyLimit,
+        });
         this.byWorld.set(world.name, this.wrap(world.name, hooks));
       }
       this.location = this.runs[0]?.path ?? path;
@@ -51,11 +67,15 @@ export class SqliteRunsStore implements RunsStore {
       } else if (this.runs.length > 0) {
         this.db = openRunsDb(this.location);
         this.db.exec(SQLITE_DDL);
-        this.recovered = this.db.transaction(() => {
-          const now = Date.now();
-          this.db!.prepare('INSERT INTO curriculum_servers (server, host, pid, started_at, seen_at) VALUES (?, ?, ?, ?, ?)').run(this.me.server, this.me.host, this.me.pid, now, now);
-          return this.sweep(true);
-        }).immediate();
+        this.recovered = this.db
+          .transaction(() => {
+            const now = Date.now();
+            this.db!.prepare(
+              'INSERT INTO curriculum_servers (server, host, pid, started_at, seen_at) VALUES (?, ?, ?, ?, ?)',
+            ).run(this.me.server, this.me.host, this.me.pid, now, now);
+            return this.sweep(true);
+          })
+          .immediate();
         this.timer = setInterval(() => this.heartbeat(), options.heartbeatMs ?? 5000);
         this.timer.unref();
       }
@@ -71,10 +91,19 @@ export class SqliteRunsStore implements RunsStore {
   }
 
   private wrap(world: string, hooks: CurriculumHooks): WorldRuns {
-    const claim = (ep: IssuedEpisode) => this.db?.prepare('INSERT OR REPLACE INTO curriculum_claims (world, curriculum, run_id, episode, server) VALUES (?, ?, ?, ?, ?)').run(world, ep.curriculum, ep.runId, ep.episode, this.me.server);
+    const claim = (ep: IssuedEpisode) =>
+      this.db
+        ?.prepare(
+          'INSERT OR REPLACE INTO curriculum_claims (world, curriculum, run_id, episode, server) VALUES (?, ?, ?, ?, ?)',
+        )
+        .run(world, ep.curriculum, ep.runId, ep.episode, this.me.server);
     const unclaim = (ticket: string) => {
       const [curriculum, runId, episode] = ticket.split('/');
-      this.db?.prepare('DELETE FROM curriculum_claims WHERE world = ? AND curriculum = ? AND run_id = ? AND episode = ?').run(world, curriculum, runId, Number(episode));
+      this.db
+        ?.prepare(
+          'DELETE FROM curriculum_claims WHERE world = ? AND curriculum = ? AND run_id = ? AND episode = ?',
+        )
+        .run(world, curriculum, runId, Number(episode));
     };
     return {
       hooks,
@@ -122,7 +151,10 @@ export class SqliteRunsStore implements RunsStore {
         try {
           hooks.runs.curriculum(curriculum);
           const history = historyOf(query, this.historyLimit);
-          return { status: 200, body: db.transaction(() => readProgress(db, world, curriculum, runId, { history }))() };
+          return {
+            status: 200,
+            body: db.transaction(() => readProgress(db, world, curriculum, runId, { history }))(),
+          };
         } catch (e) {
           if (!(e instanceof CurriculumError)) throw e;
           const status = e.code === 'unknown_run' || e.code === 'unknown_curriculum' ? 404 : 400;
@@ -138,12 +170,18 @@ export class SqliteRunsStore implements RunsStore {
    */
   private sweep(starting: boolean): number {
     const db = this.db!;
-    const rows = db.prepare('SELECT server, host, pid, ? - seen_at AS age_ms FROM curriculum_servers').all(Date.now()) as { server: string; host: string; pid: number; age_ms: number }[];
+    const rows = db
+      .prepare('SELECT server, host, pid, ? - seen_at AS age_ms FROM curriculum_servers')
+      .all(Date.now()) as { server: string; host: string; pid: number; age_ms: number }[];
     const gone = rows.filter((r) => isGone(this.me, r, this.staleMs)).map((r) => r.server);
     let n = 0;
     const claimed = `SELECT 1 FROM curriculum_claims c WHERE c.world = e.world AND c.curriculum = e.curriculum AND c.run_id = e.run_id AND c.episode = e.episode`;
     for (const server of gone) {
-      n += db.prepare(`UPDATE curriculum_episodes AS e SET status = 'abandoned' WHERE status = 'pending' AND EXISTS (${claimed} AND c.server = ?)`).run(server).changes;
+      n += db
+        .prepare(
+          `UPDATE curriculum_episodes AS e SET status = 'abandoned' WHERE status = 'pending' AND EXISTS (${claimed} AND c.server = ?)`,
+        )
+        .run(server).changes;
       db.prepare('DELETE FROM curriculum_claims WHERE server = ?').run(server);
       db.prepare('DELETE FROM curriculum_servers WHERE server = ?').run(server);
     }
@@ -152,7 +190,11 @@ export class SqliteRunsStore implements RunsStore {
     if (starting && rows.every((r) => r.server === this.me.server || gone.includes(r.server))) {
       const worlds = this.runs.map((r) => r.world.name);
       const marks = worlds.map(() => '?').join(', ');
-      n += db.prepare(`UPDATE curriculum_episodes AS e SET status = 'abandoned' WHERE status = 'pending' AND world IN (${marks}) AND NOT EXISTS (${claimed})`).run(...worlds).changes;
+      n += db
+        .prepare(
+          `UPDATE curriculum_episodes AS e SET status = 'abandoned' WHERE status = 'pending' AND world IN (${marks}) AND NOT EXISTS (${claimed})`,
+        )
+        .run(...worlds).changes;
     }
     return n;
   }
@@ -160,12 +202,19 @@ export class SqliteRunsStore implements RunsStore {
   private heartbeat(): void {
     if (this.closed || !this.db) return;
     try {
-      this.db.transaction(() => {
-        const seen = this.db!.prepare('UPDATE curriculum_servers SET seen_at = ? WHERE server = ?').run(Date.now(), this.me.server);
-        // Swept by another server after a long stall: register again (its claims are gone; the episodes were given up).
-        if (seen.changes === 0) this.db!.prepare('INSERT INTO curriculum_servers (server, host, pid, started_at, seen_at) VALUES (?, ?, ?, ?, ?)').run(this.me.server, this.me.host, this.me.pid, Date.now(), Date.now());
-        this.sweep(false);
-      }).immediate();
+      this.db
+        .transaction(() => {
+          const seen = this.db!.prepare(
+            'UPDATE curriculum_servers SET seen_at = ? WHERE server = ?',
+          ).run(Date.now(), this.me.server);
+          // Swept by another server after a long stall: register again (its claims are gone; the episodes were given up).
+          if (seen.changes === 0)
+            this.db!.prepare(
+              'INSERT INTO curriculum_servers (server, host, pid, started_at, seen_at) VALUES (?, ?, ?, ?, ?)',
+            ).run(this.me.server, this.me.host, this.me.pid, Date.now(), Date.now());
+          this.sweep(false);
+        })
+        .immediate();
     } catch {
       // Busy past the timeout: the next beat tries again.
     }
@@ -181,13 +230,17 @@ export class SqliteRunsStore implements RunsStore {
     if (this.timer) clearInterval(this.timer);
     if (this.db?.open) {
       try {
-        this.db.transaction(() => {
-          // Sessions have ended and given their episodes up; anything still claimed can no longer be graded.
-          const claimed = `SELECT 1 FROM curriculum_claims c WHERE c.world = e.world AND c.curriculum = e.curriculum AND c.run_id = e.run_id AND c.episode = e.episode AND c.server = ?`;
-          this.db!.prepare(`UPDATE curriculum_episodes AS e SET status = 'abandoned' WHERE status = 'pending' AND EXISTS (${claimed})`).run(this.me.server);
-          this.db!.prepare('DELETE FROM curriculum_claims WHERE server = ?').run(this.me.server);
-          this.db!.prepare('DELETE FROM curriculum_servers WHERE server = ?').run(this.me.server);
-        }).immediate();
+        this.db
+          .transaction(() => {
+            // Sessions have ended and given their episodes up; anything still claimed can no longer be graded.
+            const claimed = `SELECT 1 FROM curriculum_claims c WHERE c.world = e.world AND c.curriculum = e.curriculum AND c.run_id = e.run_id AND c.episode = e.episode AND c.server = ?`;
+            this.db!.prepare(
+              `UPDATE curriculum_episodes AS e SET status = 'abandoned' WHERE status = 'pending' AND EXISTS (${claimed})`,
+            ).run(this.me.server);
+            this.db!.prepare('DELETE FROM curriculum_claims WHERE server = ?').run(this.me.server);
+            this.db!.prepare('DELETE FROM curriculum_servers WHERE server = ?').run(this.me.server);
+          })
+          .immediate();
       } finally {
         this.db.close();
       }

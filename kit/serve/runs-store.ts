@@ -14,7 +14,11 @@ import { readlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { CurriculumError } from '../../curricula/errors.ts';
 import type { IssuedEpisode, Outcome, RecordedOutcome } from '../../curricula/runs.ts';
-import type { CurriculumHooks, CurriculumResetData, ProgressAnswer } from '../../curricula/serve-hooks.ts';
+import type {
+  CurriculumHooks,
+  CurriculumResetData,
+  ProgressAnswer,
+} from '../../curricula/serve-hooks.ts';
 import { DEFAULT_RUNS_PATH } from '../../curricula/store.ts';
 import type { World } from '../world.ts';
 
@@ -33,7 +37,11 @@ export interface WorldRuns {
   /** The episode's session ended before submit. */
   abandon(ticket: string): MaybePromise<void>;
   /** The answer to `GET /curricula/<name>/runs/<run_id>[?history=N]`. */
-  progress(curriculum: string, runId: string, query?: { history?: string | number | null }): MaybePromise<ProgressAnswer>;
+  progress(
+    curriculum: string,
+    runId: string,
+    query?: { history?: string | number | null },
+  ): MaybePromise<ProgressAnswer>;
   /** The in-process hooks (SQLite only). */
   readonly hooks?: CurriculumHooks;
 }
@@ -67,7 +75,8 @@ export interface RunsStoreOptions {
 }
 
 /** What `--runs-db` names: a SQLite file or a PostgreSQL URL. */
-export type RunsTarget = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string; masked: string };
+export type RunsTarget =
+  { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string; masked: string };
 
 /**
  * Read a `--runs-db` value: `postgres://…` or `postgresql://…` is PostgreSQL, anything else without a scheme a SQLite
@@ -78,11 +87,19 @@ export type RunsTarget = { kind: 'sqlite'; path: string } | { kind: 'postgres'; 
 export function parseRunsTarget(target: string): RunsTarget {
   const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//.exec(target)?.[1]?.toLowerCase();
   if (scheme === undefined) {
-    if (target.trim() === '') throw new CurriculumError('invalid_runs_db', `the runs database must be a SQLite file path like ${DEFAULT_RUNS_PATH}, or a PostgreSQL URL like postgres://user:password@host:5432/dbname`);
+    if (target.trim() === '')
+      throw new CurriculumError(
+        'invalid_runs_db',
+        `the runs database must be a SQLite file path like ${DEFAULT_RUNS_PATH}, or a PostgreSQL URL like postgres://user:password@host:5432/dbname`,
+      );
     return { kind: 'sqlite', path: target };
   }
-  if (scheme === 'postgres' || scheme === 'postgresql') return { kind: 'postgres', url: target, masked: maskUrl(target) };
-  throw new CurriculumError('invalid_runs_db', `${maskUrl(target)}: the runs database is a SQLite file path (like ${DEFAULT_RUNS_PATH}) or a PostgreSQL URL (postgres://user:password@host:5432/dbname or postgresql://…); "${scheme}://" is neither`);
+  if (scheme === 'postgres' || scheme === 'postgresql')
+    return { kind: 'postgres', url: target, masked: maskUrl(target) };
+  throw new CurriculumError(
+    'invalid_runs_db',
+    `${maskUrl(target)}: the runs database is a SQLite file path (like ${DEFAULT_RUNS_PATH}) or a PostgreSQL URL (postgres://user:password@host:5432/dbname or postgresql://…); "${scheme}://" is neither`,
+  );
 }
 
 /** The URL with its password replaced by `***`. */
@@ -114,7 +131,11 @@ function pidNamespace(): string {
 }
 
 /** A server is gone when its row is stale, or (on this host, in this pid namespace) its process is no longer running. */
-export function isGone(me: ServerIdentity, row: { server: string; host: string; pid: number; age_ms: number }, staleMs: number): boolean {
+export function isGone(
+  me: ServerIdentity,
+  row: { server: string; host: string; pid: number; age_ms: number },
+  staleMs: number,
+): boolean {
   if (row.server === me.server) return false;
   if (row.age_ms > staleMs) return true;
   if (row.host !== me.host) return false;
@@ -146,20 +167,42 @@ export const stderrLogger = (line: string) => void process.stderr.write(line + '
 export { resetTarget } from '../../curricula/serve-hooks.ts';
 
 /** A ticket's parts, or a `CurriculumError`. */
-export function parseTicket(ticket: string): { curriculum: string; runId: string; episode: number } {
+export function parseTicket(ticket: string): {
+  curriculum: string;
+  runId: string;
+  episode: number;
+} {
   const parts = typeof ticket === 'string' ? ticket.split('/') : [];
   const episode = Number(parts[2]);
-  if (parts.length !== 3 || !Number.isSafeInteger(episode) || episode < 0) throw new CurriculumError('invalid_ticket', `"${ticket}" is not a ticket; pass the ticket that next() returned, like "basics/run-1/0"`);
+  if (parts.length !== 3 || !Number.isSafeInteger(episode) || episode < 0)
+    throw new CurriculumError(
+      'invalid_ticket',
+      `"${ticket}" is not a ticket; pass the ticket that next() returned, like "basics/run-1/0"`,
+    );
   return { curriculum: parts[0], runId: parts[1], episode };
 }
 
 export function checkOutcome(outcome: Outcome): void {
-  const ok = typeof outcome === 'object' && outcome !== null && typeof outcome.passed === 'boolean' && typeof outcome.reward === 'number' && Number.isFinite(outcome.reward) && outcome.reward >= 0 && outcome.reward <= 1;
-  if (!ok) throw new CurriculumError('invalid_outcome', `an outcome is { reward: number in [0, 1], passed: boolean } (a Grade will do); got ${JSON.stringify(outcome)}`);
+  const ok =
+    typeof outcome === 'object' &&
+    outcome !== null &&
+    typeof outcome.passed === 'boolean' &&
+    typeof outcome.reward === 'number' &&
+    Number.isFinite(outcome.reward) &&
+    outcome.reward >= 0 &&
+    outcome.reward <= 1;
+  if (!ok)
+    throw new CurriculumError(
+      'invalid_outcome',
+      `an outcome is { reward: number in [0, 1], passed: boolean } (a Grade will do); got ${JSON.stringify(outcome)}`,
+    );
 }
 
 /** The `history` of a progress request: the limit to use. */
-export function historyOf(query: { history?: string | number | null } | undefined, limit: number): number {
+export function historyOf(
+  query: { history?: string | number | null } | undefined,
+  limit: number,
+): number {
   const raw = query?.history;
   return raw === undefined || raw === null || raw === '' ? limit : Number(raw);
 }

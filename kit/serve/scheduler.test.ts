@@ -6,10 +6,19 @@ import { Session, SessionRegistry, type JobResult, type SessionEndpoint } from '
 
 type FakeSession = Session & { answer: ((text: string) => JobResult) | null };
 /** Stands for a server's endpoint: it answers each session's frames with the session's `answer`. */
-const endpoint: SessionEndpoint = { name: 'fake', answerFrame: (s, text) => (s as FakeSession).answer?.(text) };
-const fakeSession = (id: string): FakeSession => Object.assign(new Session(id, endpoint, 'ws', { destroy() {} } as Instance, id), { answer: null });
+const endpoint: SessionEndpoint = {
+  name: 'fake',
+  answerFrame: (s, text) => (s as FakeSession).answer?.(text),
+};
+const fakeSession = (id: string): FakeSession =>
+  Object.assign(new Session(id, endpoint, 'ws', { destroy() {} } as Instance, id), {
+    answer: null,
+  });
 /** A socket that hands every reply written to it to `record`. */
-const socket = (record: (reply: string) => void): ReplySocket => ({ readyState: 1, send: (data) => record(String(data)) });
+const socket = (record: (reply: string) => void): ReplySocket => ({
+  readyState: 1,
+  send: (data) => record(String(data)),
+});
 
 /** Record which session ran each frame job. */
 function recorder(sessions: FakeSession[], log: string[]): void {
@@ -27,7 +36,9 @@ describe('FairScheduler', () => {
     for (const s of others) scheduler.push(s, '0');
     await scheduler.idle();
     expect(log.slice(0, 4)).toEqual(['g:0', 'a:0', 'b:0', 'c:0']);
-    expect(log.filter((l) => l.startsWith('g:'))).toEqual(Array.from({ length: 100 }, (_, i) => `g:${i}`));
+    expect(log.filter((l) => l.startsWith('g:'))).toEqual(
+      Array.from({ length: 100 }, (_, i) => `g:${i}`),
+    );
   });
 
   it('holds the replies of a turn and writes them together, in order, once the turn yields', async () => {
@@ -40,7 +51,10 @@ describe('FairScheduler', () => {
         ran++;
         // Nothing has been written while the turn still runs frames.
         expect(wire).toEqual([]);
-        scheduler.outbox.send(socket((t) => wire.push(t)), `${s.id}:${text}`);
+        scheduler.outbox.send(
+          socket((t) => wire.push(t)),
+          `${s.id}:${text}`,
+        );
       };
     }
     for (const s of sessions) scheduler.push(s, '1');
@@ -49,7 +63,10 @@ describe('FairScheduler', () => {
     expect(ran).toBe(4);
     expect(wire).toEqual(['a:1', 'b:1', 'c:1', 'a:2']);
     // Outside a turn a write goes out at once.
-    scheduler.outbox.send(socket((t) => wire.push(t)), 'now');
+    scheduler.outbox.send(
+      socket((t) => wire.push(t)),
+      'now',
+    );
     expect(wire.at(-1)).toBe('now');
   });
 
@@ -60,7 +77,10 @@ describe('FairScheduler', () => {
     // The order of events, not their times: each slow job outlasts flushMs (1 ms) however loaded the machine is.
     const events: string[] = [];
     fast.answer = () => {
-      scheduler.outbox.send(socket(() => events.push('reply written')), 'reply');
+      scheduler.outbox.send(
+        socket(() => events.push('reply written')),
+        'reply',
+      );
     };
     slow.answer = () => {
       events.push('slow job');
@@ -82,7 +102,10 @@ describe('FairScheduler', () => {
     const delays: number[] = [];
     fast.answer = () => {
       const at = performance.now();
-      scheduler.outbox.send(socket(() => delays.push(performance.now() - at)), 'reply');
+      scheduler.outbox.send(
+        socket(() => delays.push(performance.now() - at)),
+        'reply',
+      );
     };
     slow.answer = () => {
       const until = performance.now() + 5;
@@ -133,7 +156,8 @@ describe('FairScheduler', () => {
     let release!: () => void;
     slow.answer = (text) => {
       log.push(`slow:${text}:start`);
-      if (text === '0') return new Promise<void>((r) => (release = r)).then(() => void log.push('slow:0:end'));
+      if (text === '0')
+        return new Promise<void>((r) => (release = r)).then(() => void log.push('slow:0:end'));
       log.push(`slow:${text}:end`);
     };
     fast.answer = (text) => void log.push(`fast:${text}`);
@@ -176,7 +200,9 @@ describe('FairScheduler', () => {
     let release!: () => void;
     s.answer = () => new Promise<void>((r) => (release = r));
     scheduler.push(s, 'busy');
-    const outcome = new Promise<string>((resolve) => scheduler.push(s, () => resolve(s.closed ? 'told closed' : 'ran')));
+    const outcome = new Promise<string>((resolve) =>
+      scheduler.push(s, () => resolve(s.closed ? 'told closed' : 'ran')),
+    );
     await new Promise((r) => setTimeout(r, 5));
     registry.end(s, 'shutdown');
     expect(await outcome).toBe('told closed');
@@ -193,7 +219,11 @@ describe('FairScheduler', () => {
     // The session's socket: a failed job's answer is an EXECUTION_ERROR frame carrying the reference.
     s.socket = socket((reply) => {
       const frame = JSON.parse(reply);
-      replies.push(frame.type === 'error' && frame.data.code === 'EXECUTION_ERROR' ? frame.data.message : frame.data);
+      replies.push(
+        frame.type === 'error' && frame.data.code === 'EXECUTION_ERROR'
+          ? frame.data.message
+          : frame.data,
+      );
     });
     s.answer = (text) => {
       if (text === 'throw') throw new Error('sync failure at /srv/world/fixtures/x.sqlite');
@@ -204,10 +234,15 @@ describe('FairScheduler', () => {
     await scheduler.idle();
     expect(replies).toHaveLength(5);
     expect(replies.filter((r) => r.startsWith('ok:'))).toEqual(['ok:1', 'ok:2', 'ok:3']);
-    expect([replies[1], replies[3]]).toEqual([expect.stringMatching(/^internal error \(server error \w+;/), expect.stringMatching(/^internal error/)]);
+    expect([replies[1], replies[3]]).toEqual([
+      expect.stringMatching(/^internal error \(server error \w+;/),
+      expect.stringMatching(/^internal error/),
+    ]);
     expect(replies.join('\n')).not.toContain('/srv/');
     const ref = /server error (\w+)/.exec(replies[1])![1];
-    expect(lines.find((l) => l.includes(ref))).toContain('sync failure at /srv/world/fixtures/x.sqlite');
+    expect(lines.find((l) => l.includes(ref))).toContain(
+      'sync failure at /srv/world/fixtures/x.sqlite',
+    );
     expect(lines.some((l) => l.includes('async failure'))).toBe(true);
   });
 
@@ -232,7 +267,18 @@ describe('FairScheduler', () => {
     scheduler.push(heavy, 'after');
     for (let i = 0; i < 3; i++) scheduler.push(light, String(i));
     await scheduler.idle();
-    expect(log).toEqual(['heavy:slice', 'light:0', 'heavy:slice', 'light:1', 'heavy:slice', 'light:2', 'heavy:slice', 'heavy:slice', 'heavy:slice', 'heavy:after']);
+    expect(log).toEqual([
+      'heavy:slice',
+      'light:0',
+      'heavy:slice',
+      'light:1',
+      'heavy:slice',
+      'light:2',
+      'heavy:slice',
+      'heavy:slice',
+      'heavy:slice',
+      'heavy:after',
+    ]);
   });
 
   it('answers a light session that arrives while a sliced job is in progress, before the job ends', async () => {
@@ -269,10 +315,12 @@ describe('FairScheduler', () => {
     let resumed = 0;
     s.answer = (text) => {
       if (text === 'ok') return void scheduler.outbox.send(s.socket!, 'ok');
-      return { resume: () => {
-        if (++resumed === 2) throw new Error('slice failed');
-        return false;
-      } };
+      return {
+        resume: () => {
+          if (++resumed === 2) throw new Error('slice failed');
+          return false;
+        },
+      };
     };
     scheduler.push(s, 'advance');
     scheduler.push(s, 'ok');

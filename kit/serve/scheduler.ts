@@ -40,7 +40,11 @@ export class FairScheduler {
    * `budgetMs`: how long one turn of the event loop may run jobs before yielding to I/O. `flushMs`: how long a reply
    * may be held while the turn goes on. `logger`: where a job that throws is logged (its session still gets a reply).
    */
-  constructor(budgetMs = 4, flushMs = 0.5, logger: (line: string) => void = (line) => console.error(line)) {
+  constructor(
+    budgetMs = 4,
+    flushMs = 0.5,
+    logger: (line: string) => void = (line) => console.error(line),
+  ) {
     this.budgetMs = budgetMs;
     this.flushMs = flushMs;
     this.logger = logger;

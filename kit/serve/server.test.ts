@@ -8,7 +8,10 @@ import { crm } from '../../worlds/crm/index.ts';
 import { startServer } from './index.ts';
 import { WireProbe } from './wire-probe.ts';
 
-const call = (name: string) => ({ type: 'step', data: { type: 'call_tool', tool_name: 'create_company', arguments: { name } } });
+const call = (name: string) => ({
+  type: 'step',
+  data: { type: 'call_tool', tool_name: 'create_company', arguments: { name } },
+});
 
 describe('startServer', () => {
   it('binds 127.0.0.1 by default and reports the port it got for port 0', async () => {
@@ -53,7 +56,13 @@ describe('startServer', () => {
     const replies = [];
     for (let i = 0; i < 7; i++) replies.push((await a.next()).json);
     expect(replies[0].data.observation.fixture).toBe('small_startup');
-    expect(replies.slice(1, 6).map((r) => r.data.observation.result.data.name)).toEqual(['A0', 'A1', 'A2', 'A3', 'A4']);
+    expect(replies.slice(1, 6).map((r) => r.data.observation.result.data.name)).toEqual([
+      'A0',
+      'A1',
+      'A2',
+      'A3',
+      'A4',
+    ]);
     expect(replies[6]).toMatchObject({ type: 'error', data: { code: 'SESSION_ERROR' } });
     expect((await a.closed).code).toBe(1001);
     expect(await b.closed).toEqual({ code: 1001, reason: 'server shutting down' });
@@ -82,13 +91,29 @@ describe('startServer', () => {
 describe('seahaven serve (the npm start command)', () => {
   it('starts on a free port, prints the URL and a client snippet, answers /health, and exits cleanly on SIGTERM', async () => {
     const bin = fileURLToPath(new URL('../../bin/seahaven.mjs', import.meta.url));
-    const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--curricula-db', join(mkdtempSync(join(tmpdir(), 'seahaven-serve-')), 'runs.sqlite')], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, SEAHAVEN_TOKEN: '' } });
+    const child = spawn(
+      process.execPath,
+      [
+        bin,
+        'serve',
+        '--port',
+        '0',
+        '--curricula-db',
+        join(mkdtempSync(join(tmpdir(), 'seahaven-serve-')), 'runs.sqlite'),
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, SEAHAVEN_TOKEN: '' } },
+    );
     let out = '';
     let err = '';
     child.stderr.on('data', (d) => (err += d));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const exited = new Promise<number | null>((resolve) =>
+      child.on('exit', (code) => resolve(code)),
+    );
     const url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no URL printed; stdout: ${out} stderr: ${err}`)), 15_000);
+      const timer = setTimeout(
+        () => reject(new Error(`no URL printed; stdout: ${out} stderr: ${err}`)),
+        15_000,
+      );
       child.stdout.on('data', (d) => {
         out += d;
         const m = /at (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
@@ -106,16 +131,38 @@ describe('seahaven serve (the npm start command)', () => {
       // MCP Streamable HTTP and OpenEnv JSON-RPC share /mcp.
       const init = await fetch(`${url}/mcp`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } }),
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 0,
+          method: 'initialize',
+          params: {
+            protocolVersion: '2025-06-18',
+            capabilities: {},
+            clientInfo: { name: 't', version: '1' },
+          },
+        }),
       });
       expect(init.headers.get('mcp-session-id')).toBeTruthy();
-      const rpc = await fetch(`${url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) });
+      const rpc = await fetch(`${url}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      });
       expect((await rpc.json()).result.tools.length).toBeGreaterThan(0);
       // The console (page and API) and the curricula progress route are both mounted.
       expect(out).toContain(`console:          ${url}/console/`);
       expect((await fetch(`${url}/console/`)).status).toBe(200);
-      expect(((await (await fetch(`${url}/console/api/worlds`)).json()) as { worlds: { name: string }[] }).worlds.map((w) => w.name)).toEqual(['crm']);
+      expect(
+        (
+          (await (await fetch(`${url}/console/api/worlds`)).json()) as {
+            worlds: { name: string }[];
+          }
+        ).worlds.map((w) => w.name),
+      ).toEqual(['crm']);
       const progress = await fetch(`${url}/curricula/crm-basics/runs/never-started`);
       expect(progress.status).toBe(404);
       expect(await progress.json()).toMatchObject({ error: expect.anything() });
@@ -128,7 +175,9 @@ describe('seahaven serve (the npm start command)', () => {
 
   it('refuses bad flags with a one-line error and exit code 2', async () => {
     const bin = fileURLToPath(new URL('../../bin/seahaven.mjs', import.meta.url));
-    const child = spawn(process.execPath, [bin, 'serve', '--port', 'eighty'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [bin, 'serve', '--port', 'eighty'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let err = '';
     child.stderr.on('data', (d) => (err += d));
     const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));

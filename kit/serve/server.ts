@@ -2,7 +2,12 @@
  * The Node.js runtime: listen with @hono/node-server and its built-in WebSocket upgrade (a `ws` server in noServer
  * mode), start the idle reaper, and shut down gracefully.
  */
-import { createServer as createHttpServer, type RequestListener, type Server, type ServerOptions as HttpServerOptions } from 'node:http';
+import {
+  createServer as createHttpServer,
+  type RequestListener,
+  type Server,
+  type ServerOptions as HttpServerOptions,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
 import { WebSocketServer } from 'ws';
@@ -42,20 +47,42 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const port = options.port ?? 8000;
   const loopback = isLoopbackHost(host.includes(':') && !host.startsWith('[') ? `[${host}]` : host);
   // A specific address the server was bound to is a name its clients use; a wildcard (0.0.0.0, ::) names nothing.
-  const boundName = loopback || /^(?:0\.0\.0\.0|::|\[::\])$/.test(host) ? [] : [host.includes(':') && !host.startsWith('[') ? `[${host}]` : host];
-  const seahaven = createApp({ ...options, allowedHosts: [...(options.allowedHosts ?? []), ...boundName] });
+  const boundName =
+    loopback || /^(?:0\.0\.0\.0|::|\[::\])$/.test(host)
+      ? []
+      : [host.includes(':') && !host.startsWith('[') ? `[${host}]` : host];
+  const seahaven = createApp({
+    ...options,
+    allowedHosts: [...(options.allowedHosts ?? []), ...boundName],
+  });
   const maxFrame = options.maxFrameBytes ?? DEFAULTS.maxFrameBytes;
   // Frames a little over the limit get a readable error frame from the endpoint; far over it, ws closes with 1009.
   // Text frames are decoded leniently (invalid UTF-8 becomes U+FFFD), so a garbled frame gets an INVALID_JSON reply
   // instead of closing the connection.
-  const wss = new WebSocketServer({ noServer: true, maxPayload: Math.max(4 * maxFrame, 1 << 20), skipUTF8Validation: true });
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: Math.max(4 * maxFrame, 1 << 20),
+    skipUTF8Validation: true,
+  });
   // Plain requests of a world's HTTP face are answered before Hono sees them (face-fast.ts); everything else goes to Hono.
   const fast = seahaven.faceFastPath;
-  const createServer: typeof createHttpServer = ((opts: HttpServerOptions, listener: RequestListener) =>
-    createHttpServer(opts, fast === undefined ? listener : (req, res) => void (fast(req, res) || listener(req, res)))) as typeof createHttpServer;
-  const server = createAdaptorServer({ fetch: seahaven.app.fetch, hostname: host, websocket: { server: wss }, createServer }) as Server;
+  const createServer: typeof createHttpServer = ((
+    opts: HttpServerOptions,
+    listener: RequestListener,
+  ) =>
+    createHttpServer(
+      opts,
+      fast === undefined ? listener : (req, res) => void (fast(req, res) || listener(req, res)),
+    )) as typeof createHttpServer;
+  const server = createAdaptorServer({
+    fetch: seahaven.app.fetch,
+    hostname: host,
+    websocket: { server: wss },
+    createServer,
+  }) as Server;
   // Bodies are cut by their own deadline once a route reads them; this bounds the rest (headers, bodies no route reads).
-  server.requestTimeout = Math.max(server.headersTimeout, 0) + (options.bodyTimeoutMs ?? DEFAULTS.bodyTimeoutMs);
+  server.requestTimeout =
+    Math.max(server.headersTimeout, 0) + (options.bodyTimeoutMs ?? DEFAULTS.bodyTimeoutMs);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
@@ -72,21 +99,39 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   if (router !== undefined) {
     // Only the other workers' hand-overs are answered here (they carry the run's secret): a request sent straight to
     // this port would open a session that no other worker routes to.
-    const mark = (req: import('node:http').IncomingMessage) => void ((req as { seahavenHandOver?: boolean }).seahavenHandOver = router.takeHandOver(req));
+    const mark = (req: import('node:http').IncomingMessage) =>
+      void ((req as { seahavenHandOver?: boolean }).seahavenHandOver = router.takeHandOver(req));
     const handOverFetch = (req: Request, env: object) => {
-      const incoming = (env as { incoming?: import('node:http').IncomingMessage & { seahavenHandOver?: boolean } }).incoming;
+      const incoming = (
+        env as { incoming?: import('node:http').IncomingMessage & { seahavenHandOver?: boolean } }
+      ).incoming;
       // A WebSocket upgrade is not seen by the request listener below: it is checked here.
       if (incoming !== undefined && incoming.seahavenHandOver === undefined) mark(incoming);
       if (incoming?.seahavenHandOver !== true) {
-        const detail = "this is a worker's private port of a `seahaven serve --workers` server, which answers only requests the other workers hand over; send requests to the server's own port";
-        return new Response(JSON.stringify({ detail }), { status: 403, headers: { 'content-type': 'application/json' } });
+        const detail =
+          "this is a worker's private port of a `seahaven serve --workers` server, which answers only requests the other workers hand over; send requests to the server's own port";
+        return new Response(JSON.stringify({ detail }), {
+          status: 403,
+          headers: { 'content-type': 'application/json' },
+        });
       }
       // The same env object: the WebSocket upgrade marks it for its connection.
       return seahaven.app.fetch(req, Object.assign(env, { seahavenHandedOver: true }));
     };
-    const createInner: typeof createHttpServer = ((opts: HttpServerOptions, listener: RequestListener) =>
-      createHttpServer(opts, (req, res) => (mark(req), listener(req, res)))) as typeof createHttpServer;
-    inner = createAdaptorServer({ fetch: handOverFetch, hostname: '127.0.0.1', websocket: { server: wss }, createServer: createInner }) as Server;
+    const createInner: typeof createHttpServer = ((
+      opts: HttpServerOptions,
+      listener: RequestListener,
+    ) =>
+      createHttpServer(
+        opts,
+        (req, res) => (mark(req), listener(req, res)),
+      )) as typeof createHttpServer;
+    inner = createAdaptorServer({
+      fetch: handOverFetch,
+      hostname: '127.0.0.1',
+      websocket: { server: wss },
+      createServer: createInner,
+    }) as Server;
     inner.requestTimeout = server.requestTimeout;
     await new Promise<void>((resolve, reject) => {
       inner!.once('error', reject);
@@ -115,7 +160,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       server.closeIdleConnections();
       await seahaven.shutdown();
       // Requests other workers hand over are answered until this worker's own are; then its private port closes too.
-      const innerStopped = inner === undefined ? undefined : new Promise<void>((resolve) => inner!.close(() => resolve()));
+      const innerStopped =
+        inner === undefined
+          ? undefined
+          : new Promise<void>((resolve) => inner!.close(() => resolve()));
       inner?.closeIdleConnections();
       // Sockets got a 1001 close frame; clients that do not answer it, and requests still running, get two seconds.
       const timer = setTimeout(() => {

@@ -117,7 +117,13 @@ export class Session {
   onEnd: ((reason: EndReason) => void) | null = null;
 
   /** @internal Sessions are opened by the server. */
-  constructor(id: string, endpoint: SessionEndpoint, owner: SessionOwner, inst: Instance, episodeId: string) {
+  constructor(
+    id: string,
+    endpoint: SessionEndpoint,
+    owner: SessionOwner,
+    inst: Instance,
+    episodeId: string,
+  ) {
     this.id = id;
     this.endpoint = endpoint;
     this.owner = owner;
@@ -165,7 +171,14 @@ export class Session {
   fork(id: string, owner: SessionOwner): Session {
     const inst = this.inst.fork();
     const fork = new Session(id, this.endpoint, owner, inst, randomUUID());
-    fork.play(inst, { episodeId: fork.episodeId, task: this.task, rewardMode: this.rewardMode, stepCount: this.stepCount, lastReward: this.lastReward, submitTool: this.submitTool });
+    fork.play(inst, {
+      episodeId: fork.episodeId,
+      task: this.task,
+      rewardMode: this.rewardMode,
+      stepCount: this.stepCount,
+      lastReward: this.lastReward,
+      submitTool: this.submitTool,
+    });
     return fork;
   }
 }

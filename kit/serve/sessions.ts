@@ -14,8 +14,14 @@ import type { EndReason, Session, SessionEndpoint } from './session.ts';
 export { CapacityError };
 // And the session and its types, with the registry that holds them.
 export { Session, sharedOverHttp } from './session.ts';
-export type { EndReason, Job, JobResult, SessionEndpoint, SessionOwner, Slices } from './session.ts';
-
+export type {
+  EndReason,
+  Job,
+  JobResult,
+  SessionEndpoint,
+  SessionOwner,
+  Slices,
+} from './session.ts';
 
 /**
  * @internal An episode a `fork` step snapshotted: its instance, attached to no session, held under a token until a
@@ -26,7 +32,14 @@ export interface HeldFork {
   readonly endpoint: SessionEndpoint;
   readonly inst: Instance;
   /** The origin's episode id (the adopting reset reports it as `forked_from`) and the counters the branch carries on. */
-  readonly origin: { episodeId: string; task: Task | null; rewardMode: RewardMode; stepCount: number; lastReward: number; submitTool: boolean };
+  readonly origin: {
+    episodeId: string;
+    task: Task | null;
+    rewardMode: RewardMode;
+    stepCount: number;
+    lastReward: number;
+    submitTool: boolean;
+  };
 }
 
 /** @internal Why a fork token cannot be adopted, in words for the client. */
@@ -52,7 +65,10 @@ export class SessionRegistry {
   private reaper: ReturnType<typeof setInterval> | null = null;
   private readonly endListeners: ((session: Session, reason: EndReason) => void)[] = [];
   /** Forks waiting to be adopted, by token, with the timer that ends their wait. */
-  private readonly forks = new Map<string, { fork: HeldFork; timer: ReturnType<typeof setTimeout> }>();
+  private readonly forks = new Map<
+    string,
+    { fork: HeldFork; timer: ReturnType<typeof setTimeout> }
+  >();
   /** Tokens used up or expired lately, with what a client presenting one again is told (oldest first, bounded). */
   private readonly spent = new Map<string, string>();
   /**
@@ -73,7 +89,13 @@ export class SessionRegistry {
   private readonly sleepless = new WeakSet<Instance>();
 
   /** @internal `createApp` makes the registry. */
-  constructor(options: { maxSessions: number; idleTimeoutMs: number; hibernateAfterMs?: number; forkTtlMs?: number; logger?: (line: string) => void }) {
+  constructor(options: {
+    maxSessions: number;
+    idleTimeoutMs: number;
+    hibernateAfterMs?: number;
+    forkTtlMs?: number;
+    logger?: (line: string) => void;
+  }) {
     this.logger = options.logger ?? ((line) => console.error(line));
     this.maxSessions = options.maxSessions;
     this.idleTimeoutMs = options.idleTimeoutMs;
@@ -94,7 +116,8 @@ export class SessionRegistry {
   /** @internal Throw a `CapacityError` unless one more session (or held fork) fits, `freeing` places about to be given back aside. */
   ensureRoom(freeing = 0): void {
     const here = this.count + this.forks.size - freeing;
-    if (this.places !== null) return this.places.ensureRoom(here, this.maxSessions, this.forks.size);
+    if (this.places !== null)
+      return this.places.ensureRoom(here, this.maxSessions, this.forks.size);
     if (here >= this.maxSessions) throw new CapacityError(here, this.maxSessions, this.forks.size);
   }
 
@@ -131,7 +154,10 @@ export class SessionRegistry {
       this.forks.delete(token);
       this.contain(`destroying expired fork ${inst.id}`, () => inst.destroy());
       this.changed();
-      this.spend(token, `fork token expired after ${this.forkTtlMs / 1000} s without being adopted; adopt a fork sooner after its fork step, or start the server with a higher --fork-ttl-ms`);
+      this.spend(
+        token,
+        `fork token expired after ${this.forkTtlMs / 1000} s without being adopted; adopt a fork sooner after its fork step, or start the server with a higher --fork-ttl-ms`,
+      );
     }, this.forkTtlMs);
     timer.unref();
     this.forks.set(token, { fork, timer });
@@ -149,10 +175,17 @@ export class SessionRegistry {
     const held = this.forks.get(token);
     if (held === undefined) {
       const worker = /^fork_w(\d+)-/.exec(token);
-      if (this.spent.get(token) === undefined && worker !== null && !token.startsWith('fork_' + this.idPrefix)) {
+      if (
+        this.spent.get(token) === undefined &&
+        worker !== null &&
+        !token.startsWith('fork_' + this.idPrefix)
+      ) {
         return `fork token held by worker ${worker[1]} of this server, which is not running it now (--workers); fork again`;
       }
-      return this.spent.get(token) ?? 'fork token unknown: this server issued no such token (tokens come from a {"type": "fork"} step and are valid only on the server that issued them)';
+      return (
+        this.spent.get(token) ??
+        'fork token unknown: this server issued no such token (tokens come from a {"type": "fork"} step and are valid only on the server that issued them)'
+      );
     }
     if (held.fork.endpoint !== endpoint) {
       return `fork token belongs to world "${held.fork.endpoint.name}", not "${endpoint.name}"; forks cannot cross worlds, so reset on /${held.fork.endpoint.name}/ws (or /${held.fork.endpoint.name}/reset)`;
@@ -171,7 +204,10 @@ export class SessionRegistry {
     clearTimeout(held.timer);
     this.forks.delete(token);
     this.changed();
-    this.spend(token, 'fork token already used: a token adopts its fork once; send another {"type": "fork"} step for another branch');
+    this.spend(
+      token,
+      'fork token already used: a token adopts its fork once; send another {"type": "fork"} step for another branch',
+    );
     return held.fork;
   }
 
@@ -215,7 +251,8 @@ export class SessionRegistry {
   /** @internal Every open session of one endpoint. */
   list(endpoint?: SessionEndpoint): IterableIterator<Session>;
   *list(endpoint?: SessionEndpoint): IterableIterator<Session> {
-    for (const [ep, map] of this.byEndpoint) if (endpoint === undefined || ep === endpoint) yield* map.values();
+    for (const [ep, map] of this.byEndpoint)
+      if (endpoint === undefined || ep === endpoint) yield* map.values();
   }
 
   /** End a session: destroy its instance, drop its queued work, and tell its transport (unless it disconnected). */
@@ -236,10 +273,17 @@ export class SessionRegistry {
       this.changed();
     }
     this.contain(`destroying the instance of session ${session.id}`, () => session.inst.destroy());
-    for (const job of waiting) this.contain(`answering a request of ended session ${session.id}`, job);
-    this.contain(`answering the running request of ended session ${session.id}`, () => session.abort?.());
-    if (reason !== 'disconnect') this.contain(`closing the transport of session ${session.id}`, () => session.onEnd?.(reason));
-    for (const listener of this.endListeners) this.contain(`telling a listener that session ${session.id} ended`, () => listener(session, reason));
+    for (const job of waiting)
+      this.contain(`answering a request of ended session ${session.id}`, job);
+    this.contain(`answering the running request of ended session ${session.id}`, () =>
+      session.abort?.(),
+    );
+    if (reason !== 'disconnect')
+      this.contain(`closing the transport of session ${session.id}`, () => session.onEnd?.(reason));
+    for (const listener of this.endListeners)
+      this.contain(`telling a listener that session ${session.id} ended`, () =>
+        listener(session, reason),
+      );
   }
 
   /** @internal Run `fn`, logging what it throws instead of passing it on: for work outside any request (timers, ending sessions). */
@@ -248,7 +292,9 @@ export class SessionRegistry {
       fn();
     } catch (e) {
       try {
-        this.logger(`[seahaven] server error ${what} (contained; the server goes on): ${(e as Error)?.stack ?? String(e)}`);
+        this.logger(
+          `[seahaven] server error ${what} (contained; the server goes on): ${(e as Error)?.stack ?? String(e)}`,
+        );
       } catch {
         // A logger that throws must not undo the containing.
       }
@@ -261,7 +307,10 @@ export class SessionRegistry {
     const periods = [this.idleTimeoutMs, this.hibernateAfterMs].filter((ms) => ms > 0);
     if (periods.length === 0) return;
     const every = Math.max(50, Math.min(Math.min(...periods) / 4, 30_000));
-    this.reaper = setInterval(() => this.contain('reaping idle sessions', () => void this.reapIdle(performance.now())), every);
+    this.reaper = setInterval(
+      () => this.contain('reaping idle sessions', () => void this.reapIdle(performance.now())),
+      every,
+    );
     this.reaper.unref();
   }
 

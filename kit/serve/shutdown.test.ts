@@ -7,7 +7,10 @@ import { WireProbe } from './wire-probe.ts';
 // not (here, resets waiting on a hook that never settles, and everything queued behind them) gets SESSION_ERROR over
 // a WebSocket, before the close frame, and 503 over HTTP.
 
-const call = (name: string) => ({ type: 'step', data: { type: 'call_tool', tool_name: 'create_company', arguments: { name } } });
+const call = (name: string) => ({
+  type: 'step',
+  data: { type: 'call_tool', tool_name: 'create_company', arguments: { name } },
+});
 
 describe('shutdown with requests in flight', () => {
   it('answers every frame and request it could not finish within the grace period, then closes with 1001', async () => {
@@ -24,7 +27,11 @@ describe('shutdown with requests in flight', () => {
     socket.send({ type: 'reset', data: { curriculum: 'crm-basics', run_id: 'stuck' } });
     for (let i = 0; i < 3; i++) socket.send(call(`Queued ${i}`));
     const reset = (body: unknown, id: string) =>
-      fetch(`${server.url}/reset`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-session-id': id }, body: JSON.stringify(body) });
+      fetch(`${server.url}/reset`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-session-id': id },
+        body: JSON.stringify(body),
+      });
     expect((await reset({}, 'h1')).status).toBe(200);
     const stuck = reset({ curriculum: 'crm-basics', run_id: 'stuck-http' }, 'h1');
     // Both requests are received and waiting before the shutdown begins.
@@ -32,7 +39,11 @@ describe('shutdown with requests in flight', () => {
     const closed = server.close();
     const replies = [];
     for (let i = 0; i < 4; i++) replies.push((await socket.next(3000)).json);
-    for (const r of replies) expect(r).toMatchObject({ type: 'error', data: { code: 'SESSION_ERROR', message: expect.stringMatching(/shutting down/) } });
+    for (const r of replies)
+      expect(r).toMatchObject({
+        type: 'error',
+        data: { code: 'SESSION_ERROR', message: expect.stringMatching(/shutting down/) },
+      });
     expect(await socket.closed).toEqual({ code: 1001, reason: 'server shutting down' });
     const answer = await stuck;
     expect(answer.status).toBe(503);

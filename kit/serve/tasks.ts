@@ -58,7 +58,9 @@ function buildCatalog(world: World): TaskCatalog {
   const resolved = world.curricula.map((c) => resolveCurriculum(world, c));
   const stagesOf = new Map<string, { curriculum: string; stage: string }[]>();
   for (const c of resolved) {
-    for (const s of c.stages) for (const id of s.tasks) stagesOf.set(id, [...(stagesOf.get(id) ?? []), { curriculum: c.name, stage: s.name }]);
+    for (const s of c.stages)
+      for (const id of s.tasks)
+        stagesOf.set(id, [...(stagesOf.get(id) ?? []), { curriculum: c.name, stage: s.name }]);
   }
   const tasks = world.tasks.map((t): TaskEntry => ({
     id: t.id,
@@ -72,7 +74,12 @@ function buildCatalog(world: World): TaskCatalog {
   const byId = new Map(tasks.map((t) => [t.id, t]));
   const splits = new Map<string, TaskEntry[]>([[ALL_SPLIT, tasks]]);
   // A curriculum named `all` would shadow the split of every task; it keeps its runs, and is not a split.
-  for (const c of resolved) if (c.name !== ALL_SPLIT) splits.set(c.name, c.stages.flatMap((s) => s.tasks.map((id) => byId.get(id)!)));
+  for (const c of resolved)
+    if (c.name !== ALL_SPLIT)
+      splits.set(
+        c.name,
+        c.stages.flatMap((s) => s.tasks.map((id) => byId.get(id)!)),
+      );
   for (const t of tasks) {
     for (const tag of t.tags) {
       const name = `tag:${tag}`;
@@ -85,7 +92,10 @@ function buildCatalog(world: World): TaskCatalog {
 }
 
 /** `GET /tasks` for one world, or (several) for every world: tasks, and splits of the same name added up. */
-export function tasksAnswer(worlds: readonly World[]): { tasks: TaskEntry[]; splits: SplitSummary[] } {
+export function tasksAnswer(worlds: readonly World[]): {
+  tasks: TaskEntry[];
+  splits: SplitSummary[];
+} {
   const tasks: TaskEntry[] = [];
   const sizes = new Map<string, number>();
   for (const w of worlds) {
@@ -106,12 +116,19 @@ export function unknownSplit(world: World, split: unknown): string {
  * The task at `index` of `split`: the entry, or a refusal naming the fix (an unknown split, or an index past the
  * split's size).
  */
-export function taskAt(world: World, split: string, index: number): TaskEntry | { refused: string; field: 'split' | 'index' } {
+export function taskAt(
+  world: World,
+  split: string,
+  index: number,
+): TaskEntry | { refused: string; field: 'split' | 'index' } {
   const list = taskCatalog(world).splits.get(split);
   if (list === undefined) return { refused: unknownSplit(world, split), field: 'split' };
   if (index < 0 || index >= list.length) {
     const range = list.length === 0 ? 'it is empty' : `use an index from 0 to ${list.length - 1}`;
-    return { refused: `index ${index} is out of range for split "${split}" of world "${world.name}", which has ${list.length} task(s); ${range}`, field: 'index' };
+    return {
+      refused: `index ${index} is out of range for split "${split}" of world "${world.name}", which has ${list.length} task(s); ${range}`,
+      field: 'index',
+    };
   }
   return list[index];
 }

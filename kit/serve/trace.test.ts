@@ -12,8 +12,17 @@ const SECRET = 'trace-test-secret';
 let server: RunningServer;
 let plain: RunningServer;
 const wsUrl = (s: RunningServer) => `${s.url.replace('http', 'ws')}/ws`;
-const post = (s: RunningServer, path: string, body: unknown, headers: Record<string, string> = {}) =>
-  fetch(`${s.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+const post = (
+  s: RunningServer,
+  path: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+) =>
+  fetch(`${s.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
 
 beforeAll(async () => {
   server = await startServer({ worlds: [crm], port: 0, graderToken: SECRET });
@@ -30,7 +39,17 @@ function inProcess(task: string, seed: number) {
   const inst = crm.instance({ task, seed });
   try {
     for (const c of gold.calls) inst.call(c.tool, c.args);
-    return { calls: gold.calls, grade: inst.submit(), trace: { world: { name: crm.name, version: crm.version }, fixture_sha256: inst.fixtureSha256, calls: inst.callLog(), change_log: inst.changeLog(), changes: inst.changes() } };
+    return {
+      calls: gold.calls,
+      grade: inst.submit(),
+      trace: {
+        world: { name: crm.name, version: crm.version },
+        fixture_sha256: inst.fixtureSha256,
+        calls: inst.callLog(),
+        change_log: inst.changeLog(),
+        changes: inst.changes(),
+      },
+    };
   } finally {
     inst.destroy();
   }
@@ -54,22 +73,34 @@ describe('the episode trace', () => {
     const p = await WireProbe.open(wsUrl(server));
     try {
       await p.ask({ type: 'reset', data: { task: 'add_company', grader_token: SECRET } });
-      for (const c of want.calls) await p.ask({ type: 'step', data: { type: 'call_tool', tool_name: c.tool, arguments: c.args } });
+      for (const c of want.calls)
+        await p.ask({
+          type: 'step',
+          data: { type: 'call_tool', tool_name: c.tool, arguments: c.args },
+        });
       const r = (await p.ask({ type: 'step', data: { type: 'grade', trace: true } })).data;
       expect(r.done).toBe(false);
       expect(r.observation.trace).toEqual(want.trace);
-      expect((await p.ask({ type: 'step', data: { type: 'submit' } })).data.observation).not.toHaveProperty('trace');
+      expect(
+        (await p.ask({ type: 'step', data: { type: 'submit' } })).data.observation,
+      ).not.toHaveProperty('trace');
     } finally {
       await p.close();
     }
   });
 
   it('without the grader token it is refused naming the fix, nothing graded or counted', async () => {
-    for (const [s, fix] of [[server, 'reset with grader_token'], [plain, 'this server has no grader token']] as const) {
+    for (const [s, fix] of [
+      [server, 'reset with grader_token'],
+      [plain, 'this server has no grader token'],
+    ] as const) {
       const p = await WireProbe.open(wsUrl(s));
       try {
         await p.ask({ type: 'reset', data: { task: 'add_lead' } });
-        await p.ask({ type: 'step', data: { type: 'call_tool', tool_name: 'list_contacts', arguments: {} } });
+        await p.ask({
+          type: 'step',
+          data: { type: 'call_tool', tool_name: 'list_contacts', arguments: {} },
+        });
         for (const type of ['submit', 'grade']) {
           const refused = await p.ask({ type: 'step', data: { type, trace: true } });
           expect(refused.type).toBe('error');
@@ -77,7 +108,10 @@ describe('the episode trace', () => {
           expect(refused.data.errors[0]).toMatchObject({ loc: ['data', 'trace'] });
           expect(refused.data.errors[0].msg).toContain(fix);
         }
-        expect((await p.ask({ type: 'state' })).data).toMatchObject({ call_count: 1, step_count: 1 });
+        expect((await p.ask({ type: 'state' })).data).toMatchObject({
+          call_count: 1,
+          step_count: 1,
+        });
         const done = (await p.ask({ type: 'step', data: { type: 'submit' } })).data;
         expect(done.done).toBe(true);
         expect(done.observation).not.toHaveProperty('trace');
@@ -91,14 +125,35 @@ describe('the episode trace', () => {
     const want = inProcess('add_lead', 0);
     const sid = { 'x-session-id': 'trace-http' };
     await post(server, '/reset', { task: 'add_lead' }, sid);
-    for (const c of want.calls) await post(server, '/step', { action: { type: 'call_tool', tool_name: c.tool, arguments: c.args } }, sid);
+    for (const c of want.calls)
+      await post(
+        server,
+        '/step',
+        { action: { type: 'call_tool', tool_name: c.tool, arguments: c.args } },
+        sid,
+      );
     const refused = await post(server, '/step', { action: { type: 'submit', trace: true } }, sid);
     expect(refused.status).toBe(422);
     expect((await refused.json()).detail[0]).toMatchObject({ loc: ['body', 'action', 'trace'] });
-    const bad = await post(server, '/step', { action: { type: 'submit', trace: 'yes' } }, { ...sid, 'x-seahaven-grader-token': SECRET });
+    const bad = await post(
+      server,
+      '/step',
+      { action: { type: 'submit', trace: 'yes' } },
+      { ...sid, 'x-seahaven-grader-token': SECRET },
+    );
     expect(bad.status).toBe(422);
-    expect((await bad.json()).detail[0]).toMatchObject({ loc: ['body', 'action', 'trace'], msg: 'trace must be true or false' });
-    const r = await (await post(server, '/step', { action: { type: 'submit', trace: true } }, { ...sid, 'x-seahaven-grader-token': SECRET })).json();
+    expect((await bad.json()).detail[0]).toMatchObject({
+      loc: ['body', 'action', 'trace'],
+      msg: 'trace must be true or false',
+    });
+    const r = await (
+      await post(
+        server,
+        '/step',
+        { action: { type: 'submit', trace: true } },
+        { ...sid, 'x-seahaven-grader-token': SECRET },
+      )
+    ).json();
     expect(r.observation.grade).toEqual(want.grade);
     expect(r.observation.trace).toEqual(want.trace);
   });

@@ -20,14 +20,20 @@ export class WireProbe {
     this.ws = ws;
     ws.on('message', (data, isBinary) => {
       const text = data.toString();
-      const frame = isBinary ? new Error(`the server sent a binary frame (${text.slice(0, 80)}…); OpenEnv frames are text`) : { text, json: JSON.parse(text) };
+      const frame = isBinary
+        ? new Error(
+            `the server sent a binary frame (${text.slice(0, 80)}…); OpenEnv frames are text`,
+          )
+        : { text, json: JSON.parse(text) };
       if (this.waiter) {
         const w = this.waiter;
         this.waiter = null;
         w(frame);
       } else this.inbox.push(frame);
     });
-    this.closed = new Promise((resolve) => ws.on('close', (code, reason) => resolve({ code, reason: reason.toString() })));
+    this.closed = new Promise((resolve) =>
+      ws.on('close', (code, reason) => resolve({ code, reason: reason.toString() })),
+    );
   }
 
   /** Connect to `url` (`ws://…/ws`), resolving once open. */
@@ -81,12 +87,21 @@ export function wsUrlOf(url: string, prefix = ''): string {
 }
 
 /** A `call_tool` step frame. */
-export function callFrame(tool_name: string, args: Record<string, unknown> = {}): { type: 'step'; data: { type: 'call_tool'; tool_name: string; arguments: Record<string, unknown> } } {
+export function callFrame(
+  tool_name: string,
+  args: Record<string, unknown> = {},
+): {
+  type: 'step';
+  data: { type: 'call_tool'; tool_name: string; arguments: Record<string, unknown> };
+} {
   return { type: 'step', data: { type: 'call_tool', tool_name, arguments: args } };
 }
 
 /** A probe on `url` that has reset to `data` (default: `small_startup`, seed 1) and read the reset's observation. */
-export async function openReset(url: string, data: Record<string, unknown> = { fixture: 'small_startup', seed: 1 }): Promise<WireProbe> {
+export async function openReset(
+  url: string,
+  data: Record<string, unknown> = { fixture: 'small_startup', seed: 1 },
+): Promise<WireProbe> {
   const p = await WireProbe.open(url);
   const r = await p.ask({ type: 'reset', data });
   if (r.type !== 'observation') throw new Error(`reset answered ${JSON.stringify(r)}`);

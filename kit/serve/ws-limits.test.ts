@@ -27,7 +27,15 @@ describe('WebSocket limits', () => {
       const first = await WireProbe.open(wsUrl(small));
       const second = await WireProbe.open(wsUrl(small));
       const f = await second.next();
-      expect(f.json).toEqual({ type: 'error', data: { message: expect.stringContaining('--max-sessions'), code: 'CAPACITY_REACHED', active_sessions: 1, max_sessions: 1 } });
+      expect(f.json).toEqual({
+        type: 'error',
+        data: {
+          message: expect.stringContaining('--max-sessions'),
+          code: 'CAPACITY_REACHED',
+          active_sessions: 1,
+          max_sessions: 1,
+        },
+      });
       expect((await second.closed).code).toBe(1000);
       expect((await first.ask({ type: 'state' })).type).toBe('state');
       await first.close();
@@ -42,10 +50,16 @@ describe('WebSocket limits', () => {
 
   it('sends FACTORY_ERROR and closes when the instance cannot start', async () => {
     const broken = defineWorld({
-      name: 'broken', version: '1.0.0', schema: 'CREATE TABLE t (id INTEGER PRIMARY KEY) STRICT;',
-      tools: [defineTool({ name: 'noop', description: 'Nothing.', input: z.object({}), run: () => null })],
+      name: 'broken',
+      version: '1.0.0',
+      schema: 'CREATE TABLE t (id INTEGER PRIMARY KEY) STRICT;',
+      tools: [
+        defineTool({ name: 'noop', description: 'Nothing.', input: z.object({}), run: () => null }),
+      ],
       fixturesDir: mkdtempSync(join(tmpdir(), 'seahaven-missing-')),
-      fixtures: { base: { description: 'Never frozen.', now: '2026-01-01T00:00:00.000Z', build() {} } },
+      fixtures: {
+        base: { description: 'Never frozen.', now: '2026-01-01T00:00:00.000Z', build() {} },
+      },
     });
     const s = await startServer({ worlds: [broken], port: 0 });
     try {
@@ -75,7 +89,9 @@ describe('WebSocket limits', () => {
 
   it('reads a binary frame as UTF-8 text, like a text frame', async () => {
     const p = await openReset();
-    p.ws.send(Buffer.from(JSON.stringify(call('search_contacts', { query: 'ü' }))), { binary: true });
+    p.ws.send(Buffer.from(JSON.stringify(call('search_contacts', { query: 'ü' }))), {
+      binary: true,
+    });
     const r = await p.next();
     expect(r.json.type).toBe('observation');
     expect(r.json.data.observation.error).toBeNull();

@@ -21,7 +21,10 @@ const REFUSAL_HEADER = 'x-seahaven-fork-refused';
 const OPEN = 1;
 
 /** The worker holding the fork a frame's reset would adopt, when that is another worker; else undefined. */
-export function forkHolder(text: string, router: ClusterRouter): { worker: number; token: string } | undefined {
+export function forkHolder(
+  text: string,
+  router: ClusterRouter,
+): { worker: number; token: string } | undefined {
   // Most frames are steps: only a frame that names a worker's fork token is parsed here.
   if (!text.includes('fork_w')) return undefined;
   let msg: { type?: unknown; data?: { fork_token?: unknown } } | null;
@@ -34,7 +37,9 @@ export function forkHolder(text: string, router: ClusterRouter): { worker: numbe
   const m = typeof token === 'string' ? /^fork_w(\d{1,3})-/.exec(token) : null;
   if (m === null) return undefined;
   const worker = Number(m[1]);
-  return worker < router.workers && worker !== router.slot ? { worker, token: token as string } : undefined;
+  return worker < router.workers && worker !== router.slot
+    ? { worker, token: token as string }
+    : undefined;
 }
 
 /**
@@ -46,7 +51,8 @@ export function forkGate(ep: Endpoint): MiddlewareHandler {
     const token = handedOver(c) ? c.req.header(FORK_HEADER) : undefined;
     const refused = token === undefined ? undefined : ep.registry.forkRefusal(ep, token);
     // A refused upgrade carries no body: the reason goes in a header (encoded, since it is free text).
-    if (refused !== undefined) return c.body(null, 409, { [REFUSAL_HEADER]: encodeURIComponent(refused) });
+    if (refused !== undefined)
+      return c.body(null, 409, { [REFUSAL_HEADER]: encodeURIComponent(refused) });
     await next();
   };
 }
@@ -66,7 +72,8 @@ export class ForkRelay {
 
   /** A frame from the client: on to the holder, in order. */
   push(data: Buffer | string): void {
-    if (this.inner !== null && this.inner.readyState === OPEN && this.queue.length === 0) this.inner.send(data);
+    if (this.inner !== null && this.inner.readyState === OPEN && this.queue.length === 0)
+      this.inner.send(data);
     else this.queue.push(data);
   }
 
@@ -76,10 +83,16 @@ export class ForkRelay {
    * or with why it did not (the fork is not adoptable there, or the holder is not running): then nothing was relayed,
    * and the frames waiting here are given back (`takeBack`).
    */
-  async start(router: ClusterRouter, holder: { worker: number; token: string }, path: string, headers: Record<string, string>): Promise<true | string> {
+  async start(
+    router: ClusterRouter,
+    holder: { worker: number; token: string },
+    path: string,
+    headers: Record<string, string>,
+  ): Promise<true | string> {
     const peer = await router.whenUp(holder.worker, START_WAIT_MS);
     if (this.ended) return true;
-    if (peer === undefined) return `fork token held by worker ${holder.worker} of this server, which did not start within ${START_WAIT_MS / 1000} s; fork again`;
+    if (peer === undefined)
+      return `fork token held by worker ${holder.worker} of this server, which did not start within ${START_WAIT_MS / 1000} s; fork again`;
     const inner = new WebSocket(`ws://127.0.0.1:${peer.port}${path}`, {
       headers: { ...headers, ...router.handOverHeaders(), [FORK_HEADER]: holder.token },
       perMessageDeflate: false,
@@ -100,7 +113,11 @@ export class ForkRelay {
         }
         resolve(why);
       });
-      inner.once('close', () => resolve(`worker ${holder.worker} of this server, which holds the fork, could not be reached; fork again`));
+      inner.once('close', () =>
+        resolve(
+          `worker ${holder.worker} of this server, which holds the fork, could not be reached; fork again`,
+        ),
+      );
     });
     if (outcome !== true) {
       this.inner = null;
@@ -118,7 +135,11 @@ export class ForkRelay {
     inner.on('close', (code: number, reason: Buffer) => {
       if (this.client.readyState !== OPEN) return;
       // No close frame from the holder: it exited.
-      if (code === 1005 || code === 1006) this.client.close(1011, `worker ${holder.worker} of this server exited; the session is lost, reconnect to start a new one`);
+      if (code === 1005 || code === 1006)
+        this.client.close(
+          1011,
+          `worker ${holder.worker} of this server exited; the session is lost, reconnect to start a new one`,
+        );
       else this.client.close(code, reason.toString());
     });
     return true;

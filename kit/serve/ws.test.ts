@@ -31,8 +31,15 @@ describe('WebSocket /ws conformance', () => {
     expect(d.done).toBe(false);
     expect(d.metadata).toEqual({ episode_id: 'ep-1' });
     expect(Object.keys(d.observation)).toEqual(['fixture', 'seed', 'now', 'task', 'tools']);
-    expect(d.observation).toMatchObject({ fixture: 'small_startup', seed: 7, now: '2026-06-01T09:00:00.000Z', task: null });
-    expect(d.observation.tools.map((t: { name: string }) => t.name)).toEqual(crm.tools.map((t) => t.name));
+    expect(d.observation).toMatchObject({
+      fixture: 'small_startup',
+      seed: 7,
+      now: '2026-06-01T09:00:00.000Z',
+      task: null,
+    });
+    expect(d.observation.tools.map((t: { name: string }) => t.name)).toEqual(
+      crm.tools.map((t) => t.name),
+    );
     expect((await p.ask({ type: 'state' })).data.episode_id).toBe('ep-1');
     await p.close();
   });
@@ -65,7 +72,11 @@ describe('WebSocket /ws conformance', () => {
     expect(obs.error).toBeNull();
     expect(Object.keys(obs.result)).toEqual(['content', 'structured_content', 'data', 'is_error']);
     expect(obs.result.is_error).toBe(false);
-    expect(obs.result.data).toMatchObject({ name: 'Ada Lovelace', email: 'ada@example.com', stage: 'lead' });
+    expect(obs.result.data).toMatchObject({
+      name: 'Ada Lovelace',
+      email: 'ada@example.com',
+      stage: 'lead',
+    });
     expect(obs.result.structured_content).toEqual(obs.result.data);
     expect(obs.result.content).toEqual([{ type: 'text', text: JSON.stringify(obs.result.data) }]);
     expect(f.json.data.metadata).toEqual({});
@@ -91,7 +102,11 @@ describe('WebSocket /ws conformance', () => {
       expect(r.data.metadata.seahaven_error.message).toBe(obs.error.message);
     }
     const invalid = await p.ask(call('create_contact', { email: 'x' }));
-    expect(invalid.data.metadata.seahaven_error.details.violations.map((v: { path: string }) => v.path).sort()).toEqual(['email', 'name']);
+    expect(
+      invalid.data.metadata.seahaven_error.details.violations
+        .map((v: { path: string }) => v.path)
+        .sort(),
+    ).toEqual(['email', 'name']);
     await p.close();
   });
 
@@ -99,7 +114,10 @@ describe('WebSocket /ws conformance', () => {
     const p = await openReset();
     const a = await p.ask({ type: 'step', data: { type: 'list_tools', metadata: {} } });
     expect(a.data.observation.tools).toBeDefined();
-    const b = await p.ask({ type: 'step', data: { tool_name: 'pipeline_summary', arguments: {}, metadata: {} } });
+    const b = await p.ask({
+      type: 'step',
+      data: { tool_name: 'pipeline_summary', arguments: {}, metadata: {} },
+    });
     expect(b.data.observation.result.data.stages).toBeInstanceOf(Array);
     await p.close();
   });
@@ -120,7 +138,13 @@ describe('WebSocket /ws conformance', () => {
     const r = await p.ask({ type: 'reset', data: { fixture: 'small_startup' } });
     expect(r.data.metadata.episode_id).not.toBe('a');
     const s = (await p.ask({ type: 'state' })).data;
-    expect(s).toMatchObject({ step_count: 0, episode_id: r.data.metadata.episode_id, format: 'seahaven.state/1', call_count: 0, changes: [] });
+    expect(s).toMatchObject({
+      step_count: 0,
+      episode_id: r.data.metadata.episode_id,
+      format: 'seahaven.state/1',
+      call_count: 0,
+      changes: [],
+    });
     await p.close();
   });
 
@@ -130,9 +154,19 @@ describe('WebSocket /ws conformance', () => {
     const s = await p.ask({ type: 'state' });
     expect(s.type).toBe('state');
     expect(Object.keys(s.data).slice(0, 2)).toEqual(['episode_id', 'step_count']);
-    expect(s.data).toMatchObject({ world: { name: 'crm', version: '1.0.0' }, fixture: { id: 'small_startup' }, seed: 3, clock: { mode: 'tick' }, call_count: 1 });
+    expect(s.data).toMatchObject({
+      world: { name: 'crm', version: '1.0.0' },
+      fixture: { id: 'small_startup' },
+      seed: 3,
+      clock: { mode: 'tick' },
+      call_count: 1,
+    });
     expect(s.data.changes).toHaveLength(1);
-    expect(s.data.changes[0]).toMatchObject({ table: 'companies', op: 'insert', after: { name: 'Analytical Engines' } });
+    expect(s.data.changes[0]).toMatchObject({
+      table: 'companies',
+      op: 'insert',
+      after: { name: 'Analytical Engines' },
+    });
     await p.close();
   });
 
@@ -142,13 +176,24 @@ describe('WebSocket /ws conformance', () => {
     const invalidJson = await p.ask('{not json');
     expect(invalidJson).toMatchObject({ type: 'error', data: { code: 'INVALID_JSON' } });
     expect(typeof invalidJson.data.message).toBe('string');
-    expect(await p.ask({ type: 'dance' })).toMatchObject({ type: 'error', data: { code: 'UNKNOWN_TYPE' } });
-    expect(await p.ask({ data: {} })).toMatchObject({ type: 'error', data: { code: 'UNKNOWN_TYPE' } });
+    expect(await p.ask({ type: 'dance' })).toMatchObject({
+      type: 'error',
+      data: { code: 'UNKNOWN_TYPE' },
+    });
+    expect(await p.ask({ data: {} })).toMatchObject({
+      type: 'error',
+      data: { code: 'UNKNOWN_TYPE' },
+    });
     const v = await p.ask({ type: 'reset', data: { fixture: 'small_startup', colour: 'blue' } });
     expect(v).toMatchObject({ type: 'error', data: { code: 'VALIDATION_ERROR' } });
-    expect(v.data.errors).toEqual([expect.objectContaining({ type: 'extra_forbidden', loc: ['data', 'colour'] })]);
+    expect(v.data.errors).toEqual([
+      expect.objectContaining({ type: 'extra_forbidden', loc: ['data', 'colour'] }),
+    ]);
     expect(v.data.message).toContain('colour');
-    expect(await p.ask([1, 2])).toMatchObject({ type: 'error', data: { code: 'VALIDATION_ERROR' } });
+    expect(await p.ask([1, 2])).toMatchObject({
+      type: 'error',
+      data: { code: 'VALIDATION_ERROR' },
+    });
     // Nothing was created or replaced by the refused reset: the earlier write is still there.
     const s = await p.ask({ type: 'state' });
     expect(s.data.changes).toHaveLength(1);
@@ -197,25 +242,68 @@ describe('WebSocket /ws conformance', () => {
     const seen = await b.ask(call('search_contacts', { query: 'a0@example.com' }));
     expect(seen.data.observation.result.data.contacts).toEqual([]);
     // The same email is free in B's world, taken in A's.
-    expect((await b.ask(call('create_contact', { name: 'B', email: 'a0@example.com' }))).data.observation.error).toBeNull();
-    expect((await a.ask(call('create_contact', { name: 'A', email: 'a0@example.com' }))).data.metadata.seahaven_error.code).toBe('conflict');
+    expect(
+      (await b.ask(call('create_contact', { name: 'B', email: 'a0@example.com' }))).data.observation
+        .error,
+    ).toBeNull();
+    expect(
+      (await a.ask(call('create_contact', { name: 'A', email: 'a0@example.com' }))).data.metadata
+        .seahaven_error.code,
+    ).toBe('conflict');
     await Promise.all([a.close(), b.close()]);
   });
 
   it('answers mcp frames with JSON-RPC on the session instance, without counting steps', async () => {
     const p = await openReset();
-    const list = await p.ask({ type: 'mcp', data: { jsonrpc: '2.0', id: 1, method: 'tools/list' } });
+    const list = await p.ask({
+      type: 'mcp',
+      data: { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+    });
     expect(list).toMatchObject({ type: 'mcp', data: { jsonrpc: '2.0', id: 1 } });
     expect(list.data.result.tools).toHaveLength(crm.tools.length);
-    const made = await p.ask({ type: 'mcp', data: { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'create_company', arguments: { name: 'Via MCP' } } } });
+    const made = await p.ask({
+      type: 'mcp',
+      data: {
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'tools/call',
+        params: { name: 'create_company', arguments: { name: 'Via MCP' } },
+      },
+    });
     expect(made.data.result.data.name).toBe('Via MCP');
     expect(made.data.result.is_error).toBe(false);
-    const failed = await p.ask({ type: 'mcp', data: { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'get_contact', arguments: { id: 'x' } } } });
-    expect(failed.data.error).toMatchObject({ code: -32603, data: { error_type: 'execution_error', seahaven_error: { code: 'not_found' } } });
-    const created = await p.ask({ type: 'mcp', data: { jsonrpc: '2.0', id: 4, method: 'openenv/session/create' } });
+    const failed = await p.ask({
+      type: 'mcp',
+      data: {
+        jsonrpc: '2.0',
+        id: 3,
+        method: 'tools/call',
+        params: { name: 'get_contact', arguments: { id: 'x' } },
+      },
+    });
+    expect(failed.data.error).toMatchObject({
+      code: -32603,
+      data: { error_type: 'execution_error', seahaven_error: { code: 'not_found' } },
+    });
+    const created = await p.ask({
+      type: 'mcp',
+      data: { jsonrpc: '2.0', id: 4, method: 'openenv/session/create' },
+    });
     const own = created.data.result.session_id;
     expect(typeof own).toBe('string');
-    expect((await p.ask({ type: 'mcp', data: { jsonrpc: '2.0', id: 5, method: 'openenv/session/close', params: { session_id: own } } })).data.error.code).toBe(-32600);
+    expect(
+      (
+        await p.ask({
+          type: 'mcp',
+          data: {
+            jsonrpc: '2.0',
+            id: 5,
+            method: 'openenv/session/close',
+            params: { session_id: own },
+          },
+        })
+      ).data.error.code,
+    ).toBe(-32600);
     expect((await p.ask({ type: 'mcp', data: 'nope' })).data.code).toBe('VALIDATION_ERROR');
     const s = (await p.ask({ type: 'state' })).data;
     expect(s.step_count).toBe(0);
@@ -276,23 +364,35 @@ describe('WebSocket /ws conformance', () => {
       const payload = Buffer.from(text);
       expect(payload.length).toBeLessThan(126);
       const mask = Buffer.from([1, 2, 3, 4]);
-      return Buffer.concat([Buffer.from([0x81, 0x80 | payload.length]), mask, Buffer.from(payload.map((b, i) => b ^ mask[i % 4]))]);
+      return Buffer.concat([
+        Buffer.from([0x81, 0x80 | payload.length]),
+        mask,
+        Buffer.from(payload.map((b, i) => b ^ mask[i % 4])),
+      ]);
     };
     const url = new URL(server.url);
     const sock = connect(Number(url.port), url.hostname);
     await new Promise((r) => sock.once('connect', r));
-    const frames = [JSON.stringify({ type: 'reset', data: { seed: 3 } }), JSON.stringify({ type: 'state' }), JSON.stringify({ type: 'state' })];
+    const frames = [
+      JSON.stringify({ type: 'reset', data: { seed: 3 } }),
+      JSON.stringify({ type: 'state' }),
+      JSON.stringify({ type: 'state' }),
+    ];
     // The request and the first frames leave in one write, so they reach the server before its session exists.
-    sock.write(Buffer.concat([
-      Buffer.from(`GET /ws HTTP/1.1\r\nHost: ${url.host}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n`),
-      ...frames.map(masked),
-    ]));
+    sock.write(
+      Buffer.concat([
+        Buffer.from(
+          `GET /ws HTTP/1.1\r\nHost: ${url.host}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n`,
+        ),
+        ...frames.map(masked),
+      ]),
+    );
     let got = Buffer.alloc(0);
     const types = (): string[] => {
       const text = got.toString('latin1');
       const body = got.subarray(text.indexOf('\r\n\r\n') + 4);
       const out: string[] = [];
-      for (let i = 0; i + 2 <= body.length; ) {
+      for (let i = 0; i + 2 <= body.length;) {
         let len = body[i + 1] & 0x7f;
         let at = i + 2;
         if (len === 126) {
@@ -306,7 +406,12 @@ describe('WebSocket /ws conformance', () => {
       }
       return out;
     };
-    await new Promise<void>((resolve) => sock.on('data', (d: Buffer) => ((got = Buffer.concat([got, d])), types().length >= 3 && resolve())));
+    await new Promise<void>((resolve) =>
+      sock.on(
+        'data',
+        (d: Buffer) => ((got = Buffer.concat([got, d])), types().length >= 3 && resolve()),
+      ),
+    );
     // Anything answered twice would show up within a few more turns of the loop.
     await new Promise((r) => setTimeout(r, 50));
     expect(got.toString('latin1')).toMatch(/^HTTP\/1\.1 101/);
@@ -316,12 +421,25 @@ describe('WebSocket /ws conformance', () => {
 
   it('serves a second world under its name; the first answers at the root and under its name', async () => {
     const notes = defineWorld({
-      name: 'notes', version: '2.0.0', schema: 'CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT NOT NULL) STRICT;',
-      tools: [defineTool({ name: 'add_note', description: 'Add a note.', input: z.object({ body: z.string() }), run: (ctx, { body }) => ctx.db.run('INSERT INTO notes (body) VALUES (?)', body) })],
+      name: 'notes',
+      version: '2.0.0',
+      schema: 'CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT NOT NULL) STRICT;',
+      tools: [
+        defineTool({
+          name: 'add_note',
+          description: 'Add a note.',
+          input: z.object({ body: z.string() }),
+          run: (ctx, { body }) => ctx.db.run('INSERT INTO notes (body) VALUES (?)', body),
+        }),
+      ],
     });
     const two = await startServer({ worlds: [crm, notes], port: 0 });
     try {
-      for (const [prefix, world] of [['', 'crm'], ['/crm', 'crm'], ['/notes', 'notes']]) {
+      for (const [prefix, world] of [
+        ['', 'crm'],
+        ['/crm', 'crm'],
+        ['/notes', 'notes'],
+      ]) {
         const p = await WireProbe.open(wsUrl(two, prefix));
         const s = await p.ask({ type: 'state' });
         expect(s.data.world.name).toBe(world);

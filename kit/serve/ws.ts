@@ -8,29 +8,52 @@ import type { Context, MiddlewareHandler } from 'hono';
 import type { WebSocket } from 'ws';
 import type { ClusterRouter } from './cluster.ts';
 import { handedOver } from './cluster-protocol.ts';
-import { FrameError, describeError, errorFrame, frameErrorText, logInternal, resourceError, validationError } from './errors.ts';
+import {
+  FrameError,
+  describeError,
+  errorFrame,
+  frameErrorText,
+  logInternal,
+  resourceError,
+  validationError,
+} from './errors.ts';
 import type { Endpoint } from './endpoint.ts';
 import type { FairScheduler } from './scheduler.ts';
 import { CapacityError, type EndReason, type Session } from './sessions.ts';
 import { FORK_HEADER, ForkRelay, forkHolder } from './ws-relay.ts';
 
 const OPEN = 1;
-const SHUTTING_DOWN = errorFrame('SESSION_ERROR', 'the server is shutting down; reconnect to a running server');
+const SHUTTING_DOWN = errorFrame(
+  'SESSION_ERROR',
+  'the server is shutting down; reconnect to a running server',
+);
 
 /** The answer to each frame a session ended without running, by why it ended (idle sessions have none queued). */
 const NOT_RUN: Record<EndReason, string> = {
-  close: errorFrame('SESSION_ERROR', 'the session was closed before this request ran; reconnect to start a new one'),
+  close: errorFrame(
+    'SESSION_ERROR',
+    'the session was closed before this request ran; reconnect to start a new one',
+  ),
   disconnect: '',
   replaced: errorFrame('SESSION_ERROR', 'the session was replaced before this request ran'),
-  idle: errorFrame('SESSION_ERROR', 'the session ended idle before this request ran; reconnect to start a new one'),
-  shutdown: errorFrame('SESSION_ERROR', 'the server is shutting down and could not finish this request in its grace period; reconnect to a running server and retry'),
+  idle: errorFrame(
+    'SESSION_ERROR',
+    'the session ended idle before this request ran; reconnect to start a new one',
+  ),
+  shutdown: errorFrame(
+    'SESSION_ERROR',
+    'the server is shutting down and could not finish this request in its grace period; reconnect to a running server and retry',
+  ),
 };
 
 const CLOSE: Record<EndReason, [number, string]> = {
   close: [1000, 'session closed'],
   disconnect: [1000, ''],
   replaced: [1000, 'session replaced'],
-  idle: [1000, 'session idle too long; reconnect to start a new one (raise --session-timeout to keep idle sessions longer)'],
+  idle: [
+    1000,
+    'session idle too long; reconnect to start a new one (raise --session-timeout to keep idle sessions longer)',
+  ],
   shutdown: [1001, 'server shutting down'],
 };
 
@@ -50,12 +73,18 @@ function relayHeaders(c: Context): Record<string, string> {
  * @example
  * app.get('/ws', wsRoute(endpoint, scheduler, console.error));
  */
-export function wsRoute(ep: Endpoint, scheduler: FairScheduler, logger: (line: string) => void, cluster?: ClusterRouter): MiddlewareHandler {
+export function wsRoute(
+  ep: Endpoint,
+  scheduler: FairScheduler,
+  logger: (line: string) => void,
+  cluster?: ClusterRouter,
+): MiddlewareHandler {
   return upgradeWebSocket(
     (c) => {
       let session: Session | null = null;
       // A connection another worker relays to adopt a fork held here takes the fork's place under --max-sessions.
-      const adopting = cluster !== undefined && handedOver(c) ? c.req.header(FORK_HEADER) : undefined;
+      const adopting =
+        cluster !== undefined && handedOver(c) ? c.req.header(FORK_HEADER) : undefined;
       const relayable = cluster !== undefined && !handedOver(c);
       const headers = relayable ? relayHeaders(c) : {};
       let relay: ForkRelay | null = null;
@@ -63,17 +92,37 @@ export function wsRoute(ep: Endpoint, scheduler: FairScheduler, logger: (line: s
         onOpen(_event, ws) {
           const socket = ws.raw as WebSocket;
           try {
-            session = ep.openSession('ws', undefined, adopting !== undefined && ep.registry.holdsFork(adopting) ? 1 : 0);
+            session = ep.openSession(
+              'ws',
+              undefined,
+              adopting !== undefined && ep.registry.holdsFork(adopting) ? 1 : 0,
+            );
           } catch (e) {
             if (e instanceof CapacityError) {
-              socket.send(errorFrame('CAPACITY_REACHED', e.message, undefined, { active_sessions: e.activeSessions, max_sessions: e.maxSessions }));
+              socket.send(
+                errorFrame('CAPACITY_REACHED', e.message, undefined, {
+                  active_sessions: e.activeSessions,
+                  max_sessions: e.maxSessions,
+                }),
+              );
               socket.close(1000, 'capacity reached');
             } else {
-              const fe = e instanceof FrameError ? e : (resourceError(e) ?? new FrameError('SESSION_ERROR', `could not open a session: ${logInternal(logger, `opening a session on ${ep.name}`, e)}`));
+              const fe =
+                e instanceof FrameError
+                  ? e
+                  : (resourceError(e) ??
+                    new FrameError(
+                      'SESSION_ERROR',
+                      `could not open a session: ${logInternal(logger, `opening a session on ${ep.name}`, e)}`,
+                    ));
               socket.send(errorFrame(fe.code, fe.message, undefined, fe.extra));
               // 1013: try again later, as for a server out of memory for now.
               if (fe.code === 'RESOURCE_EXHAUSTED') socket.close(1013, 'memory budget reached');
-              else socket.close(fe.code === 'SESSION_ERROR' && ep.closing ? 1001 : 1011, fe.code === 'FACTORY_ERROR' ? 'factory error' : 'session error');
+              else
+                socket.close(
+                  fe.code === 'SESSION_ERROR' && ep.closing ? 1001 : 1011,
+                  fe.code === 'FACTORY_ERROR' ? 'factory error' : 'session error',
+                );
             }
             return;
           }
@@ -85,7 +134,8 @@ export function wsRoute(ep: Endpoint, scheduler: FairScheduler, logger: (line: s
           socket.on('message', (data: Buffer) => {
             try {
               if (relay !== null) return relay.push(data);
-              const holder = relayable && !ep.closing ? forkHolder(data.toString('utf8'), cluster!) : undefined;
+              const holder =
+                relayable && !ep.closing ? forkHolder(data.toString('utf8'), cluster!) : undefined;
               if (holder !== undefined) {
                 const r = (relay = new ForkRelay(socket, data));
                 // In the session's turn, after the frames before it are answered (the session waits meanwhile). Once the
@@ -103,7 +153,19 @@ export function wsRoute(ep: Endpoint, scheduler: FairScheduler, logger: (line: s
                     }
                     relay = null;
                     const [, ...after] = r.takeBack();
-                    scheduler.outbox.send(socket, frameErrorText(validationError('invalid reset data', [{ type: 'value_error', loc: ['data', 'fork_token'], msg: taken, input: holder.token }])));
+                    scheduler.outbox.send(
+                      socket,
+                      frameErrorText(
+                        validationError('invalid reset data', [
+                          {
+                            type: 'value_error',
+                            loc: ['data', 'fork_token'],
+                            msg: taken,
+                            input: holder.token,
+                          },
+                        ]),
+                      ),
+                    );
                     for (const f of after) scheduler.push(s, f.toString('utf8'));
                   });
                 });
@@ -136,6 +198,11 @@ export function wsRoute(ep: Endpoint, scheduler: FairScheduler, logger: (line: s
         onError() {},
       };
     },
-    { onError: (e) => logger(`[seahaven] WebSocket handler error on ${ep.name}: ${(e as Error)?.stack ?? String(e)}`) },
+    {
+      onError: (e) =>
+        logger(
+          `[seahaven] WebSocket handler error on ${ep.name}: ${(e as Error)?.stack ?? String(e)}`,
+        ),
+    },
   );
 }

@@ -31,36 +31,76 @@ const addNote = defineTool({
   run: (ctx, { text }) => ctx.db.run('INSERT INTO notes (text) VALUES (?)', text).lastInsertRowid,
 });
 const SCHEMA = 'CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT NOT NULL) STRICT;';
-const notes = defineWorld({ name: 'notes', version: '1.0.0', schema: SCHEMA, tools: [listNotes, deleteNote, addNote] });
+const notes = defineWorld({
+  name: 'notes',
+  version: '1.0.0',
+  schema: SCHEMA,
+  tools: [listNotes, deleteNote, addNote],
+});
 const desk = defineWorld({
   name: 'desk',
   version: '1.0.0',
   schema: 'CREATE TABLE desks (id INTEGER PRIMARY KEY) STRICT;',
-  tools: [defineTool({ name: 'tidy', description: 'Tidy the desk.', input: z.object({}), annotations: { title: 'Tidy up', idempotentHint: true }, run: () => null })],
+  tools: [
+    defineTool({
+      name: 'tidy',
+      description: 'Tidy the desk.',
+      input: z.object({}),
+      annotations: { title: 'Tidy up', idempotentHint: true },
+      run: () => null,
+    }),
+  ],
   worlds: { notes: { world: notes, prefix: 'notes_', block: ['add_note'] } },
 });
 
-const spec = (annotations: unknown): ToolSpec => ({ name: 'find_notes', description: 'Find notes.', input: z.object({}), annotations: annotations as ToolSpec['annotations'], run: () => null });
+const spec = (annotations: unknown): ToolSpec => ({
+  name: 'find_notes',
+  description: 'Find notes.',
+  input: z.object({}),
+  annotations: annotations as ToolSpec['annotations'],
+  run: () => null,
+});
 
 describe('defineTool annotations', () => {
   it('keeps the annotations given, and a tool without them has none', () => {
-    expect(listNotes.annotations).toEqual({ title: 'List notes', readOnlyHint: true, openWorldHint: false });
+    expect(listNotes.annotations).toEqual({
+      title: 'List notes',
+      readOnlyHint: true,
+      openWorldHint: false,
+    });
     expect(Object.isFrozen(listNotes.annotations)).toBe(true);
     expect('annotations' in addNote).toBe(false);
     // An explicitly undefined hint is left out rather than sent as null.
-    expect(defineTool(spec({ title: ' Find notes ', readOnlyHint: undefined })).annotations).toEqual({ title: 'Find notes' });
+    expect(
+      defineTool(spec({ title: ' Find notes ', readOnlyHint: undefined })).annotations,
+    ).toEqual({ title: 'Find notes' });
   });
 
   it.each([
-    [[], /defineTool\("find_notes"\): annotations must be an object, like annotations: \{ title: 'Find contacts', readOnlyHint: true \}; got an array/],
+    [
+      [],
+      /defineTool\("find_notes"\): annotations must be an object, like annotations: \{ title: 'Find contacts', readOnlyHint: true \}; got an array/,
+    ],
     ['read only', /defineTool\("find_notes"\): annotations must be an object/],
     [null, /annotations must be an object.*got null/],
-    [{ readonly: true }, /defineTool\("find_notes"\): annotations has unknown key\(s\) "readonly"; MCP's tool annotations are title, readOnlyHint, destructiveHint, idempotentHint, openWorldHint/],
-    [{ readOnlyHint: 'yes' }, /defineTool\("find_notes"\): annotations.readOnlyHint must be true or false; got "yes"/],
+    [
+      { readonly: true },
+      /defineTool\("find_notes"\): annotations has unknown key\(s\) "readonly"; MCP's tool annotations are title, readOnlyHint, destructiveHint, idempotentHint, openWorldHint/,
+    ],
+    [
+      { readOnlyHint: 'yes' },
+      /defineTool\("find_notes"\): annotations.readOnlyHint must be true or false; got "yes"/,
+    ],
     [{ openWorldHint: 1 }, /annotations.openWorldHint must be true or false; got 1/],
-    [{ title: '' }, /annotations.title must be a non-empty string, like title: 'Find contacts'; got ""/],
+    [
+      { title: '' },
+      /annotations.title must be a non-empty string, like title: 'Find contacts'; got ""/,
+    ],
     [{ title: 7 }, /annotations.title must be a non-empty string.*got 7/],
-    [{ readOnlyHint: true, destructiveHint: true }, /both read-only and destructive.*drop one of readOnlyHint and destructiveHint/],
+    [
+      { readOnlyHint: true, destructiveHint: true },
+      /both read-only and destructive.*drop one of readOnlyHint and destructiveHint/,
+    ],
   ])('refuses %j with a message naming the tool and the fix', (annotations, message) => {
     expect(() => defineTool(spec(annotations))).toThrow(DefinitionError);
     expect(() => defineTool(spec(annotations))).toThrow(message);
@@ -68,14 +108,17 @@ describe('defineTool annotations', () => {
 });
 
 describe('annotations in tool listings', () => {
-  it('inst.tools() carries them; a mounted world\'s tools keep theirs under the prefixed name', () => {
+  it("inst.tools() carries them; a mounted world's tools keep theirs under the prefixed name", () => {
     const inst = desk.instance();
     expect(inst.tools().map((t) => [t.name, t.annotations])).toEqual([
       ['tidy', { title: 'Tidy up', idempotentHint: true }],
       ['notes_list_notes', { title: 'List notes', readOnlyHint: true, openWorldHint: false }],
       ['notes_delete_note', { readOnlyHint: false, destructiveHint: true, idempotentHint: true }],
     ]);
-    const plain = notes.instance().tools().find((t) => t.name === 'add_note')!;
+    const plain = notes
+      .instance()
+      .tools()
+      .find((t) => t.name === 'add_note')!;
     expect('annotations' in plain).toBe(false);
     inst.destroy();
   });
@@ -91,7 +134,10 @@ async function rawToolsList(world: World): Promise<Record<string, unknown>[]> {
   await client.connect(clientSide);
   const replies: unknown[] = [];
   const onmessage = clientSide.onmessage!;
-  clientSide.onmessage = (m, extra) => (replies.push(JSON.parse(JSON.stringify(m))), onmessage(m, extra));
+  clientSide.onmessage = (m, extra) => (
+    replies.push(JSON.parse(JSON.stringify(m))),
+    onmessage(m, extra)
+  );
   await client.listTools();
   await client.close();
   inst.destroy();
@@ -102,8 +148,16 @@ describe('annotations in MCP tools/list', () => {
   it('are sent as declared; a tool without them sends no annotations key at all', async () => {
     const tools = await rawToolsList(notes);
     expect(tools.map((t) => t.name)).toEqual(['list_notes', 'delete_note', 'add_note']);
-    expect(tools[0].annotations).toEqual({ title: 'List notes', readOnlyHint: true, openWorldHint: false });
-    expect(tools[1].annotations).toEqual({ readOnlyHint: false, destructiveHint: true, idempotentHint: true });
+    expect(tools[0].annotations).toEqual({
+      title: 'List notes',
+      readOnlyHint: true,
+      openWorldHint: false,
+    });
+    expect(tools[1].annotations).toEqual({
+      readOnlyHint: false,
+      destructiveHint: true,
+      idempotentHint: true,
+    });
     expect(Object.keys(tools[2]).sort()).toEqual(['description', 'inputSchema', 'name']);
   });
 
@@ -120,10 +174,20 @@ describe('annotations in MCP tools/list', () => {
     const mcp = createMcpHttpHandler({ world: desk });
     const client = new Client({ name: 'annotations-http-test', version: '1.0.0' });
     try {
-      await client.connect(new StreamableHTTPClientTransport(new URL('http://127.0.0.1/mcp?seed=1'), { fetch: (url, init) => mcp(new Request(url, init)) }));
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL('http://127.0.0.1/mcp?seed=1'), {
+          fetch: (url, init) => mcp(new Request(url, init)),
+        }),
+      );
       const { tools } = await client.listTools();
-      expect(tools.map((t) => [t.name, t.annotations])).toEqual(desk.toolListings().map((t) => [t.name, t.annotations]));
-      expect(tools.find((t) => t.name === 'notes_delete_note')?.annotations).toEqual({ readOnlyHint: false, destructiveHint: true, idempotentHint: true });
+      expect(tools.map((t) => [t.name, t.annotations])).toEqual(
+        desk.toolListings().map((t) => [t.name, t.annotations]),
+      );
+      expect(tools.find((t) => t.name === 'notes_delete_note')?.annotations).toEqual({
+        readOnlyHint: false,
+        destructiveHint: true,
+        idempotentHint: true,
+      });
     } finally {
       await client.close();
       await mcp.close();

@@ -16,8 +16,19 @@ describe('a bounded call log', () => {
     const log = inst.callLog();
     expect(log).toHaveLength(80);
     expect(log.filter((e) => e.result_dropped).length).toBeGreaterThan(40);
-    expect(log[0]).toMatchObject({ index: 1, tool: 'create_company', args: { name: 'Acme 0' }, ok: true, result_dropped: true, result_bytes: expect.any(Number) });
-    expect(log.at(-1)).toMatchObject({ index: 80, tool: 'list_contacts', result: expect.anything() });
+    expect(log[0]).toMatchObject({
+      index: 1,
+      tool: 'create_company',
+      args: { name: 'Acme 0' },
+      ok: true,
+      result_dropped: true,
+      result_bytes: expect.any(Number),
+    });
+    expect(log.at(-1)).toMatchObject({
+      index: 80,
+      tool: 'list_contacts',
+      result: expect.anything(),
+    });
     expect(inst.changeLog().filter((c) => c.table === 'companies')).toHaveLength(40);
 
     using again = crm.instance({ fixture: 'small_startup', seed: 3 });
@@ -30,15 +41,27 @@ describe('a bounded call log', () => {
   });
 
   it('refuses a bound that is not a whole number of bytes, naming the option', () => {
-    expect(() => crm.instance({ fixture: 'small_startup', maxCallLogBytes: -1 })).toThrow(/maxCallLogBytes must be a whole number of bytes >= 0/);
+    expect(() => crm.instance({ fixture: 'small_startup', maxCallLogBytes: -1 })).toThrow(
+      /maxCallLogBytes must be a whole number of bytes >= 0/,
+    );
     expect(() => createApp({ worlds: [crm], maxCallLogBytes: 1.5 })).toThrow(/maxCallLogBytes/);
   });
 
   it('a server passes its bound to every session', async () => {
     const seahaven = createApp({ worlds: [crm], maxCallLogBytes: 32 * 1024 });
-    const post = (body: unknown) => ({ method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+    const post = (body: unknown) => ({
+      method: 'POST',
+      body: JSON.stringify(body),
+      headers: { 'content-type': 'application/json' },
+    });
     await seahaven.app.request('/reset', post({ fixture: 'small_startup' }));
-    for (let i = 0; i < 20; i++) await seahaven.app.request('/step', post({ action: { type: 'call_tool', tool_name: 'list_contacts', arguments: { limit: 100 } } }));
+    for (let i = 0; i < 20; i++)
+      await seahaven.app.request(
+        '/step',
+        post({
+          action: { type: 'call_tool', tool_name: 'list_contacts', arguments: { limit: 100 } },
+        }),
+      );
     const [session] = [...seahaven.sessions.list()];
     const log = session.inst.callLog();
     expect(log).toHaveLength(20);

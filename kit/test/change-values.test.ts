@@ -26,9 +26,14 @@ const kinds = defineWorld({
     defineTool({
       name: 'sql',
       description: 'Run one statement with parameters (hex strings prefixed "hex:" are BLOBs).',
-      input: z.object({ sql: z.string(), params: z.array(z.union([z.string(), z.number(), z.null()])).default([]) }),
+      input: z.object({
+        sql: z.string(),
+        params: z.array(z.union([z.string(), z.number(), z.null()])).default([]),
+      }),
       run(ctx, { sql, params }) {
-        const values = params.map((p) => (typeof p === 'string' && p.startsWith('hex:') ? Buffer.from(p.slice(4), 'hex') : p));
+        const values = params.map((p) =>
+          typeof p === 'string' && p.startsWith('hex:') ? Buffer.from(p.slice(4), 'hex') : p,
+        );
         return ctx.db.run(sql, ...values).changes;
       },
     }),
@@ -37,7 +42,12 @@ const kinds = defineWorld({
       description: 'Insert a row with a large text and a large BLOB.',
       input: z.object({ id: z.string() }),
       run(ctx, { id }) {
-        return ctx.db.run("INSERT INTO things VALUES (?, '9007199254740993', -0.25, ?, ?)", id, big, blob).changes;
+        return ctx.db.run(
+          "INSERT INTO things VALUES (?, '9007199254740993', -0.25, ?, ?)",
+          id,
+          big,
+          blob,
+        ).changes;
       },
     }),
   ],
@@ -52,8 +62,19 @@ describe('row values in the change history', () => {
     ok(inst.call('sql', { sql: "UPDATE things SET t = NULL, r = 2.0 WHERE id = 'b'" }));
     const changes = inst.changes();
     expect(changes).toEqual([
-      { table: 'things', op: 'update', key: { id: 'b' }, before: { id: 'b', r: null, t: '' }, after: { id: 'b', r: 2, t: null } },
-      { table: 'things', op: 'insert', key: { id: 'c' }, after: { id: 'c', i: '9007199254740993', r: -0.25, t: big, b: blob.toString('base64') } },
+      {
+        table: 'things',
+        op: 'update',
+        key: { id: 'b' },
+        before: { id: 'b', r: null, t: '' },
+        after: { id: 'b', r: 2, t: null },
+      },
+      {
+        table: 'things',
+        op: 'insert',
+        key: { id: 'c' },
+        after: { id: 'c', i: '9007199254740993', r: -0.25, t: big, b: blob.toString('base64') },
+      },
     ]);
     expect(inst.changeLog().map((e) => [e.call, e.op, e.key])).toEqual([
       [1, 'insert', { id: 'c' }],
@@ -67,7 +88,9 @@ describe('row values in the change history', () => {
     ok(inst.call('sql', { sql: "UPDATE things SET i = 5 WHERE id = 'a'" }));
     ok(inst.call('sql', { sql: "UPDATE things SET i = 5 WHERE id = 'a'" }));
     ok(inst.call('sql', { sql: "UPDATE things SET b = ? WHERE id = 'b'", params: ['hex:'] }));
-    expect(inst.changeLog().map((e) => [e.call, e.before, e.after])).toEqual([[2, { id: 'a', i: 1 }, { id: 'a', i: 5 }]]);
+    expect(inst.changeLog().map((e) => [e.call, e.before, e.after])).toEqual([
+      [2, { id: 'a', i: 1 }, { id: 'a', i: 5 }],
+    ]);
     ok(inst.call('sql', { sql: "UPDATE things SET i = 1 WHERE id = 'a'" }));
     expect(inst.changes()).toEqual([]);
   });
@@ -75,7 +98,12 @@ describe('row values in the change history', () => {
   it('give a fixture row deleted by the first call that touched it its fixture values', () => {
     const inst = kinds.instance({ fixture: 'base' });
     ok(inst.call('sql', { sql: "DELETE FROM things WHERE id = 'a'" }));
-    const deleted = { table: 'things', op: 'delete', key: { id: 'a' }, before: { id: 'a', i: 1, r: 1.5, t: 'alpha', b: Buffer.from([0, 255]).toString('base64') } };
+    const deleted = {
+      table: 'things',
+      op: 'delete',
+      key: { id: 'a' },
+      before: { id: 'a', i: 1, r: 1.5, t: 'alpha', b: Buffer.from([0, 255]).toString('base64') },
+    };
     expect(inst.changes()).toEqual([deleted]);
     expect(inst.changeLog()).toEqual([{ call: 1, tool: 'sql', ...deleted }]);
   });

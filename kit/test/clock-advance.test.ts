@@ -9,7 +9,8 @@ const DAY = 86_400_000;
 const rent = defineWorld({
   name: 'rent',
   version: '1',
-  schema: 'CREATE TABLE leases (id TEXT PRIMARY KEY, paid_through TEXT NOT NULL) STRICT; CREATE TABLE charges (id TEXT PRIMARY KEY, lease TEXT NOT NULL, at TEXT NOT NULL) STRICT;',
+  schema:
+    'CREATE TABLE leases (id TEXT PRIMARY KEY, paid_through TEXT NOT NULL) STRICT; CREATE TABLE charges (id TEXT PRIMARY KEY, lease TEXT NOT NULL, at TEXT NOT NULL) STRICT;',
   tools: [
     defineTool({
       name: 'sign_lease',
@@ -25,11 +26,22 @@ const rent = defineWorld({
   // Every lease is charged once per whole 30 days that passed, stamped at the day it fell due.
   onClockAdvance(ctx, { from, to }) {
     let charged = 0;
-    for (const lease of ctx.db.all<{ id: string; paid_through: string }>('SELECT id, paid_through FROM leases ORDER BY id')) {
+    for (const lease of ctx.db.all<{ id: string; paid_through: string }>(
+      'SELECT id, paid_through FROM leases ORDER BY id',
+    )) {
       let due = Date.parse(lease.paid_through) + 30 * DAY;
       while (due <= to) {
-        ctx.db.run('INSERT INTO charges (id, lease, at) VALUES (?, ?, ?)', ctx.ids.token('ch_', 6), lease.id, new Date(due).toISOString());
-        ctx.db.run('UPDATE leases SET paid_through = ? WHERE id = ?', new Date(due).toISOString(), lease.id);
+        ctx.db.run(
+          'INSERT INTO charges (id, lease, at) VALUES (?, ?, ?)',
+          ctx.ids.token('ch_', 6),
+          lease.id,
+          new Date(due).toISOString(),
+        );
+        ctx.db.run(
+          'UPDATE leases SET paid_through = ? WHERE id = ?',
+          new Date(due).toISOString(),
+          lease.id,
+        );
         due += 30 * DAY;
         charged++;
       }
@@ -49,7 +61,11 @@ describe('onClockAdvance', () => {
     expect(inst.clock.now()).toBe(start + 65 * DAY);
     inst.clock.advance(DAY * 30);
     expect(inst.query('SELECT count(*) AS n FROM charges')).toEqual([{ n: 3 }]);
-    expect(inst.callLog().map((c) => [c.index, c.tool, c.args])).toEqual([[1, 'sign_lease', {}], [2, 'advance_clock', { ms: 65 * DAY }], [3, 'advance_clock', { ms: 30 * DAY }]]);
+    expect(inst.callLog().map((c) => [c.index, c.tool, c.args])).toEqual([
+      [1, 'sign_lease', {}],
+      [2, 'advance_clock', { ms: 65 * DAY }],
+      [3, 'advance_clock', { ms: 30 * DAY }],
+    ]);
     expect(inst.changes().filter((c) => c.table === 'charges')).toHaveLength(3);
   });
 
@@ -85,14 +101,27 @@ describe('onClockAdvance', () => {
   });
 
   it('leaves worlds without a hook as they were: the clock moves and nothing is recorded', () => {
-    const plain = defineWorld({ name: 'plain', version: '1', schema: 'CREATE TABLE t (id INTEGER PRIMARY KEY) STRICT;', tools: rent.tools as never });
+    const plain = defineWorld({
+      name: 'plain',
+      version: '1',
+      schema: 'CREATE TABLE t (id INTEGER PRIMARY KEY) STRICT;',
+      tools: rent.tools as never,
+    });
     const inst = plain.instance();
     const start = inst.clock.now();
     expect(inst.advanceClock(1000)).toEqual({ ok: true, result: null });
     inst.clock.advance(1000);
     expect(inst.clock.now()).toBe(start + 2000);
     expect(inst.callLog()).toEqual([]);
-    expect(() => defineWorld({ name: 'x', version: '1', schema: 'CREATE TABLE t (id INTEGER PRIMARY KEY) STRICT;', tools: rent.tools as never, onClockAdvance: 5 as never })).toThrow(DefinitionError);
+    expect(() =>
+      defineWorld({
+        name: 'x',
+        version: '1',
+        schema: 'CREATE TABLE t (id INTEGER PRIMARY KEY) STRICT;',
+        tools: rent.tools as never,
+        onClockAdvance: 5 as never,
+      }),
+    ).toThrow(DefinitionError);
   });
 });
 
@@ -108,14 +137,24 @@ describe('advance_clock over OpenEnv', () => {
       expect(await env.advanceClock(31 * DAY)).toEqual({ ok: true, result: { charged: 1 } });
       expect(JSON.stringify((await env.state()).changes)).toContain('"table":"charges"');
       await env.close();
-      const post = (path: string, body: unknown) => fetch(server.url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const post = (path: string, body: unknown) =>
+        fetch(server.url + path, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
       await post('/reset', { seed: 4 });
       const bad = await post('/step', { action: { type: 'advance_clock', ms: -5 } });
       expect(bad.status).toBe(422);
-      expect(JSON.stringify(await bad.json())).toContain('ms must be a whole number of milliseconds');
+      expect(JSON.stringify(await bad.json())).toContain(
+        'ms must be a whole number of milliseconds',
+      );
       const ok = await post('/step', { action: { type: 'advance_clock', ms: 1000 } });
       expect(ok.status).toBe(200);
-      expect(((await ok.json()) as { observation: { result: { data: unknown } } }).observation.result.data).toEqual({ charged: 0 });
+      expect(
+        ((await ok.json()) as { observation: { result: { data: unknown } } }).observation.result
+          .data,
+      ).toEqual({ charged: 0 });
     } finally {
       await server.close();
     }

@@ -11,7 +11,8 @@ const DAY = 86_400_000;
 const rent = defineWorld({
   name: 'rent_slices',
   version: '1',
-  schema: 'CREATE TABLE leases (id TEXT PRIMARY KEY, paid_through TEXT NOT NULL) STRICT; CREATE TABLE charges (id TEXT PRIMARY KEY, lease TEXT NOT NULL, at TEXT NOT NULL) STRICT;',
+  schema:
+    'CREATE TABLE leases (id TEXT PRIMARY KEY, paid_through TEXT NOT NULL) STRICT; CREATE TABLE charges (id TEXT PRIMARY KEY, lease TEXT NOT NULL, at TEXT NOT NULL) STRICT;',
   tools: [
     defineTool({
       name: 'sign_lease',
@@ -27,11 +28,22 @@ const rent = defineWorld({
   // Every lease is charged once per whole 30 days that passed; the work may pause after each charge.
   *onClockAdvance(ctx, { from, to }) {
     let charged = 0;
-    for (const lease of ctx.db.all<{ id: string; paid_through: string }>('SELECT id, paid_through FROM leases ORDER BY id')) {
+    for (const lease of ctx.db.all<{ id: string; paid_through: string }>(
+      'SELECT id, paid_through FROM leases ORDER BY id',
+    )) {
       let due = Date.parse(lease.paid_through) + 30 * DAY;
       while (due <= to) {
-        ctx.db.run('INSERT INTO charges (id, lease, at) VALUES (?, ?, ?)', ctx.ids.token('ch_', 6), lease.id, new Date(due).toISOString());
-        ctx.db.run('UPDATE leases SET paid_through = ? WHERE id = ?', new Date(due).toISOString(), lease.id);
+        ctx.db.run(
+          'INSERT INTO charges (id, lease, at) VALUES (?, ?, ?)',
+          ctx.ids.token('ch_', 6),
+          lease.id,
+          new Date(due).toISOString(),
+        );
+        ctx.db.run(
+          'UPDATE leases SET paid_through = ? WHERE id = ?',
+          new Date(due).toISOString(),
+          lease.id,
+        );
         due += 30 * DAY;
         charged++;
         yield;
@@ -91,7 +103,12 @@ describe('a clock advance in slices', () => {
   it('rolls a failure in a late slice back whole, and the instance goes on', () => {
     const logged: string[] = [];
     const inst = leased((line) => logged.push(line));
-    const tables = () => ({ leases: inst.query('SELECT * FROM leases ORDER BY id'), charges: inst.query('SELECT * FROM charges ORDER BY id'), changes: inst.changes(), changeLog: inst.changeLog() });
+    const tables = () => ({
+      leases: inst.query('SELECT * FROM leases ORDER BY id'),
+      charges: inst.query('SELECT * FROM charges ORDER BY id'),
+      changes: inst.changes(),
+      changeLog: inst.changeLog(),
+    });
     const before = tables();
     const start = inst.clock.now();
     try {
@@ -122,9 +139,13 @@ describe('a clock advance in slices', () => {
     }
     expect(refused).toBeInstanceOf(InstanceError);
     expect((refused as InstanceError).code).toBe('advancing');
-    expect(() => inst.changes()).toThrow(/advancing its clock in slices; wait for the advance to finish/);
+    expect(() => inst.changes()).toThrow(
+      /advancing its clock in slices; wait for the advance to finish/,
+    );
     inst.destroy();
-    expect(() => run.slice(0)).toThrow(/destroyed while its clock advanced; the advance was rolled back/);
+    expect(() => run.slice(0)).toThrow(
+      /destroyed while its clock advanced; the advance was rolled back/,
+    );
     // The next instance of the same start sees none of it.
     const next = leased();
     try {
@@ -141,10 +162,22 @@ describe('a clock advance in slices', () => {
 const ledger = defineWorld({
   name: 'ledger_slices',
   version: '1',
-  schema: 'CREATE TABLE entries (id INTEGER PRIMARY KEY, day TEXT NOT NULL) STRICT; CREATE TABLE days (pair TEXT NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (pair, n)) STRICT;',
-  fixtures: { opened: { description: 'One entry.', now: '2026-01-01T00:00:00.000Z', build: (ctx) => void ctx.db.run("INSERT INTO entries (id, day) VALUES (0, 'start')") } },
+  schema:
+    'CREATE TABLE entries (id INTEGER PRIMARY KEY, day TEXT NOT NULL) STRICT; CREATE TABLE days (pair TEXT NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (pair, n)) STRICT;',
+  fixtures: {
+    opened: {
+      description: 'One entry.',
+      now: '2026-01-01T00:00:00.000Z',
+      build: (ctx) => void ctx.db.run("INSERT INTO entries (id, day) VALUES (0, 'start')"),
+    },
+  },
   tools: [
-    defineTool({ name: 'note', description: 'Write one entry.', input: z.object({}), run: (ctx) => ctx.db.run('UPDATE entries SET day = ? WHERE id = 0', ctx.clock.iso()).changes }),
+    defineTool({
+      name: 'note',
+      description: 'Write one entry.',
+      input: z.object({}),
+      run: (ctx) => ctx.db.run('UPDATE entries SET day = ? WHERE id = 0', ctx.clock.iso()).changes,
+    }),
   ],
   // One step, no pause of its own: 3,000 entries and as many rows of a table keyed on two columns.
   *onClockAdvance(ctx) {

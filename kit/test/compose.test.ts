@@ -13,7 +13,12 @@ const billing = defineWorld({
       input: z.object({ customer: z.string(), amount_cents: z.number().int().positive() }),
       run(ctx, { customer, amount_cents }) {
         const id = ctx.ids.token('in_', 12);
-        ctx.db.run('INSERT INTO invoices (id, customer, amount_cents) VALUES (?, ?, ?)', id, customer, amount_cents);
+        ctx.db.run(
+          'INSERT INTO invoices (id, customer, amount_cents) VALUES (?, ?, ?)',
+          id,
+          customer,
+          amount_cents,
+        );
         return ctx.db.one('SELECT * FROM invoices WHERE id = ?', id);
       },
     }),
@@ -22,12 +27,20 @@ const billing = defineWorld({
       description: 'Void an open invoice.',
       input: z.object({ id: z.string() }),
       run(ctx, { id }) {
-        const r = ctx.db.run("UPDATE invoices SET status = 'void' WHERE id = ? AND status = 'open'", id);
+        const r = ctx.db.run(
+          "UPDATE invoices SET status = 'void' WHERE id = ? AND status = 'open'",
+          id,
+        );
         if (r.changes === 0) throw new ToolError('not_open', `invoice ${id} is not open`);
         return { id, status: 'void' };
       },
     }),
-    defineTool({ name: 'list_invoices', description: 'List invoices.', input: z.object({}), run: (ctx) => ctx.db.all('SELECT * FROM invoices ORDER BY id') }),
+    defineTool({
+      name: 'list_invoices',
+      description: 'List invoices.',
+      input: z.object({}),
+      run: (ctx) => ctx.db.all('SELECT * FROM invoices ORDER BY id'),
+    }),
   ],
 });
 
@@ -37,12 +50,23 @@ const winAndBill = defineTool({
   description: 'Mark a deal won and invoice its amount.',
   input: z.object({ deal_id: z.string(), fail_after_billing: z.boolean().default(false) }),
   run(ctx, { deal_id, fail_after_billing }) {
-    const deal = ctx.db.one<{ amount_cents: number; company_id: string }>('SELECT amount_cents, company_id FROM deals WHERE id = ?', deal_id);
+    const deal = ctx.db.one<{ amount_cents: number; company_id: string }>(
+      'SELECT amount_cents, company_id FROM deals WHERE id = ?',
+      deal_id,
+    );
     if (!deal) throw new ToolError('not_found', `no deal ${deal_id}`);
     ctx.db.run("UPDATE deals SET stage = 'won' WHERE id = ?", deal_id);
-    const invoice = ctx.worlds.billing.call('create_invoice', { customer: deal.company_id, amount_cents: deal.amount_cents });
+    const invoice = ctx.worlds.billing.call('create_invoice', {
+      customer: deal.company_id,
+      amount_cents: deal.amount_cents,
+    });
     if (fail_after_billing) throw new ToolError('refused', 'rolled back on purpose');
-    return { deal_id, invoice, open: ctx.worlds.billing.db.all("SELECT id FROM invoices WHERE status = 'open' ORDER BY id").length };
+    return {
+      deal_id,
+      invoice,
+      open: ctx.worlds.billing.db.all("SELECT id FROM invoices WHERE status = 'open' ORDER BY id")
+        .length,
+    };
   },
 });
 
@@ -57,9 +81,18 @@ const company = defineWorld({
 
 describe('composition', () => {
   it('shows one flat tool list, host first, sub-world tools prefixed and filtered', () => {
-    const names = company.instance().tools().map((t) => t.name);
-    expect(names.slice(0, crm.tools.length + 1)).toEqual([...crm.tools.map((t) => t.name), 'win_and_bill']);
-    expect(names.slice(crm.tools.length + 1)).toEqual(['billing_create_invoice', 'billing_void_invoice']);
+    const names = company
+      .instance()
+      .tools()
+      .map((t) => t.name);
+    expect(names.slice(0, crm.tools.length + 1)).toEqual([
+      ...crm.tools.map((t) => t.name),
+      'win_and_bill',
+    ]);
+    expect(names.slice(crm.tools.length + 1)).toEqual([
+      'billing_create_invoice',
+      'billing_void_invoice',
+    ]);
   });
 
   it('changes both stores and names the store of each row', () => {
@@ -84,20 +117,48 @@ describe('composition', () => {
     expect(r).toMatchObject({ ok: false, error: { code: 'refused' } });
     expect(inst.changes()).toEqual([]);
     expect(inst.queryStore('billing', 'SELECT count(*) AS n FROM invoices')).toEqual([{ n: 0 }]);
-    expect(inst.query("SELECT stage FROM deals WHERE id = 'deal_acme_fleet'")).toEqual([{ stage: 'proposal' }]);
+    expect(inst.query("SELECT stage FROM deals WHERE id = 'deal_acme_fleet'")).toEqual([
+      { stage: 'proposal' },
+    ]);
   });
 
   it('keeps separate id streams per world and blocks hidden tools', () => {
     const inst = company.instance({ fixture: 'small_startup' });
-    expect(inst.call('billing_list_invoices', {})).toMatchObject({ ok: false, error: { code: 'unknown_tool' } });
+    expect(inst.call('billing_list_invoices', {})).toMatchObject({
+      ok: false,
+      error: { code: 'unknown_tool' },
+    });
     const fork = inst.fork();
-    expect(fork.call('billing_create_invoice', { customer: 'a', amount_cents: 1 })).toEqual(inst.call('billing_create_invoice', { customer: 'a', amount_cents: 1 }));
+    expect(fork.call('billing_create_invoice', { customer: 'a', amount_cents: 1 })).toEqual(
+      inst.call('billing_create_invoice', { customer: 'a', amount_cents: 1 }),
+    );
   });
 
   it('refuses clashing prefixes and unknown allow/block names at definition', () => {
-    expect(() => defineWorld({ name: 'x', version: '1', schema: crm.schema, tools: [...crm.tools], worlds: { b: { world: billing, prefix: 'billing_', allow: ['nope'] } } })).toThrow(/does not have/);
-    const clash = defineTool({ name: 'billing_void_invoice', description: 'clash', input: z.object({}), run: () => null });
-    expect(() => defineWorld({ name: 'x', version: '1', schema: crm.schema, tools: [clash], worlds: { b: { world: billing, prefix: 'billing_' } } })).toThrow(/clashes/);
+    expect(() =>
+      defineWorld({
+        name: 'x',
+        version: '1',
+        schema: crm.schema,
+        tools: [...crm.tools],
+        worlds: { b: { world: billing, prefix: 'billing_', allow: ['nope'] } },
+      }),
+    ).toThrow(/does not have/);
+    const clash = defineTool({
+      name: 'billing_void_invoice',
+      description: 'clash',
+      input: z.object({}),
+      run: () => null,
+    });
+    expect(() =>
+      defineWorld({
+        name: 'x',
+        version: '1',
+        schema: crm.schema,
+        tools: [clash],
+        worlds: { b: { world: billing, prefix: 'billing_' } },
+      }),
+    ).toThrow(/clashes/);
   });
 });
 
@@ -133,15 +194,29 @@ describe('time passing in a composed world', () => {
     name: 'ledger',
     version: '1.0.0',
     schema: 'CREATE TABLE accrued (at INTEGER PRIMARY KEY, cents INTEGER NOT NULL) STRICT;',
-    tools: [defineTool({ name: 'total', description: 'Interest so far.', input: z.object({}), run: (ctx) => ctx.db.one('SELECT coalesce(sum(cents), 0) AS cents FROM accrued') })],
+    tools: [
+      defineTool({
+        name: 'total',
+        description: 'Interest so far.',
+        input: z.object({}),
+        run: (ctx) => ctx.db.one('SELECT coalesce(sum(cents), 0) AS cents FROM accrued'),
+      }),
+    ],
     onClockAdvance(ctx, { from, to }) {
-      ctx.db.run('INSERT INTO accrued (at, cents) VALUES (?, ?)', to, Math.floor((to - from) / 1000));
+      ctx.db.run(
+        'INSERT INTO accrued (at, cents) VALUES (?, ?)',
+        to,
+        Math.floor((to - from) / 1000),
+      );
       return { accrued: Math.floor((to - from) / 1000) };
     },
   });
   const logTick: WorldSpec['onClockAdvance'] = (ctx, { to }) => {
     // The mount's hook ran first, in the same call: the host sees what it wrote.
-    const seen = ctx.worlds.ledger.db.one<{ n: number }>('SELECT count(*) AS n FROM accrued WHERE at = ?', to)!.n;
+    const seen = ctx.worlds.ledger.db.one<{ n: number }>(
+      'SELECT count(*) AS n FROM accrued WHERE at = ?',
+      to,
+    )!.n;
     ctx.db.run('INSERT INTO ticks (at) VALUES (?)', to);
     return { ledger_rows_seen: seen };
   };
@@ -150,7 +225,9 @@ describe('time passing in a composed world', () => {
       name: 'shop',
       version: '1.0.0',
       schema: 'CREATE TABLE ticks (at INTEGER PRIMARY KEY) STRICT;',
-      tools: [defineTool({ name: 'noop', description: 'Nothing.', input: z.object({}), run: () => null })],
+      tools: [
+        defineTool({ name: 'noop', description: 'Nothing.', input: z.object({}), run: () => null }),
+      ],
       worlds: { ledger: { world: ledger, prefix: 'ledger_' } },
       onClockAdvance: hook ? logTick : undefined,
     });
@@ -165,7 +242,10 @@ describe('time passing in a composed world', () => {
 
   it('runs the mounts first, then the host, as one call: a failure in either undoes both', () => {
     const inst = host(true).instance();
-    expect(inst.advanceClock(2000)).toEqual({ ok: true, result: { ledger: { accrued: 2 }, shop: { ledger_rows_seen: 1 } } });
+    expect(inst.advanceClock(2000)).toEqual({
+      ok: true,
+      result: { ledger: { accrued: 2 }, shop: { ledger_rows_seen: 1 } },
+    });
     expect(inst.changes().map((c) => c.table)).toEqual(['ledger.accrued', 'ticks']);
     expect(inst.callLog().map((e) => e.tool)).toEqual(['advance_clock']);
     // The same instant again: its rows exist already, so the call fails, and nothing it wrote in either store stays.

@@ -53,34 +53,65 @@ const CASES: [string, string, { message: string; details: Record<string, unknown
   [
     'unique',
     "INSERT INTO people (id, email) VALUES ('p2', 'taken@example.com')",
-    { message: 'UNIQUE constraint failed: people.email (another row already has this value; use a different value, or change the existing row instead). Nothing was written.', details: { constraint: 'unique', target: 'people.email' } },
+    {
+      message:
+        'UNIQUE constraint failed: people.email (another row already has this value; use a different value, or change the existing row instead). Nothing was written.',
+      details: { constraint: 'unique', target: 'people.email' },
+    },
   ],
   [
     'primary key',
     "INSERT INTO people (id, email) VALUES ('p1', 'other@example.com')",
-    { message: 'UNIQUE constraint failed: people.id (a row with this key already exists; use a different key, or change the existing row instead). Nothing was written.', details: { constraint: 'primary_key', target: 'people.id' } },
+    {
+      message:
+        'UNIQUE constraint failed: people.id (a row with this key already exists; use a different key, or change the existing row instead). Nothing was written.',
+      details: { constraint: 'primary_key', target: 'people.id' },
+    },
   ],
   [
     'not null',
     "INSERT INTO people (id, email) VALUES ('p2', NULL)",
-    { message: 'NOT NULL constraint failed: people.email (a required value is missing; give one). Nothing was written.', details: { constraint: 'not_null', target: 'people.email' } },
+    {
+      message:
+        'NOT NULL constraint failed: people.email (a required value is missing; give one). Nothing was written.',
+      details: { constraint: 'not_null', target: 'people.email' },
+    },
   ],
   [
     'check (expression)',
     "UPDATE people SET age = -1 WHERE id = 'p1'",
-    { message: 'CHECK constraint failed: age >= 0 (a value is outside what the schema allows; pass an allowed value). Nothing was written.', details: { constraint: 'check', target: 'age >= 0' } },
+    {
+      message:
+        'CHECK constraint failed: age >= 0 (a value is outside what the schema allows; pass an allowed value). Nothing was written.',
+      details: { constraint: 'check', target: 'age >= 0' },
+    },
   ],
   [
     'check (named)',
     "UPDATE people SET level = 9 WHERE id = 'p1'",
-    { message: 'CHECK constraint failed: level_in_range (a value is outside what the schema allows; pass an allowed value). Nothing was written.', details: { constraint: 'check', target: 'level_in_range' } },
+    {
+      message:
+        'CHECK constraint failed: level_in_range (a value is outside what the schema allows; pass an allowed value). Nothing was written.',
+      details: { constraint: 'check', target: 'level_in_range' },
+    },
   ],
   [
     'datatype',
     "UPDATE people SET age = 'old' WHERE id = 'p1'",
-    { message: "cannot store TEXT value in INTEGER column people.age (a value has the wrong type for its column; pass a value of the column's type). Nothing was written.", details: { constraint: 'datatype', target: 'people.age' } },
+    {
+      message:
+        "cannot store TEXT value in INTEGER column people.age (a value has the wrong type for its column; pass a value of the column's type). Nothing was written.",
+      details: { constraint: 'datatype', target: 'people.age' },
+    },
   ],
-  ['trigger', "INSERT INTO people (id, email) VALUES ('p2', 'admin@example.com')", { message: 'admin addresses are reserved. Nothing was written.', details: { constraint: 'trigger' } }],
+  [
+    'trigger',
+    "INSERT INTO people (id, email) VALUES ('p2', 'admin@example.com')",
+    {
+      message: 'admin addresses are reserved. Nothing was written.',
+      details: { constraint: 'trigger' },
+    },
+  ],
 ];
 
 describe('constraint failures', () => {
@@ -88,23 +119,34 @@ describe('constraint failures', () => {
     it(`${kind}: constraint_violation naming the constraint; nothing written, nothing logged`, () => {
       const lines: string[] = [];
       const inst = world.instance({ logger: (l) => lines.push(l) });
-      expect(inst.call('exec', { sql })).toEqual({ ok: false, error: { code: 'constraint_violation', ...expected } });
+      expect(inst.call('exec', { sql })).toEqual({
+        ok: false,
+        error: { code: 'constraint_violation', ...expected },
+      });
       expect(inst.changes()).toEqual([]);
       expect(inst.query("SELECT count(*) AS n FROM teams WHERE id = 't_new'")).toEqual([{ n: 0 }]);
       expect(lines).toEqual([]);
-      expect(inst.callLog()).toMatchObject([{ index: 1, tool: 'exec', ok: false, error: { code: 'constraint_violation' } }]);
+      expect(inst.callLog()).toMatchObject([
+        { index: 1, tool: 'exec', ok: false, error: { code: 'constraint_violation' } },
+      ]);
     });
   }
 
   it('foreign keys: SQLite names no column, so the message says what to check', () => {
-    for (const sql of ["INSERT INTO people (id, team_id, email) VALUES ('p2', '', 'x@example.com')", "DELETE FROM teams WHERE id = 't1'", 'INSERT INTO later (team_id) VALUES (\'nope\')']) {
+    for (const sql of [
+      "INSERT INTO people (id, team_id, email) VALUES ('p2', '', 'x@example.com')",
+      "DELETE FROM teams WHERE id = 't1'",
+      "INSERT INTO later (team_id) VALUES ('nope')",
+    ]) {
       const inst = world.instance({ logger: () => undefined });
       const r = inst.call('exec', { sql });
       expect(r, sql).toEqual({
         ok: false,
         error: {
           code: 'constraint_violation',
-          message: expect.stringMatching(/^A foreign key constraint failed: a value refers to a row that does not exist, .*\(SQLite does not say which column\)\. Check the ids you passed .* Nothing was written\.$/),
+          message: expect.stringMatching(
+            /^A foreign key constraint failed: a value refers to a row that does not exist, .*\(SQLite does not say which column\)\. Check the ids you passed .* Nothing was written\.$/,
+          ),
           details: { constraint: 'foreign_key' },
         },
       });
@@ -122,7 +164,10 @@ describe('constraint failures', () => {
   it('other SQLite errors stay internal errors', () => {
     const lines: string[] = [];
     const inst = world.instance({ logger: (l) => lines.push(l) });
-    expect(inst.call('exec', { sql: 'INSERT INTO nowhere VALUES (1)' })).toMatchObject({ ok: false, error: { code: 'internal', message: 'internal error' } });
+    expect(inst.call('exec', { sql: 'INSERT INTO nowhere VALUES (1)' })).toMatchObject({
+      ok: false,
+      error: { code: 'internal', message: 'internal error' },
+    });
     expect(lines[0]).toContain('no such table: nowhere');
   });
 });

@@ -13,17 +13,28 @@ const MiB = 1024 * 1024;
 const ledger = defineWorld({
   name: 'ledger',
   version: '1',
-  schema: 'CREATE TABLE entries (id INTEGER PRIMARY KEY, note TEXT NOT NULL) STRICT; CREATE TABLE scratch (id INTEGER PRIMARY KEY, pad TEXT NOT NULL) STRICT;',
+  schema:
+    'CREATE TABLE entries (id INTEGER PRIMARY KEY, note TEXT NOT NULL) STRICT; CREATE TABLE scratch (id INTEGER PRIMARY KEY, pad TEXT NOT NULL) STRICT;',
   // Writes to a table without capture triggers need no statement journal, so SQLITE_FULL undoes the whole transaction.
   untracked: ['scratch'],
   tools: [
-    defineTool({ name: 'add', description: 'Add an entry.', input: z.object({ note: z.string().max(100) }), run: (ctx, { note }) => Number(ctx.db.run('INSERT INTO entries (note) VALUES (?)', note).lastInsertRowid) }),
+    defineTool({
+      name: 'add',
+      description: 'Add an entry.',
+      input: z.object({ note: z.string().max(100) }),
+      run: (ctx, { note }) =>
+        Number(ctx.db.run('INSERT INTO entries (note) VALUES (?)', note).lastInsertRowid),
+    }),
     defineTool({
       name: 'pad',
       description: 'Write n rows of padding, in one statement each.',
       input: z.object({ n: z.number().int().max(100_000), tracked: z.boolean() }),
       run(ctx, { n, tracked }) {
-        for (let i = 0; i < n; i++) ctx.db.run(`INSERT INTO ${tracked ? 'entries (note)' : 'scratch (pad)'} VALUES (?)`, 'x'.repeat(2000));
+        for (let i = 0; i < n; i++)
+          ctx.db.run(
+            `INSERT INTO ${tracked ? 'entries (note)' : 'scratch (pad)'} VALUES (?)`,
+            'x'.repeat(2000),
+          );
         return n;
       },
     }),
@@ -35,10 +46,19 @@ describe('the episode database limit', () => {
     using inst = ledger.instance({ maxDbGrowthBytes: MiB });
     expect(inst.call('add', { note: 'first' })).toEqual({ ok: true, result: 1 });
     const r = inst.call('pad', { n: 5000, tracked: true });
-    expect(r).toMatchObject({ ok: false, error: { code: 'resource_exhausted', message: expect.stringContaining('--max-episode-db-mb'), details: { limit_mb: 1, growth_mb: 1, option: '--max-episode-db-mb' } } });
+    expect(r).toMatchObject({
+      ok: false,
+      error: {
+        code: 'resource_exhausted',
+        message: expect.stringContaining('--max-episode-db-mb'),
+        details: { limit_mb: 1, growth_mb: 1, option: '--max-episode-db-mb' },
+      },
+    });
     expect(inst.ended).toBeNull();
     expect(inst.query('SELECT count(*) AS n FROM entries')).toEqual([{ n: 1 }]);
-    expect(inst.changes()).toEqual([{ table: 'entries', op: 'insert', key: { id: 1 }, after: { id: 1, note: 'first' } }]);
+    expect(inst.changes()).toEqual([
+      { table: 'entries', op: 'insert', key: { id: 1 }, after: { id: 1, note: 'first' } },
+    ]);
     expect(inst.call('add', { note: 'second' })).toEqual({ ok: true, result: 2 });
   });
 
@@ -47,15 +67,32 @@ describe('the episode database limit', () => {
     const inst = ledger.instance({ maxDbGrowthBytes: MiB, logger: (l) => lines.push(l) });
     inst.call('add', { note: 'first' });
     const r = inst.call('pad', { n: 5000, tracked: false });
-    expect(r).toMatchObject({ ok: false, error: { code: 'resource_exhausted', message: expect.stringMatching(/^this episode ended at call 2: .*Reset to start a new episode/), details: { episode_ended: true } } });
+    expect(r).toMatchObject({
+      ok: false,
+      error: {
+        code: 'resource_exhausted',
+        message: expect.stringMatching(
+          /^this episode ended at call 2: .*Reset to start a new episode/,
+        ),
+        details: { episode_ended: true },
+      },
+    });
     expect(inst.ended).toEqual(r.ok ? null : r.error);
     expect(inst.call('add', { note: 'again' })).toEqual(r);
-    expect(inst.advanceClock(1000)).toMatchObject({ ok: false, error: { code: 'resource_exhausted' } });
+    expect(inst.advanceClock(1000)).toMatchObject({
+      ok: false,
+      error: { code: 'resource_exhausted' },
+    });
     expect(() => inst.state()).toThrow(InstanceError);
     expect(() => inst.changes()).toThrow(/this episode ended at call 2/);
     expect(() => inst.query('SELECT 1')).toThrow(/this episode ended/);
     expect(() => inst.fork()).toThrow(/this episode ended/);
-    expect(inst.callLog().map((c) => [c.tool, c.ok])).toEqual([['add', true], ['pad', false], ['add', false], ['advance_clock', false]]);
+    expect(inst.callLog().map((c) => [c.tool, c.ok])).toEqual([
+      ['add', true],
+      ['pad', false],
+      ['add', false],
+      ['advance_clock', false],
+    ]);
     expect(() => inst.hibernate()).not.toThrow();
     expect(inst.restart({})).toBeNull();
     inst.destroy();
@@ -84,6 +121,8 @@ describe('the episode database limit', () => {
     restarted.destroy();
     using big = crm.instance({ fixture: 'small_startup' });
     expect(big.call('create_company', { name: 'x'.repeat(150) }).ok).toBe(true);
-    expect(() => crm.instance({ maxDbGrowthBytes: -1 })).toThrow(/maxDbGrowthBytes must be a whole number of bytes >= 0/);
+    expect(() => crm.instance({ maxDbGrowthBytes: -1 })).toThrow(
+      /maxDbGrowthBytes must be a whole number of bytes >= 0/,
+    );
   });
 });

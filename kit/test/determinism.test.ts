@@ -5,7 +5,11 @@ import { describe, expect, it } from 'vitest';
 import { kitWorld } from './test-world.ts';
 
 const script = fileURLToPath(new URL('./episode-script.ts', import.meta.url));
-const play = (seed: number) => execFileSync(process.execPath, ['--import', 'tsx', script, String(seed)], { encoding: 'utf8', env: { ...process.env, TZ: 'UTC' } });
+const play = (seed: number) =>
+  execFileSync(process.execPath, ['--import', 'tsx', script, String(seed)], {
+    encoding: 'utf8',
+    env: { ...process.env, TZ: 'UTC' },
+  });
 
 describe('replay', () => {
   it('the same episode in two separate processes is byte-identical', () => {
@@ -45,7 +49,12 @@ describe('virtual time in SQL', () => {
     inst.call('set_qty', { id, qty: 2 });
     expect(inst.query('SELECT at FROM audit')).toEqual([{ at: '2026-03-01T12:00:02.000Z' }]);
     const s = inst.call('stamp', {});
-    expect(s.ok && (s.result as { sql: unknown }).sql).toMatchObject({ ts: '2026-03-01 12:00:03', month_ago: '2026-01-30 12:00:03', u: 1772366403, ut: 'integer' });
+    expect(s.ok && (s.result as { sql: unknown }).sql).toMatchObject({
+      ts: '2026-03-01 12:00:03',
+      month_ago: '2026-01-30 12:00:03',
+      u: 1772366403,
+      ut: 'integer',
+    });
     expect(s.ok && (s.result as { ts: string }).ts).toBe('2026-03-01T12:00:03.000Z');
   });
 
@@ -74,7 +83,9 @@ describe('virtual time in SQL', () => {
     const b = inst.call('stamp', {});
     const ra = a.ok ? (a.result as { uuid: string; seq: number }) : null;
     const rb = b.ok ? (b.result as { uuid: string; seq: number }) : null;
-    expect(ra!.uuid).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(ra!.uuid).toMatch(
+      /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+    );
     expect([ra!.seq, rb!.seq]).toEqual([1, 2]);
     const item = inst.call('add_item', { label: 'x' });
     expect(item.ok && (item.result as { id: string }).id).toMatch(/^itm_[0-9A-Za-z]{10}$/);
@@ -116,8 +127,8 @@ describe('overrides agree with SQLite when no "now" is involved', () => {
     "strftime('%H', '2026-01-01 23:59:59', '+1 second')",
     "datetime(1700000000, 'unixepoch')",
     "datetime(1700000000.5, 'unixepoch', 'subsec')",
-    "datetime(2460000.5)",
-    "datetime(NULL)",
+    'datetime(2460000.5)',
+    'datetime(NULL)',
     "date('garbage')",
     "timediff('2026-03-01', '2025-01-15')",
     "timediff('2026-03-01 10:00', '2026-03-01 12:30:15.5')",
@@ -141,11 +152,20 @@ describe('overrides agree with SQLite when no "now" is involved', () => {
 
   it("strftime('%Y-%m-%dT%H:%M:%fZ', 'now') is exactly what SQLite writes for the virtual instant", () => {
     const plain = new Database(':memory:');
-    const instants = ['2026-03-01T12:00:00.000Z', '2026-06-01T09:00:00.123Z', '2026-12-31T23:59:59.999Z', '2030-02-28T12:34:56.007Z', '2100-01-01T00:00:00.500Z'];
+    const instants = [
+      '2026-03-01T12:00:00.000Z',
+      '2026-06-01T09:00:00.123Z',
+      '2026-12-31T23:59:59.999Z',
+      '2030-02-28T12:34:56.007Z',
+      '2100-01-01T00:00:00.500Z',
+    ];
     for (const now of instants) {
       const inst = kitWorld.instance({ now });
-      const got = inst.query<{ v: string }>("SELECT strftime('%Y-%m-%dT%H:%M:%fZ', 'now') AS v")[0].v;
-      const want = (plain.prepare("SELECT strftime('%Y-%m-%dT%H:%M:%fZ', ?) AS v").get(now) as { v: string }).v;
+      const got = inst.query<{ v: string }>("SELECT strftime('%Y-%m-%dT%H:%M:%fZ', 'now') AS v")[0]
+        .v;
+      const want = (
+        plain.prepare("SELECT strftime('%Y-%m-%dT%H:%M:%fZ', ?) AS v").get(now) as { v: string }
+      ).v;
       expect(got).toBe(want);
       expect(got).toBe(now);
       inst.destroy();

@@ -14,11 +14,21 @@ const crmFixtures = fileURLToPath(new URL('../../worlds/crm/fixtures/', import.m
 const temp = mkdtempSync(join(tmpdir(), 'seahaven-fixture-base-'));
 afterAll(() => rmSync(temp, { recursive: true, force: true }));
 
-const crmAt = (dir: string) => defineWorld({ name: 'crm', version: crm.version, schema: crm.schema, tools: [...crm.tools], fixtures: crm.fixtures, fixturesDir: dir });
+const crmAt = (dir: string) =>
+  defineWorld({
+    name: 'crm',
+    version: crm.version,
+    schema: crm.schema,
+    tools: [...crm.tools],
+    fixtures: crm.fixtures,
+    fixturesDir: dir,
+  });
 /** The database a loaded fixture's starting rows are read from. */
-const baseDb = (world: ReturnType<typeof crmAt>, id: string) => (loadFixture(world, id).base.get(null) as unknown as { db: { name: string; memory: boolean } }).db;
+const baseDb = (world: ReturnType<typeof crmAt>, id: string) =>
+  (loadFixture(world, id).base.get(null) as unknown as { db: { name: string; memory: boolean } })
+    .db;
 
-describe('a loaded fixture\'s starting rows', () => {
+describe("a loaded fixture's starting rows", () => {
   it('are read from its image file, not from a second copy in memory', () => {
     const dir = join(temp, 'read-from-file');
     cpSync(crmFixtures, dir, { recursive: true });
@@ -38,11 +48,25 @@ describe('a loaded fixture\'s starting rows', () => {
     const inst = world.instance({ fixture: 'small_startup' });
     const before = inst.query('SELECT notes FROM contacts WHERE id = ?', 'con_dana')[0].notes;
     expect(inst.call('update_contact', { id: 'con_dana', notes: 'changed' }).ok).toBe(true);
-    expect(inst.changes()).toEqual([expect.objectContaining({ table: 'contacts', op: 'update', key: { id: 'con_dana' }, before: expect.objectContaining({ notes: before }), after: expect.objectContaining({ notes: 'changed' }) })]);
+    expect(inst.changes()).toEqual([
+      expect.objectContaining({
+        table: 'contacts',
+        op: 'update',
+        key: { id: 'con_dana' },
+        before: expect.objectContaining({ notes: before }),
+        after: expect.objectContaining({ notes: 'changed' }),
+      }),
+    ]);
   });
 
   it('are a copy in memory for a fixture built in memory', () => {
-    const world = defineWorld({ name: 'crm', version: crm.version, schema: crm.schema, tools: [...crm.tools], fixtures: crm.fixtures });
+    const world = defineWorld({
+      name: 'crm',
+      version: crm.version,
+      schema: crm.schema,
+      tools: [...crm.tools],
+      fixtures: crm.fixtures,
+    });
     expect(baseDb(world, 'small_startup')).toMatchObject({ memory: true });
   });
 });

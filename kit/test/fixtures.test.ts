@@ -15,7 +15,14 @@ afterAll(() => rmSync(temp, { recursive: true, force: true }));
 
 /** crm's definition pointed at another fixtures folder. */
 const crmAt = (dir: string, schema = crm.schema) =>
-  defineWorld({ name: 'crm', version: crm.version, schema, tools: [...crm.tools], fixtures: crm.fixtures, fixturesDir: dir });
+  defineWorld({
+    name: 'crm',
+    version: crm.version,
+    schema,
+    tools: [...crm.tools],
+    fixtures: crm.fixtures,
+    fixturesDir: dir,
+  });
 
 describe('fixtures', () => {
   it('the committed crm images are what a rebuild produces', () => {
@@ -28,12 +35,21 @@ describe('fixtures', () => {
   it('crm fixtures have the documented sizes and contents', () => {
     const small = crm.instance({ fixture: 'small_startup' });
     expect(small.query('SELECT count(*) AS n FROM contacts')[0].n).toBeGreaterThan(50);
-    expect(small.state().fixture).toEqual({ id: 'small_startup', sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(small.state().fixture).toEqual({
+      id: 'small_startup',
+      sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
     expect(small.clock.iso()).toBe('2026-06-01T09:00:00.000Z');
     const meta = (id: string) => JSON.parse(readFileSync(join(crmFixtures, `${id}.json`), 'utf8'));
     expect(meta('small_startup').bytes).toBeLessThan(200_000);
     expect(meta('big_co').bytes).toBeGreaterThan(3_000_000);
-    expect(meta('big_co')).toMatchObject({ id: 'big_co', parent: null, difficulty: 3, now: '2026-06-01T09:00:00.000Z', schema_hash: crm.schemaHash });
+    expect(meta('big_co')).toMatchObject({
+      id: 'big_co',
+      parent: null,
+      difficulty: 3,
+      now: '2026-06-01T09:00:00.000Z',
+      schema_hash: crm.schemaHash,
+    });
   });
 
   it('a tampered image is refused with an error that names the fix', () => {
@@ -44,13 +60,20 @@ describe('fixtures', () => {
     bytes[bytes.length - 100] ^= 0xff;
     writeFileSync(file, bytes);
     const world = crmAt(dir);
-    expect(() => world.instance({ fixture: 'small_startup' })).toThrow(/does not match its recorded sha256.*seahaven fixtures build --world crm/);
+    expect(() => world.instance({ fixture: 'small_startup' })).toThrow(
+      /does not match its recorded sha256.*seahaven fixtures build --world crm/,
+    );
     // Untouched fixtures of the same world still load.
-    expect(world.instance({ fixture: 'empty' }).query('SELECT count(*) AS n FROM contacts')).toEqual([{ n: 0 }]);
+    expect(
+      world.instance({ fixture: 'empty' }).query('SELECT count(*) AS n FROM contacts'),
+    ).toEqual([{ n: 0 }]);
   });
 
   it('an image built for another schema is refused', () => {
-    const world = crmAt(crmFixtures, crm.schema + '\nCREATE TABLE tags (id TEXT PRIMARY KEY) STRICT;');
+    const world = crmAt(
+      crmFixtures,
+      crm.schema + '\nCREATE TABLE tags (id TEXT PRIMARY KEY) STRICT;',
+    );
     expect(() => world.instance({ fixture: 'empty' })).toThrow(/another schema/);
   });
 
@@ -79,7 +102,9 @@ describe('fixtures', () => {
     cpSync(crmFixtures, stale, { recursive: true });
     rmSync(join(stale, 'big_co.sqlite'), { force: true });
     writeFileSync(join(stale, 'big_co.json'), JSON.stringify({ ...meta, sha256: '0'.repeat(64) }));
-    expect(() => crmAt(stale).instance({ fixture: 'big_co' })).toThrow(/rebuild does not reproduce the sha256 its sidecar records.*seahaven fixtures build --world crm/);
+    expect(() => crmAt(stale).instance({ fixture: 'big_co' })).toThrow(
+      /rebuild does not reproduce the sha256 its sidecar records.*seahaven fixtures build --world crm/,
+    );
   });
 
   it('seahaven check keeps the image it rebuilt of a fixture too large to commit, so nothing builds it again', () => {
@@ -92,26 +117,58 @@ describe('fixtures', () => {
   });
 
   it('a child fixture starts from its parent', () => {
-    const note = defineTool({ name: 'noop', description: 'Do nothing.', input: z.object({}), run: () => null });
+    const note = defineTool({
+      name: 'noop',
+      description: 'Do nothing.',
+      input: z.object({}),
+      run: () => null,
+    });
     const world = defineWorld({
-      name: 'family', version: '1', tools: [note],
+      name: 'family',
+      version: '1',
+      tools: [note],
       schema: 'CREATE TABLE n (id INTEGER PRIMARY KEY, v TEXT NOT NULL) STRICT;',
       fixtures: {
-        base: { description: 'one row', now: '2026-01-01T00:00:00Z', build: (ctx) => void ctx.db.run("INSERT INTO n (v) VALUES ('parent')") },
-        child: { description: 'two rows', now: '2026-02-01T00:00:00Z', parent: 'base', build: (ctx) => void ctx.db.run('INSERT INTO n (v) VALUES (?)', ctx.clock.iso()) },
+        base: {
+          description: 'one row',
+          now: '2026-01-01T00:00:00Z',
+          build: (ctx) => void ctx.db.run("INSERT INTO n (v) VALUES ('parent')"),
+        },
+        child: {
+          description: 'two rows',
+          now: '2026-02-01T00:00:00Z',
+          parent: 'base',
+          build: (ctx) => void ctx.db.run('INSERT INTO n (v) VALUES (?)', ctx.clock.iso()),
+        },
       },
     });
     const inst = world.instance({ fixture: 'child' });
-    expect(inst.query('SELECT v FROM n ORDER BY id')).toEqual([{ v: 'parent' }, { v: '2026-02-01T00:00:00.000Z' }]);
+    expect(inst.query('SELECT v FROM n ORDER BY id')).toEqual([
+      { v: 'parent' },
+      { v: '2026-02-01T00:00:00.000Z' },
+    ]);
     expect(loadFixture(world, 'child').now).toBe('2026-02-01T00:00:00.000Z');
     expect(inst.changes()).toEqual([]);
   });
 
   it('`seahaven fixtures build --check` passes on the committed images', () => {
-    const out = execFileSync(process.execPath, ['bin/seahaven.mjs', 'fixtures', 'build', '--check', '--world', 'crm', '--fixture', 'small_startup'], {
-      cwd: fileURLToPath(new URL('../../', import.meta.url)),
-      encoding: 'utf8',
-    });
+    const out = execFileSync(
+      process.execPath,
+      [
+        'bin/seahaven.mjs',
+        'fixtures',
+        'build',
+        '--check',
+        '--world',
+        'crm',
+        '--fixture',
+        'small_startup',
+      ],
+      {
+        cwd: fileURLToPath(new URL('../../', import.meta.url)),
+        encoding: 'utf8',
+      },
+    );
     expect(out).toMatch(/^ok\s+crm\/small_startup/);
   });
 });

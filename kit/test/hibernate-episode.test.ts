@@ -31,7 +31,9 @@ describe('hibernation', () => {
     }
     expect(JSON.stringify(napping.state())).toBe(JSON.stringify(plain.state()));
     expect(napping.changeLog()).toEqual(plain.changeLog());
-    expect(napping.query('SELECT count(*) AS n FROM contacts')).toEqual(plain.query('SELECT count(*) AS n FROM contacts'));
+    expect(napping.query('SELECT count(*) AS n FROM contacts')).toEqual(
+      plain.query('SELECT count(*) AS n FROM contacts'),
+    );
   });
 
   it('blank instances and their sequences survive hibernation; forks of sleeping instances work', () => {

@@ -10,7 +10,14 @@ import { observe } from './observe.ts';
 // A destroyed instance leaves its connections, rolled back, for the next instance of its fixture (idle-connections.ts).
 // Whatever the instances before it did, an episode on a recycled connection must be the episode a fresh one gives.
 
-const spec = { name: 'crm', version: crm.version, schema: crm.schema, tools: [...crm.tools], fixtures: crm.fixtures, fixturesDir: crm.fixturesDir! };
+const spec = {
+  name: 'crm',
+  version: crm.version,
+  schema: crm.schema,
+  tools: [...crm.tools],
+  fixtures: crm.fixtures,
+  fixturesDir: crm.fixturesDir!,
+};
 /** The world under test, whose instances recycle connections. */
 const world = defineWorld(spec);
 /** The same world defined again: its fixtures are loaded apart, so its instances never share a connection with `world`'s. */
@@ -19,7 +26,10 @@ const FIXTURE = 'small_startup';
 
 /** A few writes of every kind, and a failed call. */
 function play(inst: Instance, step: number): void {
-  const contact = inst.query<{ id: string }>('SELECT id FROM contacts ORDER BY id LIMIT 1 OFFSET ?', step % 5)[0].id;
+  const contact = inst.query<{ id: string }>(
+    'SELECT id FROM contacts ORDER BY id LIMIT 1 OFFSET ?',
+    step % 5,
+  )[0].id;
   inst.call('update_contact', { id: contact, title: `Title ${step}` });
   inst.call('create_company', { name: `Company ${step}` });
   inst.call('log_activity', { contact_id: contact, kind: 'note', subject: `note ${step}` });
@@ -81,8 +91,7 @@ describe('recycled connections', () => {
                 const fork = inst.fork();
                 play(fork, 7);
                 live.push(fork);
-              }
-              else if (o.op === 'hibernate') inst.hibernate();
+              } else if (o.op === 'hibernate') inst.hibernate();
               else if (o.op === 'restart') {
                 const next = inst.restart({ fixture: FIXTURE, seed: o.seed });
                 if (next !== null) live[live.indexOf(inst)] = next;

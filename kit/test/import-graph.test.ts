@@ -8,7 +8,13 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ESLint } from 'eslint';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildImportGraph, findCycles, importsOf, sourceFiles, type ImportGraph } from './import-graph.ts';
+import {
+  buildImportGraph,
+  findCycles,
+  importsOf,
+  sourceFiles,
+  type ImportGraph,
+} from './import-graph.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -45,7 +51,9 @@ function layerOf(file: string): number {
 function upwardImports(graph: ImportGraph): string[] {
   const out: string[] = [];
   for (const [from, targets] of graph) {
-    for (const to of targets) if (layerOf(to) > layerOf(from)) out.push(`${from} (layer ${layerOf(from)}) → ${to} (layer ${layerOf(to)})`);
+    for (const to of targets)
+      if (layerOf(to) > layerOf(from))
+        out.push(`${from} (layer ${layerOf(from)}) → ${to} (layer ${layerOf(to)})`);
   }
   return out;
 }
@@ -56,20 +64,44 @@ describe('the repository', () => {
 
   it('has no import cycle between files (type-only imports included)', () => {
     const cycles = findCycles(graph).map((chain) => chain.join(' → '));
-    expect(cycles, `import cycles; move what both sides need into a module below them:\n${cycles.join('\n')}`).toEqual([]);
+    expect(
+      cycles,
+      `import cycles; move what both sides need into a module below them:\n${cycles.join('\n')}`,
+    ).toEqual([]);
   });
 
   it('imports only from the same layer or below (docs/architecture.md, "Layers")', () => {
     const upward = upwardImports(graph);
-    expect(upward, `imports that point up a layer; move what is shared down, or name it as an interface below:\n${upward.join('\n')}`).toEqual([]);
+    expect(
+      upward,
+      `imports that point up a layer; move what is shared down, or name it as an interface below:\n${upward.join('\n')}`,
+    ).toEqual([]);
   });
 
   it('is read whole: every folder, type-only imports, and the package importing itself', () => {
-    for (const folder of ['kit/', 'kit/serve/', 'rewards/', 'curricula/', 'lint-rules/', 'worlds/', 'bench/', 'docs/', 'bin/']) {
-      expect(files.some((f) => f.startsWith(folder)), folder).toBe(true);
+    for (const folder of [
+      'kit/',
+      'kit/serve/',
+      'rewards/',
+      'curricula/',
+      'lint-rules/',
+      'worlds/',
+      'bench/',
+      'docs/',
+      'bin/',
+    ]) {
+      expect(
+        files.some((f) => f.startsWith(folder)),
+        folder,
+      ).toBe(true);
     }
     expect(files).toContain('eslint.config.ts');
-    expect(files.some((f) => f.includes('/test-fixtures/') || f.startsWith('node_modules/') || f.startsWith('dist/'))).toBe(false);
+    expect(
+      files.some(
+        (f) =>
+          f.includes('/test-fixtures/') || f.startsWith('node_modules/') || f.startsWith('dist/'),
+      ),
+    ).toBe(false);
     expect(graph.get('kit/world.ts')).toContain('kit/instance.ts');
     // Only `import type { World, WorldSpec } from './world-types.ts'` and `export type { … } from` join these two.
     expect(graph.get('kit/world.ts')).toContain('kit/world-types.ts');
@@ -83,7 +115,16 @@ describe('the repository', () => {
 
 describe('the layer table', () => {
   it('places files by folder, tests at the top, and reports only imports that point up', () => {
-    expect(['kit/world.ts', 'curricula/define.ts', 'kit/serve/app.ts', 'kit/cli/main.ts', 'worlds/crm/index.ts', 'kit/world.test.ts'].map(layerOf)).toEqual([0, 1, 2, 3, 4, 4]);
+    expect(
+      [
+        'kit/world.ts',
+        'curricula/define.ts',
+        'kit/serve/app.ts',
+        'kit/cli/main.ts',
+        'worlds/crm/index.ts',
+        'kit/world.test.ts',
+      ].map(layerOf),
+    ).toEqual([0, 1, 2, 3, 4, 4]);
     const graph = graphOf({
       'kit/world.ts': ['curricula/define.ts', 'kit/instance.ts'],
       'rewards/grade.ts': ['kit/serve/app.ts'],
@@ -115,7 +156,13 @@ describe('findCycles', () => {
   });
 
   it('reports nothing for a graph without cycles, however the files share imports', () => {
-    const graph = graphOf({ 'a.ts': ['b.ts', 'c.ts'], 'b.ts': ['d.ts'], 'c.ts': ['d.ts'], 'd.ts': [], 'e.ts': ['a.ts', 'node:fs'] });
+    const graph = graphOf({
+      'a.ts': ['b.ts', 'c.ts'],
+      'b.ts': ['d.ts'],
+      'c.ts': ['d.ts'],
+      'd.ts': [],
+      'e.ts': ['a.ts', 'node:fs'],
+    });
     expect(findCycles(graph)).toEqual([]);
   });
 
@@ -123,8 +170,16 @@ describe('findCycles', () => {
     // b.ts and c.ts each import a.ts back: cutting one import leaves the other cycle.
     const graph = graphOf({ 'a.ts': ['b.ts', 'c.ts'], 'b.ts': ['a.ts', 'c.ts'], 'c.ts': ['a.ts'] });
     const cycles = findCycles(graph);
-    const shown = new Set(cycles.flatMap((chain) => chain.slice(1).map((to, i) => `${chain[i]} → ${to}`)));
-    expect([...shown].sort()).toEqual(['a.ts → b.ts', 'a.ts → c.ts', 'b.ts → a.ts', 'b.ts → c.ts', 'c.ts → a.ts']);
+    const shown = new Set(
+      cycles.flatMap((chain) => chain.slice(1).map((to, i) => `${chain[i]} → ${to}`)),
+    );
+    expect([...shown].sort()).toEqual([
+      'a.ts → b.ts',
+      'a.ts → c.ts',
+      'b.ts → a.ts',
+      'b.ts → c.ts',
+      'c.ts → a.ts',
+    ]);
     for (const chain of cycles) expect(chain[0]).toBe(chain[chain.length - 1]);
   });
 
@@ -153,7 +208,7 @@ describe('importsOf', () => {
       "type I = import('./i.ts').I;",
       "declare module './j.ts' { interface J { k: 1 } }",
       "const lazy = () => import('./lazy.ts');",
-      "const text = \"import { x } from './in-a-string.ts'\";",
+      'const text = "import { x } from \'./in-a-string.ts\'";',
     ].join('\n');
     expect(importsOf(text)).toEqual([
       { specifier: './a.ts', typeOnly: false },
@@ -178,11 +233,20 @@ describe('a cycle on disk', () => {
       mkdirSync(dirname(join(dir, path)), { recursive: true });
       writeFileSync(join(dir, path), text);
     };
-    write('package.json', JSON.stringify({ name: 'demo', exports: { '.': { default: './dist/core/index.js' } } }));
+    write(
+      'package.json',
+      JSON.stringify({ name: 'demo', exports: { '.': { default: './dist/core/index.js' } } }),
+    );
     write('core/index.ts', "export { World } from './world.ts';\n");
     // The shape of the cycle the kit had: a type-only import one way, a value import the other.
-    write('core/world.ts', "import type { Plan } from '../plans/plan.js';\nexport class World { plan?: Plan }\n");
-    write('plans/plan.ts', "import { World } from '../core/world';\nexport interface Plan { world: World }\n");
+    write(
+      'core/world.ts',
+      "import type { Plan } from '../plans/plan.js';\nexport class World { plan?: Plan }\n",
+    );
+    write(
+      'plans/plan.ts',
+      "import { World } from '../core/world';\nexport interface Plan { world: World }\n",
+    );
     write('plans/use.mjs', "import { World } from 'demo';\nexport const w = new World();\n");
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -225,7 +289,12 @@ describe('the kit core layer rule (eslint.config.ts)', () => {
   });
 
   it('allows sibling files and packages in kit core, and leaves other folders and tests alone', async () => {
-    expect(await lint('kit/layer-probe.ts', "import { z } from 'zod';\nimport type { Row } from './values.ts';\nexport { z };\nexport type { Row };\n")).toEqual([]);
+    expect(
+      await lint(
+        'kit/layer-probe.ts',
+        "import { z } from 'zod';\nimport type { Row } from './values.ts';\nexport { z };\nexport type { Row };\n",
+      ),
+    ).toEqual([]);
     expect(await lint('kit/serve/layer-probe.ts', offending)).toEqual([]);
     expect(await lint('kit/layer-probe.test.ts', offending)).toEqual([]);
   });

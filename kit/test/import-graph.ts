@@ -18,7 +18,13 @@ export type ImportGraph = Map<string, string[]>;
 
 const SOURCE_EXTENSIONS = ['.ts', '.mts', '.cts', '.tsx', '.js', '.mjs', '.cjs'];
 /** Folders that hold no source of ours: dependencies, build and test output, deliberately broken fixtures. */
-const SKIPPED_DIRS = new Set(['node_modules', 'dist', 'test-fixtures', 'test-artifacts', 'scaffold-out']);
+const SKIPPED_DIRS = new Set([
+  'node_modules',
+  'dist',
+  'test-fixtures',
+  'test-artifacts',
+  'scaffold-out',
+]);
 /** Generated folders, by path from the root (typedoc's output). */
 const SKIPPED_PATHS = new Set(['docs/api']);
 
@@ -28,19 +34,28 @@ const SKIPPED_PATHS = new Set(['docs/api']);
  * load, not a static dependency, and is left out.
  */
 export function importsOf(text: string, fileName = 'module.ts'): ImportRef[] {
-  const kind = /\.[cm]?js$/.test(fileName) ? ts.ScriptKind.JS : fileName.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS;
+  const kind = /\.[cm]?js$/.test(fileName)
+    ? ts.ScriptKind.JS
+    : fileName.endsWith('.tsx')
+      ? ts.ScriptKind.TSX
+      : ts.ScriptKind.TS;
   const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, false, kind);
   const refs: ImportRef[] = [];
-  const literal = (node: ts.Node | undefined) => (node && ts.isStringLiteralLike(node) ? node.text : undefined);
+  const literal = (node: ts.Node | undefined) =>
+    node && ts.isStringLiteralLike(node) ? node.text : undefined;
   const visit = (node: ts.Node): void => {
     if (ts.isImportDeclaration(node)) {
       const specifier = literal(node.moduleSpecifier);
       // `import { type A } from` is not erased: under verbatimModuleSyntax it stays as `import {} from`.
-      if (specifier !== undefined) refs.push({ specifier, typeOnly: node.importClause?.isTypeOnly ?? false });
+      if (specifier !== undefined)
+        refs.push({ specifier, typeOnly: node.importClause?.isTypeOnly ?? false });
     } else if (ts.isExportDeclaration(node)) {
       const specifier = literal(node.moduleSpecifier);
       if (specifier !== undefined) refs.push({ specifier, typeOnly: node.isTypeOnly });
-    } else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference)) {
+    } else if (
+      ts.isImportEqualsDeclaration(node) &&
+      ts.isExternalModuleReference(node.moduleReference)
+    ) {
       const specifier = literal(node.moduleReference.expression);
       if (specifier !== undefined) refs.push({ specifier, typeOnly: node.isTypeOnly });
     } else if (ts.isModuleDeclaration(node) && ts.isStringLiteral(node.name)) {
@@ -59,13 +74,17 @@ export function importsOf(text: string, fileName = 'module.ts'): ImportRef[] {
 
 /** The package's own subpaths (`seahaven`, `seahaven/rewards`, …) mapped to their source entry files. */
 export function selfReferences(root: string): Map<string, string> {
-  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { name: string; exports?: Record<string, unknown> };
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+    name: string;
+    exports?: Record<string, unknown>;
+  };
   const map = new Map<string, string>();
   for (const [subpath, target] of Object.entries(pkg.exports ?? {})) {
     const built = typeof target === 'string' ? target : (target as { default?: string }).default;
     if (!built || !built.startsWith('./dist/') || !built.endsWith('.js')) continue;
     const source = built.slice('./dist/'.length).replace(/\.js$/, '.ts');
-    if (existsSync(join(root, source))) map.set(subpath === '.' ? pkg.name : `${pkg.name}/${subpath.slice(2)}`, source);
+    if (existsSync(join(root, source)))
+      map.set(subpath === '.' ? pkg.name : `${pkg.name}/${subpath.slice(2)}`, source);
   }
   return map;
 }
@@ -79,7 +98,12 @@ function isFile(path: string): boolean {
 }
 
 /** The repository file a specifier names, or undefined for a package or a built-in module. */
-export function resolveSpecifier(root: string, from: string, specifier: string, self: Map<string, string>): string | undefined {
+export function resolveSpecifier(
+  root: string,
+  from: string,
+  specifier: string,
+  self: Map<string, string>,
+): string | undefined {
   const own = self.get(specifier);
   if (own !== undefined) return own;
   if (!specifier.startsWith('.') && !specifier.startsWith('/')) return undefined;
@@ -87,7 +111,8 @@ export function resolveSpecifier(root: string, from: string, specifier: string, 
   const candidates = [base];
   // `./x.js` written for `./x.ts` (NodeNext style), and extension-less or folder specifiers.
   const ext = extname(base);
-  if (ext === '.js' || ext === '.mjs' || ext === '.cjs') candidates.push(base.slice(0, -ext.length) + ext.replace('js', 'ts'));
+  if (ext === '.js' || ext === '.mjs' || ext === '.cjs')
+    candidates.push(base.slice(0, -ext.length) + ext.replace('js', 'ts'));
   for (const e of SOURCE_EXTENSIONS) candidates.push(base + e);
   for (const e of SOURCE_EXTENSIONS) candidates.push(join(base, `index${e}`));
   const hit = candidates.find(isFile);
@@ -215,7 +240,12 @@ function stronglyConnected(graph: ReadonlyMap<string, readonly string[]>): strin
 }
 
 /** The shortest path of files from `from` to `to` inside `within`, both ends included; `[from]` when they are equal. */
-function shortestPath(from: string, to: string, within: Set<string>, edges: (n: string) => readonly string[]): string[] | undefined {
+function shortestPath(
+  from: string,
+  to: string,
+  within: Set<string>,
+  edges: (n: string) => readonly string[],
+): string[] | undefined {
   if (from === to) return [from];
   const previous = new Map<string, string>([[from, from]]);
   const queue = [from];

@@ -5,21 +5,37 @@
 import { describe, expect, it } from 'vitest';
 import { CurriculumError } from '../../curricula/index.ts';
 import { GraderError, NeedsDatabaseError } from '../../rewards/index.ts';
-import { AgentError, AuthorError, defineTool, defineWorld, DefinitionError, InstanceError, SeahavenError, ToolError, z } from '../index.ts';
+import {
+  AgentError,
+  AuthorError,
+  defineTool,
+  defineWorld,
+  DefinitionError,
+  InstanceError,
+  SeahavenError,
+  ToolError,
+  z,
+} from '../index.ts';
 
 /** A second instance of a module: what a second copy of the kit (another path to the same files) defines. */
 const secondCopy = (path: string): Promise<unknown> => import(`${path}?second-copy`);
 const other = (await secondCopy('../errors.ts')) as typeof import('../errors.ts');
-const otherGrade = (await secondCopy('../../rewards/grade.ts')) as typeof import('../../rewards/grade.ts');
-const otherOffline = (await secondCopy('../../rewards/offline.ts')) as typeof import('../../rewards/offline.ts');
-const otherCurricula = (await secondCopy('../../curricula/errors.ts')) as typeof import('../../curricula/errors.ts');
+const otherGrade = (await secondCopy(
+  '../../rewards/grade.ts',
+)) as typeof import('../../rewards/grade.ts');
+const otherOffline = (await secondCopy(
+  '../../rewards/offline.ts',
+)) as typeof import('../../rewards/offline.ts');
+const otherCurricula = (await secondCopy(
+  '../../curricula/errors.ts',
+)) as typeof import('../../curricula/errors.ts');
 
 describe('errors from another copy of the kit', () => {
   it('are a separate copy of the classes', () => {
     expect(other.ToolError).not.toBe(ToolError);
   });
 
-  it('are instances of this copy\'s classes, and of the other\'s', () => {
+  it("are instances of this copy's classes, and of the other's", () => {
     expect(new other.ToolError('x', 'y')).toBeInstanceOf(ToolError);
     expect(new ToolError('x', 'y')).toBeInstanceOf(other.ToolError);
     expect(new other.DefinitionError('d')).toBeInstanceOf(DefinitionError);
@@ -42,14 +58,31 @@ describe('errors from another copy of the kit', () => {
   });
 
   it('carry their code and kind', () => {
-    expect([new other.ToolError('x', 'y').code, new other.ToolError('x', 'y').kind]).toEqual(['x', 'agent']);
-    expect([new other.DefinitionError('d').code, new other.DefinitionError('d').kind]).toEqual(['invalid_definition', 'author']);
-    expect([new InstanceError('destroyed', 'm').code, new InstanceError('destroyed', 'm').kind]).toEqual(['destroyed', 'author']);
+    expect([new other.ToolError('x', 'y').code, new other.ToolError('x', 'y').kind]).toEqual([
+      'x',
+      'agent',
+    ]);
+    expect([new other.DefinitionError('d').code, new other.DefinitionError('d').kind]).toEqual([
+      'invalid_definition',
+      'author',
+    ]);
+    expect([
+      new InstanceError('destroyed', 'm').code,
+      new InstanceError('destroyed', 'm').kind,
+    ]).toEqual(['destroyed', 'author']);
   });
 
-  it('include the libraries\' author errors', () => {
-    const errors = [new otherGrade.GraderError('g'), new otherOffline.NeedsDatabaseError('n', 'rowWhere', 'a query'), new otherCurricula.CurriculumError('unknown_run', 'r')];
-    expect(errors.map((e) => [e.code, e.kind])).toEqual([['invalid_grader', 'author'], ['needs_database', 'author'], ['unknown_run', 'author']]);
+  it("include the libraries' author errors", () => {
+    const errors = [
+      new otherGrade.GraderError('g'),
+      new otherOffline.NeedsDatabaseError('n', 'rowWhere', 'a query'),
+      new otherCurricula.CurriculumError('unknown_run', 'r'),
+    ];
+    expect(errors.map((e) => [e.code, e.kind])).toEqual([
+      ['invalid_grader', 'author'],
+      ['needs_database', 'author'],
+      ['unknown_run', 'author'],
+    ]);
     expect(otherGrade.GraderError).not.toBe(GraderError);
     expect(errors[0]).toBeInstanceOf(GraderError);
     expect(errors[1]).toBeInstanceOf(NeedsDatabaseError);
@@ -89,7 +122,9 @@ describe('errors from another copy of the kit', () => {
           description: 'Pay an invoice by id.',
           input: z.object({ id: z.string().describe('Invoice id, like in_1.') }),
           run(_ctx, { id }) {
-            throw new other.ToolError('resource_missing', `No such invoice: ${id}`, { param: 'id' });
+            throw new other.ToolError('resource_missing', `No such invoice: ${id}`, {
+              param: 'id',
+            });
           },
         }),
       ],
@@ -98,12 +133,26 @@ describe('errors from another copy of the kit', () => {
       name: 'shop',
       version: '1.0.0',
       schema: 'CREATE TABLE orders (id TEXT PRIMARY KEY) STRICT;',
-      tools: [defineTool({ name: 'noop', description: 'Do nothing at all.', input: z.object({}), run: () => null })],
+      tools: [
+        defineTool({
+          name: 'noop',
+          description: 'Do nothing at all.',
+          input: z.object({}),
+          run: () => null,
+        }),
+      ],
       worlds: { billing: { world: billing, prefix: 'billing_' } },
     });
     const inst = host.instance();
     try {
-      expect(inst.call('billing_pay_invoice', { id: 'in_1' })).toEqual({ ok: false, error: { code: 'resource_missing', message: 'No such invoice: in_1', details: { param: 'id' } } });
+      expect(inst.call('billing_pay_invoice', { id: 'in_1' })).toEqual({
+        ok: false,
+        error: {
+          code: 'resource_missing',
+          message: 'No such invoice: in_1',
+          details: { param: 'id' },
+        },
+      });
     } finally {
       inst.destroy();
     }
@@ -112,18 +161,36 @@ describe('errors from another copy of the kit', () => {
   it('reach the agent from a subclass of AgentError of either copy', () => {
     class QuotaError extends other.AgentError {
       constructor(left: number) {
-        super('quota_exceeded', `No calls left this hour (${left}); wait for the next hour.`, { left });
+        super('quota_exceeded', `No calls left this hour (${left}); wait for the next hour.`, {
+          left,
+        });
       }
     }
     const world = defineWorld({
       name: 'quota',
       version: '1.0.0',
       schema: 'CREATE TABLE t (id INTEGER PRIMARY KEY) STRICT;',
-      tools: [defineTool({ name: 'spend', description: 'Spend one call of the quota.', input: z.object({}), run: () => { throw new QuotaError(0); } })],
+      tools: [
+        defineTool({
+          name: 'spend',
+          description: 'Spend one call of the quota.',
+          input: z.object({}),
+          run: () => {
+            throw new QuotaError(0);
+          },
+        }),
+      ],
     });
     const inst = world.instance();
     try {
-      expect(inst.call('spend', {})).toEqual({ ok: false, error: { code: 'quota_exceeded', message: 'No calls left this hour (0); wait for the next hour.', details: { left: 0 } } });
+      expect(inst.call('spend', {})).toEqual({
+        ok: false,
+        error: {
+          code: 'quota_exceeded',
+          message: 'No calls left this hour (0); wait for the next hour.',
+          details: { left: 0 },
+        },
+      });
     } finally {
       inst.destroy();
     }

@@ -1,6 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { defineTool, defineWorld, z, type ChangeLogEntry, type Instance, type Row } from '../index.ts';
+import {
+  defineTool,
+  defineWorld,
+  z,
+  type ChangeLogEntry,
+  type Instance,
+  type Row,
+} from '../index.ts';
 
 // A row's value after a call is read only when something needs it (capture.ts): a later call's first write to such a
 // "live" row is undone, the row read, and the statement run again. These tests hold the history to what the tables
@@ -15,7 +22,11 @@ CREATE TABLE u (k TEXT PRIMARY KEY, v TEXT) STRICT;
 const batch = defineTool({
   name: 'batch',
   description: 'Run statements in order; a failing one fails the call.',
-  input: z.object({ steps: z.array(z.object({ sql: z.string(), params: z.array(z.union([z.string(), z.number(), z.null()])) })) }),
+  input: z.object({
+    steps: z.array(
+      z.object({ sql: z.string(), params: z.array(z.union([z.string(), z.number(), z.null()])) }),
+    ),
+  }),
   run(ctx, { steps }) {
     for (const s of steps) ctx.db.run(s.sql, ...s.params);
     return steps.length;
@@ -59,24 +70,44 @@ const ids = fc.integer({ min: 1, max: 6 });
 const keys = fc.constantFrom('a', 'b', 'c', 'd');
 const text: fc.Arbitrary<string> = fc.constantFrom('x', 'y', 'zz', '');
 const step: fc.Arbitrary<Step> = fc.oneof(
-  fc.tuple(ids, text).map(([id, v]) => ({ sql: 'INSERT INTO t (id, v) VALUES (?, ?)', params: [id, v] })),
-  fc.tuple(ids, text).map(([id, v]) => ({ sql: 'INSERT OR IGNORE INTO t (id, v) VALUES (?, ?)', params: [id, v] })),
-  fc.tuple(ids, text).map(([id, v]) => ({ sql: 'INSERT OR REPLACE INTO t (id, v) VALUES (?, ?)', params: [id, v] })),
-  fc.tuple(ids, text).map(([id, v]) => ({ sql: 'INSERT INTO t (id, v) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET v = excluded.v, n = n + 1', params: [id, v] })),
-  fc.tuple(ids, text).map(([id, v]) => ({ sql: 'UPDATE t SET v = ? WHERE id = ?', params: [v, id] })),
+  fc
+    .tuple(ids, text)
+    .map(([id, v]) => ({ sql: 'INSERT INTO t (id, v) VALUES (?, ?)', params: [id, v] })),
+  fc
+    .tuple(ids, text)
+    .map(([id, v]) => ({ sql: 'INSERT OR IGNORE INTO t (id, v) VALUES (?, ?)', params: [id, v] })),
+  fc
+    .tuple(ids, text)
+    .map(([id, v]) => ({ sql: 'INSERT OR REPLACE INTO t (id, v) VALUES (?, ?)', params: [id, v] })),
+  fc.tuple(ids, text).map(([id, v]) => ({
+    sql: 'INSERT INTO t (id, v) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET v = excluded.v, n = n + 1',
+    params: [id, v],
+  })),
+  fc
+    .tuple(ids, text)
+    .map(([id, v]) => ({ sql: 'UPDATE t SET v = ? WHERE id = ?', params: [v, id] })),
   fc.constant<Step>({ sql: 'UPDATE t SET n = n + 1 WHERE id % 2 = 0', params: [] }),
-  fc.tuple(ids, ids).map(([to, from]) => ({ sql: 'UPDATE t SET id = ? WHERE id = ?', params: [to, from] })),
+  fc
+    .tuple(ids, ids)
+    .map(([to, from]) => ({ sql: 'UPDATE t SET id = ? WHERE id = ?', params: [to, from] })),
   ids.map((id) => ({ sql: 'UPDATE t SET v = hex(randomblob(3)) WHERE id = ?', params: [id] })),
   ids.map((id) => ({ sql: 'DELETE FROM t WHERE id = ?', params: [id] })),
   text.map((v) => ({ sql: 'INSERT INTO t (v) VALUES (?)', params: [v] })),
-  fc.tuple(keys, text).map(([k, v]) => ({ sql: 'INSERT INTO u (k, v) VALUES (?, ?)', params: [k, v] })),
-  fc.tuple(keys, text).map(([k, v]) => ({ sql: 'REPLACE INTO u (k, v) VALUES (?, ?)', params: [k, v] })),
+  fc
+    .tuple(keys, text)
+    .map(([k, v]) => ({ sql: 'INSERT INTO u (k, v) VALUES (?, ?)', params: [k, v] })),
+  fc
+    .tuple(keys, text)
+    .map(([k, v]) => ({ sql: 'REPLACE INTO u (k, v) VALUES (?, ?)', params: [k, v] })),
   fc.tuple(keys, text).map(([k, v]) => ({ sql: 'UPDATE u SET v = ? WHERE k = ?', params: [v, k] })),
   keys.map((k) => ({ sql: 'DELETE FROM u WHERE k = ?', params: [k] })),
 );
 /** A call of the episode: statements to run, or a read of the history in between. */
 const action = fc.oneof(
-  { weight: 6, arbitrary: fc.array(step, { minLength: 1, maxLength: 3 }).map((steps) => ({ steps })) },
+  {
+    weight: 6,
+    arbitrary: fc.array(step, { minLength: 1, maxLength: 3 }).map((steps) => ({ steps })),
+  },
   { weight: 1, arbitrary: fc.constant('read' as const) },
 );
 
@@ -85,7 +116,9 @@ const PK: Record<string, string> = { t: 'id', u: 'k' };
 /** Every row of both tables, by table and key. */
 function snapshot(inst: Instance): Map<string, Row> {
   const out = new Map<string, Row>();
-  for (const table of ['t', 'u']) for (const row of inst.query(`SELECT * FROM ${table}`)) out.set(`${table}:${String(row[PK[table]])}`, row);
+  for (const table of ['t', 'u'])
+    for (const row of inst.query(`SELECT * FROM ${table}`))
+      out.set(`${table}:${String(row[PK[table]])}`, row);
   return out;
 }
 
@@ -103,40 +136,59 @@ function expected(before: Map<string, Row>, after: Map<string, Row>): object[] {
     else {
       const cols = Object.keys(b).filter((c) => c === PK[table] || b[c] !== a[c]);
       if (cols.length === 1) continue;
-      out.push({ table, op: 'update', key, before: Object.fromEntries(cols.map((c) => [c, b[c]])), after: Object.fromEntries(cols.map((c) => [c, a[c]])) });
+      out.push({
+        table,
+        op: 'update',
+        key,
+        before: Object.fromEntries(cols.map((c) => [c, b[c]])),
+        after: Object.fromEntries(cols.map((c) => [c, a[c]])),
+      });
     }
   }
   return out;
 }
 
-const sortRecords = (records: object[]) => [...records].sort((x, y) => (JSON.stringify(x) < JSON.stringify(y) ? -1 : 1));
-const callRecords = (log: ChangeLogEntry[], call: number) => log.filter((e) => e.call === call).map(({ call: _c, tool: _t, ...r }) => r);
+const sortRecords = (records: object[]) =>
+  [...records].sort((x, y) => (JSON.stringify(x) < JSON.stringify(y) ? -1 : 1));
+const callRecords = (log: ChangeLogEntry[], call: number) =>
+  log.filter((e) => e.call === call).map(({ call: _c, tool: _t, ...r }) => r);
 
 describe('the change history of rows read only when needed', () => {
   for (const world of [plain, replacing]) {
     it(`matches the tables after every call, whatever wrote them (${world.name})`, () => {
       fc.assert(
-        fc.property(fc.array(action, { minLength: 1, maxLength: 25 }), fc.boolean(), (actions, fork) => {
-          let inst = world === plain ? world.instance({ fixture: 'base', seed: 3 }) : world.instance({ seed: 3 });
-          const start = snapshot(inst);
-          const perCall: object[][] = [];
-          actions.forEach((a, i) => {
-            if (a === 'read') {
-              inst.changes();
-              inst.changeLog();
-              return;
-            }
-            if (fork && i === Math.floor(actions.length / 2)) inst = inst.fork();
-            const before = snapshot(inst);
-            const r = inst.call('batch', a);
-            const after = snapshot(inst);
-            if (!r.ok) expect(after).toEqual(before);
-            perCall.push(r.ok ? expected(before, after) : []);
-          });
-          const log = inst.changeLog();
-          perCall.forEach((records, i) => expect(sortRecords(callRecords(log, i + 1))).toEqual(sortRecords(records)));
-          expect(sortRecords(inst.changes())).toEqual(sortRecords(expected(start, snapshot(inst))));
-        }),
+        fc.property(
+          fc.array(action, { minLength: 1, maxLength: 25 }),
+          fc.boolean(),
+          (actions, fork) => {
+            let inst =
+              world === plain
+                ? world.instance({ fixture: 'base', seed: 3 })
+                : world.instance({ seed: 3 });
+            const start = snapshot(inst);
+            const perCall: object[][] = [];
+            actions.forEach((a, i) => {
+              if (a === 'read') {
+                inst.changes();
+                inst.changeLog();
+                return;
+              }
+              if (fork && i === Math.floor(actions.length / 2)) inst = inst.fork();
+              const before = snapshot(inst);
+              const r = inst.call('batch', a);
+              const after = snapshot(inst);
+              if (!r.ok) expect(after).toEqual(before);
+              perCall.push(r.ok ? expected(before, after) : []);
+            });
+            const log = inst.changeLog();
+            perCall.forEach((records, i) =>
+              expect(sortRecords(callRecords(log, i + 1))).toEqual(sortRecords(records)),
+            );
+            expect(sortRecords(inst.changes())).toEqual(
+              sortRecords(expected(start, snapshot(inst))),
+            );
+          },
+        ),
         { numRuns: 150, seed: 20261201 },
       );
     });
@@ -151,19 +203,28 @@ describe('the change history of rows read only when needed', () => {
     expect(b.call('batch', step("UPDATE t SET v = 'r' WHERE id = 8")).ok).toBe(true);
     for (const inst of [a, b]) {
       expect(inst.call('batch', step("INSERT INTO t (id, v) VALUES (9, 'p')")).ok).toBe(true);
-      expect(inst.call('batch', step('UPDATE t SET v = hex(randomblob(8)) WHERE id = 9')).ok).toBe(true);
+      expect(inst.call('batch', step('UPDATE t SET v = hex(randomblob(8)) WHERE id = 9')).ok).toBe(
+        true,
+      );
     }
-    expect(a.query('SELECT v FROM t WHERE id = 9')).toEqual(b.query('SELECT v FROM t WHERE id = 9'));
+    expect(a.query('SELECT v FROM t WHERE id = 9')).toEqual(
+      b.query('SELECT v FROM t WHERE id = 9'),
+    );
     expect(a.call('randoms', {})).toEqual(b.call('randoms', {}));
     const updates = (inst: Instance) => inst.changeLog().filter((e) => e.key.id === 9);
-    expect(updates(a).map((e) => [e.op, e.before?.v, e.after?.v])).toEqual(updates(b).map((e) => [e.op, e.before?.v, e.after?.v]));
+    expect(updates(a).map((e) => [e.op, e.before?.v, e.after?.v])).toEqual(
+      updates(b).map((e) => [e.op, e.before?.v, e.after?.v]),
+    );
   });
 
   it('reads live rows of a sleeping store, and a replay in a fresh instance gives the same history', () => {
     const inst = plain.instance({ fixture: 'base', seed: 7 });
     const steps = [
       [{ sql: "INSERT INTO t (id, v) VALUES (5, 'five')", params: [] }],
-      [{ sql: "UPDATE t SET v = 'FIVE' WHERE id = 5", params: [] }, { sql: "INSERT INTO u (k, v) VALUES ('z', 'Z')", params: [] }],
+      [
+        { sql: "UPDATE t SET v = 'FIVE' WHERE id = 5", params: [] },
+        { sql: "INSERT INTO u (k, v) VALUES ('z', 'Z')", params: [] },
+      ],
       [{ sql: "DELETE FROM u WHERE k = 'z'", params: [] }],
     ];
     for (const s of steps) expect(inst.call('batch', { steps: s }).ok).toBe(true);

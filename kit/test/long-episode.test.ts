@@ -12,14 +12,21 @@ const bulk = defineWorld({
   name: 'bulk',
   version: '1',
   schema: 'CREATE TABLE rows (id INTEGER PRIMARY KEY, v TEXT NOT NULL) STRICT;',
-  fixtures: { base: { description: 'One row.', now: '2026-06-01T09:00:00.000Z', build: (ctx) => void ctx.db.run("INSERT INTO rows (id, v) VALUES (0, 'seed')") } },
+  fixtures: {
+    base: {
+      description: 'One row.',
+      now: '2026-06-01T09:00:00.000Z',
+      build: (ctx) => void ctx.db.run("INSERT INTO rows (id, v) VALUES (0, 'seed')"),
+    },
+  },
   tools: [
     defineTool({
       name: 'add',
       description: 'Add n rows.',
       input: z.object({ n: z.number().int().min(1).max(10_000) }),
       run(ctx, { n }) {
-        for (let i = 0; i < n; i++) ctx.db.run('INSERT INTO rows (v) VALUES (?)', ctx.ids.token('', 8));
+        for (let i = 0; i < n; i++)
+          ctx.db.run('INSERT INTO rows (v) VALUES (?)', ctx.ids.token('', 8));
         return ctx.db.one('SELECT count(*) AS n FROM rows');
       },
     }),
@@ -35,7 +42,8 @@ describe('a long episode', () => {
     expect(again!.query('SELECT count(*) AS n FROM rows')).toEqual([{ n: 1 }]);
 
     const big = bulk.instance({ fixture: 'base', seed: 2 });
-    for (let i = 0; i < 6; i++) expect(big.call('add', { n: 1000 })).toEqual({ ok: true, result: { n: 1 + (i + 1) * 1000 } });
+    for (let i = 0; i < 6; i++)
+      expect(big.call('add', { n: 1000 })).toEqual({ ok: true, result: { n: 1 + (i + 1) * 1000 } });
     // Committed: a failed call still rolls back alone, changes and forks see everything.
     expect(big.call('add', { n: 0 }).ok).toBe(false);
     expect(big.changes()).toHaveLength(6000);
@@ -83,7 +91,8 @@ CREATE TABLE children (id INTEGER PRIMARY KEY, parent INTEGER NOT NULL REFERENCE
           name: 'add_child',
           description: 'Add a child of a parent that may not exist.',
           input: z.object({ parent: z.number().int() }),
-          run: (ctx, { parent }) => ctx.db.run('INSERT INTO children (parent) VALUES (?)', parent).changes,
+          run: (ctx, { parent }) =>
+            ctx.db.run('INSERT INTO children (parent) VALUES (?)', parent).changes,
         }),
         defineTool({
           name: 'add_parent',

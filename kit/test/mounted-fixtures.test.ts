@@ -24,7 +24,9 @@ const archive = defineWorld({
     defineTool({
       name: 'store_file',
       description: 'Store a file of zero bytes of the given size.',
-      input: z.object({ bytes: z.number().int().min(0).max(4_000_000).describe('Size in bytes, like 1024.') }),
+      input: z.object({
+        bytes: z.number().int().min(0).max(4_000_000).describe('Size in bytes, like 1024.'),
+      }),
       run(ctx, { bytes }) {
         const id = ctx.ids.token('file_', 8);
         ctx.db.run('INSERT INTO files (id, body) VALUES (?, zeroblob(?))', id, bytes);
@@ -43,7 +45,14 @@ function project(name: string): { dir: string; world: World } {
     name,
     version: '1.0.0',
     schema: 'CREATE TABLE notes (id TEXT PRIMARY KEY, text TEXT NOT NULL) STRICT;',
-    tools: [defineTool({ name: 'count_notes', description: 'Count the notes.', input: z.object({}), run: (ctx) => ctx.db.one('SELECT count(*) AS n FROM notes') })],
+    tools: [
+      defineTool({
+        name: 'count_notes',
+        description: 'Count the notes.',
+        input: z.object({}),
+        run: (ctx) => ctx.db.one('SELECT count(*) AS n FROM notes'),
+      }),
+    ],
     worlds: { archive: { world: archive, prefix: 'archive_' } },
     fixturesDir: join(dir, 'fixtures'),
     fixtures: {
@@ -63,7 +72,9 @@ function project(name: string): { dir: string; world: World } {
 /** What `seahaven fixtures build` commits: every image at or under the limit, and the sidecar. */
 function freezeAsCommitted(world: World, dir: string): void {
   const built = buildFixture(world, 'filled');
-  for (const [mount, bytes] of built.images) if (bytes.length <= COMMITTED_IMAGE_LIMIT) writeFileSync(join(dir, 'fixtures', imageFileName('filled', mount)), bytes);
+  for (const [mount, bytes] of built.images)
+    if (bytes.length <= COMMITTED_IMAGE_LIMIT)
+      writeFileSync(join(dir, 'fixtures', imageFileName('filled', mount)), bytes);
   writeFileSync(join(dir, 'fixtures', 'filled.json'), JSON.stringify(built.meta, null, 2) + '\n');
 }
 
@@ -76,7 +87,9 @@ describe('a mounted store too large to commit', () => {
     expect(existsSync(mounted)).toBe(false);
     const inst = world.instance({ fixture: 'filled' });
     try {
-      expect(inst.queryStore('archive', 'SELECT length(body) AS n FROM files')).toEqual([{ n: 1_200_000 }]);
+      expect(inst.queryStore('archive', 'SELECT length(body) AS n FROM files')).toEqual([
+        { n: 1_200_000 },
+      ]);
       expect(inst.call('count_notes', {})).toEqual({ ok: true, result: { n: 1 } });
     } finally {
       inst.destroy();
@@ -105,7 +118,7 @@ describe('the rebuild command in messages', () => {
     expect(rebuildCommand(crm)).toBe('npx seahaven fixtures build --world crm');
   });
 
-  it('names a project\'s world by its folder, `.` inside it', () => {
+  it("names a project's world by its folder, `.` inside it", () => {
     const { dir, world } = project('named');
     expect(worldArgument(world, dir)).toBe('.');
     expect(worldArgument(world, temp)).toBe('./named');
@@ -119,7 +132,9 @@ describe('the rebuild command in messages', () => {
     const cwd = process.cwd();
     process.chdir(dir);
     try {
-      expect(() => world.instance({ fixture: 'filled' })).toThrow('rebuild it with `npx seahaven fixtures build --world .`');
+      expect(() => world.instance({ fixture: 'filled' })).toThrow(
+        'rebuild it with `npx seahaven fixtures build --world .`',
+      );
     } finally {
       process.chdir(cwd);
     }

@@ -3,7 +3,9 @@ import type { Instance } from '../instance.ts';
 
 /** The history, the state document, every row of every table, SQL's counters and its next random number. */
 export function observe(inst: Instance): unknown {
-  const tables = inst.query<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name");
+  const tables = inst.query<{ name: string }>(
+    "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name",
+  );
   return {
     changes: inst.changes(),
     changeLog: inst.changeLog(),

@@ -7,12 +7,21 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { packKit } from '../scaffold/kit-source.ts';
-
 
 /** The repository root: the package that gets packed. */
 export const packageRoot = fileURLToPath(new URL('../../', import.meta.url));
@@ -25,10 +34,13 @@ interface Manifest {
   dependencies?: Record<string, string>;
 }
 
-const manifest = (dir: string): Manifest => JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as Manifest;
+const manifest = (dir: string): Manifest =>
+  JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as Manifest;
 
 /** The package's runtime dependencies, which a real install would put beside it. */
-export const runtimeDependencies: readonly string[] = Object.keys(manifest(packageRoot).dependencies ?? {});
+export const runtimeDependencies: readonly string[] = Object.keys(
+  manifest(packageRoot).dependencies ?? {},
+);
 
 // Everything `npm pack` reads: the manifest, the build configs and what `files` lists (generated folders left out).
 function sourcesDigest(): string {
@@ -37,12 +49,19 @@ function sourcesDigest(): string {
   const add = (path: string) => {
     if (!existsSync(path)) return;
     if (statSync(path).isDirectory()) {
-      for (const name of readdirSync(path).sort()) if (!skip.has(name) && !skip.has(join(path, name))) add(join(path, name));
+      for (const name of readdirSync(path).sort())
+        if (!skip.has(name) && !skip.has(join(path, name))) add(join(path, name));
       return;
     }
     hash.update(relative(packageRoot, path)).update('\0').update(readFileSync(path)).update('\0');
   };
-  for (const entry of ['package.json', 'tsconfig.json', 'tsconfig.build.json', ...(manifest(packageRoot).files ?? [])]) add(join(packageRoot, entry));
+  for (const entry of [
+    'package.json',
+    'tsconfig.json',
+    'tsconfig.build.json',
+    ...(manifest(packageRoot).files ?? []),
+  ])
+    add(join(packageRoot, entry));
   return hash.digest('hex').slice(0, 16);
 }
 
@@ -58,7 +77,10 @@ function alive(pid: number): boolean {
 }
 
 function packCache(): string {
-  const cache = join(tmpdir(), `seahaven-pack-${createHash('sha256').update(packageRoot).digest('hex').slice(0, 12)}`);
+  const cache = join(
+    tmpdir(),
+    `seahaven-pack-${createHash('sha256').update(packageRoot).digest('hex').slice(0, 12)}`,
+  );
   mkdirSync(cache, { recursive: true });
   return cache;
 }
@@ -82,10 +104,17 @@ async function withPackLock<T>(cache: string, work: () => Promise<T>): Promise<T
       break;
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-      const holder = Number(existsSync(join(lock, 'pid')) ? readFileSync(join(lock, 'pid'), 'utf8') : NaN);
-      const abandoned = Number.isInteger(holder) ? !alive(holder) : Date.now() - statSync(lock).mtimeMs > 60_000;
+      const holder = Number(
+        existsSync(join(lock, 'pid')) ? readFileSync(join(lock, 'pid'), 'utf8') : NaN,
+      );
+      const abandoned = Number.isInteger(holder)
+        ? !alive(holder)
+        : Date.now() - statSync(lock).mtimeMs > 60_000;
       if (abandoned) rmSync(lock, { recursive: true, force: true });
-      else if (Date.now() > deadline) throw new Error(`waited 10 minutes for the npm pack lock ${lock}; remove it if no test run is packing`);
+      else if (Date.now() > deadline)
+        throw new Error(
+          `waited 10 minutes for the npm pack lock ${lock}; remove it if no test run is packing`,
+        );
       else await sleep(250);
     }
   }
@@ -115,7 +144,8 @@ export async function packedTarball(): Promise<string> {
       // The same pack `seahaven new` makes of a clone: build, then `npm pack`.
       const packed = await packKit(scratch, packageRoot);
       // Older tarballs are of sources that no longer exist.
-      for (const old of readdirSync(cache)) if (old.endsWith('.tgz')) rmSync(join(cache, old), { force: true });
+      for (const old of readdirSync(cache))
+        if (old.endsWith('.tgz')) rmSync(join(cache, old), { force: true });
       renameSync(join(scratch, packed), tarball);
       return tarball;
     } finally {
@@ -142,16 +172,23 @@ function linkBins(modules: string, pkg: string): void {
  * @example
  * installPacked(await packedTarball(), dir, [...runtimeDependencies, 'vitest', 'vite']);
  */
-export function installPacked(tarball: string, project: string, dependencies: readonly string[]): void {
+export function installPacked(
+  tarball: string,
+  project: string,
+  dependencies: readonly string[],
+): void {
   const modules = join(project, 'node_modules');
   const installed = join(modules, 'seahaven');
   mkdirSync(installed, { recursive: true });
   // The tarball's single top folder is `package/`.
-  execFileSync('tar', ['-xzf', tarball, '-C', installed, '--strip-components=1'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  execFileSync('tar', ['-xzf', tarball, '-C', installed, '--strip-components=1'], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   linkBins(modules, 'seahaven');
   for (const dep of new Set(dependencies)) {
     const source = join(packageRoot, 'node_modules', dep);
-    if (!existsSync(source)) throw new Error(`${dep} is not installed in ${packageRoot}node_modules; run npm ci there`);
+    if (!existsSync(source))
+      throw new Error(`${dep} is not installed in ${packageRoot}node_modules; run npm ci there`);
     mkdirSync(dirname(join(modules, dep)), { recursive: true });
     symlinkSync(source, join(modules, dep), 'dir');
     linkBins(modules, dep);
@@ -174,10 +211,21 @@ export interface ServingProcess {
  * @example
  * const served = await startServing(project, ['node_modules/.bin/seahaven', 'serve', 'crm', '--port', '0']);
  */
-export function startServing(cwd: string, command: readonly string[], env: NodeJS.ProcessEnv = process.env, timeoutMs = 60_000): Promise<ServingProcess> {
-  const child = spawn(command[0], command.slice(1), { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+export function startServing(
+  cwd: string,
+  command: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+  timeoutMs = 60_000,
+): Promise<ServingProcess> {
+  const child = spawn(command[0], command.slice(1), {
+    cwd,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let printed = '';
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => resolve(code)),
+  );
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');

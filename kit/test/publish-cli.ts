@@ -11,15 +11,32 @@ import { packageRoot } from './packed-install.ts';
 const exec = promisify(execFile);
 
 /** Run `seahaven publish …` from this checkout in `cwd`; never throws, resolves with the exit code and output. */
-export async function publish(cwd: string, args: string[], env: Record<string, string | undefined> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-  const base: NodeJS.ProcessEnv = { ...process.env, HF_TOKEN: undefined, HF_ENDPOINT: undefined, ...env };
+export async function publish(
+  cwd: string,
+  args: string[],
+  env: Record<string, string | undefined> = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const base: NodeJS.ProcessEnv = {
+    ...process.env,
+    HF_TOKEN: undefined,
+    HF_ENDPOINT: undefined,
+    ...env,
+  };
   for (const [k, v] of Object.entries(base)) if (v === undefined) delete base[k];
   try {
-    const r = await exec(process.execPath, [join(packageRoot, 'bin', 'seahaven.mjs'), 'publish', ...args], { cwd, env: base, maxBuffer: 16 * 1024 * 1024 });
+    const r = await exec(
+      process.execPath,
+      [join(packageRoot, 'bin', 'seahaven.mjs'), 'publish', ...args],
+      { cwd, env: base, maxBuffer: 16 * 1024 * 1024 },
+    );
     return { code: 0, stdout: r.stdout, stderr: r.stderr };
   } catch (e) {
     const err = e as { code?: number; stdout?: string; stderr?: string };
-    return { code: typeof err.code === 'number' ? err.code : -1, stdout: err.stdout ?? '', stderr: err.stderr ?? '' };
+    return {
+      code: typeof err.code === 'number' ? err.code : -1,
+      stdout: err.stdout ?? '',
+      stderr: err.stderr ?? '',
+    };
   }
 }
 
@@ -31,7 +48,10 @@ export async function publish(cwd: string, args: string[], env: Record<string, s
 export function standInKit(dir: string): string {
   const root = join(dir, 'stand-in-kit');
   mkdirSync(join(root, 'package'), { recursive: true });
-  writeFileSync(join(root, 'package', 'package.json'), JSON.stringify({ name: 'seahaven', version: '0.1.0' }) + '\n');
+  writeFileSync(
+    join(root, 'package', 'package.json'),
+    JSON.stringify({ name: 'seahaven', version: '0.1.0' }) + '\n',
+  );
   const tarball = join(dir, 'seahaven-0.1.0.tgz');
   execFileSync('tar', ['-czf', tarball, '-C', root, 'package']);
   return tarball;
@@ -71,7 +91,8 @@ export function readDockerfile(text: string): Dockerfile {
   const out: Dockerfile = { env: {}, runs: [], expose: [], cmd: [], user: undefined };
   for (const line of text.split('\n')) {
     const [instruction, rest] = [line.split(' ')[0], line.slice(line.indexOf(' ') + 1)];
-    if (instruction === 'ENV') for (const pair of rest.split(/\s+/)) out.env[pair.split('=')[0]] = pair.split('=')[1];
+    if (instruction === 'ENV')
+      for (const pair of rest.split(/\s+/)) out.env[pair.split('=')[0]] = pair.split('=')[1];
     if (instruction === 'RUN') out.runs.push(rest);
     if (instruction === 'EXPOSE') out.expose.push(rest);
     if (instruction === 'USER') out.user = rest;

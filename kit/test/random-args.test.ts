@@ -5,7 +5,8 @@ import { crm } from '../../worlds/crm/index.ts';
 import { randomArgs, rememberValues, type SeenValues } from '../random-args.ts';
 
 const fresh = (): SeenValues => ({ strings: [], integers: [] });
-const schemaOf = (input: z.ZodObject) => z.toJSONSchema(input.strict(), { io: 'input' }) as Record<string, unknown>;
+const schemaOf = (input: z.ZodObject) =>
+  z.toJSONSchema(input.strict(), { io: 'input' }) as Record<string, unknown>;
 
 describe('randomArgs', () => {
   it('is a function of the seed', () => {
@@ -23,21 +24,24 @@ describe('randomArgs', () => {
     let valid = 0;
     let total = 0;
     for (const tool of crm.tools) {
-      for (let i = 0; i < 20; i++, total++) if (tool.input.safeParse(randomArgs(tool.inputSchema, rng, fresh())).success) valid++;
+      for (let i = 0; i < 20; i++, total++)
+        if (tool.input.safeParse(randomArgs(tool.inputSchema, rng, fresh())).success) valid++;
     }
     expect(valid / total).toBeGreaterThan(0.8);
   });
 
   it('follows patterns, formats, bounds and enums', () => {
-    const schema = schemaOf(z.object({
-      day: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
-      currency: z.string().regex(/^[a-z]{3}$/),
-      code: z.string().regex(/^(?:INV|CRN)-\d{3,5}$/),
-      email: z.string().email(),
-      qty: z.number().int().min(1).max(9),
-      kind: z.enum(['call', 'email']),
-      tags: z.array(z.string()).min(1).max(2),
-    }));
+    const schema = schemaOf(
+      z.object({
+        day: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+        currency: z.string().regex(/^[a-z]{3}$/),
+        code: z.string().regex(/^(?:INV|CRN)-\d{3,5}$/),
+        email: z.string().email(),
+        qty: z.number().int().min(1).max(9),
+        kind: z.enum(['call', 'email']),
+        tags: z.array(z.string()).min(1).max(2),
+      }),
+    );
     const rng = new Rng(new Stream('shapes'));
     for (let i = 0; i < 50; i++) {
       const args = randomArgs(schema, rng, fresh()) as Record<string, unknown>;
@@ -54,11 +58,17 @@ describe('randomArgs', () => {
 
   it('reuses strings and ids seen in results', () => {
     const seen = fresh();
-    rememberValues({ contacts: [{ id: 'con_1', name: 'Ada', company_id: 7 }], next_cursor: null }, seen);
+    rememberValues(
+      { contacts: [{ id: 'con_1', name: 'Ada', company_id: 7 }], next_cursor: null },
+      seen,
+    );
     expect(seen).toEqual({ strings: ['con_1', 'Ada'], integers: [7] });
     const schema = schemaOf(z.object({ id: z.string() }));
     const rng = new Rng(new Stream('reuse'));
-    const ids = Array.from({ length: 40 }, () => (randomArgs(schema, rng, seen) as { id: string }).id);
+    const ids = Array.from(
+      { length: 40 },
+      () => (randomArgs(schema, rng, seen) as { id: string }).id,
+    );
     expect(ids.filter((id) => id === 'con_1' || id === 'Ada').length).toBeGreaterThan(10);
   });
 });

@@ -38,7 +38,9 @@ describe('Instance.restart', () => {
     scribble(b);
     const c = b.restart({ fixture: 'small_startup', seed: 2 })!;
     expect(c.changes()).toEqual([]);
-    expect(c.query('SELECT count(*) AS n FROM companies')).toEqual(crm.instance({ fixture: 'small_startup' }).query('SELECT count(*) AS n FROM companies'));
+    expect(c.query('SELECT count(*) AS n FROM companies')).toEqual(
+      crm.instance({ fixture: 'small_startup' }).query('SELECT count(*) AS n FROM companies'),
+    );
     c.destroy();
   });
 
@@ -57,12 +59,16 @@ describe('Instance.restart', () => {
     const used = a.fork();
     used.call('create_company', { name: 'Fork Co' });
     expect(used.restart({ fixture: 'small_startup' })).toBeNull();
-    expect(used.query("SELECT count(*) AS n FROM companies WHERE name IN ('Scribble Co', 'Fork Co')")).toEqual([{ n: 2 }]);
+    expect(
+      used.query("SELECT count(*) AS n FROM companies WHERE name IN ('Scribble Co', 'Fork Co')"),
+    ).toEqual([{ n: 2 }]);
     // The fork of an unchanged episode starts from the fixture's image itself, and restarts like any instance.
     const pristine = crm.instance({ fixture: 'small_startup' }).fork();
     pristine.call('create_company', { name: 'Fork Co' });
     const restarted = pristine.restart({ fixture: 'small_startup', seed: 4 })!;
-    expect(restarted.query("SELECT count(*) AS n FROM companies WHERE name = 'Fork Co'")).toEqual([{ n: 0 }]);
+    expect(restarted.query("SELECT count(*) AS n FROM companies WHERE name = 'Fork Co'")).toEqual([
+      { n: 0 },
+    ]);
     for (const i of [a, fork, used, restarted]) i.destroy();
 
     const h = crm.instance({ fixture: 'small_startup' });
@@ -92,9 +98,19 @@ describe('Instance.restart', () => {
     const world = defineWorld({
       name: 'deferred',
       version: '1',
-      schema: 'CREATE TABLE a (id INTEGER PRIMARY KEY) STRICT; CREATE TABLE b (id INTEGER PRIMARY KEY, a_id INTEGER REFERENCES a(id) DEFERRABLE INITIALLY DEFERRED) STRICT;',
-      tools: [defineTool({ name: 'orphan', description: 'Insert a b without its a.', input: z.object({}), run: (ctx) => ctx.db.run('INSERT INTO b (id, a_id) VALUES (1, 99)') })],
-      fixtures: { empty: { description: 'Nothing.', now: '2026-01-01T00:00:00.000Z', build: () => undefined } },
+      schema:
+        'CREATE TABLE a (id INTEGER PRIMARY KEY) STRICT; CREATE TABLE b (id INTEGER PRIMARY KEY, a_id INTEGER REFERENCES a(id) DEFERRABLE INITIALLY DEFERRED) STRICT;',
+      tools: [
+        defineTool({
+          name: 'orphan',
+          description: 'Insert a b without its a.',
+          input: z.object({}),
+          run: (ctx) => ctx.db.run('INSERT INTO b (id, a_id) VALUES (1, 99)'),
+        }),
+      ],
+      fixtures: {
+        empty: { description: 'Nothing.', now: '2026-01-01T00:00:00.000Z', build: () => undefined },
+      },
     });
     const inst = world.instance({ fixture: 'empty', logger: () => undefined });
     // The deferred key is checked when the call commits, so the call fails.

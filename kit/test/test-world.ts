@@ -26,10 +26,25 @@ export const tools = [
   defineTool({
     name: 'add_item',
     description: 'Add an item.',
-    input: z.object({ label: z.string().min(1), qty: z.number().int().min(0).default(0), owner_id: z.number().int().optional(), big: z.string().regex(/^-?\d+$/).optional() }),
+    input: z.object({
+      label: z.string().min(1),
+      qty: z.number().int().min(0).default(0),
+      owner_id: z.number().int().optional(),
+      big: z
+        .string()
+        .regex(/^-?\d+$/)
+        .optional(),
+    }),
     run(ctx, { label, qty, owner_id, big }) {
       const id = ctx.ids.token('itm_', 10);
-      ctx.db.run('INSERT INTO items (id, owner_id, label, qty, big) VALUES (?, ?, ?, ?, ?)', id, owner_id ?? null, label, qty, big ?? null);
+      ctx.db.run(
+        'INSERT INTO items (id, owner_id, label, qty, big) VALUES (?, ?, ?, ?, ?)',
+        id,
+        owner_id ?? null,
+        label,
+        qty,
+        big ?? null,
+      );
       return ctx.db.one('SELECT * FROM items WHERE id = ?', id);
     },
   }),
@@ -56,7 +71,13 @@ export const tools = [
     description: 'Insert an item with a given id (tests delete + insert folding).',
     input: z.object({ id: z.string(), label: z.string(), qty: z.number().int().default(0) }),
     run(ctx, { id, label, qty }) {
-      ctx.db.run('INSERT INTO items (id, label, qty, created_at, noise) VALUES (?, ?, ?, ?, 0)', id, label, qty, '2026-01-01 00:00:00');
+      ctx.db.run(
+        'INSERT INTO items (id, label, qty, created_at, noise) VALUES (?, ?, ?, ?, 0)',
+        id,
+        label,
+        qty,
+        '2026-01-01 00:00:00',
+      );
       return { id };
     },
   }),
@@ -112,7 +133,12 @@ export const tools = [
     description: 'Upsert a composite-key row.',
     input: z.object({ a: z.string(), b: z.number().int(), v: z.string().nullable() }),
     run(ctx, { a, b, v }) {
-      ctx.db.run('INSERT INTO pairs (a, b, v) VALUES (?, ?, ?) ON CONFLICT (a, b) DO UPDATE SET v = excluded.v', a, b, v);
+      ctx.db.run(
+        'INSERT INTO pairs (a, b, v) VALUES (?, ?, ?) ON CONFLICT (a, b) DO UPDATE SET v = excluded.v',
+        a,
+        b,
+        v,
+      );
       return { a, b, v };
     },
   }),
@@ -136,9 +162,18 @@ export const tools = [
   defineTool({
     name: 'nested',
     description: 'A tool with nested input, for validation tests.',
-    input: z.object({ name: z.string(), lines: z.array(z.object({ sku: z.string(), qty: z.number().int().positive() })).min(1) }),
+    input: z.object({
+      name: z.string(),
+      lines: z.array(z.object({ sku: z.string(), qty: z.number().int().positive() })).min(1),
+    }),
     run: (_ctx, input) => ({ count: input.lines.length }),
   }),
 ];
 
-export const kitWorld = defineWorld({ name: 'kitworld', version: '0.0.1', schema, tools, epoch: '2026-03-01T12:00:00.000Z' });
+export const kitWorld = defineWorld({
+  name: 'kitworld',
+  version: '0.0.1',
+  schema,
+  tools,
+  epoch: '2026-03-01T12:00:00.000Z',
+});

@@ -15,8 +15,13 @@ CREATE TABLE tags (id INTEGER PRIMARY KEY, note_id INTEGER NOT NULL REFERENCES n
 const tools = [
   defineTool({
     name: 'write_then',
-    description: 'Write a note, then run one statement (optionally swallowing its error), then write another note.',
-    input: z.object({ sql: z.string(), swallow: z.boolean().default(false), how: z.enum(['run', 'one', 'all']).default('run') }),
+    description:
+      'Write a note, then run one statement (optionally swallowing its error), then write another note.',
+    input: z.object({
+      sql: z.string(),
+      swallow: z.boolean().default(false),
+      how: z.enum(['run', 'one', 'all']).default('run'),
+    }),
     run(ctx, { sql, swallow, how }) {
       ctx.db.run("INSERT INTO notes (body) VALUES ('before')");
       try {
@@ -50,7 +55,8 @@ const tools = [
   }),
   defineTool({
     name: 'nested',
-    description: 'Savepoints two deep: the innermost fails and is caught; optionally fail the whole call afterwards.',
+    description:
+      'Savepoints two deep: the innermost fails and is caught; optionally fail the whole call afterwards.',
     input: z.object({ fail: z.boolean() }),
     run(ctx, { fail }) {
       ctx.db.run("INSERT INTO notes (body) VALUES ('outer')");
@@ -76,7 +82,13 @@ const world = defineWorld({
   version: '1',
   schema,
   tools,
-  fixtures: { one_note: { description: 'One note.', now: '2026-01-01T00:00:00.000Z', build: (ctx) => void ctx.db.run("INSERT INTO notes (body) VALUES ('fixture')") } },
+  fixtures: {
+    one_note: {
+      description: 'One note.',
+      now: '2026-01-01T00:00:00.000Z',
+      build: (ctx) => void ctx.db.run("INSERT INTO notes (body) VALUES ('fixture')"),
+    },
+  },
 });
 
 /** A fixture instance runs its episode as one transaction (each call a savepoint); a blank one gives each call its own. */
@@ -143,7 +155,10 @@ describe('statements that end, begin or escape the call transaction', () => {
           const changes = inst.changes();
           for (const swallow of [false, true]) {
             const r = inst.call('write_then', { sql, swallow });
-            expect(r, `swallow: ${swallow}`).toMatchObject({ ok: false, error: { code: 'internal', message: 'internal error' } });
+            expect(r, `swallow: ${swallow}`).toMatchObject({
+              ok: false,
+              error: { code: 'internal', message: 'internal error' },
+            });
             const line = lines.pop()!;
             expect(line).toMatch(/^\[seahaven\] world bug err_\w+ in guard\/write_then/);
             expect(line).toContain(`ctx.db refused ${JSON.stringify(sql)}`);
@@ -154,8 +169,14 @@ describe('statements that end, begin or escape the call transaction', () => {
           expect(connectionSettings(inst)).toEqual(settings);
           // The instance goes on: later calls commit, and foreign keys are still enforced.
           expect(inst.call('add', { body: 'later' })).toMatchObject({ ok: true });
-          expect(inst.call('orphan_tag', {})).toMatchObject({ ok: false, error: { code: 'constraint_violation' } });
-          expect(inst.changes().map((c) => c.after?.body)).toEqual([...changes.map((c) => c.after?.body), 'later']);
+          expect(inst.call('orphan_tag', {})).toMatchObject({
+            ok: false,
+            error: { code: 'constraint_violation' },
+          });
+          expect(inst.changes().map((c) => c.after?.body)).toEqual([
+            ...changes.map((c) => c.after?.body),
+            'later',
+          ]);
           inst.destroy();
         });
       }
@@ -163,36 +184,82 @@ describe('statements that end, begin or escape the call transaction', () => {
       it('refuses them before any write and through one() and all() too', () => {
         const { inst, lines } = open();
         const settings = connectionSettings(inst);
-        expect(inst.call('read', { sql: 'PRAGMA foreign_keys = OFF' })).toMatchObject({ ok: false, error: { code: 'internal' } });
-        expect(inst.call('write_then', { sql: 'PRAGMA query_only = 1', how: 'one' })).toMatchObject({ ok: false, error: { code: 'internal' } });
-        expect(inst.call('write_then', { sql: 'COMMIT', how: 'all' })).toMatchObject({ ok: false, error: { code: 'internal' } });
+        expect(inst.call('read', { sql: 'PRAGMA foreign_keys = OFF' })).toMatchObject({
+          ok: false,
+          error: { code: 'internal' },
+        });
+        expect(inst.call('write_then', { sql: 'PRAGMA query_only = 1', how: 'one' })).toMatchObject(
+          { ok: false, error: { code: 'internal' } },
+        );
+        expect(inst.call('write_then', { sql: 'COMMIT', how: 'all' })).toMatchObject({
+          ok: false,
+          error: { code: 'internal' },
+        });
         expect(lines).toHaveLength(3);
         expect(connectionSettings(inst)).toEqual(settings);
-        expect(inst.call('orphan_tag', {})).toMatchObject({ ok: false, error: { code: 'constraint_violation' } });
+        expect(inst.call('orphan_tag', {})).toMatchObject({
+          ok: false,
+          error: { code: 'constraint_violation' },
+        });
         inst.destroy();
       });
 
       it('allows reading PRAGMAs and the reporting ones', () => {
         const { inst, lines } = open();
-        expect(inst.call('read', { sql: 'PRAGMA table_info(notes)' })).toMatchObject({ ok: true, result: [{ name: 'id' }, { name: 'body' }] });
-        expect(inst.call('read', { sql: 'PRAGMA main.foreign_key_list(tags)' })).toMatchObject({ ok: true, result: [{ table: 'notes', from: 'note_id' }] });
-        expect(inst.call('read', { sql: 'PRAGMA foreign_keys' })).toEqual({ ok: true, result: [{ foreign_keys: 1 }] });
-        expect(inst.call('read', { sql: 'PRAGMA integrity_check' })).toEqual({ ok: true, result: [{ integrity_check: 'ok' }] });
-        expect(inst.call('read', { sql: "SELECT name FROM pragma_table_info('notes') ORDER BY cid" })).toEqual({ ok: true, result: [{ name: 'id' }, { name: 'body' }] });
+        expect(inst.call('read', { sql: 'PRAGMA table_info(notes)' })).toMatchObject({
+          ok: true,
+          result: [{ name: 'id' }, { name: 'body' }],
+        });
+        expect(inst.call('read', { sql: 'PRAGMA main.foreign_key_list(tags)' })).toMatchObject({
+          ok: true,
+          result: [{ table: 'notes', from: 'note_id' }],
+        });
+        expect(inst.call('read', { sql: 'PRAGMA foreign_keys' })).toEqual({
+          ok: true,
+          result: [{ foreign_keys: 1 }],
+        });
+        expect(inst.call('read', { sql: 'PRAGMA integrity_check' })).toEqual({
+          ok: true,
+          result: [{ integrity_check: 'ok' }],
+        });
+        expect(
+          inst.call('read', { sql: "SELECT name FROM pragma_table_info('notes') ORDER BY cid" }),
+        ).toEqual({ ok: true, result: [{ name: 'id' }, { name: 'body' }] });
         // Keywords inside a statement are no reason to refuse it.
-        expect(inst.call('read', { sql: "SELECT CASE WHEN 1 THEN 'begin' END AS commit_ FROM notes WHERE body <> 'ROLLBACK' LIMIT 1" })).toEqual({ ok: true, result: [{ commit_: 'begin' }] });
-        expect(inst.call('write_then', { sql: "UPDATE notes SET body = 'end' WHERE body = 'kept'" })).toMatchObject({ ok: true });
+        expect(
+          inst.call('read', {
+            sql: "SELECT CASE WHEN 1 THEN 'begin' END AS commit_ FROM notes WHERE body <> 'ROLLBACK' LIMIT 1",
+          }),
+        ).toEqual({ ok: true, result: [{ commit_: 'begin' }] });
+        expect(
+          inst.call('write_then', { sql: "UPDATE notes SET body = 'end' WHERE body = 'kept'" }),
+        ).toMatchObject({ ok: true });
         expect(lines).toEqual([]);
         inst.destroy();
       });
 
       it('ctx.db.transaction still nests savepoints', () => {
         const { inst, lines } = open();
-        const before = inst.query<{ body: string }>('SELECT body FROM notes ORDER BY id').map((r) => r.body);
-        expect(inst.call('nested', { fail: true })).toMatchObject({ ok: false, error: { code: 'internal' } });
-        expect(inst.query<{ body: string }>('SELECT body FROM notes ORDER BY id').map((r) => r.body)).toEqual(before);
-        expect(inst.call('nested', { fail: false })).toEqual({ ok: true, result: [...before, 'outer', 'middle'].map((body) => ({ body })) });
-        expect(inst.changeLog().filter((c) => c.tool === 'nested').map((c) => c.after?.body)).toEqual(['outer', 'middle']);
+        const before = inst
+          .query<{ body: string }>('SELECT body FROM notes ORDER BY id')
+          .map((r) => r.body);
+        expect(inst.call('nested', { fail: true })).toMatchObject({
+          ok: false,
+          error: { code: 'internal' },
+        });
+        expect(
+          inst.query<{ body: string }>('SELECT body FROM notes ORDER BY id').map((r) => r.body),
+        ).toEqual(before);
+        expect(inst.call('nested', { fail: false })).toEqual({
+          ok: true,
+          result: [...before, 'outer', 'middle'].map((body) => ({ body })),
+        });
+        expect(
+          inst
+            .changeLog()
+            .filter((c) => c.tool === 'nested')
+            .map((c) => c.after?.body),
+        ).toEqual(['outer', 'middle']);
         expect(lines).toHaveLength(1);
         inst.destroy();
       });
@@ -201,16 +268,32 @@ describe('statements that end, begin or escape the call transaction', () => {
 
   it('a harness query cannot change the connection either', () => {
     const { inst } = start({ fixture: 'one_note' });
-    expect(() => inst.query('PRAGMA foreign_keys = OFF')).toThrow(/ctx.db refused "PRAGMA foreign_keys = OFF": PRAGMA foreign_keys with a value changes/);
-    expect(inst.call('orphan_tag', {})).toMatchObject({ ok: false, error: { code: 'constraint_violation' } });
+    expect(() => inst.query('PRAGMA foreign_keys = OFF')).toThrow(
+      /ctx.db refused "PRAGMA foreign_keys = OFF": PRAGMA foreign_keys with a value changes/,
+    );
+    expect(inst.call('orphan_tag', {})).toMatchObject({
+      ok: false,
+      error: { code: 'constraint_violation' },
+    });
     inst.destroy();
   });
 
   it('names the statement, the reason and what to do instead', () => {
-    expect(refusalOf('COMMIT')).toMatch(/world code cannot begin, end or step outside it\. Throw ToolError to fail the call .* or use ctx\.db\.transaction\(fn\)/);
+    expect(refusalOf('COMMIT')).toMatch(
+      /world code cannot begin, end or step outside it\. Throw ToolError to fail the call .* or use ctx\.db\.transaction\(fn\)/,
+    );
     expect(refusalOf("ATTACH 'x.db' AS x")).toMatch(/compose it with defineWorld\(\{ worlds/);
-    expect(refusalOf('PRAGMA synchronous = OFF')).toMatch(/^PRAGMA synchronous with a value changes how the database or connection works for every later call/);
-    for (const sql of ['SELECT 1', 'PRAGMA table_info(x)', 'PRAGMA journal_mode', 'UPDATE t SET end_at = 1', 'CREATE TRIGGER t AFTER INSERT ON a BEGIN DELETE FROM b; END']) expect(refusalOf(sql), sql).toBeNull();
+    expect(refusalOf('PRAGMA synchronous = OFF')).toMatch(
+      /^PRAGMA synchronous with a value changes how the database or connection works for every later call/,
+    );
+    for (const sql of [
+      'SELECT 1',
+      'PRAGMA table_info(x)',
+      'PRAGMA journal_mode',
+      'UPDATE t SET end_at = 1',
+      'CREATE TRIGGER t AFTER INSERT ON a BEGIN DELETE FROM b; END',
+    ])
+      expect(refusalOf(sql), sql).toBeNull();
   });
 });
 
@@ -220,20 +303,39 @@ describe('a trigger that raises ROLLBACK', () => {
     version: '1',
     schema: `${schema} CREATE TRIGGER no_forbidden BEFORE INSERT ON notes WHEN NEW.body = 'forbidden' BEGIN SELECT RAISE(ROLLBACK, 'forbidden notes are not allowed'); END;`,
     tools,
-    fixtures: { one_note: { description: 'One note.', now: '2026-01-01T00:00:00.000Z', build: (ctx) => void ctx.db.run("INSERT INTO notes (body) VALUES ('fixture')") } },
+    fixtures: {
+      one_note: {
+        description: 'One note.',
+        now: '2026-01-01T00:00:00.000Z',
+        build: (ctx) => void ctx.db.run("INSERT INTO notes (body) VALUES ('fixture')"),
+      },
+    },
   });
 
   it('rolls back only the call it fires in, never earlier calls of the episode', () => {
     const inst = raising.instance({ fixture: 'one_note', logger: () => undefined });
     expect(inst.call('add', { body: 'kept' })).toMatchObject({ ok: true });
-    expect(inst.call('write_then', { sql: "INSERT INTO notes (body) VALUES ('forbidden')" })).toEqual({
+    expect(
+      inst.call('write_then', { sql: "INSERT INTO notes (body) VALUES ('forbidden')" }),
+    ).toEqual({
       ok: false,
-      error: { code: 'constraint_violation', message: 'forbidden notes are not allowed. Nothing was written.', details: { constraint: 'trigger' } },
+      error: {
+        code: 'constraint_violation',
+        message: 'forbidden notes are not allowed. Nothing was written.',
+        details: { constraint: 'trigger' },
+      },
     });
-    expect(inst.query('SELECT body FROM notes ORDER BY id')).toEqual([{ body: 'fixture' }, { body: 'kept' }]);
+    expect(inst.query('SELECT body FROM notes ORDER BY id')).toEqual([
+      { body: 'fixture' },
+      { body: 'kept' },
+    ]);
     expect(inst.changes()).toMatchObject([{ op: 'insert', after: { body: 'kept' } }]);
     expect(inst.call('add', { body: 'later' })).toMatchObject({ ok: true });
-    expect(inst.query('SELECT body FROM notes ORDER BY id')).toEqual([{ body: 'fixture' }, { body: 'kept' }, { body: 'later' }]);
+    expect(inst.query('SELECT body FROM notes ORDER BY id')).toEqual([
+      { body: 'fixture' },
+      { body: 'kept' },
+      { body: 'later' },
+    ]);
     inst.destroy();
   });
 });

@@ -53,7 +53,11 @@ export interface EpisodeRecord {
  * @example
  * expectDeterministic(crm, (inst) => [inst.call('create_contact', { name: 'Ada', email: 'ada@example.com' })], { fixture: 'small_startup', seed: 3 });
  */
-export function expectDeterministic(world: World, episode: (inst: Instance) => unknown[] | void, options: InstanceOptions = {}): EpisodeRecord {
+export function expectDeterministic(
+  world: World,
+  episode: (inst: Instance) => unknown[] | void,
+  options: InstanceOptions = {},
+): EpisodeRecord {
   const play = (): EpisodeRecord => {
     const inst = world.instance(options);
     try {
@@ -65,7 +69,10 @@ export function expectDeterministic(world: World, episode: (inst: Instance) => u
   };
   const first = play();
   const second = play();
-  expect(JSON.stringify(second), 'a replay of the episode differs; look for time or randomness that does not come from ctx').toBe(JSON.stringify(first));
+  expect(
+    JSON.stringify(second),
+    'a replay of the episode differs; look for time or randomness that does not come from ctx',
+  ).toBe(JSON.stringify(first));
   return first;
 }
 
@@ -75,11 +82,17 @@ export function expectDeterministic(world: World, episode: (inst: Instance) => u
  * @example
  * for (const task of crm.tasks) it(task.id, () => expectGraderSound(crm, task));
  */
-export function expectGraderSound(world: World, task: Task | string, options?: CheckGraderOptions): GraderReport {
+export function expectGraderSound(
+  world: World,
+  task: Task | string,
+  options?: CheckGraderOptions,
+): GraderReport {
   const report = checkGrader(world, task, options);
   const errors = report.problems.filter((p) => p.severity === 'error');
   if (errors.length > 0) {
-    throw new Error(`the grader of task "${report.task}" is not sound:\n${errors.map((p) => `  ${p.code} ${p.message} Fix: ${p.fix}`).join('\n')}`);
+    throw new Error(
+      `the grader of task "${report.task}" is not sound:\n${errors.map((p) => `  ${p.code} ${p.message} Fix: ${p.fix}`).join('\n')}`,
+    );
   }
   return report;
 }

@@ -21,7 +21,11 @@ describe('worldTest', () => {
 
 describe('expectDeterministic', () => {
   test('passes for a world that only uses ctx', () => {
-    const record = expectDeterministic(crm, (inst) => [inst.call('create_contact', { name: 'Ada', email: 'ada@example.com' })], { fixture: 'small_startup', seed: 4 });
+    const record = expectDeterministic(
+      crm,
+      (inst) => [inst.call('create_contact', { name: 'Ada', email: 'ada@example.com' })],
+      { fixture: 'small_startup', seed: 4 },
+    );
     expect(record.state.changes).toHaveLength(1);
   });
 
@@ -32,9 +36,18 @@ describe('expectDeterministic', () => {
       version: '1',
       schema: 'CREATE TABLE t (id INTEGER PRIMARY KEY, v INTEGER NOT NULL) STRICT;',
       // A stand-in for Math.random(): state outside ctx that differs between runs.
-      tools: [defineTool({ name: 'put', description: 'Store a value.', input: z.object({}), run: (ctx) => ctx.db.run('INSERT INTO t (v) VALUES (?)', counter++).changes })],
+      tools: [
+        defineTool({
+          name: 'put',
+          description: 'Store a value.',
+          input: z.object({}),
+          run: (ctx) => ctx.db.run('INSERT INTO t (v) VALUES (?)', counter++).changes,
+        }),
+      ],
     });
-    expect(() => expectDeterministic(leaky, (inst) => [inst.call('put', {})])).toThrow(/replay of the episode differs/);
+    expect(() => expectDeterministic(leaky, (inst) => [inst.call('put', {})])).toThrow(
+      /replay of the episode differs/,
+    );
   });
 });
 
@@ -44,8 +57,18 @@ describe('expectGraderSound', () => {
   });
 
   test('fails for a grader that passes when nothing was done', () => {
-    const lazy = defineTask({ id: 'lazy', fixture: 'small_startup', prompt: 'Do anything.', grade: () => ({ reward: 1, passed: true, criteria: [] }), gold: () => {} });
-    const world = { ...crm, tasks: [lazy], task: (id: string) => (id === 'lazy' ? lazy : undefined) } as typeof crm;
+    const lazy = defineTask({
+      id: 'lazy',
+      fixture: 'small_startup',
+      prompt: 'Do anything.',
+      grade: () => ({ reward: 1, passed: true, criteria: [] }),
+      gold: () => {},
+    });
+    const world = {
+      ...crm,
+      tasks: [lazy],
+      task: (id: string) => (id === 'lazy' ? lazy : undefined),
+    } as typeof crm;
     expect(() => expectGraderSound(world, lazy)).toThrow(/SH501/);
   });
 });

@@ -3,11 +3,15 @@ import { defineCurriculum } from '../../curricula/index.ts';
 
 export const crmBasics = defineCurriculum({
   name: 'crm-basics',
-  description: 'Single-record edits first, then lookups and multi-row updates, then multi-step workflows with traps.',
+  description:
+    'Single-record edits first, then lookups and multi-row updates, then multi-step workflows with traps.',
   stages: [
     { name: 'easy', tasks: ['add_company', 'add_lead', 'log_call'] },
     { name: 'medium', tasks: ['forget_contact', 'globex_discount', 'qualify_globex_leads'] },
-    { name: 'hard', tasks: ['dan_deal_slipped', 'dana_signed', 'retrofit_deal', 'lose_stale_negotiations'] },
+    {
+      name: 'hard',
+      tasks: ['dan_deal_slipped', 'dana_signed', 'retrofit_deal', 'lose_stale_negotiations'],
+    },
   ],
   promote: { successRate: 0.8, window: 20 },
   review: 0.2,

@@ -22,21 +22,35 @@ export const crm = defineWorld({
       build() {},
     },
     small_startup: {
-      description: 'A startup\'s CRM: about 25 companies, 90 contacts, 50 deals and their activity history (~100 KB).',
+      description:
+        "A startup's CRM: about 25 companies, 90 contacts, 50 deals and their activity history (~100 KB).",
       difficulty: 2,
       now: '2026-06-01T09:00:00.000Z',
       build(ctx) {
         addStoryRows(ctx);
-        populate(ctx, { companies: 24, contactsPerCompany: [2, 5], dealsPerCompany: [1, 3], activitiesPerContact: [0, 2], historyDays: 365 });
+        populate(ctx, {
+          companies: 24,
+          contactsPerCompany: [2, 5],
+          dealsPerCompany: [1, 3],
+          activitiesPerContact: [0, 2],
+          historyDays: 365,
+        });
       },
     },
     big_co: {
-      description: 'An enterprise CRM: about 900 companies, 6,300 contacts, 3,600 deals and 16,000 activities (~5 MB).',
+      description:
+        'An enterprise CRM: about 900 companies, 6,300 contacts, 3,600 deals and 16,000 activities (~5 MB).',
       difficulty: 3,
       now: '2026-06-01T09:00:00.000Z',
       build(ctx) {
         addStoryRows(ctx);
-        populate(ctx, { companies: 900, contactsPerCompany: [4, 10], dealsPerCompany: [2, 6], activitiesPerContact: [1, 4], historyDays: 1460 });
+        populate(ctx, {
+          companies: 900,
+          contactsPerCompany: [4, 10],
+          dealsPerCompany: [2, 6],
+          activitiesPerContact: [1, 4],
+          historyDays: 1460,
+        });
       },
     },
   },

@@ -13,7 +13,8 @@ import { tasks } from './tasks.ts';
 export const saas = defineWorld({
   name: 'saas',
   version: '1.0.0',
-  description: 'A SaaS company: its CRM (companies, contacts, deals, activities) and its Stripe account (customers, prices, subscriptions, invoices) in one episode.',
+  description:
+    'A SaaS company: its CRM (companies, contacts, deals, activities) and its Stripe account (customers, prices, subscriptions, invoices) in one episode.',
   schema: crm.schema,
   tools: [...crm.tools],
   tasks,
@@ -23,7 +24,8 @@ export const saas = defineWorld({
   fixturesDir: new URL('./fixtures/', import.meta.url),
   fixtures: {
     small_startup: {
-      description: 'crm\'s small_startup plus three story companies; in Stripe, a four-product catalog and 6 paying companies with 7 active subscriptions, each customer tied to its crm company by metadata.crm_company_id.',
+      description:
+        "crm's small_startup plus three story companies; in Stripe, a four-product catalog and 6 paying companies with 7 active subscriptions, each customer tied to its crm company by metadata.crm_company_id.",
       difficulty: 2,
       now: '2026-06-01T09:00:00.000Z',
       build: buildSmallStartup,
@@ -31,7 +33,8 @@ export const saas = defineWorld({
   },
   mcp: {
     name: 'saas',
-    instructions: 'A SaaS company\'s CRM and, behind the stripe_ tools, its Stripe account in test mode. Stripe customers carry the id of their CRM company in metadata.crm_company_id.',
+    instructions:
+      "A SaaS company's CRM and, behind the stripe_ tools, its Stripe account in test mode. Stripe customers carry the id of their CRM company in metadata.crm_company_id.",
   },
 });
 

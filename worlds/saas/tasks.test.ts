@@ -9,8 +9,14 @@ describe('saas tasks', () => {
       const inst = saas.instance({ fixture: task.fixture });
       task.gold!(inst);
       const tables = new Set(inst.changes().map((c) => c.table));
-      expect([...tables].some((t) => !t.startsWith('stripe.')), task.id).toBe(true);
-      expect([...tables].some((t) => t.startsWith('stripe.')), task.id).toBe(true);
+      expect(
+        [...tables].some((t) => !t.startsWith('stripe.')),
+        task.id,
+      ).toBe(true);
+      expect(
+        [...tables].some((t) => t.startsWith('stripe.')),
+        task.id,
+      ).toBe(true);
       inst.destroy();
     }
   });

@@ -8,8 +8,27 @@
  * `stripe.<table>` row carries just its key and the columns the update wrote (`data`, plus `email` or `status` when
  * they changed). Matchers on updated Stripe rows therefore look inside `data`, the object's JSON.
  */
-import { defineTask, goldCall, type Change, type Grade, type GoldTarget, type GradeTarget, type Row } from '../../kit/index.ts';
-import { all, exactly, expectChanges, gate, inserted, noOtherChanges, oneOf, regex, updated, where } from '../../rewards/index.ts';
+import {
+  defineTask,
+  goldCall,
+  type Change,
+  type Grade,
+  type GoldTarget,
+  type GradeTarget,
+  type Row,
+} from '../../kit/index.ts';
+import {
+  all,
+  exactly,
+  expectChanges,
+  gate,
+  inserted,
+  noOtherChanges,
+  oneOf,
+  regex,
+  updated,
+  where,
+} from '../../rewards/index.ts';
 
 /**
  * Stripe ids in the frozen small_startup fixture (worlds/saas/fixtures; saas.test.ts checks them against the images).
@@ -28,33 +47,58 @@ export const IDS = {
 } as const;
 
 /** Call a tool in a gold solution (a failed call throws: the gold solution is broken). */
-const call = <T = Row>(inst: GoldTarget, tool: string, args: Record<string, unknown> = {}): T => goldCall<T>(inst, tool, args);
+const call = <T = Row>(inst: GoldTarget, tool: string, args: Record<string, unknown> = {}): T =>
+  goldCall<T>(inst, tool, args);
 
 /** Run a Stripe operation through the agent's generic write tool. */
-function stripeWrite<T = Row>(inst: GoldTarget, operation: string, parameters: Record<string, unknown>): T {
-  return call<T>(inst, 'stripe_stripe_api_write', { stripe_api_operation_id: operation, parameters });
+function stripeWrite<T = Row>(
+  inst: GoldTarget,
+  operation: string,
+  parameters: Record<string, unknown>,
+): T {
+  return call<T>(inst, 'stripe_stripe_api_write', {
+    stripe_api_operation_id: operation,
+    parameters,
+  });
 }
 
 /** The one contact whose name is exactly `name` (search is a substring match). */
-function contactNamed(inst: GoldTarget, name: string, query = name): { id: string; company_id: string } {
-  const { contacts } = call<{ contacts: { id: string; name: string; company_id: string }[] }>(inst, 'search_contacts', { query, limit: 50 });
+function contactNamed(
+  inst: GoldTarget,
+  name: string,
+  query = name,
+): { id: string; company_id: string } {
+  const { contacts } = call<{ contacts: { id: string; name: string; company_id: string }[] }>(
+    inst,
+    'search_contacts',
+    { query, limit: 50 },
+  );
   const found = contacts.filter((c) => c.name === name);
-  if (found.length !== 1) throw new Error(`gold: expected one contact named ${name}, found ${found.length}`);
+  if (found.length !== 1)
+    throw new Error(`gold: expected one contact named ${name}, found ${found.length}`);
   return found[0];
 }
 
 /** The id of the one company named exactly `name`. */
 function companyNamed(inst: GoldTarget, name: string): string {
-  const { companies } = call<{ companies: { id: string; name: string }[] }>(inst, 'list_companies', { query: name, limit: 100 });
+  const { companies } = call<{ companies: { id: string; name: string }[] }>(
+    inst,
+    'list_companies',
+    { query: name, limit: 100 },
+  );
   const found = companies.filter((c) => c.name === name);
-  if (found.length !== 1) throw new Error(`gold: expected one company named ${name}, found ${found.length}`);
+  if (found.length !== 1)
+    throw new Error(`gold: expected one company named ${name}, found ${found.length}`);
   return found[0].id;
 }
 
 /** The Stripe customer of a crm company, found by the company id its metadata carries. */
 function stripeCustomerOf(inst: GoldTarget, companyId: string): string {
-  const { data } = call<{ data: { id: string }[] }>(inst, 'stripe_search_stripe_resources', { query: `customers:metadata['crm_company_id']:'${companyId}'` });
-  if (data.length !== 1) throw new Error(`gold: expected one Stripe customer for ${companyId}, found ${data.length}`);
+  const { data } = call<{ data: { id: string }[] }>(inst, 'stripe_search_stripe_resources', {
+    query: `customers:metadata['crm_company_id']:'${companyId}'`,
+  });
+  if (data.length !== 1)
+    throw new Error(`gold: expected one Stripe customer for ${companyId}, found ${data.length}`);
   return data[0].id;
 }
 
@@ -71,12 +115,16 @@ function objectOf(data: unknown): Record<string, any> | null {
 /** A subscription object with exactly one item: `price`, quantity 1. */
 const subscribesTo = (price: string) =>
   where((d) => {
-    const items = objectOf(d)?.items?.data as { price?: { id?: string }; quantity?: number }[] | undefined;
+    const items = objectOf(d)?.items?.data as
+      { price?: { id?: string }; quantity?: number }[] | undefined;
     return items?.length === 1 && items[0].price?.id === price && items[0].quantity === 1;
   }, `a subscription to ${price} alone, quantity 1`);
 
 /** A subscription object still active and set to end at the end of its current period. */
-const endsAtPeriodEnd = where((d) => objectOf(d)?.status === 'active' && objectOf(d)?.cancel_at_period_end === true, 'status = "active" and cancel_at_period_end = true');
+const endsAtPeriodEnd = where(
+  (d) => objectOf(d)?.status === 'active' && objectOf(d)?.cancel_at_period_end === true,
+  'status = "active" and cancel_at_period_end = true',
+);
 
 /** A subscription object that is still active (not canceled at once). */
 const stillActive = where((d) => objectOf(d)?.status === 'active', 'status = "active"');
@@ -102,7 +150,8 @@ export const acmeFleetWon = defineTask({
   fixture: 'small_startup',
   difficulty: 3,
   tags: ['workflow', 'crm', 'stripe', 'subscriptions', 'deals'],
-  prompt: 'Dana Whitaker just signed Acme Robotics\' Fleet automation pilot. Mark that deal won and make Dana a customer in the CRM. Then, in Stripe, start a subscription to Fleet Automation billed yearly for Acme Robotics, on their existing Stripe customer (their card on file pays). Their Starter subscription stays as it is.',
+  prompt:
+    "Dana Whitaker just signed Acme Robotics' Fleet automation pilot. Mark that deal won and make Dana a customer in the CRM. Then, in Stripe, start a subscription to Fleet Automation billed yearly for Acme Robotics, on their existing Stripe customer (their card on file pays). Their Starter subscription stays as it is.",
   grade: gate(
     noOtherChanges({
       allow: [
@@ -113,26 +162,47 @@ export const acmeFleetWon = defineTask({
         ...subscriptionStartWrites(IDS.acmeCustomer),
       ],
     }),
-    expectChanges([
-      updated('deals', { id: 'deal_acme_fleet' }, { stage: 'won' }),
-      updated('contacts', { id: 'con_dana' }, { stage: 'customer' }),
-      inserted('stripe.subscriptions', { customer: IDS.acmeCustomer, status: 'active', data: subscribesTo(IDS.fleetYearly) }),
-    ], { allow: [inserted('activities', { deal_id: 'deal_acme_fleet' }), ...subscriptionStartWrites(IDS.acmeCustomer)] }),
+    expectChanges(
+      [
+        updated('deals', { id: 'deal_acme_fleet' }, { stage: 'won' }),
+        updated('contacts', { id: 'con_dana' }, { stage: 'customer' }),
+        inserted('stripe.subscriptions', {
+          customer: IDS.acmeCustomer,
+          status: 'active',
+          data: subscribesTo(IDS.fleetYearly),
+        }),
+      ],
+      {
+        allow: [
+          inserted('activities', { deal_id: 'deal_acme_fleet' }),
+          ...subscriptionStartWrites(IDS.acmeCustomer),
+        ],
+      },
+    ),
   ),
   gold(inst) {
     const dana = contactNamed(inst, 'Dana Whitaker', 'Whitaker');
-    const { deals } = call<{ deals: { id: string; title: string }[] }>(inst, 'get_contact', { id: dana.id });
+    const { deals } = call<{ deals: { id: string; title: string }[] }>(inst, 'get_contact', {
+      id: dana.id,
+    });
     const deal = deals.find((d) => /fleet automation/i.test(d.title));
     if (!deal) throw new Error('gold: Dana Whitaker has no fleet automation deal');
     call(inst, 'update_deal', { id: deal.id, stage: 'won' });
     call(inst, 'update_contact', { id: dana.id, stage: 'customer' });
     const customer = stripeCustomerOf(inst, dana.company_id);
-    const { data: products } = call<{ data: { id: string; name: string }[] }>(inst, 'stripe_list_products', { limit: 100 });
+    const { data: products } = call<{ data: { id: string; name: string }[] }>(
+      inst,
+      'stripe_list_products',
+      { limit: 100 },
+    );
     const fleet = products.find((p) => p.name === 'Fleet Automation');
     if (!fleet) throw new Error('gold: no Fleet Automation product');
-    const { data: prices } = call<{ data: { id: string; active: boolean; recurring: { interval: string } | null }[] }>(inst, 'stripe_list_prices', { product: fleet.id, limit: 100 });
+    const { data: prices } = call<{
+      data: { id: string; active: boolean; recurring: { interval: string } | null }[];
+    }>(inst, 'stripe_list_prices', { product: fleet.id, limit: 100 });
     const yearly = prices.filter((p) => p.active && p.recurring?.interval === 'year');
-    if (yearly.length !== 1) throw new Error(`gold: expected one yearly Fleet Automation price, found ${yearly.length}`);
+    if (yearly.length !== 1)
+      throw new Error(`gold: expected one yearly Fleet Automation price, found ${yearly.length}`);
     stripeWrite(inst, 'PostSubscriptions', { customer, items: [{ price: yearly[0].id }] });
   },
 });
@@ -142,29 +212,50 @@ export const umbrellaFreightChurned = defineTask({
   fixture: 'small_startup',
   difficulty: 3,
   tags: ['workflow', 'trap', 'crm', 'stripe', 'subscriptions', 'contacts'],
-  prompt: 'Umbrella Freight is leaving us. In the CRM, mark every one of their contacts churned. In Stripe, set each of their subscriptions to cancel at the end of its current period: they have paid for this month, so nothing may be canceled right away.',
+  prompt:
+    'Umbrella Freight is leaving us. In the CRM, mark every one of their contacts churned. In Stripe, set each of their subscriptions to cancel at the end of its current period: they have paid for this month, so nothing may be canceled right away.',
   // Touching Umbrella Health (a different company with a similar name) or canceling at once closes the gate.
   grade: gate(
     noOtherChanges({
       allow: [
         updated('contacts', { company_id: 'cmp_umbrella' }, {}),
-        updated('stripe.subscriptions', { id: oneOf([IDS.umbrellaGrowth, IDS.umbrellaSupport]) }, { data: stillActive }),
+        updated(
+          'stripe.subscriptions',
+          { id: oneOf([IDS.umbrellaGrowth, IDS.umbrellaSupport]) },
+          { data: stillActive },
+        ),
         EVENTS,
       ],
     }),
-    expectChanges([
-      exactly(3, updated('contacts', { company_id: 'cmp_umbrella' }, { stage: 'churned' })),
-      updated('stripe.subscriptions', { id: IDS.umbrellaGrowth }, { data: endsAtPeriodEnd }),
-      updated('stripe.subscriptions', { id: IDS.umbrellaSupport }, { data: endsAtPeriodEnd }),
-    ], { allow: [EVENTS] }),
+    expectChanges(
+      [
+        exactly(3, updated('contacts', { company_id: 'cmp_umbrella' }, { stage: 'churned' })),
+        updated('stripe.subscriptions', { id: IDS.umbrellaGrowth }, { data: endsAtPeriodEnd }),
+        updated('stripe.subscriptions', { id: IDS.umbrellaSupport }, { data: endsAtPeriodEnd }),
+      ],
+      { allow: [EVENTS] },
+    ),
   ),
   gold(inst) {
     const company = companyNamed(inst, 'Umbrella Freight');
-    const { contacts } = call<{ contacts: { id: string; stage: string }[] }>(inst, 'list_contacts', { company_id: company, limit: 100 });
-    for (const c of contacts) if (c.stage !== 'churned') call(inst, 'update_contact', { id: c.id, stage: 'churned' });
+    const { contacts } = call<{ contacts: { id: string; stage: string }[] }>(
+      inst,
+      'list_contacts',
+      { company_id: company, limit: 100 },
+    );
+    for (const c of contacts)
+      if (c.stage !== 'churned') call(inst, 'update_contact', { id: c.id, stage: 'churned' });
     const customer = stripeCustomerOf(inst, company);
-    const { data: subs } = call<{ data: { id: string; status: string }[] }>(inst, 'stripe_list_subscriptions', { customer, limit: 100 });
-    for (const s of subs) stripeWrite(inst, 'PostSubscriptionsSubscriptionExposedId', { id: s.id, cancel_at_period_end: true });
+    const { data: subs } = call<{ data: { id: string; status: string }[] }>(
+      inst,
+      'stripe_list_subscriptions',
+      { customer, limit: 100 },
+    );
+    for (const s of subs)
+      stripeWrite(inst, 'PostSubscriptionsSubscriptionExposedId', {
+        id: s.id,
+        cancel_at_period_end: true,
+      });
   },
 });
 
@@ -177,16 +268,28 @@ export const maraNewEmail = defineTask({
   tags: ['update', 'crm', 'stripe', 'customers', 'contacts'],
   prompt: `Mara Quinn of Soylent Foods has a new email address: ${MARA_EMAIL}. Update her contact in the CRM. She receives Soylent Foods' invoices, so change the email of their Stripe customer to the new address too.`,
   grade: gate(
-    noOtherChanges({ allow: [updated('contacts', { id: 'con_mara' }, {}), updated('stripe.customers', { id: IDS.soylentCustomer }, {}), EVENTS] }),
-    expectChanges([
-      updated('contacts', { id: 'con_mara' }, { email: MARA_EMAIL }),
-      updated('stripe.customers', { id: IDS.soylentCustomer }, { email: MARA_EMAIL }),
-    ], { allow: [EVENTS] }),
+    noOtherChanges({
+      allow: [
+        updated('contacts', { id: 'con_mara' }, {}),
+        updated('stripe.customers', { id: IDS.soylentCustomer }, {}),
+        EVENTS,
+      ],
+    }),
+    expectChanges(
+      [
+        updated('contacts', { id: 'con_mara' }, { email: MARA_EMAIL }),
+        updated('stripe.customers', { id: IDS.soylentCustomer }, { email: MARA_EMAIL }),
+      ],
+      { allow: [EVENTS] },
+    ),
   ),
   gold(inst) {
     const mara = contactNamed(inst, 'Mara Quinn');
     call(inst, 'update_contact', { id: mara.id, email: MARA_EMAIL });
-    stripeWrite(inst, 'PostCustomersCustomer', { id: stripeCustomerOf(inst, mara.company_id), email: MARA_EMAIL });
+    stripeWrite(inst, 'PostCustomersCustomer', {
+      id: stripeCustomerOf(inst, mara.company_id),
+      email: MARA_EMAIL,
+    });
   },
 });
 
@@ -194,7 +297,12 @@ const LENA_EMAIL = 'lena.park@globex.example';
 
 /** Whether a change inserted a Stripe customer for Globex Logistics (by name or by its crm company id). */
 function isGlobexCustomer(c: Change): boolean {
-  return c.table === 'stripe.customers' && c.op === 'insert' && (c.after?.name === 'Globex Logistics' || objectOf(c.after?.data)?.metadata?.crm_company_id === 'cmp_globex');
+  return (
+    c.table === 'stripe.customers' &&
+    c.op === 'insert' &&
+    (c.after?.name === 'Globex Logistics' ||
+      objectOf(c.after?.data)?.metadata?.crm_company_id === 'cmp_globex')
+  );
 }
 
 /** The new subscription must belong to the Stripe customer created for Globex in the same episode. */
@@ -208,11 +316,29 @@ function subscriptionOfNewCustomer(target: GradeTarget): Grade {
   const reason = ok
     ? `stripe.subscriptions ${String(linked[0].key.id)} bills ${String(customers[0])}, the customer created for Globex Logistics.`
     : `Expected one new Globex Logistics customer and one new subscription billing it; found ${customers.length} such customer(s), ${subs.length} new subscription(s), ${linked.length} linked.`;
-  return { reward: ok ? 1 : 0, passed: ok, criteria: [{ id: 'link.subscription.customer', label: 'the subscription bills the new customer', name, score: ok ? 1 : 0, weight: 1, reason }] };
+  return {
+    reward: ok ? 1 : 0,
+    passed: ok,
+    criteria: [
+      {
+        id: 'link.subscription.customer',
+        label: 'the subscription bills the new customer',
+        name,
+        score: ok ? 1 : 0,
+        weight: 1,
+        reason,
+      },
+    ],
+  };
 }
 
 /** Starting an invoiced subscription writes its first invoice and line and the item besides the subscription. */
-const invoicedStartWrites = [EVENTS, inserted('stripe.subscription_items', {}), inserted('stripe.invoices', {}), inserted('stripe.invoice_line_items', {})];
+const invoicedStartWrites = [
+  EVENTS,
+  inserted('stripe.subscription_items', {}),
+  inserted('stripe.invoices', {}),
+  inserted('stripe.invoice_line_items', {}),
+];
 
 export const globexRoutesWon = defineTask({
   id: 'globex_routes_won',
@@ -233,38 +359,88 @@ export const globexRoutesWon = defineTask({
       ],
     }),
     all([
-      expectChanges([
-        updated('deals', { id: 'deal_globex_routes' }, { stage: 'won' }),
-        updated('contacts', { id: 'con_lena' }, { stage: 'customer' }),
-        inserted('stripe.customers', {
-          name: 'Globex Logistics',
-          email: LENA_EMAIL,
-          deleted: 0,
-          data: where((d) => objectOf(d)?.metadata?.crm_company_id === 'cmp_globex', 'metadata.crm_company_id = "cmp_globex"'),
-        }),
-        inserted('stripe.subscriptions', { status: 'active', customer: regex(/^cus_/), data: subscribesTo(IDS.growthYearly) }),
-      ], { allow: [inserted('activities', { deal_id: 'deal_globex_routes' }), updated('stripe.customers', { name: regex(/globex/i) }, {}), ...invoicedStartWrites] }),
+      expectChanges(
+        [
+          updated('deals', { id: 'deal_globex_routes' }, { stage: 'won' }),
+          updated('contacts', { id: 'con_lena' }, { stage: 'customer' }),
+          inserted('stripe.customers', {
+            name: 'Globex Logistics',
+            email: LENA_EMAIL,
+            deleted: 0,
+            data: where(
+              (d) => objectOf(d)?.metadata?.crm_company_id === 'cmp_globex',
+              'metadata.crm_company_id = "cmp_globex"',
+            ),
+          }),
+          inserted('stripe.subscriptions', {
+            status: 'active',
+            customer: regex(/^cus_/),
+            data: subscribesTo(IDS.growthYearly),
+          }),
+        ],
+        {
+          allow: [
+            inserted('activities', { deal_id: 'deal_globex_routes' }),
+            updated('stripe.customers', { name: regex(/globex/i) }, {}),
+            ...invoicedStartWrites,
+          ],
+        },
+      ),
       subscriptionOfNewCustomer,
       (target: GradeTarget): Grade => {
-        const sub = target.changes().find((c) => c.table === 'stripe.subscriptions' && c.op === 'insert');
+        const sub = target
+          .changes()
+          .find((c) => c.table === 'stripe.subscriptions' && c.op === 'insert');
         const o = objectOf(sub?.after?.data);
         const ok = o?.collection_method === 'send_invoice' && o?.days_until_due === 30;
-        const reason = ok ? 'The new subscription is paid by invoice, due in 30 days.' : `The new subscription must use collection_method send_invoice with days_until_due 30; it has ${o ? `${String(o.collection_method)} and ${String(o.days_until_due)}` : 'not been created'}.`;
-        return { reward: ok ? 1 : 0, passed: ok, criteria: [{ id: 'collection', label: 'how the subscription is paid', name: 'paid by invoice in 30 days', score: ok ? 1 : 0, weight: 1, reason }] };
+        const reason = ok
+          ? 'The new subscription is paid by invoice, due in 30 days.'
+          : `The new subscription must use collection_method send_invoice with days_until_due 30; it has ${o ? `${String(o.collection_method)} and ${String(o.days_until_due)}` : 'not been created'}.`;
+        return {
+          reward: ok ? 1 : 0,
+          passed: ok,
+          criteria: [
+            {
+              id: 'collection',
+              label: 'how the subscription is paid',
+              name: 'paid by invoice in 30 days',
+              score: ok ? 1 : 0,
+              weight: 1,
+              reason,
+            },
+          ],
+        };
       },
     ]),
   ),
   gold(inst) {
     const lena = contactNamed(inst, 'Lena Park');
-    const deal = call<{ deals: { id: string; title: string }[] }>(inst, 'list_deals', { company_id: lena.company_id, limit: 100 }).deals.find((d) => /route optimisation/i.test(d.title));
+    const deal = call<{ deals: { id: string; title: string }[] }>(inst, 'list_deals', {
+      company_id: lena.company_id,
+      limit: 100,
+    }).deals.find((d) => /route optimisation/i.test(d.title));
     if (!deal) throw new Error('gold: Globex has no route optimisation deal');
     call(inst, 'update_deal', { id: deal.id, stage: 'won' });
     call(inst, 'update_contact', { id: lena.id, stage: 'customer' });
     const { email } = call<{ email: string }>(inst, 'get_contact', { id: lena.id });
-    const customer = stripeWrite<{ id: string }>(inst, 'PostCustomers', { name: 'Globex Logistics', email, metadata: { crm_company_id: lena.company_id } });
-    const { data: found } = call<{ data: { id: string }[] }>(inst, 'stripe_search_stripe_resources', { query: 'prices:lookup_key:"growth_yearly"' });
-    if (found.length !== 1) throw new Error(`gold: expected one growth_yearly price, found ${found.length}`);
-    stripeWrite(inst, 'PostSubscriptions', { customer: customer.id, items: [{ price: found[0].id }], collection_method: 'send_invoice', days_until_due: 30 });
+    const customer = stripeWrite<{ id: string }>(inst, 'PostCustomers', {
+      name: 'Globex Logistics',
+      email,
+      metadata: { crm_company_id: lena.company_id },
+    });
+    const { data: found } = call<{ data: { id: string }[] }>(
+      inst,
+      'stripe_search_stripe_resources',
+      { query: 'prices:lookup_key:"growth_yearly"' },
+    );
+    if (found.length !== 1)
+      throw new Error(`gold: expected one growth_yearly price, found ${found.length}`);
+    stripeWrite(inst, 'PostSubscriptions', {
+      customer: customer.id,
+      items: [{ price: found[0].id }],
+      collection_method: 'send_invoice',
+      days_until_due: 30,
+    });
   },
 });
 

@@ -14,11 +14,38 @@ import { defineCurriculum } from '../../curricula/index.ts';
 
 export const stripeBasics = defineCurriculum({
   name: 'stripe-basics',
-  description: 'Support-queue requests that name what to create or change first; then a customer, payment or invoice to find and one detail to get right; then multi-step billing work on the account\'s stories (a retired price, a failing card, a customer leaving).',
+  description:
+    "Support-queue requests that name what to create or change first; then a customer, payment or invoice to find and one detail to get right; then multi-step billing work on the account's stories (a retired price, a failing card, a customer leaving).",
   stages: [
-    { name: 'easy', tasks: ['create_customer_with_metadata', 'update_customer_email', 'coupon_with_promotion_code', 'payment_link_for_price', 'product_with_monthly_price'] },
-    { name: 'medium', tasks: ['respond_to_dispute', 'apply_coupon_next_invoice', 'partial_refund_with_reason', 'refund_duplicate_charge', 'void_churned_invoices'] },
-    { name: 'hard', tasks: ['invoice_finalize_and_send', 'migrate_retired_price', 'churn_at_period_end', 'fix_failing_card'] },
+    {
+      name: 'easy',
+      tasks: [
+        'create_customer_with_metadata',
+        'update_customer_email',
+        'coupon_with_promotion_code',
+        'payment_link_for_price',
+        'product_with_monthly_price',
+      ],
+    },
+    {
+      name: 'medium',
+      tasks: [
+        'respond_to_dispute',
+        'apply_coupon_next_invoice',
+        'partial_refund_with_reason',
+        'refund_duplicate_charge',
+        'void_churned_invoices',
+      ],
+    },
+    {
+      name: 'hard',
+      tasks: [
+        'invoice_finalize_and_send',
+        'migrate_retired_price',
+        'churn_at_period_end',
+        'fix_failing_card',
+      ],
+    },
   ],
   promote: { successRate: 0.8, window: 20 },
   review: 0.2,

@@ -22,13 +22,33 @@ export const DOCS: readonly DocEntry[] = [
   {
     title: 'Products and prices',
     kind: 'api',
-    keywords: ['product', 'products', 'price', 'prices', 'catalog', 'recurring', 'unit_amount', 'currency'],
+    keywords: [
+      'product',
+      'products',
+      'price',
+      'prices',
+      'catalog',
+      'recurring',
+      'unit_amount',
+      'currency',
+    ],
     text: 'A product (prod_…) is what you sell; a price (price_…) says how much and how often. unit_amount is in the smallest currency unit (cents for usd). Give a price `recurring[interval]` to make it usable in subscriptions; without it the price is one-time.',
   },
   {
     title: 'Accepting a payment with PaymentIntents',
     kind: 'guide',
-    keywords: ['payment', 'payments', 'paymentintent', 'intent', 'intents', 'confirm', 'capture', 'charge', 'card', 'pay'],
+    keywords: [
+      'payment',
+      'payments',
+      'paymentintent',
+      'intent',
+      'intents',
+      'confirm',
+      'capture',
+      'charge',
+      'card',
+      'pay',
+    ],
     text: 'Create a PaymentIntent (pi_…) with amount and currency, attach a payment method, then confirm it. A successful confirmation creates a charge (ch_…) and a balance transaction. With capture_method=manual the intent waits in requires_capture until you capture it. Test cards like pm_card_visa succeed; pm_card_chargeDeclined is declined.',
   },
   {
@@ -46,14 +66,35 @@ export const DOCS: readonly DocEntry[] = [
   {
     title: 'Invoices',
     kind: 'guide',
-    keywords: ['invoice', 'invoices', 'finalize', 'draft', 'send', 'due', 'items', 'invoiceitem', 'bill'],
+    keywords: [
+      'invoice',
+      'invoices',
+      'finalize',
+      'draft',
+      'send',
+      'due',
+      'items',
+      'invoiceitem',
+      'bill',
+    ],
     text: 'An invoice (in_…) starts as a draft. Add invoice items (ii_…) for a customer and attach them to the draft, then finalize it: it gets a number and a hosted_invoice_url and becomes open. With collection_method=send_invoice the customer pays by the due date (days_until_due); with charge_automatically the default payment method is charged.',
   },
   {
     title: 'Subscriptions',
     kind: 'guide',
-    keywords: ['subscription', 'subscriptions', 'recurring', 'trial', 'cancel', 'upgrade', 'downgrade', 'proration', 'items', 'renew'],
-    text: 'A subscription (sub_…) bills a customer for recurring prices through its items (si_…). Changing an item\'s price or quantity prorates by default; proration_behavior=none skips that, always_invoice bills the difference at once. Cancelling ends the subscription now; cancel_at_period_end lets it run to the end of the period.',
+    keywords: [
+      'subscription',
+      'subscriptions',
+      'recurring',
+      'trial',
+      'cancel',
+      'upgrade',
+      'downgrade',
+      'proration',
+      'items',
+      'renew',
+    ],
+    text: "A subscription (sub_…) bills a customer for recurring prices through its items (si_…). Changing an item's price or quantity prorates by default; proration_behavior=none skips that, always_invoice bills the difference at once. Cancelling ends the subscription now; cancel_at_period_end lets it run to the end of the period.",
   },
   {
     title: 'Coupons and promotion codes',
@@ -65,12 +106,21 @@ export const DOCS: readonly DocEntry[] = [
     title: 'Payment links and Checkout',
     kind: 'guide',
     keywords: ['payment', 'link', 'links', 'checkout', 'session', 'url', 'redirect', 'hosted'],
-    text: 'A payment link (plink_…) is a shareable URL that opens a Checkout page for fixed line items. after_completion can redirect to your own URL. A Checkout Session (cs_…) is one buyer\'s visit; completing it creates the payment and, for recurring prices, a subscription.',
+    text: "A payment link (plink_…) is a shareable URL that opens a Checkout page for fixed line items. after_completion can redirect to your own URL. A Checkout Session (cs_…) is one buyer's visit; completing it creates the payment and, for recurring prices, a subscription.",
   },
   {
     title: 'Balance and payouts',
     kind: 'api',
-    keywords: ['balance', 'available', 'pending', 'payout', 'payouts', 'transaction', 'transactions', 'fees'],
+    keywords: [
+      'balance',
+      'available',
+      'pending',
+      'payout',
+      'payouts',
+      'transaction',
+      'transactions',
+      'fees',
+    ],
     text: 'The balance shows funds available and pending per currency. Each charge, refund and dispute leaves a balance transaction (txn_…) with its fee and net. A payout (po_…) moves available funds to the bank account and can be cancelled while pending.',
   },
   {
@@ -93,11 +143,35 @@ export const DOCS: readonly DocEntry[] = [
   },
 ];
 
-const STOP = new Set(['a', 'an', 'the', 'to', 'of', 'in', 'on', 'for', 'and', 'or', 'how', 'do', 'i', 'is', 'with', 'what', 'can', 'my', 'it', 'be']);
+const STOP = new Set([
+  'a',
+  'an',
+  'the',
+  'to',
+  'of',
+  'in',
+  'on',
+  'for',
+  'and',
+  'or',
+  'how',
+  'do',
+  'i',
+  'is',
+  'with',
+  'what',
+  'can',
+  'my',
+  'it',
+  'be',
+]);
 
 /** The words of a text, lower case, without the commonest filler words. */
 export function wordsOf(text: string): string[] {
-  return text.toLowerCase().split(/[^a-z0-9_]+/).filter((w) => w !== '' && !STOP.has(w));
+  return text
+    .toLowerCase()
+    .split(/[^a-z0-9_]+/)
+    .filter((w) => w !== '' && !STOP.has(w));
 }
 
 /** The best entries for a question: keyword hits count three times a word of the text. */
@@ -109,5 +183,9 @@ export function searchDocs(question: string, apiOnly = false, max = 3): DocEntry
     for (const w of new Set(wordsOf(`${d.title} ${d.text}`))) if (asked.has(w)) score += 1;
     return { d, score, i };
   });
-  return scored.filter((s) => s.score > 0).sort((a, b) => b.score - a.score || a.i - b.i).slice(0, max).map((s) => s.d);
+  return scored
+    .filter((s) => s.score > 0)
+    .sort((a, b) => b.score - a.score || a.i - b.i)
+    .slice(0, max)
+    .map((s) => s.d);
 }

@@ -3,15 +3,35 @@
  * or HTTP Basic with the key as user name) picks the instance; form bodies with bracket keys are decoded in one pass
  * (lib/form.ts); replies carry `Request-Id`, `Stripe-Version` and the idempotency headers; errors use Stripe's envelope and codes.
  */
-import { defineHttpFace, type FaceReply, type FaceRequest, type HttpFace } from '../../kit/index.ts';
+import {
+  defineHttpFace,
+  type FaceReply,
+  type FaceRequest,
+  type HttpFace,
+} from '../../kit/index.ts';
 import type { StripeFailureDetails } from './lib/errors.ts';
 import { decodeForm, FormError } from './lib/form.ts';
-import { DEFAULT_API_VERSION, type OpFailureDetails, type OpInput, type OpResult, type StripeOp } from './lib/op.ts';
+import {
+  DEFAULT_API_VERSION,
+  type OpFailureDetails,
+  type OpInput,
+  type OpResult,
+  type StripeOp,
+} from './lib/op.ts';
 
 const KEY = /^(sk|rk)_test_[A-Za-z0-9_]{1,247}$/;
 
-function errorReply(status: number, message: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}): FaceReply {
-  return { status, headers: { 'Stripe-Version': DEFAULT_API_VERSION, ...headers }, body: { error: { type: 'invalid_request_error', message, ...extra } } };
+function errorReply(
+  status: number,
+  message: string,
+  extra: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
+): FaceReply {
+  return {
+    status,
+    headers: { 'Stripe-Version': DEFAULT_API_VERSION, ...headers },
+    body: { error: { type: 'invalid_request_error', message, ...extra } },
+  };
 }
 
 /**
@@ -21,29 +41,69 @@ function errorReply(status: number, message: string, extra: Record<string, unkno
  * server is full: 503 `api_error`. Neither is retried (`Stripe-Should-Retry: false`, which the SDK obeys before its
  * rule of retrying 409s and 5xx), since the same request fails the same way until someone writes less or raises a limit.
  */
-function exhaustedReply(error: { message: string; details?: Record<string, unknown> }, headers: Record<string, string>): FaceReply {
+function exhaustedReply(
+  error: { message: string; details?: Record<string, unknown> },
+  headers: Record<string, string>,
+): FaceReply {
   const server = error.details?.option === '--max-memory';
-  return { status: server ? 503 : 400, headers, body: { error: { type: server ? 'api_error' : 'invalid_request_error', code: 'resource_exhausted', message: error.message } } };
+  return {
+    status: server ? 503 : 400,
+    headers,
+    body: {
+      error: {
+        type: server ? 'api_error' : 'invalid_request_error',
+        code: 'resource_exhausted',
+        message: error.message,
+      },
+    },
+  };
 }
 
 function masked(key: string): string {
-  return key.length <= 12 ? key : `${key.slice(0, 8)}${'*'.repeat(Math.min(key.length - 12, 24))}${key.slice(-4)}`;
+  return key.length <= 12
+    ? key
+    : `${key.slice(0, 8)}${'*'.repeat(Math.min(key.length - 12, 24))}${key.slice(-4)}`;
 }
 
 /** The key a request carries, or Stripe's 401. */
-export function credentialOf(headers: Readonly<Record<string, string>>): { key: string } | { reply: FaceReply } {
+export function credentialOf(
+  headers: Readonly<Record<string, string>>,
+): { key: string } | { reply: FaceReply } {
   const auth = headers.authorization;
   if (auth === undefined || auth.trim() === '') {
-    return { reply: errorReply(401, "You did not provide an API key. You need to provide your API key in the Authorization header, using Bearer auth (e.g. 'Authorization: Bearer YOUR_SECRET_KEY'). See https://stripe.com/docs/api#authentication for details, or we can help at https://support.stripe.com/.") };
+    return {
+      reply: errorReply(
+        401,
+        "You did not provide an API key. You need to provide your API key in the Authorization header, using Bearer auth (e.g. 'Authorization: Bearer YOUR_SECRET_KEY'). See https://stripe.com/docs/api#authentication for details, or we can help at https://support.stripe.com/.",
+      ),
+    };
   }
   let key: string;
   const bearer = /^Bearer\s+(\S+)\s*$/i.exec(auth);
   const basic = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(auth);
   if (bearer) key = bearer[1];
   else if (basic) key = Buffer.from(basic[1], 'base64').toString('utf8').split(':')[0];
-  else return { reply: errorReply(401, 'Invalid API Key provided: the Authorization header must be "Bearer sk_test_…" or HTTP Basic with the key as user name.') };
-  if (/^sk_live_|^rk_live_/.test(key)) return { reply: errorReply(401, `Invalid API Key provided: ${masked(key)}. Stripe World is test mode only: use a key that starts with sk_test_.`) };
-  if (/^pk_/.test(key)) return { reply: errorReply(401, `Invalid API Key provided: ${masked(key)}. This is a publishable key; secret endpoints need a secret key (sk_test_…).`) };
+  else
+    return {
+      reply: errorReply(
+        401,
+        'Invalid API Key provided: the Authorization header must be "Bearer sk_test_…" or HTTP Basic with the key as user name.',
+      ),
+    };
+  if (/^sk_live_|^rk_live_/.test(key))
+    return {
+      reply: errorReply(
+        401,
+        `Invalid API Key provided: ${masked(key)}. Stripe World is test mode only: use a key that starts with sk_test_.`,
+      ),
+    };
+  if (/^pk_/.test(key))
+    return {
+      reply: errorReply(
+        401,
+        `Invalid API Key provided: ${masked(key)}. This is a publishable key; secret endpoints need a secret key (sk_test_…).`,
+      ),
+    };
   if (!KEY.test(key)) return { reply: errorReply(401, `Invalid API Key provided: ${masked(key)}`) };
   return { key };
 }
@@ -89,7 +149,10 @@ export function stripeFace(ops: readonly StripeOp[]): HttpFace {
   const bySegment = new Map<string, CompiledRoute[]>();
   for (const r of all) {
     const first = firstSegment(r.op.path.replace(/^\/v1/, ''));
-    if (first.startsWith('{')) throw new Error(`stripeFace: ${r.op.id} (${r.op.path}) starts with a placeholder; routes are looked up by their first segment`);
+    if (first.startsWith('{'))
+      throw new Error(
+        `stripeFace: ${r.op.id} (${r.op.path}) starts with a placeholder; routes are looked up by their first segment`,
+      );
     bySegment.set(first, [...(bySegment.get(first) ?? []), r]);
   }
   return defineHttpFace({
@@ -112,24 +175,48 @@ export function stripeFace(ops: readonly StripeOp[]): HttpFace {
           r.names.forEach((n, i) => (path[n] = decodeURIComponent(m[i + 1])));
         } catch {
           // A malformed %-escape cannot name any object.
-          return { reply: errorReply(404, `Unrecognized request URL (${method}: /v1${req.path}). Please see https://stripe.com/docs or we can help at https://support.stripe.com/.`) };
+          return {
+            reply: errorReply(
+              404,
+              `Unrecognized request URL (${method}: /v1${req.path}). Please see https://stripe.com/docs or we can help at https://support.stripe.com/.`,
+            ),
+          };
         }
         const text = method === 'POST' ? (req.body !== '' ? req.body : req.query) : req.query;
         let params: Record<string, unknown>;
         try {
           params = decodeForm(text);
         } catch (e) {
-          if (e instanceof FormError) return { reply: errorReply(400, e.message, e.param === undefined ? {} : { param: e.param }) };
+          if (e instanceof FormError)
+            return {
+              reply: errorReply(400, e.message, e.param === undefined ? {} : { param: e.param }),
+            };
           throw e;
         }
-        const input: OpInput = { params, path, version: req.headers['stripe-version'] || DEFAULT_API_VERSION, idempotency_key: method === 'POST' ? req.headers['idempotency-key'] ?? null : null };
+        const input: OpInput = {
+          params,
+          path,
+          version: req.headers['stripe-version'] || DEFAULT_API_VERSION,
+          idempotency_key: method === 'POST' ? (req.headers['idempotency-key'] ?? null) : null,
+        };
         if (input.idempotency_key !== null && input.idempotency_key.length > 255) {
-          return { reply: errorReply(400, 'Idempotency-Key is longer than 255 characters; use a shorter key (a UUID works).', { param: 'Idempotency-Key' }) };
+          return {
+            reply: errorReply(
+              400,
+              'Idempotency-Key is longer than 255 characters; use a shorter key (a UUID works).',
+              { param: 'Idempotency-Key' },
+            ),
+          };
         }
         return { operation: r.op.id, input };
       }
       void pathOnly;
-      return { reply: errorReply(404, `Unrecognized request URL (${method}: /v1${req.path}). Please see https://stripe.com/docs or we can help at https://support.stripe.com/.`) };
+      return {
+        reply: errorReply(
+          404,
+          `Unrecognized request URL (${method}: /v1${req.path}). Please see https://stripe.com/docs or we can help at https://support.stripe.com/.`,
+        ),
+      };
     },
     reply(outcome, req, route) {
       const input = route.input as OpInput;
@@ -144,18 +231,39 @@ export function stripeFace(ops: readonly StripeOp[]): HttpFace {
       const details = outcome.error.details as OpFailureDetails | undefined;
       if (outcome.error.code === 'stripe_error' && details) {
         headers['Request-Id'] = details.request_id;
-        return { status: (details as StripeFailureDetails).status, headers, body: { error: details.error } };
+        return {
+          status: (details as StripeFailureDetails).status,
+          headers,
+          body: { error: details.error },
+        };
       }
       headers['Stripe-Should-Retry'] = 'false';
-      if (outcome.error.code === 'resource_exhausted') return exhaustedReply(outcome.error, headers);
+      if (outcome.error.code === 'resource_exhausted')
+        return exhaustedReply(outcome.error, headers);
       // A world bug: Stripe's api_error, not retried (the same request fails the same way).
-      return { status: 500, headers, body: { error: { type: 'api_error', message: `An error occurred with our connection to Stripe World (${outcome.error.message}).` } } };
+      return {
+        status: 500,
+        headers,
+        body: {
+          error: {
+            type: 'api_error',
+            message: `An error occurred with our connection to Stripe World (${outcome.error.message}).`,
+          },
+        },
+      };
     },
     errorReply(status, message) {
       // Not retried: the SDK retries 409s and 5xx unless told otherwise, and these answers would not change.
       const type = status >= 500 ? 'api_error' : 'invalid_request_error';
-      const text = status === 500 ? `An error occurred with our connection to Stripe World (${message}).` : message;
-      return { status, headers: { 'Stripe-Should-Retry': 'false', 'Stripe-Version': DEFAULT_API_VERSION }, body: { error: { type, message: text } } };
+      const text =
+        status === 500
+          ? `An error occurred with our connection to Stripe World (${message}).`
+          : message;
+      return {
+        status,
+        headers: { 'Stripe-Should-Retry': 'false', 'Stripe-Version': DEFAULT_API_VERSION },
+        body: { error: { type, message: text } },
+      };
     },
   });
 }

@@ -18,7 +18,8 @@ registerOps(operations);
 export const stripe = defineWorld({
   name: 'stripe',
   version: '0.1.0',
-  description: 'Stripe World: customers, products and prices, payment methods and intents, charges, refunds, disputes, balance and payouts, served as Stripe\'s REST API.',
+  description:
+    "Stripe World: customers, products and prices, payment methods and intents, charges, refunds, disputes, balance and payouts, served as Stripe's REST API.",
   schema: readSql(import.meta.url, 'schema.sql'),
   tools,
   epoch: '2026-06-01T09:00:00.000Z',
@@ -36,8 +37,8 @@ export const stripe = defineWorld({
     name: 'Stripe',
     instructions: [
       'You are connected to a Stripe account in test mode: no real money moves.',
-      'The tools are those of Stripe\'s MCP server, with the same names and arguments. Named tools cover the common tasks (customers, products and prices, invoices, payment links, subscriptions, refunds, disputes); stripe_api_search, stripe_api_details, stripe_api_read and stripe_api_write reach any other API operation by its operation id.',
-      'Amounts are whole numbers in the currency\'s smallest unit: 1500 with currency usd is $15.00.',
+      "The tools are those of Stripe's MCP server, with the same names and arguments. Named tools cover the common tasks (customers, products and prices, invoices, payment links, subscriptions, refunds, disputes); stripe_api_search, stripe_api_details, stripe_api_read and stripe_api_write reach any other API operation by its operation id.",
+      "Amounts are whole numbers in the currency's smallest unit: 1500 with currency usd is $15.00.",
       'Every object id starts with a prefix naming its kind (cus_ customer, prod_ product, price_ price, pi_ payment intent, ch_ charge, in_ invoice, sub_ subscription, re_ refund, du_ dispute), and fetch_stripe_resources reads any object by its id.',
     ].join(' '),
   },

@@ -3,35 +3,62 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
-const seahaven = (...args: string[]) => spawnSync(process.execPath, ['bin/seahaven.mjs', ...args], { cwd: root, encoding: 'utf8' });
+const seahaven = (...args: string[]) =>
+  spawnSync(process.execPath, ['bin/seahaven.mjs', ...args], { cwd: root, encoding: 'utf8' });
 
 describe('seahaven check', () => {
   it('prints an OK summary and exits 0 for the crm world', () => {
     const r = seahaven('check', 'crm');
     expect(r.stderr).toBe('');
-    expect(r.stdout).toBe('OK crm 1.0.0: no findings (load, schema, tools, fixtures, lint, determinism, graders).\n');
+    expect(r.stdout).toBe(
+      'OK crm 1.0.0: no findings (load, schema, tools, fixtures, lint, determinism, graders).\n',
+    );
     expect(r.status).toBe(0);
   });
 
   it('prints each finding with code, severity, location and fix, and exits 1 on errors', () => {
-    const r = seahaven('check', 'kit/check/test-fixtures/schema-clock', '--skip', 'lint,determinism');
+    const r = seahaven(
+      'check',
+      'kit/check/test-fixtures/schema-clock',
+      '--skip',
+      'lint,determinism',
+    );
     expect(r.status).toBe(1);
-    expect(r.stdout).toContain('SH104 error   kit/check/test-fixtures/schema-clock/schema.sql:17 (index items_recent)\n  Index "items_recent" uses \'now\' in its WHERE clause');
-    expect(r.stdout).toContain('\n  fix: Index plain columns; filter by time in the query, with the time as a `?` parameter.\n');
-    expect(r.stdout).toMatch(/FAILED schema_clock 1\.0\.0: 6 errors, 0 warnings \(load, schema, tools, fixtures, graders\)\.\n$/);
+    expect(r.stdout).toContain(
+      'SH104 error   kit/check/test-fixtures/schema-clock/schema.sql:17 (index items_recent)\n  Index "items_recent" uses \'now\' in its WHERE clause',
+    );
+    expect(r.stdout).toContain(
+      '\n  fix: Index plain columns; filter by time in the query, with the time as a `?` parameter.\n',
+    );
+    expect(r.stdout).toMatch(
+      /FAILED schema_clock 1\.0\.0: 6 errors, 0 warnings \(load, schema, tools, fixtures, graders\)\.\n$/,
+    );
     expect(r.stderr).toMatch(/^seahaven: 6 errors in schema_clock; apply each "fix:" line/);
   });
 
   it('reports a world that throws at definition as a finding, not a crash', () => {
-    const r = seahaven('check', 'kit/check/test-fixtures/tool-reserved/index.ts', '--json', '--skip', 'lint');
+    const r = seahaven(
+      'check',
+      'kit/check/test-fixtures/tool-reserved/index.ts',
+      '--json',
+      '--skip',
+      'lint',
+    );
     expect(r.status).toBe(1);
     const report = JSON.parse(r.stdout);
-    expect(report).toMatchObject({ ok: false, world: null, errors: 1, findings: [{ code: 'SH202', severity: 'error', check: 'load' }] });
+    expect(report).toMatchObject({
+      ok: false,
+      world: null,
+      errors: 1,
+      findings: [{ code: 'SH202', severity: 'error', check: 'load' }],
+    });
   });
 
   it('refuses bad options with exit 2', () => {
     expect(seahaven('check', 'crm', '--skip', 'spelling').status).toBe(2);
-    expect(seahaven('check', 'crm', '--calls', '0').stderr).toMatch(/--calls must be a whole number >= 1/);
+    expect(seahaven('check', 'crm', '--calls', '0').stderr).toMatch(
+      /--calls must be a whole number >= 1/,
+    );
     expect(seahaven('check', 'no-such-world').status).toBe(2);
   });
 });

@@ -6,22 +6,49 @@ import { defaultChecks, formatReport, runChecks } from '../../check/index.ts';
 export function registerCheck(program: Command): void {
   program
     .command('check')
-    .description('check a world: schema, tools, fixtures, lint, a determinism smoke and task graders (codes: docs/check-codes.md)')
-    .argument('[world]', 'example world name (crm), module or folder path (default: ./world.ts, else crm)')
+    .description(
+      'check a world: schema, tools, fixtures, lint, a determinism smoke and task graders (codes: docs/check-codes.md)',
+    )
+    .argument(
+      '[world]',
+      'example world name (crm), module or folder path (default: ./world.ts, else crm)',
+    )
     .option('--calls <n>', 'calls per play in the determinism smoke', '40')
-    .option('--skip <checks>', `comma-separated checks to leave out (${defaultChecks.map((c) => c.name).join(', ')})`)
+    .option(
+      '--skip <checks>',
+      `comma-separated checks to leave out (${defaultChecks.map((c) => c.name).join(', ')})`,
+    )
     .option('--json', 'print the report as JSON')
-    .action(async (world: string | undefined, opts: { calls: string; skip?: string; json?: boolean }) => {
-      const calls = Number(opts.calls);
-      if (!Number.isInteger(calls) || calls < 1) throw new CliError(`--calls must be a whole number >= 1, like --calls 40; got ${JSON.stringify(opts.calls)}`, 2);
-      const skip = opts.skip ? opts.skip.split(',').map((s) => s.trim()).filter(Boolean) : [];
-      const known = defaultChecks.map((c) => c.name);
-      const unknown = skip.filter((s) => !known.includes(s));
-      if (unknown.length > 0) throw new CliError(`--skip names unknown check(s) ${unknown.join(', ')}; the checks are ${known.join(', ')}`, 2);
-      const report = await runChecks(world, { smokeCalls: calls, skip });
-      process.stdout.write(opts.json ? JSON.stringify(report, null, 2) + '\n' : formatReport(report));
-      if (!report.ok) {
-        throw new CliError(`${report.errors} error${report.errors === 1 ? '' : 's'} in ${report.world?.name ?? report.target}; apply each "fix:" line and run \`npx seahaven check${world ? ` ${world}` : ''}\` again`);
-      }
-    });
+    .action(
+      async (world: string | undefined, opts: { calls: string; skip?: string; json?: boolean }) => {
+        const calls = Number(opts.calls);
+        if (!Number.isInteger(calls) || calls < 1)
+          throw new CliError(
+            `--calls must be a whole number >= 1, like --calls 40; got ${JSON.stringify(opts.calls)}`,
+            2,
+          );
+        const skip = opts.skip
+          ? opts.skip
+              .split(',')
+              .map((s) => s.trim())
+              .filter(Boolean)
+          : [];
+        const known = defaultChecks.map((c) => c.name);
+        const unknown = skip.filter((s) => !known.includes(s));
+        if (unknown.length > 0)
+          throw new CliError(
+            `--skip names unknown check(s) ${unknown.join(', ')}; the checks are ${known.join(', ')}`,
+            2,
+          );
+        const report = await runChecks(world, { smokeCalls: calls, skip });
+        process.stdout.write(
+          opts.json ? JSON.stringify(report, null, 2) + '\n' : formatReport(report),
+        );
+        if (!report.ok) {
+          throw new CliError(
+            `${report.errors} error${report.errors === 1 ? '' : 's'} in ${report.world?.name ?? report.target}; apply each "fix:" line and run \`npx seahaven check${world ? ` ${world}` : ''}\` again`,
+          );
+        }
+      },
+    );
 }

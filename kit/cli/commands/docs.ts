@@ -22,7 +22,11 @@ export function readDoc(topic?: string): string {
   if (existsSync(page)) return readFileSync(page, 'utf8');
   const dir = join(DOCS, topic);
   if (/^[a-z0-9-]+$/.test(topic) && existsSync(dir) && statSync(dir).isDirectory()) {
-    return readdirSync(dir).filter((n) => n.endsWith('.md')).sort().map((n) => readFileSync(join(dir, n), 'utf8')).join('\n---\n\n');
+    return readdirSync(dir)
+      .filter((n) => n.endsWith('.md'))
+      .sort()
+      .map((n) => readFileSync(join(dir, n), 'utf8'))
+      .join('\n---\n\n');
   }
   throw new CliError(`no docs topic "${topic}"; topics: ${docTopics().join(', ')}`, 2);
 }

@@ -4,18 +4,33 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import { CliError } from '../errors.ts';
 import { loadWorld } from '../load-world.ts';
-import { buildFixture, COMMITTED_IMAGE_LIMIT, imageFileName, loadFixture, forgetLoadedFixtures, undeclaredFixtureFiles, type FixtureMeta } from '../../fixtures.ts';
+import {
+  buildFixture,
+  COMMITTED_IMAGE_LIMIT,
+  imageFileName,
+  loadFixture,
+  forgetLoadedFixtures,
+  undeclaredFixtureFiles,
+  type FixtureMeta,
+} from '../../fixtures.ts';
 import type { World } from '../../world.ts';
 
 function fixtureIds(world: World, only?: string): string[] {
   const ids = Object.keys(world.fixtures);
   if (only === undefined) return ids;
-  if (!ids.includes(only)) throw new CliError(`world "${world.name}" has no fixture "${only}"; its fixtures are ${ids.join(', ') || '(none)'}`, 2);
+  if (!ids.includes(only))
+    throw new CliError(
+      `world "${world.name}" has no fixture "${only}"; its fixtures are ${ids.join(', ') || '(none)'}`,
+      2,
+    );
   return [only];
 }
 
 function needDir(world: World): string {
-  if (world.fixturesDir === null) throw new CliError(`world "${world.name}" has no fixturesDir; add fixturesDir: new URL('./fixtures/', import.meta.url) to defineWorld`);
+  if (world.fixturesDir === null)
+    throw new CliError(
+      `world "${world.name}" has no fixturesDir; add fixturesDir: new URL('./fixtures/', import.meta.url) to defineWorld`,
+    );
   return world.fixturesDir;
 }
 
@@ -30,18 +45,30 @@ function writeAside(file: string, bytes: Buffer): void {
 }
 
 function kb(bytes: number): string {
-  return bytes >= 1_048_576 ? `${(bytes / 1_048_576).toFixed(1)} MB` : `${(bytes / 1024).toFixed(1)} KB`;
+  return bytes >= 1_048_576
+    ? `${(bytes / 1_048_576).toFixed(1)} MB`
+    : `${(bytes / 1024).toFixed(1)} KB`;
 }
 
 export function registerFixtures(program: Command): void {
-  const fixtures = program.command('fixtures').description('build, list and verify frozen fixture images');
+  const fixtures = program
+    .command('fixtures')
+    .description('build, list and verify frozen fixture images');
 
   fixtures
     .command('build')
-    .description('run each fixture builder and freeze the result to <fixturesDir>/<id>.sqlite + <id>.json')
-    .option('-w, --world <world>', 'example world name or module path (default: ./world.ts, else crm)')
+    .description(
+      'run each fixture builder and freeze the result to <fixturesDir>/<id>.sqlite + <id>.json',
+    )
+    .option(
+      '-w, --world <world>',
+      'example world name or module path (default: ./world.ts, else crm)',
+    )
     .option('-f, --fixture <id>', 'only this fixture')
-    .option('--check', 'do not write; fail if a rebuild does not reproduce the committed sha256, or the folder holds files no fixture declares')
+    .option(
+      '--check',
+      'do not write; fail if a rebuild does not reproduce the committed sha256, or the folder holds files no fixture declares',
+    )
     .action(async (opts: { world?: string; fixture?: string; check?: boolean }) => {
       const world = await loadWorld(opts.world);
       const dir = needDir(world);
@@ -54,16 +81,26 @@ export function registerFixtures(program: Command): void {
         const ms = (performance.now() - started).toFixed(0);
         const sidecar = join(dir, `${id}.json`);
         if (opts.check) {
-          const old = existsSync(sidecar) ? (JSON.parse(readFileSync(sidecar, 'utf8')) as FixtureMeta) : null;
-          const same = old !== null && old.sha256 === built.meta.sha256 && JSON.stringify(old.stores ?? null) === JSON.stringify(built.meta.stores ?? null);
+          const old = existsSync(sidecar)
+            ? (JSON.parse(readFileSync(sidecar, 'utf8')) as FixtureMeta)
+            : null;
+          const same =
+            old !== null &&
+            old.sha256 === built.meta.sha256 &&
+            JSON.stringify(old.stores ?? null) === JSON.stringify(built.meta.stores ?? null);
           if (!same) stale++;
-          process.stdout.write(`${same ? 'ok   ' : 'STALE'} ${world.name}/${id}  sha256 ${built.meta.sha256.slice(0, 12)}${old ? ` (committed ${old.sha256.slice(0, 12)})` : ' (not committed)'}  ${kb(built.meta.bytes)}  ${ms} ms\n`);
+          process.stdout.write(
+            `${same ? 'ok   ' : 'STALE'} ${world.name}/${id}  sha256 ${built.meta.sha256.slice(0, 12)}${old ? ` (committed ${old.sha256.slice(0, 12)})` : ' (not committed)'}  ${kb(built.meta.bytes)}  ${ms} ms\n`,
+          );
         } else {
           mkdirSync(dir, { recursive: true });
-          for (const [mount, bytes] of built.images) writeAside(join(dir, imageFileName(id, mount)), bytes);
+          for (const [mount, bytes] of built.images)
+            writeAside(join(dir, imageFileName(id, mount)), bytes);
           writeFileSync(sidecar, JSON.stringify(built.meta, null, 2) + '\n');
           forgetLoadedFixtures(world);
-          process.stdout.write(`built ${world.name}/${id}  ${kb(built.meta.bytes)}  sha256 ${built.meta.sha256.slice(0, 12)}  ${ms} ms\n`);
+          process.stdout.write(
+            `built ${world.name}/${id}  ${kb(built.meta.bytes)}  sha256 ${built.meta.sha256.slice(0, 12)}  ${ms} ms\n`,
+          );
         }
       }
       // Images of fixtures (or mounts) that are no longer declared: a full build removes them, --check reports them.
@@ -79,7 +116,10 @@ export function registerFixtures(program: Command): void {
         }
       }
       if (!opts.check) ignoreLargeImages(world, dir);
-      if (stale > 0) throw new CliError(`${stale} fixture file(s) differ from a rebuild; run \`${opts.world === undefined ? 'npx seahaven fixtures build' : `npx seahaven fixtures build --world ${opts.world}`}\` and commit the images`);
+      if (stale > 0)
+        throw new CliError(
+          `${stale} fixture file(s) differ from a rebuild; run \`${opts.world === undefined ? 'npx seahaven fixtures build' : `npx seahaven fixtures build --world ${opts.world}`}\` and commit the images`,
+        );
     });
 
   fixtures
@@ -90,8 +130,13 @@ export function registerFixtures(program: Command): void {
       const world = await loadWorld(opts.world);
       for (const [id, f] of Object.entries(world.fixtures)) {
         const sidecar = world.fixturesDir ? join(world.fixturesDir, `${id}.json`) : null;
-        const meta = sidecar && existsSync(sidecar) ? (JSON.parse(readFileSync(sidecar, 'utf8')) as FixtureMeta) : null;
-        process.stdout.write(`${id.padEnd(16)} difficulty ${String(f.difficulty ?? '-').padEnd(3)} ${meta ? kb(meta.bytes).padStart(9) : '(not built)'.padStart(11)}  ${f.description}\n`);
+        const meta =
+          sidecar && existsSync(sidecar)
+            ? (JSON.parse(readFileSync(sidecar, 'utf8')) as FixtureMeta)
+            : null;
+        process.stdout.write(
+          `${id.padEnd(16)} difficulty ${String(f.difficulty ?? '-').padEnd(3)} ${meta ? kb(meta.bytes).padStart(9) : '(not built)'.padStart(11)}  ${f.description}\n`,
+        );
       }
     });
 
@@ -109,7 +154,8 @@ export function registerFixtures(program: Command): void {
     });
 }
 
-const IGNORE_HEADER = '# Fixture images over 1 MiB are not committed: their sidecars pin the sha256, and the first use rebuilds them\n# (written by `seahaven fixtures build`).\n';
+const IGNORE_HEADER =
+  '# Fixture images over 1 MiB are not committed: their sidecars pin the sha256, and the first use rebuilds them\n# (written by `seahaven fixtures build`).\n';
 
 /**
  * Keep `<fixturesDir>/.gitignore` listing exactly the images over the commit limit, so they stay out of the
@@ -122,7 +168,8 @@ function ignoreLargeImages(world: World, dir: string): void {
     if (!existsSync(sidecar)) continue;
     const meta = JSON.parse(readFileSync(sidecar, 'utf8')) as FixtureMeta;
     if (meta.bytes > COMMITTED_IMAGE_LIMIT) large.push(imageFileName(id, null));
-    for (const [mount, store] of Object.entries(meta.stores ?? {})) if (store.bytes > COMMITTED_IMAGE_LIMIT) large.push(imageFileName(id, mount));
+    for (const [mount, store] of Object.entries(meta.stores ?? {}))
+      if (store.bytes > COMMITTED_IMAGE_LIMIT) large.push(imageFileName(id, mount));
   }
   const file = join(dir, '.gitignore');
   if (large.length === 0) {
@@ -130,7 +177,9 @@ function ignoreLargeImages(world: World, dir: string): void {
     return;
   }
   writeFileSync(file, IGNORE_HEADER + large.sort().join('\n') + '\n');
-  process.stdout.write(`not committed (over 1 MiB, rebuilt on first use): ${large.join(', ')}; listed in ${file}\n`);
+  process.stdout.write(
+    `not committed (over 1 MiB, rebuilt on first use): ${large.join(', ')}; listed in ${file}\n`,
+  );
 }
 
 function orderByParent(world: World, ids: string[]): string[] {

@@ -3,7 +3,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
-const seahaven = (...args: string[]) => spawnSync(process.execPath, ['bin/seahaven.mjs', ...args], { cwd: root, encoding: 'utf8' });
+const seahaven = (...args: string[]) =>
+  spawnSync(process.execPath, ['bin/seahaven.mjs', ...args], { cwd: root, encoding: 'utf8' });
 
 describe('seahaven lint', () => {
   it('lints worlds/ by default in this repository and finds nothing', () => {
@@ -26,7 +27,10 @@ describe('seahaven lint', () => {
     const r = seahaven('lint', 'kit/check/test-fixtures/lint-broken/index.ts', '--format', 'json');
     expect(r.status).toBe(1);
     const [result] = JSON.parse(r.stdout);
-    expect(result.messages.map((m: { ruleId: string }) => m.ruleId)).toEqual(['seahaven/no-wall-clock', 'seahaven/no-math-random']);
+    expect(result.messages.map((m: { ruleId: string }) => m.ruleId)).toEqual([
+      'seahaven/no-wall-clock',
+      'seahaven/no-math-random',
+    ]);
   });
 
   it('refuses a missing path with exit 2', () => {

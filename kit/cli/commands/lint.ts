@@ -20,17 +20,30 @@ export function registerLint(program: Command): void {
     .action(async (paths: string[], opts: { format: string }) => {
       const targets = paths.length > 0 ? paths : [defaultPath()];
       const missing = targets.filter((p) => !existsSync(p));
-      if (missing.length > 0) throw new CliError(`no such file or folder: ${missing.join(', ')}; give the world's folder, e.g. \`npx seahaven lint worlds/crm\``, 2);
-      if (opts.format !== 'stylish' && opts.format !== 'json') throw new CliError(`--format must be stylish or json; got ${JSON.stringify(opts.format)}`, 2);
+      if (missing.length > 0)
+        throw new CliError(
+          `no such file or folder: ${missing.join(', ')}; give the world's folder, e.g. \`npx seahaven lint worlds/crm\``,
+          2,
+        );
+      if (opts.format !== 'stylish' && opts.format !== 'json')
+        throw new CliError(
+          `--format must be stylish or json; got ${JSON.stringify(opts.format)}`,
+          2,
+        );
       const linted = await lintPaths(targets);
       if (opts.format === 'json') process.stdout.write(JSON.stringify(linted.results) + '\n');
       else {
         const text = await linted.format();
         const files = linted.results.length;
-        process.stdout.write(text || `seahaven lint: ${files} file${files === 1 ? '' : 's'} in ${targets.join(', ')}, no findings.\n`);
+        process.stdout.write(
+          text ||
+            `seahaven lint: ${files} file${files === 1 ? '' : 's'} in ${targets.join(', ')}, no findings.\n`,
+        );
       }
       if (linted.errorCount > 0) {
-        throw new CliError(`${linted.errorCount} lint error${linted.errorCount === 1 ? '' : 's'}; each message says what to use instead (docs/lint-rules/<rule>.md has examples)`);
+        throw new CliError(
+          `${linted.errorCount} lint error${linted.errorCount === 1 ? '' : 's'}; each message says what to use instead (docs/lint-rules/<rule>.md has examples)`,
+        );
       }
     });
 }

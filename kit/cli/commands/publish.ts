@@ -20,18 +20,34 @@ interface PublishFlags {
 export function registerPublish(program: Command): void {
   program
     .command('publish')
-    .description('publish a world as a Hugging Face Space (Docker SDK, tagged openenv) that serves it over OpenEnv')
+    .description(
+      'publish a world as a Hugging Face Space (Docker SDK, tagged openenv) that serves it over OpenEnv',
+    )
     .argument('[world]', 'an example world name or a module path (default: ./world.ts, else crm)')
     .requiredOption('--space <owner/name>', 'the Space to create or update, like my-user/crm-world')
     .option('--private', 'create the Space private (an existing Space keeps its visibility)')
     .option('--token <token>', 'a Hugging Face token with write access (default: $HF_TOKEN)')
     .option('--dry-run', 'write the Space folder (--out) without uploading it')
-    .option('--out <dir>', 'write the Space folder here (a new or empty folder); needed with --dry-run')
-    .option('--kit <spec>', "the Space's seahaven dependency: a registry version, a kit folder or a tarball (default: this kit's registry version, else this kit packed into the Space)")
+    .option(
+      '--out <dir>',
+      'write the Space folder here (a new or empty folder); needed with --dry-run',
+    )
+    .option(
+      '--kit <spec>',
+      "the Space's seahaven dependency: a registry version, a kit folder or a tarball (default: this kit's registry version, else this kit packed into the Space)",
+    )
     .action(async (ref: string | undefined, flags: PublishFlags) => {
       const space = flags.space!;
-      if (!SPACE_ID.test(space)) throw new CliError(`--space ${space}: give the Space as owner/name, like my-user/crm-world (letters, digits, -, _ and .)`, 2);
-      if (flags.dryRun && flags.out === undefined) throw new CliError('--dry-run writes the Space folder without uploading it; say where with --out <dir>', 2);
+      if (!SPACE_ID.test(space))
+        throw new CliError(
+          `--space ${space}: give the Space as owner/name, like my-user/crm-world (letters, digits, -, _ and .)`,
+          2,
+        );
+      if (flags.dryRun && flags.out === undefined)
+        throw new CliError(
+          '--dry-run writes the Space folder without uploading it; say where with --out <dir>',
+          2,
+        );
       const token = flags.token ?? (process.env.HF_TOKEN || undefined);
       // Before anything is packed: a missing or malformed token fails at once.
       if (!flags.dryRun) {
@@ -47,13 +63,22 @@ export function registerPublish(program: Command): void {
       try {
         let folder: Awaited<ReturnType<typeof writeSpace>>;
         try {
-          folder = await writeSpace(dir, { world, module, space, kit: flags.kit, onProgress: (line) => process.stdout.write(`${line}\n`) });
+          folder = await writeSpace(dir, {
+            world,
+            module,
+            space,
+            kit: flags.kit,
+            onProgress: (line) => process.stdout.write(`${line}\n`),
+          });
         } catch (e) {
           if (e instanceof SpaceError) throw new CliError(e.message, 2);
           throw e;
         }
-        const where = flags.out === undefined ? folder.dir : relative(process.cwd(), folder.dir) || '.';
-        process.stdout.write(`Wrote the Space for ${world.name} ${world.version} in ${where}: ${folder.files.join(', ')}\n`);
+        const where =
+          flags.out === undefined ? folder.dir : relative(process.cwd(), folder.dir) || '.';
+        process.stdout.write(
+          `Wrote the Space for ${world.name} ${world.version} in ${where}: ${folder.files.join(', ')}\n`,
+        );
         if (flags.dryRun) {
           process.stdout.write(
             `\nNot uploaded (--dry-run). The container runs: ${folder.command.join(' ')}\n` +
@@ -65,7 +90,14 @@ export function registerPublish(program: Command): void {
         const hubUrl = process.env.HF_ENDPOINT || DEFAULT_HUB_URL;
         let uploaded: Awaited<ReturnType<typeof uploadSpace>>;
         try {
-          uploaded = await uploadSpace({ dir: folder.dir, space, token: token!, private: flags.private, hubUrl, title: `Publish ${world.name} ${world.version}` });
+          uploaded = await uploadSpace({
+            dir: folder.dir,
+            space,
+            token: token!,
+            private: flags.private,
+            hubUrl,
+            title: `Publish ${world.name} ${world.version}`,
+          });
         } catch (e) {
           if (e instanceof UploadError) throw new CliError(e.message);
           throw e;

@@ -27,10 +27,15 @@ export interface ServeFlags {
   maxMemory?: string;
 }
 
-export function wholeNumber(flag: string, value: string | undefined, min: number): number | undefined {
+export function wholeNumber(
+  flag: string,
+  value: string | undefined,
+  min: number,
+): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!Number.isSafeInteger(n) || n < min) throw new CliError(`${flag} must be a whole number >= ${min}; got "${value}"`, 2);
+  if (!Number.isSafeInteger(n) || n < min)
+    throw new CliError(`${flag} must be a whole number >= ${min}; got "${value}"`, 2);
   return n;
 }
 
@@ -39,7 +44,11 @@ export const collect = (value: string, acc: string[]) => [...acc, value];
 export function positiveSeconds(flag: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0) throw new CliError(`${flag} must be a number of seconds > 0, like 10 or 0.5; got "${value}"`, 2);
+  if (!Number.isFinite(n) || n <= 0)
+    throw new CliError(
+      `${flag} must be a number of seconds > 0, like 10 or 0.5; got "${value}"`,
+      2,
+    );
   return n;
 }
 
@@ -50,8 +59,16 @@ export function defaultFixtures(specs: string[], worlds: World[]): Record<string
   for (const spec of specs) {
     const [world, fixture] = spec.includes('=') ? spec.split('=', 2) : [worlds[0].name, spec];
     const w = worlds.find((x) => x.name === world);
-    if (!w) throw new CliError(`--fixture ${spec}: no world "${world}" is being served (${worlds.map((x) => x.name).join(', ')})`, 2);
-    if (!Object.hasOwn(w.fixtures, fixture)) throw new CliError(`--fixture ${spec}: world "${world}" has no fixture "${fixture}"; its fixtures are ${Object.keys(w.fixtures).join(', ') || '(none)'}`, 2);
+    if (!w)
+      throw new CliError(
+        `--fixture ${spec}: no world "${world}" is being served (${worlds.map((x) => x.name).join(', ')})`,
+        2,
+      );
+    if (!Object.hasOwn(w.fixtures, fixture))
+      throw new CliError(
+        `--fixture ${spec}: world "${world}" has no fixture "${fixture}"; its fixtures are ${Object.keys(w.fixtures).join(', ') || '(none)'}`,
+        2,
+      );
     out[world] = fixture;
   }
   return out;

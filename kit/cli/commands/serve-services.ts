@@ -11,9 +11,19 @@ import type { ServeFlags } from './serve-flags.ts';
  * Open the runs database (a SQLite file, or PostgreSQL) for the worlds that declare curricula; `undefined` when none
  * does (no file is created, no database contacted).
  */
-export async function openCurricula(worlds: World[], flags: ServeFlags): Promise<ServedCurricula | undefined> {
-  if (flags.runsDb !== undefined && flags.curriculaDb !== undefined && flags.runsDb !== flags.curriculaDb) {
-    throw new CliError('--runs-db and --curricula-db (its older name) name different runs databases; pass only --runs-db', 2);
+export async function openCurricula(
+  worlds: World[],
+  flags: ServeFlags,
+): Promise<ServedCurricula | undefined> {
+  if (
+    flags.runsDb !== undefined &&
+    flags.curriculaDb !== undefined &&
+    flags.runsDb !== flags.curriculaDb
+  ) {
+    throw new CliError(
+      '--runs-db and --curricula-db (its older name) name different runs databases; pass only --runs-db',
+      2,
+    );
   }
   const target = flags.runsDb ?? flags.curriculaDb ?? '.data/curricula.sqlite';
   const { serveCurricula, maskUrl, parseRunsTarget } = await import('../../serve/curricula.ts');
@@ -59,7 +69,11 @@ export async function mcpStreamableHttp(
     startInstance: (world, reset) => {
       const fixture = fixtures[world.name] ?? server()?.endpoints.get(world.name)?.defaultFixture;
       // The server's own options, once it runs: its logger, limits and memory budget.
-      return openInstance(world, reset.fixture === undefined && reset.task === undefined ? { ...reset, fixture } : reset, server()?.endpoints.get(world.name)?.instanceOptions() ?? instanceOptions);
+      return openInstance(
+        world,
+        reset.fixture === undefined && reset.task === undefined ? { ...reset, fixture } : reset,
+        server()?.endpoints.get(world.name)?.instanceOptions() ?? instanceOptions,
+      );
     },
     ...(limits.idleTimeoutMs === undefined ? {} : { idleTimeoutMs: limits.idleTimeoutMs }),
   });

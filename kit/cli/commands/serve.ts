@@ -4,36 +4,96 @@ import { CliError } from '../errors.ts';
 import { loadWorld } from '../load-world.ts';
 import type { RunningServer } from '../../serve/server.ts';
 import { banner } from './serve-banner.ts';
-import { collect, defaultFixtures, positiveSeconds, wholeNumber, type ServeFlags } from './serve-flags.ts';
+import {
+  collect,
+  defaultFixtures,
+  positiveSeconds,
+  wholeNumber,
+  type ServeFlags,
+} from './serve-flags.ts';
 import { mcpStreamableHttp, openCurricula } from './serve-services.ts';
 
 export function registerServe(program: Command): void {
   program
     .command('serve')
-    .description('serve worlds over OpenEnv: a WebSocket session per client on /ws, plus /reset, /step, /state, /mcp and /health')
+    .description(
+      'serve worlds over OpenEnv: a WebSocket session per client on /ws, plus /reset, /step, /state, /mcp and /health',
+    )
     .argument('[worlds...]', 'example world names or module paths (default: ./world.ts, else crm)')
-    .option('--host <host>', 'interface to bind; 0.0.0.0 exposes the server to the network (then set --token, or --allow-host the names clients use)', '127.0.0.1')
+    .option(
+      '--host <host>',
+      'interface to bind; 0.0.0.0 exposes the server to the network (then set --token, or --allow-host the names clients use)',
+      '127.0.0.1',
+    )
     .option('--port <port>', 'port (0 picks a free one)', '8000')
     .option('--max-sessions <n>', 'most sessions open at once (default 4096)')
     .option('--session-timeout <seconds>', 'end sessions idle this long; 0 never (default 900)')
-    .option('--hibernate-after <seconds>', 'close the SQLite connection of sessions idle this long, keeping their state; 0 never (default 30)')
-    .option('--fork-ttl-ms <n>', 'hold a forked episode (the fork step) this many milliseconds for a reset to adopt with its token (default 60000)')
-    .option('--token <token>', 'require "Authorization: Bearer <token>" on every request (default: $SEAHAVEN_TOKEN)')
-    .option('--grader-token <secret>', 'grade and submit answer agents the agent view (criterion ids, labels, scores, weights); a trainer that presents this secret (reset key grader_token, or header X-Seahaven-Grader-Token on /reset and /step) gets whole grades, names and reasons included (default: $SEAHAVEN_GRADER_TOKEN)')
-    .option('--allow-host <host>', 'without a token, also answer requests for this Host name ("name" any port, "name:port", "*" any); repeatable. Default: localhost, 127.0.0.0/8, [::1]', collect, [] as string[])
-    .option('--allow-origin <origin>', 'without a token, also answer browser requests from this origin (like https://studio.example.com, or "*"); repeatable. Default: only the server\'s own pages', collect, [] as string[])
-    .option('--fixture <[world=]id>', 'default fixture for resets that name none (repeatable)', collect, [] as string[])
+    .option(
+      '--hibernate-after <seconds>',
+      'close the SQLite connection of sessions idle this long, keeping their state; 0 never (default 30)',
+    )
+    .option(
+      '--fork-ttl-ms <n>',
+      'hold a forked episode (the fork step) this many milliseconds for a reset to adopt with its token (default 60000)',
+    )
+    .option(
+      '--token <token>',
+      'require "Authorization: Bearer <token>" on every request (default: $SEAHAVEN_TOKEN)',
+    )
+    .option(
+      '--grader-token <secret>',
+      'grade and submit answer agents the agent view (criterion ids, labels, scores, weights); a trainer that presents this secret (reset key grader_token, or header X-Seahaven-Grader-Token on /reset and /step) gets whole grades, names and reasons included (default: $SEAHAVEN_GRADER_TOKEN)',
+    )
+    .option(
+      '--allow-host <host>',
+      'without a token, also answer requests for this Host name ("name" any port, "name:port", "*" any); repeatable. Default: localhost, 127.0.0.0/8, [::1]',
+      collect,
+      [] as string[],
+    )
+    .option(
+      '--allow-origin <origin>',
+      'without a token, also answer browser requests from this origin (like https://studio.example.com, or "*"); repeatable. Default: only the server\'s own pages',
+      collect,
+      [] as string[],
+    )
+    .option(
+      '--fixture <[world=]id>',
+      'default fixture for resets that name none (repeatable)',
+      collect,
+      [] as string[],
+    )
     .option('--max-frame-bytes <n>', 'longest WebSocket frame accepted (default 1048576)')
     .option('--max-body-bytes <n>', 'longest HTTP body accepted (default 1048576)')
-    .option('--body-timeout <seconds>', 'cut a request body that has not fully arrived this long after it is read with 408 (default 10)')
-    .option('--slow-call-ms <n>', 'log each tool call that takes at least this many milliseconds, with its world, tool and duration (default 1000)')
-    .option('--max-call-log-mb <n>', "most MiB of call results each session's call log keeps; older results are dropped, their arguments kept (default 8)")
-    .option('--max-memory <MiB>', "the server's memory budget (with --workers N, 1/N for each worker): new sessions, resets and forks that would not fit are refused with RESOURCE_EXHAUSTED (default: 90% of the cgroup's memory limit, else 75% of the machine's memory)")
-    .option('--max-episode-db-mb <n>', "most MiB each episode's database may grow beyond its fixture's image; a call past it fails with resource_exhausted and ends that episode only (default 256)")
-    .option('--runs-db <path|url>', 'where curriculum runs are kept, so they survive a restart and servers can share them: a SQLite file (processes on one machine may share it), or postgres://user:password@host:5432/dbname for servers on several machines (default .data/curricula.sqlite)')
+    .option(
+      '--body-timeout <seconds>',
+      'cut a request body that has not fully arrived this long after it is read with 408 (default 10)',
+    )
+    .option(
+      '--slow-call-ms <n>',
+      'log each tool call that takes at least this many milliseconds, with its world, tool and duration (default 1000)',
+    )
+    .option(
+      '--max-call-log-mb <n>',
+      "most MiB of call results each session's call log keeps; older results are dropped, their arguments kept (default 8)",
+    )
+    .option(
+      '--max-memory <MiB>',
+      "the server's memory budget (with --workers N, 1/N for each worker): new sessions, resets and forks that would not fit are refused with RESOURCE_EXHAUSTED (default: 90% of the cgroup's memory limit, else 75% of the machine's memory)",
+    )
+    .option(
+      '--max-episode-db-mb <n>',
+      "most MiB each episode's database may grow beyond its fixture's image; a call past it fails with resource_exhausted and ends that episode only (default 256)",
+    )
+    .option(
+      '--runs-db <path|url>',
+      'where curriculum runs are kept, so they survive a restart and servers can share them: a SQLite file (processes on one machine may share it), or postgres://user:password@host:5432/dbname for servers on several machines (default .data/curricula.sqlite)',
+    )
     .addOption(new Option('--curricula-db <path>', 'the older name of --runs-db').hideHelp())
     .option('--no-console', 'do not serve the web console on /console/')
-    .option('--workers <n|auto>', 'serve with this many worker processes behind the one port (auto: one per core); WebSocket sessions stay on their worker, other requests are handed over to the worker holding their session (default 1: one process)')
+    .option(
+      '--workers <n|auto>',
+      'serve with this many worker processes behind the one port (auto: one per core); WebSocket sessions stay on their worker, other requests are handed over to the worker holding their session (default 1: one process)',
+    )
     .action(async (refs: string[], flags: ServeFlags) => {
       const port = wholeNumber('--port', flags.port, 0)!;
       if (port > 65535) throw new CliError(`--port must be at most 65535; got ${port}`, 2);
@@ -51,17 +111,28 @@ export function registerServe(program: Command): void {
         // The primary serves nothing itself: each worker runs this same command line and serves the port.
         // The primary holds --max-sessions and lends the workers places under it (place-ledger.ts).
         const { DEFAULT_MAX_SESSIONS } = await import('../../serve/sessions.ts');
-        process.exit(await runPrimary({ workers, maxSessions: wholeNumber('--max-sessions', flags.maxSessions, 1) ?? DEFAULT_MAX_SESSIONS }));
+        process.exit(
+          await runPrimary({
+            workers,
+            maxSessions:
+              wholeNumber('--max-sessions', flags.maxSessions, 1) ?? DEFAULT_MAX_SESSIONS,
+          }),
+        );
       }
       const router = workers > 1 ? workerRouter() : undefined;
       // From here on, an error that escapes every handler is logged and contained: it must not end every session.
       const { guardProcess } = await import('../../serve/process-guard.ts');
       guardProcess((line) => process.stderr.write(line + '\n'));
       const timeout = wholeNumber('--session-timeout', flags.sessionTimeout, 0);
-      const worlds = refs.length === 0 ? [await loadWorld()] : await Promise.all(refs.map((r) => loadWorld(r)));
+      const worlds =
+        refs.length === 0 ? [await loadWorld()] : await Promise.all(refs.map((r) => loadWorld(r)));
       const token = flags.token ?? (process.env.SEAHAVEN_TOKEN || undefined);
       const graderToken = flags.graderToken ?? (process.env.SEAHAVEN_GRADER_TOKEN || undefined);
-      if (graderToken === '') throw new CliError('--grader-token is empty; pass a secret, like --grader-token "$(openssl rand -hex 16)"', 2);
+      if (graderToken === '')
+        throw new CliError(
+          '--grader-token is empty; pass a secret, like --grader-token "$(openssl rand -hex 16)"',
+          2,
+        );
       const fixtures = defaultFixtures(flags.fixture, worlds);
       const { startServer } = await import('../../serve/server.ts');
       const { defaultMemoryBudget } = await import('../../serve/memory-budget.ts');
@@ -82,7 +153,10 @@ export function registerServe(program: Command): void {
       let server: RunningServer | undefined;
       const { consoleRoutes } = await import('../../serve/console.ts');
       const webConsole = flags.console ? consoleRoutes() : null;
-      const mcp = await mcpStreamableHttp(worlds, () => server, fixtures, limits, { slowCallMs, ...episodeLimits });
+      const mcp = await mcpStreamableHttp(worlds, () => server, fixtures, limits, {
+        slowCallMs,
+        ...episodeLimits,
+      });
       const curricula = await openCurricula(worlds, flags);
       try {
         server = await startServer({
@@ -103,7 +177,15 @@ export function registerServe(program: Command): void {
           slowCallMs,
           ...episodeLimits,
           // The budget is the whole server's: each of --workers N processes weighs its admissions against 1/N of it.
-          ...(maxMemoryMb === undefined && workers === 1 ? {} : { maxMemoryBytes: Math.floor((maxMemoryMb === undefined ? defaultMemoryBudget().bytes : maxMemoryMb * 1024 * 1024) / workers) }),
+          ...(maxMemoryMb === undefined && workers === 1
+            ? {}
+            : {
+                maxMemoryBytes: Math.floor(
+                  (maxMemoryMb === undefined
+                    ? defaultMemoryBudget().bytes
+                    : maxMemoryMb * 1024 * 1024) / workers,
+                ),
+              }),
           defaultFixtures: fixtures,
           maxFrameBytes: wholeNumber('--max-frame-bytes', flags.maxFrameBytes, 1024),
           maxBodyBytes: wholeNumber('--max-body-bytes', flags.maxBodyBytes, 1024),
@@ -116,11 +198,24 @@ export function registerServe(program: Command): void {
         await curricula?.close();
         await mcp.close();
         const err = e as NodeJS.ErrnoException;
-        if (err.code === 'EADDRINUSE') throw new CliError(`port ${port} on ${flags.host} is in use; stop the other server or pass --port <another> (0 picks a free one)`);
-        if (err.code === 'EADDRNOTAVAIL') throw new CliError(`cannot bind ${flags.host}: no such interface here; use 127.0.0.1 or 0.0.0.0`);
+        if (err.code === 'EADDRINUSE')
+          throw new CliError(
+            `port ${port} on ${flags.host} is in use; stop the other server or pass --port <another> (0 picks a free one)`,
+          );
+        if (err.code === 'EADDRNOTAVAIL')
+          throw new CliError(
+            `cannot bind ${flags.host}: no such interface here; use 127.0.0.1 or 0.0.0.0`,
+          );
         throw e;
       }
-      const text = banner(server.url, worlds, fixtures[worlds[0].name] ?? server.endpoints.get(worlds[0].name)!.defaultFixture, token !== undefined, curricula, flags.console);
+      const text = banner(
+        server.url,
+        worlds,
+        fixtures[worlds[0].name] ?? server.endpoints.get(worlds[0].name)!.defaultFixture,
+        token !== undefined,
+        curricula,
+        flags.console,
+      );
       if (router === undefined) process.stdout.write(text);
       await new Promise<void>((resolve) => {
         let stopping = false;
@@ -133,12 +228,19 @@ export function registerServe(program: Command): void {
           }
           stopping = true;
           // A worker's drain is announced by the primary, for all of them at once.
-          if (router === undefined) process.stderr.write(`seahaven serve: ${signal}: finishing queued requests and closing ${server!.sessions.size} session(s)…\n`);
+          if (router === undefined)
+            process.stderr.write(
+              `seahaven serve: ${signal}: finishing queued requests and closing ${server!.sessions.size} session(s)…\n`,
+            );
           // The runs file closes last: sessions ending at shutdown still give up their curriculum episodes.
-          server!.close().then(() => mcp.close()).then(() => curricula?.close()).then(resolve, (e) => {
-            process.stderr.write(`seahaven serve: shutdown failed: ${(e as Error).message}\n`);
-            resolve();
-          });
+          server!
+            .close()
+            .then(() => mcp.close())
+            .then(() => curricula?.close())
+            .then(resolve, (e) => {
+              process.stderr.write(`seahaven serve: shutdown failed: ${(e as Error).message}\n`);
+              resolve();
+            });
         };
         if (router !== undefined) {
           const registry = server!.sessions;

@@ -25,7 +25,19 @@ import { DAY } from './money.ts';
 import { DEFAULT_API_VERSION, type OpContext } from './op.ts';
 import { get, newId, nowSeconds, put, putJson, remove, rows, type Obj } from './store.ts';
 import { pruneEvents } from './retention.ts';
-import { attemptQuietly, collectDueInvoices, createDraftInvoice, createFinalizedInvoice, createInvoiceItem, finalizeInvoice, markUncollectible, payInvoice, priceAmount, voidInvoice, type LineInput } from './invoicing.ts';
+import {
+  attemptQuietly,
+  collectDueInvoices,
+  createDraftInvoice,
+  createFinalizedInvoice,
+  createInvoiceItem,
+  finalizeInvoice,
+  markUncollectible,
+  payInvoice,
+  priceAmount,
+  voidInvoice,
+  type LineInput,
+} from './invoicing.ts';
 
 /** Stripe allows 20 items on a subscription. */
 export const MAX_ITEMS = 20;
@@ -47,8 +59,19 @@ export function addIntervals(anchor: number, interval: string, count: number, n:
   const months = (interval === 'year' ? 12 : 1) * count * n;
   const d = new Date(anchor * 1000);
   const day = d.getUTCDate();
-  const target = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + months, 1, d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds()));
-  const last = new Date(Date.UTC(target.getUTCFullYear(), target.getUTCMonth() + 1, 0)).getUTCDate();
+  const target = new Date(
+    Date.UTC(
+      d.getUTCFullYear(),
+      d.getUTCMonth() + months,
+      1,
+      d.getUTCHours(),
+      d.getUTCMinutes(),
+      d.getUTCSeconds(),
+    ),
+  );
+  const last = new Date(
+    Date.UTC(target.getUTCFullYear(), target.getUTCMonth() + 1, 0),
+  ).getUTCDate();
   target.setUTCDate(Math.min(day, last));
   return Math.floor(target.getTime() / 1000);
 }
@@ -62,7 +85,14 @@ export function boundaryAfter(anchor: number, t: number, interval: string, count
     return addIntervals(anchor, interval, count, n);
   }
   // Estimate the count, then step: calendar months are uneven.
-  const approx = interval === 'day' ? DAY : interval === 'week' ? 7 * DAY : interval === 'month' ? 30 * DAY : 365 * DAY;
+  const approx =
+    interval === 'day'
+      ? DAY
+      : interval === 'week'
+        ? 7 * DAY
+        : interval === 'month'
+          ? 30 * DAY
+          : 365 * DAY;
   let n = Math.max(1, Math.floor((t - anchor) / (approx * count)));
   while (n > 1 && addIntervals(anchor, interval, count, n - 1) > t) n--;
   while (addIntervals(anchor, interval, count, n) <= t) n++;
@@ -81,11 +111,24 @@ export function prorate(amount: number, remaining: number, length: number): numb
  * A context whose clock reads `at` (unix seconds): what billing writes while processing a boundary is stamped with the
  * boundary's instant. Events it sends carry no request, as Stripe's automatic billing events do.
  */
-export function contextAt(ctx: Ctx, at: number, request: { version: string; requestId: string | null; idempotencyKey: string | null } | null = null): OpContext {
+export function contextAt(
+  ctx: Ctx,
+  at: number,
+  request: {
+    version: string;
+    requestId: string | null;
+    idempotencyKey: string | null;
+  } | null = null,
+): OpContext {
   const ms = at * 1000;
   const stamped: Ctx = { ...ctx, clock: { now: () => ms, iso: () => new Date(ms).toISOString() } };
   // An automatic event's `request.id` is null in Stripe's events; OpContext types it as the request's id.
-  return { ctx: stamped, version: request?.version ?? DEFAULT_API_VERSION, requestId: (request?.requestId ?? null) as string, idempotencyKey: request?.idempotencyKey ?? null };
+  return {
+    ctx: stamped,
+    version: request?.version ?? DEFAULT_API_VERSION,
+    requestId: (request?.requestId ?? null) as string,
+    idempotencyKey: request?.idempotencyKey ?? null,
+  };
 }
 
 // ——— Objects ———————————————————————————————————————————————————————————————————————————————————————————————————
@@ -96,7 +139,16 @@ export function itemAmount(item: Obj): number {
 }
 
 /** A new subscription item for `price` (stored through `saveSubscription`). */
-export function newItem(ctx: Ctx, sub: Obj, price: Obj, plan: Obj, quantity: number, metadata: Record<string, string>, start: number, end: number): Obj {
+export function newItem(
+  ctx: Ctx,
+  sub: Obj,
+  price: Obj,
+  plan: Obj,
+  quantity: number,
+  metadata: Record<string, string>,
+  start: number,
+  end: number,
+): Obj {
   return {
     id: newId(ctx, 'si_'),
     object: 'subscription_item',
@@ -116,13 +168,22 @@ export function newItem(ctx: Ctx, sub: Obj, price: Obj, plan: Obj, quantity: num
 
 /** The items' list envelope on a subscription. */
 export function itemsEnvelope(subId: string, data: Obj[]): Obj {
-  return { object: 'list', data, has_more: false, total_count: data.length, url: `/v1/subscription_items?subscription=${subId}` };
+  return {
+    object: 'list',
+    data,
+    has_more: false,
+    total_count: data.length,
+    url: `/v1/subscription_items?subscription=${subId}`,
+  };
 }
 
 /** The subscription's current period, from its items. */
 export function periodOf(sub: Obj): { start: number; end: number } {
   const first = sub.items.data[0];
-  return { start: first?.current_period_start ?? sub.start_date, end: first?.current_period_end ?? sub.start_date };
+  return {
+    start: first?.current_period_start ?? sub.start_date,
+    end: first?.current_period_end ?? sub.start_date,
+  };
 }
 
 /** The interval the subscription bills on (all its items share it). */
@@ -174,7 +235,10 @@ function retryDue(ctx: Ctx, sub: Obj): number | null {
   if (!sub.latest_invoice) return null;
   // Every save of a subscription asks, so the invoice's `status` column (`put` keeps it in step with the object) answers
   // first: only an open invoice is read whole.
-  const status = ctx.db.one<{ status: string | null }>('SELECT status FROM invoices WHERE id = ?', sub.latest_invoice)?.status;
+  const status = ctx.db.one<{ status: string | null }>(
+    'SELECT status FROM invoices WHERE id = ?',
+    sub.latest_invoice,
+  )?.status;
   if (status !== 'open') return null;
   const inv = get(ctx, 'invoices', sub.latest_invoice);
   return inv && typeof inv.next_payment_attempt === 'number' ? inv.next_payment_attempt : null;
@@ -184,7 +248,8 @@ function retryDue(ctx: Ctx, sub: Obj): number | null {
 export function updated(c: OpContext, before: Obj, after: Obj, removedItems: string[] = []): Obj {
   const json = storeSubscription(c.ctx, after, removedItems);
   const changed = changedAttributes(before, after);
-  if (Object.keys(changed).length > 0) emitStored(c, 'customer.subscription.updated', after, json, changed);
+  if (Object.keys(changed).length > 0)
+    emitStored(c, 'customer.subscription.updated', after, json, changed);
   return after;
 }
 
@@ -194,7 +259,8 @@ export function updated(c: OpContext, before: Obj, after: Obj, removedItems: str
 function lineDescription(ctx: Ctx, item: Obj): string {
   const name = productName(ctx, item.price);
   const r = item.price.recurring ?? {};
-  const every = (r.interval_count ?? 1) === 1 ? r.interval : `every ${r.interval_count} ${r.interval}s`;
+  const every =
+    (r.interval_count ?? 1) === 1 ? r.interval : `every ${r.interval_count} ${r.interval}s`;
   return `${item.quantity} × ${name} (at ${formatMoney(item.price.unit_amount ?? 0, item.price.currency)} / ${every})`;
 }
 
@@ -212,7 +278,20 @@ function formatMoney(amount: number, currency: string): string {
 /** `15 Jun 2026`, as Stripe writes dates in proration descriptions. */
 function formatDate(t: number): string {
   const d = new Date(t * 1000);
-  const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+  const months = [
+    'Jan',
+    'Feb',
+    'Mar',
+    'Apr',
+    'May',
+    'Jun',
+    'Jul',
+    'Aug',
+    'Sep',
+    'Oct',
+    'Nov',
+    'Dec',
+  ];
   return `${d.getUTCDate()} ${months[d.getUTCMonth()]} ${d.getUTCFullYear()}`;
 }
 
@@ -220,7 +299,13 @@ function formatDate(t: number): string {
  * A pending proration invoice item: the credit for unused time (`sign` −1) or the charge for remaining time (+1) on an
  * item from `at` to its period's end. Returns null when it rounds to nothing.
  */
-export function prorationItem(c: OpContext, sub: Obj, item: Obj, sign: 1 | -1, at: number): Obj | null {
+export function prorationItem(
+  c: OpContext,
+  sub: Obj,
+  item: Obj,
+  sign: 1 | -1,
+  at: number,
+): Obj | null {
   const { start, end } = { start: item.current_period_start, end: item.current_period_end };
   const amount = sign * prorate(itemAmount(item), end - at, end - start);
   if (amount === 0) return null;
@@ -240,7 +325,9 @@ export function prorationItem(c: OpContext, sub: Obj, item: Obj, sign: 1 | -1, a
 
 /** The subscription's invoice items not yet on an invoice, oldest first. */
 export function pendingItemsOf(ctx: Ctx, sub: Obj): Obj[] {
-  return rows(ctx, 'invoiceitems', 'customer = ? AND invoice IS NULL', [sub.customer], true).filter((ii) => ii.parent?.subscription_details?.subscription === sub.id);
+  return rows(ctx, 'invoiceitems', 'customer = ? AND invoice IS NULL', [sub.customer], true).filter(
+    (ii) => ii.parent?.subscription_details?.subscription === sub.id,
+  );
 }
 
 export interface SubscriptionInvoice {
@@ -288,9 +375,15 @@ export function draftInvoice(c: OpContext, sub: Obj, spec: SubscriptionInvoice):
  * the customer's default), the customer present. Returns the invoice as it ends up, and the failure if the payment was
  * declined or there was nothing to charge.
  */
-export function collect(c: OpContext, sub: Obj, draft: Obj, opts: { attempt: boolean; offSession?: boolean }): { invoice: Obj; failure: Failed | null } {
+export function collect(
+  c: OpContext,
+  sub: Obj,
+  draft: Obj,
+  opts: { attempt: boolean; offSession?: boolean },
+): { invoice: Obj; failure: Failed | null } {
   const inv = finalizeInvoice(c, draft);
-  if (inv.status !== 'open' || sub.collection_method !== 'charge_automatically' || !opts.attempt) return { invoice: inv, failure: null };
+  if (inv.status !== 'open' || sub.collection_method !== 'charge_automatically' || !opts.attempt)
+    return { invoice: inv, failure: null };
   let paid: Obj | Failed;
   try {
     paid = payInvoice(c, inv, { off_session: opts.offSession ?? false });
@@ -332,18 +425,35 @@ export function billingTick(ctx: Ctx, passed: { from: number; to: number }): Tic
  * changes only when the next part runs: every part reads what it does next from the store, never from how the advance
  * was sliced.
  */
-export function* billingSteps(ctx: Ctx, passed: { from: number; to: number }): Generator<void, TickSummary> {
+export function* billingSteps(
+  ctx: Ctx,
+  passed: { from: number; to: number },
+): Generator<void, TickSummary> {
   const end = Math.floor(passed.to / 1000);
-  const summary: TickSummary = { renewed: 0, trials_ended: 0, payments_failed: 0, retried: 0, canceled: 0, expired: 0 };
+  const summary: TickSummary = {
+    renewed: 0,
+    trials_ended: 0,
+    payments_failed: 0,
+    retried: 0,
+    canceled: 0,
+    expired: 0,
+  };
   for (;;) {
-    const next = ctx.db.one<{ id: string; billing_due: number }>('SELECT id, billing_due FROM subscriptions WHERE billing_due <= ? ORDER BY billing_due, seq LIMIT 1', end);
+    const next = ctx.db.one<{ id: string; billing_due: number }>(
+      'SELECT id, billing_due FROM subscriptions WHERE billing_due <= ? ORDER BY billing_due, seq LIMIT 1',
+      end,
+    );
     if (!next) break;
     const c = contextAt(ctx, next.billing_due);
     const sub = get(ctx, 'subscriptions', next.id)!;
     yield* step(c, sub, next.billing_due, summary);
-    const after = ctx.db.one<{ billing_due: number | null }>('SELECT billing_due FROM subscriptions WHERE id = ?', next.id)!;
+    const after = ctx.db.one<{ billing_due: number | null }>(
+      'SELECT billing_due FROM subscriptions WHERE id = ?',
+      next.id,
+    )!;
     // Every step moves the subscription's schedule on; a schedule that stood still would never end.
-    if (after.billing_due !== null && after.billing_due <= next.billing_due) throw new Error(`billing for ${next.id} did not advance past ${next.billing_due}`);
+    if (after.billing_due !== null && after.billing_due <= next.billing_due)
+      throw new Error(`billing for ${next.id} did not advance past ${next.billing_due}`);
     yield;
   }
   // Invoices outside subscriptions (auto-advancing drafts, their retries) are collected as of the new time.
@@ -403,7 +513,12 @@ function expire(c: OpContext, sub: Obj): void {
 }
 
 /** End a subscription now (a scheduled cancellation reached, or the retries ran out). */
-export function endNow(c: OpContext, sub: Obj, at: number, reason: 'cancellation_requested' | 'payment_failed'): Obj {
+export function endNow(
+  c: OpContext,
+  sub: Obj,
+  at: number,
+  reason: 'cancellation_requested' | 'payment_failed',
+): Obj {
   const after = structuredClone(sub);
   after.status = 'canceled';
   after.ended_at = at;
@@ -435,12 +550,21 @@ function* renew(c: OpContext, sub: Obj, at: number, summary: TickSummary): Gener
 }
 
 /** A trial's end: the first paid period begins (or the subscription pauses or cancels without a payment method). */
-function* endTrial(c: OpContext, sub: Obj, at: number, summary: TickSummary): Generator<void, void> {
+function* endTrial(
+  c: OpContext,
+  sub: Obj,
+  at: number,
+  summary: TickSummary,
+): Generator<void, void> {
   summary.trials_ended++;
   const after = structuredClone(sub);
   const previous = periodOf(sub);
   const missing = sub.trial_settings?.end_behavior?.missing_payment_method ?? 'create_invoice';
-  if (missing !== 'create_invoice' && sub.collection_method === 'charge_automatically' && !hasPaymentMethod(c.ctx, sub)) {
+  if (
+    missing !== 'create_invoice' &&
+    sub.collection_method === 'charge_automatically' &&
+    !hasPaymentMethod(c.ctx, sub)
+  ) {
     if (missing === 'cancel') {
       endNow(c, sub, at, 'cancellation_requested');
       summary.canceled++;
@@ -467,15 +591,32 @@ export function hasPaymentMethod(ctx: Ctx, sub: Obj): boolean {
  * Invoice the period `after` has begun, collect it off-session, and settle the subscription's status by the outcome.
  * The billing run may pause between the invoice and its payment (each is a few milliseconds on a large account).
  */
-function* billPeriod(c: OpContext, before: Obj, after: Obj, previous: { start: number; end: number }, reason: 'subscription_cycle', summary: TickSummary): Generator<void, void> {
+function* billPeriod(
+  c: OpContext,
+  before: Obj,
+  after: Obj,
+  previous: { start: number; end: number },
+  reason: 'subscription_cycle',
+  summary: TickSummary,
+): Generator<void, void> {
   const at = nowSeconds(c.ctx);
   const pause = after.pause_collection?.behavior as string | undefined;
   if (pause === 'keep_as_draft') {
-    after.latest_invoice = draftInvoice(c, after, { billing_reason: reason, items: true, period: previous, autoAdvance: false }).id;
+    after.latest_invoice = draftInvoice(c, after, {
+      billing_reason: reason,
+      items: true,
+      period: previous,
+      autoAdvance: false,
+    }).id;
     updated(c, before, after);
     return;
   }
-  let invoice = draftInvoice(c, after, { billing_reason: reason, items: true, period: previous, finalize: true });
+  let invoice = draftInvoice(c, after, {
+    billing_reason: reason,
+    items: true,
+    period: previous,
+    finalize: true,
+  });
   after.latest_invoice = invoice.id;
   if (pause === 'void' || pause === 'mark_uncollectible') {
     // Collection is paused: the period's invoice is closed without a payment attempt.
@@ -484,7 +625,8 @@ function* billPeriod(c: OpContext, before: Obj, after: Obj, previous: { start: n
     return;
   }
   yield;
-  if (invoice.status === 'open' && after.collection_method === 'charge_automatically') invoice = attemptQuietly(c, invoice);
+  if (invoice.status === 'open' && after.collection_method === 'charge_automatically')
+    invoice = attemptQuietly(c, invoice);
   if (invoice.status === 'open' && after.collection_method === 'charge_automatically') {
     summary.payments_failed++;
     after.status = 'past_due';
@@ -499,7 +641,10 @@ function* billPeriod(c: OpContext, before: Obj, after: Obj, previous: { start: n
 function scheduleRetry(c: OpContext, invoice: Obj, at: number): Obj {
   const inv = get(c.ctx, 'invoices', invoice.id) ?? invoice;
   const wait = RETRY_DAYS[Math.max(1, inv.attempt_count ?? 1) - 1];
-  return put(c.ctx, 'invoices', { ...inv, next_payment_attempt: wait === undefined ? null : at + wait * DAY });
+  return put(c.ctx, 'invoices', {
+    ...inv,
+    next_payment_attempt: wait === undefined ? null : at + wait * DAY,
+  });
 }
 
 /** A scheduled retry of the latest invoice: paid → `active`; declined → the next retry, or the end once they are spent. */

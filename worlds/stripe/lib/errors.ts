@@ -28,7 +28,10 @@ export interface StripeFailureDetails {
 
 function withDocUrl(error: StripeErrorBody): StripeErrorBody {
   if (error.code === undefined || error.doc_url !== undefined) return error;
-  return { ...error, doc_url: `https://stripe.com/docs/error-codes/${error.code.replace(/_/g, '-')}` };
+  return {
+    ...error,
+    doc_url: `https://stripe.com/docs/error-codes/${error.code.replace(/_/g, '-')}`,
+  };
 }
 
 export class StripeError extends ToolError {
@@ -36,7 +39,10 @@ export class StripeError extends ToolError {
   readonly error: StripeErrorBody;
   constructor(status: number, error: StripeErrorBody) {
     const body = withDocUrl(error);
-    super('stripe_error', body.message, { status, error: body } satisfies StripeFailureDetails as unknown as Record<string, unknown>);
+    super('stripe_error', body.message, {
+      status,
+      error: body,
+    } satisfies StripeFailureDetails as unknown as Record<string, unknown>);
     this.status = status;
     this.error = body;
   }
@@ -54,25 +60,50 @@ export function failed(status: number, error: StripeErrorBody): Failed {
 }
 
 export function isFailed(v: unknown): v is Failed {
-  return v !== null && typeof v === 'object' && (v as { failed?: unknown }).failed === true && typeof (v as Failed).status === 'number';
+  return (
+    v !== null &&
+    typeof v === 'object' &&
+    (v as { failed?: unknown }).failed === true &&
+    typeof (v as Failed).status === 'number'
+  );
 }
 
 /** 400 `invalid_request_error`. */
 export function invalidRequest(message: string, param?: string, code?: string): StripeError {
-  return new StripeError(400, { type: 'invalid_request_error', message, ...(code ? { code } : {}), ...(param ? { param } : {}) });
+  return new StripeError(400, {
+    type: 'invalid_request_error',
+    message,
+    ...(code ? { code } : {}),
+    ...(param ? { param } : {}),
+  });
 }
 
 /** 404 `resource_missing`: `No such customer: 'cus_123'`. */
 export function resourceMissing(what: string, id: string, param = 'id'): StripeError {
-  return new StripeError(404, { type: 'invalid_request_error', code: 'resource_missing', message: `No such ${what}: '${id}'`, param });
+  return new StripeError(404, {
+    type: 'invalid_request_error',
+    code: 'resource_missing',
+    message: `No such ${what}: '${id}'`,
+    param,
+  });
 }
 
 /** 400 `parameter_missing`. */
 export function parameterMissing(param: string): StripeError {
-  return new StripeError(400, { type: 'invalid_request_error', code: 'parameter_missing', message: `Missing required param: ${param}.`, param });
+  return new StripeError(400, {
+    type: 'invalid_request_error',
+    code: 'parameter_missing',
+    message: `Missing required param: ${param}.`,
+    param,
+  });
 }
 
 /** 400 for an object whose state does not allow the action (`payment_intent_unexpected_state`, …). */
 export function unexpectedState(code: string, message: string, param?: string): StripeError {
-  return new StripeError(400, { type: 'invalid_request_error', code, message, ...(param ? { param } : {}) });
+  return new StripeError(400, {
+    type: 'invalid_request_error',
+    code,
+    message,
+    ...(param ? { param } : {}),
+  });
 }

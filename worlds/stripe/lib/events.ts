@@ -11,7 +11,13 @@ export function emit(c: OpContext, type: string, object: Obj, previous?: Obj): O
 }
 
 /** Store `object` in `table` and write an event of `type` about it (`put`, then `emit`), serializing the object once. */
-export function putAndEmit(c: OpContext, table: Table, object: Obj, type: string, previous?: Obj): Obj {
+export function putAndEmit(
+  c: OpContext,
+  table: Table,
+  object: Obj,
+  type: string,
+  previous?: Obj,
+): Obj {
   emitStored(c, type, object, putJson(c.ctx, table, object), previous);
   return object;
 }
@@ -22,7 +28,13 @@ export function putAndEmit(c: OpContext, table: Table, object: Obj, type: string
  * large object (an invoice, a subscription) is not serialized once for its row and again for its event; the event's
  * row is byte for byte `JSON.stringify(event)`.
  */
-export function emitStored(c: OpContext, type: string, object: Obj, json: string, previous?: Obj): Obj {
+export function emitStored(
+  c: OpContext,
+  type: string,
+  object: Obj,
+  json: string,
+  previous?: Obj,
+): Obj {
   const id = newId(c.ctx, 'evt_');
   const created = nowSeconds(c.ctx);
   const request = { id: c.requestId, idempotency_key: c.idempotencyKey };
@@ -40,8 +52,16 @@ export function emitStored(c: OpContext, type: string, object: Obj, json: string
     type,
   };
   // JSON.stringify(event), assembled around the snapshot's text: the fields before `data`, `data`, the fields after.
-  const head = JSON.stringify({ id, object: 'event', api_version: c.version, context: null, created });
-  const data = previous ? `{"object":${json},"previous_attributes":${JSON.stringify(previous)}}` : `{"object":${json}}`;
+  const head = JSON.stringify({
+    id,
+    object: 'event',
+    api_version: c.version,
+    context: null,
+    created,
+  });
+  const data = previous
+    ? `{"object":${json},"previous_attributes":${JSON.stringify(previous)}}`
+    : `{"object":${json}}`;
   const tail = JSON.stringify({ livemode: false, pending_webhooks: 0, request, type });
   putJson(c.ctx, 'events', event, `${head.slice(0, -1)},"data":${data},${tail.slice(1)}`);
   return event;

@@ -31,7 +31,11 @@ export function expandObject(ctx: Ctx, obj: Obj, paths: readonly string[]): Obj 
     // A search result's `total_count` is included on request (search-page.ts), not expanded from an id.
     if (path === 'total_count' && obj.object === 'search_result') continue;
     const parts = path.split('.');
-    if (parts.length > 4) throw invalidRequest(`You cannot expand more than 4 levels of a property. Property: ${path}`, 'expand');
+    if (parts.length > 4)
+      throw invalidRequest(
+        `You cannot expand more than 4 levels of a property. Property: ${path}`,
+        'expand',
+      );
     out = expandAt(ctx, out, parts, path, obj.object === 'list' || obj.object === 'search_result');
   }
   return out;
@@ -40,8 +44,13 @@ export function expandObject(ctx: Ctx, obj: Obj, paths: readonly string[]): Obj 
 function expandAt(ctx: Ctx, node: Obj, parts: string[], full: string, isList: boolean): Obj {
   const [field, ...rest] = parts;
   if (node === null || typeof node !== 'object') return node;
-  if ((node.object === 'list' || node.object === 'search_result') && field === 'data' && Array.isArray(node.data)) {
-    if (rest.length === 0) throw invalidRequest(`This property cannot be expanded (${full}).`, 'expand');
+  if (
+    (node.object === 'list' || node.object === 'search_result') &&
+    field === 'data' &&
+    Array.isArray(node.data)
+  ) {
+    if (rest.length === 0)
+      throw invalidRequest(`This property cannot be expanded (${full}).`, 'expand');
     node.data = node.data.map((item: Obj) => expandAt(ctx, item, rest, full, false));
     return node;
   }
@@ -52,11 +61,13 @@ function expandAt(ctx: Ctx, node: Obj, parts: string[], full: string, isList: bo
   let value = node[field];
   if (typeof value === 'string') {
     const found = resolve(ctx, node, field, value);
-    if (found === undefined) throw invalidRequest(`This property cannot be expanded (${full}).`, 'expand');
+    if (found === undefined)
+      throw invalidRequest(`This property cannot be expanded (${full}).`, 'expand');
     value = found;
   } else if (value !== null && (typeof value !== 'object' || Array.isArray(value))) {
     throw invalidRequest(`This property cannot be expanded (${full}).`, 'expand');
   }
-  node[field] = value === null || rest.length === 0 ? value : expandAt(ctx, value, rest, full, false);
+  node[field] =
+    value === null || rest.length === 0 ? value : expandAt(ctx, value, rest, full, false);
   return node;
 }

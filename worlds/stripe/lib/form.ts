@@ -37,7 +37,8 @@ class Slots {
 
 type Container = Record<string, unknown> | Slots;
 
-const isContainer = (v: unknown): v is Container => v instanceof Slots || (v !== null && typeof v === 'object' && !Array.isArray(v));
+const isContainer = (v: unknown): v is Container =>
+  v instanceof Slots || (v !== null && typeof v === 'object' && !Array.isArray(v));
 
 function decode(text: string): string {
   const spaced = text.includes('+') ? text.replace(/\+/g, ' ') : text;
@@ -64,14 +65,20 @@ function segmentsOf(key: string): string[] {
   }
   // A rest that is not bracketed (`a[b]c`) is one more literal segment, as qs keeps it.
   if (i < key.length) parts.push(key.slice(i));
-  if (parts.length - 1 > MAX_DEPTH) throw new FormError(`Invalid parameter ${parts[0]}: it is nested ${parts.length - 1} levels deep; Stripe World reads at most ${MAX_DEPTH}.`, parts[0]);
+  if (parts.length - 1 > MAX_DEPTH)
+    throw new FormError(
+      `Invalid parameter ${parts[0]}: it is nested ${parts.length - 1} levels deep; Stripe World reads at most ${MAX_DEPTH}.`,
+      parts[0],
+    );
   return parts;
 }
 
 /** The array slot a segment names, or -1 for an object key. */
 function indexOf(segment: string): number {
-  if (segment.length === 0 || segment.length > 3 || (segment.length > 1 && segment[0] === '0')) return -1;
-  for (let i = 0; i < segment.length; i++) if (segment.charCodeAt(i) < 48 || segment.charCodeAt(i) > 57) return -1;
+  if (segment.length === 0 || segment.length > 3 || (segment.length > 1 && segment[0] === '0'))
+    return -1;
+  for (let i = 0; i < segment.length; i++)
+    if (segment.charCodeAt(i) < 48 || segment.charCodeAt(i) > 57) return -1;
   const n = Number(segment);
   return n < ARRAY_LIMIT ? n : -1;
 }
@@ -93,7 +100,12 @@ function place(root: Record<string, unknown>, parts: string[], value: string): v
     const last = depth === parts.length;
     const segment = last ? '' : parts[depth];
     // The container (or value) that `name` names in `holder`.
-    const current: unknown = holder instanceof Slots ? (name === '' ? undefined : holder.byIndex.get(Number(name))) : holder[name];
+    const current: unknown =
+      holder instanceof Slots
+        ? name === ''
+          ? undefined
+          : holder.byIndex.get(Number(name))
+        : holder[name];
     if (last) {
       if (current === undefined) set(holder, name, value);
       else if (Array.isArray(current)) current.push(value);
@@ -127,14 +139,24 @@ function set(holder: Container, name: string, value: unknown): void {
 }
 
 function conflict(parts: string[]): FormError {
-  const shown = parts[0] + parts.slice(1).map((p) => `[${p}]`).join('');
-  return new FormError(`Invalid parameter ${shown}: ${parts[0]} is given both as a value and with nested keys; send it one way.`, parts[0]);
+  const shown =
+    parts[0] +
+    parts
+      .slice(1)
+      .map((p) => `[${p}]`)
+      .join('');
+  return new FormError(
+    `Invalid parameter ${shown}: ${parts[0]} is given both as a value and with nested keys; send it one way.`,
+    parts[0],
+  );
 }
 
 /** Containers as plain objects and dense arrays (items by index first, in order, then the appended ones). */
 function finish(v: unknown): unknown {
   if (v instanceof Slots) {
-    const out: unknown[] = [...v.byIndex].sort((a, b) => a[0] - b[0]).map(([, item]) => finish(item));
+    const out: unknown[] = [...v.byIndex]
+      .sort((a, b) => a[0] - b[0])
+      .map(([, item]) => finish(item));
     for (const item of v.appended) out.push(finish(item));
     return out;
   }
@@ -166,12 +188,17 @@ export function decodeForm(text: string): Record<string, unknown> {
     let end = text.indexOf('&', start);
     if (end === -1) end = text.length;
     if (end > start) {
-      if (++count > MAX_PARAMETERS) throw new FormError(`Too many parameters: Stripe World reads at most ${MAX_PARAMETERS} in one request; send fewer (split the work over several requests).`);
+      if (++count > MAX_PARAMETERS)
+        throw new FormError(
+          `Too many parameters: Stripe World reads at most ${MAX_PARAMETERS} in one request; send fewer (split the work over several requests).`,
+        );
       const part = text.slice(start, end);
       const bracketEquals = part.indexOf(']=');
       const eq = bracketEquals === -1 ? part.indexOf('=') : bracketEquals + 1;
       const rawKey = eq === -1 ? part : part.slice(0, eq);
-      const key = decode(rawKey.includes('%') ? rawKey.replace(/%5B/gi, '[').replace(/%5D/gi, ']') : rawKey);
+      const key = decode(
+        rawKey.includes('%') ? rawKey.replace(/%5B/gi, '[').replace(/%5D/gi, ']') : rawKey,
+      );
       if (key !== '') {
         const parts = segmentsOf(key);
         if (!parts.some(inherited)) place(root, parts, eq === -1 ? '' : decode(part.slice(eq + 1)));

@@ -158,7 +158,8 @@ export function priceAmount(price: Obj, quantity: number): number {
     const unit = (t: Obj) => (t.unit_amount ?? Number(t.unit_amount_decimal ?? 0)) as number;
     const flat = (t: Obj) => (t.flat_amount ?? Number(t.flat_amount_decimal ?? 0)) as number;
     if (price.tiers_mode === 'volume') {
-      const tier = tiers.find((t) => t.up_to === null || quantity <= t.up_to) ?? tiers[tiers.length - 1];
+      const tier =
+        tiers.find((t) => t.up_to === null || quantity <= t.up_to) ?? tiers[tiers.length - 1];
       return Math.round(unit(tier) * quantity + (quantity > 0 ? flat(tier) : 0));
     }
     let total = 0;
@@ -183,7 +184,11 @@ export function priceAmount(price: Obj, quantity: number): number {
 /** The `pricing` hash of an item or line: the price it came from, and the unit amount. */
 function pricingOf(price: Obj | null, unitDecimal: string | null): Obj {
   return price
-    ? { price_details: { price: price.id, product: price.product }, type: 'price_details', unit_amount_decimal: unitDecimal }
+    ? {
+        price_details: { price: price.id, product: price.product },
+        type: 'price_details',
+        unit_amount_decimal: unitDecimal,
+      }
     : { type: 'price_details', unit_amount_decimal: unitDecimal };
 }
 
@@ -205,25 +210,61 @@ export function inlinePrice(c: OpContext, data: Obj, param: string): Obj {
   let productId: string;
   if (data.product) productId = liveProduct(c.ctx, data.product, `${param}[product]`).id;
   else if (data.product_data) productId = createProduct(c, data.product_data).id;
-  else throw invalidRequest(`Missing required param: ${param}[product].`, `${param}[product]`, 'parameter_missing');
+  else
+    throw invalidRequest(
+      `Missing required param: ${param}[product].`,
+      `${param}[product]`,
+      'parameter_missing',
+    );
   if ((data.unit_amount ?? null) === null && (data.unit_amount_decimal ?? null) === null) {
-    throw invalidRequest(`Missing required param: ${param}[unit_amount].`, `${param}[unit_amount]`, 'parameter_missing');
+    throw invalidRequest(
+      `Missing required param: ${param}[unit_amount].`,
+      `${param}[unit_amount]`,
+      'parameter_missing',
+    );
   }
-  return createPrice(c, { currency: data.currency, unit_amount: data.unit_amount, unit_amount_decimal: data.unit_amount_decimal, tax_behavior: data.tax_behavior, active: false }, productId);
+  return createPrice(
+    c,
+    {
+      currency: data.currency,
+      unit_amount: data.unit_amount,
+      unit_amount_decimal: data.unit_amount_decimal,
+      tax_behavior: data.tax_behavior,
+      active: false,
+    },
+    productId,
+  );
 }
 
 /**
  * The price item parameters name — `pricing[price]`, the older `price`, or `price_data` — at most one of them; or
  * undefined. Invoice items take one-time prices only. `name` turns a field into its parameter name for errors.
  */
-export function priceFromParams(c: OpContext, params: Record<string, any>, name: (n: string) => string = (n) => n): Obj | undefined {
-  const given = (['pricing', 'price', 'price_data'] as const).filter((k) => params[k] !== undefined && params[k] !== null && !(k === 'pricing' && !params.pricing.price));
-  if (given.length > 1) throw invalidRequest(`You may only specify one of these parameters: ${given.join(', ')}.`, name(given[1]));
+export function priceFromParams(
+  c: OpContext,
+  params: Record<string, any>,
+  name: (n: string) => string = (n) => n,
+): Obj | undefined {
+  const given = (['pricing', 'price', 'price_data'] as const).filter(
+    (k) =>
+      params[k] !== undefined && params[k] !== null && !(k === 'pricing' && !params.pricing.price),
+  );
+  if (given.length > 1)
+    throw invalidRequest(
+      `You may only specify one of these parameters: ${given.join(', ')}.`,
+      name(given[1]),
+    );
   if (given.length === 0) return undefined;
   const param = name(given[0] === 'pricing' ? 'pricing[price]' : given[0]);
-  const price = given[0] === 'price_data' ? inlinePrice(c, params.price_data, param) : livePrice(c.ctx, given[0] === 'pricing' ? params.pricing.price : params.price, param);
+  const price =
+    given[0] === 'price_data'
+      ? inlinePrice(c, params.price_data, param)
+      : livePrice(c.ctx, given[0] === 'pricing' ? params.pricing.price : params.price, param);
   if (price.type === 'recurring') {
-    throw invalidRequest(`The price specified (${price.id}) is set to \`type=recurring\` but this field only accepts prices with \`type=one_time\`.`, param);
+    throw invalidRequest(
+      `The price specified (${price.id}) is set to \`type=recurring\` but this field only accepts prices with \`type=one_time\`.`,
+      param,
+    );
   }
   return price;
 }
@@ -239,19 +280,36 @@ export function decimalAmount(unit: string, quantity: number): number {
  * (`invoiceitem.updated` when something changed) and rewrites its line; the invoice's totals are the caller's to
  * refresh (refreshInvoice), with the event it owes.
  */
-export function updateInvoiceItem(c: OpContext, before: Obj, params: Record<string, any>, name: (n: string) => string = (n) => n): Obj {
+export function updateInvoiceItem(
+  c: OpContext,
+  before: Obj,
+  params: Record<string, any>,
+  name: (n: string) => string = (n) => n,
+): Obj {
   const ctx = c.ctx;
   const after = structuredClone(before);
   const price = priceFromParams(c, params, name);
-  if (price && params.amount != null) throw invalidRequest('You may only specify one of these parameters: amount, price.', name('amount'));
+  if (price && params.amount != null)
+    throw invalidRequest(
+      'You may only specify one of these parameters: amount, price.',
+      name('amount'),
+    );
   if (price && price.currency !== after.currency) {
-    throw invalidRequest(`The currency of the price (${price.currency}) must match the invoice item's currency (${after.currency}).`, name(params.pricing ? 'pricing[price]' : 'price'));
+    throw invalidRequest(
+      `The currency of the price (${price.currency}) must match the invoice item's currency (${after.currency}).`,
+      name(params.pricing ? 'pricing[price]' : 'price'),
+    );
   }
   const quantity: number = params.quantity ?? after.quantity;
-  const currentPrice = after.pricing?.price_details?.price ? get(ctx, 'prices', after.pricing.price_details.price) : undefined;
+  const currentPrice = after.pricing?.price_details?.price
+    ? get(ctx, 'prices', after.pricing.price_details.price)
+    : undefined;
   if (price) {
     after.amount = priceAmount(price, quantity);
-    after.pricing = pricingOf(price, price.unit_amount_decimal ?? (price.unit_amount != null ? String(price.unit_amount) : null));
+    after.pricing = pricingOf(
+      price,
+      price.unit_amount_decimal ?? (price.unit_amount != null ? String(price.unit_amount) : null),
+    );
   } else if (params.amount != null) {
     // A plain amount replaces the price: the item is now that amount.
     after.amount = params.amount;
@@ -260,15 +318,19 @@ export function updateInvoiceItem(c: OpContext, before: Obj, params: Record<stri
     after.amount = decimalAmount(params.unit_amount_decimal, quantity);
     after.pricing = pricingOf(null, params.unit_amount_decimal);
   } else if (params.quantity != null) {
-    after.amount = currentPrice ? priceAmount(currentPrice, quantity) : decimalAmount(after.pricing?.unit_amount_decimal ?? '0', quantity);
+    after.amount = currentPrice
+      ? priceAmount(currentPrice, quantity)
+      : decimalAmount(after.pricing?.unit_amount_decimal ?? '0', quantity);
   }
   after.quantity = quantity;
   after.quantity_decimal = String(quantity);
   after.net_amount = after.amount;
   if (params.description !== undefined) after.description = params.description;
-  if (params.discountable !== undefined && params.discountable !== null) after.discountable = params.discountable;
+  if (params.discountable !== undefined && params.discountable !== null)
+    after.discountable = params.discountable;
   if (params.period) after.period = { end: params.period.end, start: params.period.start };
-  if (params.metadata !== undefined) after.metadata = mergeMetadata(before.metadata ?? {}, params.metadata);
+  if (params.metadata !== undefined)
+    after.metadata = mergeMetadata(before.metadata ?? {}, params.metadata);
   const changed = changedAttributes(before, after);
   if (Object.keys(changed).length === 0) return before;
   put(ctx, 'invoiceitems', after);
@@ -294,28 +356,59 @@ function newInvoiceItem(c: OpContext, input: InvoiceItemInput, draft: Obj | null
   const customer = liveCustomer(ctx, input.customer, name('customer'));
   const price = resolvePrice(ctx, input.price, name('price'));
   const hasAmount = input.amount !== undefined && input.amount !== null;
-  if (!price && !hasAmount) throw invalidRequest('You must specify either `amount`, `price`, or `price_data`.', name('amount'), 'parameter_missing');
+  if (!price && !hasAmount)
+    throw invalidRequest(
+      'You must specify either `amount`, `price`, or `price_data`.',
+      name('amount'),
+      'parameter_missing',
+    );
   const quantity = input.quantity ?? 1;
   let currency: string;
   if (price) {
     if (input.currency && input.currency.toLowerCase() !== price.currency) {
-      throw invalidRequest(`The currency of the price (${price.currency}) does not match the currency given (${input.currency.toLowerCase()}).`, name('currency'));
+      throw invalidRequest(
+        `The currency of the price (${price.currency}) does not match the currency given (${input.currency.toLowerCase()}).`,
+        name('currency'),
+      );
     }
     currency = price.currency;
   } else {
-    if (!input.currency) throw invalidRequest('Missing required param: currency.', name('currency'), 'parameter_missing');
+    if (!input.currency)
+      throw invalidRequest(
+        'Missing required param: currency.',
+        name('currency'),
+        'parameter_missing',
+      );
     currency = input.currency.toLowerCase();
-    if (!/^[a-z]{3}$/.test(currency)) throw invalidRequest(`Invalid currency: ${input.currency}.`, name('currency'), 'parameter_invalid_string');
+    if (!/^[a-z]{3}$/.test(currency))
+      throw invalidRequest(
+        `Invalid currency: ${input.currency}.`,
+        name('currency'),
+        'parameter_invalid_string',
+      );
   }
   // With a price, an explicit amount is the line's own figure (a prorated share of the price, say).
   const amount = hasAmount ? (input.amount as number) : priceAmount(price as Obj, quantity);
-  const unit = price ? (price.unit_amount_decimal ?? (price.unit_amount !== null && price.unit_amount !== undefined ? String(price.unit_amount) : null)) : (input.unit_amount_decimal ?? decimalOf(quantity ? amount / quantity : amount));
+  const unit = price
+    ? (price.unit_amount_decimal ??
+      (price.unit_amount !== null && price.unit_amount !== undefined
+        ? String(price.unit_amount)
+        : null))
+    : (input.unit_amount_decimal ?? decimalOf(quantity ? amount / quantity : amount));
   let invoice: Obj | null = null;
   if (input.invoice) {
     invoice = draft ?? mustInvoice(ctx, input.invoice, name('invoice'));
-    if (invoice.customer !== customer.id) throw invalidRequest(`The invoice ${invoice.id} belongs to customer ${invoice.customer}, not ${customer.id}.`, name('invoice'));
+    if (invoice.customer !== customer.id)
+      throw invalidRequest(
+        `The invoice ${invoice.id} belongs to customer ${invoice.customer}, not ${customer.id}.`,
+        name('invoice'),
+      );
     requireDraft(invoice, name('invoice'));
-    if (invoice.currency !== currency) throw invalidRequest(`The currency of this invoice item (${currency}) must match the currency of the invoice (${invoice.currency}).`, name('currency'));
+    if (invoice.currency !== currency)
+      throw invalidRequest(
+        `The currency of this invoice item (${currency}) must match the currency of the invoice (${invoice.currency}).`,
+        name('currency'),
+      );
   }
   const now = nowSeconds(ctx);
   const subscription = input.subscription ?? null;
@@ -334,7 +427,15 @@ function newInvoiceItem(c: OpContext, input: InvoiceItemInput, draft: Obj | null
     livemode: false,
     metadata: mergeMetadata({}, input.metadata),
     net_amount: amount,
-    parent: subscription ? { subscription_details: { subscription, ...(input.subscription_item ? { subscription_item: input.subscription_item } : {}) }, type: 'subscription_details' } : null,
+    parent: subscription
+      ? {
+          subscription_details: {
+            subscription,
+            ...(input.subscription_item ? { subscription_item: input.subscription_item } : {}),
+          },
+          type: 'subscription_details',
+        }
+      : null,
     period: input.period ?? { end: now, start: now },
     pricing: pricingOf(price, unit),
     proration: input.proration ?? false,
@@ -367,7 +468,12 @@ export function lineForItem(ctx: Ctx, item: Obj, invoiceId: string, id?: string)
     livemode: false,
     metadata: { ...item.metadata },
     parent: {
-      invoice_item_details: { invoice_item: item.id, proration: item.proration, proration_details: { credited_items: null }, subscription },
+      invoice_item_details: {
+        invoice_item: item.id,
+        proration: item.proration,
+        proration_details: { credited_items: null },
+        subscription,
+      },
       subscription_item_details: null,
       type: 'invoice_item_details',
     },
@@ -385,19 +491,31 @@ export function lineForItem(ctx: Ctx, item: Obj, invoiceId: string, id?: string)
 /** The line of an attached invoice item, if it has one. */
 export function lineOfItem(ctx: Ctx, item: Obj): Obj | undefined {
   if (!item.invoice) return undefined;
-  return linesOf(ctx, item.invoice).find((l) => l.parent?.invoice_item_details?.invoice_item === item.id);
+  return linesOf(ctx, item.invoice).find(
+    (l) => l.parent?.invoice_item_details?.invoice_item === item.id,
+  );
 }
 
 /** 400 unless the invoice is a draft (only drafts change their lines). */
 export function requireDraft(invoice: Obj, param?: string): void {
   if (invoice.status !== 'draft') {
-    throw invalidRequest(`You can only modify draft invoices; invoice ${invoice.id} is ${invoice.status}.`, param, 'invoice_not_editable');
+    throw invalidRequest(
+      `You can only modify draft invoices; invoice ${invoice.id} is ${invoice.status}.`,
+      param,
+      'invoice_not_editable',
+    );
   }
 }
 
 /** Set an invoice's embedded `lines` and, while it is a draft, its totals from `lines` (all of them, in order). */
 export function applyLines(invoice: Obj, lines: Obj[]): Obj {
-  invoice.lines = { object: 'list', data: lines.slice(0, EMBEDDED_LINES), has_more: lines.length > EMBEDDED_LINES, total_count: lines.length, url: `/v1/invoices/${invoice.id}/lines` };
+  invoice.lines = {
+    object: 'list',
+    data: lines.slice(0, EMBEDDED_LINES),
+    has_more: lines.length > EMBEDDED_LINES,
+    total_count: lines.length,
+    url: `/v1/invoices/${invoice.id}/lines`,
+  };
   if (invoice.status !== 'draft') return invoice;
   const subtotal = lines.reduce((sum, l) => sum + (l.amount as number), 0);
   invoice.subtotal = subtotal;
@@ -433,22 +551,43 @@ function customerDetails(customer: Obj): Obj {
 }
 
 /** Pending invoice items of the customer that a new invoice takes in: same currency, and the same subscription. */
-export function pendingItems(ctx: Ctx, customer: string, currency: string, subscription: string | null): Obj[] {
+export function pendingItems(
+  ctx: Ctx,
+  customer: string,
+  currency: string,
+  subscription: string | null,
+): Obj[] {
   const args: SqlParam[] = [customer];
   return rows(ctx, 'invoiceitems', 'customer = ? AND invoice IS NULL', args, true).filter(
-    (ii) => ii.currency === currency && (ii.parent?.subscription_details?.subscription ?? null) === subscription,
+    (ii) =>
+      ii.currency === currency &&
+      (ii.parent?.subscription_details?.subscription ?? null) === subscription,
   );
 }
 
 /** A new draft invoice object for `customer`, not yet stored and without lines (previews show one unstored). */
-export function draftObject(ctx: Ctx, input: DraftInput, customer: Obj, id = newId(ctx, 'in_')): Obj {
+export function draftObject(
+  ctx: Ctx,
+  input: DraftInput,
+  customer: Obj,
+  id = newId(ctx, 'in_'),
+): Obj {
   const now = nowSeconds(ctx);
   const collection = input.collection_method ?? 'charge_automatically';
   if (collection === 'send_invoice' && input.days_until_due == null && input.due_date == null) {
-    throw invalidRequest('Invoices with collection_method send_invoice need days_until_due or due_date.', 'days_until_due');
+    throw invalidRequest(
+      'Invoices with collection_method send_invoice need days_until_due or due_date.',
+      'days_until_due',
+    );
   }
-  if (collection === 'charge_automatically' && (input.days_until_due != null || input.due_date != null)) {
-    throw invalidRequest('days_until_due and due_date can only be set when collection_method is send_invoice.', input.days_until_due != null ? 'days_until_due' : 'due_date');
+  if (
+    collection === 'charge_automatically' &&
+    (input.days_until_due != null || input.due_date != null)
+  ) {
+    throw invalidRequest(
+      'days_until_due and due_date can only be set when collection_method is send_invoice.',
+      input.days_until_due != null ? 'days_until_due' : 'due_date',
+    );
   }
   const currency = (input.currency ?? customer.currency ?? 'usd').toLowerCase();
   const subscription = input.subscription ?? null;
@@ -469,8 +608,16 @@ export function draftObject(ctx: Ctx, input: DraftInput, customer: Obj, id = new
     attempt_count: 0,
     attempted: false,
     auto_advance: autoAdvance,
-    automatic_tax: { disabled_reason: null, enabled: false, liability: null, provider: null, status: null },
-    automatically_finalizes_at: autoAdvance ? (input.automatically_finalizes_at ?? now + AUTO_FINALIZE_DELAY) : null,
+    automatic_tax: {
+      disabled_reason: null,
+      enabled: false,
+      liability: null,
+      provider: null,
+      status: null,
+    },
+    automatically_finalizes_at: autoAdvance
+      ? (input.automatically_finalizes_at ?? now + AUTO_FINALIZE_DELAY)
+      : null,
     billing_reason: input.billing_reason ?? (subscription ? 'subscription' : 'manual'),
     collection_method: collection,
     created: now,
@@ -485,7 +632,10 @@ export function draftObject(ctx: Ctx, input: DraftInput, customer: Obj, id = new
     default_tax_rates: [],
     description: input.description ?? null,
     discounts: [],
-    due_date: collection === 'send_invoice' ? (input.due_date ?? now + (input.days_until_due as number) * DAY) : null,
+    due_date:
+      collection === 'send_invoice'
+        ? (input.due_date ?? now + (input.days_until_due as number) * DAY)
+        : null,
     effective_at: input.effective_at ?? null,
     ending_balance: null,
     footer: input.footer ?? customer.invoice_settings?.footer ?? null,
@@ -502,22 +652,49 @@ export function draftObject(ctx: Ctx, input: DraftInput, customer: Obj, id = new
     number: input.number ?? null,
     on_behalf_of: null,
     parent: subscription
-      ? { quote_details: null, subscription_details: { metadata: { ...(input.subscription_metadata ?? {}) }, subscription }, type: 'subscription_details' }
+      ? {
+          quote_details: null,
+          subscription_details: {
+            metadata: { ...(input.subscription_metadata ?? {}) },
+            subscription,
+          },
+          type: 'subscription_details',
+        }
       : null,
-    payment_settings: input.payment_settings ?? { default_mandate: null, payment_method_options: null, payment_method_types: null },
-    payments: { object: 'list', data: [], has_more: false, total_count: 0, url: '/v1/invoice_payments' },
+    payment_settings: input.payment_settings ?? {
+      default_mandate: null,
+      payment_method_options: null,
+      payment_method_types: null,
+    },
+    payments: {
+      object: 'list',
+      data: [],
+      has_more: false,
+      total_count: 0,
+      url: '/v1/invoice_payments',
+    },
     period_end: input.period?.end ?? now,
     period_start: input.period?.start ?? now,
     post_payment_credit_notes_amount: 0,
     pre_payment_credit_notes_amount: 0,
     receipt_number: null,
-    rendering: input.rendering ?? { amount_tax_display: null, pdf: { page_size: 'auto' }, template: null, template_version: null },
+    rendering: input.rendering ?? {
+      amount_tax_display: null,
+      pdf: { page_size: 'auto' },
+      template: null,
+      template_version: null,
+    },
     shipping_cost: null,
     shipping_details: null,
     starting_balance: 0,
     statement_descriptor: input.statement_descriptor ?? null,
     status: 'draft',
-    status_transitions: { finalized_at: null, marked_uncollectible_at: null, paid_at: null, voided_at: null },
+    status_transitions: {
+      finalized_at: null,
+      marked_uncollectible_at: null,
+      paid_at: null,
+      voided_at: null,
+    },
     subtotal: 0,
     subtotal_excluding_tax: 0,
     test_clock: null,
@@ -578,7 +755,11 @@ function addLine(c: OpContext, invoice: Obj, input: LineInput): void {
   if (input.invoice_item) {
     const item = get(ctx, 'invoiceitems', input.invoice_item);
     if (!item) throw resourceMissing('invoiceitem', input.invoice_item, 'invoice_item');
-    if (item.invoice && item.invoice !== invoiceId) throw invalidRequest(`The invoice item ${item.id} is already on invoice ${item.invoice}.`, 'invoice_item');
+    if (item.invoice && item.invoice !== invoiceId)
+      throw invalidRequest(
+        `The invoice item ${item.id} is already on invoice ${item.invoice}.`,
+        'invoice_item',
+      );
     if (lineOfItem(ctx, { ...item, invoice: invoiceId })) return;
     const attached = { ...item, invoice: invoiceId };
     put(ctx, 'invoiceitems', attached);
@@ -586,19 +767,24 @@ function addLine(c: OpContext, invoice: Obj, input: LineInput): void {
     return;
   }
   if (!input.subscription_item) {
-    newInvoiceItem(c, {
-      customer: invoice.customer,
-      amount: input.amount,
-      currency: input.currency ?? invoice.currency,
-      price: input.price,
-      quantity: input.quantity,
-      description: input.description,
-      period: input.period,
-      invoice: invoiceId,
-      subscription: input.subscription ?? invoice.parent?.subscription_details?.subscription ?? null,
-      proration: input.proration,
-      metadata: input.metadata,
-    }, invoice);
+    newInvoiceItem(
+      c,
+      {
+        customer: invoice.customer,
+        amount: input.amount,
+        currency: input.currency ?? invoice.currency,
+        price: input.price,
+        quantity: input.quantity,
+        description: input.description,
+        period: input.period,
+        invoice: invoiceId,
+        subscription:
+          input.subscription ?? invoice.parent?.subscription_details?.subscription ?? null,
+        proration: input.proration,
+        metadata: input.metadata,
+      },
+      invoice,
+    );
     return;
   }
   put(ctx, 'invoice_line_items', lineObject(ctx, invoice, input));
@@ -612,18 +798,32 @@ export function lineObject(ctx: Ctx, invoice: Obj, input: LineInput): Obj {
   const price = resolvePrice(ctx, input.price, 'price');
   const quantity = input.quantity ?? 1;
   const amount = input.amount ?? (price ? priceAmount(price, quantity) : 0);
-  const subscription = input.subscription ?? invoice.parent?.subscription_details?.subscription ?? null;
+  const subscription =
+    input.subscription ?? invoice.parent?.subscription_details?.subscription ?? null;
   const now = nowSeconds(ctx);
-  const unit = price ? (price.unit_amount_decimal ?? (price.unit_amount != null ? String(price.unit_amount) : null)) : decimalOf(quantity ? amount / quantity : amount);
+  const unit = price
+    ? (price.unit_amount_decimal ?? (price.unit_amount != null ? String(price.unit_amount) : null))
+    : decimalOf(quantity ? amount / quantity : amount);
   const proration = input.proration ?? false;
   const parent = input.subscription_item
     ? {
         invoice_item_details: null,
-        subscription_item_details: { invoice_item: null, proration, proration_details: { credited_items: null }, subscription, subscription_item: input.subscription_item },
+        subscription_item_details: {
+          invoice_item: null,
+          proration,
+          proration_details: { credited_items: null },
+          subscription,
+          subscription_item: input.subscription_item,
+        },
         type: 'subscription_item_details',
       }
     : {
-        invoice_item_details: { invoice_item: input.invoice_item ?? newId(ctx, 'ii_'), proration, proration_details: { credited_items: null }, subscription },
+        invoice_item_details: {
+          invoice_item: input.invoice_item ?? newId(ctx, 'ii_'),
+          proration,
+          proration_details: { credited_items: null },
+          subscription,
+        },
         subscription_item_details: null,
         type: 'invoice_item_details',
       };
@@ -665,7 +865,9 @@ export interface SubscriptionPreview {
  * Previewers for `POST /v1/invoices/create_preview` with `subscription` or `subscription_details`: the subscriptions
  * module registers one (it owns what a subscription's next invoice holds), given the request's parameters.
  */
-export const invoicePreviewers: { subscription?: (c: OpContext, params: Record<string, any>) => SubscriptionPreview } = {};
+export const invoicePreviewers: {
+  subscription?: (c: OpContext, params: Record<string, any>) => SubscriptionPreview;
+} = {};
 
 /** Add a line to a draft and return the refreshed invoice; see the module comment. */
 export function addInvoiceLine(c: OpContext, invoice: InvoiceRef, input: LineInput): Obj {
@@ -679,7 +881,10 @@ function takeNumber(ctx: Ctx, customer: Obj): { number: string; customer: Obj } 
   const prefix = customer.invoice_prefix ?? 'INV';
   const number = `${prefix}-${String(seq).padStart(4, '0')}`;
   if (customer.deleted) return { number, customer };
-  return { number, customer: put(ctx, 'customers', { ...customer, next_invoice_sequence: seq + 1 }) };
+  return {
+    number,
+    customer: put(ctx, 'customers', { ...customer, next_invoice_sequence: seq + 1 }),
+  };
 }
 
 /**
@@ -739,7 +944,11 @@ export function finalizeInvoice(c: OpContext, invoiceRef: InvoiceRef): Obj {
   const id = idOf(invoiceRef);
   const stored = mustInvoice(ctx, id);
   if (stored.status !== 'draft') {
-    throw invalidRequest("This invoice is already finalized, you can't re-finalize a non-draft invoice.", undefined, 'invoice_not_editable');
+    throw invalidRequest(
+      "This invoice is already finalized, you can't re-finalize a non-draft invoice.",
+      undefined,
+      'invoice_not_editable',
+    );
   }
   // Its lines and totals as its stored lines make them (`refreshInvoice`, stored with the rest by `finalizeDraft`).
   return finalizeDraft(c, applyLines(stored, linesOf(ctx, id)));
@@ -797,7 +1006,13 @@ function paymentsList(ctx: Ctx, invoiceId: string): Obj {
 
 /** An invoice's payment records (newest first) as the list embedded in it. */
 function paymentsListOf(data: Obj[]): Obj {
-  return { object: 'list', data, has_more: false, total_count: data.length, url: '/v1/invoice_payments' };
+  return {
+    object: 'list',
+    data,
+    has_more: false,
+    total_count: data.length,
+    url: '/v1/invoice_payments',
+  };
 }
 
 /**
@@ -825,7 +1040,12 @@ function defaultPayment(c: OpContext, invoice: Obj, paymentIntent: Obj, payments
 }
 
 function paymentPaid(c: OpContext, record: Obj, amount: number): Obj {
-  const paid = { ...record, amount_paid: amount, status: 'paid', status_transitions: { ...record.status_transitions, paid_at: nowSeconds(c.ctx) } };
+  const paid = {
+    ...record,
+    amount_paid: amount,
+    status: 'paid',
+    status_transitions: { ...record.status_transitions, paid_at: nowSeconds(c.ctx) },
+  };
   putAndEmit(c, 'invoice_payments', paid, 'invoice_payment.paid');
   return paid;
 }
@@ -839,25 +1059,42 @@ export interface PayOptions {
 const PAYABLE = ['open', 'uncollectible'];
 
 /** Collect an invoice; see the module comment. */
-export function payInvoice(c: OpContext, invoiceRef: InvoiceRef, options: PayOptions = {}): Obj | Failed {
+export function payInvoice(
+  c: OpContext,
+  invoiceRef: InvoiceRef,
+  options: PayOptions = {},
+): Obj | Failed {
   const ctx = c.ctx;
   let current = mustInvoice(ctx, idOf(invoiceRef));
-  if (current.status === 'paid') throw invalidRequest('Invoice is already paid', undefined, 'invoice_already_paid');
-  if (current.status === 'void') throw invalidRequest('This invoice has been voided and can no longer be paid.', undefined, 'invoice_not_payable');
+  if (current.status === 'paid')
+    throw invalidRequest('Invoice is already paid', undefined, 'invoice_already_paid');
+  if (current.status === 'void')
+    throw invalidRequest(
+      'This invoice has been voided and can no longer be paid.',
+      undefined,
+      'invoice_not_payable',
+    );
   if (current.status === 'draft') current = finalizeInvoice(c, current);
   if (current.status === 'paid') return current;
-  if (!PAYABLE.includes(current.status)) throw invalidRequest(`This invoice cannot be paid: it is ${current.status}.`);
+  if (!PAYABLE.includes(current.status))
+    throw invalidRequest(`This invoice cannot be paid: it is ${current.status}.`);
   // This call's own copy: read above, or just finalized.
   const invoice = current;
   if (options.paid_out_of_band) {
-    if (options.payment_method) throw invalidRequest('You may only specify one of these parameters: paid_out_of_band, payment_method.', 'paid_out_of_band');
+    if (options.payment_method)
+      throw invalidRequest(
+        'You may only specify one of these parameters: paid_out_of_band, payment_method.',
+        'paid_out_of_band',
+      );
     return markPaid(c, invoice, null);
   }
   if (invoice.amount_remaining <= 0) return markPaid(c, invoice, null);
   const customer = getCustomer(ctx, invoice.customer);
   let pm: Obj | undefined;
-  if (options.payment_method) pm = resolvePaymentMethod(c, options.payment_method, 'payment_method');
-  else if (invoice.default_payment_method) pm = get(ctx, 'payment_methods', invoice.default_payment_method);
+  if (options.payment_method)
+    pm = resolvePaymentMethod(c, options.payment_method, 'payment_method');
+  else if (invoice.default_payment_method)
+    pm = get(ctx, 'payment_methods', invoice.default_payment_method);
   if (pm === undefined && !customer.deleted) pm = defaultPaymentMethodOf(ctx, customer);
   if (pm === undefined) {
     throw invalidRequest(
@@ -871,7 +1108,11 @@ export function payInvoice(c: OpContext, invoiceRef: InvoiceRef, options: PayOpt
   const payments = rows(ctx, 'invoice_payments', 'invoice = ?', [invoice.id]);
   const open = payments.find((p) => p.status === 'open');
   let pi = open ? get(ctx, 'payment_intents', open.payment.payment_intent) : undefined;
-  if (!pi || !['requires_payment_method', 'requires_confirmation'].includes(pi.status) || pi.amount !== invoice.amount_remaining) {
+  if (
+    !pi ||
+    !['requires_payment_method', 'requires_confirmation'].includes(pi.status) ||
+    pi.amount !== invoice.amount_remaining
+  ) {
     pi = createPaymentIntent(c, {
       amount: invoice.amount_remaining,
       currency: invoice.currency,
@@ -881,7 +1122,10 @@ export function payInvoice(c: OpContext, invoiceRef: InvoiceRef, options: PayOpt
     });
   }
   const record = defaultPayment(c, invoice, pi, payments);
-  const out = confirmPaymentIntent(c, pi, { payment_method: pm.id, ...(options.off_session ? { off_session: true } : {}) });
+  const out = confirmPaymentIntent(c, pi, {
+    payment_method: pm.id,
+    ...(options.off_session ? { off_session: true } : {}),
+  });
   const now = nowSeconds(ctx);
   invoice.attempt_count += 1;
   invoice.attempted = true;
@@ -889,10 +1133,16 @@ export function payInvoice(c: OpContext, invoiceRef: InvoiceRef, options: PayOpt
     const paidRecord = paymentPaid(c, record, out.amount_received);
     // The record was found among the invoice's, or is the newest (made just now).
     const at = payments.indexOf(record);
-    const records = at < 0 ? [paidRecord, ...payments] : payments.map((p, i) => (i === at ? paidRecord : p));
+    const records =
+      at < 0 ? [paidRecord, ...payments] : payments.map((p, i) => (i === at ? paidRecord : p));
     return markPaid(c, invoice, out.amount_received, records);
   }
-  invoice.next_payment_attempt = invoice.auto_advance && invoice.collection_method === 'charge_automatically' && invoice.attempt_count < MAX_ATTEMPTS ? now + RETRY_DAYS * DAY : null;
+  invoice.next_payment_attempt =
+    invoice.auto_advance &&
+    invoice.collection_method === 'charge_automatically' &&
+    invoice.attempt_count < MAX_ATTEMPTS
+      ? now + RETRY_DAYS * DAY
+      : null;
   invoice.payments = paymentsList(ctx, invoice.id);
   const json = putJson(ctx, 'invoices', invoice);
   emitStored(c, 'invoice.payment_failed', invoice, json);
@@ -902,7 +1152,8 @@ export function payInvoice(c: OpContext, invoiceRef: InvoiceRef, options: PayOpt
   return failed(402, {
     type: 'card_error',
     code: 'invoice_payment_intent_requires_action',
-    message: 'This payment requires additional user action before it can be completed successfully. Payment can be completed using the PaymentIntent associated with the invoice.',
+    message:
+      'This payment requires additional user action before it can be completed successfully. Payment can be completed using the PaymentIntent associated with the invoice.',
     payment_intent: structuredClone(out),
   });
 }
@@ -912,8 +1163,15 @@ export function voidInvoice(c: OpContext, invoiceRef: InvoiceRef): Obj {
   const ctx = c.ctx;
   const before = mustInvoice(ctx, idOf(invoiceRef));
   if (!PAYABLE.includes(before.status)) {
-    const why = before.status === 'draft' ? 'a draft invoice cannot be voided; delete it instead' : `it is ${before.status}`;
-    throw invalidRequest(`You can only void an open or uncollectible invoice: ${why}.`, undefined, 'invoice_not_editable');
+    const why =
+      before.status === 'draft'
+        ? 'a draft invoice cannot be voided; delete it instead'
+        : `it is ${before.status}`;
+    throw invalidRequest(
+      `You can only void an open or uncollectible invoice: ${why}.`,
+      undefined,
+      'invoice_not_editable',
+    );
   }
   const invoice = structuredClone(before);
   invoice.status = 'void';
@@ -921,11 +1179,26 @@ export function voidInvoice(c: OpContext, invoiceRef: InvoiceRef): Obj {
   invoice.next_payment_attempt = null;
   invoice.status_transitions = { ...invoice.status_transitions, voided_at: nowSeconds(ctx) };
   restoreBalance(c, invoice);
-  for (const record of rows(ctx, 'invoice_payments', "invoice = ? AND status = 'open'", [invoice.id])) {
-    put(ctx, 'invoice_payments', { ...record, status: 'canceled', status_transitions: { ...record.status_transitions, canceled_at: nowSeconds(ctx) } });
+  for (const record of rows(ctx, 'invoice_payments', "invoice = ? AND status = 'open'", [
+    invoice.id,
+  ])) {
+    put(ctx, 'invoice_payments', {
+      ...record,
+      status: 'canceled',
+      status_transitions: { ...record.status_transitions, canceled_at: nowSeconds(ctx) },
+    });
     const pi = get(ctx, 'payment_intents', record.payment.payment_intent);
-    if (pi && ['requires_payment_method', 'requires_confirmation', 'requires_action'].includes(pi.status)) {
-      const canceled = { ...pi, status: 'canceled', canceled_at: nowSeconds(ctx), cancellation_reason: 'void_invoice', next_action: null };
+    if (
+      pi &&
+      ['requires_payment_method', 'requires_confirmation', 'requires_action'].includes(pi.status)
+    ) {
+      const canceled = {
+        ...pi,
+        status: 'canceled',
+        canceled_at: nowSeconds(ctx),
+        cancellation_reason: 'void_invoice',
+        next_action: null,
+      };
       put(ctx, 'payment_intents', canceled);
       emit(c, 'payment_intent.canceled', canceled);
     }
@@ -972,13 +1245,20 @@ export function markUncollectible(c: OpContext, invoiceRef: InvoiceRef): Obj {
   const ctx = c.ctx;
   const before = mustInvoice(ctx, idOf(invoiceRef));
   if (before.status !== 'open') {
-    throw invalidRequest(`You can only mark an open invoice as uncollectible; invoice ${before.id} is ${before.status}.`, undefined, 'invoice_not_editable');
+    throw invalidRequest(
+      `You can only mark an open invoice as uncollectible; invoice ${before.id} is ${before.status}.`,
+      undefined,
+      'invoice_not_editable',
+    );
   }
   const invoice = structuredClone(before);
   invoice.status = 'uncollectible';
   invoice.next_payment_attempt = null;
   invoice.auto_advance = false;
-  invoice.status_transitions = { ...invoice.status_transitions, marked_uncollectible_at: nowSeconds(ctx) };
+  invoice.status_transitions = {
+    ...invoice.status_transitions,
+    marked_uncollectible_at: nowSeconds(ctx),
+  };
   put(ctx, 'invoices', invoice);
   emit(c, 'invoice.marked_uncollectible', invoice);
   return invoice;
@@ -993,12 +1273,24 @@ export function collectDueInvoices(c: OpContext): void {
   const ctx = c.ctx;
   const now = nowSeconds(ctx);
   for (const draft of rows(ctx, 'invoices', "status = 'draft'", [], true)) {
-    if (!draft.auto_advance || draft.automatically_finalizes_at === null || draft.automatically_finalizes_at > now) continue;
+    if (
+      !draft.auto_advance ||
+      draft.automatically_finalizes_at === null ||
+      draft.automatically_finalizes_at > now
+    )
+      continue;
     const open = finalizeInvoice(c, draft);
-    if (open.status === 'open' && open.collection_method === 'charge_automatically') attemptQuietly(c, open);
+    if (open.status === 'open' && open.collection_method === 'charge_automatically')
+      attemptQuietly(c, open);
   }
   for (const open of rows(ctx, 'invoices', "status = 'open'", [], true)) {
-    if (open.collection_method !== 'charge_automatically' || !open.auto_advance || open.next_payment_attempt === null || open.next_payment_attempt > now) continue;
+    if (
+      open.collection_method !== 'charge_automatically' ||
+      !open.auto_advance ||
+      open.next_payment_attempt === null ||
+      open.next_payment_attempt > now
+    )
+      continue;
     attemptQuietly(c, open);
   }
 }
@@ -1014,7 +1306,8 @@ export function attemptQuietly(c: OpContext, invoice: Obj): Obj {
     if (current.status !== 'open') throw e;
     current.attempt_count += 1;
     current.attempted = true;
-    current.next_payment_attempt = current.attempt_count < MAX_ATTEMPTS ? nowSeconds(c.ctx) + RETRY_DAYS * DAY : null;
+    current.next_payment_attempt =
+      current.attempt_count < MAX_ATTEMPTS ? nowSeconds(c.ctx) + RETRY_DAYS * DAY : null;
     put(c.ctx, 'invoices', current);
     emit(c, 'invoice.payment_failed', current);
     return current;

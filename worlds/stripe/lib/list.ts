@@ -24,7 +24,13 @@ export interface ListParams {
   limit?: number | null;
   starting_after?: string | null;
   ending_before?: string | null;
-  created?: { eq?: number | null; gt?: number | null; gte?: number | null; lt?: number | null; lte?: number | null } | null;
+  created?: {
+    eq?: number | null;
+    gt?: number | null;
+    gte?: number | null;
+    lt?: number | null;
+    lte?: number | null;
+  } | null;
 }
 
 export interface ListEnvelope {
@@ -37,17 +43,30 @@ export interface ListEnvelope {
 /** The page size: 1–100, default 10. */
 export function limitOf(limit: number | null | undefined): number {
   if (limit === undefined || limit === null) return 10;
-  if (limit < 1 || limit > 100) throw invalidRequest(`Invalid limit: must be between 1 and 100`, 'limit', 'parameter_invalid_integer');
+  if (limit < 1 || limit > 100)
+    throw invalidRequest(
+      `Invalid limit: must be between 1 and 100`,
+      'limit',
+      'parameter_invalid_integer',
+    );
   return limit;
 }
 
 const RANGE_OPS: Record<string, string> = { eq: '=', gt: '>', gte: '>=', lt: '<', lte: '<=' };
 
 /** One page of `table`, newest first. */
-export function listPage(ctx: Ctx, table: Table, params: ListParams, options: ListOptions): ListEnvelope {
+export function listPage(
+  ctx: Ctx,
+  table: Table,
+  params: ListParams,
+  options: ListOptions,
+): ListEnvelope {
   const limit = limitOf(params.limit);
   if (params.starting_after && params.ending_before) {
-    throw invalidRequest('Received both starting_after and ending_before parameters. Please pass in only one.', 'starting_after');
+    throw invalidRequest(
+      'Received both starting_after and ending_before parameters. Please pass in only one.',
+      'starting_after',
+    );
   }
   const clauses: string[] = [];
   const args: SqlParam[] = [];
@@ -65,7 +84,12 @@ export function listPage(ctx: Ctx, table: Table, params: ListParams, options: Li
   let ascending = false;
   if (cursorId) {
     const cursor = positionOf(ctx, table, cursorId);
-    if (cursor === undefined) throw resourceMissing(options.what, cursorId, params.starting_after ? 'starting_after' : 'ending_before');
+    if (cursor === undefined)
+      throw resourceMissing(
+        options.what,
+        cursorId,
+        params.starting_after ? 'starting_after' : 'ending_before',
+      );
     if (params.starting_after) {
       clauses.push('(created < ? OR (created = ? AND seq < ?))');
     } else {
@@ -74,7 +98,14 @@ export function listPage(ctx: Ctx, table: Table, params: ListParams, options: Li
     }
     args.push(cursor.created, cursor.created, cursor.seq);
   }
-  const found = rows(ctx, table, clauses.length ? clauses.join(' AND ') : '1', args, ascending, limit + 1);
+  const found = rows(
+    ctx,
+    table,
+    clauses.length ? clauses.join(' AND ') : '1',
+    args,
+    ascending,
+    limit + 1,
+  );
   const has_more = found.length > limit;
   let page = found.slice(0, limit);
   if (ascending) page = page.reverse();

@@ -17,7 +17,18 @@ export function cardFee(amount: number): number {
 export interface BalanceEntry {
   amount: number;
   currency: string;
-  type: 'charge' | 'payment' | 'refund' | 'payment_refund' | 'adjustment' | 'payout' | 'payout_cancel' | 'payout_failure' | 'stripe_fee' | 'refund_failure' | 'payment_failure_refund';
+  type:
+    | 'charge'
+    | 'payment'
+    | 'refund'
+    | 'payment_refund'
+    | 'adjustment'
+    | 'payout'
+    | 'payout_cancel'
+    | 'payout_failure'
+    | 'stripe_fee'
+    | 'refund_failure'
+    | 'payment_failure_refund';
   /** The object that moved the money (`ch_…`, `re_…`, `du_…`, `po_…`). */
   source: string;
   description?: string | null;
@@ -44,13 +55,23 @@ export function addBalanceTransaction(ctx: Ctx, e: BalanceEntry): Obj {
     description: e.description ?? null,
     exchange_rate: null,
     fee,
-    fee_details: fee ? [{ amount: fee, application: null, currency: e.currency, description: e.feeDescription ?? 'Stripe processing fees', type: 'stripe_fee' }] : [],
+    fee_details: fee
+      ? [
+          {
+            amount: fee,
+            application: null,
+            currency: e.currency,
+            description: e.feeDescription ?? 'Stripe processing fees',
+            type: 'stripe_fee',
+          },
+        ]
+      : [],
     net: e.amount - fee,
-    reporting_category: e.reportingCategory ?? (e.type === 'charge' || e.type === 'payment' ? 'charge' : e.type),
+    reporting_category:
+      e.reportingCategory ?? (e.type === 'charge' || e.type === 'payment' ? 'charge' : e.type),
     source: e.source,
     status: e.availableNow ? 'available' : 'pending',
     type: e.type,
   };
   return put(ctx, 'balance_transactions', txn);
 }
-

@@ -99,7 +99,15 @@ export function op<P = any>(spec: StripeOpSpec<P>): StripeOp {
       try {
         const key = spec.method === 'POST' ? input.idempotency_key : null;
         if (key) {
-          const stored = ctx.db.one<{ fingerprint: string; status: number; body: string; request_id: string }>('SELECT fingerprint, status, body, request_id FROM idempotency_keys WHERE key = ?', key);
+          const stored = ctx.db.one<{
+            fingerprint: string;
+            status: number;
+            body: string;
+            request_id: string;
+          }>(
+            'SELECT fingerprint, status, body, request_id FROM idempotency_keys WHERE key = ?',
+            key,
+          );
           if (stored) {
             if (stored.fingerprint !== fingerprint(spec.id, input)) {
               throw new StripeError(400, {
@@ -107,20 +115,39 @@ export function op<P = any>(spec: StripeOpSpec<P>): StripeOp {
                 message: `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${key}' if you meant to execute a different request.`,
               });
             }
-            return { status: stored.status, body: JSON.parse(stored.body), request_id: stored.request_id, replayed: true };
+            return {
+              status: stored.status,
+              body: JSON.parse(stored.body),
+              request_id: stored.request_id,
+              replayed: true,
+            };
           }
         }
-        const params = validate(fields, input.params) as Record<string, unknown> & { expand?: string[] };
+        const params = validate(fields, input.params) as Record<string, unknown> & {
+          expand?: string[];
+        };
         const c: OpContext = { ctx, version: input.version, requestId, idempotencyKey: key };
         const out = spec.run(c, params as P, input.path);
         let result: OpResult;
         if (isFailed(out)) {
           result = { status: out.status, body: { error: out.error }, request_id: requestId };
         } else {
-          result = { status: 200, body: params.expand?.length ? expandObject(ctx, out, params.expand) : out, request_id: requestId };
+          result = {
+            status: 200,
+            body: params.expand?.length ? expandObject(ctx, out, params.expand) : out,
+            request_id: requestId,
+          };
         }
         if (key) {
-          ctx.db.run('INSERT INTO idempotency_keys (key, fingerprint, status, body, request_id, created) VALUES (?, ?, ?, ?, ?, ?)', key, fingerprint(spec.id, input), result.status, JSON.stringify(result.body), requestId, Math.floor(ctx.clock.now() / 1000));
+          ctx.db.run(
+            'INSERT INTO idempotency_keys (key, fingerprint, status, body, request_id, created) VALUES (?, ?, ?, ?, ?, ?)',
+            key,
+            fingerprint(spec.id, input),
+            result.status,
+            JSON.stringify(result.body),
+            requestId,
+            Math.floor(ctx.clock.now() / 1000),
+          );
         }
         return result;
       } catch (e) {

@@ -64,14 +64,24 @@ function invalid(code: string, message: string, param: string): StripeError {
 
 /** `a[b][c]` from a path. */
 function nameOf(path: string[]): string {
-  return path.length === 0 ? '' : path[0] + path.slice(1).map((k) => `[${k}]`).join('');
+  return path.length === 0
+    ? ''
+    : path[0] +
+        path
+          .slice(1)
+          .map((k) => `[${k}]`)
+          .join('');
 }
 
 /**
  * Check and coerce `input` (from qs) against `fields`. Returns the coerced object; `null` marks a field set to empty
  * (unset). Throws Stripe's 400s.
  */
-export function validate(fields: Record<string, Spec>, input: unknown, path: string[] = []): Record<string, unknown> {
+export function validate(
+  fields: Record<string, Spec>,
+  input: unknown,
+  path: string[] = [],
+): Record<string, unknown> {
   if (input === undefined || input === '') input = {};
   if (input === null || typeof input !== 'object' || Array.isArray(input)) {
     throw invalid('parameter_invalid_object', `Invalid object`, nameOf(path) || 'body');
@@ -79,17 +89,28 @@ export function validate(fields: Record<string, Spec>, input: unknown, path: str
   const out: Record<string, unknown> = {};
   const record = input as Record<string, unknown>;
   for (const key of Object.keys(record)) {
-    if (!Object.hasOwn(fields, key)) throw invalid('parameter_unknown', `Received unknown parameter: ${nameOf([...path, key])}`, nameOf([...path, key]));
+    if (!Object.hasOwn(fields, key))
+      throw invalid(
+        'parameter_unknown',
+        `Received unknown parameter: ${nameOf([...path, key])}`,
+        nameOf([...path, key]),
+      );
   }
   for (const [key, spec] of Object.entries(fields)) {
     const here = [...path, key];
     const raw = record[key];
     if (raw === undefined) {
-      if (spec.required) throw invalid('parameter_missing', `Missing required param: ${nameOf(here)}.`, nameOf(here));
+      if (spec.required)
+        throw invalid(
+          'parameter_missing',
+          `Missing required param: ${nameOf(here)}.`,
+          nameOf(here),
+        );
       continue;
     }
     out[key] = coerce(spec, raw, here);
-    if (out[key] === null && spec.required) throw invalid('parameter_missing', `Missing required param: ${nameOf(here)}.`, nameOf(here));
+    if (out[key] === null && spec.required)
+      throw invalid('parameter_missing', `Missing required param: ${nameOf(here)}.`, nameOf(here));
   }
   return out;
 }
@@ -102,28 +123,67 @@ function coerce(spec: Spec, raw: unknown, path: string[]): unknown {
       return raw;
     case 'string': {
       if (typeof raw === 'number' || typeof raw === 'boolean') return String(raw);
-      if (typeof raw !== 'string') throw invalid('parameter_invalid_string', `Invalid string: ${describe(raw)}`, name);
+      if (typeof raw !== 'string')
+        throw invalid('parameter_invalid_string', `Invalid string: ${describe(raw)}`, name);
       if (raw === '') return null;
-      if (spec.max !== undefined && raw.length > spec.max) throw invalid('parameter_invalid_string_too_long', `Invalid string: ${raw.slice(0, 20)}...; must be at most ${spec.max} characters`, name);
+      if (spec.max !== undefined && raw.length > spec.max)
+        throw invalid(
+          'parameter_invalid_string_too_long',
+          `Invalid string: ${raw.slice(0, 20)}...; must be at most ${spec.max} characters`,
+          name,
+        );
       return raw;
     }
     case 'integer': {
-      const n = typeof raw === 'number' ? raw : typeof raw === 'string' && /^-?\d+$/.test(raw.trim()) ? Number(raw) : Number.NaN;
-      if (!Number.isSafeInteger(n)) throw invalid('parameter_invalid_integer', `Invalid integer: ${describe(raw)}`, name);
-      if (spec.min !== undefined && n < spec.min) throw invalid('parameter_invalid_integer', `This value must be greater than or equal to ${spec.min}.`, name);
-      if (spec.max !== undefined && n > spec.max) throw invalid('parameter_invalid_integer', `This value must be less than or equal to ${spec.max}.`, name);
+      const n =
+        typeof raw === 'number'
+          ? raw
+          : typeof raw === 'string' && /^-?\d+$/.test(raw.trim())
+            ? Number(raw)
+            : Number.NaN;
+      if (!Number.isSafeInteger(n))
+        throw invalid('parameter_invalid_integer', `Invalid integer: ${describe(raw)}`, name);
+      if (spec.min !== undefined && n < spec.min)
+        throw invalid(
+          'parameter_invalid_integer',
+          `This value must be greater than or equal to ${spec.min}.`,
+          name,
+        );
+      if (spec.max !== undefined && n > spec.max)
+        throw invalid(
+          'parameter_invalid_integer',
+          `This value must be less than or equal to ${spec.max}.`,
+          name,
+        );
       return n;
     }
     case 'number': {
-      const n = typeof raw === 'number' ? raw : typeof raw === 'string' && /^-?\d+(\.\d+)?$/.test(raw.trim()) ? Number(raw) : Number.NaN;
-      if (!Number.isFinite(n)) throw invalid('parameter_invalid_float', `Invalid float: ${describe(raw)}`, name);
-      if (spec.min !== undefined && n < spec.min) throw invalid('parameter_invalid_float', `This value must be greater than or equal to ${spec.min}.`, name);
-      if (spec.max !== undefined && n > spec.max) throw invalid('parameter_invalid_float', `This value must be less than or equal to ${spec.max}.`, name);
+      const n =
+        typeof raw === 'number'
+          ? raw
+          : typeof raw === 'string' && /^-?\d+(\.\d+)?$/.test(raw.trim())
+            ? Number(raw)
+            : Number.NaN;
+      if (!Number.isFinite(n))
+        throw invalid('parameter_invalid_float', `Invalid float: ${describe(raw)}`, name);
+      if (spec.min !== undefined && n < spec.min)
+        throw invalid(
+          'parameter_invalid_float',
+          `This value must be greater than or equal to ${spec.min}.`,
+          name,
+        );
+      if (spec.max !== undefined && n > spec.max)
+        throw invalid(
+          'parameter_invalid_float',
+          `This value must be less than or equal to ${spec.max}.`,
+          name,
+        );
       return n;
     }
     case 'decimal': {
       const t = typeof raw === 'number' ? String(raw) : raw;
-      if (typeof t !== 'string' || !/^-?\d+(\.\d{1,12})?$/.test(t.trim())) throw invalid('parameter_invalid_decimal', `Invalid decimal: ${describe(raw)}`, name);
+      if (typeof t !== 'string' || !/^-?\d+(\.\d{1,12})?$/.test(t.trim()))
+        throw invalid('parameter_invalid_decimal', `Invalid decimal: ${describe(raw)}`, name);
       return t.trim();
     }
     case 'boolean': {
@@ -133,34 +193,70 @@ function coerce(spec: Spec, raw: unknown, path: string[]): unknown {
     }
     case 'enum': {
       if (typeof raw !== 'string' || !spec.values.includes(raw)) {
-        throw invalid('parameter_invalid_string', `Invalid ${name}: must be one of ${spec.values.join(', ')}`, name);
+        throw invalid(
+          'parameter_invalid_string',
+          `Invalid ${name}: must be one of ${spec.values.join(', ')}`,
+          name,
+        );
       }
       return raw;
     }
     case 'object':
-      if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw invalid('parameter_invalid_object', `Invalid object`, name);
+      if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+        throw invalid('parameter_invalid_object', `Invalid object`, name);
       return validate(spec.fields, raw, path);
     case 'array': {
-      const items = Array.isArray(raw) ? raw : raw !== null && typeof raw === 'object' && Object.keys(raw).every((k) => /^\d+$/.test(k)) ? Object.values(raw) : [raw];
+      const items = Array.isArray(raw)
+        ? raw
+        : raw !== null && typeof raw === 'object' && Object.keys(raw).every((k) => /^\d+$/.test(k))
+          ? Object.values(raw)
+          : [raw];
       return items.map((item, i) => coerce(spec.item, item, [...path, String(i)]));
     }
     case 'metadata': {
       if (raw === '') return null;
-      if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw invalid('parameter_invalid_object', `Invalid object`, name);
+      if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+        throw invalid('parameter_invalid_object', `Invalid object`, name);
       const out: Record<string, string | null> = {};
       for (const [k, v] of Object.entries(raw as Record<string, unknown>)) {
-        if (k.length > 40) throw invalid('parameter_invalid_string', `Metadata keys can have up to 40 characters; "${k}" has ${k.length}.`, `${name}[${k}]`);
-        if (typeof v !== 'string' && typeof v !== 'number' && typeof v !== 'boolean') throw invalid('parameter_invalid_string', `Invalid metadata value for ${k}: metadata values are strings`, `${name}[${k}]`);
+        if (k.length > 40)
+          throw invalid(
+            'parameter_invalid_string',
+            `Metadata keys can have up to 40 characters; "${k}" has ${k.length}.`,
+            `${name}[${k}]`,
+          );
+        if (typeof v !== 'string' && typeof v !== 'number' && typeof v !== 'boolean')
+          throw invalid(
+            'parameter_invalid_string',
+            `Invalid metadata value for ${k}: metadata values are strings`,
+            `${name}[${k}]`,
+          );
         const text = String(v);
-        if (text.length > 500) throw invalid('parameter_invalid_string', `Metadata values can have up to 500 characters; the value of "${k}" has ${text.length}.`, `${name}[${k}]`);
+        if (text.length > 500)
+          throw invalid(
+            'parameter_invalid_string',
+            `Metadata values can have up to 500 characters; the value of "${k}" has ${text.length}.`,
+            `${name}[${k}]`,
+          );
         out[k] = text === '' ? null : text;
       }
       return out;
     }
     case 'range': {
-      if (typeof raw === 'string' || typeof raw === 'number') return { eq: coerce({ kind: 'integer' }, raw, path) };
-      if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw invalid('parameter_invalid_integer', `Invalid integer: ${describe(raw)}`, name);
-      return validate({ gt: { kind: 'integer' }, gte: { kind: 'integer' }, lt: { kind: 'integer' }, lte: { kind: 'integer' } }, raw, path);
+      if (typeof raw === 'string' || typeof raw === 'number')
+        return { eq: coerce({ kind: 'integer' }, raw, path) };
+      if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+        throw invalid('parameter_invalid_integer', `Invalid integer: ${describe(raw)}`, name);
+      return validate(
+        {
+          gt: { kind: 'integer' },
+          gte: { kind: 'integer' },
+          lt: { kind: 'integer' },
+          lte: { kind: 'integer' },
+        },
+        raw,
+        path,
+      );
     }
   }
 }
@@ -171,7 +267,10 @@ function describe(v: unknown): string {
 }
 
 /** Merge a metadata update into existing metadata: `null` for the whole update clears, a `null` value deletes a key. */
-export function mergeMetadata(current: Record<string, string>, update: Record<string, string | null> | null | undefined): Record<string, string> {
+export function mergeMetadata(
+  current: Record<string, string>,
+  update: Record<string, string | null> | null | undefined,
+): Record<string, string> {
   if (update === undefined) return current;
   if (update === null) return {};
   const out = { ...current };
@@ -179,6 +278,7 @@ export function mergeMetadata(current: Record<string, string>, update: Record<st
     if (v === null) delete out[k];
     else out[k] = v;
   }
-  if (Object.keys(out).length > 50) throw invalid('parameter_invalid_object', 'Metadata can have up to 50 keys.', 'metadata');
+  if (Object.keys(out).length > 50)
+    throw invalid('parameter_invalid_object', 'Metadata can have up to 50 keys.', 'metadata');
   return out;
 }

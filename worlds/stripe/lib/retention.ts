@@ -31,10 +31,19 @@ export const PRUNE_CHUNK = 100;
 export function* pruneEvents(ctx: Ctx, now: number): Generator<void, number> {
   let deleted = 0;
   for (;;) {
-    const batch = ctx.db.all<{ r: number }>('SELECT rowid AS r FROM events WHERE created < ? ORDER BY created, seq LIMIT ?', now - EVENT_RETENTION, PRUNE_BATCH).map((row) => row.r);
+    const batch = ctx.db
+      .all<{ r: number }>(
+        'SELECT rowid AS r FROM events WHERE created < ? ORDER BY created, seq LIMIT ?',
+        now - EVENT_RETENTION,
+        PRUNE_BATCH,
+      )
+      .map((row) => row.r);
     batch.sort((a, b) => a - b);
     for (let i = 0; i < batch.length; i += PRUNE_CHUNK) {
-      deleted += ctx.db.run('DELETE FROM events WHERE rowid IN (SELECT value FROM json_each(?))', JSON.stringify(batch.slice(i, i + PRUNE_CHUNK))).changes;
+      deleted += ctx.db.run(
+        'DELETE FROM events WHERE rowid IN (SELECT value FROM json_each(?))',
+        JSON.stringify(batch.slice(i, i + PRUNE_CHUNK)),
+      ).changes;
       if (i + PRUNE_CHUNK < batch.length) yield;
     }
     if (batch.length < PRUNE_BATCH) return deleted;

@@ -17,27 +17,66 @@ export function registerOps(ops: readonly StripeOp[]): void {
 }
 
 /** The outcome of running an operation from a tool: the object, or Stripe's error. */
-export type OpOutcome = { ok: true; body: Obj } | { ok: false; status: number; message: string; error: Record<string, unknown> };
+export type OpOutcome =
+  | { ok: true; body: Obj }
+  | { ok: false; status: number; message: string; error: Record<string, unknown> };
 
 /** Run operation `id` with `params` (already JSON-typed, as a tool's zod input gives them) and path parameters. */
-export function runOp(ctx: Ctx, id: string, params: Record<string, unknown> = {}, path: Record<string, string> = {}): OpOutcome {
+export function runOp(
+  ctx: Ctx,
+  id: string,
+  params: Record<string, unknown> = {},
+  path: Record<string, string> = {},
+): OpOutcome {
   const o = registry?.get(id);
   if (!o) throw new Error(`runOp: no operation ${id}`);
-  const c: OpContext = { ctx, version: DEFAULT_API_VERSION, requestId: requestIdOf(ctx), idempotencyKey: null };
+  const c: OpContext = {
+    ctx,
+    version: DEFAULT_API_VERSION,
+    requestId: requestIdOf(ctx),
+    idempotencyKey: null,
+  };
   try {
-    const checked = validate({ expand: p.arr(p.string()), ...o.params }, params) as Record<string, unknown> & { expand?: string[] };
+    const checked = validate({ expand: p.arr(p.string()), ...o.params }, params) as Record<
+      string,
+      unknown
+    > & { expand?: string[] };
     const out = ctx.db.transaction(() => o.run(c, checked, path));
-    if (isFailed(out)) return { ok: false, status: out.status, message: out.error.message, error: out.error as unknown as Record<string, unknown> };
-    return { ok: true, body: checked.expand?.length ? expandObject(ctx, out, checked.expand) : out };
+    if (isFailed(out))
+      return {
+        ok: false,
+        status: out.status,
+        message: out.error.message,
+        error: out.error as unknown as Record<string, unknown>,
+      };
+    return {
+      ok: true,
+      body: checked.expand?.length ? expandObject(ctx, out, checked.expand) : out,
+    };
   } catch (e) {
-    if (e instanceof StripeError) return { ok: false, status: e.status, message: e.error.message, error: e.error as unknown as Record<string, unknown> };
+    if (e instanceof StripeError)
+      return {
+        ok: false,
+        status: e.status,
+        message: e.error.message,
+        error: e.error as unknown as Record<string, unknown>,
+      };
     throw e;
   }
 }
 
 /** `runOp` for a tool: the object, or a ToolError reading `Stripe API error: …` with the operation to look up. */
-export function toolOp(ctx: Ctx, id: string, params: Record<string, unknown> = {}, path: Record<string, string> = {}): Obj {
+export function toolOp(
+  ctx: Ctx,
+  id: string,
+  params: Record<string, unknown> = {},
+  path: Record<string, string> = {},
+): Obj {
   const r = runOp(ctx, id, params, path);
   if (r.ok) return r.body;
-  throw new ToolError('stripe_api_error', `Stripe API error: ${r.message}\nUse stripe_api_details with stripe_api_operation_id: "${id}" to see all required and optional parameters.`, { status: r.status, error: r.error });
+  throw new ToolError(
+    'stripe_api_error',
+    `Stripe API error: ${r.message}\nUse stripe_api_details with stripe_api_operation_id: "${id}" to see all required and optional parameters.`,
+    { status: r.status, error: r.error },
+  );
 }

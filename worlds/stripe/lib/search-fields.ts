@@ -19,7 +19,13 @@ const card = (f: string) => `payment_method_details.card.${f}`;
 
 /** The searchable fields of each searchable table. */
 export const SEARCH_FIELDS: Partial<Record<string, Record<string, FieldSpec>>> = {
-  customers: { created: 'number', email: 'string', metadata: 'metadata', name: 'string', phone: 'string' },
+  customers: {
+    created: 'number',
+    email: 'string',
+    metadata: 'metadata',
+    name: 'string',
+    phone: 'string',
+  },
   charges: {
     amount: 'number',
     'billing_details.address.postal_code': 'token',
@@ -48,13 +54,44 @@ export const SEARCH_FIELDS: Partial<Record<string, Record<string, FieldSpec>>> =
     receipt_number: 'string',
     status: 'token',
     // Newer API versions moved the subscription under `parent`; either place answers.
-    subscription: { kind: 'id', read: (o) => o.subscription ?? o.parent?.subscription_details?.subscription ?? null },
+    subscription: {
+      kind: 'id',
+      read: (o) => o.subscription ?? o.parent?.subscription_details?.subscription ?? null,
+    },
     total: 'number',
   },
-  payment_intents: { amount: 'number', created: 'number', currency: 'token', customer: 'id', metadata: 'metadata', status: 'token' },
-  prices: { active: 'boolean', created: 'number', currency: 'token', lookup_key: 'string', metadata: 'metadata', product: 'id', type: 'token' },
-  products: { active: 'boolean', created: 'number', description: 'string', metadata: 'metadata', name: 'string', shippable: 'boolean', url: 'string' },
-  subscriptions: { canceled_at: 'number', created: 'number', metadata: 'metadata', status: 'token' },
+  payment_intents: {
+    amount: 'number',
+    created: 'number',
+    currency: 'token',
+    customer: 'id',
+    metadata: 'metadata',
+    status: 'token',
+  },
+  prices: {
+    active: 'boolean',
+    created: 'number',
+    currency: 'token',
+    lookup_key: 'string',
+    metadata: 'metadata',
+    product: 'id',
+    type: 'token',
+  },
+  products: {
+    active: 'boolean',
+    created: 'number',
+    description: 'string',
+    metadata: 'metadata',
+    name: 'string',
+    shippable: 'boolean',
+    url: 'string',
+  },
+  subscriptions: {
+    canceled_at: 'number',
+    created: 'number',
+    metadata: 'metadata',
+    status: 'token',
+  },
 };
 
 export function kindOf(spec: FieldSpec): FieldKind {
@@ -72,7 +109,9 @@ export function readPath(o: Obj, path: string): unknown {
 
 /** A reference's id, whether stored as an id or an expanded object. */
 export function idOf(v: unknown): unknown {
-  return v !== null && typeof v === 'object' && typeof (v as Obj).id === 'string' ? (v as Obj).id : v;
+  return v !== null && typeof v === 'object' && typeof (v as Obj).id === 'string'
+    ? (v as Obj).id
+    : v;
 }
 
 /** A search column: the field it holds, its kind, its name in the table, and how a row's value is read off the object. */
@@ -98,7 +137,9 @@ function stored(kind: FieldKind, v: unknown): string | number | null {
     case 'boolean':
       return v === null || v === undefined ? null : v ? 1 : 0;
     case 'metadata':
-      return v !== null && typeof v === 'object' && Object.keys(v).length > 0 ? JSON.stringify(v) : null;
+      return v !== null && typeof v === 'object' && Object.keys(v).length > 0
+        ? JSON.stringify(v)
+        : null;
   }
 }
 

@@ -25,17 +25,33 @@ export function searchPage(ctx: Ctx, table: Table, params: SearchParams, url: st
   let offset = 0;
   if (params.page) {
     const m = /^page_(\d+)$/.exec(params.page);
-    if (!m) throw invalidRequest(`Invalid page: ${params.page}; pass the next_page of the previous result.`, 'page');
+    if (!m)
+      throw invalidRequest(
+        `Invalid page: ${params.page}; pass the next_page of the previous result.`,
+        'page',
+      );
     offset = Number(m[1]);
-    if (!Number.isSafeInteger(offset)) throw invalidRequest(`Invalid page: ${params.page}; pass the next_page of the previous result.`, 'page');
+    if (!Number.isSafeInteger(offset))
+      throw invalidRequest(
+        `Invalid page: ${params.page}; pass the next_page of the previous result.`,
+        'page',
+      );
   }
-  const live = table === 'customers' || table === 'products' || table === 'prices' ? 'deleted = 0' : '1';
+  const live =
+    table === 'customers' || table === 'products' || table === 'prices' ? 'deleted = 0' : '1';
   // The table's order index holds every search column, so SQL tests the clauses on index entries and reads the JSON of
   // this page's rows only (search-fields.ts).
   const found = rows(ctx, table, `${live} AND ${where.sql}`, where.args, false, limit + 1, offset);
   const has_more = found.length > limit;
   const data = found.slice(0, limit);
-  const out: Obj = { object: 'search_result', data, has_more, next_page: has_more ? `page_${offset + limit}` : null, url };
-  if (params.expand?.includes('total_count')) out.total_count = countRows(ctx, table, `${live} AND ${where.sql}`, where.args);
+  const out: Obj = {
+    object: 'search_result',
+    data,
+    has_more,
+    next_page: has_more ? `page_${offset + limit}` : null,
+    url,
+  };
+  if (params.expand?.includes('total_count'))
+    out.total_count = countRows(ctx, table, `${live} AND ${where.sql}`, where.args);
   return out;
 }

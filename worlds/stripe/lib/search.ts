@@ -30,7 +30,11 @@ export const MAX_CLAUSES = 10;
 
 export type Operator = ':' | '~' | '>' | '<' | '>=' | '<=';
 
-export type Value = { type: 'string'; text: string } | { type: 'number'; text: string; n: number } | { type: 'null' } | { type: 'boolean'; b: boolean };
+export type Value =
+  | { type: 'string'; text: string }
+  | { type: 'number'; text: string; n: number }
+  | { type: 'null' }
+  | { type: 'boolean'; b: boolean };
 
 export interface Clause {
   negated: boolean;
@@ -50,7 +54,10 @@ export interface ParsedQuery {
 
 function fail(query: string, at: number, what: string): never {
   const shown = query.length > 200 ? `${query.slice(0, 200)}…` : query;
-  throw invalidRequest(`Invalid search query: ${what} at character ${at + 1} of "${shown}".`, 'query');
+  throw invalidRequest(
+    `Invalid search query: ${what} at character ${at + 1} of "${shown}".`,
+    'query',
+  );
 }
 
 const NAME = /[A-Za-z_][A-Za-z0-9_]*/y;
@@ -91,11 +98,19 @@ export function parseSearch(query: string): ParsedQuery {
   const field = (): { field: string; key?: string } => {
     const start = i;
     const first = match(NAME);
-    if (first === null) fail(query, start, query[i] === undefined ? 'expected a field name, found the end of the query' : `expected a field name, found '${query[i]}'`);
+    if (first === null)
+      fail(
+        query,
+        start,
+        query[i] === undefined
+          ? 'expected a field name, found the end of the query'
+          : `expected a field name, found '${query[i]}'`,
+      );
     let name = first;
     if (name === 'metadata' && query[i] === '[') {
       i++;
-      if (query[i] !== '"' && query[i] !== "'") fail(query, i, `expected a quoted metadata key after 'metadata[', as in metadata['key']`);
+      if (query[i] !== '"' && query[i] !== "'")
+        fail(query, i, `expected a quoted metadata key after 'metadata[', as in metadata['key']`);
       const key = quoted();
       if (query[i] !== ']') fail(query, i, `expected ']' after the metadata key`);
       i++;
@@ -125,7 +140,13 @@ export function parseSearch(query: string): ParsedQuery {
       return c;
     }
     if (c === '=') fail(query, i, `'=' is not an operator; use ':' for an exact match`);
-    fail(query, i, c === undefined || /\s/.test(c) ? `expected an operator (: ~ > < >= <=) after the field name` : `expected an operator (: ~ > < >= <=), found '${c}'`);
+    fail(
+      query,
+      i,
+      c === undefined || /\s/.test(c)
+        ? `expected an operator (: ~ > < >= <=) after the field name`
+        : `expected an operator (: ~ > < >= <=), found '${c}'`,
+    );
   };
 
   const value = (): Value => {
@@ -149,7 +170,8 @@ export function parseSearch(query: string): ParsedQuery {
       negated = true;
       i++;
     }
-    if (query[i] === '(' || query[i] === ')') fail(query, i, 'parentheses are not supported; join clauses with either AND or OR');
+    if (query[i] === '(' || query[i] === ')')
+      fail(query, i, 'parentheses are not supported; join clauses with either AND or OR');
     const f = field();
     const op = operator();
     return { negated, ...f, op, value: value(), at };
@@ -175,13 +197,23 @@ export function parseSearch(query: string): ParsedQuery {
       ws();
       if (i >= n) fail(query, at, `${word} must be followed by a clause`);
     }
-    if (conj !== undefined && conj !== word) fail(query, at, `AND and OR cannot be combined in one query (${conj} at character ${conjAt + 1}, ${word} here)`);
+    if (conj !== undefined && conj !== word)
+      fail(
+        query,
+        at,
+        `AND and OR cannot be combined in one query (${conj} at character ${conjAt + 1}, ${word} here)`,
+      );
     if (conj === undefined) {
       conj = word;
       conjAt = at;
     }
     clauses.push(clause());
-    if (clauses.length > MAX_CLAUSES) fail(query, clauses[clauses.length - 1].at, `a query can have at most ${MAX_CLAUSES} clauses`);
+    if (clauses.length > MAX_CLAUSES)
+      fail(
+        query,
+        clauses[clauses.length - 1].at,
+        `a query can have at most ${MAX_CLAUSES} clauses`,
+      );
   }
   return { conj: conj ?? 'AND', clauses };
 }
@@ -189,15 +221,24 @@ export function parseSearch(query: string): ParsedQuery {
 const isNull = (v: unknown) => v === null || v === undefined;
 
 /** Compile one clause to a predicate, checking that its field, operator and value fit together. */
-function compileClause(query: string, c: Clause, fields: Record<string, FieldSpec>): (o: Obj) => boolean {
+function compileClause(
+  query: string,
+  c: Clause,
+  fields: Record<string, FieldSpec>,
+): (o: Obj) => boolean {
   const spec = fields[c.field];
   if (spec === undefined) {
-    fail(query, c.at + (c.negated ? 1 : 0), `'${c.field}' is not a searchable field here; search by ${Object.keys(fields).sort().join(', ')}`);
+    fail(
+      query,
+      c.at + (c.negated ? 1 : 0),
+      `'${c.field}' is not a searchable field here; search by ${Object.keys(fields).sort().join(', ')}`,
+    );
   }
   const kind = kindOf(spec);
   const read = typeof spec === 'string' ? (o: Obj) => readPath(o, c.field) : spec.read;
   const where: (what: string) => never = (what) => fail(query, c.at, what);
-  if (kind === 'metadata' && c.key === undefined) where(`metadata is searched by key, as in metadata['key']:'value'`);
+  if (kind === 'metadata' && c.key === undefined)
+    where(`metadata is searched by key, as in metadata['key']:'value'`);
   const v = c.value;
 
   if (v.type === 'null') {
@@ -206,34 +247,53 @@ function compileClause(query: string, c: Clause, fields: Record<string, FieldSpe
     return (o) => isNull(read(o));
   }
   if (c.op === '~') {
-    if (kind !== 'string') where(`'${c.field}' does not support substring matching with '~'; use ':' for an exact match`);
+    if (kind !== 'string')
+      where(
+        `'${c.field}' does not support substring matching with '~'; use ':' for an exact match`,
+      );
     if (v.type !== 'string' && v.type !== 'number') where(`'~' takes a quoted string`);
     const needle = v.text.toLowerCase();
-    if (needle.length < 3) where(`substring matching with '~' needs at least 3 characters, got ${JSON.stringify(v.text)}`);
+    if (needle.length < 3)
+      where(
+        `substring matching with '~' needs at least 3 characters, got ${JSON.stringify(v.text)}`,
+      );
     return (o) => {
       const got = read(o);
       return typeof got === 'string' && got.toLowerCase().includes(needle);
     };
   }
   if (c.op !== ':') {
-    if (kind !== 'number') where(`'${c.field}' does not support the '${c.op}' comparator; only numeric fields do`);
+    if (kind !== 'number')
+      where(`'${c.field}' does not support the '${c.op}' comparator; only numeric fields do`);
     const want = numberOf(v);
     if (want === undefined) where(`'${c.op}' compares numbers; '${c.field}' needs a number`);
     const cmp = c.op;
     return (o) => {
       const got = read(o);
       if (typeof got !== 'number') return false;
-      return cmp === '>' ? got > want : cmp === '<' ? got < want : cmp === '>=' ? got >= want : got <= want;
+      return cmp === '>'
+        ? got > want
+        : cmp === '<'
+          ? got < want
+          : cmp === '>='
+            ? got >= want
+            : got <= want;
     };
   }
   switch (kind) {
     case 'number': {
       const want = numberOf(v);
-      if (want === undefined) where(`'${c.field}' is numeric; give a number, as in ${c.field}:1000`);
+      if (want === undefined)
+        where(`'${c.field}' is numeric; give a number, as in ${c.field}:1000`);
       return (o) => read(o) === want;
     }
     case 'boolean': {
-      const b = v.type === 'boolean' ? v.b : v.type === 'string' && /^(true|false)$/i.test(v.text) ? v.text.toLowerCase() === 'true' : undefined;
+      const b =
+        v.type === 'boolean'
+          ? v.b
+          : v.type === 'string' && /^(true|false)$/i.test(v.text)
+            ? v.text.toLowerCase() === 'true'
+            : undefined;
       if (b === undefined) where(`'${c.field}' is true or false`);
       return (o) => Boolean(read(o)) === b;
     }
@@ -252,7 +312,9 @@ function compileClause(query: string, c: Clause, fields: Record<string, FieldSpe
       const want = textOf(v).toLowerCase();
       return (o) => {
         const got = read(o);
-        return (typeof got === 'string' || typeof got === 'number') && String(got).toLowerCase() === want;
+        return (
+          (typeof got === 'string' || typeof got === 'number') && String(got).toLowerCase() === want
+        );
       };
     }
   }
@@ -273,7 +335,10 @@ export function textOf(v: Value): string {
 }
 
 /** A predicate for `query` over objects with the searchable `fields`; throws Stripe's 400 for a bad query. */
-export function compileSearch(query: string, fields: Record<string, FieldSpec> | undefined): (o: Obj) => boolean {
+export function compileSearch(
+  query: string,
+  fields: Record<string, FieldSpec> | undefined,
+): (o: Obj) => boolean {
   if (!fields) throw invalidRequest('This resource cannot be searched.');
   const parsed = parseSearch(query);
   const tests = parsed.clauses.map((c) => {
@@ -287,7 +352,10 @@ export function compileSearch(query: string, fields: Record<string, FieldSpec> |
  * `query` parsed and checked against the searchable `fields` (each clause's field, operator and value fit together);
  * throws Stripe's 400 as `compileSearch` does. search-sql.ts turns what it returns into SQL.
  */
-export function checkSearch(query: string, fields: Record<string, FieldSpec> | undefined): ParsedQuery {
+export function checkSearch(
+  query: string,
+  fields: Record<string, FieldSpec> | undefined,
+): ParsedQuery {
   if (!fields) throw invalidRequest('This resource cannot be searched.');
   const parsed = parseSearch(query);
   for (const c of parsed.clauses) compileClause(query, c, fields);

@@ -13,57 +13,175 @@ export type Obj = Record<string, any>;
 
 /** The resource tables (schema.sql). A table name is spliced into SQL only as one of these. */
 export type Table =
-  | 'customers' | 'customer_balance_transactions' | 'products' | 'prices' | 'coupons' | 'promotion_codes' | 'tax_rates'
-  | 'payment_methods' | 'setup_intents' | 'payment_intents' | 'charges' | 'refunds' | 'disputes' | 'balance_transactions'
-  | 'payouts' | 'events'
-  | 'invoices' | 'invoice_line_items' | 'invoiceitems' | 'subscriptions' | 'subscription_items' | 'credit_notes' | 'payment_links'
-  | 'checkout_sessions' | 'invoice_payments';
+  | 'customers'
+  | 'customer_balance_transactions'
+  | 'products'
+  | 'prices'
+  | 'coupons'
+  | 'promotion_codes'
+  | 'tax_rates'
+  | 'payment_methods'
+  | 'setup_intents'
+  | 'payment_intents'
+  | 'charges'
+  | 'refunds'
+  | 'disputes'
+  | 'balance_transactions'
+  | 'payouts'
+  | 'events'
+  | 'invoices'
+  | 'invoice_line_items'
+  | 'invoiceitems'
+  | 'subscriptions'
+  | 'subscription_items'
+  | 'credit_notes'
+  | 'payment_links'
+  | 'checkout_sessions'
+  | 'invoice_payments';
 
 type Col = (o: Obj) => SqlParam;
 const bool = (v: unknown): number => (v ? 1 : 0);
-const ref = (v: unknown): string | null => (typeof v === 'string' ? v : v && typeof v === 'object' && typeof (v as Obj).id === 'string' ? (v as Obj).id : null);
+const ref = (v: unknown): string | null =>
+  typeof v === 'string'
+    ? v
+    : v && typeof v === 'object' && typeof (v as Obj).id === 'string'
+      ? (v as Obj).id
+      : null;
 
 /** The indexed columns of each table besides id, seq, created and data. */
 export const COLUMNS: Record<Table, Record<string, Col>> = {
-  customers: { email: (o) => o.email ?? null, name: (o) => o.name ?? null, deleted: (o) => bool(o.deleted) },
+  customers: {
+    email: (o) => o.email ?? null,
+    name: (o) => o.name ?? null,
+    deleted: (o) => bool(o.deleted),
+  },
   customer_balance_transactions: { customer: (o) => ref(o.customer) },
-  products: { active: (o) => bool(o.active), deleted: (o) => bool(o.deleted), shippable: (o) => (typeof o.shippable === 'boolean' ? bool(o.shippable) : null), url: (o) => o.url ?? null, type: (o) => o.type ?? null },
-  prices: { product: (o) => ref(o.product), active: (o) => bool(o.active), type: (o) => o.type ?? null, lookup_key: (o) => o.lookup_key ?? null, currency: (o) => o.currency ?? null, deleted: (o) => bool(o.deleted), interval: (o) => o.recurring?.interval ?? null, usage_type: (o) => o.recurring?.usage_type ?? null },
+  products: {
+    active: (o) => bool(o.active),
+    deleted: (o) => bool(o.deleted),
+    shippable: (o) => (typeof o.shippable === 'boolean' ? bool(o.shippable) : null),
+    url: (o) => o.url ?? null,
+    type: (o) => o.type ?? null,
+  },
+  prices: {
+    product: (o) => ref(o.product),
+    active: (o) => bool(o.active),
+    type: (o) => o.type ?? null,
+    lookup_key: (o) => o.lookup_key ?? null,
+    currency: (o) => o.currency ?? null,
+    deleted: (o) => bool(o.deleted),
+    interval: (o) => o.recurring?.interval ?? null,
+    usage_type: (o) => o.recurring?.usage_type ?? null,
+  },
   coupons: { deleted: (o) => bool(o.deleted) },
-  promotion_codes: { code: (o) => o.code ?? null, coupon: (o) => ref(o.promotion?.coupon ?? o.coupon), active: (o) => bool(o.active), customer: (o) => ref(o.customer) },
+  promotion_codes: {
+    code: (o) => o.code ?? null,
+    coupon: (o) => ref(o.promotion?.coupon ?? o.coupon),
+    active: (o) => bool(o.active),
+    customer: (o) => ref(o.customer),
+  },
   tax_rates: { active: (o) => bool(o.active), inclusive: (o) => bool(o.inclusive) },
   payment_methods: { customer: (o) => ref(o.customer), type: (o) => o.type ?? null },
-  setup_intents: { customer: (o) => ref(o.customer), payment_method: (o) => ref(o.payment_method), status: (o) => o.status ?? null },
+  setup_intents: {
+    customer: (o) => ref(o.customer),
+    payment_method: (o) => ref(o.payment_method),
+    status: (o) => o.status ?? null,
+  },
   payment_intents: { customer: (o) => ref(o.customer), status: (o) => o.status ?? null },
-  charges: { customer: (o) => ref(o.customer), payment_intent: (o) => ref(o.payment_intent), status: (o) => o.status ?? null },
-  refunds: { charge: (o) => ref(o.charge), payment_intent: (o) => ref(o.payment_intent), status: (o) => o.status ?? null },
-  disputes: { charge: (o) => ref(o.charge), payment_intent: (o) => ref(o.payment_intent), status: (o) => o.status ?? null },
-  balance_transactions: { type: (o) => o.type ?? null, source: (o) => ref(o.source), status: (o) => o.status ?? null, available_on: (o) => o.available_on ?? null, payout: () => null },
+  charges: {
+    customer: (o) => ref(o.customer),
+    payment_intent: (o) => ref(o.payment_intent),
+    status: (o) => o.status ?? null,
+  },
+  refunds: {
+    charge: (o) => ref(o.charge),
+    payment_intent: (o) => ref(o.payment_intent),
+    status: (o) => o.status ?? null,
+  },
+  disputes: {
+    charge: (o) => ref(o.charge),
+    payment_intent: (o) => ref(o.payment_intent),
+    status: (o) => o.status ?? null,
+  },
+  balance_transactions: {
+    type: (o) => o.type ?? null,
+    source: (o) => ref(o.source),
+    status: (o) => o.status ?? null,
+    available_on: (o) => o.available_on ?? null,
+    payout: () => null,
+  },
   payouts: { status: (o) => o.status ?? null, arrival_date: (o) => o.arrival_date ?? null },
   events: { type: (o) => o.type ?? null, object_id: (o) => ref(o.data?.object?.id) },
-  invoices: { customer: (o) => ref(o.customer), status: (o) => o.status ?? null, subscription: (o) => ref(o.parent?.subscription_details?.subscription ?? null), number: (o) => o.number ?? null, collection_method: (o) => o.collection_method ?? null, due_date: (o) => o.due_date ?? null },
+  invoices: {
+    customer: (o) => ref(o.customer),
+    status: (o) => o.status ?? null,
+    subscription: (o) => ref(o.parent?.subscription_details?.subscription ?? null),
+    number: (o) => o.number ?? null,
+    collection_method: (o) => o.collection_method ?? null,
+    due_date: (o) => o.due_date ?? null,
+  },
   invoice_line_items: { invoice: (o) => ref(o.invoice) },
   invoiceitems: { customer: (o) => ref(o.customer), invoice: (o) => ref(o.invoice) },
-  invoice_payments: { invoice: (o) => ref(o.invoice), status: (o) => o.status ?? null, payment_intent: (o) => ref(o.payment?.payment_intent ?? null) },
+  invoice_payments: {
+    invoice: (o) => ref(o.invoice),
+    status: (o) => o.status ?? null,
+    payment_intent: (o) => ref(o.payment?.payment_intent ?? null),
+  },
   subscriptions: { customer: (o) => ref(o.customer), status: (o) => o.status ?? null },
   subscription_items: { subscription: (o) => ref(o.subscription) },
-  credit_notes: { invoice: (o) => ref(o.invoice), customer: (o) => ref(o.customer), status: (o) => o.status ?? null },
+  credit_notes: {
+    invoice: (o) => ref(o.invoice),
+    customer: (o) => ref(o.customer),
+    status: (o) => o.status ?? null,
+  },
   payment_links: { active: (o) => bool(o.active) },
-  checkout_sessions: { status: (o) => o.status ?? null, customer: (o) => ref(o.customer), payment_intent: (o) => ref(o.payment_intent), subscription: (o) => ref(o.subscription), payment_link: (o) => ref(o.payment_link) },
+  checkout_sessions: {
+    status: (o) => o.status ?? null,
+    customer: (o) => ref(o.customer),
+    payment_intent: (o) => ref(o.payment_intent),
+    subscription: (o) => ref(o.subscription),
+    payment_link: (o) => ref(o.payment_link),
+  },
 };
 
 /** Every column `put` writes besides id, seq, created and data: the indexed ones, then the search columns. */
 const WRITTEN: Record<Table, [string, Col][]> = Object.fromEntries(
-  (Object.keys(COLUMNS) as Table[]).map((t) => [t, [...Object.entries(COLUMNS[t]), ...(SEARCH_COLUMNS[t] ?? []).map((c): [string, Col] => [c.column, c.value])]]),
+  (Object.keys(COLUMNS) as Table[]).map((t) => [
+    t,
+    [
+      ...Object.entries(COLUMNS[t]),
+      ...(SEARCH_COLUMNS[t] ?? []).map((c): [string, Col] => [c.column, c.value]),
+    ],
+  ]),
 ) as Record<Table, [string, Col][]>;
 
 /** Which table holds objects whose id starts with a prefix (expansion and generic retrieval use it). */
 export const TABLE_OF_PREFIX: Record<string, Table> = {
-  cus_: 'customers', cbtxn_: 'customer_balance_transactions', prod_: 'products', price_: 'prices', promo_: 'promotion_codes',
-  txr_: 'tax_rates', pm_: 'payment_methods', seti_: 'setup_intents', pi_: 'payment_intents', ch_: 'charges', py_: 'charges',
-  re_: 'refunds', du_: 'disputes', txn_: 'balance_transactions', po_: 'payouts', evt_: 'events',
-  in_: 'invoices', il_: 'invoice_line_items', ii_: 'invoiceitems', sub_: 'subscriptions', si_: 'subscription_items', cn_: 'credit_notes',
-  plink_: 'payment_links', cs_: 'checkout_sessions', inpay_: 'invoice_payments',
+  cus_: 'customers',
+  cbtxn_: 'customer_balance_transactions',
+  prod_: 'products',
+  price_: 'prices',
+  promo_: 'promotion_codes',
+  txr_: 'tax_rates',
+  pm_: 'payment_methods',
+  seti_: 'setup_intents',
+  pi_: 'payment_intents',
+  ch_: 'charges',
+  py_: 'charges',
+  re_: 'refunds',
+  du_: 'disputes',
+  txn_: 'balance_transactions',
+  po_: 'payouts',
+  evt_: 'events',
+  in_: 'invoices',
+  il_: 'invoice_line_items',
+  ii_: 'invoiceitems',
+  sub_: 'subscriptions',
+  si_: 'subscription_items',
+  cn_: 'credit_notes',
+  plink_: 'payment_links',
+  cs_: 'checkout_sessions',
+  inpay_: 'invoice_payments',
 };
 
 /** The table of an id, by its prefix; coupons have none (caller-chosen ids). */
@@ -91,16 +209,27 @@ const UPSERTS = Object.fromEntries(
   (Object.keys(WRITTEN) as Table[]).map((t) => {
     const names = WRITTEN[t].map(([name]) => name);
     const sql = [
-      'INSERT INTO', t, '(id, seq, created, data', ...names.map((n) => ', ' + n), ')',
-      'VALUES (?, (SELECT coalesce(max(seq), 0) + 1 FROM', t, '), ?, ?', ...names.map(() => ', ?'), ')',
-      'ON CONFLICT (id) DO UPDATE SET data = excluded.data', ...names.map((n) => ', ' + n + ' = excluded.' + n),
+      'INSERT INTO',
+      t,
+      '(id, seq, created, data',
+      ...names.map((n) => ', ' + n),
+      ')',
+      'VALUES (?, (SELECT coalesce(max(seq), 0) + 1 FROM',
+      t,
+      '), ?, ?',
+      ...names.map(() => ', ?'),
+      ')',
+      'ON CONFLICT (id) DO UPDATE SET data = excluded.data',
+      ...names.map((n) => ', ' + n + ' = excluded.' + n),
     ].join(' ');
     return [t, sql];
   }),
 ) as Record<Table, string>;
 
 /** Each table's column readers, in the order of `UPSERTS`' placeholders. */
-const COLUMN_READERS = Object.fromEntries((Object.keys(WRITTEN) as Table[]).map((t) => [t, WRITTEN[t].map(([, read]) => read)])) as Record<Table, Col[]>;
+const COLUMN_READERS = Object.fromEntries(
+  (Object.keys(WRITTEN) as Table[]).map((t) => [t, WRITTEN[t].map(([, read]) => read)]),
+) as Record<Table, Col[]>;
 
 /** Insert or replace an object, in one statement. */
 export function put(ctx: Ctx, table: Table, obj: Obj): Obj {
@@ -114,9 +243,25 @@ export function put(ctx: Ctx, table: Table, obj: Obj): Obj {
  * an event about each, and serializing them twice was much of its cost. `json` is the object's JSON when the caller
  * has made it already; it must be exactly `JSON.stringify(obj)`.
  */
-export function putJson(ctx: Ctx, table: Table, obj: Obj, json: string = JSON.stringify(obj)): string {
-  const created = typeof obj.created === 'number' ? obj.created : typeof obj.date === 'number' ? obj.date : nowSeconds(ctx);
-  ctx.db.run(UPSERTS[table], obj.id, created, json, ...COLUMN_READERS[table].map((col) => col(obj)));
+export function putJson(
+  ctx: Ctx,
+  table: Table,
+  obj: Obj,
+  json: string = JSON.stringify(obj),
+): string {
+  const created =
+    typeof obj.created === 'number'
+      ? obj.created
+      : typeof obj.date === 'number'
+        ? obj.date
+        : nowSeconds(ctx);
+  ctx.db.run(
+    UPSERTS[table],
+    obj.id,
+    created,
+    json,
+    ...COLUMN_READERS[table].map((col) => col(obj)),
+  );
   return json;
 }
 
@@ -124,14 +269,32 @@ export function putJson(ctx: Ctx, table: Table, obj: Obj, json: string = JSON.st
  * Rows of `table` as objects: `where` is SQL over its columns (fixed text with `?` placeholders), newest first unless
  * `ascending`. Lists and searches read through here, so a table name is spliced into SQL only in this module.
  */
-export function rows(ctx: Ctx, table: Table, where: string, args: SqlParam[], ascending = false, limit = -1, offset = 0): Obj[] {
+export function rows(
+  ctx: Ctx,
+  table: Table,
+  where: string,
+  args: SqlParam[],
+  ascending = false,
+  limit = -1,
+  offset = 0,
+): Obj[] {
   // `where` is fixed clause text joined by the caller (list.ts: `customer = ?`, `created < ?`; search-sql.ts); values
   // are parameters.
   const found = ascending
-    ? // eslint-disable-next-line seahaven/no-sql-interpolation
-      ctx.db.all<{ data: string }>(`SELECT data FROM ${table} WHERE ${where} ORDER BY created ASC, seq ASC LIMIT ? OFFSET ?`, ...args, limit, offset)
-    : // eslint-disable-next-line seahaven/no-sql-interpolation
-      ctx.db.all<{ data: string }>(`SELECT data FROM ${table} WHERE ${where} ORDER BY created DESC, seq DESC LIMIT ? OFFSET ?`, ...args, limit, offset);
+    ? ctx.db.all<{ data: string }>(
+        // eslint-disable-next-line seahaven/no-sql-interpolation
+        `SELECT data FROM ${table} WHERE ${where} ORDER BY created ASC, seq ASC LIMIT ? OFFSET ?`,
+        ...args,
+        limit,
+        offset,
+      )
+    : ctx.db.all<{ data: string }>(
+        // eslint-disable-next-line seahaven/no-sql-interpolation
+        `SELECT data FROM ${table} WHERE ${where} ORDER BY created DESC, seq DESC LIMIT ? OFFSET ?`,
+        ...args,
+        limit,
+        offset,
+      );
   return found.map((r) => JSON.parse(r.data) as Obj);
 }
 
@@ -142,8 +305,15 @@ export function countRows(ctx: Ctx, table: Table, where: string, args: SqlParam[
 }
 
 /** Where an object sits in its table's order (a list cursor), or undefined. */
-export function positionOf(ctx: Ctx, table: Table, id: string): { created: number; seq: number } | undefined {
-  return ctx.db.one<{ created: number; seq: number }>(`SELECT created, seq FROM ${table} WHERE id = ?`, id);
+export function positionOf(
+  ctx: Ctx,
+  table: Table,
+  id: string,
+): { created: number; seq: number } | undefined {
+  return ctx.db.one<{ created: number; seq: number }>(
+    `SELECT created, seq FROM ${table} WHERE id = ?`,
+    id,
+  );
 }
 
 /** An object by id, or undefined. */

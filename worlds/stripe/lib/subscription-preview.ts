@@ -12,11 +12,23 @@ import { must, type Obj } from './store.ts';
 import { addIntervals, hasEnded, intervalOf, periodOf } from './billing.ts';
 
 function previewSubscription(c: OpContext, params: Record<string, any>): SubscriptionPreview {
-  if (params.subscription_details) throw invalidRequest('Previewing changes to a subscription (subscription_details) is not supported by this account; preview its next invoice with subscription alone.', 'subscription_details');
+  if (params.subscription_details)
+    throw invalidRequest(
+      'Previewing changes to a subscription (subscription_details) is not supported by this account; preview its next invoice with subscription alone.',
+      'subscription_details',
+    );
   const sub = must(c.ctx, 'subscriptions', params.subscription, 'subscription', 'subscription');
-  if (params.customer && params.customer !== sub.customer) throw invalidRequest(`The subscription ${sub.id} does not belong to the customer ${params.customer}.`, 'customer');
+  if (params.customer && params.customer !== sub.customer)
+    throw invalidRequest(
+      `The subscription ${sub.id} does not belong to the customer ${params.customer}.`,
+      'customer',
+    );
   if (hasEnded(sub) || sub.cancel_at_period_end === true || sub.status === 'incomplete_expired') {
-    throw invalidRequest(`No upcoming invoices for subscription ${sub.id}: it has ended or ends at the end of its current period.`, 'subscription', 'invoice_upcoming_none');
+    throw invalidRequest(
+      `No upcoming invoices for subscription ${sub.id}: it has ended or ends at the end of its current period.`,
+      'subscription',
+      'invoice_upcoming_none',
+    );
   }
   const current = periodOf(sub);
   const { interval, count } = intervalOf(sub);
@@ -27,7 +39,14 @@ function previewSubscription(c: OpContext, params: Record<string, any>): Subscri
     period: current,
     billing_reason: 'upcoming',
     currency: sub.currency,
-    lines: sub.items.data.map((item: Obj) => ({ price: item.price.id, currency: item.price.currency, quantity: item.quantity, period: next, subscription_item: item.id, subscription: sub.id })),
+    lines: sub.items.data.map((item: Obj) => ({
+      price: item.price.id,
+      currency: item.price.currency,
+      quantity: item.quantity,
+      period: next,
+      subscription_item: item.id,
+      subscription: sub.id,
+    })),
   };
 }
 

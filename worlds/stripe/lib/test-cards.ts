@@ -70,7 +70,10 @@ interface Row {
   behaviour?: CardBehaviour;
 }
 
-const declined = (code: string, decline_code?: string): CardBehaviour => ({ decline: decline_code ? { code, decline_code } : { code }, attachDecline: true });
+const declined = (code: string, decline_code?: string): CardBehaviour => ({
+  decline: decline_code ? { code, decline_code } : { code },
+  attachDecline: true,
+});
 
 const ROWS: Row[] = [
   // Successful cards.
@@ -78,8 +81,18 @@ const ROWS: Row[] = [
   { number: '4000056655665556', brand: 'visa', funding: 'debit', names: ['visa_debit'] },
   { number: '5555555555554444', brand: 'mastercard', names: ['mastercard'] },
   { number: '2223003122003222', brand: 'mastercard', names: ['mastercard_2series'] },
-  { number: '5200828282828210', brand: 'mastercard', funding: 'debit', names: ['mastercard_debit'] },
-  { number: '5105105105105100', brand: 'mastercard', funding: 'prepaid', names: ['mastercard_prepaid'] },
+  {
+    number: '5200828282828210',
+    brand: 'mastercard',
+    funding: 'debit',
+    names: ['mastercard_debit'],
+  },
+  {
+    number: '5105105105105100',
+    brand: 'mastercard',
+    funding: 'prepaid',
+    names: ['mastercard_prepaid'],
+  },
   { number: '378282246310005', brand: 'amex', names: ['amex'] },
   { number: '371449635398431', brand: 'amex', names: ['amex_2'] },
   { number: '6011111111111117', brand: 'discover', names: ['discover'] },
@@ -89,43 +102,175 @@ const ROWS: Row[] = [
   { number: '3566002020360505', brand: 'jcb', country: 'JP', names: ['jcb'] },
   { number: '6200000000000005', brand: 'unionpay', country: 'CN', names: ['unionpay'] },
   // Declines: on confirm or charge, and they cannot be attached to a customer.
-  { number: '4000000000000002', brand: 'visa', names: ['visa_chargeDeclined', 'chargeDeclined'], behaviour: declined('card_declined', 'generic_decline') },
-  { number: '4000000000009995', brand: 'visa', names: ['visa_chargeDeclinedInsufficientFunds', 'chargeDeclinedInsufficientFunds'], behaviour: declined('card_declined', 'insufficient_funds') },
-  { number: '4000000000009987', brand: 'visa', names: ['visa_chargeDeclinedLostCard', 'chargeDeclinedLostCard'], behaviour: declined('card_declined', 'lost_card') },
-  { number: '4000000000009979', brand: 'visa', names: ['visa_chargeDeclinedStolenCard', 'chargeDeclinedStolenCard'], behaviour: declined('card_declined', 'stolen_card') },
-  { number: '4000000000000069', brand: 'visa', names: ['chargeDeclinedExpiredCard', 'visa_chargeDeclinedExpiredCard'], behaviour: declined('expired_card') },
-  { number: '4000000000000127', brand: 'visa', names: ['chargeDeclinedIncorrectCvc', 'visa_chargeDeclinedIncorrectCvc'], behaviour: declined('incorrect_cvc') },
-  { number: '4000000000000119', brand: 'visa', names: ['chargeDeclinedProcessingError', 'visa_chargeDeclinedProcessingError'], behaviour: declined('processing_error') },
-  { number: '4000000000006975', brand: 'visa', names: ['visa_chargeDeclinedVelocityLimitExceeded', 'chargeDeclinedVelocityLimitExceeded'], behaviour: declined('card_declined', 'card_velocity_exceeded') },
-  { number: '4000000000000341', brand: 'visa', names: ['chargeCustomerFail', 'visa_chargeCustomerFail'], behaviour: { decline: { code: 'card_declined', decline_code: 'generic_decline' }, chargeCustomerFail: true } },
+  {
+    number: '4000000000000002',
+    brand: 'visa',
+    names: ['visa_chargeDeclined', 'chargeDeclined'],
+    behaviour: declined('card_declined', 'generic_decline'),
+  },
+  {
+    number: '4000000000009995',
+    brand: 'visa',
+    names: ['visa_chargeDeclinedInsufficientFunds', 'chargeDeclinedInsufficientFunds'],
+    behaviour: declined('card_declined', 'insufficient_funds'),
+  },
+  {
+    number: '4000000000009987',
+    brand: 'visa',
+    names: ['visa_chargeDeclinedLostCard', 'chargeDeclinedLostCard'],
+    behaviour: declined('card_declined', 'lost_card'),
+  },
+  {
+    number: '4000000000009979',
+    brand: 'visa',
+    names: ['visa_chargeDeclinedStolenCard', 'chargeDeclinedStolenCard'],
+    behaviour: declined('card_declined', 'stolen_card'),
+  },
+  {
+    number: '4000000000000069',
+    brand: 'visa',
+    names: ['chargeDeclinedExpiredCard', 'visa_chargeDeclinedExpiredCard'],
+    behaviour: declined('expired_card'),
+  },
+  {
+    number: '4000000000000127',
+    brand: 'visa',
+    names: ['chargeDeclinedIncorrectCvc', 'visa_chargeDeclinedIncorrectCvc'],
+    behaviour: declined('incorrect_cvc'),
+  },
+  {
+    number: '4000000000000119',
+    brand: 'visa',
+    names: ['chargeDeclinedProcessingError', 'visa_chargeDeclinedProcessingError'],
+    behaviour: declined('processing_error'),
+  },
+  {
+    number: '4000000000006975',
+    brand: 'visa',
+    names: ['visa_chargeDeclinedVelocityLimitExceeded', 'chargeDeclinedVelocityLimitExceeded'],
+    behaviour: declined('card_declined', 'card_velocity_exceeded'),
+  },
+  {
+    number: '4000000000000341',
+    brand: 'visa',
+    names: ['chargeCustomerFail', 'visa_chargeCustomerFail'],
+    behaviour: {
+      decline: { code: 'card_declined', decline_code: 'generic_decline' },
+      chargeCustomerFail: true,
+    },
+  },
   // Radar. Stripe lists 4100000000000019 both as "always blocked" and as the fraudulent decline: one card.
-  { number: '4100000000000019', brand: 'visa', names: ['radarBlock', 'visa_chargeDeclinedFraudulent', 'chargeDeclinedFraudulent'], behaviour: { radar: 'block', decline: { code: 'card_declined', decline_code: 'fraudulent' } } },
-  { number: '4000000000004954', brand: 'visa', names: ['riskLevelHighest'], behaviour: { radar: 'highest' } },
-  { number: '4000000000009235', brand: 'visa', names: ['riskLevelElevated'], behaviour: { radar: 'elevated' } },
-  { number: '4000000000000101', brand: 'visa', names: ['cvcCheckFail'], behaviour: { cvcCheckFail: true } },
+  {
+    number: '4100000000000019',
+    brand: 'visa',
+    names: ['radarBlock', 'visa_chargeDeclinedFraudulent', 'chargeDeclinedFraudulent'],
+    behaviour: { radar: 'block', decline: { code: 'card_declined', decline_code: 'fraudulent' } },
+  },
+  {
+    number: '4000000000004954',
+    brand: 'visa',
+    names: ['riskLevelHighest'],
+    behaviour: { radar: 'highest' },
+  },
+  {
+    number: '4000000000009235',
+    brand: 'visa',
+    names: ['riskLevelElevated'],
+    behaviour: { radar: 'elevated' },
+  },
+  {
+    number: '4000000000000101',
+    brand: 'visa',
+    names: ['cvcCheckFail'],
+    behaviour: { cvcCheckFail: true },
+  },
   // 3D Secure.
-  { number: '4000002760003184', brand: 'visa', names: ['authenticationRequired'], behaviour: { requiresAction: 'always' } },
-  { number: '4000002500003155', brand: 'visa', names: ['authenticationRequiredOnSetup'], behaviour: { requiresAction: 'unless_setup' } },
-  { number: '4000000000003220', brand: 'visa', names: ['threeDSecure2Required'], behaviour: { requiresAction: 'always' } },
-  { number: '4000000000003063', brand: 'visa', names: ['threeDSecureRequired'], behaviour: { requiresAction: 'always' } },
+  {
+    number: '4000002760003184',
+    brand: 'visa',
+    names: ['authenticationRequired'],
+    behaviour: { requiresAction: 'always' },
+  },
+  {
+    number: '4000002500003155',
+    brand: 'visa',
+    names: ['authenticationRequiredOnSetup'],
+    behaviour: { requiresAction: 'unless_setup' },
+  },
+  {
+    number: '4000000000003220',
+    brand: 'visa',
+    names: ['threeDSecure2Required'],
+    behaviour: { requiresAction: 'always' },
+  },
+  {
+    number: '4000000000003063',
+    brand: 'visa',
+    names: ['threeDSecureRequired'],
+    behaviour: { requiresAction: 'always' },
+  },
   { number: '4000000000003055', brand: 'visa', names: ['threeDSecureOptional'] },
   {
     number: '4000008260003178',
     brand: 'visa',
     names: ['authenticationRequiredChargeDeclinedInsufficientFunds'],
-    behaviour: { requiresAction: 'always', decline: { code: 'card_declined', decline_code: 'insufficient_funds' } },
+    behaviour: {
+      requiresAction: 'always',
+      decline: { code: 'card_declined', decline_code: 'insufficient_funds' },
+    },
   },
   // Disputes and fraud warnings.
-  { number: '4000000000000259', brand: 'visa', names: ['createDispute'], behaviour: { dispute: 'fraudulent' } },
-  { number: '4000000000002685', brand: 'visa', names: ['createDisputeProductNotReceived'], behaviour: { dispute: 'product_not_received' } },
-  { number: '4000000000001976', brand: 'visa', names: ['createDisputeInquiry'], behaviour: { dispute: 'inquiry' } },
-  { number: '4000000000005423', brand: 'visa', names: ['createIssuerFraudRecord'], behaviour: { earlyFraudWarning: true } },
+  {
+    number: '4000000000000259',
+    brand: 'visa',
+    names: ['createDispute'],
+    behaviour: { dispute: 'fraudulent' },
+  },
+  {
+    number: '4000000000002685',
+    brand: 'visa',
+    names: ['createDisputeProductNotReceived'],
+    behaviour: { dispute: 'product_not_received' },
+  },
+  {
+    number: '4000000000001976',
+    brand: 'visa',
+    names: ['createDisputeInquiry'],
+    behaviour: { dispute: 'inquiry' },
+  },
+  {
+    number: '4000000000005423',
+    brand: 'visa',
+    names: ['createIssuerFraudRecord'],
+    behaviour: { earlyFraudWarning: true },
+  },
   // Refunds.
-  { number: '4000000000007726', brand: 'visa', names: ['pendingRefund'], behaviour: { refund: 'pending' } },
-  { number: '4000000000005126', brand: 'visa', names: ['refundFail'], behaviour: { refund: 'fail' } },
+  {
+    number: '4000000000007726',
+    brand: 'visa',
+    names: ['pendingRefund'],
+    behaviour: { refund: 'pending' },
+  },
+  {
+    number: '4000000000005126',
+    brand: 'visa',
+    names: ['refundFail'],
+    behaviour: { refund: 'fail' },
+  },
   // Available balance.
-  { number: '4000000000000077', brand: 'visa', names: ['bypassPending'], behaviour: { bypassPending: true } },
-  { number: '4000003720000278', brand: 'visa', country: 'GB', names: ['bypassPendingInternational'], behaviour: { bypassPending: true } },
+  {
+    number: '4000000000000077',
+    brand: 'visa',
+    names: ['bypassPending'],
+    behaviour: { bypassPending: true },
+  },
+  {
+    number: '4000003720000278',
+    brand: 'visa',
+    country: 'GB',
+    names: ['bypassPendingInternational'],
+    behaviour: { bypassPending: true },
+  },
   // Fails the Luhn check: only as a number.
   { number: '4242424242424241', brand: 'visa', names: [], behaviour: { incorrectNumber: true } },
 ];
@@ -186,7 +331,9 @@ export const TEST_TOKENS: readonly string[] = [...BY_KEY.keys()].filter((k) => !
 
 /** The test card a token (`pm_card_visa`, `tok_visa`) or a card number (spaces and dashes allowed) names. */
 export function cardFor(tokenOrNumber: string): TestCard | undefined {
-  const key = /^[\d\s-]+$/.test(tokenOrNumber) ? tokenOrNumber.replace(/[\s-]/g, '') : tokenOrNumber;
+  const key = /^[\d\s-]+$/.test(tokenOrNumber)
+    ? tokenOrNumber.replace(/[\s-]/g, '')
+    : tokenOrNumber;
   const card = BY_KEY.get(key);
   return card ? structuredClone(card) : undefined;
 }
@@ -218,12 +365,36 @@ export function luhnValid(number: string): boolean {
   return sum % 10 === 0;
 }
 
-const DISPLAY_BRAND: Record<CardBrand, string> = { visa: 'visa', mastercard: 'mastercard', amex: 'american_express', discover: 'discover', diners: 'diners_club', jcb: 'jcb', unionpay: 'union_pay' };
+const DISPLAY_BRAND: Record<CardBrand, string> = {
+  visa: 'visa',
+  mastercard: 'mastercard',
+  amex: 'american_express',
+  discover: 'discover',
+  diners: 'diners_club',
+  jcb: 'jcb',
+  unionpay: 'union_pay',
+};
 
 /** Stripe's `billing_details`, every field present. */
 export function billingDetails(given?: Obj | null): Obj {
-  const address = given?.address ? { city: null, country: null, line1: null, line2: null, postal_code: null, state: null, ...given.address } : { city: null, country: null, line1: null, line2: null, postal_code: null, state: null };
-  return { address, email: given?.email ?? null, name: given?.name ?? null, phone: given?.phone ?? null, tax_id: given?.tax_id ?? null };
+  const address = given?.address
+    ? {
+        city: null,
+        country: null,
+        line1: null,
+        line2: null,
+        postal_code: null,
+        state: null,
+        ...given.address,
+      }
+    : { city: null, country: null, line1: null, line2: null, postal_code: null, state: null };
+  return {
+    address,
+    email: given?.email ?? null,
+    name: given?.name ?? null,
+    phone: given?.phone ?? null,
+    tax_id: given?.tax_id ?? null,
+  };
 }
 
 export interface PaymentMethodOptions {
@@ -235,10 +406,16 @@ export interface PaymentMethodOptions {
   cvcGiven?: boolean;
 }
 
-const ctxOf = (c: Ctx | OpContext): Ctx => ('ctx' in c && (c as OpContext).ctx ? (c as OpContext).ctx : (c as Ctx));
+const ctxOf = (c: Ctx | OpContext): Ctx =>
+  'ctx' in c && (c as OpContext).ctx ? (c as OpContext).ctx : (c as Ctx);
 
 /** A new `pm_…` of type card for `card`, stored and returned (no customer; no event, as Stripe sends none). */
-export function paymentMethodFromCard(c: Ctx | OpContext, card: TestCard, billing_details?: Obj | null, options: PaymentMethodOptions = {}): Obj {
+export function paymentMethodFromCard(
+  c: Ctx | OpContext,
+  card: TestCard,
+  billing_details?: Obj | null,
+  options: PaymentMethodOptions = {},
+): Obj {
   const ctx = ctxOf(c);
   const pm: Obj = {
     id: newId(ctx, 'pm_'),
@@ -247,7 +424,11 @@ export function paymentMethodFromCard(c: Ctx | OpContext, card: TestCard, billin
     billing_details: billingDetails(billing_details),
     card: {
       brand: card.brand,
-      checks: { address_line1_check: null, address_postal_code_check: null, cvc_check: card.cvcCheckFail ? 'fail' : options.cvcGiven ? 'pass' : 'unchecked' },
+      checks: {
+        address_line1_check: null,
+        address_postal_code_check: null,
+        cvc_check: card.cvcCheckFail ? 'fail' : options.cvcGiven ? 'pass' : 'unchecked',
+      },
       country: card.country,
       display_brand: DISPLAY_BRAND[card.brand],
       exp_month: options.exp_month ?? card.exp.month,
@@ -297,13 +478,31 @@ export function declineMessage(code: string, decline_code?: string): string {
     case 'authentication_required':
       return 'Your card was declined. This transaction requires authentication.';
     default:
-      return decline_code === 'insufficient_funds' ? 'Your card has insufficient funds.' : 'Your card was declined.';
+      return decline_code === 'insufficient_funds'
+        ? 'Your card has insufficient funds.'
+        : 'Your card was declined.';
   }
 }
 
 /** A thrown 402 `card_error` for a card's decline (nothing the request wrote is kept). */
-export function cardError(code: string, decline_code?: string, extra: { param?: string; payment_method?: Obj; setup_intent?: Obj; payment_intent?: Obj; charge?: string } = {}): StripeError {
-  return new StripeError(402, { type: 'card_error', code, message: declineMessage(code, decline_code), ...(decline_code ? { decline_code } : {}), ...extra });
+export function cardError(
+  code: string,
+  decline_code?: string,
+  extra: {
+    param?: string;
+    payment_method?: Obj;
+    setup_intent?: Obj;
+    payment_intent?: Obj;
+    charge?: string;
+  } = {},
+): StripeError {
+  return new StripeError(402, {
+    type: 'card_error',
+    code,
+    message: declineMessage(code, decline_code),
+    ...(decline_code ? { decline_code } : {}),
+    ...extra,
+  });
 }
 
 /**
@@ -312,12 +511,22 @@ export function cardError(code: string, decline_code?: string, extra: { param?: 
  */
 export function markSetUp(c: Ctx | OpContext, paymentMethodId: string): void {
   const ctx = ctxOf(c);
-  if (!isSetUp(ctx, paymentMethodId)) ctx.db.run('INSERT INTO payment_method_setups (payment_method, created) VALUES (?, ?)', paymentMethodId, nowSeconds(ctx));
+  if (!isSetUp(ctx, paymentMethodId))
+    ctx.db.run(
+      'INSERT INTO payment_method_setups (payment_method, created) VALUES (?, ?)',
+      paymentMethodId,
+      nowSeconds(ctx),
+    );
 }
 
 /** Whether a payment method has been set up for future use. */
 export function isSetUp(c: Ctx | OpContext, paymentMethodId: string): boolean {
-  return ctxOf(c).db.one('SELECT 1 AS x FROM payment_method_setups WHERE payment_method = ?', paymentMethodId) !== undefined;
+  return (
+    ctxOf(c).db.one(
+      'SELECT 1 AS x FROM payment_method_setups WHERE payment_method = ?',
+      paymentMethodId,
+    ) !== undefined
+  );
 }
 
 /** Whether confirming with `pm` needs 3D Secure now (by its test card, and whether it was set up). */

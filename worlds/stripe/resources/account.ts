@@ -14,11 +14,30 @@ export function accountOf(ctx: Ctx): Obj {
 }
 
 export function defaultAccount(): Obj {
-  const address = { city: 'San Francisco', country: 'US', line1: '510 Townsend Street', line2: null, postal_code: '94103', state: 'CA' };
+  const address = {
+    city: 'San Francisco',
+    country: 'US',
+    line1: '510 Townsend Street',
+    line2: null,
+    postal_code: '94103',
+    state: 'CA',
+  };
   return {
     id: ACCOUNT_ID,
     object: 'account',
-    business_profile: { annual_revenue: null, estimated_worker_count: null, mcc: '5734', name: 'Seahaven Test Co', product_description: 'Software for teams', support_address: address, support_email: 'support@example.com', support_phone: '+14155550100', support_url: 'https://example.com/support', url: 'https://example.com', minority_owned_business_designation: null },
+    business_profile: {
+      annual_revenue: null,
+      estimated_worker_count: null,
+      mcc: '5734',
+      name: 'Seahaven Test Co',
+      product_description: 'Software for teams',
+      support_address: address,
+      support_email: 'support@example.com',
+      support_phone: '+14155550100',
+      support_url: 'https://example.com/support',
+      url: 'https://example.com',
+      minority_owned_business_designation: null,
+    },
     business_type: 'company',
     capabilities: { card_payments: 'active', transfers: 'active' },
     charges_enabled: true,
@@ -28,21 +47,59 @@ export function defaultAccount(): Obj {
     default_currency: 'usd',
     details_submitted: true,
     email: 'owner@example.com',
-    external_accounts: { object: 'list', data: [], has_more: false, url: `/v1/accounts/${ACCOUNT_ID}/external_accounts` },
-    future_requirements: { alternatives: [], current_deadline: null, currently_due: [], disabled_reason: null, errors: [], eventually_due: [], past_due: [], pending_verification: [] },
+    external_accounts: {
+      object: 'list',
+      data: [],
+      has_more: false,
+      url: `/v1/accounts/${ACCOUNT_ID}/external_accounts`,
+    },
+    future_requirements: {
+      alternatives: [],
+      current_deadline: null,
+      currently_due: [],
+      disabled_reason: null,
+      errors: [],
+      eventually_due: [],
+      past_due: [],
+      pending_verification: [],
+    },
     metadata: {},
     payouts_enabled: true,
-    requirements: { alternatives: [], current_deadline: null, currently_due: [], disabled_reason: null, errors: [], eventually_due: [], past_due: [], pending_verification: [] },
+    requirements: {
+      alternatives: [],
+      current_deadline: null,
+      currently_due: [],
+      disabled_reason: null,
+      errors: [],
+      eventually_due: [],
+      past_due: [],
+      pending_verification: [],
+    },
     settings: {
       bacs_debit_payments: { display_name: null, service_user_number: null },
       card_issuing: { tos_acceptance: { date: null, ip: null } },
       invoices: { default_account_tax_ids: null, hosted_payment_method_save: null },
       sepa_debit_payments: {},
       branding: { icon: null, logo: null, primary_color: null, secondary_color: null },
-      card_payments: { decline_on: { avs_failure: false, cvc_failure: false }, statement_descriptor_prefix: 'SEAHAVEN', statement_descriptor_prefix_kana: null, statement_descriptor_prefix_kanji: null },
+      card_payments: {
+        decline_on: { avs_failure: false, cvc_failure: false },
+        statement_descriptor_prefix: 'SEAHAVEN',
+        statement_descriptor_prefix_kana: null,
+        statement_descriptor_prefix_kanji: null,
+      },
       dashboard: { display_name: 'Seahaven Test Co', timezone: 'Etc/UTC' },
-      payments: { statement_descriptor: 'SEAHAVEN TEST CO', statement_descriptor_kana: null, statement_descriptor_kanji: null, statement_descriptor_prefix_kana: null, statement_descriptor_prefix_kanji: null },
-      payouts: { debit_negative_balances: true, schedule: { delay_days: 2, interval: 'daily' }, statement_descriptor: null },
+      payments: {
+        statement_descriptor: 'SEAHAVEN TEST CO',
+        statement_descriptor_kana: null,
+        statement_descriptor_kanji: null,
+        statement_descriptor_prefix_kana: null,
+        statement_descriptor_prefix_kanji: null,
+      },
+      payouts: {
+        debit_negative_balances: true,
+        schedule: { delay_days: 2, interval: 'daily' },
+        statement_descriptor: null,
+      },
     },
     tos_acceptance: { date: 1735689600, ip: '127.0.0.1', user_agent: null },
     type: 'standard',
@@ -50,7 +107,13 @@ export function defaultAccount(): Obj {
 }
 
 export const accountOps = [
-  op({ id: 'GetAccount', method: 'GET', path: '/v1/account', params: {}, run: (c) => accountOf(c.ctx) }),
+  op({
+    id: 'GetAccount',
+    method: 'GET',
+    path: '/v1/account',
+    params: {},
+    run: (c) => accountOf(c.ctx),
+  }),
   op({
     id: 'GetAccountsAccount',
     method: 'GET',

@@ -17,12 +17,48 @@ import { get, nowSeconds, put, rows, type Obj } from '../lib/store.ts';
 
 /** The balance types a balance transaction can be of (Stripe's `type` filter accepts these). */
 export const BALANCE_TRANSACTION_TYPES = [
-  'adjustment', 'advance', 'advance_funding', 'anticipation_repayment', 'application_fee', 'application_fee_refund', 'charge', 'climate_order_purchase',
-  'climate_order_refund', 'connect_collection_transfer', 'contribution', 'issuing_authorization_hold', 'issuing_authorization_release', 'issuing_dispute',
-  'issuing_transaction', 'obligation_outbound', 'obligation_reversal_inbound', 'payment', 'payment_failure_refund', 'payment_network_reserve_hold',
-  'payment_network_reserve_release', 'payment_refund', 'payment_reversal', 'payment_unreconciled', 'payout', 'payout_cancel', 'payout_failure',
-  'payout_minimum_balance_hold', 'payout_minimum_balance_release', 'refund', 'refund_failure', 'reserve_transaction', 'reserved_funds', 'stripe_fee',
-  'stripe_fx_fee', 'tax_fee', 'topup', 'topup_reversal', 'transfer', 'transfer_cancel', 'transfer_failure', 'transfer_refund',
+  'adjustment',
+  'advance',
+  'advance_funding',
+  'anticipation_repayment',
+  'application_fee',
+  'application_fee_refund',
+  'charge',
+  'climate_order_purchase',
+  'climate_order_refund',
+  'connect_collection_transfer',
+  'contribution',
+  'issuing_authorization_hold',
+  'issuing_authorization_release',
+  'issuing_dispute',
+  'issuing_transaction',
+  'obligation_outbound',
+  'obligation_reversal_inbound',
+  'payment',
+  'payment_failure_refund',
+  'payment_network_reserve_hold',
+  'payment_network_reserve_release',
+  'payment_refund',
+  'payment_reversal',
+  'payment_unreconciled',
+  'payout',
+  'payout_cancel',
+  'payout_failure',
+  'payout_minimum_balance_hold',
+  'payout_minimum_balance_release',
+  'refund',
+  'refund_failure',
+  'reserve_transaction',
+  'reserved_funds',
+  'stripe_fee',
+  'stripe_fx_fee',
+  'tax_fee',
+  'topup',
+  'topup_reversal',
+  'transfer',
+  'transfer_cancel',
+  'transfer_failure',
+  'transfer_refund',
 ] as const;
 
 /** A balance transaction as a reply shows it: its status read off the clock, whatever the stored row says. */
@@ -36,7 +72,13 @@ export function currentTransaction(ctx: Ctx, txn: Obj): Obj {
  * it when pending funds become available). Idempotent: a second call in the same second finds nothing to do.
  */
 export function settleBalance(c: OpContext): void {
-  const due = rows(c.ctx, 'balance_transactions', "status = 'pending' AND available_on <= ?", [nowSeconds(c.ctx)], true);
+  const due = rows(
+    c.ctx,
+    'balance_transactions',
+    "status = 'pending' AND available_on <= ?",
+    [nowSeconds(c.ctx)],
+    true,
+  );
   if (due.length === 0) return;
   for (const txn of due) put(c.ctx, 'balance_transactions', { ...txn, status: 'available' });
   emit(c, 'balance.available', balanceOf(c.ctx));
@@ -70,10 +112,25 @@ export function availableIn(ctx: Ctx, currency: string): number {
 export function balanceOf(ctx: Ctx): Obj {
   const home = String(accountOf(ctx).default_currency ?? 'usd');
   const sums = balanceSums(ctx);
-  if (!sums.some((s) => s.currency === home)) sums.unshift({ currency: home, available: 0, pending: 0 });
-  sums.sort((a, b) => (a.currency === home ? -1 : b.currency === home ? 1 : a.currency < b.currency ? -1 : a.currency > b.currency ? 1 : 0));
+  if (!sums.some((s) => s.currency === home))
+    sums.unshift({ currency: home, available: 0, pending: 0 });
+  sums.sort((a, b) =>
+    a.currency === home
+      ? -1
+      : b.currency === home
+        ? 1
+        : a.currency < b.currency
+          ? -1
+          : a.currency > b.currency
+            ? 1
+            : 0,
+  );
   // Every payment this world takes is a card payment, so all funds are of source type `card`.
-  const entry = (amount: number, currency: string) => ({ amount: Math.round(amount), currency, source_types: { card: Math.round(amount) } });
+  const entry = (amount: number, currency: string) => ({
+    amount: Math.round(amount),
+    currency,
+    source_types: { card: Math.round(amount) },
+  });
   return {
     object: 'balance',
     available: sums.map((s) => entry(s.available, s.currency)),
@@ -110,27 +167,46 @@ export const balanceOps = [
     id: 'GetBalanceTransactions',
     method: 'GET',
     path: '/v1/balance_transactions',
-    params: { ...listParams, currency: p.string(3), payout: p.string(), source: p.string(), type: p.string() },
+    params: {
+      ...listParams,
+      currency: p.string(3),
+      payout: p.string(),
+      source: p.string(),
+      type: p.string(),
+    },
     run(c, params) {
       settleBalance(c);
       const ctx = c.ctx;
       const where: [string, ...SqlParam[]][] = [];
       if (params.type) {
         if (!(BALANCE_TRANSACTION_TYPES as readonly string[]).includes(params.type)) {
-          throw invalidRequest(`Invalid type: must be one of ${BALANCE_TRANSACTION_TYPES.join(', ')}`, 'type', 'parameter_invalid_string');
+          throw invalidRequest(
+            `Invalid type: must be one of ${BALANCE_TRANSACTION_TYPES.join(', ')}`,
+            'type',
+            'parameter_invalid_string',
+          );
         }
         where.push(['type = ?', params.type]);
       }
       if (params.source) where.push(['source = ?', params.source]);
-      if (params.currency) where.push(["json_extract(data, '$.currency') = ?", String(params.currency).toLowerCase()]);
+      if (params.currency)
+        where.push(["json_extract(data, '$.currency') = ?", String(params.currency).toLowerCase()]);
       if (params.payout) {
         const payout = get(ctx, 'payouts', params.payout);
         if (payout === undefined) throw resourceMissing('payout', params.payout, 'payout');
         // Stripe keeps the history of automatic payouts only; every payout here is made through the API.
-        if (!payout.automatic) throw invalidRequest('Balance transaction history can only be filtered on automatic transfers, not manual.', 'payout');
+        if (!payout.automatic)
+          throw invalidRequest(
+            'Balance transaction history can only be filtered on automatic transfers, not manual.',
+            'payout',
+          );
         where.push(['payout = ?', params.payout]);
       }
-      const page = listPage(ctx, 'balance_transactions', params, { url: '/v1/balance_transactions', what: 'balance transaction', where });
+      const page = listPage(ctx, 'balance_transactions', params, {
+        url: '/v1/balance_transactions',
+        what: 'balance transaction',
+        where,
+      });
       return { ...page, data: page.data.map((t) => currentTransaction(ctx, t)) };
     },
   }),

@@ -10,14 +10,26 @@ import { liveCustomer } from './customers.ts';
 import { openDisputeFor } from './disputes.ts';
 import { settleDueRefunds } from './refunds.ts';
 import { emit, changedAttributes, putAndEmit } from '../lib/events.ts';
-import { failed, invalidRequest, resourceMissing, unexpectedState, type Failed, type StripeErrorBody } from '../lib/errors.ts';
+import {
+  failed,
+  invalidRequest,
+  resourceMissing,
+  unexpectedState,
+  type Failed,
+  type StripeErrorBody,
+} from '../lib/errors.ts';
 import { listOf, listPage } from '../lib/list.ts';
 import { addBalanceTransaction, cardFee } from '../lib/money.ts';
 import { op, type OpContext } from '../lib/op.ts';
 import { listParams, mergeMetadata, p, searchParams } from '../lib/params.ts';
 import { searchPage } from '../lib/search-page.ts';
 import { get, newId, nowSeconds, put, type Obj } from '../lib/store.ts';
-import { cardOfPaymentMethod, declineMessage, needsAuthentication, resolvePaymentMethod } from '../lib/test-cards.ts';
+import {
+  cardOfPaymentMethod,
+  declineMessage,
+  needsAuthentication,
+  resolvePaymentMethod,
+} from '../lib/test-cards.ts';
 
 /** Stripe's minimum charge: 50 cents (README 6); we apply it to every currency as the USD figure. */
 export const MINIMUM_AMOUNT = 50;
@@ -32,7 +44,12 @@ export function checkAmount(amount: number, param = 'amount'): void {
 /** A three-letter lower-case currency, or Stripe's 400. */
 export function checkCurrency(currency: string, param = 'currency'): string {
   const cur = currency.toLowerCase();
-  if (!/^[a-z]{3}$/.test(cur)) throw invalidRequest(`Invalid currency: ${currency}. Stripe currently supports these currencies: usd, eur, gbp, …`, param, 'parameter_invalid_string');
+  if (!/^[a-z]{3}$/.test(cur))
+    throw invalidRequest(
+      `Invalid currency: ${currency}. Stripe currently supports these currencies: usd, eur, gbp, …`,
+      param,
+      'parameter_invalid_string',
+    );
   return cur;
 }
 
@@ -74,14 +91,23 @@ export interface ChargeOutcome {
   error?: StripeErrorBody;
 }
 
-function paymentMethodDetails(pm: Obj, amount: number, incremental: boolean, authenticated: boolean): Obj {
+function paymentMethodDetails(
+  pm: Obj,
+  amount: number,
+  incremental: boolean,
+  authenticated: boolean,
+): Obj {
   const card = pm.card ?? {};
   return {
     card: {
       amount_authorized: amount,
       authorization_code: null,
       brand: card.brand ?? 'visa',
-      checks: card.checks ?? { address_line1_check: null, address_postal_code_check: null, cvc_check: null },
+      checks: card.checks ?? {
+        address_line1_check: null,
+        address_postal_code_check: null,
+        cvc_check: null,
+      },
       country: card.country ?? 'US',
       exp_month: card.exp_month ?? 12,
       exp_year: card.exp_year ?? 2034,
@@ -99,7 +125,15 @@ function paymentMethodDetails(pm: Obj, amount: number, incremental: boolean, aut
       overcapture: { maximum_amount_capturable: amount, status: 'unavailable' },
       regulated_status: card.regulated_status ?? null,
       three_d_secure: authenticated
-        ? { authentication_flow: 'challenge', electronic_commerce_indicator: '05', exemption_indicator: null, result: 'authenticated', result_reason: null, transaction_id: null, version: '2.2.0' }
+        ? {
+            authentication_flow: 'challenge',
+            electronic_commerce_indicator: '05',
+            exemption_indicator: null,
+            result: 'authenticated',
+            result_reason: null,
+            transaction_id: null,
+            version: '2.2.0',
+          }
         : null,
       transaction_link_id: null,
       wallet: null,
@@ -110,12 +144,22 @@ function paymentMethodDetails(pm: Obj, amount: number, incremental: boolean, aut
 
 const RISK_SCORE: Record<string, number> = { normal: 18, elevated: 67, highest: 85 };
 
-function outcomeOf(kind: 'authorized' | 'issuer_declined' | 'blocked', riskLevel: string, reason: string | null, message: string): Obj {
+function outcomeOf(
+  kind: 'authorized' | 'issuer_declined' | 'blocked',
+  riskLevel: string,
+  reason: string | null,
+  message: string,
+): Obj {
   return {
     advice_code: null,
     network_advice_code: null,
     network_decline_code: null,
-    network_status: kind === 'authorized' ? 'approved_by_network' : kind === 'blocked' ? 'not_sent_to_network' : 'declined_by_network',
+    network_status:
+      kind === 'authorized'
+        ? 'approved_by_network'
+        : kind === 'blocked'
+          ? 'not_sent_to_network'
+          : 'declined_by_network',
     reason,
     risk_level: riskLevel,
     risk_score: RISK_SCORE[riskLevel] ?? 18,
@@ -139,7 +183,12 @@ export function attemptCharge(c: OpContext, req: ChargeRequest): ChargeOutcome {
   const pm = req.paymentMethod;
   const card = cardOfPaymentMethod(pm);
   const capture = req.capture !== false;
-  const riskLevel = card?.radar === 'highest' || card?.radar === 'block' ? 'highest' : card?.radar === 'elevated' ? 'elevated' : 'normal';
+  const riskLevel =
+    card?.radar === 'highest' || card?.radar === 'block'
+      ? 'highest'
+      : card?.radar === 'elevated'
+        ? 'elevated'
+        : 'normal';
   const charge: Obj = {
     id: newId(ctx, 'ch_'),
     object: 'charge',
@@ -150,8 +199,26 @@ export function attemptCharge(c: OpContext, req: ChargeRequest): ChargeOutcome {
     application_fee: null,
     application_fee_amount: null,
     balance_transaction: null,
-    billing_details: structuredClone(pm.billing_details ?? { address: { city: null, country: null, line1: null, line2: null, postal_code: null, state: null }, email: null, name: null, phone: null, tax_id: null }),
-    calculated_statement_descriptor: req.statementDescriptor ?? accountOf(ctx).settings?.payments?.statement_descriptor ?? 'SEAHAVEN TEST CO',
+    billing_details: structuredClone(
+      pm.billing_details ?? {
+        address: {
+          city: null,
+          country: null,
+          line1: null,
+          line2: null,
+          postal_code: null,
+          state: null,
+        },
+        email: null,
+        name: null,
+        phone: null,
+        tax_id: null,
+      },
+    ),
+    calculated_statement_descriptor:
+      req.statementDescriptor ??
+      accountOf(ctx).settings?.payments?.statement_descriptor ??
+      'SEAHAVEN TEST CO',
     captured: false,
     created: nowSeconds(ctx),
     currency: req.currency,
@@ -169,7 +236,12 @@ export function attemptCharge(c: OpContext, req: ChargeRequest): ChargeOutcome {
     paid: false,
     payment_intent: req.paymentIntent ?? null,
     payment_method: pm.id,
-    payment_method_details: paymentMethodDetails(pm, req.amount, !capture && req.incrementalAuthorization === true, req.authenticated === true),
+    payment_method_details: paymentMethodDetails(
+      pm,
+      req.amount,
+      !capture && req.incrementalAuthorization === true,
+      req.authenticated === true,
+    ),
     receipt_email: req.receiptEmail ?? null,
     receipt_number: null,
     receipt_url: null,
@@ -191,16 +263,49 @@ export function attemptCharge(c: OpContext, req: ChargeRequest): ChargeOutcome {
   let error: StripeErrorBody | undefined;
   if (req.unauthenticatable && !req.authenticated && needsAuthentication(ctx, pm)) {
     // A 3D Secure card with nobody present to authenticate: the issuer declines it.
-    const code = req.unauthenticatable === 'off_session' ? 'authentication_required' : 'card_declined';
-    error = { type: 'card_error', code, decline_code: 'authentication_required', message: declineMessage('authentication_required') };
-    charge.outcome = outcomeOf('issuer_declined', riskLevel, 'authentication_required', 'The bank returned the decline code `authentication_required`.');
+    const code =
+      req.unauthenticatable === 'off_session' ? 'authentication_required' : 'card_declined';
+    error = {
+      type: 'card_error',
+      code,
+      decline_code: 'authentication_required',
+      message: declineMessage('authentication_required'),
+    };
+    charge.outcome = outcomeOf(
+      'issuer_declined',
+      riskLevel,
+      'authentication_required',
+      'The bank returned the decline code `authentication_required`.',
+    );
   } else if (card?.radar === 'block') {
-    error = { type: 'card_error', code: 'card_declined', decline_code: 'fraudulent', message: declineMessage('card_declined', 'fraudulent') };
-    charge.outcome = outcomeOf('blocked', 'highest', 'highest_risk_level', 'Stripe blocked this payment as too risky.');
+    error = {
+      type: 'card_error',
+      code: 'card_declined',
+      decline_code: 'fraudulent',
+      message: declineMessage('card_declined', 'fraudulent'),
+    };
+    charge.outcome = outcomeOf(
+      'blocked',
+      'highest',
+      'highest_risk_level',
+      'Stripe blocked this payment as too risky.',
+    );
   } else if (card?.decline) {
     const { code, decline_code } = card.decline;
-    error = { type: 'card_error', code, ...(decline_code ? { decline_code } : {}), message: declineMessage(code, decline_code) };
-    charge.outcome = outcomeOf('issuer_declined', riskLevel, decline_code ?? code, code === 'card_declined' ? 'The bank did not return any further details with this decline.' : `The bank returned the decline code \`${code}\`.`);
+    error = {
+      type: 'card_error',
+      code,
+      ...(decline_code ? { decline_code } : {}),
+      message: declineMessage(code, decline_code),
+    };
+    charge.outcome = outcomeOf(
+      'issuer_declined',
+      riskLevel,
+      decline_code ?? code,
+      code === 'card_declined'
+        ? 'The bank did not return any further details with this decline.'
+        : `The bank returned the decline code \`${code}\`.`,
+    );
   }
   if (error) {
     charge.failure_code = error.code;
@@ -212,7 +317,12 @@ export function attemptCharge(c: OpContext, req: ChargeRequest): ChargeOutcome {
 
   charge.status = 'succeeded';
   charge.paid = true;
-  charge.outcome = outcomeOf('authorized', riskLevel, riskLevel === 'elevated' ? 'elevated_risk_level' : null, 'Payment complete.');
+  charge.outcome = outcomeOf(
+    'authorized',
+    riskLevel,
+    riskLevel === 'elevated' ? 'elevated_risk_level' : null,
+    'Payment complete.',
+  );
   if (capture) {
     charge.captured = true;
     charge.amount_captured = req.amount;
@@ -225,7 +335,9 @@ export function attemptCharge(c: OpContext, req: ChargeRequest): ChargeOutcome {
 
 /** The balance transaction a captured card charge writes: the captured amount, Stripe's fee, pending unless bypassed. */
 function chargeBalanceTransaction(c: OpContext, charge: Obj, amount: number): Obj {
-  const pm = charge.payment_method ? get(c.ctx, 'payment_methods', charge.payment_method) : undefined;
+  const pm = charge.payment_method
+    ? get(c.ctx, 'payment_methods', charge.payment_method)
+    : undefined;
   return addBalanceTransaction(c.ctx, {
     amount,
     currency: charge.currency,
@@ -241,16 +353,38 @@ function chargeBalanceTransaction(c: OpContext, charge: Obj, amount: number): Ob
  * Capture an authorised charge: all of it, or `amount` of it (the rest is released and counts as refunded, as
  * Stripe reports it). Writes the balance transaction and `charge.captured`; a dispute card opens its dispute now.
  */
-export function captureCharge(c: OpContext, charge: Obj, amount: number | undefined, param = 'amount'): Obj {
+export function captureCharge(
+  c: OpContext,
+  charge: Obj,
+  amount: number | undefined,
+  param = 'amount',
+): Obj {
   if (charge.captured || charge.status !== 'succeeded') {
-    throw unexpectedState('charge_already_captured', `Charge ${charge.id} has already been captured.`);
+    throw unexpectedState(
+      'charge_already_captured',
+      `Charge ${charge.id} has already been captured.`,
+    );
   }
-  if (charge.refunded) throw unexpectedState('charge_expired_for_capture', `Charge ${charge.id} has been released and can no longer be captured.`);
+  if (charge.refunded)
+    throw unexpectedState(
+      'charge_expired_for_capture',
+      `Charge ${charge.id} has been released and can no longer be captured.`,
+    );
   const take = amount ?? charge.amount;
-  if (take > charge.amount) throw invalidRequest(`The amount to capture (${take}) cannot be greater than the authorized amount (${charge.amount}).`, param, 'amount_too_large');
+  if (take > charge.amount)
+    throw invalidRequest(
+      `The amount to capture (${take}) cannot be greater than the authorized amount (${charge.amount}).`,
+      param,
+      'amount_too_large',
+    );
   if (take < MINIMUM_AMOUNT && take !== charge.amount) checkAmount(take, param);
   const before = structuredClone(charge);
-  const after: Obj = { ...charge, captured: true, amount_captured: take, amount_refunded: charge.amount - take };
+  const after: Obj = {
+    ...charge,
+    captured: true,
+    amount_captured: take,
+    amount_refunded: charge.amount - take,
+  };
   after.refunded = after.amount_refunded === after.amount;
   after.balance_transaction = chargeBalanceTransaction(c, after, take).id;
   after.payment_method_details = structuredClone(charge.payment_method_details);
@@ -264,7 +398,13 @@ export function captureCharge(c: OpContext, charge: Obj, amount: number | undefi
 
 /** A payment intent whose charge was just captured: succeeded, with what was received. */
 export function intentCaptured(c: OpContext, pi: Obj, charge: Obj): Obj {
-  const after: Obj = { ...pi, status: 'succeeded', amount_capturable: 0, amount_received: charge.amount_captured, latest_charge: charge.id };
+  const after: Obj = {
+    ...pi,
+    status: 'succeeded',
+    amount_capturable: 0,
+    amount_received: charge.amount_captured,
+    latest_charge: charge.id,
+  };
   putAndEmit(c, 'payment_intents', after, 'payment_intent.succeeded');
   return after;
 }
@@ -290,7 +430,14 @@ export function defaultPaymentMethodOf(ctx: Ctx, customer: Obj): Obj | undefined
 }
 
 const shippingParam = p.obj({
-  address: p.obj({ city: p.string(), country: p.string(), line1: p.string(), line2: p.string(), postal_code: p.string(), state: p.string() }),
+  address: p.obj({
+    city: p.string(),
+    country: p.string(),
+    line1: p.string(),
+    line2: p.string(),
+    postal_code: p.string(),
+    state: p.string(),
+  }),
   carrier: p.string(),
   name: p.string(),
   phone: p.string(),
@@ -301,7 +448,14 @@ function shippingOf(s: Obj | null | undefined): Obj | null {
   if (!s) return null;
   const a = s.address ?? {};
   return {
-    address: { city: a.city ?? null, country: a.country ?? null, line1: a.line1 ?? null, line2: a.line2 ?? null, postal_code: a.postal_code ?? null, state: a.state ?? null },
+    address: {
+      city: a.city ?? null,
+      country: a.country ?? null,
+      line1: a.line1 ?? null,
+      line2: a.line2 ?? null,
+      postal_code: a.postal_code ?? null,
+      state: a.state ?? null,
+    },
     carrier: s.carrier ?? null,
     name: s.name ?? null,
     phone: s.phone ?? null,
@@ -343,11 +497,20 @@ export const chargesOps = [
       if (params.source) pm = resolvePaymentMethod(c, params.source, 'source');
       else if (customer) pm = defaultPaymentMethodOf(ctx, customer);
       if (pm === undefined) {
-        if (customer) throw invalidRequest('Cannot charge a customer that has no active card', 'card', 'missing');
+        if (customer)
+          throw invalidRequest(
+            'Cannot charge a customer that has no active card',
+            'card',
+            'missing',
+          );
         throw invalidRequest('Must provide source or customer.', undefined, 'parameter_missing');
       }
       if (customer && pm.customer && pm.customer !== customer.id) {
-        throw invalidRequest(`Customer ${customer.id} does not have a linked source with ID ${pm.id}.`, 'source', 'missing');
+        throw invalidRequest(
+          `Customer ${customer.id} does not have a linked source with ID ${pm.id}.`,
+          'source',
+          'missing',
+        );
       }
       const out = attemptCharge(c, {
         amount: params.amount,
@@ -396,7 +559,10 @@ export const chargesOps = [
       const after = structuredClone(before);
       if (params.customer !== undefined && params.customer !== null) {
         if (before.customer && before.customer !== params.customer) {
-          throw invalidRequest(`Charge ${before.id} already belongs to customer ${before.customer}; a charge's customer can only be set once.`, 'customer');
+          throw invalidRequest(
+            `Charge ${before.id} already belongs to customer ${before.customer}; a charge's customer can only be set once.`,
+            'customer',
+          );
         }
         after.customer = liveCustomer(c.ctx, params.customer).id;
       }
@@ -404,8 +570,13 @@ export const chargesOps = [
       if (params.receipt_email !== undefined) after.receipt_email = params.receipt_email;
       if (params.transfer_group !== undefined) after.transfer_group = params.transfer_group;
       if (params.shipping !== undefined) after.shipping = shippingOf(params.shipping);
-      if (params.fraud_details) after.fraud_details = { ...after.fraud_details, user_report: params.fraud_details.user_report };
-      if (params.metadata !== undefined) after.metadata = mergeMetadata(after.metadata ?? {}, params.metadata);
+      if (params.fraud_details)
+        after.fraud_details = {
+          ...after.fraud_details,
+          user_report: params.fraud_details.user_report,
+        };
+      if (params.metadata !== undefined)
+        after.metadata = mergeMetadata(after.metadata ?? {}, params.metadata);
       put(c.ctx, 'charges', after);
       const changed = changedAttributes(before, after);
       if (Object.keys(changed).length > 0) emit(c, 'charge.updated', after, changed);
@@ -416,14 +587,24 @@ export const chargesOps = [
     id: 'GetCharges',
     method: 'GET',
     path: '/v1/charges',
-    params: { ...listParams, customer: p.string(), payment_intent: p.string(), transfer_group: p.string() },
+    params: {
+      ...listParams,
+      customer: p.string(),
+      payment_intent: p.string(),
+      transfer_group: p.string(),
+    },
     run(c, params) {
       settleDueRefunds(c);
       const where: [string, ...string[]][] = [];
       if (params.customer) where.push(['customer = ?', params.customer]);
       if (params.payment_intent) where.push(['payment_intent = ?', params.payment_intent]);
-      const page = listPage(c.ctx, 'charges', params, { url: '/v1/charges', what: 'charge', where });
-      if (params.transfer_group) page.data = page.data.filter((ch) => ch.transfer_group === params.transfer_group);
+      const page = listPage(c.ctx, 'charges', params, {
+        url: '/v1/charges',
+        what: 'charge',
+        where,
+      });
+      if (params.transfer_group)
+        page.data = page.data.filter((ch) => ch.transfer_group === params.transfer_group);
       return page;
     },
   }),
@@ -453,7 +634,9 @@ export const chargesOps = [
       if (params.receipt_email !== undefined) charge.receipt_email = params.receipt_email;
       const captured = captureCharge(c, charge, params.amount ?? undefined);
       // A payment intent's charge captured here moves its intent along too, so the two stay in step.
-      const pi = charge.payment_intent ? get(c.ctx, 'payment_intents', charge.payment_intent) : undefined;
+      const pi = charge.payment_intent
+        ? get(c.ctx, 'payment_intents', charge.payment_intent)
+        : undefined;
       if (pi) intentCaptured(c, pi, captured);
       return captured;
     },

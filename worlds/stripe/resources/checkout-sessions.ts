@@ -15,7 +15,14 @@
  */
 import type { Ctx } from '../../../kit/index.ts';
 import { emit, changedAttributes } from '../lib/events.ts';
-import { failed, invalidRequest, isFailed, resourceMissing, type Failed, type StripeErrorBody } from '../lib/errors.ts';
+import {
+  failed,
+  invalidRequest,
+  isFailed,
+  resourceMissing,
+  type Failed,
+  type StripeErrorBody,
+} from '../lib/errors.ts';
 import { listOf, listPage } from '../lib/list.ts';
 import { op, type OpContext } from '../lib/op.ts';
 import { listParams, mergeMetadata, p } from '../lib/params.ts';
@@ -24,17 +31,36 @@ import { get, newId, nowSeconds, put, rows, type Obj } from '../lib/store.ts';
 import { resolvePaymentMethod } from '../lib/test-cards.ts';
 import { checkAmount } from './charges.ts';
 import { liveCustomer } from './customers.ts';
-import { authenticatePaymentIntent, confirmPaymentIntent, createPaymentIntent } from './payment-intents.ts';
+import {
+  authenticatePaymentIntent,
+  confirmPaymentIntent,
+  createPaymentIntent,
+} from './payment-intents.ts';
 import { attachPaymentMethod } from './payment-methods.ts';
 import { completeAuthentication } from './setup-intents.ts';
-import { hasRecurring, lineItemPriceData, lineItemsOf, mustPaymentLink, nestedPage, storedItems, withoutLineItems } from './payment-links.ts';
+import {
+  hasRecurring,
+  lineItemPriceData,
+  lineItemsOf,
+  mustPaymentLink,
+  nestedPage,
+  storedItems,
+  withoutLineItems,
+} from './payment-links.ts';
 
 const HOUR = 3600;
 
 /** Fields a session keeps for its completion that Stripe does not show on the session. */
 const PRIVATE = ['payment_intent_data', 'subscription_data', 'setup_intent_data'] as const;
 
-const address = p.obj({ city: p.string(), country: p.string(), line1: p.string(), line2: p.string(), postal_code: p.string(), state: p.string() });
+const address = p.obj({
+  city: p.string(),
+  country: p.string(),
+  line1: p.string(),
+  line2: p.string(),
+  postal_code: p.string(),
+  state: p.string(),
+});
 
 /** Parameters Stripe takes for page features the world has no counterpart for (tax, consent, shipping, branding). */
 const accepted = {
@@ -91,7 +117,17 @@ const createParams = {
   customer_creation: p.enum('always', 'if_required'),
   customer_email: p.string(512),
   expires_at: p.int(),
-  line_items: p.arr(p.obj({ price: p.string(), price_data: lineItemPriceData, quantity: p.int(), adjustable_quantity: p.obj({ enabled: p.bool().req(), maximum: p.int(1), minimum: p.int(0) }), tax_rates: p.arr(p.string()), dynamic_tax_rates: p.arr(p.string()), metadata: p.metadata() })),
+  line_items: p.arr(
+    p.obj({
+      price: p.string(),
+      price_data: lineItemPriceData,
+      quantity: p.int(),
+      adjustable_quantity: p.obj({ enabled: p.bool().req(), maximum: p.int(1), minimum: p.int(0) }),
+      tax_rates: p.arr(p.string()),
+      dynamic_tax_rates: p.arr(p.string()),
+      metadata: p.metadata(),
+    }),
+  ),
   locale: p.string(),
   metadata: p.metadata(),
   mode: p.enum('payment', 'setup', 'subscription').req(),
@@ -100,19 +136,49 @@ const createParams = {
   payment_method_types: p.arr(p.string()),
   phone_number_collection: p.obj({ enabled: p.bool().req() }),
   return_url: p.string(5000),
-  setup_intent_data: p.obj({ description: p.string(1000), metadata: p.metadata(), on_behalf_of: p.string() }),
+  setup_intent_data: p.obj({
+    description: p.string(1000),
+    metadata: p.metadata(),
+    on_behalf_of: p.string(),
+  }),
   submit_type: p.enum('auto', 'book', 'donate', 'pay', 'subscribe'),
-  subscription_data: p.obj({ description: p.string(500), metadata: p.metadata(), trial_period_days: p.int(1), trial_end: p.int(), billing_cycle_anchor: p.int(), default_tax_rates: p.arr(p.string()), application_fee_percent: p.num(0, 100), billing_mode: p.any(), invoice_settings: p.any(), on_behalf_of: p.string(), proration_behavior: p.enum('create_prorations', 'none'), transfer_data: p.any(), trial_settings: p.any() }),
+  subscription_data: p.obj({
+    description: p.string(500),
+    metadata: p.metadata(),
+    trial_period_days: p.int(1),
+    trial_end: p.int(),
+    billing_cycle_anchor: p.int(),
+    default_tax_rates: p.arr(p.string()),
+    application_fee_percent: p.num(0, 100),
+    billing_mode: p.any(),
+    invoice_settings: p.any(),
+    on_behalf_of: p.string(),
+    proration_behavior: p.enum('create_prorations', 'none'),
+    transfer_data: p.any(),
+    trial_settings: p.any(),
+  }),
   success_url: p.string(5000),
   ui_mode: p.enum('custom', 'embedded', 'hosted'),
 };
 
 const completeParams = {
   payment_method: p.string(),
-  customer_details: p.obj({ email: p.string(512), name: p.string(256), phone: p.string(20), address }),
+  customer_details: p.obj({
+    email: p.string(512),
+    name: p.string(256),
+    phone: p.string(20),
+    address,
+  }),
 };
 
-const noAddress = () => ({ city: null, country: null, line1: null, line2: null, postal_code: null, state: null });
+const noAddress = () => ({
+  city: null,
+  country: null,
+  line1: null,
+  line2: null,
+  postal_code: null,
+  state: null,
+});
 
 /** A session as Stripe shows it: without what only its completion reads, `line_items` only when asked for. */
 function shown(ctx: Ctx, session: Obj, expand?: string[]): Obj {
@@ -146,7 +212,8 @@ function expire(c: OpContext, session: Obj): Obj {
 }
 
 function checkUrl(url: string | null | undefined, param: string): void {
-  if (url && !/^https?:\/\/\S+$/.test(url)) throw invalidRequest('Not a valid URL', param, 'url_invalid');
+  if (url && !/^https?:\/\/\S+$/.test(url))
+    throw invalidRequest('Not a valid URL', param, 'url_invalid');
 }
 
 /** What a new session is made of: the checked create parameters, or a payment link's settings. */
@@ -160,35 +227,91 @@ interface SessionInput extends Record<string, any> {
 function createSession(c: OpContext, input: SessionInput): Obj {
   const ctx = c.ctx;
   const { mode, items } = input;
-  if (input.customer && input.customer_email) throw invalidRequest('You may only specify one of these parameters: customer, customer_email.', 'customer_email');
+  if (input.customer && input.customer_email)
+    throw invalidRequest(
+      'You may only specify one of these parameters: customer, customer_email.',
+      'customer_email',
+    );
   const customer = input.customer ? liveCustomer(ctx, input.customer).id : null;
   checkUrl(input.success_url, 'success_url');
   checkUrl(input.cancel_url, 'cancel_url');
   const uiMode = input.ui_mode ?? 'hosted';
-  if (uiMode !== 'hosted' && input.success_url) throw invalidRequest(`success_url cannot be used with ui_mode=${uiMode}; use return_url.`, 'success_url');
-  if (uiMode === 'hosted' && input.return_url) throw invalidRequest('return_url can only be used with ui_mode=embedded or custom.', 'return_url');
+  if (uiMode !== 'hosted' && input.success_url)
+    throw invalidRequest(
+      `success_url cannot be used with ui_mode=${uiMode}; use return_url.`,
+      'success_url',
+    );
+  if (uiMode === 'hosted' && input.return_url)
+    throw invalidRequest(
+      'return_url can only be used with ui_mode=embedded or custom.',
+      'return_url',
+    );
   if (input.payment_method_types) {
     const other = input.payment_method_types.find((t: string) => t !== 'card');
-    if (other) throw invalidRequest(`The payment method type "${other}" is not available in this test-mode account; use "card".`, 'payment_method_types', 'payment_method_unactivated');
+    if (other)
+      throw invalidRequest(
+        `The payment method type "${other}" is not available in this test-mode account; use "card".`,
+        'payment_method_types',
+        'payment_method_unactivated',
+      );
   }
   if (mode === 'setup') {
-    if (items.length > 0) throw invalidRequest('You cannot pass `line_items` in `setup` mode.', 'line_items');
+    if (items.length > 0)
+      throw invalidRequest('You cannot pass `line_items` in `setup` mode.', 'line_items');
   } else {
-    if (items.length === 0) throw invalidRequest(`\`line_items\` is required in \`${mode}\` mode.`, 'line_items', 'parameter_missing');
-    if (mode === 'payment' && hasRecurring(items)) throw invalidRequest('You must be in `subscription` mode to use recurring prices; the prices of `line_items` here bill on a schedule.', 'line_items');
-    if (mode === 'subscription' && !hasRecurring(items)) throw invalidRequest('You must specify at least one recurring price in `subscription` mode when using prices.', 'line_items');
+    if (items.length === 0)
+      throw invalidRequest(
+        `\`line_items\` is required in \`${mode}\` mode.`,
+        'line_items',
+        'parameter_missing',
+      );
+    if (mode === 'payment' && hasRecurring(items))
+      throw invalidRequest(
+        'You must be in `subscription` mode to use recurring prices; the prices of `line_items` here bill on a schedule.',
+        'line_items',
+      );
+    if (mode === 'subscription' && !hasRecurring(items))
+      throw invalidRequest(
+        'You must specify at least one recurring price in `subscription` mode when using prices.',
+        'line_items',
+      );
   }
-  if (mode !== 'payment' && input.payment_intent_data) throw invalidRequest('payment_intent_data can only be used in `payment` mode.', 'payment_intent_data');
-  if (mode !== 'subscription' && input.subscription_data) throw invalidRequest('subscription_data can only be used in `subscription` mode.', 'subscription_data');
-  if (mode !== 'setup' && input.setup_intent_data) throw invalidRequest('setup_intent_data can only be used in `setup` mode.', 'setup_intent_data');
-  if (mode !== 'payment' && input.customer_creation) throw invalidRequest('customer_creation can only be used in `payment` mode.', 'customer_creation');
-  const currency = items[0]?.currency ?? (input.currency ? String(input.currency).toLowerCase() : null);
-  if (input.currency && currency !== String(input.currency).toLowerCase()) throw invalidRequest(`The currency (${input.currency}) does not match the line items' currency (${currency}).`, 'currency');
+  if (mode !== 'payment' && input.payment_intent_data)
+    throw invalidRequest(
+      'payment_intent_data can only be used in `payment` mode.',
+      'payment_intent_data',
+    );
+  if (mode !== 'subscription' && input.subscription_data)
+    throw invalidRequest(
+      'subscription_data can only be used in `subscription` mode.',
+      'subscription_data',
+    );
+  if (mode !== 'setup' && input.setup_intent_data)
+    throw invalidRequest(
+      'setup_intent_data can only be used in `setup` mode.',
+      'setup_intent_data',
+    );
+  if (mode !== 'payment' && input.customer_creation)
+    throw invalidRequest(
+      'customer_creation can only be used in `payment` mode.',
+      'customer_creation',
+    );
+  const currency =
+    items[0]?.currency ?? (input.currency ? String(input.currency).toLowerCase() : null);
+  if (input.currency && currency !== String(input.currency).toLowerCase())
+    throw invalidRequest(
+      `The currency (${input.currency}) does not match the line items' currency (${currency}).`,
+      'currency',
+    );
   const subtotal = items.reduce((sum, x) => sum + x.amount_subtotal, 0);
   if (mode === 'payment') checkAmount(subtotal, 'line_items');
   const now = nowSeconds(ctx);
   const expiresAt = input.expires_at ?? now + 24 * HOUR;
-  if (expiresAt < now + HOUR / 2 || expiresAt > now + 24 * HOUR) throw invalidRequest('The `expires_at` timestamp must be between 30 minutes and 24 hours from the Checkout Session creation.', 'expires_at');
+  if (expiresAt < now + HOUR / 2 || expiresAt > now + 24 * HOUR)
+    throw invalidRequest(
+      'The `expires_at` timestamp must be between 30 minutes and 24 hours from the Checkout Session creation.',
+      'expires_at',
+    );
   const id = newId(ctx, 'cs_test_');
   const customerObj = customer ? get(ctx, 'customers', customer) : undefined;
   const session: Obj = {
@@ -211,17 +334,40 @@ function createSession(c: OpContext, input: SessionInput): Obj {
     currency,
     currency_conversion: null,
     custom_fields: [],
-    custom_text: { after_submit: null, shipping_address: null, submit: null, terms_of_service_acceptance: null },
+    custom_text: {
+      after_submit: null,
+      shipping_address: null,
+      submit: null,
+      terms_of_service_acceptance: null,
+    },
     customer,
     customer_account: null,
     customer_creation: mode === 'payment' ? (input.customer_creation ?? 'if_required') : null,
-    customer_details: customerObj ? detailsOf(customerObj.email ?? null, customerObj) : input.customer_email ? detailsOf(input.customer_email) : null,
+    customer_details: customerObj
+      ? detailsOf(customerObj.email ?? null, customerObj)
+      : input.customer_email
+        ? detailsOf(input.customer_email)
+        : null,
     customer_email: input.customer_email ?? null,
     discounts: [],
     expires_at: expiresAt,
     integration_identifier: null,
     invoice: null,
-    invoice_creation: mode === 'payment' ? { enabled: false, invoice_data: { account_tax_ids: null, custom_fields: null, description: null, footer: null, issuer: null, metadata: {}, rendering_options: null } } : null,
+    invoice_creation:
+      mode === 'payment'
+        ? {
+            enabled: false,
+            invoice_data: {
+              account_tax_ids: null,
+              custom_fields: null,
+              description: null,
+              footer: null,
+              issuer: null,
+              metadata: {},
+              rendering_options: null,
+            },
+          }
+        : null,
     livemode: false,
     locale: input.locale ?? null,
     managed_payments: null,
@@ -230,15 +376,24 @@ function createSession(c: OpContext, input: SessionInput): Obj {
     origin_context: null,
     payment_intent: null,
     payment_link: input.payment_link ?? null,
-    payment_method_collection: mode === 'setup' ? null : (input.payment_method_collection ?? 'always'),
+    payment_method_collection:
+      mode === 'setup' ? null : (input.payment_method_collection ?? 'always'),
     payment_method_configuration_details: null,
     payment_method_options: {},
-    payment_method_types: input.payment_method_types?.length ? input.payment_method_types : ['card'],
+    payment_method_types: input.payment_method_types?.length
+      ? input.payment_method_types
+      : ['card'],
     payment_status: mode === 'setup' ? 'no_payment_required' : 'unpaid',
     permissions: null,
     phone_number_collection: { enabled: input.phone_number_collection?.enabled ?? false },
     recovered_from: null,
-    saved_payment_method_options: customer ? { allow_redisplay_filters: ['always'], payment_method_remove: 'disabled', payment_method_save: null } : null,
+    saved_payment_method_options: customer
+      ? {
+          allow_redisplay_filters: ['always'],
+          payment_method_remove: 'disabled',
+          payment_method_save: null,
+        }
+      : null,
     setup_intent: null,
     shipping_address_collection: null,
     shipping_cost: null,
@@ -247,7 +402,8 @@ function createSession(c: OpContext, input: SessionInput): Obj {
     submit_type: input.submit_type ?? null,
     subscription: null,
     success_url: input.success_url ?? null,
-    total_details: mode === 'setup' ? null : { amount_discount: 0, amount_shipping: 0, amount_tax: 0 },
+    total_details:
+      mode === 'setup' ? null : { amount_discount: 0, amount_shipping: 0, amount_tax: 0 },
     ui_mode: uiMode,
     url: uiMode === 'hosted' ? `https://checkout.stripe.com/c/pay/${id}` : null,
     wallet_options: null,
@@ -282,15 +438,31 @@ function buyerOf(c: OpContext, session: Obj, given: Obj | null | undefined): Obj
   if (email) params.email = email;
   for (const k of ['name', 'phone', 'address'] as const) if (given?.[k]) params[k] = given[k];
   const made = runOp(c.ctx, 'PostCustomers', params);
-  if (!made.ok) throw invalidRequest(`customer_details: ${made.message}`, `customer_details[${String(made.error.param ?? 'email')}]`);
+  if (!made.ok)
+    throw invalidRequest(
+      `customer_details: ${made.message}`,
+      `customer_details[${String(made.error.param ?? 'email')}]`,
+    );
   return made.body;
 }
 
 /** 402 for a card that could not pay or be saved: the decline as the payment or setup reported it. */
 function notCompleted(error: Obj): Failed {
   const code = typeof error.code === 'string' ? error.code : 'card_declined';
-  const body: StripeErrorBody = { type: 'card_error', code, message: typeof error.message === 'string' ? error.message : 'Your card was declined.', param: 'payment_method' };
-  for (const k of ['decline_code', 'charge', 'payment_intent', 'setup_intent', 'payment_method'] as const) if (error[k] !== undefined && error[k] !== null) (body as Obj)[k] = error[k];
+  const body: StripeErrorBody = {
+    type: 'card_error',
+    code,
+    message: typeof error.message === 'string' ? error.message : 'Your card was declined.',
+    param: 'payment_method',
+  };
+  for (const k of [
+    'decline_code',
+    'charge',
+    'payment_intent',
+    'setup_intent',
+    'payment_method',
+  ] as const)
+    if (error[k] !== undefined && error[k] !== null) (body as Obj)[k] = error[k];
   return failed(402, body);
 }
 
@@ -301,13 +473,22 @@ function notCompleted(error: Obj): Failed {
  */
 function completeSession(c: OpContext, start: Obj, params: Record<string, any>): Obj | Failed {
   const ctx = c.ctx;
-  if (start.status !== 'open') throw invalidRequest(`This Checkout Session is ${start.status}; only an open session can be completed.`, 'session', 'checkout_session_unexpected_state');
+  if (start.status !== 'open')
+    throw invalidRequest(
+      `This Checkout Session is ${start.status}; only an open session can be completed.`,
+      'session',
+      'checkout_session_unexpected_state',
+    );
   const buyer = buyerOf(c, start, params.customer_details);
   const session = structuredClone(start);
   session.customer = buyer.id;
   session.customer_details = detailsOf(params.customer_details?.email ?? buyer.email ?? null, {
     ...buyer,
-    ...Object.fromEntries(Object.entries(params.customer_details ?? {}).filter(([, v]) => v !== null && v !== undefined)),
+    ...Object.fromEntries(
+      Object.entries(params.customer_details ?? {}).filter(
+        ([, v]) => v !== null && v !== undefined,
+      ),
+    ),
   });
   const pmRef: string = params.payment_method ?? 'pm_card_visa';
   const stayOpen = (error: Obj): Failed => {
@@ -335,13 +516,22 @@ function completeSession(c: OpContext, start: Obj, params: Record<string, any>):
     session.payment_intent = pi.id;
     let out = confirmPaymentIntent(c, pi);
     // The buyer is on the page: a 3D Secure challenge is passed there.
-    if (!isFailed(out) && out.status === 'requires_action') out = authenticatePaymentIntent(c, out.id, 'succeed');
+    if (!isFailed(out) && out.status === 'requires_action')
+      out = authenticatePaymentIntent(c, out.id, 'succeed');
     if (isFailed(out)) return stayOpen(out.error as Obj);
     if (out.status === 'requires_payment_method') return stayOpen(out.last_payment_error ?? {});
     session.payment_status = 'paid';
   } else if (session.mode === 'setup') {
     const data = session.setup_intent_data ?? {};
-    const made = runOp(ctx, 'PostSetupIntents', { customer: buyer.id, payment_method: pmRef, confirm: true, usage: 'off_session', payment_method_types: ['card'], ...(data.description ? { description: data.description } : {}), ...(data.metadata ? { metadata: data.metadata } : {}) });
+    const made = runOp(ctx, 'PostSetupIntents', {
+      customer: buyer.id,
+      payment_method: pmRef,
+      confirm: true,
+      usage: 'off_session',
+      payment_method_types: ['card'],
+      ...(data.description ? { description: data.description } : {}),
+      ...(data.metadata ? { metadata: data.metadata } : {}),
+    });
     if (!made.ok) {
       if (made.status !== 402) throw invalidRequest(made.message, 'payment_method');
       return stayOpen(made.error);
@@ -355,7 +545,10 @@ function completeSession(c: OpContext, start: Obj, params: Record<string, any>):
     const started = startSubscription(c, session, buyer, pmRef);
     if (isFailed(started)) return stayOpen(started.error as Obj);
     session.subscription = started.id;
-    session.invoice = typeof started.latest_invoice === 'string' ? started.latest_invoice : (started.latest_invoice?.id ?? null);
+    session.invoice =
+      typeof started.latest_invoice === 'string'
+        ? started.latest_invoice
+        : (started.latest_invoice?.id ?? null);
     session.payment_status = started.status === 'trialing' ? 'no_payment_required' : 'paid';
   }
   session.status = 'complete';
@@ -371,11 +564,19 @@ function completeSession(c: OpContext, start: Obj, params: Record<string, any>):
  */
 function startSubscription(c: OpContext, session: Obj, buyer: Obj, pmRef: string): Obj | Failed {
   const ctx = c.ctx;
-  const pm = attachPaymentMethod(c, resolvePaymentMethod(c, pmRef, 'payment_method'), buyer, 'payment_method');
+  const pm = attachPaymentMethod(
+    c,
+    resolvePaymentMethod(c, pmRef, 'payment_method'),
+    buyer,
+    'payment_method',
+  );
   const data = session.subscription_data ?? {};
   const params: Obj = {
     customer: buyer.id,
-    items: (session.line_items?.data ?? []).map((x: Obj) => ({ price: x.price.id, quantity: x.quantity })),
+    items: (session.line_items?.data ?? []).map((x: Obj) => ({
+      price: x.price.id,
+      quantity: x.quantity,
+    })),
     default_payment_method: pm.id,
   };
   if (data.metadata) params.metadata = data.metadata;
@@ -388,7 +589,11 @@ function startSubscription(c: OpContext, session: Obj, buyer: Obj, pmRef: string
     throw invalidRequest(`The subscription could not be started: ${made.message}`, 'session');
   }
   if (made.body.status === 'incomplete' || made.body.status === 'incomplete_expired') {
-    return failed(402, { type: 'card_error', code: 'card_declined', message: `The first invoice of subscription ${made.body.id} could not be paid with this card.` });
+    return failed(402, {
+      type: 'card_error',
+      code: 'card_declined',
+      message: `The first invoice of subscription ${made.body.id} could not be paid with this card.`,
+    });
   }
   return made.body;
 }
@@ -399,7 +604,8 @@ function countCompletion(c: OpContext, linkId: string): void {
   if (!before?.restrictions?.completed_sessions) return;
   const after = structuredClone(before);
   after.restrictions.completed_sessions.count += 1;
-  if (after.restrictions.completed_sessions.count >= after.restrictions.completed_sessions.limit) after.active = false;
+  if (after.restrictions.completed_sessions.count >= after.restrictions.completed_sessions.limit)
+    after.active = false;
   put(c.ctx, 'payment_links', after);
   const url = `/v1/payment_links/${linkId}/line_items`;
   const shownBefore = withoutLineItems(c.ctx, before, undefined, url);
@@ -409,14 +615,20 @@ function countCompletion(c: OpContext, linkId: string): void {
 
 /** A visit to a payment link's URL: a new open session with the link's items and settings. */
 function sessionFromLink(c: OpContext, link: Obj): Obj {
-  if (!link.active) throw invalidRequest(link.inactive_message ?? `The payment link ${link.id} is no longer active.`, 'payment_link', 'payment_link_inactive');
+  if (!link.active)
+    throw invalidRequest(
+      link.inactive_message ?? `The payment link ${link.id} is no longer active.`,
+      'payment_link',
+      'payment_link_inactive',
+    );
   const items: Obj[] = storedItems(c.ctx, link).map((x) => ({ ...x, id: newId(c.ctx, 'li_') }));
   const subscription = hasRecurring(items);
   return createSession(c, {
     mode: subscription ? 'subscription' : 'payment',
     items,
     payment_link: link.id,
-    success_url: link.after_completion?.type === 'redirect' ? link.after_completion.redirect.url : null,
+    success_url:
+      link.after_completion?.type === 'redirect' ? link.after_completion.redirect.url : null,
     metadata: link.metadata,
     customer_creation: subscription ? undefined : link.customer_creation,
     allow_promotion_codes: link.allow_promotion_codes,
@@ -425,7 +637,14 @@ function sessionFromLink(c: OpContext, link: Obj): Obj {
     submit_type: link.submit_type === 'auto' ? null : link.submit_type,
     payment_method_collection: link.payment_method_collection,
     payment_intent_data: subscription ? null : link.payment_intent_data,
-    subscription_data: subscription && link.subscription_data ? { description: link.subscription_data.description, metadata: link.subscription_data.metadata, trial_period_days: link.subscription_data.trial_period_days } : null,
+    subscription_data:
+      subscription && link.subscription_data
+        ? {
+            description: link.subscription_data.description,
+            metadata: link.subscription_data.metadata,
+            trial_period_days: link.subscription_data.trial_period_days,
+          }
+        : null,
   });
 }
 
@@ -461,13 +680,23 @@ export const checkoutSessionsOps = [
     id: 'PostCheckoutSessionsSession',
     method: 'POST',
     path: '/v1/checkout/sessions/{session}',
-    params: { metadata: p.metadata(), collected_information: p.any(), shipping_options: p.any(), line_items: p.any() },
+    params: {
+      metadata: p.metadata(),
+      collected_information: p.any(),
+      shipping_options: p.any(),
+      line_items: p.any(),
+    },
     run(c, params, path) {
       expireDueSessions(c);
       const before = mustSession(c.ctx, path.session);
-      if (params.line_items !== undefined) throw invalidRequest('line_items can only be updated on sessions with ui_mode=custom and adjustable line items.', 'line_items');
+      if (params.line_items !== undefined)
+        throw invalidRequest(
+          'line_items can only be updated on sessions with ui_mode=custom and adjustable line items.',
+          'line_items',
+        );
       const after = structuredClone(before);
-      if (params.metadata !== undefined) after.metadata = mergeMetadata(before.metadata ?? {}, params.metadata);
+      if (params.metadata !== undefined)
+        after.metadata = mergeMetadata(before.metadata ?? {}, params.metadata);
       put(c.ctx, 'checkout_sessions', after);
       // Stripe has no `checkout.session.updated` event.
       return shown(c.ctx, after, params.expand);
@@ -490,11 +719,26 @@ export const checkoutSessionsOps = [
     run(c, params) {
       expireDueSessions(c);
       const where: [string, ...string[]][] = [];
-      for (const k of ['status', 'customer', 'payment_intent', 'payment_link', 'subscription'] as const) {
+      for (const k of [
+        'status',
+        'customer',
+        'payment_intent',
+        'payment_link',
+        'subscription',
+      ] as const) {
         if (params[k]) where.push([`${k} = ?`, params[k]]);
       }
-      if (params.customer_details?.email) where.push(["json_extract(data, '$.customer_details.email') = ?", params.customer_details.email]);
-      return listPage(c.ctx, 'checkout_sessions', params, { url: '/v1/checkout/sessions', what: 'checkout.session', where, map: (o) => shown(c.ctx, o) });
+      if (params.customer_details?.email)
+        where.push([
+          "json_extract(data, '$.customer_details.email') = ?",
+          params.customer_details.email,
+        ]);
+      return listPage(c.ctx, 'checkout_sessions', params, {
+        url: '/v1/checkout/sessions',
+        what: 'checkout.session',
+        where,
+        map: (o) => shown(c.ctx, o),
+      });
     },
   }),
   op({
@@ -505,7 +749,11 @@ export const checkoutSessionsOps = [
     run(c, params, path) {
       expireDueSessions(c);
       const session = mustSession(c.ctx, path.session);
-      if (session.status !== 'open') throw invalidRequest(`Only Checkout Sessions with a status in ["open"] can be expired. This session has a status of ${session.status}.`, 'session');
+      if (session.status !== 'open')
+        throw invalidRequest(
+          `Only Checkout Sessions with a status in ["open"] can be expired. This session has a status of ${session.status}.`,
+          'session',
+        );
       return shown(c.ctx, expire(c, session), params.expand);
     },
   }),

@@ -16,13 +16,17 @@ import { nowSeconds, put, type Obj } from '../lib/store.ts';
 function isValid(ctx: Ctx, coupon: Obj, deleted: boolean): boolean {
   if (deleted) return false;
   if (coupon.redeem_by !== null && coupon.redeem_by <= nowSeconds(ctx)) return false;
-  if (coupon.max_redemptions !== null && coupon.times_redeemed >= coupon.max_redemptions) return false;
+  if (coupon.max_redemptions !== null && coupon.times_redeemed >= coupon.max_redemptions)
+    return false;
   return true;
 }
 
 /** A stored coupon as the API shows it now: `valid` follows the clock and the redemption count. */
 function readCoupon(ctx: Ctx, id: string): { coupon: Obj; deleted: boolean } | undefined {
-  const row = ctx.db.one<{ data: string; deleted: number }>('SELECT data, deleted FROM coupons WHERE id = ?', id);
+  const row = ctx.db.one<{ data: string; deleted: number }>(
+    'SELECT data, deleted FROM coupons WHERE id = ?',
+    id,
+  );
   if (!row) return undefined;
   const coupon = JSON.parse(row.data) as Obj;
   coupon.valid = isValid(ctx, coupon, row.deleted === 1);
@@ -39,7 +43,13 @@ export function liveCoupon(ctx: Ctx, id: string, param = 'coupon'): Obj {
 /** A coupon that can be applied now, or the 400 Stripe gives for an expired or used-up one. */
 export function redeemableCoupon(ctx: Ctx, id: string, param = 'coupon'): Obj {
   const coupon = liveCoupon(ctx, id, param);
-  if (!coupon.valid) throw new StripeError(400, { type: 'invalid_request_error', code: 'coupon_expired', message: `Coupon expired: ${id}`, param });
+  if (!coupon.valid)
+    throw new StripeError(400, {
+      type: 'invalid_request_error',
+      code: 'coupon_expired',
+      message: `Coupon expired: ${id}`,
+      param,
+    });
   return coupon;
 }
 
@@ -76,19 +86,49 @@ export const couponsOps = [
       const ctx = c.ctx;
       const hasPercent = params.percent_off !== undefined && params.percent_off !== null;
       const hasAmount = params.amount_off !== undefined && params.amount_off !== null;
-      if (hasPercent && hasAmount) throw invalidRequest('You may only specify one of these parameters: amount_off, percent_off.', 'amount_off');
-      if (!hasPercent && !hasAmount) throw invalidRequest('You must specify either `percent_off` or `amount_off` when creating a coupon.', 'percent_off', 'parameter_missing');
-      if (hasPercent && !(params.percent_off > 0 && params.percent_off <= 100)) throw invalidRequest('Invalid percent_off: must be greater than 0 and at most 100.', 'percent_off', 'parameter_invalid_float');
+      if (hasPercent && hasAmount)
+        throw invalidRequest(
+          'You may only specify one of these parameters: amount_off, percent_off.',
+          'amount_off',
+        );
+      if (!hasPercent && !hasAmount)
+        throw invalidRequest(
+          'You must specify either `percent_off` or `amount_off` when creating a coupon.',
+          'percent_off',
+          'parameter_missing',
+        );
+      if (hasPercent && !(params.percent_off > 0 && params.percent_off <= 100))
+        throw invalidRequest(
+          'Invalid percent_off: must be greater than 0 and at most 100.',
+          'percent_off',
+          'parameter_invalid_float',
+        );
       const currency = params.currency ? String(params.currency).toLowerCase() : null;
       if (hasAmount && !currency) throw parameterMissing('currency');
-      if (currency && !CURRENCY.test(currency)) throw invalidRequest(`Invalid currency: ${params.currency}`, 'currency', 'parameter_invalid_string');
+      if (currency && !CURRENCY.test(currency))
+        throw invalidRequest(
+          `Invalid currency: ${params.currency}`,
+          'currency',
+          'parameter_invalid_string',
+        );
       const duration = params.duration ?? 'once';
-      if (duration === 'repeating' && !params.duration_in_months) throw parameterMissing('duration_in_months');
-      if (duration !== 'repeating' && params.duration_in_months) throw invalidRequest('`duration_in_months` can only be set when `duration` is `repeating`.', 'duration_in_months');
-      if (params.redeem_by && params.redeem_by <= nowSeconds(ctx)) throw invalidRequest('Invalid redeem_by: must be in the future.', 'redeem_by');
+      if (duration === 'repeating' && !params.duration_in_months)
+        throw parameterMissing('duration_in_months');
+      if (duration !== 'repeating' && params.duration_in_months)
+        throw invalidRequest(
+          '`duration_in_months` can only be set when `duration` is `repeating`.',
+          'duration_in_months',
+        );
+      if (params.redeem_by && params.redeem_by <= nowSeconds(ctx))
+        throw invalidRequest('Invalid redeem_by: must be in the future.', 'redeem_by');
       const id: string = params.id ?? ctx.ids.token('', 8);
       if (ctx.db.one('SELECT 1 FROM coupons WHERE id = ?', id)) {
-        throw new StripeError(400, { type: 'invalid_request_error', code: 'resource_already_exists', message: 'Coupon already exists.', param: 'id' });
+        throw new StripeError(400, {
+          type: 'invalid_request_error',
+          code: 'resource_already_exists',
+          message: 'Coupon already exists.',
+          param: 'id',
+        });
       }
       const coupon: Obj = {
         id,
@@ -128,7 +168,8 @@ export const couponsOps = [
       const before = liveCoupon(c.ctx, path.coupon, 'id');
       const after = structuredClone(before);
       if (params.name !== undefined) after.name = params.name;
-      if (params.metadata !== undefined) after.metadata = mergeMetadata(before.metadata ?? {}, params.metadata);
+      if (params.metadata !== undefined)
+        after.metadata = mergeMetadata(before.metadata ?? {}, params.metadata);
       put(c.ctx, 'coupons', after);
       const changed = changedAttributes(before, after);
       if (Object.keys(changed).length > 0) emit(c, 'coupon.updated', after, changed);
@@ -157,7 +198,11 @@ export const couponsOps = [
     path: '/v1/coupons',
     params: listParams,
     run(c, params) {
-      return listPage(c.ctx, 'coupons', params, { url: '/v1/coupons', what: 'coupon', map: (o) => ({ ...o, valid: isValid(c.ctx, o, false) }) });
+      return listPage(c.ctx, 'coupons', params, {
+        url: '/v1/coupons',
+        what: 'coupon',
+        map: (o) => ({ ...o, valid: isValid(c.ctx, o, false) }),
+      });
     },
   }),
 ];

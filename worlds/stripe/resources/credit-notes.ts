@@ -54,7 +54,14 @@ const noteParams = {
   effective_at: p.int(),
   email_type: p.enum('credit_note', 'none'),
   shipping_cost: p.any(),
-  refunds: p.arr(p.obj({ refund: p.string(), amount_refunded: p.int(0), type: p.string(), payment_record_refund: p.any() })),
+  refunds: p.arr(
+    p.obj({
+      refund: p.string(),
+      amount_refunded: p.int(0),
+      type: p.string(),
+      payment_record_refund: p.any(),
+    }),
+  ),
 };
 
 const linesUrl = (id: string) => `/v1/credit_notes/${id}/lines`;
@@ -74,15 +81,24 @@ function issuedOn(ctx: Ctx, invoiceId: string): Obj[] {
 /** How much of an invoice line earlier notes have credited. */
 function creditedOfLine(notes: Obj[], lineId: string): number {
   let sum = 0;
-  for (const n of notes) for (const l of n.lines.data as Obj[]) if (l.invoice_line_item === lineId) sum += l.amount;
+  for (const n of notes)
+    for (const l of n.lines.data as Obj[]) if (l.invoice_line_item === lineId) sum += l.amount;
   return sum;
 }
 
 /** The charge that paid an invoice: the payment intent of its paid invoice payment. */
 function chargeOfInvoice(ctx: Ctx, invoice: Obj): Obj | undefined {
-  const paid = rows(ctx, 'invoice_payments', 'invoice = ? AND status = ?', [invoice.id, 'paid'], true);
+  const paid = rows(
+    ctx,
+    'invoice_payments',
+    'invoice = ? AND status = ?',
+    [invoice.id, 'paid'],
+    true,
+  );
   for (const record of paid) {
-    const pi = record.payment?.payment_intent ? get(ctx, 'payment_intents', record.payment.payment_intent) : undefined;
+    const pi = record.payment?.payment_intent
+      ? get(ctx, 'payment_intents', record.payment.payment_intent)
+      : undefined;
     const charge = pi?.latest_charge ? get(ctx, 'charges', pi.latest_charge) : undefined;
     if (charge?.status === 'succeeded') return charge;
   }
@@ -93,54 +109,125 @@ function chargeOfInvoice(ctx: Ctx, invoice: Obj): Obj | undefined {
  * A credit note as the parameters describe it, checked against the invoice, without writing anything. Ids are those
  * given (create takes new ones, the previews fixed placeholders), so a preview leaves the id streams alone.
  */
-function buildNote(c: OpContext, params: Record<string, any>, ids: { note: string; line: (i: number) => string }): { note: Obj; refund: number; credit: number } {
+function buildNote(
+  c: OpContext,
+  params: Record<string, any>,
+  ids: { note: string; line: (i: number) => string },
+): { note: Obj; refund: number; credit: number } {
   const ctx = c.ctx;
   const invoice = mustInvoice(ctx, params.invoice, 'invoice');
   if (invoice.status !== 'open' && invoice.status !== 'paid') {
-    throw invalidRequest(`You can only create a credit note on an open or paid invoice; invoice ${invoice.id} is ${invoice.status}.`, 'invoice', 'invoice_not_editable');
+    throw invalidRequest(
+      `You can only create a credit note on an open or paid invoice; invoice ${invoice.id} is ${invoice.status}.`,
+      'invoice',
+      'invoice_not_editable',
+    );
   }
   const earlier = issuedOn(ctx, invoice.id);
   const invoiceLines = linesOf(ctx, invoice.id);
   const lines: Obj[] = (params.lines ?? []).map((given: Obj, i: number) => {
     const here = `lines[${i}]`;
-    const base = { id: ids.line(i), object: 'credit_note_line_item', discount_amount: 0, discount_amounts: [], livemode: false, metadata: mergeMetadata({}, given.metadata), pretax_credit_amounts: [], tax_rates: [], taxes: [], type: given.type };
+    const base = {
+      id: ids.line(i),
+      object: 'credit_note_line_item',
+      discount_amount: 0,
+      discount_amounts: [],
+      livemode: false,
+      metadata: mergeMetadata({}, given.metadata),
+      pretax_credit_amounts: [],
+      tax_rates: [],
+      taxes: [],
+      type: given.type,
+    };
     if (given.type === 'custom_line_item') {
-      if (given.invoice_line_item) throw invalidRequest('invoice_line_item can only be given with type invoice_line_item.', `${here}[invoice_line_item]`);
+      if (given.invoice_line_item)
+        throw invalidRequest(
+          'invoice_line_item can only be given with type invoice_line_item.',
+          `${here}[invoice_line_item]`,
+        );
       if (!given.description) throw parameterMissing(`${here}[description]`);
       const quantity = given.quantity ?? 1;
-      const unit = given.unit_amount ?? (given.unit_amount_decimal !== undefined && given.unit_amount_decimal !== null ? Number(given.unit_amount_decimal) : undefined);
+      const unit =
+        given.unit_amount ??
+        (given.unit_amount_decimal !== undefined && given.unit_amount_decimal !== null
+          ? Number(given.unit_amount_decimal)
+          : undefined);
       if (unit === undefined) throw parameterMissing(`${here}[unit_amount]`);
       const amount = Math.round(unit * quantity);
-      return { ...base, amount, description: given.description, invoice_line_item: null, quantity, unit_amount: Math.round(unit), unit_amount_decimal: String(given.unit_amount_decimal ?? unit) };
+      return {
+        ...base,
+        amount,
+        description: given.description,
+        invoice_line_item: null,
+        quantity,
+        unit_amount: Math.round(unit),
+        unit_amount_decimal: String(given.unit_amount_decimal ?? unit),
+      };
     }
     if (!given.invoice_line_item) throw parameterMissing(`${here}[invoice_line_item]`);
     const line = invoiceLines.find((l) => l.id === given.invoice_line_item);
-    if (!line) throw resourceMissing('invoice line item', given.invoice_line_item, `${here}[invoice_line_item]`);
+    if (!line)
+      throw resourceMissing(
+        'invoice line item',
+        given.invoice_line_item,
+        `${here}[invoice_line_item]`,
+      );
     const lineQuantity: number = line.quantity ?? 1;
     const unit = lineQuantity ? line.amount / lineQuantity : line.amount;
     const hasQuantity = given.quantity !== undefined && given.quantity !== null;
     const hasAmount = given.amount !== undefined && given.amount !== null;
-    if (hasQuantity && hasAmount) throw invalidRequest('You may only specify one of these parameters: amount, quantity.', `${here}[amount]`);
-    if (hasQuantity && given.quantity > lineQuantity) throw invalidRequest(`The quantity (${given.quantity}) is greater than the quantity of invoice line item ${line.id} (${lineQuantity}).`, `${here}[quantity]`);
+    if (hasQuantity && hasAmount)
+      throw invalidRequest(
+        'You may only specify one of these parameters: amount, quantity.',
+        `${here}[amount]`,
+      );
+    if (hasQuantity && given.quantity > lineQuantity)
+      throw invalidRequest(
+        `The quantity (${given.quantity}) is greater than the quantity of invoice line item ${line.id} (${lineQuantity}).`,
+        `${here}[quantity]`,
+      );
     const quantity = hasQuantity ? given.quantity : hasAmount ? null : lineQuantity;
     const amount = hasAmount ? given.amount : Math.round(unit * (quantity as number));
     const left = line.amount - creditedOfLine(earlier, line.id);
-    if (amount > left) throw invalidRequest(`The credit note amount for invoice line item ${line.id} (${amount}) is greater than what is left to credit on it (${left}).`, `${here}[${hasAmount ? 'amount' : 'quantity'}]`);
-    return { ...base, amount, description: given.description ?? line.description ?? null, invoice_line_item: line.id, quantity, unit_amount: quantity ? Math.round(amount / quantity) : null, unit_amount_decimal: quantity ? String(amount / quantity) : null };
+    if (amount > left)
+      throw invalidRequest(
+        `The credit note amount for invoice line item ${line.id} (${amount}) is greater than what is left to credit on it (${left}).`,
+        `${here}[${hasAmount ? 'amount' : 'quantity'}]`,
+      );
+    return {
+      ...base,
+      amount,
+      description: given.description ?? line.description ?? null,
+      invoice_line_item: line.id,
+      quantity,
+      unit_amount: quantity ? Math.round(amount / quantity) : null,
+      unit_amount_decimal: quantity ? String(amount / quantity) : null,
+    };
   });
   const linesTotal = lines.reduce((sum, l) => sum + (l.amount as number), 0);
   let total: number;
   if (lines.length > 0) {
-    if (params.amount !== undefined && params.amount !== null && params.amount !== linesTotal) throw invalidRequest(`The amount (${params.amount}) must equal the sum of the lines (${linesTotal}).`, 'amount');
+    if (params.amount !== undefined && params.amount !== null && params.amount !== linesTotal)
+      throw invalidRequest(
+        `The amount (${params.amount}) must equal the sum of the lines (${linesTotal}).`,
+        'amount',
+      );
     total = linesTotal;
   } else if (params.amount !== undefined && params.amount !== null) {
     total = params.amount;
   } else {
-    const split = (params.refund_amount ?? 0) + (params.credit_amount ?? 0) + (params.out_of_band_amount ?? 0);
-    if (split === 0) throw invalidRequest('You must pass either `amount` or `lines` (or the refund, credit and out-of-band amounts) to create a credit note.', 'amount', 'parameter_missing');
+    const split =
+      (params.refund_amount ?? 0) + (params.credit_amount ?? 0) + (params.out_of_band_amount ?? 0);
+    if (split === 0)
+      throw invalidRequest(
+        'You must pass either `amount` or `lines` (or the refund, credit and out-of-band amounts) to create a credit note.',
+        'amount',
+        'parameter_missing',
+      );
     total = split;
   }
-  if (total <= 0) throw invalidRequest('The credit note total must be greater than zero.', 'amount');
+  if (total <= 0)
+    throw invalidRequest('The credit note total must be greater than zero.', 'amount');
   const preAlready = invoice.pre_payment_credit_notes_amount ?? 0;
   const postAlready = invoice.post_payment_credit_notes_amount ?? 0;
   const pre = invoice.status === 'open';
@@ -149,22 +236,45 @@ function buildNote(c: OpContext, params: Record<string, any>, ids: { note: strin
   let outOfBand = 0;
   if (pre) {
     for (const k of ['refund_amount', 'credit_amount', 'out_of_band_amount'] as const) {
-      if (params[k]) throw invalidRequest(`${k} can only be used on a paid invoice; a credit note on an open invoice lowers what it asks for.`, k);
+      if (params[k])
+        throw invalidRequest(
+          `${k} can only be used on a paid invoice; a credit note on an open invoice lowers what it asks for.`,
+          k,
+        );
     }
-    if (total > invoice.amount_remaining) throw invalidRequest(`The credit note total (${total}) is greater than the invoice's amount remaining (${invoice.amount_remaining}).`, 'amount');
+    if (total > invoice.amount_remaining)
+      throw invalidRequest(
+        `The credit note total (${total}) is greater than the invoice's amount remaining (${invoice.amount_remaining}).`,
+        'amount',
+      );
   } else {
     const creditable = invoice.total - preAlready - postAlready;
-    if (total > creditable) throw invalidRequest(`The credit note total (${total}) is greater than what is left to credit on invoice ${invoice.id} (${creditable}).`, 'amount');
+    if (total > creditable)
+      throw invalidRequest(
+        `The credit note total (${total}) is greater than what is left to credit on invoice ${invoice.id} (${creditable}).`,
+        'amount',
+      );
     refund = params.refund_amount ?? 0;
     outOfBand = params.out_of_band_amount ?? 0;
     credit = params.credit_amount ?? Math.max(0, total - refund - outOfBand);
     if (refund + credit + outOfBand !== total) {
-      throw invalidRequest(`The refund, credit and out-of-band amounts (${refund} + ${credit} + ${outOfBand}) must add up to the credit note total (${total}).`, 'credit_amount');
+      throw invalidRequest(
+        `The refund, credit and out-of-band amounts (${refund} + ${credit} + ${outOfBand}) must add up to the credit note total (${total}).`,
+        'credit_amount',
+      );
     }
     if (refund > 0) {
       const charge = chargeOfInvoice(ctx, invoice);
-      if (!charge) throw invalidRequest(`Invoice ${invoice.id} was not paid by a charge, so nothing can be refunded; use credit_amount or out_of_band_amount.`, 'refund_amount');
-      if (refund > charge.amount - charge.amount_refunded) throw invalidRequest(`The refund amount (${refund}) is greater than what is left to refund on charge ${charge.id} (${charge.amount - charge.amount_refunded}).`, 'refund_amount');
+      if (!charge)
+        throw invalidRequest(
+          `Invoice ${invoice.id} was not paid by a charge, so nothing can be refunded; use credit_amount or out_of_band_amount.`,
+          'refund_amount',
+        );
+      if (refund > charge.amount - charge.amount_refunded)
+        throw invalidRequest(
+          `The refund amount (${refund}) is greater than what is left to refund on charge ${charge.id} (${charge.amount - charge.amount_refunded}).`,
+          'refund_amount',
+        );
     }
   }
   const sequence = rows(ctx, 'credit_notes', 'invoice = ?', [invoice.id]).length + 1;
@@ -261,11 +371,16 @@ export const creditNotesOps = [
     run(c, params) {
       const ctx = c.ctx;
       const noteId = newId(ctx, 'cn_');
-      const { note, refund: toRefund, credit: toCredit } = buildNote(c, params, { note: noteId, line: () => newId(ctx, 'cnli_') });
+      const {
+        note,
+        refund: toRefund,
+        credit: toCredit,
+      } = buildNote(c, params, { note: noteId, line: () => newId(ctx, 'cnli_') });
       const before = mustInvoice(ctx, note.invoice);
       const invoice = structuredClone(before);
       if (note.type === 'pre_payment') {
-        invoice.pre_payment_credit_notes_amount = (invoice.pre_payment_credit_notes_amount ?? 0) + note.total;
+        invoice.pre_payment_credit_notes_amount =
+          (invoice.pre_payment_credit_notes_amount ?? 0) + note.total;
         invoice.amount_due -= note.total;
         invoice.amount_remaining -= note.total;
         if (invoice.amount_remaining <= 0) {
@@ -277,11 +392,19 @@ export const creditNotesOps = [
           invoice.status_transitions = { ...invoice.status_transitions, paid_at: nowSeconds(ctx) };
         }
       } else {
-        invoice.post_payment_credit_notes_amount = (invoice.post_payment_credit_notes_amount ?? 0) + note.total;
+        invoice.post_payment_credit_notes_amount =
+          (invoice.post_payment_credit_notes_amount ?? 0) + note.total;
         if (toRefund > 0) {
           const charge = chargeOfInvoice(ctx, invoice) as Obj;
           const refund = refundCharge(c, charge, { amount: toRefund, metadata: null });
-          note.refunds = [{ amount_refunded: toRefund, payment_record_refund: null, refund: refund.id, type: 'refund' }];
+          note.refunds = [
+            {
+              amount_refunded: toRefund,
+              payment_record_refund: null,
+              refund: refund.id,
+              type: 'refund',
+            },
+          ];
         }
         if (toCredit > 0) note.customer_balance_transaction = moveBalance(c, note, -toCredit).id;
       }
@@ -302,10 +425,20 @@ export const creditNotesOps = [
     id: 'GetCreditNotesPreviewLines',
     method: 'GET',
     path: '/v1/credit_notes/preview/lines',
-    params: { ...noteParams, limit: listParams.limit, starting_after: listParams.starting_after, ending_before: listParams.ending_before },
+    params: {
+      ...noteParams,
+      limit: listParams.limit,
+      starting_after: listParams.starting_after,
+      ending_before: listParams.ending_before,
+    },
     run(c, params) {
       const { note } = buildNote(c, params, previewIds());
-      return nestedPage(note.lines.data, params, '/v1/credit_notes/preview/lines', 'credit note line item');
+      return nestedPage(
+        note.lines.data,
+        params,
+        '/v1/credit_notes/preview/lines',
+        'credit note line item',
+      );
     },
   }),
   op({
@@ -324,7 +457,8 @@ export const creditNotesOps = [
       const before = mustCreditNote(c.ctx, path.id);
       const after = structuredClone(before);
       if (params.memo !== undefined) after.memo = params.memo;
-      if (params.metadata !== undefined) after.metadata = mergeMetadata(before.metadata ?? {}, params.metadata);
+      if (params.metadata !== undefined)
+        after.metadata = mergeMetadata(before.metadata ?? {}, params.metadata);
       put(c.ctx, 'credit_notes', after);
       const changed = changedAttributes(before, after);
       if (Object.keys(changed).length > 0) emit(c, 'credit_note.updated', after, changed);
@@ -335,12 +469,21 @@ export const creditNotesOps = [
     id: 'GetCreditNotes',
     method: 'GET',
     path: '/v1/credit_notes',
-    params: { ...listParams, customer: p.string(), invoice: p.string(), customer_account: p.string() },
+    params: {
+      ...listParams,
+      customer: p.string(),
+      invoice: p.string(),
+      customer_account: p.string(),
+    },
     run(c, params) {
       const where: [string, ...string[]][] = [];
       if (params.customer) where.push(['customer = ?', params.customer]);
       if (params.invoice) where.push(['invoice = ?', params.invoice]);
-      return listPage(c.ctx, 'credit_notes', params, { url: '/v1/credit_notes', what: 'credit note', where });
+      return listPage(c.ctx, 'credit_notes', params, {
+        url: '/v1/credit_notes',
+        what: 'credit note',
+        where,
+      });
     },
   }),
   op({
@@ -361,18 +504,33 @@ export const creditNotesOps = [
     run(c, _params, path) {
       const ctx = c.ctx;
       const before = mustCreditNote(ctx, path.id);
-      if (before.status === 'void') throw invalidRequest(`Credit note ${before.id} has already been voided.`, 'id', 'credit_note_already_voided');
-      if (before.refunds.length > 0) throw invalidRequest(`Credit note ${before.id} issued a refund, which cannot be taken back; it cannot be voided.`, 'id');
+      if (before.status === 'void')
+        throw invalidRequest(
+          `Credit note ${before.id} has already been voided.`,
+          'id',
+          'credit_note_already_voided',
+        );
+      if (before.refunds.length > 0)
+        throw invalidRequest(
+          `Credit note ${before.id} issued a refund, which cannot be taken back; it cannot be voided.`,
+          'id',
+        );
       const invoiceBefore = mustInvoice(ctx, before.invoice);
       const invoice = structuredClone(invoiceBefore);
       if (before.type === 'pre_payment') {
-        if (invoice.status !== 'open') throw invalidRequest(`Credit note ${before.id} lowered what invoice ${invoice.id} asked for, and the invoice is now ${invoice.status}; it can be voided only while the invoice is open.`, 'id');
+        if (invoice.status !== 'open')
+          throw invalidRequest(
+            `Credit note ${before.id} lowered what invoice ${invoice.id} asked for, and the invoice is now ${invoice.status}; it can be voided only while the invoice is open.`,
+            'id',
+          );
         invoice.pre_payment_credit_notes_amount -= before.total;
         invoice.amount_due += before.total;
         invoice.amount_remaining += before.total;
       } else {
         invoice.post_payment_credit_notes_amount -= before.total;
-        const credited = before.customer_balance_transaction ? get(ctx, 'customer_balance_transactions', before.customer_balance_transaction) : undefined;
+        const credited = before.customer_balance_transaction
+          ? get(ctx, 'customer_balance_transactions', before.customer_balance_transaction)
+          : undefined;
         if (credited) moveBalance(c, before, -credited.amount);
       }
       const after = { ...before, status: 'void', voided_at: nowSeconds(ctx) };

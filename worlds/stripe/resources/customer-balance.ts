@@ -15,7 +15,8 @@ import type { Ctx } from '../../../kit/index.ts';
 /** A customer's balance transaction, or 404 when it is missing or another customer's. */
 function mustTransaction(ctx: Ctx, customer: string, id: string): Obj {
   const txn = get(ctx, 'customer_balance_transactions', id);
-  if (txn === undefined || txn.customer !== customer) throw resourceMissing('customer balance transaction', id, 'transaction');
+  if (txn === undefined || txn.customer !== customer)
+    throw resourceMissing('customer balance transaction', id, 'transaction');
   return txn;
 }
 
@@ -30,23 +31,45 @@ export const customerBalanceOps = [
       const where: [string, ...string[]][] = [['customer = ?', customer.id]];
       // Entries here are adjustments made through the API; none belongs to an invoice.
       if (params.invoice) where.push(['0 = 1']);
-      return listPage(c.ctx, 'customer_balance_transactions', params, { url: `/v1/customers/${customer.id}/balance_transactions`, what: 'customer balance transaction', where });
+      return listPage(c.ctx, 'customer_balance_transactions', params, {
+        url: `/v1/customers/${customer.id}/balance_transactions`,
+        what: 'customer balance transaction',
+        where,
+      });
     },
   }),
   op({
     id: 'PostCustomersCustomerBalanceTransactions',
     method: 'POST',
     path: '/v1/customers/{customer}/balance_transactions',
-    params: { amount: p.int().req(), currency: p.string(3).req(), description: p.string(350), metadata: p.metadata() },
+    params: {
+      amount: p.int().req(),
+      currency: p.string(3).req(),
+      description: p.string(350),
+      metadata: p.metadata(),
+    },
     run(c, params, path) {
       const ctx = c.ctx;
       const before = liveCustomer(ctx, path.customer);
       const currency = String(params.currency).toLowerCase();
-      if (!/^[a-z]{3}$/.test(currency)) throw invalidRequest(`Invalid currency: ${params.currency}`, 'currency', 'parameter_invalid_string');
+      if (!/^[a-z]{3}$/.test(currency))
+        throw invalidRequest(
+          `Invalid currency: ${params.currency}`,
+          'currency',
+          'parameter_invalid_string',
+        );
       if (before.currency && before.currency !== currency) {
-        throw invalidRequest(`The currency of this transaction (${currency}) must match the customer's currency (${before.currency}).`, 'currency');
+        throw invalidRequest(
+          `The currency of this transaction (${currency}) must match the customer's currency (${before.currency}).`,
+          'currency',
+        );
       }
-      if (params.amount === 0) throw invalidRequest('The amount of a balance transaction cannot be zero.', 'amount', 'parameter_invalid_integer');
+      if (params.amount === 0)
+        throw invalidRequest(
+          'The amount of a balance transaction cannot be zero.',
+          'amount',
+          'parameter_invalid_integer',
+        );
       const ending = (before.balance ?? 0) + params.amount;
       const txn: Obj = {
         id: newId(ctx, 'cbtxn_'),
@@ -94,10 +117,12 @@ export const customerBalanceOps = [
       const before = mustTransaction(c.ctx, customer.id, path.transaction);
       const after = structuredClone(before);
       if (params.description !== undefined) after.description = params.description;
-      if (params.metadata !== undefined) after.metadata = mergeMetadata(before.metadata ?? {}, params.metadata);
+      if (params.metadata !== undefined)
+        after.metadata = mergeMetadata(before.metadata ?? {}, params.metadata);
       put(c.ctx, 'customer_balance_transactions', after);
       const changed = changedAttributes(before, after);
-      if (Object.keys(changed).length > 0) emit(c, 'customer_balance_transaction.updated', after, changed);
+      if (Object.keys(changed).length > 0)
+        emit(c, 'customer_balance_transaction.updated', after, changed);
       return after;
     },
   }),

@@ -14,13 +14,23 @@ import type { OpContext } from '../lib/op.ts';
 import { redeemCoupon, redeemableCoupon } from './coupons.ts';
 import { redeemPromotionCode, redeemablePromotionCode } from './promotion-codes.ts';
 
-const address = p.obj({ city: p.string(), country: p.string(), line1: p.string(), line2: p.string(), postal_code: p.string(), state: p.string() });
+const address = p.obj({
+  city: p.string(),
+  country: p.string(),
+  line1: p.string(),
+  line2: p.string(),
+  postal_code: p.string(),
+  state: p.string(),
+});
 const shipping = p.obj({ address, name: p.string(), phone: p.string() });
 const invoiceSettings = p.obj({
   custom_fields: p.arr(p.obj({ name: p.string().req(), value: p.string().req() })),
   default_payment_method: p.string(),
   footer: p.string(),
-  rendering_options: p.obj({ amount_tax_display: p.enum('exclude_tax', 'include_inclusive_tax'), template: p.string() }),
+  rendering_options: p.obj({
+    amount_tax_display: p.enum('exclude_tax', 'include_inclusive_tax'),
+    template: p.string(),
+  }),
 });
 
 /** The parameters create and update share. */
@@ -50,24 +60,59 @@ const writable = {
   default_source: p.string(),
 };
 
-const emptyAddress = () => ({ city: null, country: null, line1: null, line2: null, postal_code: null, state: null });
+const emptyAddress = () => ({
+  city: null,
+  country: null,
+  line1: null,
+  line2: null,
+  postal_code: null,
+  state: null,
+});
 
 /** A 7-character invoice prefix from the id stream, like Stripe's `7FE1103`. */
 function invoicePrefix(ctx: Ctx): string {
-  return ctx.ids.token('', 7).toUpperCase().replace(/[^A-Z0-9]/g, 'X');
+  return ctx.ids
+    .token('', 7)
+    .toUpperCase()
+    .replace(/[^A-Z0-9]/g, 'X');
 }
 
 /** Apply create/update parameters to a customer object. */
 function apply(ctx: Ctx, c: Obj, params: Record<string, any>): void {
-  for (const k of ['description', 'email', 'name', 'phone', 'tax_exempt', 'balance', 'next_invoice_sequence'] as const) {
-    if (params[k] !== undefined) c[k] = params[k] ?? (k === 'tax_exempt' ? 'none' : k === 'balance' ? 0 : null);
+  for (const k of [
+    'description',
+    'email',
+    'name',
+    'phone',
+    'tax_exempt',
+    'balance',
+    'next_invoice_sequence',
+  ] as const) {
+    if (params[k] !== undefined)
+      c[k] = params[k] ?? (k === 'tax_exempt' ? 'none' : k === 'balance' ? 0 : null);
   }
   if (params.invoice_prefix !== undefined && params.invoice_prefix !== null) {
-    if (!/^[A-Z0-9]{3,12}$/.test(params.invoice_prefix)) throw invalidRequest('Invoice prefix must be 3 to 12 uppercase letters or digits.', 'invoice_prefix');
+    if (!/^[A-Z0-9]{3,12}$/.test(params.invoice_prefix))
+      throw invalidRequest(
+        'Invoice prefix must be 3 to 12 uppercase letters or digits.',
+        'invoice_prefix',
+      );
     c.invoice_prefix = params.invoice_prefix;
   }
-  if (params.address !== undefined) c.address = params.address === null ? null : { ...emptyAddress(), ...(c.address ?? {}), ...params.address };
-  if (params.shipping !== undefined) c.shipping = params.shipping === null ? null : { address: { ...emptyAddress(), ...(params.shipping.address ?? {}) }, name: params.shipping.name ?? null, phone: params.shipping.phone ?? null };
+  if (params.address !== undefined)
+    c.address =
+      params.address === null
+        ? null
+        : { ...emptyAddress(), ...(c.address ?? {}), ...params.address };
+  if (params.shipping !== undefined)
+    c.shipping =
+      params.shipping === null
+        ? null
+        : {
+            address: { ...emptyAddress(), ...(params.shipping.address ?? {}) },
+            name: params.shipping.name ?? null,
+            phone: params.shipping.phone ?? null,
+          };
   if (params.preferred_locales !== undefined) c.preferred_locales = params.preferred_locales ?? [];
   if (params.metadata !== undefined) c.metadata = mergeMetadata(c.metadata ?? {}, params.metadata);
   if (params.invoice_settings) {
@@ -76,13 +121,22 @@ function apply(ctx: Ctx, c: Obj, params: Record<string, any>): void {
     if (s.default_payment_method !== undefined) {
       if (s.default_payment_method !== null) {
         const pm = get(ctx, 'payment_methods', s.default_payment_method);
-        if (!pm || pm.customer !== c.id) throw invalidRequest(`No such PaymentMethod: '${s.default_payment_method}'; it must be attached to customer ${c.id} first.`, 'invoice_settings[default_payment_method]', 'resource_missing');
+        if (!pm || pm.customer !== c.id)
+          throw invalidRequest(
+            `No such PaymentMethod: '${s.default_payment_method}'; it must be attached to customer ${c.id} first.`,
+            'invoice_settings[default_payment_method]',
+            'resource_missing',
+          );
       }
       cur.default_payment_method = s.default_payment_method;
     }
     if (s.footer !== undefined) cur.footer = s.footer;
     if (s.custom_fields !== undefined) cur.custom_fields = s.custom_fields;
-    if (s.rendering_options !== undefined) cur.rendering_options = { amount_tax_display: s.rendering_options?.amount_tax_display ?? null, template: s.rendering_options?.template ?? null };
+    if (s.rendering_options !== undefined)
+      cur.rendering_options = {
+        amount_tax_display: s.rendering_options?.amount_tax_display ?? null,
+        template: s.rendering_options?.template ?? null,
+      };
   }
 }
 
@@ -107,7 +161,12 @@ export const customerOps = [
         discount: null,
         email: null,
         invoice_prefix: invoicePrefix(ctx),
-        invoice_settings: { custom_fields: null, default_payment_method: null, footer: null, rendering_options: null },
+        invoice_settings: {
+          custom_fields: null,
+          default_payment_method: null,
+          footer: null,
+          rendering_options: null,
+        },
         livemode: false,
         metadata: {},
         name: null,
@@ -173,7 +232,11 @@ export const customerOps = [
     run(c, params) {
       const where: [string, ...string[]][] = [];
       if (params.email) where.push(['email = ?', params.email]);
-      return listPage(c.ctx, 'customers', params, { url: '/v1/customers', what: 'customer', where });
+      return listPage(c.ctx, 'customers', params, {
+        url: '/v1/customers',
+        what: 'customer',
+        where,
+      });
     },
   }),
   op({
@@ -195,7 +258,23 @@ export const customerOps = [
       const after = { ...before, discount: null };
       put(c.ctx, 'customers', after);
       emit(c, 'customer.discount.deleted', discount);
-      return { object: 'discount', deleted: true, ...pick(discount, ['checkout_session', 'coupon', 'customer', 'id', 'invoice', 'invoice_item', 'promotion_code', 'start', 'subscription', 'subscription_item', 'source']) };
+      return {
+        object: 'discount',
+        deleted: true,
+        ...pick(discount, [
+          'checkout_session',
+          'coupon',
+          'customer',
+          'id',
+          'invoice',
+          'invoice_item',
+          'promotion_code',
+          'start',
+          'subscription',
+          'subscription_item',
+          'source',
+        ]),
+      };
     },
   }),
 ];
@@ -215,36 +294,69 @@ interface DiscountChange {
   after: Obj | null;
 }
 
-function applyDiscount(ctx: Ctx, customer: Obj, params: Record<string, any>): DiscountChange | null {
-  const given = (['coupon', 'promotion_code', 'discounts'] as const).filter((k) => params[k] !== undefined);
+function applyDiscount(
+  ctx: Ctx,
+  customer: Obj,
+  params: Record<string, any>,
+): DiscountChange | null {
+  const given = (['coupon', 'promotion_code', 'discounts'] as const).filter(
+    (k) => params[k] !== undefined,
+  );
   if (given.length === 0) return null;
-  if (given.length > 1) throw invalidRequest(`You may only specify one of these parameters: ${given.join(', ')}.`, given[1]);
+  if (given.length > 1)
+    throw invalidRequest(
+      `You may only specify one of these parameters: ${given.join(', ')}.`,
+      given[1],
+    );
   const key = given[0];
   const before: Obj | null = customer.discount ?? null;
-  const entries: Obj[] = key === 'discounts' ? (params.discounts ?? []) : params[key] === null ? [] : [{ [key]: params[key] }];
-  if (entries.length > 1) throw invalidRequest('A customer can have only one discount.', 'discounts[1]');
+  const entries: Obj[] =
+    key === 'discounts'
+      ? (params.discounts ?? [])
+      : params[key] === null
+        ? []
+        : [{ [key]: params[key] }];
+  if (entries.length > 1)
+    throw invalidRequest('A customer can have only one discount.', 'discounts[1]');
   const entry = entries[0];
   if (!entry) {
     customer.discount = null;
     return before ? { before, after: null } : null;
   }
-  const named = (['coupon', 'promotion_code', 'discount'] as const).filter((k) => entry[k] !== undefined && entry[k] !== null);
+  const named = (['coupon', 'promotion_code', 'discount'] as const).filter(
+    (k) => entry[k] !== undefined && entry[k] !== null,
+  );
   const where = (k: string) => (key === 'discounts' ? `discounts[0][${k}]` : k);
-  if (named.length !== 1) throw invalidRequest('Each discount needs exactly one of coupon, promotion_code or discount.', where(named[1] ?? 'coupon'));
+  if (named.length !== 1)
+    throw invalidRequest(
+      'Each discount needs exactly one of coupon, promotion_code or discount.',
+      where(named[1] ?? 'coupon'),
+    );
   if (named[0] === 'discount') {
     // An existing discount can only be kept, not moved between customers.
-    if (!before || before.id !== entry.discount) throw resourceMissing('discount', entry.discount, where('discount'));
+    if (!before || before.id !== entry.discount)
+      throw resourceMissing('discount', entry.discount, where('discount'));
     return null;
   }
   let coupon: Obj;
   let promo: Obj | null = null;
   if (named[0] === 'promotion_code') {
-    ({ promo, coupon } = redeemablePromotionCode(ctx, entry.promotion_code, customer.id, where('promotion_code')));
+    ({ promo, coupon } = redeemablePromotionCode(
+      ctx,
+      entry.promotion_code,
+      customer.id,
+      where('promotion_code'),
+    ));
   } else {
     coupon = redeemableCoupon(ctx, entry.coupon, where('coupon'));
   }
   // Applying what already applies is no change (and no second redemption).
-  if (before && before.source?.coupon === coupon.id && before.promotion_code === (promo?.id ?? null)) return null;
+  if (
+    before &&
+    before.source?.coupon === coupon.id &&
+    before.promotion_code === (promo?.id ?? null)
+  )
+    return null;
   redeemCoupon(ctx, coupon);
   if (promo) redeemPromotionCode(ctx, promo);
   const start = nowSeconds(ctx);
@@ -276,7 +388,13 @@ function addMonths(t: number, months: number): number {
 
 function emitDiscount(c: OpContext, change: DiscountChange | null): void {
   if (!change) return;
-  if (change.after && change.before) emit(c, 'customer.discount.updated', change.after, changedAttributes(change.before, change.after));
+  if (change.after && change.before)
+    emit(
+      c,
+      'customer.discount.updated',
+      change.after,
+      changedAttributes(change.before, change.after),
+    );
   else if (change.after) emit(c, 'customer.discount.created', change.after);
   else if (change.before) emit(c, 'customer.discount.deleted', change.before);
 }

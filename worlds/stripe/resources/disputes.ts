@@ -23,14 +23,40 @@ export const DISPUTE_FEE = 1500;
 const RESPONSE_DAYS = 7;
 
 const EVIDENCE_FIELDS = [
-  'access_activity_log', 'billing_address', 'cancellation_policy', 'cancellation_policy_disclosure', 'cancellation_rebuttal', 'customer_communication',
-  'customer_email_address', 'customer_name', 'customer_purchase_ip', 'customer_signature', 'duplicate_charge_documentation', 'duplicate_charge_explanation',
-  'duplicate_charge_id', 'product_description', 'receipt', 'refund_policy', 'refund_policy_disclosure', 'refund_refusal_explanation', 'service_date',
-  'service_documentation', 'shipping_address', 'shipping_carrier', 'shipping_date', 'shipping_documentation', 'shipping_tracking_number',
-  'uncategorized_file', 'uncategorized_text',
+  'access_activity_log',
+  'billing_address',
+  'cancellation_policy',
+  'cancellation_policy_disclosure',
+  'cancellation_rebuttal',
+  'customer_communication',
+  'customer_email_address',
+  'customer_name',
+  'customer_purchase_ip',
+  'customer_signature',
+  'duplicate_charge_documentation',
+  'duplicate_charge_explanation',
+  'duplicate_charge_id',
+  'product_description',
+  'receipt',
+  'refund_policy',
+  'refund_policy_disclosure',
+  'refund_refusal_explanation',
+  'service_date',
+  'service_documentation',
+  'shipping_address',
+  'shipping_carrier',
+  'shipping_date',
+  'shipping_documentation',
+  'shipping_tracking_number',
+  'uncategorized_file',
+  'uncategorized_text',
 ] as const;
 
-const NETWORK_REASON: Record<string, string> = { fraudulent: '10.4', product_not_received: '13.1', general: '10.4' };
+const NETWORK_REASON: Record<string, string> = {
+  fraudulent: '10.4',
+  product_not_received: '13.1',
+  general: '10.4',
+};
 
 /** A stored dispute, or Stripe's 404. */
 export function mustDispute(ctx: Ctx, id: string, param = 'dispute'): Obj {
@@ -81,7 +107,11 @@ function reinstate(c: OpContext, d: Obj): void {
  * the funds for a chargeback, and writes `charge.dispute.created` (and `charge.dispute.funds_withdrawn`). Returns the
  * updated charge.
  */
-export function openDisputeFor(c: OpContext, charge: Obj, kind: 'fraudulent' | 'product_not_received' | 'inquiry'): Obj {
+export function openDisputeFor(
+  c: OpContext,
+  charge: Obj,
+  kind: 'fraudulent' | 'product_not_received' | 'inquiry',
+): Obj {
   const ctx = c.ctx;
   const inquiry = kind === 'inquiry';
   const reason = inquiry ? 'general' : kind;
@@ -96,13 +126,30 @@ export function openDisputeFor(c: OpContext, charge: Obj, kind: 'fraudulent' | '
     created,
     currency: charge.currency,
     enhanced_eligibility_types: [],
-    evidence: { ...Object.fromEntries(EVIDENCE_FIELDS.map((f) => [f, null])), enhanced_evidence: {} },
-    evidence_details: { due_by: created + RESPONSE_DAYS * DAY, enhanced_eligibility: {}, has_evidence: false, past_due: false, submission_count: 0 },
+    evidence: {
+      ...Object.fromEntries(EVIDENCE_FIELDS.map((f) => [f, null])),
+      enhanced_evidence: {},
+    },
+    evidence_details: {
+      due_by: created + RESPONSE_DAYS * DAY,
+      enhanced_eligibility: {},
+      has_evidence: false,
+      past_due: false,
+      submission_count: 0,
+    },
     is_charge_refundable: inquiry,
     livemode: false,
     metadata: {},
     payment_intent: charge.payment_intent ?? null,
-    payment_method_details: { card: { brand: card.brand ?? 'visa', case_type: inquiry ? 'inquiry' : 'chargeback', network_reason_code: NETWORK_REASON[reason], network: card.network ?? card.brand ?? 'visa' }, type: 'card' },
+    payment_method_details: {
+      card: {
+        brand: card.brand ?? 'visa',
+        case_type: inquiry ? 'inquiry' : 'chargeback',
+        network_reason_code: NETWORK_REASON[reason],
+        network: card.network ?? card.brand ?? 'visa',
+      },
+      type: 'card',
+    },
     reason,
     status: inquiry ? 'warning_needs_response' : 'needs_response',
   };
@@ -140,7 +187,10 @@ function decide(c: OpContext, d: Obj, outcome: 'won' | 'lost'): void {
   if (d.status === 'won') emit(c, 'charge.dispute.funds_reinstated', d);
 }
 
-const evidenceParam = p.obj({ ...Object.fromEntries(EVIDENCE_FIELDS.map((f) => [f, p.string(150_000)])), enhanced_evidence: p.any() });
+const evidenceParam = p.obj({
+  ...Object.fromEntries(EVIDENCE_FIELDS.map((f) => [f, p.string(150_000)])),
+  enhanced_evidence: p.any(),
+});
 
 export const disputesOps = [
   op({
@@ -154,34 +204,59 @@ export const disputesOps = [
     id: 'PostDisputesDispute',
     method: 'POST',
     path: '/v1/disputes/{dispute}',
-    params: { evidence: evidenceParam, metadata: p.metadata(), submit: p.bool(), intended_submission_method: p.string() },
+    params: {
+      evidence: evidenceParam,
+      metadata: p.metadata(),
+      submit: p.bool(),
+      intended_submission_method: p.string(),
+    },
     run(c, params, path) {
       const start = mustDispute(c.ctx, path.dispute);
       const open = start.status === 'needs_response' || start.status === 'warning_needs_response';
       if (params.evidence && !open) {
-        throw unexpectedState('dispute_already_closed', `This dispute is ${start.status}; evidence can only be added while it needs a response.`, 'evidence');
+        throw unexpectedState(
+          'dispute_already_closed',
+          `This dispute is ${start.status}; evidence can only be added while it needs a response.`,
+          'evidence',
+        );
       }
       const d = structuredClone(start);
-      if (params.metadata !== undefined) d.metadata = mergeMetadata(d.metadata ?? {}, params.metadata);
+      if (params.metadata !== undefined)
+        d.metadata = mergeMetadata(d.metadata ?? {}, params.metadata);
       if (params.evidence) {
         for (const f of EVIDENCE_FIELDS) {
           if (params.evidence[f] !== undefined) d.evidence[f] = params.evidence[f];
         }
-        if (params.evidence.enhanced_evidence !== undefined && params.evidence.enhanced_evidence !== null) d.evidence.enhanced_evidence = params.evidence.enhanced_evidence;
+        if (
+          params.evidence.enhanced_evidence !== undefined &&
+          params.evidence.enhanced_evidence !== null
+        )
+          d.evidence.enhanced_evidence = params.evidence.enhanced_evidence;
         d.evidence_details.has_evidence = EVIDENCE_FIELDS.some((f) => d.evidence[f] !== null);
       }
       // Stripe submits by default; `submit=false` only stages the evidence.
-      const submit = open && params.submit !== false && (params.evidence !== undefined || params.submit === true);
+      const submit =
+        open &&
+        params.submit !== false &&
+        (params.evidence !== undefined || params.submit === true);
       if (!submit) {
         put(c.ctx, 'disputes', d);
         const changed = changedAttributes(start, d);
         if (Object.keys(changed).length > 0) emit(c, 'charge.dispute.updated', d, changed);
         return d;
       }
-      if (!d.evidence_details.has_evidence) throw invalidRequest('You must provide evidence before submitting it to the bank.', 'evidence');
+      if (!d.evidence_details.has_evidence)
+        throw invalidRequest(
+          'You must provide evidence before submitting it to the bank.',
+          'evidence',
+        );
       const verdict = verdictOf(d.evidence);
       if (verdict === 'escalate') {
-        if (!isInquiry(d)) throw invalidRequest('Only an inquiry can be escalated to a chargeback.', 'evidence[uncategorized_text]');
+        if (!isInquiry(d))
+          throw invalidRequest(
+            'Only an inquiry can be escalated to a chargeback.',
+            'evidence[uncategorized_text]',
+          );
         // The issuer turns the inquiry into a chargeback: the funds go now, and the merchant responds afresh.
         d.status = 'needs_response';
         d.payment_method_details.card.case_type = 'chargeback';
@@ -219,8 +294,18 @@ export const disputesOps = [
     params: {},
     run(c, _params, path) {
       const d = mustDispute(c.ctx, path.dispute);
-      if (!['needs_response', 'warning_needs_response', 'under_review', 'warning_under_review'].includes(d.status)) {
-        throw unexpectedState('dispute_already_closed', `This dispute is already closed (${d.status}).`);
+      if (
+        ![
+          'needs_response',
+          'warning_needs_response',
+          'under_review',
+          'warning_under_review',
+        ].includes(d.status)
+      ) {
+        throw unexpectedState(
+          'dispute_already_closed',
+          `This dispute is already closed (${d.status}).`,
+        );
       }
       // Closing accepts the dispute: a chargeback is lost, an inquiry simply ends.
       decide(c, d, 'lost');

@@ -31,25 +31,46 @@ export const eventsOps = [
     id: 'GetEvents',
     method: 'GET',
     path: '/v1/events',
-    params: { ...listParams, delivery_success: p.bool(), type: p.string(), types: p.arr(p.string()) },
+    params: {
+      ...listParams,
+      delivery_success: p.bool(),
+      type: p.string(),
+      types: p.arr(p.string()),
+    },
     run(c, params) {
       settle(c);
       const where: [string, ...SqlParam[]][] = [];
-      if (params.type && params.types?.length) throw invalidRequest('You may pass either type or types, but not both.', 'types');
+      if (params.type && params.types?.length)
+        throw invalidRequest('You may pass either type or types, but not both.', 'types');
       if (params.type) {
-        if (!EVENT_TYPE.test(params.type)) throw invalidRequest(`Invalid type: ${params.type}. Give an event type such as charge.succeeded, or a group such as charge.*`, 'type');
+        if (!EVENT_TYPE.test(params.type))
+          throw invalidRequest(
+            `Invalid type: ${params.type}. Give an event type such as charge.succeeded, or a group such as charge.*`,
+            'type',
+          );
         if (params.type.includes('*')) {
           // `*` stands for any run of characters; `_` and `%` are literal in event names, so they are escaped.
-          const pattern = params.type.replace(/[\\%_]/g, (m: string) => `\\${m}`).replace(/\*/g, '%');
+          const pattern = params.type
+            .replace(/[\\%_]/g, (m: string) => `\\${m}`)
+            .replace(/\*/g, '%');
           where.push(["type LIKE ? ESCAPE '\\'", pattern]);
         } else {
           where.push(['type = ?', params.type]);
         }
       }
       const types = (params.types ?? []).filter((t: string | null) => t !== null) as string[];
-      if (types.length > 20) throw invalidRequest(`Invalid types: at most 20 event types, got ${types.length}.`, 'types');
+      if (types.length > 20)
+        throw invalidRequest(
+          `Invalid types: at most 20 event types, got ${types.length}.`,
+          'types',
+        );
       if (types.length > 0) {
-        for (const t of types) if (!/^[a-z0-9_.]+$/.test(t)) throw invalidRequest(`Invalid types: ${t} is not an event type (types takes exact names; use type for a group with *).`, 'types');
+        for (const t of types)
+          if (!/^[a-z0-9_.]+$/.test(t))
+            throw invalidRequest(
+              `Invalid types: ${t} is not an event type (types takes exact names; use type for a group with *).`,
+              'types',
+            );
         where.push([`type IN (${types.map(() => '?').join(', ')})`, ...types]);
       }
       return listPage(c.ctx, 'events', params, { url: '/v1/events', what: 'event', where });

@@ -6,7 +6,15 @@
  */
 import { emit, changedAttributes } from '../lib/events.ts';
 import { invalidRequest, resourceMissing } from '../lib/errors.ts';
-import { createInvoiceItem, decimalAmount, lineOfItem, mustInvoice, priceFromParams, refreshInvoice, updateInvoiceItem } from '../lib/invoicing.ts';
+import {
+  createInvoiceItem,
+  decimalAmount,
+  lineOfItem,
+  mustInvoice,
+  priceFromParams,
+  refreshInvoice,
+  updateInvoiceItem,
+} from '../lib/invoicing.ts';
 import { listPage } from '../lib/list.ts';
 import { op, type OpContext } from '../lib/op.ts';
 import { listParams, p } from '../lib/params.ts';
@@ -14,7 +22,13 @@ import { get, remove, type Obj } from '../lib/store.ts';
 import type { Ctx, SqlParam } from '../../../kit/index.ts';
 
 const period = p.obj({ start: p.int().req(), end: p.int().req() });
-const priceData = p.obj({ currency: p.string().req(), product: p.string().req(), tax_behavior: p.enum('exclusive', 'inclusive', 'unspecified'), unit_amount: p.int(), unit_amount_decimal: p.decimal() });
+const priceData = p.obj({
+  currency: p.string().req(),
+  product: p.string().req(),
+  tax_behavior: p.enum('exclusive', 'inclusive', 'unspecified'),
+  unit_amount: p.int(),
+  unit_amount_decimal: p.decimal(),
+});
 
 /** What create and update share. */
 const writable = {
@@ -43,7 +57,11 @@ function requireEditable(ctx: Ctx, item: Obj, verb: string): void {
   if (!item.invoice) return;
   const invoice = get(ctx, 'invoices', item.invoice);
   if (invoice && invoice.status !== 'draft') {
-    throw invalidRequest(`You can only ${verb} invoice items that are pending or on a draft invoice; ${item.id} is on invoice ${invoice.id}, which is ${invoice.status}.`, undefined, 'invoice_not_editable');
+    throw invalidRequest(
+      `You can only ${verb} invoice items that are pending or on a draft invoice; ${item.id} is on invoice ${invoice.id}, which is ${invoice.status}.`,
+      undefined,
+      'invoice_not_editable',
+    );
   }
 }
 
@@ -52,22 +70,53 @@ export const invoiceItemsOps = [
     id: 'PostInvoiceitems',
     method: 'POST',
     path: '/v1/invoiceitems',
-    params: { ...writable, currency: p.string(), customer: p.string().req(), customer_account: p.string(), invoice: p.string(), subscription: p.string(), tax_rates: p.arr(p.string()), discounts: p.arr(p.obj({ coupon: p.string(), discount: p.string(), promotion_code: p.string() })) },
+    params: {
+      ...writable,
+      currency: p.string(),
+      customer: p.string().req(),
+      customer_account: p.string(),
+      invoice: p.string(),
+      subscription: p.string(),
+      tax_rates: p.arr(p.string()),
+      discounts: p.arr(
+        p.obj({ coupon: p.string(), discount: p.string(), promotion_code: p.string() }),
+      ),
+    },
     run(c, params) {
-      if (params.tax_rates?.length) throw invalidRequest('Tax rates on invoice items are not supported in this account.', 'tax_rates');
-      if (params.discounts?.length) throw invalidRequest('Discounts on invoice items are not supported in this account.', 'discounts');
+      if (params.tax_rates?.length)
+        throw invalidRequest(
+          'Tax rates on invoice items are not supported in this account.',
+          'tax_rates',
+        );
+      if (params.discounts?.length)
+        throw invalidRequest(
+          'Discounts on invoice items are not supported in this account.',
+          'discounts',
+        );
       const price = priceFromParams(c, params);
       const quantity = params.quantity ?? 1;
       let amount: number | undefined = params.amount ?? undefined;
-      if (price && amount !== undefined) throw invalidRequest('You may only specify one of these parameters: amount, price.', 'amount');
+      if (price && amount !== undefined)
+        throw invalidRequest(
+          'You may only specify one of these parameters: amount, price.',
+          'amount',
+        );
       if (params.unit_amount_decimal !== undefined && params.unit_amount_decimal !== null) {
-        if (price || amount !== undefined) throw invalidRequest('You may only specify one of these parameters: amount, price, unit_amount_decimal.', 'unit_amount_decimal');
+        if (price || amount !== undefined)
+          throw invalidRequest(
+            'You may only specify one of these parameters: amount, price, unit_amount_decimal.',
+            'unit_amount_decimal',
+          );
         amount = decimalAmount(params.unit_amount_decimal, quantity);
       }
       if (params.subscription) {
         const sub = get(c.ctx, 'subscriptions', params.subscription);
         if (!sub) throw resourceMissing('subscription', params.subscription, 'subscription');
-        if (sub.customer !== params.customer) throw invalidRequest(`The subscription ${sub.id} belongs to another customer.`, 'subscription');
+        if (sub.customer !== params.customer)
+          throw invalidRequest(
+            `The subscription ${sub.id} belongs to another customer.`,
+            'subscription',
+          );
       }
       const invoiceBefore = params.invoice ? get(c.ctx, 'invoices', params.invoice) : undefined;
       const item = createInvoiceItem(c, {
@@ -99,13 +148,27 @@ export const invoiceItemsOps = [
     id: 'PostInvoiceitemsInvoiceitem',
     method: 'POST',
     path: '/v1/invoiceitems/{invoiceitem}',
-    params: { ...writable, tax_rates: p.arr(p.string()), discounts: p.arr(p.obj({ coupon: p.string(), discount: p.string(), promotion_code: p.string() })) },
+    params: {
+      ...writable,
+      tax_rates: p.arr(p.string()),
+      discounts: p.arr(
+        p.obj({ coupon: p.string(), discount: p.string(), promotion_code: p.string() }),
+      ),
+    },
     run(c, params, path) {
       const ctx = c.ctx;
       const before = mustItem(ctx, path.invoiceitem);
       requireEditable(ctx, before, 'update');
-      if (params.tax_rates?.length) throw invalidRequest('Tax rates on invoice items are not supported in this account.', 'tax_rates');
-      if (params.discounts?.length) throw invalidRequest('Discounts on invoice items are not supported in this account.', 'discounts');
+      if (params.tax_rates?.length)
+        throw invalidRequest(
+          'Tax rates on invoice items are not supported in this account.',
+          'tax_rates',
+        );
+      if (params.discounts?.length)
+        throw invalidRequest(
+          'Discounts on invoice items are not supported in this account.',
+          'discounts',
+        );
       const invoiceBefore = before.invoice ? mustInvoice(ctx, before.invoice) : undefined;
       const after = updateInvoiceItem(c, before, params);
       if (invoiceBefore) invoiceUpdated(c, invoiceBefore);
@@ -136,14 +199,24 @@ export const invoiceItemsOps = [
     id: 'GetInvoiceitems',
     method: 'GET',
     path: '/v1/invoiceitems',
-    params: { ...listParams, customer: p.string(), customer_account: p.string(), invoice: p.string(), pending: p.bool() },
+    params: {
+      ...listParams,
+      customer: p.string(),
+      customer_account: p.string(),
+      invoice: p.string(),
+      pending: p.bool(),
+    },
     run(c, params) {
       const where: [string, ...SqlParam[]][] = [];
       if (params.customer) where.push(['customer = ?', params.customer]);
       if (params.invoice) where.push(['invoice = ?', params.invoice]);
       if (params.pending === true) where.push(['invoice IS NULL']);
       if (params.pending === false) where.push(['invoice IS NOT NULL']);
-      return listPage(c.ctx, 'invoiceitems', params, { url: '/v1/invoiceitems', what: 'invoiceitem', where });
+      return listPage(c.ctx, 'invoiceitems', params, {
+        url: '/v1/invoiceitems',
+        what: 'invoiceitem',
+        where,
+      });
     },
   }),
 ];

@@ -6,18 +6,35 @@
  */
 import { emit, changedAttributes } from '../lib/events.ts';
 import { invalidRequest, resourceMissing } from '../lib/errors.ts';
-import { addInvoiceLine, inlinePrice, linesOf, mustInvoice, refreshInvoice, requireDraft, updateInvoiceItem } from '../lib/invoicing.ts';
+import {
+  addInvoiceLine,
+  inlinePrice,
+  linesOf,
+  mustInvoice,
+  refreshInvoice,
+  requireDraft,
+  updateInvoiceItem,
+} from '../lib/invoicing.ts';
 import { limitOf, listOf } from '../lib/list.ts';
 import { op, type OpContext } from '../lib/op.ts';
 import { mergeMetadata, p } from '../lib/params.ts';
 import { get, put, remove, type Obj } from '../lib/store.ts';
 
 const period = p.obj({ start: p.int().req(), end: p.int().req() });
-const discounts = p.arr(p.obj({ coupon: p.string(), discount: p.string(), promotion_code: p.string() }));
+const discounts = p.arr(
+  p.obj({ coupon: p.string(), discount: p.string(), promotion_code: p.string() }),
+);
 const priceData = p.obj({
   currency: p.string().req(),
   product: p.string(),
-  product_data: p.obj({ name: p.string().req(), description: p.string(), images: p.arr(p.string()), metadata: p.metadata(), tax_code: p.string(), unit_label: p.string(12) }),
+  product_data: p.obj({
+    name: p.string().req(),
+    description: p.string(),
+    images: p.arr(p.string()),
+    metadata: p.metadata(),
+    tax_code: p.string(),
+    unit_label: p.string(12),
+  }),
   tax_behavior: p.enum('exclusive', 'inclusive', 'unspecified'),
   unit_amount: p.int(),
   unit_amount_decimal: p.decimal(),
@@ -42,9 +59,14 @@ const lineFields = {
 /** Refuse what this account has no model for (line discounts, tax amounts and rates). */
 function refuseUnsupported(line: Obj, name: (k: string) => string): void {
   for (const k of ['discounts', 'tax_amounts', 'tax_rates']) {
-    if (Array.isArray(line[k]) && line[k].length > 0) throw invalidRequest(`${k} on invoice lines are not supported by this account.`, name(k));
+    if (Array.isArray(line[k]) && line[k].length > 0)
+      throw invalidRequest(`${k} on invoice lines are not supported by this account.`, name(k));
   }
-  if (line.quantity_decimal != null && line.quantity == null) throw invalidRequest('quantity_decimal is not supported by this account; pass a whole quantity.', name('quantity_decimal'));
+  if (line.quantity_decimal != null && line.quantity == null)
+    throw invalidRequest(
+      'quantity_decimal is not supported by this account; pass a whole quantity.',
+      name('quantity_decimal'),
+    );
 }
 
 /** A line of the invoice, or Stripe's 404. */
@@ -65,19 +87,28 @@ function updateLine(c: OpContext, line: Obj, params: Obj, name: (k: string) => s
     return get(c.ctx, 'invoice_line_items', line.id) as Obj;
   }
   for (const k of ['amount', 'price_data', 'pricing', 'quantity']) {
-    if (params[k] !== undefined) throw invalidRequest(`The ${k} of a subscription's line follows its subscription; update the subscription instead.`, name(k));
+    if (params[k] !== undefined)
+      throw invalidRequest(
+        `The ${k} of a subscription's line follows its subscription; update the subscription instead.`,
+        name(k),
+      );
   }
   const after = structuredClone(line);
   if (params.description !== undefined) after.description = params.description;
   if (params.discountable != null) after.discountable = params.discountable;
   if (params.period) after.period = { end: params.period.end, start: params.period.start };
-  if (params.metadata !== undefined) after.metadata = mergeMetadata(line.metadata ?? {}, params.metadata);
+  if (params.metadata !== undefined)
+    after.metadata = mergeMetadata(line.metadata ?? {}, params.metadata);
   put(c.ctx, 'invoice_line_items', after);
   return after;
 }
 
 /** `invoice_metadata` of the bulk line endpoints, merged into the invoice. */
-function applyInvoiceMetadata(c: OpContext, invoiceId: string, metadata: Obj | null | undefined): void {
+function applyInvoiceMetadata(
+  c: OpContext,
+  invoiceId: string,
+  metadata: Obj | null | undefined,
+): void {
   if (metadata === undefined) return;
   const invoice = mustInvoice(c.ctx, invoiceId);
   put(c.ctx, 'invoices', { ...invoice, metadata: mergeMetadata(invoice.metadata ?? {}, metadata) });
@@ -101,15 +132,24 @@ export const invoiceLinesOps = [
       const invoice = mustInvoice(c.ctx, path.invoice);
       const limit = limitOf(params.limit);
       if (params.starting_after && params.ending_before) {
-        throw invalidRequest('Received both starting_after and ending_before parameters. Please pass in only one.', 'starting_after');
+        throw invalidRequest(
+          'Received both starting_after and ending_before parameters. Please pass in only one.',
+          'starting_after',
+        );
       }
       const all = linesOf(c.ctx, invoice.id);
       const url = `/v1/invoices/${invoice.id}/lines`;
       const cursor = params.starting_after ?? params.ending_before;
       if (!cursor) return listOf(all.slice(0, limit), url, all.length > limit);
       const at = all.findIndex((l) => l.id === cursor);
-      if (at < 0) throw resourceMissing('invoice line item', cursor, params.starting_after ? 'starting_after' : 'ending_before');
-      if (params.starting_after) return listOf(all.slice(at + 1, at + 1 + limit), url, all.length > at + 1 + limit);
+      if (at < 0)
+        throw resourceMissing(
+          'invoice line item',
+          cursor,
+          params.starting_after ? 'starting_after' : 'ending_before',
+        );
+      if (params.starting_after)
+        return listOf(all.slice(at + 1, at + 1 + limit), url, all.length > at + 1 + limit);
       const from = Math.max(0, at - limit);
       return listOf(all.slice(from, at), url, from > 0);
     },
@@ -132,28 +172,58 @@ export const invoiceLinesOps = [
     id: 'PostInvoicesInvoiceAddLines',
     method: 'POST',
     path: '/v1/invoices/{invoice}/add_lines',
-    params: { lines: p.arr(p.obj({ ...lineFields, invoice_item: p.string() })).req(), invoice_metadata: p.metadata() },
+    params: {
+      lines: p.arr(p.obj({ ...lineFields, invoice_item: p.string() })).req(),
+      invoice_metadata: p.metadata(),
+    },
     run(c, params, path) {
       const before = mustInvoice(c.ctx, path.invoice);
       requireDraft(before);
-      if (params.lines.length === 0) throw invalidRequest('Missing required param: lines.', 'lines', 'parameter_missing');
+      if (params.lines.length === 0)
+        throw invalidRequest('Missing required param: lines.', 'lines', 'parameter_missing');
       params.lines.forEach((line: Obj, i: number) => {
         const name = (k: string) => `lines[${i}][${k}]`;
         refuseUnsupported(line, name);
         if (line.invoice_item) {
           const item = get(c.ctx, 'invoiceitems', line.invoice_item);
-          if (!item || item.customer !== before.customer) throw resourceMissing('invoiceitem', line.invoice_item, name('invoice_item'));
-          if (item.invoice) throw invalidRequest(`The invoice item ${item.id} is already on invoice ${item.invoice}.`, name('invoice_item'));
+          if (!item || item.customer !== before.customer)
+            throw resourceMissing('invoiceitem', line.invoice_item, name('invoice_item'));
+          if (item.invoice)
+            throw invalidRequest(
+              `The invoice item ${item.id} is already on invoice ${item.invoice}.`,
+              name('invoice_item'),
+            );
           addInvoiceLine(c, before.id, { invoice_item: item.id });
           const { invoice_item: _unused, ...changes } = line;
-          if (Object.keys(changes).length > 0) updateInvoiceItem(c, get(c.ctx, 'invoiceitems', item.id) as Obj, changes, name);
+          if (Object.keys(changes).length > 0)
+            updateInvoiceItem(c, get(c.ctx, 'invoiceitems', item.id) as Obj, changes, name);
           return;
         }
-        const given = (['pricing', 'price_data'] as const).filter((k) => line[k] != null && !(k === 'pricing' && !line.pricing.price));
-        if (given.length > 1) throw invalidRequest('You may only specify one of these parameters: pricing, price_data.', name(given[1]));
-        if (given.length === 0 && line.amount == null) throw invalidRequest('You must specify either `amount`, `pricing[price]`, or `price_data`.', name('amount'), 'parameter_missing');
-        if (given.length > 0 && line.amount != null) throw invalidRequest(`You may only specify one of these parameters: amount, ${given[0]}.`, name('amount'));
-        const price = given[0] === 'price_data' ? inlinePrice(c, line.price_data, name('price_data')) : given[0] === 'pricing' ? line.pricing.price : null;
+        const given = (['pricing', 'price_data'] as const).filter(
+          (k) => line[k] != null && !(k === 'pricing' && !line.pricing.price),
+        );
+        if (given.length > 1)
+          throw invalidRequest(
+            'You may only specify one of these parameters: pricing, price_data.',
+            name(given[1]),
+          );
+        if (given.length === 0 && line.amount == null)
+          throw invalidRequest(
+            'You must specify either `amount`, `pricing[price]`, or `price_data`.',
+            name('amount'),
+            'parameter_missing',
+          );
+        if (given.length > 0 && line.amount != null)
+          throw invalidRequest(
+            `You may only specify one of these parameters: amount, ${given[0]}.`,
+            name('amount'),
+          );
+        const price =
+          given[0] === 'price_data'
+            ? inlinePrice(c, line.price_data, name('price_data'))
+            : given[0] === 'pricing'
+              ? line.pricing.price
+              : null;
         addInvoiceLine(c, before.id, {
           price,
           amount: line.amount,
@@ -172,7 +242,12 @@ export const invoiceLinesOps = [
     id: 'PostInvoicesInvoiceRemoveLines',
     method: 'POST',
     path: '/v1/invoices/{invoice}/remove_lines',
-    params: { lines: p.arr(p.obj({ behavior: p.enum('delete', 'unassign').req(), id: p.string().req() })).req(), invoice_metadata: p.metadata() },
+    params: {
+      lines: p
+        .arr(p.obj({ behavior: p.enum('delete', 'unassign').req(), id: p.string().req() }))
+        .req(),
+      invoice_metadata: p.metadata(),
+    },
     run(c, params, path) {
       const ctx = c.ctx;
       const before = mustInvoice(ctx, path.invoice);
@@ -200,7 +275,10 @@ export const invoiceLinesOps = [
     id: 'PostInvoicesInvoiceUpdateLines',
     method: 'POST',
     path: '/v1/invoices/{invoice}/update_lines',
-    params: { lines: p.arr(p.obj({ ...lineFields, id: p.string().req() })).req(), invoice_metadata: p.metadata() },
+    params: {
+      lines: p.arr(p.obj({ ...lineFields, id: p.string().req() })).req(),
+      invoice_metadata: p.metadata(),
+    },
     run(c, params, path) {
       const before = mustInvoice(c.ctx, path.invoice);
       requireDraft(before);

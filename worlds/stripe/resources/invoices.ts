@@ -36,9 +36,20 @@ import { get, newId, nowSeconds, put, remove, rows, type Obj } from '../lib/stor
 import { livePrice } from './prices.ts';
 
 const customField = p.obj({ name: p.string(40).req(), value: p.string(140).req() });
-const rendering = p.obj({ amount_tax_display: p.enum('exclude_tax', 'include_inclusive_tax'), pdf: p.obj({ page_size: p.enum('a4', 'auto', 'letter') }), template: p.string(), template_version: p.int() });
-const paymentSettings = p.obj({ default_mandate: p.string(), payment_method_options: p.any(), payment_method_types: p.arr(p.string()) });
-const discountsParam = p.arr(p.obj({ coupon: p.string(), discount: p.string(), promotion_code: p.string() }));
+const rendering = p.obj({
+  amount_tax_display: p.enum('exclude_tax', 'include_inclusive_tax'),
+  pdf: p.obj({ page_size: p.enum('a4', 'auto', 'letter') }),
+  template: p.string(),
+  template_version: p.int(),
+});
+const paymentSettings = p.obj({
+  default_mandate: p.string(),
+  payment_method_options: p.any(),
+  payment_method_types: p.arr(p.string()),
+});
+const discountsParam = p.arr(
+  p.obj({ coupon: p.string(), discount: p.string(), promotion_code: p.string() }),
+);
 
 /** What create and update share. */
 const writable = {
@@ -71,32 +82,66 @@ const writable = {
 };
 
 /** Parameters this account cannot honour (no Connect, no tax, no shipping rates): accepted only when empty. */
-const UNSUPPORTED = ['account_tax_ids', 'application_fee_amount', 'default_tax_rates', 'discounts', 'on_behalf_of', 'shipping_cost', 'transfer_data'];
+const UNSUPPORTED = [
+  'account_tax_ids',
+  'application_fee_amount',
+  'default_tax_rates',
+  'discounts',
+  'on_behalf_of',
+  'shipping_cost',
+  'transfer_data',
+];
 
 function refuseUnsupported(params: Record<string, any>): void {
   for (const k of UNSUPPORTED) {
     const v = params[k];
     if (v === undefined || v === null || (Array.isArray(v) && v.length === 0)) continue;
-    throw invalidRequest(`${k} is not supported by this account (test mode, without Connect, tax or shipping rates).`, k);
+    throw invalidRequest(
+      `${k} is not supported by this account (test mode, without Connect, tax or shipping rates).`,
+      k,
+    );
   }
-  if (params.automatic_tax?.enabled) throw invalidRequest('Automatic tax is not enabled for this account.', 'automatic_tax[enabled]');
-  if (params.issuer && params.issuer.type !== 'self') throw invalidRequest('Only issuer[type]=self is supported by this account.', 'issuer[type]');
+  if (params.automatic_tax?.enabled)
+    throw invalidRequest(
+      'Automatic tax is not enabled for this account.',
+      'automatic_tax[enabled]',
+    );
+  if (params.issuer && params.issuer.type !== 'self')
+    throw invalidRequest('Only issuer[type]=self is supported by this account.', 'issuer[type]');
 }
 
 /** What may change once an invoice is no longer a draft; `metadata` may change whatever the status. */
-const AFTER_DRAFT = new Set(['auto_advance', 'custom_fields', 'default_payment_method', 'description', 'footer', 'metadata', 'rendering', 'statement_descriptor', 'expand']);
+const AFTER_DRAFT = new Set([
+  'auto_advance',
+  'custom_fields',
+  'default_payment_method',
+  'description',
+  'footer',
+  'metadata',
+  'rendering',
+  'statement_descriptor',
+  'expand',
+]);
 
 function checkPaymentMethod(c: OpContext, customer: string, id: string | null | undefined): void {
   if (!id) return;
   const pm = get(c.ctx, 'payment_methods', id);
-  if (!pm || pm.customer !== customer) throw invalidRequest(`No such PaymentMethod: '${id}'; it must be attached to customer ${customer} first.`, 'default_payment_method', 'resource_missing');
+  if (!pm || pm.customer !== customer)
+    throw invalidRequest(
+      `No such PaymentMethod: '${id}'; it must be attached to customer ${customer} first.`,
+      'default_payment_method',
+      'resource_missing',
+    );
 }
 
 /** Apply update parameters to a stored invoice. */
 function applyUpdate(c: OpContext, invoice: Obj, params: Record<string, any>): void {
   if (invoice.status !== 'draft') {
     const frozen = Object.keys(params).filter((k) => !AFTER_DRAFT.has(k));
-    const allowed = invoice.status === 'open' || invoice.status === 'uncollectible' ? frozen : Object.keys(params).filter((k) => k !== 'metadata' && k !== 'expand');
+    const allowed =
+      invoice.status === 'open' || invoice.status === 'uncollectible'
+        ? frozen
+        : Object.keys(params).filter((k) => k !== 'metadata' && k !== 'expand');
     if (allowed.length > 0) {
       throw invalidRequest(
         invoice.status === 'open' || invoice.status === 'uncollectible'
@@ -108,30 +153,54 @@ function applyUpdate(c: OpContext, invoice: Obj, params: Record<string, any>): v
     }
   }
   refuseUnsupported(params);
-  for (const k of ['description', 'footer', 'statement_descriptor', 'number', 'effective_at'] as const) {
+  for (const k of [
+    'description',
+    'footer',
+    'statement_descriptor',
+    'number',
+    'effective_at',
+  ] as const) {
     if (params[k] !== undefined) invoice[k] = params[k];
   }
   if (params.auto_advance !== undefined && params.auto_advance !== null) {
     invoice.auto_advance = params.auto_advance;
-    if (invoice.status === 'draft') invoice.automatically_finalizes_at = params.auto_advance ? (params.automatically_finalizes_at ?? invoice.created + 3600) : null;
+    if (invoice.status === 'draft')
+      invoice.automatically_finalizes_at = params.auto_advance
+        ? (params.automatically_finalizes_at ?? invoice.created + 3600)
+        : null;
   }
   if (params.automatically_finalizes_at != null) {
-    if (!invoice.auto_advance) throw invalidRequest('automatically_finalizes_at can only be set when auto_advance is true.', 'automatically_finalizes_at');
+    if (!invoice.auto_advance)
+      throw invalidRequest(
+        'automatically_finalizes_at can only be set when auto_advance is true.',
+        'automatically_finalizes_at',
+      );
     invoice.automatically_finalizes_at = params.automatically_finalizes_at;
   }
-  if (params.custom_fields !== undefined) invoice.custom_fields = params.custom_fields?.length ? params.custom_fields : null;
+  if (params.custom_fields !== undefined)
+    invoice.custom_fields = params.custom_fields?.length ? params.custom_fields : null;
   if (params.default_payment_method !== undefined) {
     checkPaymentMethod(c, invoice.customer, params.default_payment_method);
     invoice.default_payment_method = params.default_payment_method;
   }
-  if (params.metadata !== undefined) invoice.metadata = mergeMetadata(invoice.metadata ?? {}, params.metadata);
+  if (params.metadata !== undefined)
+    invoice.metadata = mergeMetadata(invoice.metadata ?? {}, params.metadata);
   if (params.rendering) invoice.rendering = renderingOf(params.rendering, invoice.rendering);
-  if (params.payment_settings) invoice.payment_settings = paymentSettingsOf(params.payment_settings);
-  if (params.collection_method !== undefined && params.collection_method !== null) invoice.collection_method = params.collection_method;
-  if (params.due_date !== undefined || params.days_until_due !== undefined || params.collection_method !== undefined) {
+  if (params.payment_settings)
+    invoice.payment_settings = paymentSettingsOf(params.payment_settings);
+  if (params.collection_method !== undefined && params.collection_method !== null)
+    invoice.collection_method = params.collection_method;
+  if (
+    params.due_date !== undefined ||
+    params.days_until_due !== undefined ||
+    params.collection_method !== undefined
+  ) {
     if (invoice.collection_method === 'charge_automatically') {
       if (params.due_date != null || params.days_until_due != null) {
-        throw invalidRequest('days_until_due and due_date can only be set when collection_method is send_invoice.', params.due_date != null ? 'due_date' : 'days_until_due');
+        throw invalidRequest(
+          'days_until_due and due_date can only be set when collection_method is send_invoice.',
+          params.due_date != null ? 'due_date' : 'days_until_due',
+        );
       }
       invoice.due_date = null;
     } else if (params.due_date != null) {
@@ -139,7 +208,10 @@ function applyUpdate(c: OpContext, invoice: Obj, params: Record<string, any>): v
     } else if (params.days_until_due != null) {
       invoice.due_date = invoice.created + params.days_until_due * DAY;
     } else if (invoice.due_date === null) {
-      throw invalidRequest('Invoices with collection_method send_invoice need days_until_due or due_date.', 'days_until_due');
+      throw invalidRequest(
+        'Invoices with collection_method send_invoice need days_until_due or due_date.',
+        'days_until_due',
+      );
     }
   }
 }
@@ -154,7 +226,11 @@ function renderingOf(given: Obj, current: Obj | null): Obj {
 }
 
 function paymentSettingsOf(given: Obj): Obj {
-  return { default_mandate: given.default_mandate ?? null, payment_method_options: given.payment_method_options ?? null, payment_method_types: given.payment_method_types ?? null };
+  return {
+    default_mandate: given.default_mandate ?? null,
+    payment_method_options: given.payment_method_options ?? null,
+    payment_method_types: given.payment_method_types ?? null,
+  };
 }
 
 /** Announce an invoice change as `invoice.updated`, when something changed. */
@@ -178,18 +254,30 @@ export const invoicesOps = [
       subscription: p.string(),
     },
     run(c, params) {
-      if (params.from_invoice) throw invalidRequest('Invoice revisions are not supported by this account.', 'from_invoice');
-      if (!params.customer) throw invalidRequest('Missing required param: customer.', 'customer', 'parameter_missing');
+      if (params.from_invoice)
+        throw invalidRequest(
+          'Invoice revisions are not supported by this account.',
+          'from_invoice',
+        );
+      if (!params.customer)
+        throw invalidRequest('Missing required param: customer.', 'customer', 'parameter_missing');
       refuseUnsupported(params);
       const customer = liveCustomer(c.ctx, params.customer);
       if (params.subscription) {
         const sub = get(c.ctx, 'subscriptions', params.subscription);
         if (!sub) throw resourceMissing('subscription', params.subscription, 'subscription');
-        if (sub.customer !== customer.id) throw invalidRequest(`The subscription ${sub.id} belongs to another customer.`, 'subscription');
+        if (sub.customer !== customer.id)
+          throw invalidRequest(
+            `The subscription ${sub.id} belongs to another customer.`,
+            'subscription',
+          );
       }
       checkPaymentMethod(c, customer.id, params.default_payment_method);
       if (params.automatically_finalizes_at != null && params.auto_advance === false) {
-        throw invalidRequest('automatically_finalizes_at can only be set when auto_advance is true.', 'automatically_finalizes_at');
+        throw invalidRequest(
+          'automatically_finalizes_at can only be set when auto_advance is true.',
+          'automatically_finalizes_at',
+        );
       }
       // Since API version 2022-08-01 pending items stay out unless asked for.
       const invoice = createDraftInvoice(c, {
@@ -200,7 +288,8 @@ export const invoicesOps = [
         due_date: params.due_date,
         description: params.description,
         metadata: params.metadata,
-        auto_advance: params.auto_advance ?? (params.automatically_finalizes_at != null ? true : false),
+        auto_advance:
+          params.auto_advance ?? (params.automatically_finalizes_at != null ? true : false),
         currency: params.currency,
         pending_invoice_items: params.pending_invoice_items_behavior === 'include',
         default_payment_method: params.default_payment_method,
@@ -209,11 +298,15 @@ export const invoicesOps = [
         statement_descriptor: params.statement_descriptor,
         number: params.number,
         billing_reason: 'manual',
-        subscription_metadata: params.subscription ? (get(c.ctx, 'subscriptions', params.subscription)?.metadata ?? {}) : null,
+        subscription_metadata: params.subscription
+          ? (get(c.ctx, 'subscriptions', params.subscription)?.metadata ?? {})
+          : null,
         automatically_finalizes_at: params.automatically_finalizes_at,
         effective_at: params.effective_at,
         rendering: params.rendering ? renderingOf(params.rendering, null) : null,
-        payment_settings: params.payment_settings ? paymentSettingsOf(params.payment_settings) : null,
+        payment_settings: params.payment_settings
+          ? paymentSettingsOf(params.payment_settings)
+          : null,
       });
       return invoice;
     },
@@ -247,10 +340,21 @@ export const invoicesOps = [
     run(c, _params, path) {
       const ctx = c.ctx;
       const invoice = mustInvoice(ctx, path.invoice);
-      if (invoice.status !== 'draft') throw invalidRequest('You can only delete draft invoices.', undefined, 'invoice_not_editable');
-      if (invoice.parent?.subscription_details) throw invalidRequest("You can't delete invoices created by subscriptions.", undefined, 'invoice_not_editable');
+      if (invoice.status !== 'draft')
+        throw invalidRequest(
+          'You can only delete draft invoices.',
+          undefined,
+          'invoice_not_editable',
+        );
+      if (invoice.parent?.subscription_details)
+        throw invalidRequest(
+          "You can't delete invoices created by subscriptions.",
+          undefined,
+          'invoice_not_editable',
+        );
       // Its invoice items go back to pending, to be billed on a later invoice (or deleted on their own).
-      for (const item of rows(ctx, 'invoiceitems', 'invoice = ?', [invoice.id])) put(ctx, 'invoiceitems', { ...item, invoice: null });
+      for (const item of rows(ctx, 'invoiceitems', 'invoice = ?', [invoice.id]))
+        put(ctx, 'invoiceitems', { ...item, invoice: null });
       for (const line of linesOf(ctx, invoice.id)) remove(ctx, 'invoice_line_items', line.id);
       remove(ctx, 'invoices', invoice.id);
       emit(c, 'invoice.deleted', invoice);
@@ -277,7 +381,9 @@ export const invoicesOps = [
       if (params.subscription) where.push(['subscription = ?', params.subscription]);
       if (params.collection_method) where.push(['collection_method = ?', params.collection_method]);
       const ops: Record<string, string> = { eq: '=', gt: '>', gte: '>=', lt: '<', lte: '<=' };
-      for (const [k, v] of Object.entries((params.due_date ?? {}) as Record<string, number | null>)) {
+      for (const [k, v] of Object.entries(
+        (params.due_date ?? {}) as Record<string, number | null>,
+      )) {
         if (v !== null && v !== undefined) where.push([`due_date ${ops[k]} ?`, v]);
       }
       return listPage(c.ctx, 'invoices', params, { url: '/v1/invoices', what: 'invoice', where });
@@ -298,12 +404,22 @@ export const invoicesOps = [
     run(c, params, path) {
       const ctx = c.ctx;
       const draft = mustInvoice(ctx, path.invoice);
-      if (draft.status === 'draft' && params.auto_advance !== undefined && params.auto_advance !== null && params.auto_advance !== draft.auto_advance) {
+      if (
+        draft.status === 'draft' &&
+        params.auto_advance !== undefined &&
+        params.auto_advance !== null &&
+        params.auto_advance !== draft.auto_advance
+      ) {
         put(ctx, 'invoices', { ...draft, auto_advance: params.auto_advance });
       }
       const open = finalizeInvoice(c, path.invoice);
       // Auto-advance collects at once (lib/invoicing.ts); a decline is recorded on the invoice, not answered.
-      if (open.status === 'open' && open.auto_advance && open.collection_method === 'charge_automatically') return attemptQuietly(c, open);
+      if (
+        open.status === 'open' &&
+        open.auto_advance &&
+        open.collection_method === 'charge_automatically'
+      )
+        return attemptQuietly(c, open);
       return open;
     },
   }),
@@ -311,10 +427,21 @@ export const invoicesOps = [
     id: 'PostInvoicesInvoicePay',
     method: 'POST',
     path: '/v1/invoices/{invoice}/pay',
-    params: { forgive: p.bool(), mandate: p.string(), off_session: p.bool(), paid_out_of_band: p.bool(), payment_method: p.string(), source: p.string() },
+    params: {
+      forgive: p.bool(),
+      mandate: p.string(),
+      off_session: p.bool(),
+      paid_out_of_band: p.bool(),
+      payment_method: p.string(),
+      source: p.string(),
+    },
     run(c, params, path) {
       mustInvoice(c.ctx, path.invoice);
-      const out = payInvoice(c, path.invoice, { off_session: params.off_session, payment_method: params.payment_method ?? params.source, paid_out_of_band: params.paid_out_of_band });
+      const out = payInvoice(c, path.invoice, {
+        off_session: params.off_session,
+        payment_method: params.payment_method ?? params.source,
+        paid_out_of_band: params.paid_out_of_band,
+      });
       // Paying a subscription's latest invoice by hand brings an incomplete or past-due subscription back to active.
       if (!isFailed(out) && out.status === 'paid') subscriptionInvoicePaid(c, out);
       return out;
@@ -327,7 +454,12 @@ export const invoicesOps = [
     params: {},
     run(c, _params, path) {
       let invoice = mustInvoice(c.ctx, path.invoice);
-      if (invoice.status === 'void') throw invalidRequest('You cannot send a voided invoice.', undefined, 'invoice_not_editable');
+      if (invoice.status === 'void')
+        throw invalidRequest(
+          'You cannot send a voided invoice.',
+          undefined,
+          'invoice_not_editable',
+        );
       // Sending a draft finalizes it first; test mode sends no email, only the event.
       if (invoice.status === 'draft') invoice = finalizeInvoice(c, invoice);
       emit(c, 'invoice.sent', invoice);
@@ -370,7 +502,13 @@ export const invoicesOps = [
           metadata: p.metadata(),
           period: p.obj({ start: p.int().req(), end: p.int().req() }),
           price: p.string(),
-          price_data: p.obj({ currency: p.string().req(), product: p.string().req(), tax_behavior: p.enum('exclusive', 'inclusive', 'unspecified'), unit_amount: p.int(), unit_amount_decimal: p.decimal() }),
+          price_data: p.obj({
+            currency: p.string().req(),
+            product: p.string().req(),
+            tax_behavior: p.enum('exclusive', 'inclusive', 'unspecified'),
+            unit_amount: p.int(),
+            unit_amount_decimal: p.decimal(),
+          }),
           quantity: p.int(0),
           quantity_decimal: p.decimal(),
           tax_behavior: p.enum('exclusive', 'inclusive', 'unspecified'),
@@ -398,17 +536,39 @@ export const invoicesOps = [
     run(c, params, path) {
       const ctx = c.ctx;
       const before = mustInvoice(ctx, path.invoice);
-      if (params.payment_record) throw resourceMissing('payment_record', params.payment_record, 'payment_record');
-      if (!params.payment_intent) throw invalidRequest('Missing required param: payment_intent.', 'payment_intent', 'parameter_missing');
+      if (params.payment_record)
+        throw resourceMissing('payment_record', params.payment_record, 'payment_record');
+      if (!params.payment_intent)
+        throw invalidRequest(
+          'Missing required param: payment_intent.',
+          'payment_intent',
+          'parameter_missing',
+        );
       const pi = get(ctx, 'payment_intents', params.payment_intent);
       if (!pi) throw resourceMissing('payment_intent', params.payment_intent, 'payment_intent');
       if (before.status !== 'open' && before.status !== 'draft') {
-        throw invalidRequest(`You can only attach a payment to a draft or open invoice; invoice ${before.id} is ${before.status}.`, 'payment_intent', 'invoice_not_editable');
+        throw invalidRequest(
+          `You can only attach a payment to a draft or open invoice; invoice ${before.id} is ${before.status}.`,
+          'payment_intent',
+          'invoice_not_editable',
+        );
       }
       const holder = rows(ctx, 'invoice_payments', 'payment_intent = ?', [pi.id])[0];
-      if (holder) throw invalidRequest(`The PaymentIntent ${pi.id} is already attached to invoice ${holder.invoice}.`, 'payment_intent');
-      if (pi.customer && pi.customer !== before.customer) throw invalidRequest(`The PaymentIntent ${pi.id} belongs to customer ${pi.customer}, not ${before.customer}.`, 'payment_intent');
-      if (pi.currency !== before.currency) throw invalidRequest(`The PaymentIntent's currency (${pi.currency}) must match the invoice's (${before.currency}).`, 'payment_intent');
+      if (holder)
+        throw invalidRequest(
+          `The PaymentIntent ${pi.id} is already attached to invoice ${holder.invoice}.`,
+          'payment_intent',
+        );
+      if (pi.customer && pi.customer !== before.customer)
+        throw invalidRequest(
+          `The PaymentIntent ${pi.id} belongs to customer ${pi.customer}, not ${before.customer}.`,
+          'payment_intent',
+        );
+      if (pi.currency !== before.currency)
+        throw invalidRequest(
+          `The PaymentIntent's currency (${pi.currency}) must match the invoice's (${before.currency}).`,
+          'payment_intent',
+        );
       const now = nowSeconds(ctx);
       const succeeded = pi.status === 'succeeded';
       const record: Obj = {
@@ -429,7 +589,13 @@ export const invoicesOps = [
       if (succeeded) emit(c, 'invoice_payment.paid', record);
       const after = structuredClone(before);
       const payments = rows(ctx, 'invoice_payments', 'invoice = ?', [before.id]);
-      after.payments = { object: 'list', data: payments, has_more: false, total_count: payments.length, url: '/v1/invoice_payments' };
+      after.payments = {
+        object: 'list',
+        data: payments,
+        has_more: false,
+        total_count: payments.length,
+        url: '/v1/invoice_payments',
+      };
       if (succeeded && after.status === 'open') {
         after.amount_paid += pi.amount_received;
         after.amount_overpaid = Math.max(0, after.amount_paid - after.amount_due);
@@ -457,7 +623,11 @@ export const invoicesOps = [
     params: {
       ...listParams,
       invoice: p.string(),
-      payment: p.obj({ payment_intent: p.string(), payment_record: p.string(), type: p.enum('payment_intent', 'payment_record').req() }),
+      payment: p.obj({
+        payment_intent: p.string(),
+        payment_record: p.string(),
+        type: p.enum('payment_intent', 'payment_record').req(),
+      }),
       status: p.enum('canceled', 'open', 'paid'),
     },
     run(c, params) {
@@ -465,8 +635,13 @@ export const invoicesOps = [
       if (params.invoice) where.push(['invoice = ?', params.invoice]);
       if (params.status) where.push(['status = ?', params.status]);
       if (params.payment?.type === 'payment_record') where.push(['0 = 1']);
-      else if (params.payment?.payment_intent) where.push(['payment_intent = ?', params.payment.payment_intent]);
-      return listPage(c.ctx, 'invoice_payments', params, { url: '/v1/invoice_payments', what: 'invoice payment', where });
+      else if (params.payment?.payment_intent)
+        where.push(['payment_intent = ?', params.payment.payment_intent]);
+      return listPage(c.ctx, 'invoice_payments', params, {
+        url: '/v1/invoice_payments',
+        what: 'invoice payment',
+        where,
+      });
     },
   }),
   op({
@@ -476,7 +651,8 @@ export const invoicesOps = [
     params: {},
     run(c, _params, path) {
       const record = get(c.ctx, 'invoice_payments', path.invoice_payment);
-      if (!record) throw resourceMissing('invoice payment', path.invoice_payment, 'invoice_payment');
+      if (!record)
+        throw resourceMissing('invoice payment', path.invoice_payment, 'invoice_payment');
       return record;
     },
   }),
@@ -489,19 +665,39 @@ export const invoicesOps = [
  */
 function preview(c: OpContext, params: Record<string, any>): Obj {
   const ctx = c.ctx;
-  refuseUnsupported({ discounts: params.discounts, on_behalf_of: params.on_behalf_of, automatic_tax: params.automatic_tax, issuer: params.issuer });
-  if (params.schedule || params.schedule_details) throw invalidRequest('Subscription schedules are not supported by this account.', params.schedule ? 'schedule' : 'schedule_details');
+  refuseUnsupported({
+    discounts: params.discounts,
+    on_behalf_of: params.on_behalf_of,
+    automatic_tax: params.automatic_tax,
+    issuer: params.issuer,
+  });
+  if (params.schedule || params.schedule_details)
+    throw invalidRequest(
+      'Subscription schedules are not supported by this account.',
+      params.schedule ? 'schedule' : 'schedule_details',
+    );
   let sub: ReturnType<NonNullable<typeof invoicePreviewers.subscription>> | undefined;
   if (params.subscription || params.subscription_details) {
-    if (!invoicePreviewers.subscription) throw invalidRequest('Previews of subscription invoices are not available.', params.subscription ? 'subscription' : 'subscription_details');
+    if (!invoicePreviewers.subscription)
+      throw invalidRequest(
+        'Previews of subscription invoices are not available.',
+        params.subscription ? 'subscription' : 'subscription_details',
+      );
     sub = invoicePreviewers.subscription(c, params);
   }
   const customerId = params.customer ?? sub?.customer;
-  if (!customerId) throw invalidRequest('Missing required param: customer.', 'customer', 'parameter_missing');
+  if (!customerId)
+    throw invalidRequest('Missing required param: customer.', 'customer', 'parameter_missing');
   const customer = liveCustomer(ctx, customerId);
   const invoice = draftObject(
     ctx,
-    { customer: customer.id, subscription: sub?.subscription ?? null, currency: params.currency ?? sub?.currency, billing_reason: sub?.billing_reason ?? (sub ? 'upcoming' : 'manual'), period: sub?.period },
+    {
+      customer: customer.id,
+      subscription: sub?.subscription ?? null,
+      currency: params.currency ?? sub?.currency,
+      billing_reason: sub?.billing_reason ?? (sub ? 'upcoming' : 'manual'),
+      period: sub?.period,
+    },
     customer,
     `upcoming_${newId(ctx, 'in_')}`,
   );
@@ -512,27 +708,66 @@ function preview(c: OpContext, params: Record<string, any>): Obj {
     const price = item.price ? livePrice(ctx, item.price, param('price')) : null;
     const quantity = item.quantity ?? 1;
     let amount: number | null = item.amount ?? null;
-    if (item.price_data) amount = Math.round((item.price_data.unit_amount ?? Number(item.price_data.unit_amount_decimal ?? 0)) * quantity);
-    else if (item.unit_amount != null || item.unit_amount_decimal != null) amount = Math.round((item.unit_amount ?? Number(item.unit_amount_decimal)) * quantity);
+    if (item.price_data)
+      amount = Math.round(
+        (item.price_data.unit_amount ?? Number(item.price_data.unit_amount_decimal ?? 0)) *
+          quantity,
+      );
+    else if (item.unit_amount != null || item.unit_amount_decimal != null)
+      amount = Math.round((item.unit_amount ?? Number(item.unit_amount_decimal)) * quantity);
     if (item.invoiceitem) {
       const existing = get(ctx, 'invoiceitems', item.invoiceitem);
-      if (!existing || existing.customer !== customer.id) throw resourceMissing('invoiceitem', item.invoiceitem, param('invoiceitem'));
-      overrides.set(existing.id, { ...existing, ...(amount !== null ? { amount } : {}), ...(item.description !== undefined ? { description: item.description } : {}), quantity });
+      if (!existing || existing.customer !== customer.id)
+        throw resourceMissing('invoiceitem', item.invoiceitem, param('invoiceitem'));
+      overrides.set(existing.id, {
+        ...existing,
+        ...(amount !== null ? { amount } : {}),
+        ...(item.description !== undefined ? { description: item.description } : {}),
+        quantity,
+      });
       return;
     }
-    if (!price && amount === null) throw invalidRequest('You must specify either `amount`, `price`, or `price_data`.', param('amount'), 'parameter_missing');
-    const currency = (price?.currency ?? item.price_data?.currency ?? item.currency ?? invoice.currency).toLowerCase();
-    if (currency !== invoice.currency) throw invalidRequest(`The currency of this invoice item (${currency}) must match the currency of the invoice (${invoice.currency}).`, param('currency'));
-    extra.push({ price, amount, currency, quantity, description: item.description ?? null, period: item.period ?? null, metadata: item.metadata ?? null, discountable: item.discountable ?? undefined });
+    if (!price && amount === null)
+      throw invalidRequest(
+        'You must specify either `amount`, `price`, or `price_data`.',
+        param('amount'),
+        'parameter_missing',
+      );
+    const currency = (
+      price?.currency ??
+      item.price_data?.currency ??
+      item.currency ??
+      invoice.currency
+    ).toLowerCase();
+    if (currency !== invoice.currency)
+      throw invalidRequest(
+        `The currency of this invoice item (${currency}) must match the currency of the invoice (${invoice.currency}).`,
+        param('currency'),
+      );
+    extra.push({
+      price,
+      amount,
+      currency,
+      quantity,
+      description: item.description ?? null,
+      period: item.period ?? null,
+      metadata: item.metadata ?? null,
+      discountable: item.discountable ?? undefined,
+    });
   });
   const lines: Obj[] = [];
-  for (const item of pendingItems(ctx, customer.id, invoice.currency, sub?.subscription ?? null)) lines.push(lineForItem(ctx, overrides.get(item.id) ?? item, invoice.id));
+  for (const item of pendingItems(ctx, customer.id, invoice.currency, sub?.subscription ?? null))
+    lines.push(lineForItem(ctx, overrides.get(item.id) ?? item, invoice.id));
   for (const line of [...(sub?.lines ?? []), ...extra]) lines.push(lineObject(ctx, invoice, line));
   applyLines(invoice, lines);
   invoice.lines.url = `/v1/invoices/${invoice.id}/lines`;
   const balance = (customer.balance as number | undefined) ?? 0;
   invoice.starting_balance = balance;
-  if (balance < 0) invoice.amount_due = Math.max(0, invoice.total - Math.min(-balance, Math.max(invoice.total, 0)));
+  if (balance < 0)
+    invoice.amount_due = Math.max(
+      0,
+      invoice.total - Math.min(-balance, Math.max(invoice.total, 0)),
+    );
   else invoice.amount_due = Math.max(0, invoice.total + balance);
   invoice.amount_remaining = invoice.amount_due;
   invoice.ending_balance = null;

@@ -15,11 +15,27 @@
  * `allowed_payment_method_types`); without either, automatic payment methods are on, as Stripe defaults.
  */
 import type { Ctx } from '../../../kit/index.ts';
-import { attemptCharge, captureCharge, checkAmount, checkCurrency, intentCaptured, mustCharge, releaseCharge, shippingOf, shippingParam } from './charges.ts';
+import {
+  attemptCharge,
+  captureCharge,
+  checkAmount,
+  checkCurrency,
+  intentCaptured,
+  mustCharge,
+  releaseCharge,
+  shippingOf,
+  shippingParam,
+} from './charges.ts';
 import { liveCustomer } from './customers.ts';
 import { authenticationHandlers } from './setup-intents.ts';
 import { putAndEmit } from '../lib/events.ts';
-import { failed, invalidRequest, resourceMissing, unexpectedState, type Failed } from '../lib/errors.ts';
+import {
+  failed,
+  invalidRequest,
+  resourceMissing,
+  unexpectedState,
+  type Failed,
+} from '../lib/errors.ts';
 import { limitOf, listPage, listOf } from '../lib/list.ts';
 import { op, type OpContext } from '../lib/op.ts';
 import { listParams, mergeMetadata, p, searchParams } from '../lib/params.ts';
@@ -31,7 +47,13 @@ import { markSetUp, needsAuthentication, resolvePaymentMethod } from '../lib/tes
 const DEFAULT_PMC = 'pmc_1SeahavenDefaultConfig0';
 
 const CONFIRMABLE = ['requires_payment_method', 'requires_confirmation', 'requires_action'];
-const CANCELABLE = ['requires_payment_method', 'requires_confirmation', 'requires_action', 'requires_capture', 'processing'];
+const CANCELABLE = [
+  'requires_payment_method',
+  'requires_confirmation',
+  'requires_action',
+  'requires_capture',
+  'processing',
+];
 
 /** A stored payment intent, or Stripe's 404. */
 export function mustPaymentIntent(ctx: Ctx, id: string, param = 'intent'): Obj {
@@ -55,7 +77,13 @@ const lineItemParam = p.obj({
   unit_of_measure: p.string(12),
 });
 
-const amountDetailsParam = p.obj({ line_items: p.arr(lineItemParam), discount_amount: p.int(0), shipping: p.any(), tax: p.any(), enforce_arithmetic_validation: p.bool() });
+const amountDetailsParam = p.obj({
+  line_items: p.arr(lineItemParam),
+  discount_amount: p.int(0),
+  shipping: p.any(),
+  tax: p.any(),
+  enforce_arithmetic_validation: p.bool(),
+});
 
 /** Parameters create, update and confirm share. */
 const common = {
@@ -80,7 +108,10 @@ const createParams = {
   customer_account: p.string(),
   description: p.string(),
   metadata: p.metadata(),
-  automatic_payment_methods: p.obj({ enabled: p.bool().req(), allow_redirects: p.enum('always', 'never') }),
+  automatic_payment_methods: p.obj({
+    enabled: p.bool().req(),
+    allow_redirects: p.enum('always', 'never'),
+  }),
   confirm: p.bool(),
   confirmation_method: p.enum('automatic', 'manual'),
   confirmation_token: p.string(),
@@ -140,11 +171,25 @@ function truthy(v: unknown): boolean {
 }
 
 function cardOptions(given: unknown, current?: Obj): Obj {
-  const base: Obj = current ?? { installments: null, mandate_options: null, network: null, request_three_d_secure: 'automatic' };
+  const base: Obj = current ?? {
+    installments: null,
+    mandate_options: null,
+    network: null,
+    request_three_d_secure: 'automatic',
+  };
   const card = given && typeof given === 'object' ? (given as Obj).card : undefined;
   if (!card || typeof card !== 'object') return base;
   const out = { ...base };
-  for (const k of ['request_three_d_secure', 'request_incremental_authorization', 'request_extended_authorization', 'request_multicapture', 'request_overcapture', 'capture_method', 'setup_future_usage', 'network']) {
+  for (const k of [
+    'request_three_d_secure',
+    'request_incremental_authorization',
+    'request_extended_authorization',
+    'request_multicapture',
+    'request_overcapture',
+    'capture_method',
+    'setup_future_usage',
+    'network',
+  ]) {
     if (card[k] !== undefined) out[k] = card[k] === '' ? null : card[k];
   }
   return out;
@@ -171,39 +216,65 @@ function applyCommon(c: OpContext, pi: Obj, params: Record<string, any>): void {
   const ctx = c.ctx;
   const types = params.allowed_payment_method_types ?? params.payment_method_types;
   if (types !== undefined && types !== null) {
-    if (types.length === 0) throw invalidRequest('payment_method_types must list at least one payment method type.', 'payment_method_types');
+    if (types.length === 0)
+      throw invalidRequest(
+        'payment_method_types must list at least one payment method type.',
+        'payment_method_types',
+      );
     pi.payment_method_types = types;
     pi.automatic_payment_methods = null;
     pi.payment_method_configuration_details = null;
   }
-  if (params.excluded_payment_method_types !== undefined) pi.excluded_payment_method_types = params.excluded_payment_method_types;
+  if (params.excluded_payment_method_types !== undefined)
+    pi.excluded_payment_method_types = params.excluded_payment_method_types;
   if (params.receipt_email !== undefined) pi.receipt_email = params.receipt_email;
   if (params.setup_future_usage !== undefined) pi.setup_future_usage = params.setup_future_usage;
   if (params.shipping !== undefined) pi.shipping = shippingOf(params.shipping);
-  if (params.capture_method !== undefined && params.capture_method !== null) pi.capture_method = params.capture_method;
-  if (params.payment_method_options !== undefined) pi.payment_method_options = { ...pi.payment_method_options, card: cardOptions(params.payment_method_options, pi.payment_method_options?.card) };
+  if (params.capture_method !== undefined && params.capture_method !== null)
+    pi.capture_method = params.capture_method;
+  if (params.payment_method_options !== undefined)
+    pi.payment_method_options = {
+      ...pi.payment_method_options,
+      card: cardOptions(params.payment_method_options, pi.payment_method_options?.card),
+    };
   if (params.amount_details?.line_items) {
     const items = (params.amount_details.line_items as Obj[]).map((li) => lineItemOf(ctx, li));
-    pi.amount_details = { ...pi.amount_details, line_items: listOf(items, `/v1/payment_intents/${pi.id}/amount_details_line_items`) };
+    pi.amount_details = {
+      ...pi.amount_details,
+      line_items: listOf(items, `/v1/payment_intents/${pi.id}/amount_details_line_items`),
+    };
   }
   let pmId: string | null | undefined = params.payment_method;
   const data = params.payment_method_data;
   if (pmId === undefined && data && typeof data === 'object') {
     const token = data.card?.token ?? (typeof data.card === 'string' ? data.card : undefined);
     if (data.type !== 'card' || typeof token !== 'string') {
-      throw invalidRequest('payment_method_data takes a card by token here: payment_method_data[type]=card&payment_method_data[card][token]=tok_visa.', 'payment_method_data');
+      throw invalidRequest(
+        'payment_method_data takes a card by token here: payment_method_data[type]=card&payment_method_data[card][token]=tok_visa.',
+        'payment_method_data',
+      );
     }
     pmId = token;
   }
   if (pmId === null) {
     pi.payment_method = null;
   } else if (pmId !== undefined) {
-    const pm = resolvePaymentMethod(c, pmId, params.payment_method !== undefined ? 'payment_method' : 'payment_method_data');
+    const pm = resolvePaymentMethod(
+      c,
+      pmId,
+      params.payment_method !== undefined ? 'payment_method' : 'payment_method_data',
+    );
     if (pm.customer && pi.customer && pm.customer !== pi.customer) {
-      throw invalidRequest(`The provided PaymentMethod ${pm.id} is attached to another customer (${pm.customer}); it cannot be used with customer ${pi.customer}.`, 'payment_method');
+      throw invalidRequest(
+        `The provided PaymentMethod ${pm.id} is attached to another customer (${pm.customer}); it cannot be used with customer ${pi.customer}.`,
+        'payment_method',
+      );
     }
     if (pm.customer && !pi.customer) {
-      throw invalidRequest(`The provided PaymentMethod ${pm.id} is attached to customer ${pm.customer}; pass customer=${pm.customer} with it.`, 'payment_method');
+      throw invalidRequest(
+        `The provided PaymentMethod ${pm.id} is attached to customer ${pm.customer}; pass customer=${pm.customer} with it.`,
+        'payment_method',
+      );
     }
     pi.payment_method = pm.id;
   }
@@ -220,17 +291,29 @@ export interface IntentRequest {
 }
 
 /** Build and store a new payment intent (`payment_intent.created`), not yet confirmed. */
-export function createPaymentIntent(c: OpContext, params: IntentRequest & Record<string, any>): Obj {
+export function createPaymentIntent(
+  c: OpContext,
+  params: IntentRequest & Record<string, any>,
+): Obj {
   const ctx = c.ctx;
   checkAmount(params.amount);
   const currency = checkCurrency(params.currency);
   const customer = params.customer ? liveCustomer(ctx, params.customer).id : null;
-  if (params.automatic_payment_methods?.enabled && (params.payment_method_types || params.allowed_payment_method_types)) {
-    throw invalidRequest('You may only specify one of these parameters: automatic_payment_methods, payment_method_types.', 'automatic_payment_methods');
+  if (
+    params.automatic_payment_methods?.enabled &&
+    (params.payment_method_types || params.allowed_payment_method_types)
+  ) {
+    throw invalidRequest(
+      'You may only specify one of these parameters: automatic_payment_methods, payment_method_types.',
+      'automatic_payment_methods',
+    );
   }
-  if (params.off_session !== undefined && params.confirm !== true) throw invalidRequest('off_session can only be used when confirm=true.', 'off_session');
+  if (params.off_session !== undefined && params.confirm !== true)
+    throw invalidRequest('off_session can only be used when confirm=true.', 'off_session');
   const id = newId(ctx, 'pi_');
-  const automatic = params.automatic_payment_methods ? params.automatic_payment_methods.enabled !== false : true;
+  const automatic = params.automatic_payment_methods
+    ? params.automatic_payment_methods.enabled !== false
+    : true;
   const pi: Obj = {
     id,
     object: 'payment_intent',
@@ -240,7 +323,14 @@ export function createPaymentIntent(c: OpContext, params: IntentRequest & Record
     amount_received: 0,
     application: null,
     application_fee_amount: params.application_fee_amount ?? null,
-    automatic_payment_methods: automatic ? { ...(params.automatic_payment_methods?.allow_redirects ? { allow_redirects: params.automatic_payment_methods.allow_redirects } : {}), enabled: true } : null,
+    automatic_payment_methods: automatic
+      ? {
+          ...(params.automatic_payment_methods?.allow_redirects
+            ? { allow_redirects: params.automatic_payment_methods.allow_redirects }
+            : {}),
+          enabled: true,
+        }
+      : null,
     canceled_at: null,
     cancellation_reason: null,
     capture_method: 'automatic_async',
@@ -261,7 +351,14 @@ export function createPaymentIntent(c: OpContext, params: IntentRequest & Record
     on_behalf_of: params.on_behalf_of ?? null,
     payment_method: null,
     payment_method_configuration_details: automatic ? { id: DEFAULT_PMC, parent: null } : null,
-    payment_method_options: { card: { installments: null, mandate_options: null, network: null, request_three_d_secure: 'automatic' } },
+    payment_method_options: {
+      card: {
+        installments: null,
+        mandate_options: null,
+        network: null,
+        request_three_d_secure: 'automatic',
+      },
+    },
     payment_method_types: ['card'],
     processing: null,
     receipt_email: null,
@@ -282,7 +379,12 @@ export function createPaymentIntent(c: OpContext, params: IntentRequest & Record
 }
 
 /** The charge attempt behind a confirm (or a finished authentication): moves the intent on and answers. */
-function charge(c: OpContext, pi: Obj, pm: Obj, opts: { offSession: boolean; authenticated: boolean }): Obj | Failed {
+function charge(
+  c: OpContext,
+  pi: Obj,
+  pm: Obj,
+  opts: { offSession: boolean; authenticated: boolean },
+): Obj | Failed {
   const manual = pi.capture_method === 'manual';
   const out = attemptCharge(c, {
     amount: pi.amount,
@@ -300,7 +402,8 @@ function charge(c: OpContext, pi: Obj, pm: Obj, opts: { offSession: boolean; aut
     transferGroup: pi.transfer_group,
     authenticated: opts.authenticated,
     unauthenticatable: opts.offSession ? 'off_session' : undefined,
-    incrementalAuthorization: pi.payment_method_options?.card?.request_incremental_authorization === 'if_available',
+    incrementalAuthorization:
+      pi.payment_method_options?.card?.request_incremental_authorization === 'if_available',
   });
   pi.latest_charge = out.charge.id;
   pi.next_action = null;
@@ -308,7 +411,15 @@ function charge(c: OpContext, pi: Obj, pm: Obj, opts: { offSession: boolean; aut
     const { charge: chargeId, code, decline_code, message, type, payment_method } = out.error;
     pi.status = 'requires_payment_method';
     pi.payment_method = null;
-    pi.last_payment_error = { charge: chargeId, code, ...(decline_code ? { decline_code } : {}), doc_url: docUrl(code ?? 'card_declined'), message, payment_method, type };
+    pi.last_payment_error = {
+      charge: chargeId,
+      code,
+      ...(decline_code ? { decline_code } : {}),
+      doc_url: docUrl(code ?? 'card_declined'),
+      message,
+      payment_method,
+      type,
+    };
     putAndEmit(c, 'payment_intents', pi, 'payment_intent.payment_failed');
     return failed(402, { ...out.error, payment_intent: structuredClone(pi) });
   }
@@ -338,15 +449,27 @@ function saveForLater(c: OpContext, pm: Obj, customer: string): void {
 /** The 3D Secure step a card asks for: `next_action` as Stripe.js (or a redirect, with a return_url) reads it. */
 function nextActionOf(c: OpContext, pi: Obj, returnUrl: string | null | undefined): Obj {
   const url = `https://hooks.stripe.com/3d_secure_2/hosted?merchant=acct_1SeahavenWorld01&payment_intent=${pi.id}&payment_intent_client_secret=${pi.client_secret}`;
-  if (returnUrl) return { redirect_to_url: { return_url: returnUrl, url }, type: 'redirect_to_url' };
-  return { type: 'use_stripe_sdk', use_stripe_sdk: { source: newId(c.ctx, 'src_'), stripe_js: url, type: 'three_d_secure_redirect' } };
+  if (returnUrl)
+    return { redirect_to_url: { return_url: returnUrl, url }, type: 'redirect_to_url' };
+  return {
+    type: 'use_stripe_sdk',
+    use_stripe_sdk: {
+      source: newId(c.ctx, 'src_'),
+      stripe_js: url,
+      type: 'three_d_secure_redirect',
+    },
+  };
 }
 
 /**
  * Confirm a payment intent: charge its payment method, or stop at 3D Secure (`requires_action`), or record a decline
  * (402, the failed charge kept). Returns the intent or the failure to answer with.
  */
-export function confirmPaymentIntent(c: OpContext, start: Obj, params: Record<string, any> = {}): Obj | Failed {
+export function confirmPaymentIntent(
+  c: OpContext,
+  start: Obj,
+  params: Record<string, any> = {},
+): Obj | Failed {
   const ctx = c.ctx;
   if (!CONFIRMABLE.includes(start.status)) {
     throw unexpectedState(
@@ -354,7 +477,11 @@ export function confirmPaymentIntent(c: OpContext, start: Obj, params: Record<st
       `You cannot confirm this PaymentIntent because it has a status of ${start.status}. Only a PaymentIntent with one of the following statuses may be confirmed: ${CONFIRMABLE.join(', ')}.`,
     );
   }
-  if (params.client_secret && params.client_secret !== start.client_secret) throw invalidRequest('The client_secret provided does not match the client_secret associated with the PaymentIntent.', 'client_secret');
+  if (params.client_secret && params.client_secret !== start.client_secret)
+    throw invalidRequest(
+      'The client_secret provided does not match the client_secret associated with the PaymentIntent.',
+      'client_secret',
+    );
   const pi = structuredClone(start);
   applyCommon(c, pi, params);
   if (!pi.payment_method) {
@@ -364,7 +491,10 @@ export function confirmPaymentIntent(c: OpContext, start: Obj, params: Record<st
     );
   }
   if (!pi.payment_method_types.includes('card')) {
-    throw invalidRequest(`The PaymentIntent's payment_method_types (${pi.payment_method_types.join(', ')}) do not include card, the type of ${pi.payment_method}.`, 'payment_method');
+    throw invalidRequest(
+      `The PaymentIntent's payment_method_types (${pi.payment_method_types.join(', ')}) do not include card, the type of ${pi.payment_method}.`,
+      'payment_method',
+    );
   }
   const pm = get(ctx, 'payment_methods', pi.payment_method);
   if (!pm) throw resourceMissing('PaymentMethod', pi.payment_method, 'payment_method');
@@ -374,7 +504,13 @@ export function confirmPaymentIntent(c: OpContext, start: Obj, params: Record<st
       // The integration cannot handle a next action: the attempt fails as a decline would, without a charge.
       pi.status = 'requires_payment_method';
       pi.payment_method = null;
-      const error = { type: 'card_error' as const, code: 'authentication_required', decline_code: 'authentication_required', message: 'Your card was declined. This transaction requires authentication.', payment_method: pm };
+      const error = {
+        type: 'card_error' as const,
+        code: 'authentication_required',
+        decline_code: 'authentication_required',
+        message: 'Your card was declined. This transaction requires authentication.',
+        payment_method: pm,
+      };
       pi.last_payment_error = { ...error, doc_url: docUrl('authentication_required') };
       putAndEmit(c, 'payment_intents', pi, 'payment_intent.payment_failed');
       return failed(402, { ...error, payment_intent: structuredClone(pi) });
@@ -393,11 +529,18 @@ export function confirmPaymentIntent(c: OpContext, start: Obj, params: Record<st
  * still decline, as `…ChargeDeclinedInsufficientFunds` does), `fail` returns the intent to `requires_payment_method`
  * with `payment_intent_authentication_failure`. Called by the authentication test hook for `pi_` ids.
  */
-export function authenticatePaymentIntent(c: OpContext, id: string, outcome: 'succeed' | 'fail' = 'succeed'): Obj | Failed {
+export function authenticatePaymentIntent(
+  c: OpContext,
+  id: string,
+  outcome: 'succeed' | 'fail' = 'succeed',
+): Obj | Failed {
   const ctx = c.ctx;
   const start = mustPaymentIntent(ctx, id);
   if (start.status !== 'requires_action') {
-    throw unexpectedState('payment_intent_unexpected_state', `PaymentIntent ${id} has a status of ${start.status}; only a PaymentIntent that requires_action can be authenticated.`);
+    throw unexpectedState(
+      'payment_intent_unexpected_state',
+      `PaymentIntent ${id} has a status of ${start.status}; only a PaymentIntent that requires_action can be authenticated.`,
+    );
   }
   const pi = structuredClone(start);
   const pm = pi.payment_method ? get(ctx, 'payment_methods', pi.payment_method) : undefined;
@@ -407,7 +550,8 @@ export function authenticatePaymentIntent(c: OpContext, id: string, outcome: 'su
     pi.last_payment_error = {
       code: 'payment_intent_authentication_failure',
       doc_url: docUrl('payment_intent_authentication_failure'),
-      message: 'The provided PaymentMethod has failed authentication. You can provide payment_method_data or a new PaymentMethod to attempt to fulfill this PaymentIntent again.',
+      message:
+        'The provided PaymentMethod has failed authentication. You can provide payment_method_data or a new PaymentMethod to attempt to fulfill this PaymentIntent again.',
       payment_method: pm ?? null,
       type: 'invalid_request_error',
     };
@@ -420,7 +564,8 @@ export function authenticatePaymentIntent(c: OpContext, id: string, outcome: 'su
 
 // The authentication test hook reaches payment intents through here. A decline after authentication is a recorded
 // failure (402, writes kept), which the hook answers like any operation's.
-authenticationHandlers.payment_intent = (c, intent, outcome) => authenticatePaymentIntent(c, intent.id, outcome) as Obj;
+authenticationHandlers.payment_intent = (c, intent, outcome) =>
+  authenticatePaymentIntent(c, intent.id, outcome) as Obj;
 
 /** Capture a `requires_capture` intent: all of it, or `amount_to_capture` (the rest is released). */
 export function capturePaymentIntent(c: OpContext, pi: Obj, amountToCapture?: number | null): Obj {
@@ -432,24 +577,42 @@ export function capturePaymentIntent(c: OpContext, pi: Obj, amountToCapture?: nu
   }
   const amount = amountToCapture ?? pi.amount_capturable;
   if (amount > pi.amount_capturable) {
-    throw invalidRequest(`The amount_to_capture (${amount}) is greater than the amount capturable on this PaymentIntent (${pi.amount_capturable}).`, 'amount_to_capture', 'amount_too_large');
+    throw invalidRequest(
+      `The amount_to_capture (${amount}) is greater than the amount capturable on this PaymentIntent (${pi.amount_capturable}).`,
+      'amount_to_capture',
+      'amount_too_large',
+    );
   }
   const ch = captureCharge(c, mustCharge(c.ctx, pi.latest_charge), amount, 'amount_to_capture');
   return intentCaptured(c, pi, ch);
 }
 
 /** In-memory cursor pagination over a nested list (the intent's line items), as Stripe pages its lists. */
-function pageOf(items: Obj[], params: { limit?: number | null; starting_after?: string | null; ending_before?: string | null }, url: string): Obj {
+function pageOf(
+  items: Obj[],
+  params: { limit?: number | null; starting_after?: string | null; ending_before?: string | null },
+  url: string,
+): Obj {
   const limit = limitOf(params.limit);
   let from = 0;
   let to = items.length;
   if (params.starting_after) {
     const i = items.findIndex((x) => x.id === params.starting_after);
-    if (i < 0) throw resourceMissing('payment_intent_amount_details_line_item', params.starting_after, 'starting_after');
+    if (i < 0)
+      throw resourceMissing(
+        'payment_intent_amount_details_line_item',
+        params.starting_after,
+        'starting_after',
+      );
     from = i + 1;
   } else if (params.ending_before) {
     const i = items.findIndex((x) => x.id === params.ending_before);
-    if (i < 0) throw resourceMissing('payment_intent_amount_details_line_item', params.ending_before, 'ending_before');
+    if (i < 0)
+      throw resourceMissing(
+        'payment_intent_amount_details_line_item',
+        params.ending_before,
+        'ending_before',
+      );
     to = i;
     from = Math.max(0, i - limit);
   }
@@ -465,7 +628,12 @@ export const paymentIntentsOps = [
     params: createParams,
     run(c, params): Obj | Failed {
       const pi = createPaymentIntent(c, params);
-      if (params.confirm) return confirmPaymentIntent(c, pi, { off_session: params.off_session, return_url: params.return_url, error_on_requires_action: params.error_on_requires_action });
+      if (params.confirm)
+        return confirmPaymentIntent(c, pi, {
+          off_session: params.off_session,
+          return_url: params.return_url,
+          error_on_requires_action: params.error_on_requires_action,
+        });
       return pi;
     },
   }),
@@ -476,7 +644,11 @@ export const paymentIntentsOps = [
     params: { client_secret: p.string() },
     run(c, params, path) {
       const pi = mustPaymentIntent(c.ctx, path.intent);
-      if (params.client_secret && params.client_secret !== pi.client_secret) throw invalidRequest('The client_secret provided does not match the client_secret associated with the PaymentIntent.', 'client_secret');
+      if (params.client_secret && params.client_secret !== pi.client_secret)
+        throw invalidRequest(
+          'The client_secret provided does not match the client_secret associated with the PaymentIntent.',
+          'client_secret',
+        );
       return pi;
     },
   }),
@@ -499,8 +671,17 @@ export const paymentIntentsOps = [
           strict[0],
         );
       }
-      if (pi.status === 'requires_capture' && strict.some((k) => ['amount', 'currency', 'payment_method', 'customer', 'capture_method'].includes(k))) {
-        throw unexpectedState('payment_intent_unexpected_state', `This PaymentIntent has been authorised (requires_capture); capture or cancel it instead of changing its ${strict[0]}.`, strict[0]);
+      if (
+        pi.status === 'requires_capture' &&
+        strict.some((k) =>
+          ['amount', 'currency', 'payment_method', 'customer', 'capture_method'].includes(k),
+        )
+      ) {
+        throw unexpectedState(
+          'payment_intent_unexpected_state',
+          `This PaymentIntent has been authorised (requires_capture); capture or cancel it instead of changing its ${strict[0]}.`,
+          strict[0],
+        );
       }
       if (params.amount !== undefined && params.amount !== null) {
         checkAmount(params.amount);
@@ -509,20 +690,32 @@ export const paymentIntentsOps = [
       if (params.currency) pi.currency = checkCurrency(params.currency);
       if (params.customer !== undefined) {
         if (params.customer !== null && pi.customer && pi.customer !== params.customer) {
-          throw invalidRequest(`This PaymentIntent already belongs to customer ${pi.customer}.`, 'customer');
+          throw invalidRequest(
+            `This PaymentIntent already belongs to customer ${pi.customer}.`,
+            'customer',
+          );
         }
         pi.customer = params.customer === null ? null : liveCustomer(ctx, params.customer).id;
       }
       if (params.description !== undefined) pi.description = params.description;
-      if (params.metadata !== undefined) pi.metadata = mergeMetadata(pi.metadata ?? {}, params.metadata);
-      for (const k of ['statement_descriptor', 'statement_descriptor_suffix', 'transfer_group', 'application_fee_amount'] as const) {
+      if (params.metadata !== undefined)
+        pi.metadata = mergeMetadata(pi.metadata ?? {}, params.metadata);
+      for (const k of [
+        'statement_descriptor',
+        'statement_descriptor_suffix',
+        'transfer_group',
+        'application_fee_amount',
+      ] as const) {
         if (params[k] !== undefined) pi[k] = params[k];
       }
       applyCommon(c, pi, params);
-      const reconfirm = ['amount', 'currency', 'payment_method', 'payment_method_data'].some((k) => params[k] !== undefined);
+      const reconfirm = ['amount', 'currency', 'payment_method', 'payment_method_data'].some(
+        (k) => params[k] !== undefined,
+      );
       if (!final && pi.status !== 'requires_capture') {
         if (!pi.payment_method) pi.status = 'requires_payment_method';
-        else if (reconfirm || pi.status === 'requires_payment_method') pi.status = 'requires_confirmation';
+        else if (reconfirm || pi.status === 'requires_payment_method')
+          pi.status = 'requires_confirmation';
         if (pi.status !== 'requires_action') pi.next_action = null;
       }
       put(ctx, 'payment_intents', pi);
@@ -537,7 +730,11 @@ export const paymentIntentsOps = [
     run(c, params) {
       const where: [string, ...string[]][] = [];
       if (params.customer) where.push(['customer = ?', params.customer]);
-      return listPage(c.ctx, 'payment_intents', params, { url: '/v1/payment_intents', what: 'payment_intent', where });
+      return listPage(c.ctx, 'payment_intents', params, {
+        url: '/v1/payment_intents',
+        what: 'payment_intent',
+        where,
+      });
     },
   }),
   op({
@@ -552,7 +749,8 @@ export const paymentIntentsOps = [
     method: 'POST',
     path: '/v1/payment_intents/{intent}/confirm',
     params: confirmParams,
-    run: (c, params, path) => confirmPaymentIntent(c, mustPaymentIntent(c.ctx, path.intent), params),
+    run: (c, params, path) =>
+      confirmPaymentIntent(c, mustPaymentIntent(c.ctx, path.intent), params),
   }),
   op({
     id: 'PostPaymentIntentsIntentCapture',
@@ -572,7 +770,8 @@ export const paymentIntentsOps = [
     },
     run(c, params, path) {
       const pi = mustPaymentIntent(c.ctx, path.intent);
-      if (params.metadata !== undefined) pi.metadata = mergeMetadata(pi.metadata ?? {}, params.metadata);
+      if (params.metadata !== undefined)
+        pi.metadata = mergeMetadata(pi.metadata ?? {}, params.metadata);
       return capturePaymentIntent(c, pi, params.amount_to_capture);
     },
   }),
@@ -580,7 +779,9 @@ export const paymentIntentsOps = [
     id: 'PostPaymentIntentsIntentCancel',
     method: 'POST',
     path: '/v1/payment_intents/{intent}/cancel',
-    params: { cancellation_reason: p.enum('abandoned', 'duplicate', 'fraudulent', 'requested_by_customer') },
+    params: {
+      cancellation_reason: p.enum('abandoned', 'duplicate', 'fraudulent', 'requested_by_customer'),
+    },
     run(c, params, path) {
       const ctx = c.ctx;
       const pi = mustPaymentIntent(ctx, path.intent);
@@ -590,8 +791,16 @@ export const paymentIntentsOps = [
           `You cannot cancel this PaymentIntent because it has a status of ${pi.status}. Only a PaymentIntent with one of the following statuses may be canceled: ${CANCELABLE.join(', ')}.`,
         );
       }
-      if (pi.status === 'requires_capture' && pi.latest_charge) releaseCharge(c, mustCharge(ctx, pi.latest_charge));
-      const after: Obj = { ...pi, status: 'canceled', canceled_at: nowSeconds(ctx), cancellation_reason: params.cancellation_reason ?? null, amount_capturable: 0, next_action: null };
+      if (pi.status === 'requires_capture' && pi.latest_charge)
+        releaseCharge(c, mustCharge(ctx, pi.latest_charge));
+      const after: Obj = {
+        ...pi,
+        status: 'canceled',
+        canceled_at: nowSeconds(ctx),
+        cancellation_reason: params.cancellation_reason ?? null,
+        amount_capturable: 0,
+        next_action: null,
+      };
       putAndEmit(c, 'payment_intents', after, 'payment_intent.canceled');
       return after;
     },
@@ -628,7 +837,11 @@ export const paymentIntentsOps = [
           'incremental_authorization_not_available',
         );
       }
-      if (params.amount <= pi.amount) throw invalidRequest(`The new amount (${params.amount}) must be greater than the PaymentIntent's current amount (${pi.amount}).`, 'amount');
+      if (params.amount <= pi.amount)
+        throw invalidRequest(
+          `The new amount (${params.amount}) must be greater than the PaymentIntent's current amount (${pi.amount}).`,
+          'amount',
+        );
       const charge = structuredClone(ch);
       charge.amount = params.amount;
       charge.payment_method_details.card.amount_authorized = params.amount;
@@ -636,8 +849,10 @@ export const paymentIntentsOps = [
       put(ctx, 'charges', charge);
       const after: Obj = { ...pi, amount: params.amount, amount_capturable: params.amount };
       if (params.description !== undefined) after.description = params.description;
-      if (params.metadata !== undefined) after.metadata = mergeMetadata(pi.metadata ?? {}, params.metadata);
-      if (params.statement_descriptor !== undefined) after.statement_descriptor = params.statement_descriptor;
+      if (params.metadata !== undefined)
+        after.metadata = mergeMetadata(pi.metadata ?? {}, params.metadata);
+      if (params.statement_descriptor !== undefined)
+        after.statement_descriptor = params.statement_descriptor;
       putAndEmit(c, 'payment_intents', after, 'payment_intent.amount_capturable_updated');
       return after;
     },
@@ -650,14 +865,34 @@ export const paymentIntentsOps = [
     run(c, params, path) {
       const pi = mustPaymentIntent(c.ctx, path.intent);
       if (!pi.payment_method_types.includes('customer_balance')) {
-        throw invalidRequest('This PaymentIntent cannot use the customer balance: its payment_method_types must include customer_balance.', undefined, 'payment_intent_unexpected_state');
+        throw invalidRequest(
+          'This PaymentIntent cannot use the customer balance: its payment_method_types must include customer_balance.',
+          undefined,
+          'payment_intent_unexpected_state',
+        );
       }
-      if (!pi.customer) throw invalidRequest('This PaymentIntent has no customer whose cash balance could be applied.', 'customer');
-      if (!['requires_payment_method', 'requires_confirmation', 'requires_action'].includes(pi.status)) {
-        throw unexpectedState('payment_intent_unexpected_state', `You cannot apply a customer balance to this PaymentIntent because it has a status of ${pi.status}.`);
+      if (!pi.customer)
+        throw invalidRequest(
+          'This PaymentIntent has no customer whose cash balance could be applied.',
+          'customer',
+        );
+      if (
+        !['requires_payment_method', 'requires_confirmation', 'requires_action'].includes(pi.status)
+      ) {
+        throw unexpectedState(
+          'payment_intent_unexpected_state',
+          `You cannot apply a customer balance to this PaymentIntent because it has a status of ${pi.status}.`,
+        );
       }
-      if (params.amount !== undefined && params.amount !== null && params.amount > pi.amount - pi.amount_received) {
-        throw invalidRequest(`The amount (${params.amount}) is greater than the amount left to pay on this PaymentIntent.`, 'amount');
+      if (
+        params.amount !== undefined &&
+        params.amount !== null &&
+        params.amount > pi.amount - pi.amount_received
+      ) {
+        throw invalidRequest(
+          `The amount (${params.amount}) is greater than the amount left to pay on this PaymentIntent.`,
+          'amount',
+        );
       }
       // Cash balances are funded by bank transfers, which this world does not model: there is nothing to apply, and
       // the intent is returned as it stands.

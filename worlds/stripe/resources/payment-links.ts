@@ -20,8 +20,18 @@ const adjustableQuantity = p.obj({ enabled: p.bool().req(), maximum: p.int(1), m
 export const lineItemPriceData = p.obj({
   currency: p.string().req(),
   product: p.string(),
-  product_data: p.obj({ name: p.string().req(), description: p.string(), images: p.arr(p.string()), metadata: p.metadata(), tax_code: p.string(), unit_label: p.string(12) }),
-  recurring: p.obj({ interval: p.enum('day', 'week', 'month', 'year').req(), interval_count: p.int(1) }),
+  product_data: p.obj({
+    name: p.string().req(),
+    description: p.string(),
+    images: p.arr(p.string()),
+    metadata: p.metadata(),
+    tax_code: p.string(),
+    unit_label: p.string(12),
+  }),
+  recurring: p.obj({
+    interval: p.enum('day', 'week', 'month', 'year').req(),
+    interval_count: p.int(1),
+  }),
   tax_behavior: p.enum('exclusive', 'inclusive', 'unspecified'),
   unit_amount: p.int(0),
   unit_amount_decimal: p.decimal(),
@@ -39,25 +49,42 @@ export interface LineItemInput {
 /** `sum` of a price for `quantity` units, in minor units; prices the world cannot total are refused. */
 export function priceTotal(price: Obj, quantity: number, param: string): number {
   if (typeof price.unit_amount === 'number') return price.unit_amount * quantity;
-  if (typeof price.unit_amount_decimal === 'string') return Math.round(Number(price.unit_amount_decimal) * quantity);
-  throw invalidRequest(`Price ${price.id} has no fixed unit amount (${price.billing_scheme === 'tiered' ? 'tiered pricing' : 'a customer-chosen amount'}); line items here take prices with a unit_amount.`, param);
+  if (typeof price.unit_amount_decimal === 'string')
+    return Math.round(Number(price.unit_amount_decimal) * quantity);
+  throw invalidRequest(
+    `Price ${price.id} has no fixed unit amount (${price.billing_scheme === 'tiered' ? 'tiered pricing' : 'a customer-chosen amount'}); line items here take prices with a unit_amount.`,
+    param,
+  );
 }
 
 /** The price a line item names, or a new one made from its `price_data` (and a new product from `product_data`). */
 export function priceOfLineItem(c: OpContext, item: LineItemInput, param: string): Obj {
-  if (item.price && item.price_data) throw invalidRequest('You may only specify one of these parameters: price, price_data.', `${param}[price_data]`);
+  if (item.price && item.price_data)
+    throw invalidRequest(
+      'You may only specify one of these parameters: price, price_data.',
+      `${param}[price_data]`,
+    );
   if (item.price) {
     const price = livePrice(c.ctx, item.price, `${param}[price]`);
-    if (!price.active) throw invalidRequest(`The price specified (${price.id}) is inactive. This field only accepts active prices.`, `${param}[price]`);
+    if (!price.active)
+      throw invalidRequest(
+        `The price specified (${price.id}) is inactive. This field only accepts active prices.`,
+        `${param}[price]`,
+      );
     return price;
   }
   const data = item.price_data;
   if (!data) throw parameterMissing(`${param}[price]`);
-  if (data.product && data.product_data) throw invalidRequest('You may only specify one of these parameters: product, product_data.', `${param}[price_data][product]`);
+  if (data.product && data.product_data)
+    throw invalidRequest(
+      'You may only specify one of these parameters: product, product_data.',
+      `${param}[price_data][product]`,
+    );
   let product: string;
   if (data.product) {
     const found = get(c.ctx, 'products', data.product);
-    if (!found || found.deleted) throw resourceMissing('product', data.product, `${param}[price_data][product]`);
+    if (!found || found.deleted)
+      throw resourceMissing('product', data.product, `${param}[price_data][product]`);
     product = found.id;
   } else if (data.product_data) {
     product = createProduct(c, data.product_data).id;
@@ -65,17 +92,40 @@ export function priceOfLineItem(c: OpContext, item: LineItemInput, param: string
     throw parameterMissing(`${param}[price_data][product_data]`);
   }
   // An inline price serves this one purchase: Stripe makes it inactive, so it is not offered anywhere else.
-  return createPrice(c, { currency: data.currency, unit_amount: data.unit_amount, unit_amount_decimal: data.unit_amount_decimal, recurring: data.recurring, tax_behavior: data.tax_behavior, active: false }, product);
+  return createPrice(
+    c,
+    {
+      currency: data.currency,
+      unit_amount: data.unit_amount,
+      unit_amount_decimal: data.unit_amount_decimal,
+      recurring: data.recurring,
+      tax_behavior: data.tax_behavior,
+      active: false,
+    },
+    product,
+  );
 }
 
 /** A line item in Stripe's `item` shape, for `quantity` of `price`. */
-export function itemOf(c: OpContext, price: Obj, quantity: number, adjustable: Obj | null | undefined, param: string): Obj {
+export function itemOf(
+  c: OpContext,
+  price: Obj,
+  quantity: number,
+  adjustable: Obj | null | undefined,
+  param: string,
+): Obj {
   const product = get(c.ctx, 'products', price.product);
   const amount = priceTotal(price, quantity, param);
   return {
     id: newId(c.ctx, 'li_'),
     object: 'item',
-    adjustable_quantity: adjustable ? { enabled: adjustable.enabled, maximum: adjustable.maximum ?? null, minimum: adjustable.minimum ?? null } : null,
+    adjustable_quantity: adjustable
+      ? {
+          enabled: adjustable.enabled,
+          maximum: adjustable.maximum ?? null,
+          minimum: adjustable.minimum ?? null,
+        }
+      : null,
     amount_discount: 0,
     amount_subtotal: amount,
     amount_tax: 0,
@@ -93,13 +143,23 @@ export function lineItemsOf(c: OpContext, entries: LineItemInput[], param = 'lin
   if (entries.length > 20) throw invalidRequest('You may provide up to 20 line items.', param);
   const items = entries.map((entry, i) => {
     const here = `${param}[${i}]`;
-    if (entry.quantity === undefined || entry.quantity === null) throw parameterMissing(`${here}[quantity]`);
-    if (entry.quantity < 1) throw invalidRequest('Quantity must be at least 1.', `${here}[quantity]`, 'parameter_invalid_integer');
+    if (entry.quantity === undefined || entry.quantity === null)
+      throw parameterMissing(`${here}[quantity]`);
+    if (entry.quantity < 1)
+      throw invalidRequest(
+        'Quantity must be at least 1.',
+        `${here}[quantity]`,
+        'parameter_invalid_integer',
+      );
     const price = priceOfLineItem(c, entry, here);
     return itemOf(c, price, entry.quantity, entry.adjustable_quantity, here);
   });
   const currencies = [...new Set(items.map((x) => x.currency))];
-  if (currencies.length > 1) throw invalidRequest(`All line items must use the same currency; these use ${currencies.join(', ')}.`, param);
+  if (currencies.length > 1)
+    throw invalidRequest(
+      `All line items must use the same currency; these use ${currencies.join(', ')}.`,
+      param,
+    );
   return items;
 }
 
@@ -110,7 +170,12 @@ function currentItem(ctx: Ctx, item: Obj): Obj {
 }
 
 /** In-memory cursor pagination over line items an object keeps, in their order, as Stripe pages nested lists. */
-export function nestedPage(items: Obj[], params: { limit?: number | null; starting_after?: string | null; ending_before?: string | null }, url: string, what: string): ListEnvelope {
+export function nestedPage(
+  items: Obj[],
+  params: { limit?: number | null; starting_after?: string | null; ending_before?: string | null },
+  url: string,
+  what: string,
+): ListEnvelope {
   const limit = limitOf(params.limit);
   let from = 0;
   let to = items.length;
@@ -143,7 +208,12 @@ export function storedItems(ctx: Ctx, owner: Obj): Obj[] {
  * An object as a reply: its `line_items` are Stripe's includable field, present only when `expand[]` names it
  * (op() then leaves the list as it is).
  */
-export function withoutLineItems(ctx: Ctx, obj: Obj, expand: string[] | undefined, url: string): Obj {
+export function withoutLineItems(
+  ctx: Ctx,
+  obj: Obj,
+  expand: string[] | undefined,
+  url: string,
+): Obj {
   const out = { ...obj };
   delete out.line_items;
   if (expand?.includes('line_items')) {
@@ -186,31 +256,61 @@ const shared = {
   customer_creation: p.enum('always', 'if_required'),
   inactive_message: p.string(500),
   metadata: p.metadata(),
-  payment_intent_data: p.obj({ capture_method: p.enum('automatic', 'automatic_async', 'manual'), description: p.string(1000), metadata: p.metadata(), setup_future_usage: p.enum('off_session', 'on_session'), statement_descriptor: p.string(22), statement_descriptor_suffix: p.string(22), transfer_group: p.string() }),
+  payment_intent_data: p.obj({
+    capture_method: p.enum('automatic', 'automatic_async', 'manual'),
+    description: p.string(1000),
+    metadata: p.metadata(),
+    setup_future_usage: p.enum('off_session', 'on_session'),
+    statement_descriptor: p.string(22),
+    statement_descriptor_suffix: p.string(22),
+    transfer_group: p.string(),
+  }),
   payment_method_collection: p.enum('always', 'if_required'),
   payment_method_types: p.arr(p.string()),
   phone_number_collection: p.obj({ enabled: p.bool().req() }),
   restrictions: p.obj({ completed_sessions: p.obj({ limit: p.int(1).req() }).req() }),
   submit_type: p.enum('auto', 'book', 'donate', 'pay', 'subscribe'),
-  subscription_data: p.obj({ description: p.string(500), metadata: p.metadata(), trial_period_days: p.int(1), invoice_settings: p.any(), trial_settings: p.any() }),
+  subscription_data: p.obj({
+    description: p.string(500),
+    metadata: p.metadata(),
+    trial_period_days: p.int(1),
+    invoice_settings: p.any(),
+    trial_settings: p.any(),
+  }),
 };
 
 const createParams = {
   ...shared,
-  line_items: p.arr(p.obj({ price: p.string(), price_data: lineItemPriceData, quantity: p.int(), adjustable_quantity: adjustableQuantity })).req(),
+  line_items: p
+    .arr(
+      p.obj({
+        price: p.string(),
+        price_data: lineItemPriceData,
+        quantity: p.int(),
+        adjustable_quantity: adjustableQuantity,
+      }),
+    )
+    .req(),
   currency: p.string(3),
 };
 
 const updateParams = {
   ...shared,
   active: p.bool(),
-  line_items: p.arr(p.obj({ id: p.string().req(), quantity: p.int(), adjustable_quantity: adjustableQuantity })),
+  line_items: p.arr(
+    p.obj({ id: p.string().req(), quantity: p.int(), adjustable_quantity: adjustableQuantity }),
+  ),
 };
 
 function afterCompletionOf(given: Obj | null | undefined): Obj {
-  if (!given || given.type === 'hosted_confirmation') return { hosted_confirmation: { custom_message: given?.hosted_confirmation?.custom_message ?? null }, type: 'hosted_confirmation' };
+  if (!given || given.type === 'hosted_confirmation')
+    return {
+      hosted_confirmation: { custom_message: given?.hosted_confirmation?.custom_message ?? null },
+      type: 'hosted_confirmation',
+    };
   if (!given.redirect?.url) throw parameterMissing('after_completion[redirect][url]');
-  if (!/^https?:\/\//.test(given.redirect.url)) throw invalidRequest('Not a valid URL', 'after_completion[redirect][url]', 'url_invalid');
+  if (!/^https?:\/\//.test(given.redirect.url))
+    throw invalidRequest('Not a valid URL', 'after_completion[redirect][url]', 'url_invalid');
   return { redirect: { url: given.redirect.url }, type: 'redirect' };
 }
 
@@ -229,7 +329,11 @@ function paymentIntentDataOf(given: Obj | null | undefined): Obj | null {
 
 function subscriptionDataOf(given: Obj | null | undefined, recurring: boolean): Obj | null {
   if (!recurring) {
-    if (given) throw invalidRequest('subscription_data can only be used with recurring prices.', 'subscription_data');
+    if (given)
+      throw invalidRequest(
+        'subscription_data can only be used with recurring prices.',
+        'subscription_data',
+      );
     return null;
   }
   return {
@@ -248,31 +352,63 @@ export function hasRecurring(items: Obj[]): boolean {
 
 /** Apply the parameters create and update share. */
 function apply(link: Obj, params: Record<string, any>, recurring: boolean): void {
-  if (params.after_completion !== undefined) link.after_completion = afterCompletionOf(params.after_completion);
-  if (params.allow_promotion_codes !== undefined) link.allow_promotion_codes = params.allow_promotion_codes ?? false;
-  if (params.billing_address_collection !== undefined) link.billing_address_collection = params.billing_address_collection ?? 'auto';
+  if (params.after_completion !== undefined)
+    link.after_completion = afterCompletionOf(params.after_completion);
+  if (params.allow_promotion_codes !== undefined)
+    link.allow_promotion_codes = params.allow_promotion_codes ?? false;
+  if (params.billing_address_collection !== undefined)
+    link.billing_address_collection = params.billing_address_collection ?? 'auto';
   if (params.customer_creation !== undefined) {
-    if (recurring && params.customer_creation === 'if_required') throw invalidRequest('customer_creation can only be if_required when the link has no recurring prices: a subscription always has a customer.', 'customer_creation');
+    if (recurring && params.customer_creation === 'if_required')
+      throw invalidRequest(
+        'customer_creation can only be if_required when the link has no recurring prices: a subscription always has a customer.',
+        'customer_creation',
+      );
     link.customer_creation = params.customer_creation ?? 'if_required';
   }
   if (params.inactive_message !== undefined) link.inactive_message = params.inactive_message;
-  if (params.metadata !== undefined) link.metadata = mergeMetadata(link.metadata ?? {}, params.metadata);
+  if (params.metadata !== undefined)
+    link.metadata = mergeMetadata(link.metadata ?? {}, params.metadata);
   if (params.payment_intent_data !== undefined) {
-    if (recurring && params.payment_intent_data) throw invalidRequest('payment_intent_data can only be used when the link has no recurring prices.', 'payment_intent_data');
+    if (recurring && params.payment_intent_data)
+      throw invalidRequest(
+        'payment_intent_data can only be used when the link has no recurring prices.',
+        'payment_intent_data',
+      );
     link.payment_intent_data = paymentIntentDataOf(params.payment_intent_data);
   }
-  if (params.payment_method_collection !== undefined) link.payment_method_collection = params.payment_method_collection ?? 'always';
+  if (params.payment_method_collection !== undefined)
+    link.payment_method_collection = params.payment_method_collection ?? 'always';
   if (params.payment_method_types !== undefined) {
     const other = (params.payment_method_types ?? []).find((t: string) => t !== 'card');
-    if (other) throw invalidRequest(`The payment method type "${other}" is not available in this test-mode account; use "card".`, 'payment_method_types', 'payment_method_unactivated');
-    link.payment_method_types = params.payment_method_types?.length ? params.payment_method_types : null;
+    if (other)
+      throw invalidRequest(
+        `The payment method type "${other}" is not available in this test-mode account; use "card".`,
+        'payment_method_types',
+        'payment_method_unactivated',
+      );
+    link.payment_method_types = params.payment_method_types?.length
+      ? params.payment_method_types
+      : null;
   }
-  if (params.phone_number_collection !== undefined) link.phone_number_collection = { enabled: params.phone_number_collection?.enabled ?? false };
-  if (params.restrictions !== undefined) link.restrictions = params.restrictions ? { completed_sessions: { count: link.restrictions?.completed_sessions?.count ?? 0, limit: params.restrictions.completed_sessions.limit } } : null;
+  if (params.phone_number_collection !== undefined)
+    link.phone_number_collection = { enabled: params.phone_number_collection?.enabled ?? false };
+  if (params.restrictions !== undefined)
+    link.restrictions = params.restrictions
+      ? {
+          completed_sessions: {
+            count: link.restrictions?.completed_sessions?.count ?? 0,
+            limit: params.restrictions.completed_sessions.limit,
+          },
+        }
+      : null;
   if (params.submit_type !== undefined) link.submit_type = params.submit_type ?? 'auto';
-  if (params.subscription_data !== undefined) link.subscription_data = subscriptionDataOf(params.subscription_data, recurring);
-  if (params.application_fee_amount !== undefined) link.application_fee_amount = params.application_fee_amount;
-  if (params.application_fee_percent !== undefined) link.application_fee_percent = params.application_fee_percent;
+  if (params.subscription_data !== undefined)
+    link.subscription_data = subscriptionDataOf(params.subscription_data, recurring);
+  if (params.application_fee_amount !== undefined)
+    link.application_fee_amount = params.application_fee_amount;
+  if (params.application_fee_percent !== undefined)
+    link.application_fee_percent = params.application_fee_percent;
   if (params.on_behalf_of !== undefined) link.on_behalf_of = params.on_behalf_of;
 }
 
@@ -289,7 +425,11 @@ export const paymentLinksOps = [
       if (params.line_items.length === 0) throw parameterMissing('line_items');
       const items = lineItemsOf(c, params.line_items);
       const currency = items[0].currency;
-      if (params.currency && params.currency.toLowerCase() !== currency) throw invalidRequest(`The currency (${params.currency}) does not match the line items' currency (${currency}).`, 'currency');
+      if (params.currency && params.currency.toLowerCase() !== currency)
+        throw invalidRequest(
+          `The currency (${params.currency}) does not match the line items' currency (${currency}).`,
+          'currency',
+        );
       const recurring = hasRecurring(items);
       const id = newId(ctx, 'plink_');
       const link: Obj = {
@@ -306,10 +446,28 @@ export const paymentLinksOps = [
         consent_collection: null,
         currency,
         custom_fields: [],
-        custom_text: { after_submit: null, shipping_address: null, submit: null, terms_of_service_acceptance: null },
+        custom_text: {
+          after_submit: null,
+          shipping_address: null,
+          submit: null,
+          terms_of_service_acceptance: null,
+        },
         customer_creation: recurring ? 'always' : 'if_required',
         inactive_message: null,
-        invoice_creation: recurring ? null : { enabled: false, invoice_data: { account_tax_ids: null, custom_fields: null, description: null, footer: null, issuer: null, metadata: {}, rendering_options: null } },
+        invoice_creation: recurring
+          ? null
+          : {
+              enabled: false,
+              invoice_data: {
+                account_tax_ids: null,
+                custom_fields: null,
+                description: null,
+                footer: null,
+                issuer: null,
+                metadata: {},
+                rendering_options: null,
+              },
+            },
         livemode: false,
         managed_payments: { enabled: false },
         metadata: {},
@@ -340,7 +498,13 @@ export const paymentLinksOps = [
     method: 'GET',
     path: '/v1/payment_links/{payment_link}',
     params: {},
-    run: (c, params, path) => withoutLineItems(c.ctx, mustPaymentLink(c.ctx, path.payment_link), params.expand, urlOf(path.payment_link)),
+    run: (c, params, path) =>
+      withoutLineItems(
+        c.ctx,
+        mustPaymentLink(c.ctx, path.payment_link),
+        params.expand,
+        urlOf(path.payment_link),
+      ),
   }),
   op({
     id: 'PostPaymentLinksPaymentLink',
@@ -358,11 +522,27 @@ export const paymentLinksOps = [
           const item = items.find((x) => x.id === given.id);
           if (!item) throw resourceMissing('line item', given.id, `line_items[${i}][id]`);
           if (given.quantity !== undefined && given.quantity !== null) {
-            if (given.quantity < 1) throw invalidRequest('Quantity must be at least 1.', `line_items[${i}][quantity]`, 'parameter_invalid_integer');
+            if (given.quantity < 1)
+              throw invalidRequest(
+                'Quantity must be at least 1.',
+                `line_items[${i}][quantity]`,
+                'parameter_invalid_integer',
+              );
             const price = get(ctx, 'prices', item.price.id) ?? item.price;
-            Object.assign(item, itemOf(c, price, given.quantity, item.adjustable_quantity, `line_items[${i}]`), { id: item.id, adjustable_quantity: item.adjustable_quantity });
+            Object.assign(
+              item,
+              itemOf(c, price, given.quantity, item.adjustable_quantity, `line_items[${i}]`),
+              { id: item.id, adjustable_quantity: item.adjustable_quantity },
+            );
           }
-          if (given.adjustable_quantity !== undefined) item.adjustable_quantity = given.adjustable_quantity ? { enabled: given.adjustable_quantity.enabled, maximum: given.adjustable_quantity.maximum ?? null, minimum: given.adjustable_quantity.minimum ?? null } : null;
+          if (given.adjustable_quantity !== undefined)
+            item.adjustable_quantity = given.adjustable_quantity
+              ? {
+                  enabled: given.adjustable_quantity.enabled,
+                  maximum: given.adjustable_quantity.maximum ?? null,
+                  minimum: given.adjustable_quantity.minimum ?? null,
+                }
+              : null;
         });
       }
       apply(after, params, hasRecurring(after.line_items.data));
@@ -370,7 +550,11 @@ export const paymentLinksOps = [
       const shownBefore = withoutLineItems(ctx, before, undefined, urlOf(before.id));
       const shownAfter = withoutLineItems(ctx, after, undefined, urlOf(after.id));
       const changed = changedAttributes(shownBefore, shownAfter);
-      if (Object.keys(changed).length > 0 || JSON.stringify(before.line_items) !== JSON.stringify(after.line_items)) emit(c, 'payment_link.updated', shownAfter, changed);
+      if (
+        Object.keys(changed).length > 0 ||
+        JSON.stringify(before.line_items) !== JSON.stringify(after.line_items)
+      )
+        emit(c, 'payment_link.updated', shownAfter, changed);
       return withoutLineItems(ctx, after, params.expand, urlOf(after.id));
     },
   }),
@@ -381,8 +565,14 @@ export const paymentLinksOps = [
     params: { ...listParams, active: p.bool() },
     run(c, params) {
       const where: [string, ...number[]][] = [];
-      if (params.active !== undefined && params.active !== null) where.push(['active = ?', params.active ? 1 : 0]);
-      return listPage(c.ctx, 'payment_links', params, { url: '/v1/payment_links', what: 'payment link', where, map: (o) => withoutLineItems(c.ctx, o, undefined, urlOf(o.id)) });
+      if (params.active !== undefined && params.active !== null)
+        where.push(['active = ?', params.active ? 1 : 0]);
+      return listPage(c.ctx, 'payment_links', params, {
+        url: '/v1/payment_links',
+        what: 'payment link',
+        where,
+        map: (o) => withoutLineItems(c.ctx, o, undefined, urlOf(o.id)),
+      });
     },
   }),
   op({

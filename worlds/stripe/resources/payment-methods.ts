@@ -9,11 +9,32 @@ import { listPage } from '../lib/list.ts';
 import { op, type OpContext } from '../lib/op.ts';
 import { listParams, mergeMetadata, p } from '../lib/params.ts';
 import { get, nowSeconds, put, type Obj } from '../lib/store.ts';
-import { billingDetails, cardError, cardFor, cardOfPaymentMethod, luhnValid, paymentMethodFromCard, resolvePaymentMethod } from '../lib/test-cards.ts';
+import {
+  billingDetails,
+  cardError,
+  cardFor,
+  cardOfPaymentMethod,
+  luhnValid,
+  paymentMethodFromCard,
+  resolvePaymentMethod,
+} from '../lib/test-cards.ts';
 import { liveCustomer } from './customers.ts';
 
-const address = p.obj({ city: p.string(), country: p.string(), line1: p.string(), line2: p.string(), postal_code: p.string(), state: p.string() });
-export const billingDetailsParam = p.obj({ address, email: p.string(), name: p.string(), phone: p.string(), tax_id: p.string() });
+const address = p.obj({
+  city: p.string(),
+  country: p.string(),
+  line1: p.string(),
+  line2: p.string(),
+  postal_code: p.string(),
+  state: p.string(),
+});
+export const billingDetailsParam = p.obj({
+  address,
+  email: p.string(),
+  name: p.string(),
+  phone: p.string(),
+  tax_id: p.string(),
+});
 export const cardParam = p.obj({
   token: p.string(),
   number: p.string(),
@@ -25,10 +46,54 @@ export const cardParam = p.obj({
 
 /** The types Stripe's create accepts; the world has cards only and says so for the rest. */
 const PAYMENT_METHOD_TYPES = [
-  'acss_debit', 'affirm', 'afterpay_clearpay', 'alipay', 'alma', 'amazon_pay', 'au_becs_debit', 'bacs_debit', 'bancontact', 'billie', 'blik', 'boleto', 'card', 'cashapp',
-  'crypto', 'customer_balance', 'eps', 'fpx', 'giropay', 'grabpay', 'ideal', 'kakao_pay', 'klarna', 'konbini', 'kr_card', 'link', 'mobilepay', 'multibanco', 'naver_pay',
-  'nz_bank_account', 'oxxo', 'p24', 'pay_by_bank', 'payco', 'paynow', 'paypal', 'pix', 'promptpay', 'revolut_pay', 'samsung_pay', 'satispay', 'sepa_debit', 'sofort',
-  'swish', 'twint', 'us_bank_account', 'wechat_pay', 'zip',
+  'acss_debit',
+  'affirm',
+  'afterpay_clearpay',
+  'alipay',
+  'alma',
+  'amazon_pay',
+  'au_becs_debit',
+  'bacs_debit',
+  'bancontact',
+  'billie',
+  'blik',
+  'boleto',
+  'card',
+  'cashapp',
+  'crypto',
+  'customer_balance',
+  'eps',
+  'fpx',
+  'giropay',
+  'grabpay',
+  'ideal',
+  'kakao_pay',
+  'klarna',
+  'konbini',
+  'kr_card',
+  'link',
+  'mobilepay',
+  'multibanco',
+  'naver_pay',
+  'nz_bank_account',
+  'oxxo',
+  'p24',
+  'pay_by_bank',
+  'payco',
+  'paynow',
+  'paypal',
+  'pix',
+  'promptpay',
+  'revolut_pay',
+  'samsung_pay',
+  'satispay',
+  'sepa_debit',
+  'sofort',
+  'swish',
+  'twint',
+  'us_bank_account',
+  'wechat_pay',
+  'zip',
 ];
 
 /** The fields `payment_method_data` (setup and payment intents) shares with create. */
@@ -52,50 +117,107 @@ const createParams = {
   customer_account: p.string(),
 };
 
-const cleanMetadata = (m: Record<string, string | null> | null | undefined): Record<string, string> => mergeMetadata({}, m ?? undefined);
+const cleanMetadata = (
+  m: Record<string, string | null> | null | undefined,
+): Record<string, string> => mergeMetadata({}, m ?? undefined);
 
 /**
  * A new card payment method from create's parameters (`type`, `card`, `billing_details`, …). `prefix` names the
  * parameters in errors (`payment_method_data` when an intent creates it).
  */
-export function paymentMethodFromParams(c: OpContext, params: Record<string, any>, prefix = ''): Obj {
+export function paymentMethodFromParams(
+  c: OpContext,
+  params: Record<string, any>,
+  prefix = '',
+): Obj {
   const name = (k: string) => (prefix ? prefix + k.replace(/^(\w+)/, '[$1]') : k);
   const type = params.type;
   if (!type) throw parameterMissing(name('type'));
-  if (!PAYMENT_METHOD_TYPES.includes(type)) throw invalidRequest(`Invalid ${name('type')}: must be one of ${PAYMENT_METHOD_TYPES.join(', ')}`, name('type'), 'parameter_invalid_string');
-  if (type !== 'card') throw invalidRequest(`The payment method type "${type}" is not available in this test-mode account; use type "card".`, name('type'), 'payment_method_unactivated');
+  if (!PAYMENT_METHOD_TYPES.includes(type))
+    throw invalidRequest(
+      `Invalid ${name('type')}: must be one of ${PAYMENT_METHOD_TYPES.join(', ')}`,
+      name('type'),
+      'parameter_invalid_string',
+    );
+  if (type !== 'card')
+    throw invalidRequest(
+      `The payment method type "${type}" is not available in this test-mode account; use type "card".`,
+      name('type'),
+      'payment_method_unactivated',
+    );
   const card = params.card;
   if (!card) throw parameterMissing(name('card'));
-  const options = { metadata: cleanMetadata(params.metadata), allow_redisplay: params.allow_redisplay ?? undefined };
+  const options = {
+    metadata: cleanMetadata(params.metadata),
+    allow_redisplay: params.allow_redisplay ?? undefined,
+  };
   if (card.token) {
-    if (card.number) throw invalidRequest('You cannot provide both card[token] and card[number].', name('card[token]'));
+    if (card.number)
+      throw invalidRequest(
+        'You cannot provide both card[token] and card[number].',
+        name('card[token]'),
+      );
     const found = cardFor(card.token);
-    if (!found || !/^(tok_|pm_card_)/.test(card.token)) throw resourceMissing('token', card.token, name('card[token]'));
+    if (!found || !/^(tok_|pm_card_)/.test(card.token))
+      throw resourceMissing('token', card.token, name('card[token]'));
     return paymentMethodFromCard(c, found, params.billing_details, options);
   }
   if (!card.number) throw parameterMissing(name('card[number]'));
   const number = String(card.number).replace(/[\s-]/g, '');
   const found = cardFor(number);
-  if (!luhnValid(number) || found?.incorrectNumber) throw cardError('incorrect_number', undefined, { param: name('card[number]') });
-  if (card.exp_month === undefined || card.exp_month === null) throw parameterMissing(name('card[exp_month]'));
-  if (card.exp_year === undefined || card.exp_year === null) throw parameterMissing(name('card[exp_year]'));
-  if (card.exp_month < 1 || card.exp_month > 12) throw new StripeError(402, { type: 'card_error', code: 'invalid_expiry_month', message: "Your card's expiration month is invalid.", param: name('card[exp_month]') });
+  if (!luhnValid(number) || found?.incorrectNumber)
+    throw cardError('incorrect_number', undefined, { param: name('card[number]') });
+  if (card.exp_month === undefined || card.exp_month === null)
+    throw parameterMissing(name('card[exp_month]'));
+  if (card.exp_year === undefined || card.exp_year === null)
+    throw parameterMissing(name('card[exp_year]'));
+  if (card.exp_month < 1 || card.exp_month > 12)
+    throw new StripeError(402, {
+      type: 'card_error',
+      code: 'invalid_expiry_month',
+      message: "Your card's expiration month is invalid.",
+      param: name('card[exp_month]'),
+    });
   const year = card.exp_year < 100 ? 2000 + card.exp_year : card.exp_year;
   const now = new Date(nowSeconds(c.ctx) * 1000);
   const thisYear = now.getUTCFullYear();
-  if (year < thisYear || year > thisYear + 50) throw new StripeError(402, { type: 'card_error', code: 'invalid_expiry_year', message: "Your card's expiration year is invalid.", param: name('card[exp_year]') });
-  if (year === thisYear && card.exp_month < now.getUTCMonth() + 1) throw new StripeError(402, { type: 'card_error', code: 'invalid_expiry_month', message: "Your card's expiration month is invalid.", param: name('card[exp_month]') });
-  if (card.cvc !== undefined && card.cvc !== null && !/^\d{3,4}$/.test(card.cvc)) throw new StripeError(402, { type: 'card_error', code: 'invalid_cvc', message: "Your card's security code is invalid.", param: name('card[cvc]') });
+  if (year < thisYear || year > thisYear + 50)
+    throw new StripeError(402, {
+      type: 'card_error',
+      code: 'invalid_expiry_year',
+      message: "Your card's expiration year is invalid.",
+      param: name('card[exp_year]'),
+    });
+  if (year === thisYear && card.exp_month < now.getUTCMonth() + 1)
+    throw new StripeError(402, {
+      type: 'card_error',
+      code: 'invalid_expiry_month',
+      message: "Your card's expiration month is invalid.",
+      param: name('card[exp_month]'),
+    });
+  if (card.cvc !== undefined && card.cvc !== null && !/^\d{3,4}$/.test(card.cvc))
+    throw new StripeError(402, {
+      type: 'card_error',
+      code: 'invalid_cvc',
+      message: "Your card's security code is invalid.",
+      param: name('card[cvc]'),
+    });
   if (!found) {
     throw new StripeError(402, {
       type: 'card_error',
       code: 'card_declined',
       decline_code: 'test_mode_live_card',
-      message: 'Your card was declined. Your request was in test mode, but used a non test (live) card. For a list of valid test cards, visit: https://stripe.com/docs/testing.',
+      message:
+        'Your card was declined. Your request was in test mode, but used a non test (live) card. For a list of valid test cards, visit: https://stripe.com/docs/testing.',
       param: name('card[number]'),
     });
   }
-  return paymentMethodFromCard(c, found, params.billing_details, { ...options, exp_month: card.exp_month, exp_year: year, cvcGiven: card.cvc !== undefined && card.cvc !== null });
+  return paymentMethodFromCard(c, found, params.billing_details, {
+    ...options,
+    exp_month: card.exp_month,
+    exp_year: year,
+    cvcGiven: card.cvc !== undefined && card.cvc !== null,
+  });
 }
 
 /** A stored payment method by id (no test tokens: reads never create objects), or 404. */
@@ -112,9 +234,15 @@ export function getPaymentMethod(c: OpContext, id: string, param = 'payment_meth
  */
 export function attachPaymentMethod(c: OpContext, pm: Obj, customer: Obj, param = 'customer'): Obj {
   if (pm.customer === customer.id) return pm;
-  if (pm.customer) throw invalidRequest('The payment method you provided has already been attached to a customer.', param, 'payment_method_unexpected_state');
+  if (pm.customer)
+    throw invalidRequest(
+      'The payment method you provided has already been attached to a customer.',
+      param,
+      'payment_method_unexpected_state',
+    );
   const card = cardOfPaymentMethod(pm);
-  if (card?.attachDecline && card.decline) throw cardError(card.decline.code, card.decline.decline_code, { payment_method: pm });
+  if (card?.attachDecline && card.decline)
+    throw cardError(card.decline.code, card.decline.decline_code, { payment_method: pm });
   const after = { ...pm, customer: customer.id };
   put(c.ctx, 'payment_methods', after);
   emit(c, 'payment_method.attached', after);
@@ -126,12 +254,21 @@ function mergeBilling(current: Obj, update: Obj | null | undefined): Obj {
   if (update === undefined) return current;
   if (update === null) return billingDetails(null);
   const out = { ...current };
-  for (const k of ['email', 'name', 'phone', 'tax_id'] as const) if (update[k] !== undefined) out[k] = update[k];
-  if (update.address !== undefined) out.address = update.address === null ? billingDetails(null).address : { ...current.address, ...update.address };
+  for (const k of ['email', 'name', 'phone', 'tax_id'] as const)
+    if (update[k] !== undefined) out[k] = update[k];
+  if (update.address !== undefined)
+    out.address =
+      update.address === null
+        ? billingDetails(null).address
+        : { ...current.address, ...update.address };
   return out;
 }
 
-const customerPaymentMethodsList = { ...listParams, type: p.string(), allow_redisplay: p.enum('always', 'limited', 'unspecified') };
+const customerPaymentMethodsList = {
+  ...listParams,
+  type: p.string(),
+  allow_redisplay: p.enum('always', 'limited', 'unspecified'),
+};
 
 export const paymentMethodsOps = [
   op({
@@ -145,10 +282,12 @@ export const paymentMethodsOps = [
         const source = resolvePaymentMethod(c, params.payment_method, 'payment_method');
         if (params.customer) {
           liveCustomer(c.ctx, params.customer);
-          if (source.customer && source.customer !== params.customer) throw resourceMissing('PaymentMethod', params.payment_method, 'payment_method');
+          if (source.customer && source.customer !== params.customer)
+            throw resourceMissing('PaymentMethod', params.payment_method, 'payment_method');
         }
         const card = cardOfPaymentMethod(source);
-        if (!card) throw invalidRequest('Only card payment methods can be cloned here.', 'payment_method');
+        if (!card)
+          throw invalidRequest('Only card payment methods can be cloned here.', 'payment_method');
         return paymentMethodFromCard(c, card, params.billing_details ?? source.billing_details, {
           exp_month: source.card.exp_month,
           exp_year: source.card.exp_year,
@@ -156,7 +295,11 @@ export const paymentMethodsOps = [
           allow_redisplay: params.allow_redisplay ?? undefined,
         });
       }
-      if (params.customer) throw invalidRequest('A customer can only be given together with a payment_method to clone; to save a card for a customer, create it and then attach it.', 'customer');
+      if (params.customer)
+        throw invalidRequest(
+          'A customer can only be given together with a payment_method to clone; to save a card for a customer, create it and then attach it.',
+          'customer',
+        );
       return paymentMethodFromParams(c, params);
     },
   }),
@@ -175,31 +318,63 @@ export const paymentMethodsOps = [
       billing_details: billingDetailsParam,
       metadata: p.metadata(),
       allow_redisplay: p.enum('always', 'limited', 'unspecified'),
-      card: p.obj({ exp_month: p.int(), exp_year: p.int(), networks: p.obj({ preferred: p.string() }) }),
+      card: p.obj({
+        exp_month: p.int(),
+        exp_year: p.int(),
+        networks: p.obj({ preferred: p.string() }),
+      }),
       payto: p.any(),
       us_bank_account: p.any(),
     },
     run(c, params, path) {
       const before = getPaymentMethod(c, path.payment_method);
       // Stripe lets only a saved payment method change.
-      if (!before.customer) throw invalidRequest('You must save this PaymentMethod to a customer before you can update it.', 'payment_method', 'payment_method_unexpected_state');
+      if (!before.customer)
+        throw invalidRequest(
+          'You must save this PaymentMethod to a customer before you can update it.',
+          'payment_method',
+          'payment_method_unexpected_state',
+        );
       const after = structuredClone(before);
-      if (params.metadata !== undefined) after.metadata = mergeMetadata(after.metadata ?? {}, params.metadata);
-      if (params.allow_redisplay !== undefined) after.allow_redisplay = params.allow_redisplay ?? 'unspecified';
+      if (params.metadata !== undefined)
+        after.metadata = mergeMetadata(after.metadata ?? {}, params.metadata);
+      if (params.allow_redisplay !== undefined)
+        after.allow_redisplay = params.allow_redisplay ?? 'unspecified';
       after.billing_details = mergeBilling(after.billing_details, params.billing_details);
       if (params.card) {
         if (params.card.exp_month !== undefined && params.card.exp_month !== null) {
-          if (params.card.exp_month < 1 || params.card.exp_month > 12) throw new StripeError(402, { type: 'card_error', code: 'invalid_expiry_month', message: "Your card's expiration month is invalid.", param: 'card[exp_month]' });
+          if (params.card.exp_month < 1 || params.card.exp_month > 12)
+            throw new StripeError(402, {
+              type: 'card_error',
+              code: 'invalid_expiry_month',
+              message: "Your card's expiration month is invalid.",
+              param: 'card[exp_month]',
+            });
           after.card.exp_month = params.card.exp_month;
         }
         if (params.card.exp_year !== undefined && params.card.exp_year !== null) {
-          const year = params.card.exp_year < 100 ? 2000 + params.card.exp_year : params.card.exp_year;
-          if (year < new Date(nowSeconds(c.ctx) * 1000).getUTCFullYear()) throw new StripeError(402, { type: 'card_error', code: 'invalid_expiry_year', message: "Your card's expiration year is invalid.", param: 'card[exp_year]' });
+          const year =
+            params.card.exp_year < 100 ? 2000 + params.card.exp_year : params.card.exp_year;
+          if (year < new Date(nowSeconds(c.ctx) * 1000).getUTCFullYear())
+            throw new StripeError(402, {
+              type: 'card_error',
+              code: 'invalid_expiry_year',
+              message: "Your card's expiration year is invalid.",
+              param: 'card[exp_year]',
+            });
           after.card.exp_year = year;
         }
-        if (params.card.networks !== undefined) after.card.networks = { ...after.card.networks, preferred: params.card.networks?.preferred ?? null };
+        if (params.card.networks !== undefined)
+          after.card.networks = {
+            ...after.card.networks,
+            preferred: params.card.networks?.preferred ?? null,
+          };
       }
-      if (params.payto !== undefined || params.us_bank_account !== undefined) throw invalidRequest('This payment method is a card; only card details can be updated.', params.payto !== undefined ? 'payto' : 'us_bank_account');
+      if (params.payto !== undefined || params.us_bank_account !== undefined)
+        throw invalidRequest(
+          'This payment method is a card; only card details can be updated.',
+          params.payto !== undefined ? 'payto' : 'us_bank_account',
+        );
       put(c.ctx, 'payment_methods', after);
       const changed = changedAttributes(before, after);
       if (Object.keys(changed).length > 0) emit(c, 'payment_method.updated', after, changed);
@@ -210,7 +385,13 @@ export const paymentMethodsOps = [
     id: 'GetPaymentMethods',
     method: 'GET',
     path: '/v1/payment_methods',
-    params: { ...listParams, customer: p.string(), type: p.string(), allow_redisplay: p.enum('always', 'limited', 'unspecified'), customer_account: p.string() },
+    params: {
+      ...listParams,
+      customer: p.string(),
+      type: p.string(),
+      allow_redisplay: p.enum('always', 'limited', 'unspecified'),
+      customer_account: p.string(),
+    },
     run(c, params) {
       const where: [string, ...string[]][] = [];
       if (params.customer) {
@@ -218,8 +399,13 @@ export const paymentMethodsOps = [
         where.push(['customer = ?', params.customer]);
       }
       if (params.type) where.push(['type = ?', params.type]);
-      if (params.allow_redisplay) where.push(["json_extract(data, '$.allow_redisplay') = ?", params.allow_redisplay]);
-      return listPage(c.ctx, 'payment_methods', params, { url: '/v1/payment_methods', what: 'PaymentMethod', where });
+      if (params.allow_redisplay)
+        where.push(["json_extract(data, '$.allow_redisplay') = ?", params.allow_redisplay]);
+      return listPage(c.ctx, 'payment_methods', params, {
+        url: '/v1/payment_methods',
+        what: 'PaymentMethod',
+        where,
+      });
     },
   }),
   op({
@@ -241,13 +427,25 @@ export const paymentMethodsOps = [
     params: {},
     run(c, _params, path) {
       const before = getPaymentMethod(c, path.payment_method);
-      if (!before.customer) throw invalidRequest('The payment method you provided is not attached to a customer so detachment is impossible.', 'payment_method', 'payment_method_unexpected_state');
+      if (!before.customer)
+        throw invalidRequest(
+          'The payment method you provided is not attached to a customer so detachment is impossible.',
+          'payment_method',
+          'payment_method_unexpected_state',
+        );
       const after = { ...before, customer: null };
       put(c.ctx, 'payment_methods', after);
       // A customer's default payment method goes with it.
       const customer = get(c.ctx, 'customers', before.customer);
-      if (customer && !customer.deleted && customer.invoice_settings?.default_payment_method === before.id) {
-        const updated = { ...customer, invoice_settings: { ...customer.invoice_settings, default_payment_method: null } };
+      if (
+        customer &&
+        !customer.deleted &&
+        customer.invoice_settings?.default_payment_method === before.id
+      ) {
+        const updated = {
+          ...customer,
+          invoice_settings: { ...customer.invoice_settings, default_payment_method: null },
+        };
         put(c.ctx, 'customers', updated);
         emit(c, 'customer.updated', updated, { invoice_settings: customer.invoice_settings });
       }
@@ -264,8 +462,13 @@ export const paymentMethodsOps = [
       liveCustomer(c.ctx, path.customer);
       const where: [string, ...string[]][] = [['customer = ?', path.customer]];
       if (params.type) where.push(['type = ?', params.type]);
-      if (params.allow_redisplay) where.push(["json_extract(data, '$.allow_redisplay') = ?", params.allow_redisplay]);
-      return listPage(c.ctx, 'payment_methods', params, { url: `/v1/customers/${path.customer}/payment_methods`, what: 'PaymentMethod', where });
+      if (params.allow_redisplay)
+        where.push(["json_extract(data, '$.allow_redisplay') = ?", params.allow_redisplay]);
+      return listPage(c.ctx, 'payment_methods', params, {
+        url: `/v1/customers/${path.customer}/payment_methods`,
+        what: 'PaymentMethod',
+        where,
+      });
     },
   }),
   op({
@@ -276,7 +479,8 @@ export const paymentMethodsOps = [
     run(c, _params, path) {
       liveCustomer(c.ctx, path.customer);
       const pm = get(c.ctx, 'payment_methods', path.payment_method);
-      if (pm === undefined || pm.customer !== path.customer) throw resourceMissing('PaymentMethod', path.payment_method, 'payment_method');
+      if (pm === undefined || pm.customer !== path.customer)
+        throw resourceMissing('PaymentMethod', path.payment_method, 'payment_method');
       return pm;
     },
   }),

@@ -35,7 +35,13 @@ function dayAfter(t: number, days: number): number {
 
 /** Pay the pending payouts whose arrival date the clock has passed. */
 export function settlePayouts(c: OpContext): void {
-  const due = rows(c.ctx, 'payouts', "status = 'pending' AND arrival_date <= ?", [nowSeconds(c.ctx)], true);
+  const due = rows(
+    c.ctx,
+    'payouts',
+    "status = 'pending' AND arrival_date <= ?",
+    [nowSeconds(c.ctx)],
+    true,
+  );
   due.sort((a, b) => a.arrival_date - b.arrival_date);
   for (const payout of due) {
     const paid = { ...payout, status: 'paid', trace_id: { status: 'unsupported', value: null } };
@@ -56,7 +62,20 @@ function mustPayout(c: OpContext, id: string): Obj {
   return payout;
 }
 
-function newPayout(c: OpContext, fields: { amount: number; currency: string; arrival_date: number; description: string | null; method: string; source_type: string; statement_descriptor: string | null; metadata: Obj; original_payout: string | null }): Obj {
+function newPayout(
+  c: OpContext,
+  fields: {
+    amount: number;
+    currency: string;
+    arrival_date: number;
+    description: string | null;
+    method: string;
+    source_type: string;
+    statement_descriptor: string | null;
+    metadata: Obj;
+    original_payout: string | null;
+  },
+): Obj {
   return {
     id: newId(c.ctx, 'po_'),
     object: 'payout',
@@ -89,7 +108,10 @@ function newPayout(c: OpContext, fields: { amount: number; currency: string; arr
 }
 
 /** A `{eq|gt|gte|lt|lte}` filter (validated by `p.range()`) as SQL over `column`. */
-function rangeWhere(column: 'arrival_date', range: Record<string, number | null> | null | undefined): [string, ...SqlParam[]][] {
+function rangeWhere(
+  column: 'arrival_date',
+  range: Record<string, number | null> | null | undefined,
+): [string, ...SqlParam[]][] {
   const ops: Record<string, string> = { eq: '=', gt: '>', gte: '>=', lt: '<', lte: '<=' };
   const out: [string, ...SqlParam[]][] = [];
   for (const [k, v] of Object.entries(range ?? {})) {
@@ -119,9 +141,16 @@ export const payoutsOps = [
       settle(c);
       const ctx = c.ctx;
       const currency = String(params.currency).toLowerCase();
-      if (!/^[a-z]{3}$/.test(currency)) throw invalidRequest(`Invalid currency: ${params.currency}. Stripe currencies are three-letter ISO codes, like usd.`, 'currency', 'parameter_invalid_string');
-      if (params.destination && params.destination !== BANK_ACCOUNT_ID) throw resourceMissing('external account', params.destination, 'destination');
-      if (params.payout_method) throw resourceMissing('payout method', params.payout_method, 'payout_method');
+      if (!/^[a-z]{3}$/.test(currency))
+        throw invalidRequest(
+          `Invalid currency: ${params.currency}. Stripe currencies are three-letter ISO codes, like usd.`,
+          'currency',
+          'parameter_invalid_string',
+        );
+      if (params.destination && params.destination !== BANK_ACCOUNT_ID)
+        throw resourceMissing('external account', params.destination, 'destination');
+      if (params.payout_method)
+        throw resourceMissing('payout method', params.payout_method, 'payout_method');
       const sourceType = params.source_type ?? 'card';
       // Every payment this world takes is a card payment: only the card balance holds funds.
       const available = sourceType === 'card' ? availableIn(ctx, currency) : 0;
@@ -145,7 +174,14 @@ export const payoutsOps = [
         metadata: mergeMetadata({}, params.metadata),
         original_payout: null,
       });
-      const txn = addBalanceTransaction(ctx, { amount: -params.amount, currency, type: 'payout', source: payout.id, description: payout.description ?? 'STRIPE PAYOUT', availableNow: true });
+      const txn = addBalanceTransaction(ctx, {
+        amount: -params.amount,
+        currency,
+        type: 'payout',
+        source: payout.id,
+        description: payout.description ?? 'STRIPE PAYOUT',
+        availableNow: true,
+      });
       payout.balance_transaction = txn.id;
       put(ctx, 'payouts', payout);
       emit(c, 'payout.created', payout);
@@ -186,10 +222,16 @@ export const payoutsOps = [
       settle(c);
       const where: [string, ...SqlParam[]][] = rangeWhere('arrival_date', params.arrival_date);
       if (params.status) {
-        if (!STATUSES.includes(params.status)) throw invalidRequest(`Invalid status: must be one of ${STATUSES.join(', ')}`, 'status', 'parameter_invalid_string');
+        if (!STATUSES.includes(params.status))
+          throw invalidRequest(
+            `Invalid status: must be one of ${STATUSES.join(', ')}`,
+            'status',
+            'parameter_invalid_string',
+          );
         where.push(['status = ?', params.status]);
       }
-      if (params.destination) where.push(["json_extract(data, '$.destination') = ?", params.destination]);
+      if (params.destination)
+        where.push(["json_extract(data, '$.destination') = ?", params.destination]);
       return listPage(c.ctx, 'payouts', params, { url: '/v1/payouts', what: 'payout', where });
     },
   }),
@@ -202,9 +244,18 @@ export const payoutsOps = [
       settle(c);
       const before = mustPayout(c, path.payout);
       if (before.status !== 'pending') {
-        throw invalidRequest(`Payout ${before.id} cannot be canceled: only pending payouts can be, and this one is ${before.status}.${before.status === 'paid' ? ' Reverse a paid payout with /v1/payouts/{payout}/reverse.' : ''}`);
+        throw invalidRequest(
+          `Payout ${before.id} cannot be canceled: only pending payouts can be, and this one is ${before.status}.${before.status === 'paid' ? ' Reverse a paid payout with /v1/payouts/{payout}/reverse.' : ''}`,
+        );
       }
-      const txn = addBalanceTransaction(c.ctx, { amount: before.amount, currency: before.currency, type: 'payout_cancel', source: before.id, description: `Payout ${before.id} canceled`, availableNow: true });
+      const txn = addBalanceTransaction(c.ctx, {
+        amount: before.amount,
+        currency: before.currency,
+        type: 'payout_cancel',
+        source: before.id,
+        description: `Payout ${before.id} canceled`,
+        availableNow: true,
+      });
       const after = { ...before, status: 'canceled', failure_balance_transaction: txn.id };
       put(c.ctx, 'payouts', after);
       emit(c, 'payout.canceled', after);
@@ -220,10 +271,18 @@ export const payoutsOps = [
       settle(c);
       const original = mustPayout(c, path.payout);
       if (original.status !== 'paid') {
-        throw invalidRequest(`Payout ${original.id} cannot be reversed: only paid payouts can be, and this one is ${original.status}.${original.status === 'pending' ? ' Cancel a pending payout with /v1/payouts/{payout}/cancel.' : ''}`);
+        throw invalidRequest(
+          `Payout ${original.id} cannot be reversed: only paid payouts can be, and this one is ${original.status}.${original.status === 'pending' ? ' Cancel a pending payout with /v1/payouts/{payout}/cancel.' : ''}`,
+        );
       }
-      if (original.reversed_by) throw invalidRequest(`Payout ${original.id} has already been reversed by ${original.reversed_by}.`);
-      if (original.original_payout) throw invalidRequest(`Payout ${original.id} is itself a reversal (of ${original.original_payout}) and cannot be reversed.`);
+      if (original.reversed_by)
+        throw invalidRequest(
+          `Payout ${original.id} has already been reversed by ${original.reversed_by}.`,
+        );
+      if (original.original_payout)
+        throw invalidRequest(
+          `Payout ${original.id} is itself a reversal (of ${original.original_payout}) and cannot be reversed.`,
+        );
       const created = nowSeconds(c.ctx);
       const reversal = newPayout(c, {
         amount: original.amount,
@@ -236,7 +295,15 @@ export const payoutsOps = [
         metadata: mergeMetadata({}, params.metadata),
         original_payout: original.id,
       });
-      const txn = addBalanceTransaction(c.ctx, { amount: original.amount, currency: original.currency, type: 'payout', source: reversal.id, description: `Reversal of payout ${original.id}`, availableNow: true, reportingCategory: 'payout_reversal' });
+      const txn = addBalanceTransaction(c.ctx, {
+        amount: original.amount,
+        currency: original.currency,
+        type: 'payout',
+        source: reversal.id,
+        description: `Reversal of payout ${original.id}`,
+        availableNow: true,
+        reportingCategory: 'payout_reversal',
+      });
       reversal.balance_transaction = txn.id;
       put(c.ctx, 'payouts', reversal);
       emit(c, 'payout.created', reversal);

@@ -25,8 +25,19 @@ export const recurringFields = {
   meter: p.string(),
 };
 
-const customUnitAmount = p.obj({ enabled: p.bool().req(), maximum: p.int(0), minimum: p.int(0), preset: p.int(0) });
-const tier = p.obj({ up_to: p.any().req(), flat_amount: p.int(0), flat_amount_decimal: p.decimal(), unit_amount: p.int(0), unit_amount_decimal: p.decimal() });
+const customUnitAmount = p.obj({
+  enabled: p.bool().req(),
+  maximum: p.int(0),
+  minimum: p.int(0),
+  preset: p.int(0),
+});
+const tier = p.obj({
+  up_to: p.any().req(),
+  flat_amount: p.int(0),
+  flat_amount_decimal: p.decimal(),
+  unit_amount: p.int(0),
+  unit_amount_decimal: p.decimal(),
+});
 const transform = p.obj({ divide_by: p.int(1).req(), round: p.enum('down', 'up').req() });
 
 /** What an inline price (`default_price_data`) and a full price create share. */
@@ -63,32 +74,53 @@ export function liveProduct(ctx: Ctx, id: string, param = 'id'): Obj {
 
 /** Apply the fields create and update share. */
 export function applyProduct(product: Obj, params: Record<string, any>): void {
-  for (const k of ['description', 'statement_descriptor', 'tax_code', 'unit_label', 'url'] as const) {
+  for (const k of [
+    'description',
+    'statement_descriptor',
+    'tax_code',
+    'unit_label',
+    'url',
+  ] as const) {
     if (params[k] !== undefined) product[k] = params[k];
   }
   if (params.name !== undefined && params.name !== null) product.name = params.name;
   if (params.active !== undefined && params.active !== null) product.active = params.active;
   if (params.shippable !== undefined) product.shippable = params.shippable;
   if (params.images !== undefined) {
-    if ((params.images ?? []).length > 8) throw invalidRequest('A product can have up to 8 images.', 'images');
+    if ((params.images ?? []).length > 8)
+      throw invalidRequest('A product can have up to 8 images.', 'images');
     product.images = params.images ?? [];
   }
   if (params.marketing_features !== undefined) {
-    if ((params.marketing_features ?? []).length > 15) throw invalidRequest('A product can have up to 15 marketing features.', 'marketing_features');
-    product.marketing_features = (params.marketing_features ?? []).map((f: Obj) => ({ name: f.name }));
+    if ((params.marketing_features ?? []).length > 15)
+      throw invalidRequest('A product can have up to 15 marketing features.', 'marketing_features');
+    product.marketing_features = (params.marketing_features ?? []).map((f: Obj) => ({
+      name: f.name,
+    }));
   }
-  if (params.package_dimensions !== undefined) product.package_dimensions = params.package_dimensions;
-  if (params.metadata !== undefined) product.metadata = mergeMetadata(product.metadata ?? {}, params.metadata);
+  if (params.package_dimensions !== undefined)
+    product.package_dimensions = params.package_dimensions;
+  if (params.metadata !== undefined)
+    product.metadata = mergeMetadata(product.metadata ?? {}, params.metadata);
 }
 
 /**
  * Check, store and announce a new product (from `POST /v1/products` or a price's `product_data`). `defaultPrice`: the
  * id its first price will take, so `product.created` already names it, as Stripe's does.
  */
-export function createProduct(c: OpContext, params: Record<string, any>, defaultPrice: string | null = null): Obj {
+export function createProduct(
+  c: OpContext,
+  params: Record<string, any>,
+  defaultPrice: string | null = null,
+): Obj {
   const ctx = c.ctx;
   if (params.id && get(ctx, 'products', params.id)) {
-    throw new StripeError(400, { type: 'invalid_request_error', code: 'resource_already_exists', message: 'Product already exists.', param: 'id' });
+    throw new StripeError(400, {
+      type: 'invalid_request_error',
+      code: 'resource_already_exists',
+      message: 'Product already exists.',
+      param: 'id',
+    });
   }
   const now = nowSeconds(ctx);
   const product: Obj = {
@@ -120,7 +152,10 @@ export function createProduct(c: OpContext, params: Record<string, any>, default
 
 /** A price that has not been deleted (through the plans endpoint), or Stripe's 404. */
 export function livePrice(ctx: Ctx, id: string, param = 'price', what = 'price'): Obj {
-  const row = ctx.db.one<{ data: string; deleted: number }>('SELECT data, deleted FROM prices WHERE id = ?', id);
+  const row = ctx.db.one<{ data: string; deleted: number }>(
+    'SELECT data, deleted FROM prices WHERE id = ?',
+    id,
+  );
   if (!row || row.deleted === 1) throw resourceMissing(what, id, param);
   return JSON.parse(row.data) as Obj;
 }
@@ -153,7 +188,12 @@ export function planOf(price: Obj): Obj {
 }
 
 /** Announce a price write: `price.<verb>`, and `plan.<verb>` when the price is also a plan. */
-export function emitPrice(c: OpContext, verb: 'created' | 'updated' | 'deleted', after: Obj, before?: Obj): void {
+export function emitPrice(
+  c: OpContext,
+  verb: 'created' | 'updated' | 'deleted',
+  after: Obj,
+  before?: Obj,
+): void {
   const previous = before ? changedAttributes(before, after) : undefined;
   if (previous && Object.keys(previous).length === 0) return;
   emit(c, `price.${verb}`, after, previous);
@@ -165,7 +205,11 @@ export function emitPrice(c: OpContext, verb: 'created' | 'updated' | 'deleted',
 
 /** Give `key` to price `selfId`: with `transfer`, take it from the price holding it; otherwise that price is a 400. */
 function claimLookupKey(c: OpContext, key: string, transfer: boolean, selfId: string): void {
-  const holder = c.ctx.db.one<{ id: string }>('SELECT id FROM prices WHERE lookup_key = ? AND deleted = 0 AND id <> ?', key, selfId);
+  const holder = c.ctx.db.one<{ id: string }>(
+    'SELECT id FROM prices WHERE lookup_key = ? AND deleted = 0 AND id <> ?',
+    key,
+    selfId,
+  );
   if (!holder) return;
   if (!transfer) {
     throw new StripeError(400, {
@@ -183,8 +227,19 @@ function claimLookupKey(c: OpContext, key: string, transfer: boolean, selfId: st
 
 function tiersOf(raw: Obj[], param: string): Obj[] {
   return raw.map((t, i) => {
-    const upTo = t.up_to === 'inf' ? null : typeof t.up_to === 'string' && /^\d+$/.test(t.up_to) ? Number(t.up_to) : typeof t.up_to === 'number' ? t.up_to : undefined;
-    if (upTo === undefined) throw invalidRequest(`Invalid ${param}[${i}][up_to]: must be a positive integer or \`inf\`.`, `${param}[${i}][up_to]`);
+    const upTo =
+      t.up_to === 'inf'
+        ? null
+        : typeof t.up_to === 'string' && /^\d+$/.test(t.up_to)
+          ? Number(t.up_to)
+          : typeof t.up_to === 'number'
+            ? t.up_to
+            : undefined;
+    if (upTo === undefined)
+      throw invalidRequest(
+        `Invalid ${param}[${i}][up_to]: must be a positive integer or \`inf\`.`,
+        `${param}[${i}][up_to]`,
+      );
     const unit = t.unit_amount ?? null;
     const flat = t.flat_amount ?? null;
     return {
@@ -222,33 +277,66 @@ export interface PriceInput {
 /** Check, store and announce a new price of `product`. */
 export function createPrice(c: OpContext, input: PriceInput, product: string): Obj {
   const ctx = c.ctx;
-  const names = input.names ?? { unit_amount: 'unit_amount', unit_amount_decimal: 'unit_amount_decimal', tiers: 'tiers' };
+  const names = input.names ?? {
+    unit_amount: 'unit_amount',
+    unit_amount_decimal: 'unit_amount_decimal',
+    tiers: 'tiers',
+  };
   const currency = input.currency.toLowerCase();
-  if (!CURRENCY.test(currency)) throw invalidRequest(`Invalid currency: ${input.currency}. Stripe currencies are three-letter ISO codes, like usd.`, 'currency', 'parameter_invalid_string');
+  if (!CURRENCY.test(currency))
+    throw invalidRequest(
+      `Invalid currency: ${input.currency}. Stripe currencies are three-letter ISO codes, like usd.`,
+      'currency',
+      'parameter_invalid_string',
+    );
   const scheme = input.billing_scheme ?? 'per_unit';
   const hasAmount = input.unit_amount !== undefined && input.unit_amount !== null;
   const hasDecimal = input.unit_amount_decimal !== undefined && input.unit_amount_decimal !== null;
   const custom = input.custom_unit_amount?.enabled ? input.custom_unit_amount : null;
-  if (hasAmount && hasDecimal) throw invalidRequest(`You may only specify one of these parameters: ${names.unit_amount}, ${names.unit_amount_decimal}.`, names.unit_amount);
+  if (hasAmount && hasDecimal)
+    throw invalidRequest(
+      `You may only specify one of these parameters: ${names.unit_amount}, ${names.unit_amount_decimal}.`,
+      names.unit_amount,
+    );
   let unitAmount: number | null = null;
   let unitDecimal: string | null = null;
   let tiers: Obj[] | null = null;
   if (scheme === 'tiered') {
-    if (hasAmount || hasDecimal) throw invalidRequest(`${names.unit_amount} cannot be set when billing_scheme is tiered; price each tier instead.`, names.unit_amount);
+    if (hasAmount || hasDecimal)
+      throw invalidRequest(
+        `${names.unit_amount} cannot be set when billing_scheme is tiered; price each tier instead.`,
+        names.unit_amount,
+      );
     if (!input.tiers?.length) throw parameterMissing(names.tiers);
     if (!input.tiers_mode) throw parameterMissing('tiers_mode');
     tiers = tiersOf(input.tiers, names.tiers);
-    if (tiers[tiers.length - 1].up_to !== null) throw invalidRequest(`The last tier must have \`up_to\` set to \`inf\`.`, `${names.tiers}[${tiers.length - 1}][up_to]`);
+    if (tiers[tiers.length - 1].up_to !== null)
+      throw invalidRequest(
+        `The last tier must have \`up_to\` set to \`inf\`.`,
+        `${names.tiers}[${tiers.length - 1}][up_to]`,
+      );
   } else if (custom) {
-    if (hasAmount || hasDecimal) throw invalidRequest(`${names.unit_amount} cannot be set together with custom_unit_amount.`, names.unit_amount);
-    if (input.recurring) throw invalidRequest('custom_unit_amount is only supported for one-time prices.', 'custom_unit_amount');
+    if (hasAmount || hasDecimal)
+      throw invalidRequest(
+        `${names.unit_amount} cannot be set together with custom_unit_amount.`,
+        names.unit_amount,
+      );
+    if (input.recurring)
+      throw invalidRequest(
+        'custom_unit_amount is only supported for one-time prices.',
+        'custom_unit_amount',
+      );
   } else if (hasAmount) {
     unitAmount = input.unit_amount as number;
     unitDecimal = String(unitAmount);
   } else if (hasDecimal) {
     unitDecimal = normalDecimal(input.unit_amount_decimal as string);
     unitAmount = /^\d+$/.test(unitDecimal) ? Number(unitDecimal) : null;
-    if (unitDecimal.startsWith('-')) throw invalidRequest(`Invalid ${names.unit_amount_decimal}: must be at least 0.`, names.unit_amount_decimal);
+    if (unitDecimal.startsWith('-'))
+      throw invalidRequest(
+        `Invalid ${names.unit_amount_decimal}: must be at least 0.`,
+        names.unit_amount_decimal,
+      );
   } else {
     throw parameterMissing(names.unit_amount);
   }
@@ -262,12 +350,23 @@ export function createPrice(c: OpContext, input: PriceInput, product: string): O
       }
     : null;
   if (recurring) {
-    const days = { day: 1, week: 7, month: 31, year: 366 }[recurring.interval as 'day'] * recurring.interval_count;
-    if (days > 3 * 366) throw invalidRequest('The maximum billing interval is three years (3 years, 36 months, or 156 weeks).', 'recurring[interval_count]');
+    const days =
+      { day: 1, week: 7, month: 31, year: 366 }[recurring.interval as 'day'] *
+      recurring.interval_count;
+    if (days > 3 * 366)
+      throw invalidRequest(
+        'The maximum billing interval is three years (3 years, 36 months, or 156 weeks).',
+        'recurring[interval_count]',
+      );
   }
   const id = input.id ?? newId(ctx, 'price_');
   if (input.id && ctx.db.one('SELECT 1 FROM prices WHERE id = ?', input.id)) {
-    throw new StripeError(400, { type: 'invalid_request_error', code: 'resource_already_exists', message: 'Plan already exists.', param: 'id' });
+    throw new StripeError(400, {
+      type: 'invalid_request_error',
+      code: 'resource_already_exists',
+      message: 'Plan already exists.',
+      param: 'id',
+    });
   }
   if (input.lookup_key) claimLookupKey(c, input.lookup_key, input.transfer_lookup_key === true, id);
   const price: Obj = {
@@ -277,7 +376,13 @@ export function createPrice(c: OpContext, input: PriceInput, product: string): O
     billing_scheme: scheme,
     created: nowSeconds(ctx),
     currency,
-    custom_unit_amount: custom ? { maximum: custom.maximum ?? null, minimum: custom.minimum ?? null, preset: custom.preset ?? null } : null,
+    custom_unit_amount: custom
+      ? {
+          maximum: custom.maximum ?? null,
+          minimum: custom.minimum ?? null,
+          preset: custom.preset ?? null,
+        }
+      : null,
     livemode: false,
     lookup_key: input.lookup_key ?? null,
     metadata: mergeMetadata({}, input.metadata),
@@ -286,7 +391,9 @@ export function createPrice(c: OpContext, input: PriceInput, product: string): O
     recurring,
     tax_behavior: input.tax_behavior ?? 'unspecified',
     tiers_mode: scheme === 'tiered' ? input.tiers_mode : null,
-    transform_quantity: input.transform_quantity ? { divide_by: input.transform_quantity.divide_by, round: input.transform_quantity.round } : null,
+    transform_quantity: input.transform_quantity
+      ? { divide_by: input.transform_quantity.divide_by, round: input.transform_quantity.round }
+      : null,
     type: recurring ? 'recurring' : 'one_time',
     unit_amount: unitAmount,
     unit_amount_decimal: unitDecimal,
@@ -308,9 +415,18 @@ function normalDecimal(d: string): string {
 }
 
 /** The product a new price or plan belongs to: an existing id, or one made from inline data. */
-function productFor(c: OpContext, id: unknown, data: Obj | null | undefined, param: string): string {
+function productFor(
+  c: OpContext,
+  id: unknown,
+  data: Obj | null | undefined,
+  param: string,
+): string {
   if (typeof id === 'string' && id !== '') {
-    if (data) throw invalidRequest(`You may only specify one of these parameters: ${param}, product_data.`, param);
+    if (data)
+      throw invalidRequest(
+        `You may only specify one of these parameters: ${param}, product_data.`,
+        param,
+      );
     return liveProduct(c.ctx, id, param).id;
   }
   if (data) return createProduct(c, data).id;
@@ -338,23 +454,38 @@ function updatePrice(c: OpContext, before: Obj, params: Record<string, any>): Ob
     if (params.active === false && before.active) {
       const product = get(c.ctx, 'products', before.product);
       if (product?.default_price === before.id) {
-        throw invalidRequest('This price cannot be archived because it is the default price of its product. Set another default price on the product first.', 'active');
+        throw invalidRequest(
+          'This price cannot be archived because it is the default price of its product. Set another default price on the product first.',
+          'active',
+        );
       }
     }
     after.active = params.active;
   }
   if (params.nickname !== undefined) after.nickname = params.nickname;
-  if (params.metadata !== undefined) after.metadata = mergeMetadata(before.metadata ?? {}, params.metadata);
+  if (params.metadata !== undefined)
+    after.metadata = mergeMetadata(before.metadata ?? {}, params.metadata);
   if (params.lookup_key !== undefined) {
-    if (params.lookup_key !== null) claimLookupKey(c, params.lookup_key, params.transfer_lookup_key === true, before.id);
+    if (params.lookup_key !== null)
+      claimLookupKey(c, params.lookup_key, params.transfer_lookup_key === true, before.id);
     after.lookup_key = params.lookup_key;
   }
-  if (params.tax_behavior !== undefined && params.tax_behavior !== null && params.tax_behavior !== before.tax_behavior) {
-    if (before.tax_behavior !== 'unspecified') throw invalidRequest(`tax_behavior cannot be changed once it is set (it is ${before.tax_behavior}).`, 'tax_behavior');
+  if (
+    params.tax_behavior !== undefined &&
+    params.tax_behavior !== null &&
+    params.tax_behavior !== before.tax_behavior
+  ) {
+    if (before.tax_behavior !== 'unspecified')
+      throw invalidRequest(
+        `tax_behavior cannot be changed once it is set (it is ${before.tax_behavior}).`,
+        'tax_behavior',
+      );
     after.tax_behavior = params.tax_behavior;
   }
-  if (params.trial_period_days !== undefined && after.recurring) after.recurring.trial_period_days = params.trial_period_days;
-  if (params.product !== undefined && params.product !== null && params.product !== before.product) after.product = liveProduct(c.ctx, params.product, 'product').id;
+  if (params.trial_period_days !== undefined && after.recurring)
+    after.recurring.trial_period_days = params.trial_period_days;
+  if (params.product !== undefined && params.product !== null && params.product !== before.product)
+    after.product = liveProduct(c.ctx, params.product, 'product').id;
   put(c.ctx, 'prices', after);
   emitPrice(c, 'updated', after, before);
   return after;
@@ -393,7 +524,14 @@ export const pricesOps = [
     id: 'PostPricesPrice',
     method: 'POST',
     path: '/v1/prices/{price}',
-    params: { active: p.bool(), lookup_key: p.string(200), metadata: p.metadata(), nickname: p.string(), tax_behavior: p.enum('exclusive', 'inclusive', 'unspecified'), transfer_lookup_key: p.bool() },
+    params: {
+      active: p.bool(),
+      lookup_key: p.string(200),
+      metadata: p.metadata(),
+      nickname: p.string(),
+      tax_behavior: p.enum('exclusive', 'inclusive', 'unspecified'),
+      transfer_lookup_key: p.bool(),
+    },
     run: (c, params, path) => updatePrice(c, livePrice(c.ctx, path.price, 'id'), params),
   }),
   op({
@@ -406,7 +544,10 @@ export const pricesOps = [
       currency: p.string(),
       lookup_keys: p.arr(p.string()),
       product: p.string(),
-      recurring: p.obj({ interval: p.enum('day', 'week', 'month', 'year'), usage_type: p.enum('licensed', 'metered') }),
+      recurring: p.obj({
+        interval: p.enum('day', 'week', 'month', 'year'),
+        usage_type: p.enum('licensed', 'metered'),
+      }),
       type: p.enum('one_time', 'recurring'),
     },
     run(c, params) {
@@ -418,7 +559,8 @@ export const pricesOps = [
       if (params.recurring?.interval) where.push(['interval = ?', params.recurring.interval]);
       if (params.recurring?.usage_type) where.push(['usage_type = ?', params.recurring.usage_type]);
       const keys = (params.lookup_keys ?? []).filter((k: string | null) => k !== null);
-      if (keys.length > 10) throw invalidRequest('You may pass up to 10 lookup_keys.', 'lookup_keys');
+      if (keys.length > 10)
+        throw invalidRequest('You may pass up to 10 lookup_keys.', 'lookup_keys');
       if (keys.length) where.push([`lookup_key IN (${keys.map(() => '?').join(', ')})`, ...keys]);
       return listPage(c.ctx, 'prices', params, { url: '/v1/prices', what: 'price', where });
     },
@@ -455,8 +597,17 @@ export const pricesOps = [
     },
     run(c, params) {
       // `product` is an id, or a hash describing a new product (`product[name]=…`).
-      const inline = params.product !== null && typeof params.product === 'object' ? validate(productDataFields, params.product, ['product']) : null;
-      if (params.product !== undefined && params.product !== null && !inline && typeof params.product !== 'string') throw invalidRequest('Invalid product: pass a product id or product[name].', 'product');
+      const inline =
+        params.product !== null && typeof params.product === 'object'
+          ? validate(productDataFields, params.product, ['product'])
+          : null;
+      if (
+        params.product !== undefined &&
+        params.product !== null &&
+        !inline &&
+        typeof params.product !== 'string'
+      )
+        throw invalidRequest('Invalid product: pass a product id or product[name].', 'product');
       const product = productFor(c, inline ? undefined : params.product, inline, 'product');
       const price = createPrice(
         c,
@@ -472,7 +623,13 @@ export const pricesOps = [
           transform_quantity: params.transform_usage,
           metadata: params.metadata,
           nickname: params.nickname,
-          recurring: { interval: params.interval, interval_count: params.interval_count, usage_type: params.usage_type, trial_period_days: params.trial_period_days, meter: params.meter },
+          recurring: {
+            interval: params.interval,
+            interval_count: params.interval_count,
+            usage_type: params.usage_type,
+            trial_period_days: params.trial_period_days,
+            meter: params.meter,
+          },
           names: { unit_amount: 'amount', unit_amount_decimal: 'amount_decimal', tiers: 'tiers' },
         },
         product,
@@ -491,7 +648,13 @@ export const pricesOps = [
     id: 'PostPlansPlan',
     method: 'POST',
     path: '/v1/plans/{plan}',
-    params: { active: p.bool(), metadata: p.metadata(), nickname: p.string(), product: p.string(), trial_period_days: p.int(0) },
+    params: {
+      active: p.bool(),
+      metadata: p.metadata(),
+      nickname: p.string(),
+      product: p.string(),
+      trial_period_days: p.int(0),
+    },
     run: (c, params, path) => planOf(updatePrice(c, livePlan(c.ctx, path.plan), params)),
   }),
   op({
@@ -523,7 +686,12 @@ export const pricesOps = [
       const where: [string, ...(string | number)[]][] = [['type = ?', 'recurring']];
       if (typeof params.active === 'boolean') where.push(['active = ?', params.active ? 1 : 0]);
       if (params.product) where.push(['product = ?', params.product]);
-      return listPage(c.ctx, 'prices', params, { url: '/v1/plans', what: 'plan', where, map: planOf });
+      return listPage(c.ctx, 'prices', params, {
+        url: '/v1/plans',
+        what: 'plan',
+        where,
+        map: planOf,
+      });
     },
   }),
 ];

@@ -11,9 +11,21 @@ import { op } from '../lib/op.ts';
 import { listParams, p, searchParams } from '../lib/params.ts';
 import { searchPage } from '../lib/search-page.ts';
 import { get, newId, nowSeconds, put } from '../lib/store.ts';
-import { applyProduct, createPrice, createProduct, livePrice, liveProduct, priceDataFields } from './prices.ts';
+import {
+  applyProduct,
+  createPrice,
+  createProduct,
+  livePrice,
+  liveProduct,
+  priceDataFields,
+} from './prices.ts';
 
-const packageDimensions = p.obj({ height: p.num(0).req(), length: p.num(0).req(), weight: p.num(0).req(), width: p.num(0).req() });
+const packageDimensions = p.obj({
+  height: p.num(0).req(),
+  length: p.num(0).req(),
+  weight: p.num(0).req(),
+  width: p.num(0).req(),
+});
 const marketingFeatures = p.arr(p.obj({ name: p.string(80).req() }));
 
 // A product's default price may be a plan with a caller-chosen id, with no `price_` prefix to find it by.
@@ -47,12 +59,19 @@ export const productsOps = [
     },
     run(c, params) {
       if (params.default_price_data?.currency_options !== undefined) {
-        throw invalidRequest('currency_options is not supported by this Stripe World; create a price per currency instead.', 'default_price_data[currency_options]');
+        throw invalidRequest(
+          'currency_options is not supported by this Stripe World; create a price per currency instead.',
+          'default_price_data[currency_options]',
+        );
       }
       const priceId = params.default_price_data ? newId(c.ctx, 'price_') : null;
       const product = createProduct(c, params, priceId);
       if (params.default_price_data) {
-        const names = { unit_amount: 'default_price_data[unit_amount]', unit_amount_decimal: 'default_price_data[unit_amount_decimal]', tiers: 'default_price_data[tiers]' };
+        const names = {
+          unit_amount: 'default_price_data[unit_amount]',
+          unit_amount_decimal: 'default_price_data[unit_amount_decimal]',
+          tiers: 'default_price_data[tiers]',
+        };
         createPrice(c, { ...params.default_price_data, id: priceId, names }, product.id);
       }
       return product;
@@ -71,15 +90,27 @@ export const productsOps = [
     path: '/v1/products/{id}',
     params: { ...writable, name: p.string(), default_price: p.string(), tax_details: p.any() },
     run(c, params, path) {
-      if (params.tax_details !== undefined) throw invalidRequest('tax_details is not supported by this Stripe World; set tax_code instead.', 'tax_details');
+      if (params.tax_details !== undefined)
+        throw invalidRequest(
+          'tax_details is not supported by this Stripe World; set tax_code instead.',
+          'tax_details',
+        );
       const before = liveProduct(c.ctx, path.id);
       const after = structuredClone(before);
       applyProduct(after, params);
       if (params.default_price !== undefined) {
         if (params.default_price !== null) {
           const price = livePrice(c.ctx, params.default_price, 'default_price');
-          if (price.product !== before.id) throw invalidRequest(`The price \`${price.id}\` belongs to product \`${price.product}\`, not \`${before.id}\`; a default price must be one of the product's own prices.`, 'default_price');
-          if (!price.active) throw invalidRequest(`The price \`${price.id}\` is archived; only an active price can be the default price.`, 'default_price');
+          if (price.product !== before.id)
+            throw invalidRequest(
+              `The price \`${price.id}\` belongs to product \`${price.product}\`, not \`${before.id}\`; a default price must be one of the product's own prices.`,
+              'default_price',
+            );
+          if (!price.active)
+            throw invalidRequest(
+              `The price \`${price.id}\` is archived; only an active price can be the default price.`,
+              'default_price',
+            );
         }
         after.default_price = params.default_price;
       }
@@ -99,7 +130,10 @@ export const productsOps = [
     run(c, _params, path) {
       const before = liveProduct(c.ctx, path.id);
       if (c.ctx.db.one('SELECT 1 FROM prices WHERE product = ? AND deleted = 0', before.id)) {
-        throw invalidRequest('This product cannot be deleted because it has one or more user-created prices. Archive it instead (active=false).', 'id');
+        throw invalidRequest(
+          'This product cannot be deleted because it has one or more user-created prices. Archive it instead (active=false).',
+          'id',
+        );
       }
       const stub = { id: before.id, object: 'product', deleted: true };
       put(c.ctx, 'products', stub);
@@ -111,11 +145,19 @@ export const productsOps = [
     id: 'GetProducts',
     method: 'GET',
     path: '/v1/products',
-    params: { ...listParams, active: p.bool(), ids: p.arr(p.string()), shippable: p.bool(), type: p.enum('good', 'service'), url: p.string() },
+    params: {
+      ...listParams,
+      active: p.bool(),
+      ids: p.arr(p.string()),
+      shippable: p.bool(),
+      type: p.enum('good', 'service'),
+      url: p.string(),
+    },
     run(c, params) {
       const where: [string, ...(string | number)[]][] = [];
       if (typeof params.active === 'boolean') where.push(['active = ?', params.active ? 1 : 0]);
-      if (typeof params.shippable === 'boolean') where.push(['shippable = ?', params.shippable ? 1 : 0]);
+      if (typeof params.shippable === 'boolean')
+        where.push(['shippable = ?', params.shippable ? 1 : 0]);
       if (params.type) where.push(['type = ?', params.type]);
       if (params.url) where.push(['url = ?', params.url]);
       const ids = (params.ids ?? []).filter((id: string | null) => id !== null);

@@ -22,10 +22,25 @@ function mustPromotionCode(ctx: Ctx, id: string, param = 'id'): Obj {
 }
 
 /** 400 when another active code reads the same (case-insensitively) for the same customer. */
-function refuseDuplicate(ctx: Ctx, code: string, customer: string | null, selfId: string | null): void {
-  const other = ctx.db.one<{ id: string }>('SELECT id FROM promotion_codes WHERE active = 1 AND code = ? COLLATE NOCASE AND customer IS ? AND id IS NOT ?', code, customer, selfId);
+function refuseDuplicate(
+  ctx: Ctx,
+  code: string,
+  customer: string | null,
+  selfId: string | null,
+): void {
+  const other = ctx.db.one<{ id: string }>(
+    'SELECT id FROM promotion_codes WHERE active = 1 AND code = ? COLLATE NOCASE AND customer IS ? AND id IS NOT ?',
+    code,
+    customer,
+    selfId,
+  );
   if (other) {
-    throw new StripeError(400, { type: 'invalid_request_error', code: 'resource_already_exists', message: `An active promotion code with \`code: ${code}\` already exists.`, param: 'code' });
+    throw new StripeError(400, {
+      type: 'invalid_request_error',
+      code: 'resource_already_exists',
+      message: `An active promotion code with \`code: ${code}\` already exists.`,
+      param: 'code',
+    });
   }
 }
 
@@ -33,14 +48,27 @@ function refuseDuplicate(ctx: Ctx, code: string, customer: string | null, selfId
  * A promotion code that `customer` may redeem now, with its coupon; otherwise the 400 Stripe gives. `param` names the
  * parameter that carried it.
  */
-export function redeemablePromotionCode(ctx: Ctx, id: string, customer: string | null, param = 'promotion_code'): { promo: Obj; coupon: Obj } {
+export function redeemablePromotionCode(
+  ctx: Ctx,
+  id: string,
+  customer: string | null,
+  param = 'promotion_code',
+): { promo: Obj; coupon: Obj } {
   const promo = mustPromotionCode(ctx, id, param);
   const now = nowSeconds(ctx);
-  const refuse = (why: string) => new StripeError(400, { type: 'invalid_request_error', code: 'promotion_code_invalid', message: `This promotion code cannot be redeemed: ${why}.`, param });
+  const refuse = (why: string) =>
+    new StripeError(400, {
+      type: 'invalid_request_error',
+      code: 'promotion_code_invalid',
+      message: `This promotion code cannot be redeemed: ${why}.`,
+      param,
+    });
   if (!promo.active) throw refuse('it is inactive');
   if (promo.expires_at !== null && promo.expires_at <= now) throw refuse('it has expired');
-  if (promo.max_redemptions !== null && promo.times_redeemed >= promo.max_redemptions) throw refuse('it has reached its maximum number of redemptions');
-  if (promo.customer !== null && promo.customer !== customer) throw refuse(`it is restricted to customer ${promo.customer}`);
+  if (promo.max_redemptions !== null && promo.times_redeemed >= promo.max_redemptions)
+    throw refuse('it has reached its maximum number of redemptions');
+  if (promo.customer !== null && promo.customer !== customer)
+    throw refuse(`it is restricted to customer ${promo.customer}`);
   const coupon = redeemableCoupon(ctx, promo.promotion.coupon, param);
   return { promo, coupon };
 }
@@ -64,28 +92,51 @@ export const promotionCodesOps = [
       expires_at: p.int(),
       max_redemptions: p.int(1),
       metadata: p.metadata(),
-      restrictions: p.obj({ first_time_transaction: p.bool(), minimum_amount: p.int(0), minimum_amount_currency: p.string(3) }),
+      restrictions: p.obj({
+        first_time_transaction: p.bool(),
+        minimum_amount: p.int(0),
+        minimum_amount_currency: p.string(3),
+      }),
     },
     run(c, params) {
       const ctx = c.ctx;
-      if (params.coupon && params.promotion?.coupon) throw invalidRequest('You may only specify one of these parameters: coupon, promotion[coupon].', 'coupon');
+      if (params.coupon && params.promotion?.coupon)
+        throw invalidRequest(
+          'You may only specify one of these parameters: coupon, promotion[coupon].',
+          'coupon',
+        );
       const couponParam = params.coupon ? 'coupon' : 'promotion[coupon]';
       const couponId: string | undefined = params.coupon ?? params.promotion?.coupon ?? undefined;
       if (!couponId) throw parameterMissing(params.promotion ? 'promotion[coupon]' : 'promotion');
       const coupon = liveCoupon(ctx, couponId, couponParam);
-      if (!coupon.valid) throw invalidRequest(`Coupon ${coupon.id} is no longer valid; a promotion code needs a valid coupon.`, couponParam);
+      if (!coupon.valid)
+        throw invalidRequest(
+          `Coupon ${coupon.id} is no longer valid; a promotion code needs a valid coupon.`,
+          couponParam,
+        );
       const customer = params.customer ? liveCustomer(ctx, params.customer, 'customer').id : null;
       const now = nowSeconds(ctx);
       if (params.expires_at !== undefined && params.expires_at !== null) {
-        if (params.expires_at <= now) throw invalidRequest('expires_at must be in the future.', 'expires_at');
-        if (coupon.redeem_by !== null && params.expires_at > coupon.redeem_by) throw invalidRequest("expires_at cannot be later than the coupon's redeem_by.", 'expires_at');
+        if (params.expires_at <= now)
+          throw invalidRequest('expires_at must be in the future.', 'expires_at');
+        if (coupon.redeem_by !== null && params.expires_at > coupon.redeem_by)
+          throw invalidRequest(
+            "expires_at cannot be later than the coupon's redeem_by.",
+            'expires_at',
+          );
       }
       const r = params.restrictions ?? {};
       const hasMinimum = r.minimum_amount !== undefined && r.minimum_amount !== null;
-      if (hasMinimum && !r.minimum_amount_currency) throw parameterMissing('restrictions[minimum_amount_currency]');
-      if (!hasMinimum && r.minimum_amount_currency) throw parameterMissing('restrictions[minimum_amount]');
+      if (hasMinimum && !r.minimum_amount_currency)
+        throw parameterMissing('restrictions[minimum_amount_currency]');
+      if (!hasMinimum && r.minimum_amount_currency)
+        throw parameterMissing('restrictions[minimum_amount]');
       const code: string = params.code ?? ctx.ids.token('', 8).toUpperCase();
-      if (!CODE.test(code)) throw invalidRequest(`Invalid code: ${code}. A promotion code may contain only letters and digits.`, 'code');
+      if (!CODE.test(code))
+        throw invalidRequest(
+          `Invalid code: ${code}. A promotion code may contain only letters and digits.`,
+          'code',
+        );
       const active = params.active ?? true;
       if (active) refuseDuplicate(ctx, code, customer, null);
       const promo: Obj = {
@@ -104,7 +155,9 @@ export const promotionCodesOps = [
         restrictions: {
           first_time_transaction: r.first_time_transaction ?? false,
           minimum_amount: hasMinimum ? r.minimum_amount : null,
-          minimum_amount_currency: hasMinimum ? String(r.minimum_amount_currency).toLowerCase() : null,
+          minimum_amount_currency: hasMinimum
+            ? String(r.minimum_amount_currency).toLowerCase()
+            : null,
         },
         times_redeemed: 0,
       };
@@ -128,15 +181,24 @@ export const promotionCodesOps = [
     run(c, params, path) {
       const before = mustPromotionCode(c.ctx, path.promotion_code);
       const after = structuredClone(before);
-      if (params.active !== undefined && params.active !== null && params.active !== before.active) {
+      if (
+        params.active !== undefined &&
+        params.active !== null &&
+        params.active !== before.active
+      ) {
         if (params.active) {
           const coupon = liveCoupon(c.ctx, before.promotion.coupon, 'active');
-          if (!coupon.valid) throw invalidRequest(`This promotion code cannot be reactivated: its coupon ${coupon.id} is no longer valid.`, 'active');
+          if (!coupon.valid)
+            throw invalidRequest(
+              `This promotion code cannot be reactivated: its coupon ${coupon.id} is no longer valid.`,
+              'active',
+            );
           refuseDuplicate(c.ctx, before.code, before.customer, before.id);
         }
         after.active = params.active;
       }
-      if (params.metadata !== undefined) after.metadata = mergeMetadata(before.metadata ?? {}, params.metadata);
+      if (params.metadata !== undefined)
+        after.metadata = mergeMetadata(before.metadata ?? {}, params.metadata);
       put(c.ctx, 'promotion_codes', after);
       const changed = changedAttributes(before, after);
       if (Object.keys(changed).length > 0) emit(c, 'promotion_code.updated', after, changed);
@@ -147,14 +209,24 @@ export const promotionCodesOps = [
     id: 'GetPromotionCodes',
     method: 'GET',
     path: '/v1/promotion_codes',
-    params: { ...listParams, active: p.bool(), code: p.string(), coupon: p.string(), customer: p.string() },
+    params: {
+      ...listParams,
+      active: p.bool(),
+      code: p.string(),
+      coupon: p.string(),
+      customer: p.string(),
+    },
     run(c, params) {
       const where: [string, ...(string | number)[]][] = [];
       if (typeof params.active === 'boolean') where.push(['active = ?', params.active ? 1 : 0]);
       if (params.code) where.push(['code = ? COLLATE NOCASE', params.code]);
       if (params.coupon) where.push(['coupon = ?', params.coupon]);
       if (params.customer) where.push(['customer = ?', params.customer]);
-      return listPage(c.ctx, 'promotion_codes', params, { url: '/v1/promotion_codes', what: 'promotion_code', where });
+      return listPage(c.ctx, 'promotion_codes', params, {
+        url: '/v1/promotion_codes',
+        what: 'promotion_code',
+        where,
+      });
     },
   }),
 ];

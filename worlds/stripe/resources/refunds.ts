@@ -32,7 +32,12 @@ export function mustRefund(ctx: Ctx, id: string, param = 'refund'): Obj {
 /** Put the refund's current state into its charge's `refunds` list (newest first) and the refunded totals. */
 function chargeWithRefund(charge: Obj, refund: Obj, refundedDelta: number): Obj {
   const after = structuredClone(charge);
-  const list = after.refunds ?? { object: 'list', data: [], has_more: false, url: `/v1/charges/${charge.id}/refunds` };
+  const list = after.refunds ?? {
+    object: 'list',
+    data: [],
+    has_more: false,
+    url: `/v1/charges/${charge.id}/refunds`,
+  };
   const i = list.data.findIndex((r: Obj) => r.id === refund.id);
   if (i >= 0) list.data[i] = structuredClone(refund);
   else list.data.unshift(structuredClone(refund));
@@ -69,7 +74,10 @@ function giveBack(c: OpContext, refund: Obj): Obj {
 /** Take the second step of test-card refunds whose time has come (see the module comment). */
 export function settleDueRefunds(c: OpContext): void {
   const ctx = c.ctx;
-  const due = ctx.db.all<{ id: string }>('SELECT id FROM refunds WHERE settles_at IS NOT NULL AND settles_at <= ? ORDER BY seq', nowSeconds(ctx));
+  const due = ctx.db.all<{ id: string }>(
+    'SELECT id FROM refunds WHERE settles_at IS NOT NULL AND settles_at <= ? ORDER BY seq',
+    nowSeconds(ctx),
+  );
   for (const { id } of due) {
     ctx.db.run('UPDATE refunds SET settles_at = NULL WHERE id = ?', id);
     const before = get(ctx, 'refunds', id);
@@ -100,17 +108,42 @@ export interface RefundRequest {
  */
 export function refundCharge(c: OpContext, charge: Obj, req: RefundRequest = {}): Obj {
   const ctx = c.ctx;
-  if (charge.status !== 'succeeded') throw invalidRequest(`Charge ${charge.id} did not succeed, so there is nothing to refund.`, 'charge', 'charge_not_refundable');
+  if (charge.status !== 'succeeded')
+    throw invalidRequest(
+      `Charge ${charge.id} did not succeed, so there is nothing to refund.`,
+      'charge',
+      'charge_not_refundable',
+    );
   if (!charge.captured) {
-    throw invalidRequest(`Charge ${charge.id} has not been captured; cancel its PaymentIntent (or let the authorization expire) to release the funds.`, 'charge', 'charge_not_refundable');
+    throw invalidRequest(
+      `Charge ${charge.id} has not been captured; cancel its PaymentIntent (or let the authorization expire) to release the funds.`,
+      'charge',
+      'charge_not_refundable',
+    );
   }
-  const chargeback = rows(ctx, 'disputes', 'charge = ?', [charge.id]).find((d) => !String(d.status).startsWith('warning_'));
-  if (chargeback) throw invalidRequest(`Charge ${charge.id} has been charged back; cannot issue a refund.`, 'charge', 'charge_disputed');
+  const chargeback = rows(ctx, 'disputes', 'charge = ?', [charge.id]).find(
+    (d) => !String(d.status).startsWith('warning_'),
+  );
+  if (chargeback)
+    throw invalidRequest(
+      `Charge ${charge.id} has been charged back; cannot issue a refund.`,
+      'charge',
+      'charge_disputed',
+    );
   const left = charge.amount - charge.amount_refunded;
-  if (left <= 0) throw invalidRequest(`Charge ${charge.id} has already been refunded.`, 'charge', 'charge_already_refunded');
+  if (left <= 0)
+    throw invalidRequest(
+      `Charge ${charge.id} has already been refunded.`,
+      'charge',
+      'charge_already_refunded',
+    );
   const amount = req.amount ?? left;
   if (amount > left) {
-    throw invalidRequest(`Refund amount ($${(amount / 100).toFixed(2)}) is greater than unrefunded amount on charge ($${(left / 100).toFixed(2)})`, 'amount', 'amount_too_large');
+    throw invalidRequest(
+      `Refund amount ($${(amount / 100).toFixed(2)}) is greater than unrefunded amount on charge ($${(left / 100).toFixed(2)})`,
+      'amount',
+      'amount_too_large',
+    );
   }
   const pm = charge.payment_method ? get(ctx, 'payment_methods', charge.payment_method) : undefined;
   const behaviour = cardOfPaymentMethod(pm)?.refund;
@@ -124,7 +157,10 @@ export function refundCharge(c: OpContext, charge: Obj, req: RefundRequest = {})
     currency: charge.currency,
     customer: charge.customer ?? null,
     customer_account: null,
-    destination_details: { card: { type: amount === charge.amount ? 'reversal' : 'refund' }, type: 'card' },
+    destination_details: {
+      card: { type: amount === charge.amount ? 'reversal' : 'refund' },
+      type: 'card',
+    },
     metadata: mergeMetadata({}, req.metadata),
     payment_intent: charge.payment_intent ?? null,
     payment_method: charge.payment_method ?? null,
@@ -143,7 +179,12 @@ export function refundCharge(c: OpContext, charge: Obj, req: RefundRequest = {})
     availableNow: true,
   }).id;
   put(ctx, 'refunds', refund);
-  if (behaviour) ctx.db.run('UPDATE refunds SET settles_at = ? WHERE id = ?', refund.created + SETTLE_AFTER, refund.id);
+  if (behaviour)
+    ctx.db.run(
+      'UPDATE refunds SET settles_at = ? WHERE id = ?',
+      refund.created + SETTLE_AFTER,
+      refund.id,
+    );
   const before = structuredClone(charge);
   const after = chargeWithRefund(charge, refund, amount);
   put(ctx, 'charges', after);
@@ -156,7 +197,10 @@ export function refundCharge(c: OpContext, charge: Obj, req: RefundRequest = {})
 function stopRefund(c: OpContext, refund: Obj, how: 'cancel' | 'expire'): Obj {
   if (refund.status !== 'pending' && refund.status !== 'requires_action') {
     const what = how === 'cancel' ? 'canceled' : 'expired';
-    throw unexpectedState('refund_unexpected_state', `Refund ${refund.id} cannot be ${what} because it has a status of ${refund.status}. Only a refund with a status of pending or requires_action can be ${what}.`);
+    throw unexpectedState(
+      'refund_unexpected_state',
+      `Refund ${refund.id} cannot be ${what} because it has a status of ${refund.status}. Only a refund with a status of pending or requires_action can be ${what}.`,
+    );
   }
   c.ctx.db.run('UPDATE refunds SET settles_at = NULL WHERE id = ?', refund.id);
   const after = structuredClone(refund);
@@ -188,7 +232,11 @@ export const refundsOps = [
       settleDueRefunds(c);
       const ctx = c.ctx;
       if (!params.charge && !params.payment_intent) {
-        throw invalidRequest('One of the following params should be provided for this request: payment_intent or charge.', undefined, 'parameter_missing');
+        throw invalidRequest(
+          'One of the following params should be provided for this request: payment_intent or charge.',
+          undefined,
+          'parameter_missing',
+        );
       }
       let charge: Obj | undefined;
       if (params.charge) {
@@ -198,17 +246,33 @@ export const refundsOps = [
       if (params.payment_intent) {
         const pi = get(ctx, 'payment_intents', params.payment_intent);
         if (!pi) throw resourceMissing('payment_intent', params.payment_intent, 'payment_intent');
-        if (charge && charge.payment_intent !== pi.id) throw invalidRequest(`Charge ${charge.id} does not belong to PaymentIntent ${pi.id}.`, 'charge');
+        if (charge && charge.payment_intent !== pi.id)
+          throw invalidRequest(
+            `Charge ${charge.id} does not belong to PaymentIntent ${pi.id}.`,
+            'charge',
+          );
         if (!charge) {
           const latest = pi.latest_charge ? get(ctx, 'charges', pi.latest_charge) : undefined;
           if (!latest || latest.status !== 'succeeded' || pi.status !== 'succeeded') {
-            throw unexpectedState('payment_intent_unexpected_state', `This PaymentIntent (${pi.id}) does not have a successful charge to refund.`, 'payment_intent');
+            throw unexpectedState(
+              'payment_intent_unexpected_state',
+              `This PaymentIntent (${pi.id}) does not have a successful charge to refund.`,
+              'payment_intent',
+            );
           }
           charge = latest;
         }
       }
-      if (params.currency && params.currency.toLowerCase() !== charge!.currency) throw invalidRequest(`The refund currency must match the charge's currency (${charge!.currency}).`, 'currency');
-      return refundCharge(c, charge!, { amount: params.amount, reason: params.reason, metadata: params.metadata });
+      if (params.currency && params.currency.toLowerCase() !== charge!.currency)
+        throw invalidRequest(
+          `The refund currency must match the charge's currency (${charge!.currency}).`,
+          'currency',
+        );
+      return refundCharge(c, charge!, {
+        amount: params.amount,
+        reason: params.reason,
+        metadata: params.metadata,
+      });
     },
   }),
   op({
@@ -229,7 +293,10 @@ export const refundsOps = [
     run(c, params, path) {
       settleDueRefunds(c);
       const before = mustRefund(c.ctx, path.refund);
-      const after: Obj = { ...before, metadata: mergeMetadata(before.metadata ?? {}, params.metadata) };
+      const after: Obj = {
+        ...before,
+        metadata: mergeMetadata(before.metadata ?? {}, params.metadata),
+      };
       const changed = changedAttributes(before, after);
       if (Object.keys(changed).length === 0) return before;
       put(c.ctx, 'refunds', after);

@@ -8,14 +8,30 @@
  * {intent}` with `outcome=succeed|fail`, which does what the customer would have done in the challenge.
  */
 import { emit } from '../lib/events.ts';
-import { StripeError, failed, invalidRequest, resourceMissing, type Failed } from '../lib/errors.ts';
+import {
+  StripeError,
+  failed,
+  invalidRequest,
+  resourceMissing,
+  type Failed,
+} from '../lib/errors.ts';
 import { listPage } from '../lib/list.ts';
 import { op, type OpContext } from '../lib/op.ts';
 import { listParams, mergeMetadata, p } from '../lib/params.ts';
 import { get, newId, nowSeconds, put, type Obj } from '../lib/store.ts';
-import { cardOfPaymentMethod, declineMessage, markSetUp, needsAuthentication, resolvePaymentMethod } from '../lib/test-cards.ts';
+import {
+  cardOfPaymentMethod,
+  declineMessage,
+  markSetUp,
+  needsAuthentication,
+  resolvePaymentMethod,
+} from '../lib/test-cards.ts';
 import { liveCustomer } from './customers.ts';
-import { attachPaymentMethod, paymentMethodDataParam, paymentMethodFromParams } from './payment-methods.ts';
+import {
+  attachPaymentMethod,
+  paymentMethodDataParam,
+  paymentMethodFromParams,
+} from './payment-methods.ts';
 
 const USAGES = ['off_session', 'on_session'] as const;
 
@@ -32,7 +48,10 @@ const createParams = {
   ...accepted,
   allowed_payment_method_types: p.arr(p.string()),
   attach_to_self: p.bool(),
-  automatic_payment_methods: p.obj({ enabled: p.bool().req(), allow_redirects: p.enum('always', 'never') }),
+  automatic_payment_methods: p.obj({
+    enabled: p.bool().req(),
+    allow_redirects: p.enum('always', 'never'),
+  }),
   confirm: p.bool(),
   customer: p.string(),
   customer_account: p.string(),
@@ -85,23 +104,38 @@ export function getSetupIntent(c: OpContext, id: string, param = 'intent'): Obj 
 
 /** 400 `setup_intent_unexpected_state`, with the intent as Stripe sends it. */
 function stateError(message: string, si: Obj): StripeError {
-  return new StripeError(400, { type: 'invalid_request_error', code: 'setup_intent_unexpected_state', message, setup_intent: si });
+  return new StripeError(400, {
+    type: 'invalid_request_error',
+    code: 'setup_intent_unexpected_state',
+    message,
+    setup_intent: si,
+  });
 }
 
-const wrongState = (si: Obj, action: string): StripeError => stateError(`You cannot ${action} this SetupIntent because it has a status of ${si.status}.`, si);
+const wrongState = (si: Obj, action: string): StripeError =>
+  stateError(`You cannot ${action} this SetupIntent because it has a status of ${si.status}.`, si);
 
 /** The payment method named by `payment_method` or built from `payment_method_data`. */
 function paymentMethodOf(c: OpContext, params: Record<string, any>): Obj | undefined {
-  if (params.payment_method && params.payment_method_data) throw invalidRequest('You cannot provide both payment_method and payment_method_data.', 'payment_method_data');
-  if (params.payment_method) return resolvePaymentMethod(c, params.payment_method, 'payment_method');
-  if (params.payment_method_data) return paymentMethodFromParams(c, params.payment_method_data, 'payment_method_data');
+  if (params.payment_method && params.payment_method_data)
+    throw invalidRequest(
+      'You cannot provide both payment_method and payment_method_data.',
+      'payment_method_data',
+    );
+  if (params.payment_method)
+    return resolvePaymentMethod(c, params.payment_method, 'payment_method');
+  if (params.payment_method_data)
+    return paymentMethodFromParams(c, params.payment_method_data, 'payment_method_data');
   return undefined;
 }
 
 /** The customer a payment method may be used with: its own, if it has one. */
 function checkCustomer(pm: Obj, customer: string | null): void {
   if (pm.customer && customer && pm.customer !== customer) {
-    throw invalidRequest(`The provided PaymentMethod ${pm.id} is attached to another customer; it cannot be set up for ${customer}.`, 'payment_method');
+    throw invalidRequest(
+      `The provided PaymentMethod ${pm.id} is attached to another customer; it cannot be set up for ${customer}.`,
+      'payment_method',
+    );
   }
 }
 
@@ -112,7 +146,13 @@ const save = (c: OpContext, si: Obj): Obj => put(c.ctx, 'setup_intents', si);
 function succeed(c: OpContext, si: Obj, pm: Obj): Obj {
   if (si.customer) attachPaymentMethod(c, pm, liveCustomer(c.ctx, si.customer), 'customer');
   markSetUp(c, pm.id);
-  const out = { ...si, status: 'succeeded', next_action: null, last_setup_error: null, payment_method: pm.id };
+  const out = {
+    ...si,
+    status: 'succeeded',
+    next_action: null,
+    last_setup_error: null,
+    payment_method: pm.id,
+  };
   save(c, out);
   emit(c, 'setup_intent.succeeded', out);
   return out;
@@ -120,7 +160,13 @@ function succeed(c: OpContext, si: Obj, pm: Obj): Obj {
 
 /** The setup failed: back to `requires_payment_method`, with the error kept on the intent. */
 function fail(c: OpContext, si: Obj, pm: Obj, error: Obj): Obj {
-  const out = { ...si, status: 'requires_payment_method', next_action: null, payment_method: null, last_setup_error: { ...error, payment_method: pm } };
+  const out = {
+    ...si,
+    status: 'requires_payment_method',
+    next_action: null,
+    payment_method: null,
+    last_setup_error: { ...error, payment_method: pm },
+  };
   save(c, out);
   emit(c, 'setup_intent.setup_failed', out);
   return out;
@@ -129,25 +175,58 @@ function fail(c: OpContext, si: Obj, pm: Obj, error: Obj): Obj {
 /** What the customer is asked to do for 3D Secure: a redirect when there is a `return_url`, else Stripe.js. */
 function authenticationAction(c: OpContext, si: Obj, returnUrl: string | null | undefined): Obj {
   const source = newId(c.ctx, 'src_');
-  if (returnUrl) return { type: 'redirect_to_url', redirect_to_url: { return_url: returnUrl, url: `https://hooks.stripe.com/3d_secure_2/hosted?merchant=acct_world&setup_intent=${si.id}&source=${source}` } };
-  return { type: 'use_stripe_sdk', use_stripe_sdk: { source, stripe_js: `https://hooks.stripe.com/redirect/authenticate/${source}`, type: 'three_d_secure_redirect' } };
+  if (returnUrl)
+    return {
+      type: 'redirect_to_url',
+      redirect_to_url: {
+        return_url: returnUrl,
+        url: `https://hooks.stripe.com/3d_secure_2/hosted?merchant=acct_world&setup_intent=${si.id}&source=${source}`,
+      },
+    };
+  return {
+    type: 'use_stripe_sdk',
+    use_stripe_sdk: {
+      source,
+      stripe_js: `https://hooks.stripe.com/redirect/authenticate/${source}`,
+      type: 'three_d_secure_redirect',
+    },
+  };
 }
 
 /**
  * Confirm `si` with `pm`: a card that declines fails the setup (402, the failed intent kept), one that wants 3D
  * Secure asks for it, any other succeeds.
  */
-function confirm(c: OpContext, si: Obj, pm: Obj, returnUrl: string | null | undefined): Obj | Failed {
+function confirm(
+  c: OpContext,
+  si: Obj,
+  pm: Obj,
+  returnUrl: string | null | undefined,
+): Obj | Failed {
   checkCustomer(pm, si.customer);
   const card = cardOfPaymentMethod(pm);
   const base = { ...si, payment_method: pm.id, last_setup_error: null };
   if (card?.attachDecline && card.decline) {
-    const error = { type: 'card_error', code: card.decline.code, ...(card.decline.decline_code ? { decline_code: card.decline.decline_code } : {}), message: declineMessage(card.decline.code, card.decline.decline_code), doc_url: `https://stripe.com/docs/error-codes/${card.decline.code.replace(/_/g, '-')}` };
+    const error = {
+      type: 'card_error',
+      code: card.decline.code,
+      ...(card.decline.decline_code ? { decline_code: card.decline.decline_code } : {}),
+      message: declineMessage(card.decline.code, card.decline.decline_code),
+      doc_url: `https://stripe.com/docs/error-codes/${card.decline.code.replace(/_/g, '-')}`,
+    };
     const out = fail(c, base, pm, error);
-    return failed(402, { ...(error as { type: 'card_error'; code: string; message: string }), payment_method: pm, setup_intent: out });
+    return failed(402, {
+      ...(error as { type: 'card_error'; code: string; message: string }),
+      payment_method: pm,
+      setup_intent: out,
+    });
   }
   if (needsAuthentication(c, pm)) {
-    const out = { ...base, status: 'requires_action', next_action: authenticationAction(c, si, returnUrl) };
+    const out = {
+      ...base,
+      status: 'requires_action',
+      next_action: authenticationAction(c, si, returnUrl),
+    };
     save(c, out);
     emit(c, 'setup_intent.requires_action', out);
     return out;
@@ -161,42 +240,87 @@ function confirm(c: OpContext, si: Obj, pm: Obj, returnUrl: string | null | unde
  * `authenticationHandlers` under its `object` (payment intents: `authenticationHandlers.payment_intent = …`), and
  * the test route reaches it through this function.
  */
-export function completeAuthentication(c: OpContext, intent: Obj, outcome: 'succeed' | 'fail'): Obj {
+export function completeAuthentication(
+  c: OpContext,
+  intent: Obj,
+  outcome: 'succeed' | 'fail',
+): Obj {
   if (intent.object !== 'setup_intent') {
     const handler = authenticationHandlers[intent.object];
-    if (!handler) throw invalidRequest(`Authentication cannot be completed for a ${intent.object}.`, 'intent');
+    if (!handler)
+      throw invalidRequest(`Authentication cannot be completed for a ${intent.object}.`, 'intent');
     return handler(c, intent, outcome);
   }
   if (intent.status !== 'requires_action') throw wrongState(intent, 'authenticate');
   const pm = get(c.ctx, 'payment_methods', intent.payment_method);
-  if (pm === undefined) throw resourceMissing('PaymentMethod', String(intent.payment_method), 'payment_method');
+  if (pm === undefined)
+    throw resourceMissing('PaymentMethod', String(intent.payment_method), 'payment_method');
   if (outcome === 'succeed') return succeed(c, intent, pm);
   return fail(c, intent, pm, {
     type: 'invalid_request_error',
     code: 'setup_intent_authentication_failure',
-    message: 'The latest attempt to set up the payment method has failed because authentication failed.',
+    message:
+      'The latest attempt to set up the payment method has failed because authentication failed.',
     doc_url: 'https://stripe.com/docs/error-codes/setup-intent-authentication-failure',
   });
 }
 
 /** Handlers for `completeAuthentication` by intent `object`, for intents other than setup intents. */
-export const authenticationHandlers: Record<string, (c: OpContext, intent: Obj, outcome: 'succeed' | 'fail') => Obj> = {};
+export const authenticationHandlers: Record<
+  string,
+  (c: OpContext, intent: Obj, outcome: 'succeed' | 'fail') => Obj
+> = {};
 
 /**
  * `allowed_payment_method_types` (2026-09-30 on; `payment_method_types` before, accepted too), `payment_method_types`
  * and `automatic_payment_methods` from the parameters: cards, whichever way asked.
  */
-function methodTypes(params: Record<string, any>): { allowed_payment_method_types: string[] | null; automatic_payment_methods: Obj | null; payment_method_types: string[] } {
-  const given: string[] | undefined = params.allowed_payment_method_types?.length ? params.allowed_payment_method_types : params.payment_method_types?.length ? params.payment_method_types : undefined;
-  const param = params.allowed_payment_method_types?.length ? 'allowed_payment_method_types' : 'payment_method_types';
+function methodTypes(params: Record<string, any>): {
+  allowed_payment_method_types: string[] | null;
+  automatic_payment_methods: Obj | null;
+  payment_method_types: string[];
+} {
+  const given: string[] | undefined = params.allowed_payment_method_types?.length
+    ? params.allowed_payment_method_types
+    : params.payment_method_types?.length
+      ? params.payment_method_types
+      : undefined;
+  const param = params.allowed_payment_method_types?.length
+    ? 'allowed_payment_method_types'
+    : 'payment_method_types';
   if (given) {
     const other = given.find((t) => t !== 'card');
-    if (other) throw invalidRequest(`The payment method type "${other}" is not available in this test-mode account; use "card".`, param, 'payment_method_unactivated');
-    if (params.automatic_payment_methods?.enabled) throw invalidRequest(`You may only specify one of these parameters: automatic_payment_methods, ${param}.`, 'automatic_payment_methods');
-    return { allowed_payment_method_types: given, automatic_payment_methods: null, payment_method_types: given };
+    if (other)
+      throw invalidRequest(
+        `The payment method type "${other}" is not available in this test-mode account; use "card".`,
+        param,
+        'payment_method_unactivated',
+      );
+    if (params.automatic_payment_methods?.enabled)
+      throw invalidRequest(
+        `You may only specify one of these parameters: automatic_payment_methods, ${param}.`,
+        'automatic_payment_methods',
+      );
+    return {
+      allowed_payment_method_types: given,
+      automatic_payment_methods: null,
+      payment_method_types: given,
+    };
   }
-  if (params.automatic_payment_methods && params.automatic_payment_methods.enabled === false) return { allowed_payment_method_types: null, automatic_payment_methods: { enabled: false }, payment_method_types: ['card'] };
-  return { allowed_payment_method_types: null, automatic_payment_methods: { allow_redirects: params.automatic_payment_methods?.allow_redirects ?? 'always', enabled: true }, payment_method_types: ['card'] };
+  if (params.automatic_payment_methods && params.automatic_payment_methods.enabled === false)
+    return {
+      allowed_payment_method_types: null,
+      automatic_payment_methods: { enabled: false },
+      payment_method_types: ['card'],
+    };
+  return {
+    allowed_payment_method_types: null,
+    automatic_payment_methods: {
+      allow_redirects: params.automatic_payment_methods?.allow_redirects ?? 'always',
+      enabled: true,
+    },
+    payment_method_types: ['card'],
+  };
 }
 
 export const setupIntentsOps = [
@@ -208,7 +332,8 @@ export const setupIntentsOps = [
     run(c, params) {
       const ctx = c.ctx;
       const customer = params.customer ? liveCustomer(ctx, params.customer).id : null;
-      if (params.return_url && !params.confirm) throw invalidRequest('You can only pass in return_url when confirm is true.', 'return_url');
+      if (params.return_url && !params.confirm)
+        throw invalidRequest('You can only pass in return_url when confirm is true.', 'return_url');
       const pm = paymentMethodOf(c, params);
       if (pm) checkCustomer(pm, customer);
       const id = newId(ctx, 'seti_');
@@ -222,7 +347,9 @@ export const setupIntentsOps = [
         created: nowSeconds(ctx),
         customer,
         description: params.description ?? null,
-        excluded_payment_method_types: params.excluded_payment_method_types?.length ? params.excluded_payment_method_types : null,
+        excluded_payment_method_types: params.excluded_payment_method_types?.length
+          ? params.excluded_payment_method_types
+          : null,
         flow_directions: params.flow_directions?.length ? params.flow_directions : null,
         last_setup_error: null,
         latest_attempt: null,
@@ -233,7 +360,9 @@ export const setupIntentsOps = [
         on_behalf_of: params.on_behalf_of ?? null,
         payment_method: pm?.id ?? null,
         payment_method_configuration_details: null,
-        payment_method_options: { card: { mandate_options: null, network: null, request_three_d_secure: 'automatic' } },
+        payment_method_options: {
+          card: { mandate_options: null, network: null, request_three_d_secure: 'automatic' },
+        },
         single_use_mandate: null,
         status: pm ? 'requires_confirmation' : 'requires_payment_method',
         usage: params.usage ?? 'off_session',
@@ -252,7 +381,11 @@ export const setupIntentsOps = [
     params: { client_secret: p.string() },
     run(c, params, path) {
       const si = getSetupIntent(c, path.intent);
-      if (params.client_secret && params.client_secret !== si.client_secret) throw invalidRequest('The client_secret provided does not match the client_secret associated with the SetupIntent.', 'client_secret');
+      if (params.client_secret && params.client_secret !== si.client_secret)
+        throw invalidRequest(
+          'The client_secret provided does not match the client_secret associated with the SetupIntent.',
+          'client_secret',
+        );
       return si;
     },
   }),
@@ -266,14 +399,30 @@ export const setupIntentsOps = [
       if (!OPEN.includes(before.status)) throw wrongState(before, 'update');
       const after = structuredClone(before);
       if (params.customer !== undefined) {
-        if (before.customer && params.customer !== before.customer) throw invalidRequest('You cannot change the customer of a SetupIntent once it is set.', 'customer');
+        if (before.customer && params.customer !== before.customer)
+          throw invalidRequest(
+            'You cannot change the customer of a SetupIntent once it is set.',
+            'customer',
+          );
         after.customer = params.customer === null ? null : liveCustomer(c.ctx, params.customer).id;
       }
       if (params.description !== undefined) after.description = params.description;
-      if (params.metadata !== undefined) after.metadata = mergeMetadata(after.metadata ?? {}, params.metadata);
-      if (params.flow_directions !== undefined) after.flow_directions = params.flow_directions?.length ? params.flow_directions : null;
-      if (params.excluded_payment_method_types !== undefined) after.excluded_payment_method_types = params.excluded_payment_method_types?.length ? params.excluded_payment_method_types : null;
-      if (params.allowed_payment_method_types?.length || params.payment_method_types?.length) Object.assign(after, methodTypes({ allowed_payment_method_types: params.allowed_payment_method_types, payment_method_types: params.payment_method_types }));
+      if (params.metadata !== undefined)
+        after.metadata = mergeMetadata(after.metadata ?? {}, params.metadata);
+      if (params.flow_directions !== undefined)
+        after.flow_directions = params.flow_directions?.length ? params.flow_directions : null;
+      if (params.excluded_payment_method_types !== undefined)
+        after.excluded_payment_method_types = params.excluded_payment_method_types?.length
+          ? params.excluded_payment_method_types
+          : null;
+      if (params.allowed_payment_method_types?.length || params.payment_method_types?.length)
+        Object.assign(
+          after,
+          methodTypes({
+            allowed_payment_method_types: params.allowed_payment_method_types,
+            payment_method_types: params.payment_method_types,
+          }),
+        );
       const pm = paymentMethodOf(c, params);
       if (pm) {
         checkCustomer(pm, after.customer);
@@ -294,12 +443,22 @@ export const setupIntentsOps = [
     id: 'GetSetupIntents',
     method: 'GET',
     path: '/v1/setup_intents',
-    params: { ...listParams, customer: p.string(), payment_method: p.string(), attach_to_self: p.bool(), customer_account: p.string() },
+    params: {
+      ...listParams,
+      customer: p.string(),
+      payment_method: p.string(),
+      attach_to_self: p.bool(),
+      customer_account: p.string(),
+    },
     run(c, params) {
       const where: [string, ...string[]][] = [];
       if (params.customer) where.push(['customer = ?', params.customer]);
       if (params.payment_method) where.push(['payment_method = ?', params.payment_method]);
-      return listPage(c.ctx, 'setup_intents', params, { url: '/v1/setup_intents', what: 'setupintent', where });
+      return listPage(c.ctx, 'setup_intents', params, {
+        url: '/v1/setup_intents',
+        what: 'setupintent',
+        where,
+      });
     },
   }),
   op({
@@ -309,11 +468,17 @@ export const setupIntentsOps = [
     params: confirmParams,
     run(c, params, path) {
       const si = getSetupIntent(c, path.intent);
-      if (params.client_secret && params.client_secret !== si.client_secret) throw invalidRequest('The client_secret provided does not match the client_secret associated with the SetupIntent.', 'client_secret');
+      if (params.client_secret && params.client_secret !== si.client_secret)
+        throw invalidRequest(
+          'The client_secret provided does not match the client_secret associated with the SetupIntent.',
+          'client_secret',
+        );
       if (!OPEN.includes(si.status)) throw wrongState(si, 'confirm');
-      if (params.allowed_payment_method_types?.length) methodTypes({ allowed_payment_method_types: params.allowed_payment_method_types });
+      if (params.allowed_payment_method_types?.length)
+        methodTypes({ allowed_payment_method_types: params.allowed_payment_method_types });
       const given = paymentMethodOf(c, params);
-      const pm = given ?? (si.payment_method ? get(c.ctx, 'payment_methods', si.payment_method) : undefined);
+      const pm =
+        given ?? (si.payment_method ? get(c.ctx, 'payment_methods', si.payment_method) : undefined);
       if (!pm) throw missingPaymentMethod(si);
       return confirm(c, si, pm, params.return_url);
     },
@@ -326,7 +491,12 @@ export const setupIntentsOps = [
     run(c, params, path) {
       const si = getSetupIntent(c, path.intent);
       if (!OPEN.includes(si.status)) throw wrongState(si, 'cancel');
-      const out = { ...si, status: 'canceled', cancellation_reason: params.cancellation_reason ?? null, next_action: null };
+      const out = {
+        ...si,
+        status: 'canceled',
+        cancellation_reason: params.cancellation_reason ?? null,
+        next_action: null,
+      };
       save(c, out);
       emit(c, 'setup_intent.canceled', out);
       return out;
@@ -339,11 +509,23 @@ export const setupIntentsOps = [
     params: { amounts: p.arr(p.int()), descriptor_code: p.string(), client_secret: p.string() },
     run(c, params, path) {
       const si = getSetupIntent(c, path.intent);
-      if (params.amounts === undefined && params.descriptor_code === undefined) throw invalidRequest('You must provide either amounts or descriptor_code to verify microdeposits.', 'amounts', 'parameter_missing');
-      if (params.amounts && params.amounts.length !== 2) throw invalidRequest('You must provide exactly two amounts to verify microdeposits.', 'amounts');
+      if (params.amounts === undefined && params.descriptor_code === undefined)
+        throw invalidRequest(
+          'You must provide either amounts or descriptor_code to verify microdeposits.',
+          'amounts',
+          'parameter_missing',
+        );
+      if (params.amounts && params.amounts.length !== 2)
+        throw invalidRequest(
+          'You must provide exactly two amounts to verify microdeposits.',
+          'amounts',
+        );
       // Only bank accounts are verified with microdeposits, and the world's setup intents save cards.
       if (si.status !== 'requires_action' || si.next_action?.type !== 'verify_with_microdeposits') {
-        throw stateError(`This SetupIntent is not awaiting microdeposit verification; its status is ${si.status}.`, si);
+        throw stateError(
+          `This SetupIntent is not awaiting microdeposit verification; its status is ${si.status}.`,
+          si,
+        );
       }
       return si;
     },
@@ -355,9 +537,18 @@ export const setupIntentsOps = [
     path: '/v1/test_helpers/authenticate/{intent}',
     params: { outcome: p.enum('succeed', 'fail').req() },
     run(c, params, path) {
-      const table = path.intent.startsWith('seti_') ? 'setup_intents' : path.intent.startsWith('pi_') ? 'payment_intents' : undefined;
+      const table = path.intent.startsWith('seti_')
+        ? 'setup_intents'
+        : path.intent.startsWith('pi_')
+          ? 'payment_intents'
+          : undefined;
       const intent = table ? get(c.ctx, table, path.intent) : undefined;
-      if (!intent) throw resourceMissing(table === 'payment_intents' ? 'payment_intent' : 'setupintent', path.intent, 'intent');
+      if (!intent)
+        throw resourceMissing(
+          table === 'payment_intents' ? 'payment_intent' : 'setupintent',
+          path.intent,
+          'intent',
+        );
       return completeAuthentication(c, intent, params.outcome);
     },
   }),

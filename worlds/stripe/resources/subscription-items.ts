@@ -10,7 +10,12 @@ import { must, type Obj } from '../lib/store.ts';
 import { mustSubscription, priceData, updateSubscription } from './subscriptions.ts';
 
 const prorationBehavior = p.enum('always_invoice', 'create_prorations', 'none');
-const paymentBehavior = p.enum('allow_incomplete', 'default_incomplete', 'error_if_incomplete', 'pending_if_incomplete');
+const paymentBehavior = p.enum(
+  'allow_incomplete',
+  'default_incomplete',
+  'error_if_incomplete',
+  'pending_if_incomplete',
+);
 
 /** What create and update share. */
 const writable = {
@@ -31,13 +36,20 @@ const writable = {
 /** The subscription-level parameters an item endpoint passes through. */
 function passThrough(params: Obj): Obj {
   const out: Obj = {};
-  for (const k of ['payment_behavior', 'proration_behavior', 'proration_date', 'off_session'] as const) if (params[k] !== undefined) out[k] = params[k];
+  for (const k of [
+    'payment_behavior',
+    'proration_behavior',
+    'proration_date',
+    'off_session',
+  ] as const)
+    if (params[k] !== undefined) out[k] = params[k];
   return out;
 }
 
 function itemSpec(params: Obj): Obj {
   const out: Obj = {};
-  for (const k of ['price', 'plan', 'price_data', 'quantity', 'metadata'] as const) if (params[k] !== undefined) out[k] = params[k];
+  for (const k of ['price', 'plan', 'price_data', 'quantity', 'metadata'] as const)
+    if (params[k] !== undefined) out[k] = params[k];
   return out;
 }
 
@@ -53,7 +65,10 @@ export const subscriptionItemsOps = [
     params: { ...writable, subscription: p.string().req() },
     run(c, params) {
       const sub = mustSubscription(c.ctx, params.subscription, 'subscription');
-      const { added } = updateSubscription(c, sub, { ...passThrough(params), items: [itemSpec(params)] });
+      const { added } = updateSubscription(c, sub, {
+        ...passThrough(params),
+        items: [itemSpec(params)],
+      });
       return added[0];
     },
   }),
@@ -72,7 +87,10 @@ export const subscriptionItemsOps = [
     run(c, params, path) {
       const item = mustItem(c, path.item);
       const sub = mustSubscription(c.ctx, item.subscription, 'item');
-      const { subscription } = updateSubscription(c, sub, { ...passThrough(params), items: [{ id: item.id, ...itemSpec(params) }] });
+      const { subscription } = updateSubscription(c, sub, {
+        ...passThrough(params),
+        items: [{ id: item.id, ...itemSpec(params) }],
+      });
       return subscription.items.data.find((i: Obj) => i.id === item.id);
     },
   }),
@@ -80,14 +98,25 @@ export const subscriptionItemsOps = [
     id: 'DeleteSubscriptionItemsItem',
     method: 'DELETE',
     path: '/v1/subscription_items/{item}',
-    params: { clear_usage: p.bool(), payment_behavior: paymentBehavior, proration_behavior: prorationBehavior, proration_date: p.int() },
+    params: {
+      clear_usage: p.bool(),
+      payment_behavior: paymentBehavior,
+      proration_behavior: prorationBehavior,
+      proration_date: p.int(),
+    },
     run(c, params, path) {
       const item = mustItem(c, path.item);
       const sub = mustSubscription(c.ctx, item.subscription, 'item');
       if (sub.items.data.length <= 1) {
-        throw invalidRequest('A subscription must have at least one active plan. To cancel a subscription, please use the cancel API endpoint.', 'item');
+        throw invalidRequest(
+          'A subscription must have at least one active plan. To cancel a subscription, please use the cancel API endpoint.',
+          'item',
+        );
       }
-      updateSubscription(c, sub, { ...passThrough(params), items: [{ id: item.id, deleted: true }] });
+      updateSubscription(c, sub, {
+        ...passThrough(params),
+        items: [{ id: item.id, deleted: true }],
+      });
       return { id: item.id, object: 'subscription_item', deleted: true };
     },
   }),
@@ -98,7 +127,11 @@ export const subscriptionItemsOps = [
     params: { ...listParams, subscription: p.string() },
     run(c, params) {
       if (!params.subscription) throw parameterMissing('subscription');
-      return listPage(c.ctx, 'subscription_items', params, { url: '/v1/subscription_items', what: 'subscription item', where: [['subscription = ?', params.subscription]] });
+      return listPage(c.ctx, 'subscription_items', params, {
+        url: '/v1/subscription_items',
+        what: 'subscription item',
+        where: [['subscription = ?', params.subscription]],
+      });
     },
   }),
 ];

@@ -11,9 +11,34 @@ import { get, newId, nowSeconds, put, type Obj } from '../lib/store.ts';
 import type { Ctx } from '../../../kit/index.ts';
 
 const TAX_TYPES = [
-  'amusement_tax', 'communications_tax', 'gst', 'hst', 'igst', 'jct', 'lease_tax', 'pst', 'qst', 'retail_delivery_fee', 'rst', 'sales_tax', 'service_tax', 'vat',
-  'admissions_tax', 'attendance_tax', 'digital_excise_tax', 'entertainment_tax', 'get_fund', 'gross_receipts_tax', 'hospitality_tax', 'luxury_tax',
-  'mass_transit_parking_tax', 'nhil', 'parking_tax', 'resort_tax', 'tourism_tax', 'utility_users_tax',
+  'amusement_tax',
+  'communications_tax',
+  'gst',
+  'hst',
+  'igst',
+  'jct',
+  'lease_tax',
+  'pst',
+  'qst',
+  'retail_delivery_fee',
+  'rst',
+  'sales_tax',
+  'service_tax',
+  'vat',
+  'admissions_tax',
+  'attendance_tax',
+  'digital_excise_tax',
+  'entertainment_tax',
+  'get_fund',
+  'gross_receipts_tax',
+  'hospitality_tax',
+  'luxury_tax',
+  'mass_transit_parking_tax',
+  'nhil',
+  'parking_tax',
+  'resort_tax',
+  'tourism_tax',
+  'utility_users_tax',
 ];
 
 /** The fields create and update share. */
@@ -35,15 +60,22 @@ function mustTaxRate(ctx: Ctx, id: string): Obj {
 }
 
 function apply(rate: Obj, params: Record<string, any>): void {
-  for (const k of ['description', 'jurisdiction', 'tax_type'] as const) if (params[k] !== undefined) rate[k] = params[k];
+  for (const k of ['description', 'jurisdiction', 'tax_type'] as const)
+    if (params[k] !== undefined) rate[k] = params[k];
   for (const k of ['country', 'state'] as const) {
     if (params[k] === undefined) continue;
-    if (params[k] !== null && !/^[A-Za-z]{2}$/.test(params[k])) throw invalidRequest(`Invalid ${k}: ${params[k]}; use a two-letter ${k === 'country' ? 'ISO 3166-1 country' : 'ISO 3166-2 subdivision'} code.`, k);
+    if (params[k] !== null && !/^[A-Za-z]{2}$/.test(params[k]))
+      throw invalidRequest(
+        `Invalid ${k}: ${params[k]}; use a two-letter ${k === 'country' ? 'ISO 3166-1 country' : 'ISO 3166-2 subdivision'} code.`,
+        k,
+      );
     rate[k] = params[k] === null ? null : String(params[k]).toUpperCase();
   }
-  if (params.display_name !== undefined && params.display_name !== null) rate.display_name = params.display_name;
+  if (params.display_name !== undefined && params.display_name !== null)
+    rate.display_name = params.display_name;
   if (params.active !== undefined && params.active !== null) rate.active = params.active;
-  if (params.metadata !== undefined) rate.metadata = mergeMetadata(rate.metadata ?? {}, params.metadata);
+  if (params.metadata !== undefined)
+    rate.metadata = mergeMetadata(rate.metadata ?? {}, params.metadata);
 }
 
 export const taxRatesOps = [
@@ -51,7 +83,12 @@ export const taxRatesOps = [
     id: 'PostTaxRates',
     method: 'POST',
     path: '/v1/tax_rates',
-    params: { ...writable, display_name: p.string(50).req(), inclusive: p.bool().req(), percentage: p.num(0, 100).req() },
+    params: {
+      ...writable,
+      display_name: p.string(50).req(),
+      inclusive: p.bool().req(),
+      percentage: p.num(0, 100).req(),
+    },
     run(c, params) {
       const rate: Obj = {
         id: newId(c.ctx, 'txr_'),
@@ -110,8 +147,13 @@ export const taxRatesOps = [
     run(c, params) {
       const where: [string, ...number[]][] = [];
       if (typeof params.active === 'boolean') where.push(['active = ?', params.active ? 1 : 0]);
-      if (typeof params.inclusive === 'boolean') where.push(['inclusive = ?', params.inclusive ? 1 : 0]);
-      return listPage(c.ctx, 'tax_rates', params, { url: '/v1/tax_rates', what: 'tax rate', where });
+      if (typeof params.inclusive === 'boolean')
+        where.push(['inclusive = ?', params.inclusive ? 1 : 0]);
+      return listPage(c.ctx, 'tax_rates', params, {
+        url: '/v1/tax_rates',
+        what: 'tax rate',
+        where,
+      });
     },
   }),
 ];

@@ -44,7 +44,12 @@ describe('a long advance over a real server', () => {
   it('lets another session be answered while it runs, and answers its own next frame after it', async () => {
     const { startServer } = await import('../../../kit/serve/index.ts');
     const { default: WebSocket } = await import('ws');
-    const server = await startServer({ worlds: [stripe], port: 0, idleTimeoutMs: 0, logger: () => undefined });
+    const server = await startServer({
+      worlds: [stripe],
+      port: 0,
+      idleTimeoutMs: 0,
+      logger: () => undefined,
+    });
     const order: string[] = [];
     const open = async (name: string) => {
       const ws = new WebSocket(`ws://127.0.0.1:${server.port}/ws`);
@@ -66,15 +71,25 @@ describe('a long advance over a real server', () => {
       const light = await open('light');
       await heavy.send({ type: 'reset', data: { fixture: 'small_startup', seed: 9 } }, 'reset');
       await light.send({ type: 'reset', data: { fixture: 'empty' } }, 'reset');
-      const advance = heavy.send({ type: 'step', data: { type: 'advance_clock', ms: 120 * DAY } }, 'advance');
+      const advance = heavy.send(
+        { type: 'step', data: { type: 'advance_clock', ms: 120 * DAY } },
+        'advance',
+      );
       const after = heavy.send({ type: 'state' }, 'state');
       // The light session's steps go in while the advance runs: each is answered before the advance is.
-      for (let i = 0; i < 3; i++) await light.send({ type: 'step', data: { type: 'list_tools' } }, `list_tools ${i}`);
+      for (let i = 0; i < 3; i++)
+        await light.send({ type: 'step', data: { type: 'list_tools' } }, `list_tools ${i}`);
       const [advanced, state] = await Promise.all([advance, after]);
       expect(advanced.data.observation.error).toBeNull();
       expect(advanced.data.observation.result.structured_content.renewed).toBeGreaterThan(100);
       expect(state.data.call_count).toBe(1);
-      expect(order.slice(2)).toEqual(['light:list_tools 0', 'light:list_tools 1', 'light:list_tools 2', 'heavy:advance', 'heavy:state']);
+      expect(order.slice(2)).toEqual([
+        'light:list_tools 0',
+        'light:list_tools 1',
+        'light:list_tools 2',
+        'heavy:advance',
+        'heavy:state',
+      ]);
       heavy.ws.close();
       light.ws.close();
     } finally {

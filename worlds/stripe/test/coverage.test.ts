@@ -20,8 +20,20 @@ const REFERENCE = fileURLToPath(new URL('../reference/operations.json', import.m
 const TESTS = fileURLToPath(new URL('.', import.meta.url));
 
 function reference(): Row[] {
-  const rows = JSON.parse(readFileSync(REFERENCE, 'utf8')) as { table: string; method: string; path: string; operationId: string; sdk: string }[];
-  return rows.map((r) => ({ table: r.table, http: r.method, path: r.path, opid: r.operationId, sdk: r.sdk }));
+  const rows = JSON.parse(readFileSync(REFERENCE, 'utf8')) as {
+    table: string;
+    method: string;
+    path: string;
+    operationId: string;
+    sdk: string;
+  }[];
+  return rows.map((r) => ({
+    table: r.table,
+    http: r.method,
+    path: r.path,
+    opid: r.operationId,
+    sdk: r.sdk,
+  }));
 }
 
 /** World-only hooks for what has no API in Stripe (3D Secure, the hosted checkout page): under `/v1/test_helpers/`. */
@@ -34,8 +46,13 @@ describe('operation coverage', () => {
     const all = new Map(expected.map((r) => [r.opid, `${r.http} ${r.path}`]));
     const have = new Map(operations.map((o) => [o.id, `${o.method} ${o.path}`]));
     const missing = [...all.keys()].filter((id) => !have.has(id)).sort();
-    const extra = [...have].filter(([id, route]) => !all.has(id) && !isWorldHook(route.split(' ')[1])).map(([id]) => id).sort();
-    const mismatched = [...have].filter(([id, route]) => all.has(id) && all.get(id) !== route).map(([id, route]) => `${id}: Stripe has ${all.get(id)}, served as ${route}`);
+    const extra = [...have]
+      .filter(([id, route]) => !all.has(id) && !isWorldHook(route.split(' ')[1]))
+      .map(([id]) => id)
+      .sort();
+    const mismatched = [...have]
+      .filter(([id, route]) => all.has(id) && all.get(id) !== route)
+      .map(([id, route]) => `${id}: Stripe has ${all.get(id)}, served as ${route}`);
     expect({ missing, extra, mismatched }).toEqual({ missing: [], extra: [], mismatched: [] });
     expect(operations.length, 'an operationId defined twice').toBe(have.size);
   });

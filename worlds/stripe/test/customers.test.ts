@@ -14,27 +14,57 @@ function fresh() {
 describe('customers', () => {
   it('create, retrieve, update, delete: shapes match Stripe, metadata keys decode, deleted customers are stubs', async () => {
     const { inst, s } = fresh();
-    const c = await s.customers.create({ name: 'Ada Lovelace', email: 'ada@example.com', metadata: { 'order id': 'A-1' } });
-    expect(c).toMatchObject({ object: 'customer', name: 'Ada Lovelace', email: 'ada@example.com', metadata: { 'order id': 'A-1' }, livemode: false });
+    const c = await s.customers.create({
+      name: 'Ada Lovelace',
+      email: 'ada@example.com',
+      metadata: { 'order id': 'A-1' },
+    });
+    expect(c).toMatchObject({
+      object: 'customer',
+      name: 'Ada Lovelace',
+      email: 'ada@example.com',
+      metadata: { 'order id': 'A-1' },
+      livemode: false,
+    });
     expect(c.id).toMatch(/^cus_[A-Za-z0-9]{24}$/);
     expect(c.created).toBe(Math.floor(inst.clock.now() / 1000));
     expect(c.lastResponse.requestId).toMatch(/^req_/);
     expect(shapeDifferences('customer', plain(c))).toEqual([]);
     expect(plain(await s.customers.retrieve(c.id))).toEqual(plain(c));
-    const u = await s.customers.update(c.id, { name: 'Ada King', metadata: { 'order id': '' }, description: 'VIP' });
+    const u = await s.customers.update(c.id, {
+      name: 'Ada King',
+      metadata: { 'order id': '' },
+      description: 'VIP',
+    });
     expect(u).toMatchObject({ name: 'Ada King', metadata: {}, description: 'VIP' });
     const del = await s.customers.del(c.id);
     expect(plain(del)).toEqual({ id: c.id, object: 'customer', deleted: true });
     expect(shapeDifferences('deleted_customer', plain(del))).toEqual([]);
-    expect(plain(await s.customers.retrieve(c.id))).toEqual({ id: c.id, object: 'customer', deleted: true });
+    expect(plain(await s.customers.retrieve(c.id))).toEqual({
+      id: c.id,
+      object: 'customer',
+      deleted: true,
+    });
     expect((await s.customers.list()).data).toEqual([]);
-    expect(inst.query('SELECT type FROM events ORDER BY seq').map((r) => r.type)).toEqual(['customer.created', 'customer.updated', 'customer.deleted']);
+    expect(inst.query('SELECT type FROM events ORDER BY seq').map((r) => r.type)).toEqual([
+      'customer.created',
+      'customer.updated',
+      'customer.deleted',
+    ]);
   });
 
   it('lists newest first with cursors, and the SDK auto-paginates', async () => {
     const { s } = fresh();
     const ids: string[] = [];
-    for (let i = 0; i < 25; i++) ids.push((await s.customers.create({ name: `c${i}`, email: i % 5 === 0 ? 'five@example.com' : `c${i}@example.com` })).id);
+    for (let i = 0; i < 25; i++)
+      ids.push(
+        (
+          await s.customers.create({
+            name: `c${i}`,
+            email: i % 5 === 0 ? 'five@example.com' : `c${i}@example.com`,
+          })
+        ).id,
+      );
     const page = await s.customers.list({ limit: 3 });
     expect(page).toMatchObject({ object: 'list', has_more: true, url: '/v1/customers' });
     expect(page.data.map((c) => c.id)).toEqual(ids.slice(-3).reverse());
@@ -50,14 +80,35 @@ describe('customers', () => {
 
   it('answers mistakes as Stripe does', async () => {
     const { inst, s } = fresh();
-    const err = async (p: Promise<unknown>) => (await p.then(() => null, (e: unknown) => e)) as InstanceType<typeof Stripe.errors.StripeError>;
+    const err = async (p: Promise<unknown>) =>
+      (await p.then(
+        () => null,
+        (e: unknown) => e,
+      )) as InstanceType<typeof Stripe.errors.StripeError>;
     const missing = await err(s.customers.retrieve('cus_nope'));
     expect(missing).toBeInstanceOf(Stripe.errors.StripeInvalidRequestError);
-    expect(missing).toMatchObject({ statusCode: 404, code: 'resource_missing', param: 'id', message: "No such customer: 'cus_nope'" });
+    expect(missing).toMatchObject({
+      statusCode: 404,
+      code: 'resource_missing',
+      param: 'id',
+      message: "No such customer: 'cus_nope'",
+    });
     expect(missing.requestId).toMatch(/^req_/);
-    expect(await err(s.customers.create({ nme: 'x' } as Stripe.CustomerCreateParams))).toMatchObject({ statusCode: 400, code: 'parameter_unknown', param: 'nme' });
-    expect(await err(s.customers.create({ balance: 'lots' as unknown as number }))).toMatchObject({ statusCode: 400, code: 'parameter_invalid_integer', param: 'balance' });
-    expect(await err(s.customers.list({ limit: 3, starting_after: 'cus_a', ending_before: 'cus_b' }))).toMatchObject({ statusCode: 400, message: 'Received both starting_after and ending_before parameters. Please pass in only one.' });
+    expect(
+      await err(s.customers.create({ nme: 'x' } as Stripe.CustomerCreateParams)),
+    ).toMatchObject({ statusCode: 400, code: 'parameter_unknown', param: 'nme' });
+    expect(await err(s.customers.create({ balance: 'lots' as unknown as number }))).toMatchObject({
+      statusCode: 400,
+      code: 'parameter_invalid_integer',
+      param: 'balance',
+    });
+    expect(
+      await err(s.customers.list({ limit: 3, starting_after: 'cus_a', ending_before: 'cus_b' })),
+    ).toMatchObject({
+      statusCode: 400,
+      message:
+        'Received both starting_after and ending_before parameters. Please pass in only one.',
+    });
     // A failed request changes nothing.
     expect(inst.changes()).toEqual([]);
   });
@@ -70,7 +121,9 @@ describe('customers', () => {
     expect(headerOf(b, 'Idempotent-Replayed')).toBe('true');
     expect(b.lastResponse.requestId).toBe(a.lastResponse.requestId);
     expect(inst.query('SELECT count(*) AS n FROM customers')).toEqual([{ n: 1 }]);
-    const e = await s.customers.create({ name: 'Other' }, { idempotencyKey: 'k-1' }).catch((x: unknown) => x);
+    const e = await s.customers
+      .create({ name: 'Other' }, { idempotencyKey: 'k-1' })
+      .catch((x: unknown) => x);
     expect(e).toBeInstanceOf(Stripe.errors.StripeIdempotencyError);
   });
 

@@ -16,8 +16,20 @@ const form = () => {
 describe('an account that fills its database', () => {
   it('is refused once past --max-episode-db-mb; its reads and other accounts go on', async () => {
     const logged: string[] = [];
-    const { app, sessions } = createApp({ worlds: [stripe], maxDbGrowthBytes: 1024 * 1024, logger: (l) => logged.push(l) });
-    const post = () => app.request('/v1/customers', { method: 'POST', headers: { authorization: 'Bearer sk_test_attack', 'content-type': 'application/x-www-form-urlencoded' }, body: form() });
+    const { app, sessions } = createApp({
+      worlds: [stripe],
+      maxDbGrowthBytes: 1024 * 1024,
+      logger: (l) => logged.push(l),
+    });
+    const post = () =>
+      app.request('/v1/customers', {
+        method: 'POST',
+        headers: {
+          authorization: 'Bearer sk_test_attack',
+          'content-type': 'application/x-www-form-urlencoded',
+        },
+        body: form(),
+      });
     let refused: Response | undefined;
     for (let i = 0; i < 200 && refused === undefined; i++) {
       const res = await post();
@@ -25,8 +37,25 @@ describe('an account that fills its database', () => {
     }
     expect(refused).toBeDefined();
     expect(await refused!.text()).toContain('--max-episode-db-mb');
-    expect((await app.request('/v1/customers?limit=1', { headers: { authorization: 'Bearer sk_test_attack' } })).status).toBe(200);
-    expect((await app.request('/v1/customers', { method: 'POST', headers: { authorization: 'Bearer sk_test_bystander', 'content-type': 'application/x-www-form-urlencoded' }, body: 'name=Ada' })).status).toBe(200);
+    expect(
+      (
+        await app.request('/v1/customers?limit=1', {
+          headers: { authorization: 'Bearer sk_test_attack' },
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await app.request('/v1/customers', {
+          method: 'POST',
+          headers: {
+            authorization: 'Bearer sk_test_bystander',
+            'content-type': 'application/x-www-form-urlencoded',
+          },
+          body: 'name=Ada',
+        })
+      ).status,
+    ).toBe(200);
     expect(logged.filter((l) => /world bug|server error/.test(l))).toEqual([]);
     sessions.endAll('shutdown');
   });
@@ -34,7 +63,10 @@ describe('an account that fills its database', () => {
   it('a year of billing past the limit fails as one call, resource_exhausted, and the episode goes on', () => {
     using inst = stripe.instance({ fixture: 'small_startup', maxDbGrowthBytes: 1024 * 1024 });
     const r = inst.advanceClock(365 * 86_400_000);
-    expect(r).toMatchObject({ ok: false, error: { code: 'resource_exhausted', details: { option: '--max-episode-db-mb' } } });
+    expect(r).toMatchObject({
+      ok: false,
+      error: { code: 'resource_exhausted', details: { option: '--max-episode-db-mb' } },
+    });
     expect(inst.call('list_customers', { limit: 1 }).ok).toBe(true);
     expect(inst.changes()).toEqual([]);
   });

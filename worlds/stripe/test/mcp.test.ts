@@ -14,7 +14,9 @@ import { stripe } from '../index.ts';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const bin = fileURLToPath(new URL('../../../bin/seahaven.mjs', import.meta.url));
-const table = JSON.parse(readFileSync(new URL('../mcp-tools.json', import.meta.url), 'utf8')) as { tools: { name: string; annotations: Record<string, unknown> }[] };
+const table = JSON.parse(readFileSync(new URL('../mcp-tools.json', import.meta.url), 'utf8')) as {
+  tools: { name: string; annotations: Record<string, unknown> }[];
+};
 
 /** What the instructions must tell an agent, whatever their exact wording. */
 function expectStripeInstructions(text: string | undefined): void {
@@ -25,13 +27,18 @@ function expectStripeInstructions(text: string | undefined): void {
 }
 
 describe('Stripe World over MCP', () => {
-  it('the world declares Stripe\'s server name and its own instructions', () => {
+  it("the world declares Stripe's server name and its own instructions", () => {
     expect(stripe.mcp.name).toBe('Stripe');
     expectStripeInstructions(stripe.mcp.instructions);
   });
 
   it('seahaven mcp stripe (stdio): server name, instructions and annotated tools', async () => {
-    const transport = new StdioClientTransport({ command: process.execPath, args: [bin, 'mcp', 'stripe', '--fixture', 'empty', '--seed', '1'], cwd: root, stderr: 'pipe' });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [bin, 'mcp', 'stripe', '--fixture', 'empty', '--seed', '1'],
+      cwd: root,
+      stderr: 'pipe',
+    });
     let stderr = '';
     transport.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const client = new Client({ name: 'stripe-stdio-test', version: '1.0.0' });
@@ -40,27 +47,42 @@ describe('Stripe World over MCP', () => {
       expect(client.getServerVersion()).toEqual({ name: 'Stripe', version: stripe.version });
       expect(client.getInstructions()).toBe(stripe.mcp.instructions);
       const { tools } = await client.listTools();
-      expect(tools.map((t) => ({ name: t.name, annotations: t.annotations }))).toEqual(table.tools.map((t) => ({ name: t.name, annotations: t.annotations })));
-      const created = await client.callTool({ name: 'create_customer', arguments: { name: 'Jane', email: 'jane@example.com' } });
-      expect(created.structuredContent).toMatchObject({ object: 'customer', id: expect.stringMatching(/^cus_/) });
+      expect(tools.map((t) => ({ name: t.name, annotations: t.annotations }))).toEqual(
+        table.tools.map((t) => ({ name: t.name, annotations: t.annotations })),
+      );
+      const created = await client.callTool({
+        name: 'create_customer',
+        arguments: { name: 'Jane', email: 'jane@example.com' },
+      });
+      expect(created.structuredContent).toMatchObject({
+        object: 'customer',
+        id: expect.stringMatching(/^cus_/),
+      });
     } finally {
       await client.close();
     }
     expect(stderr).toContain('serving stripe (fixture empty) with seed 1 on stdio');
   }, 60_000);
 
-  it('Streamable HTTP on the server: the same name, the instructions followed by the session\'s API key', async () => {
+  it("Streamable HTTP on the server: the same name, the instructions followed by the session's API key", async () => {
     const mcp = createMcpHttpHandler({ world: stripe });
     const served = await startServer({ worlds: [stripe], port: 0, mcpHttp: mcp });
     const client = new Client({ name: 'stripe-http-test', version: '1.0.0' });
     try {
-      await client.connect(new StreamableHTTPClientTransport(new URL('/mcp?fixture=empty&seed=2', served.url)));
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL('/mcp?fixture=empty&seed=2', served.url)),
+      );
       expect(client.getServerVersion()).toEqual({ name: 'Stripe', version: stripe.version });
       const instructions = client.getInstructions() ?? '';
       expect(instructions.startsWith(stripe.mcp.instructions + '\n\n')).toBe(true);
-      expect(instructions.slice(stripe.mcp.instructions!.length + 2)).toMatch(/^This session's key for the world's HTTP API \(base path \/v1 on this server\): \S+$/);
+      expect(instructions.slice(stripe.mcp.instructions!.length + 2)).toMatch(
+        /^This session's key for the world's HTTP API \(base path \/v1 on this server\): \S+$/,
+      );
       const { tools } = await client.listTools();
-      expect(tools.find((t) => t.name === 'cancel_subscription')?.annotations).toMatchObject({ destructiveHint: true, readOnlyHint: false });
+      expect(tools.find((t) => t.name === 'cancel_subscription')?.annotations).toMatchObject({
+        destructiveHint: true,
+        readOnlyHint: false,
+      });
     } finally {
       await client.close();
       await served.close();

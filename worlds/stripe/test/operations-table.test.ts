@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { BEGIN, END, REGENERATE, documentedTable, generateTable, withTable } from './operations-table.ts';
+import {
+  BEGIN,
+  END,
+  REGENERATE,
+  documentedTable,
+  generateTable,
+  withTable,
+} from './operations-table.ts';
 
 // docs/stripe.md carries the table of all operations; it must be what operations-table.ts makes from the reference list
 // and the tests as they stand.
@@ -12,7 +19,10 @@ describe('the operations table in docs/stripe.md', () => {
   it('is up to date', () => {
     const documented = documentedTable();
     expect(documented, `docs/stripe.md has no ${BEGIN} … ${END} markers`).toBeDefined();
-    expect(documented === generateTable(), `the operations table in docs/stripe.md is stale; regenerate it with \`${REGENERATE}\``).toBe(true);
+    expect(
+      documented === generateTable(),
+      `the operations table in docs/stripe.md is stale; regenerate it with \`${REGENERATE}\``,
+    ).toBe(true);
   });
 
   it('replaces only what lies between the markers', () => {

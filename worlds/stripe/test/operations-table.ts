@@ -55,7 +55,8 @@ export function documentedTable(text = readFileSync(DOCS, 'utf8')): string | und
 export function withTable(text: string, table: string): string {
   const from = text.indexOf(BEGIN);
   const to = text.indexOf(END);
-  if (from < 0 || to < from) throw new Error(`docs/stripe.md has no ${BEGIN} … ${END} markers for the operations table`);
+  if (from < 0 || to < from)
+    throw new Error(`docs/stripe.md has no ${BEGIN} … ${END} markers for the operations table`);
   return `${text.slice(0, from + BEGIN.length)}\n${table}\n${text.slice(to)}`;
 }
 

@@ -12,13 +12,47 @@ const HERE = fileURLToPath(new URL('../reference/', import.meta.url));
 
 /** The object types whose shapes the tests compare. */
 export const SHAPE_TYPES = [
-  'account', 'balance', 'balance_transaction', 'charge', 'coupon', 'customer', 'customer_balance_transaction', 'deleted_coupon',
-  'deleted_customer', 'deleted_plan', 'deleted_product', 'discount', 'dispute', 'event', 'payment_intent',
-  'payment_intent_amount_details_line_item', 'payment_method', 'payout', 'plan', 'price', 'product', 'promotion_code', 'refund',
-  'setup_intent', 'tax_rate', 'deleted_price',
+  'account',
+  'balance',
+  'balance_transaction',
+  'charge',
+  'coupon',
+  'customer',
+  'customer_balance_transaction',
+  'deleted_coupon',
+  'deleted_customer',
+  'deleted_plan',
+  'deleted_product',
+  'discount',
+  'dispute',
+  'event',
+  'payment_intent',
+  'payment_intent_amount_details_line_item',
+  'payment_method',
+  'payout',
+  'plan',
+  'price',
+  'product',
+  'promotion_code',
+  'refund',
+  'setup_intent',
+  'tax_rate',
+  'deleted_price',
   // Billing (invoices, subscriptions, credit notes, checkout).
-  'invoice', 'line_item', 'invoiceitem', 'deleted_invoice', 'deleted_invoiceitem', 'invoice_payment', 'subscription', 'subscription_item',
-  'deleted_subscription_item', 'credit_note', 'credit_note_line_item', 'payment_link', 'checkout.session', 'item',
+  'invoice',
+  'line_item',
+  'invoiceitem',
+  'deleted_invoice',
+  'deleted_invoiceitem',
+  'invoice_payment',
+  'subscription',
+  'subscription_item',
+  'deleted_subscription_item',
+  'credit_note',
+  'credit_note_line_item',
+  'payment_link',
+  'checkout.session',
+  'item',
 ];
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
@@ -27,16 +61,32 @@ type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 export function skeleton(v: Json): Json {
   if (v === null) return null;
   if (Array.isArray(v)) return v.length === 0 ? [] : [skeleton(v[0])];
-  if (typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, skeleton(x)]));
+  if (typeof v === 'object')
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, skeleton(x)]));
   if (typeof v === 'string') return '';
   if (typeof v === 'number') return 0;
   return false;
 }
 
 export function buildReference(): { operations: unknown[]; shapes: Record<string, Json> } {
-  const operations = (JSON.parse(readFileSync(SOURCE + 'operations.json', 'utf8')) as Record<string, string>[]).map((r) => ({ table: r.table, method: r.http, path: r.path, operationId: r.opid, sdk: r.sdk, mcp: r.mcp || null }));
-  const resources = (JSON.parse(readFileSync(SOURCE + 'fixtures3.json', 'utf8')) as { resources: Record<string, Json> }).resources;
-  const shapes = Object.fromEntries(SHAPE_TYPES.filter((t) => resources[t] !== undefined).map((t) => [t, skeleton(resources[t])]));
+  const operations = (
+    JSON.parse(readFileSync(SOURCE + 'operations.json', 'utf8')) as Record<string, string>[]
+  ).map((r) => ({
+    table: r.table,
+    method: r.http,
+    path: r.path,
+    operationId: r.opid,
+    sdk: r.sdk,
+    mcp: r.mcp || null,
+  }));
+  const resources = (
+    JSON.parse(readFileSync(SOURCE + 'fixtures3.json', 'utf8')) as {
+      resources: Record<string, Json>;
+    }
+  ).resources;
+  const shapes = Object.fromEntries(
+    SHAPE_TYPES.filter((t) => resources[t] !== undefined).map((t) => [t, skeleton(resources[t])]),
+  );
   return { operations, shapes };
 }
 

@@ -9,15 +9,26 @@ import { sdkFor } from './sdk.ts';
 // in the call log under their operationIds, its rows in changes(), and a reward helper grades it.
 
 const script = fileURLToPath(new URL('./episode-script.ts', import.meta.url));
-const play = (seed: number) => execFileSync(process.execPath, ['--import', 'tsx', script, String(seed)], { encoding: 'utf8', env: { ...process.env, TZ: 'UTC' } });
+const play = (seed: number) =>
+  execFileSync(process.execPath, ['--import', 'tsx', script, String(seed)], {
+    encoding: 'utf8',
+    env: { ...process.env, TZ: 'UTC' },
+  });
 
 describe('an SDK-driven Stripe episode', () => {
   it('replays byte for byte in a second process with the same seed, and differs with another', () => {
     const first = play(11);
     expect(play(11)).toBe(first);
     expect(play(12)).not.toBe(first);
-    const run = JSON.parse(first) as { callLog: { tool: string; ok: boolean }[]; changes: { table: string }[] };
-    expect(run.callLog.slice(0, 3).map((c) => c.tool)).toEqual(['PostCustomers', 'PostCustomersCustomer', 'PostCustomers']);
+    const run = JSON.parse(first) as {
+      callLog: { tool: string; ok: boolean }[];
+      changes: { table: string }[];
+    };
+    expect(run.callLog.slice(0, 3).map((c) => c.tool)).toEqual([
+      'PostCustomers',
+      'PostCustomersCustomer',
+      'PostCustomers',
+    ]);
     expect(run.callLog.find((c) => !c.ok)?.tool).toBe('GetCustomersCustomer');
     expect(run.changes.some((c) => c.table === 'customers')).toBe(true);
   }, 60_000);
@@ -36,9 +47,18 @@ describe('an SDK-driven Stripe episode', () => {
 
     // Events come with every write; the grade is about the customers. (Idempotency records are bookkeeping, untracked.)
     const allow = ['events'];
-    const right = expectChanges([inserted('customers', { email: 'grace@example.com', name: 'Grace Hopper' }), inserted('customers', { id: gone.id, deleted: 1 })], { allow });
+    const right = expectChanges(
+      [
+        inserted('customers', { email: 'grace@example.com', name: 'Grace Hopper' }),
+        inserted('customers', { id: gone.id, deleted: 1 }),
+      ],
+      { allow },
+    );
     expect(right.grade(inst).reward).toBe(1);
-    const wrong = expectChanges([inserted('customers', { email: 'grace@example.com', name: 'Grace Hopper' })], { allow });
+    const wrong = expectChanges(
+      [inserted('customers', { email: 'grace@example.com', name: 'Grace Hopper' })],
+      { allow },
+    );
     // The extra customer (created, then deleted) is collateral.
     expect(wrong.grade(inst).reward).toBeLessThan(1);
   });

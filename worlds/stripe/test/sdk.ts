@@ -7,14 +7,25 @@ import Stripe from 'stripe';
 import type { Instance } from '../../../kit/index.ts';
 
 /** A Stripe client whose requests are answered by `inst`. */
-export function sdkFor(inst: Instance, options: { key?: string; apiVersion?: string } = {}): Stripe {
+export function sdkFor(
+  inst: Instance,
+  options: { key?: string; apiVersion?: string } = {},
+): Stripe {
   const fetchFn = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
-    const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
+    const url = new URL(
+      typeof input === 'string' ? input : input instanceof URL ? input.href : input.url,
+    );
     const headers: Record<string, string> = {};
     new Headers(init?.headers).forEach((v, k) => (headers[k] = v));
     const body = init?.body === undefined || init.body === null ? '' : String(init.body);
     const path = url.pathname.replace(/^\/v1/, '');
-    const reply = inst.request({ method: init?.method ?? 'GET', path, query: url.search.replace(/^\?/, ''), headers, body });
+    const reply = inst.request({
+      method: init?.method ?? 'GET',
+      path,
+      query: url.search.replace(/^\?/, ''),
+      headers,
+      body,
+    });
     const text = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
     // Lower-case names, as Node's HTTP client hands them to the SDK from a real socket.
     const replyHeaders: Record<string, string> = { 'content-type': 'application/json' };
@@ -32,7 +43,10 @@ export function sdkFor(inst: Instance, options: { key?: string; apiVersion?: str
 }
 
 /** A response header of an SDK result (the fetch client keeps a `Headers`, the Node client a plain object). */
-export function headerOf(obj: { lastResponse: { headers: unknown } }, name: string): string | undefined {
+export function headerOf(
+  obj: { lastResponse: { headers: unknown } },
+  name: string,
+): string | undefined {
   const h = obj.lastResponse.headers;
   if (h instanceof Headers) return h.get(name) ?? undefined;
   return (h as Record<string, string | undefined>)[name.toLowerCase()];

@@ -28,7 +28,8 @@ function queriesFor(table: string, objs: Obj[]): string[] {
       for (const key of keys) {
         const v = objs.find((o) => typeof o.metadata?.[key] === 'string')?.metadata[key];
         out.push(`metadata['${key}']:null`, `-metadata['${key}']:null`);
-        if (typeof v === 'string' && !v.includes("'")) out.push(`metadata['${key}']:'${v}'`, `-metadata['${key}']:'${v}'`);
+        if (typeof v === 'string' && !v.includes("'"))
+          out.push(`metadata['${key}']:'${v}'`, `-metadata['${key}']:'${v}'`);
       }
       out.push(`metadata['no such key']:null`);
       continue;
@@ -40,7 +41,13 @@ function queriesFor(table: string, objs: Obj[]): string[] {
     switch (kind) {
       case 'number': {
         const n = Number(pick);
-        out.push(`${field}:${n}`, `${field}>${n}`, `${field}<=${n}`, `-${field}>=${n}`, `${field}<"${n}"`);
+        out.push(
+          `${field}:${n}`,
+          `${field}>${n}`,
+          `${field}<=${n}`,
+          `-${field}>=${n}`,
+          `${field}<"${n}"`,
+        );
         break;
       }
       case 'boolean':
@@ -48,17 +55,28 @@ function queriesFor(table: string, objs: Obj[]): string[] {
         break;
       case 'string': {
         const text = String(pick);
-        if (!text.includes('"')) out.push(`${field}:"${text.toUpperCase()}"`, `-${field}:"${text}"`);
+        if (!text.includes('"'))
+          out.push(`${field}:"${text.toUpperCase()}"`, `-${field}:"${text}"`);
         const middle = text.slice(1, 5);
-        if (middle.length >= 3 && !middle.includes('"')) out.push(`${field}~"${middle.toUpperCase()}"`, `-${field}~"${middle}"`);
+        if (middle.length >= 3 && !middle.includes('"'))
+          out.push(`${field}~"${middle.toUpperCase()}"`, `-${field}~"${middle}"`);
         break;
       }
       default:
-        if (!String(id).includes('"')) out.push(`${field}:"${String(id).toUpperCase()}"`, `${field}:"${id}"`, `-${field}:"${id}"`);
+        if (!String(id).includes('"'))
+          out.push(
+            `${field}:"${String(id).toUpperCase()}"`,
+            `${field}:"${id}"`,
+            `-${field}:"${id}"`,
+          );
     }
   }
   const some = out.filter((q) => !q.startsWith('-')).slice(0, 4);
-  out.push(some.join(' OR '), some.slice(0, 2).join(' AND '), `${some[0]} ${out.find((q) => q.startsWith('-'))}`);
+  out.push(
+    some.join(' OR '),
+    some.slice(0, 2).join(' AND '),
+    `${some[0]} ${out.find((q) => q.startsWith('-'))}`,
+  );
   return out;
 }
 
@@ -69,14 +87,23 @@ describe('search over the search columns', () => {
       let checked = 0;
       for (const table of Object.keys(SEARCH_FIELDS)) {
         const live = LIVE.has(table) ? 'deleted = 0' : '1';
-        const objs = inst.query<{ data: string }>(`SELECT data FROM ${table} WHERE ${live} ORDER BY created DESC, seq DESC`).map((r) => JSON.parse(r.data) as Obj);
+        const objs = inst
+          .query<{ data: string }>(
+            `SELECT data FROM ${table} WHERE ${live} ORDER BY created DESC, seq DESC`,
+          )
+          .map((r) => JSON.parse(r.data) as Obj);
         expect(objs.length, table).toBeGreaterThan(0);
         const path = `/${table}/search`;
         for (const query of queriesFor(table, objs)) {
           const want = objs.filter(compileSearch(query, SEARCH_FIELDS[table])).map((o) => o.id);
           // Every match, by the SQL the search pages run.
           const where = searchWhere(table, checkSearch(query, SEARCH_FIELDS[table]));
-          const all = inst.query<{ id: string }>(`SELECT id FROM ${table} WHERE ${live} AND ${where.sql} ORDER BY created DESC, seq DESC`, ...where.args).map((r) => r.id);
+          const all = inst
+            .query<{ id: string }>(
+              `SELECT id FROM ${table} WHERE ${live} AND ${where.sql} ORDER BY created DESC, seq DESC`,
+              ...where.args,
+            )
+            .map((r) => r.id);
           expect(all, `${table}: ${query}`).toEqual(want);
           // And two pages through the face, with total_count.
           const got: string[] = [];
@@ -84,9 +111,19 @@ describe('search over the search columns', () => {
           for (let n = 0; n < 2; n++) {
             const params = new URLSearchParams({ query, limit: '20', 'expand[]': 'total_count' });
             if (page !== null) params.set('page', page);
-            const reply = inst.request({ method: 'GET', path, query: params.toString(), headers, body: '' });
+            const reply = inst.request({
+              method: 'GET',
+              path,
+              query: params.toString(),
+              headers,
+              body: '',
+            });
             expect(reply.status, `${table}: ${query}`).toBe(200);
-            const body = reply.body as { data: Obj[]; next_page: string | null; total_count: number };
+            const body = reply.body as {
+              data: Obj[];
+              next_page: string | null;
+              total_count: number;
+            };
             got.push(...body.data.map((o) => o.id));
             expect(body.total_count, `${table}: ${query}`).toBe(want.length);
             page = body.next_page;
@@ -107,14 +144,27 @@ describe('search over the search columns', () => {
     const inst = stripe.instance({ fixture: 'empty' });
     try {
       for (const [table, columns] of Object.entries(SEARCH_COLUMNS)) {
-        const indexed = inst.query<{ name: string }>('SELECT name FROM pragma_index_info(?) WHERE name IS NOT NULL', `${table}_order`).map((r) => r.name);
+        const indexed = inst
+          .query<{ name: string }>(
+            'SELECT name FROM pragma_index_info(?) WHERE name IS NOT NULL',
+            `${table}_order`,
+          )
+          .map((r) => r.name);
         expect(indexed.slice(0, 2)).toEqual(['created', 'seq']);
-        expect(indexed.slice(2).filter((c) => c !== 'deleted')).toEqual(columns.map((c) => c.column));
+        expect(indexed.slice(2).filter((c) => c !== 'deleted')).toEqual(
+          columns.map((c) => c.column),
+        );
         // A page walks the index in the order it shows, without sorting; the clauses are tested on its entries.
         const field = columns[columns.length - 1].field;
         const where = searchWhere(table, checkSearch(`-${field}:null`, SEARCH_FIELDS[table]));
-        const plan = inst.query<{ detail: string }>(`EXPLAIN QUERY PLAN SELECT data FROM ${table} WHERE ${LIVE.has(table) ? 'deleted = 0' : '1'} AND ${where.sql} ORDER BY created DESC, seq DESC LIMIT 11 OFFSET 0`, ...where.args);
-        expect(plan.map((r) => r.detail), table).toEqual([`SCAN ${table} USING INDEX ${table}_order`]);
+        const plan = inst.query<{ detail: string }>(
+          `EXPLAIN QUERY PLAN SELECT data FROM ${table} WHERE ${LIVE.has(table) ? 'deleted = 0' : '1'} AND ${where.sql} ORDER BY created DESC, seq DESC LIMIT 11 OFFSET 0`,
+          ...where.args,
+        );
+        expect(
+          plan.map((r) => r.detail),
+          table,
+        ).toEqual([`SCAN ${table} USING INDEX ${table}_order`]);
       }
     } finally {
       inst.destroy();

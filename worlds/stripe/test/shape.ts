@@ -22,11 +22,18 @@ export function referenceObjects(): Record<string, Json> {
 
 /** The documented exceptions: `{ "<type>": { "<dotted.path>": "<reason>" } }`. */
 export function shapeExceptions(): Record<string, Record<string, string>> {
-  const raw = JSON.parse(readFileSync(EXCEPTIONS, 'utf8')) as Record<string, Record<string, string> | string>;
-  return Object.fromEntries(Object.entries(raw).filter(([k]) => !k.startsWith('$'))) as Record<string, Record<string, string>>;
+  const raw = JSON.parse(readFileSync(EXCEPTIONS, 'utf8')) as Record<
+    string,
+    Record<string, string> | string
+  >;
+  return Object.fromEntries(Object.entries(raw).filter(([k]) => !k.startsWith('$'))) as Record<
+    string,
+    Record<string, string>
+  >;
 }
 
-const isObject = (v: unknown): v is Record<string, Json> => v !== null && typeof v === 'object' && !Array.isArray(v);
+const isObject = (v: unknown): v is Record<string, Json> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /**
  * The differences between `actual` and Stripe's example of `type`: missing fields, unknown fields, and nesting
@@ -34,14 +41,23 @@ const isObject = (v: unknown): v is Record<string, Json> => v !== null && typeof
  */
 export function shapeDifferences(type: string, actual: unknown): string[] {
   const expected = referenceObjects()[type];
-  if (expected === undefined) return [`no reference shape of type "${type}" in reference/shapes.json; add the type to SHAPE_TYPES in test/reference-build.ts`];
+  if (expected === undefined)
+    return [
+      `no reference shape of type "${type}" in reference/shapes.json; add the type to SHAPE_TYPES in test/reference-build.ts`,
+    ];
   const allowed = shapeExceptions()[type] ?? {};
   const out: string[] = [];
   compare(expected, actual as Json, '', allowed, out);
   return out;
 }
 
-function compare(expected: Json, actual: Json, path: string, allowed: Record<string, string>, out: string[]): void {
+function compare(
+  expected: Json,
+  actual: Json,
+  path: string,
+  allowed: Record<string, string>,
+  out: string[],
+): void {
   if (Object.hasOwn(allowed, path || '.')) return;
   if (isObject(expected) && isObject(actual)) {
     // Metadata is the caller's own keys.
@@ -64,10 +80,14 @@ function compare(expected: Json, actual: Json, path: string, allowed: Record<str
   if (isObject(expected) && typeof actual === 'string') return; // an unexpanded reference
   if (typeof expected === 'string' && isObject(actual)) return; // an expanded reference
   if (Array.isArray(expected) && Array.isArray(actual)) {
-    if (expected.length > 0 && actual.length > 0 && isObject(expected[0]) && isObject(actual[0])) compare(expected[0], actual[0], `${path}[]`, allowed, out);
+    if (expected.length > 0 && actual.length > 0 && isObject(expected[0]) && isObject(actual[0]))
+      compare(expected[0], actual[0], `${path}[]`, allowed, out);
     return;
   }
-  if (typeof expected !== typeof actual) out.push(`type of ${path}: Stripe has ${Array.isArray(expected) ? 'array' : typeof expected}, got ${Array.isArray(actual) ? 'array' : typeof actual}`);
+  if (typeof expected !== typeof actual)
+    out.push(
+      `type of ${path}: Stripe has ${Array.isArray(expected) ? 'array' : typeof expected}, got ${Array.isArray(actual) ? 'array' : typeof actual}`,
+    );
 }
 
 /** An SDK result as the JSON the server sent: without the SDK's `lastResponse`. */

@@ -32,7 +32,11 @@ describe(`${TASK} on the wire`, () => {
     expect(twin.grade).toMatchObject({ reward: 1, passed: true });
     await using env = await SeahavenClient.connect(server.url);
     const start = await env.reset({ task: TASK });
-    expect(start.observation).toMatchObject({ fixture: 'small_startup', seed: 0, task: { id: TASK, prompt: stripe.task(TASK)!.prompt } });
+    expect(start.observation).toMatchObject({
+      fixture: 'small_startup',
+      seed: 0,
+      task: { id: TASK, prompt: stripe.task(TASK)!.prompt },
+    });
     expect(start.observation.tools).toHaveLength(29);
     for (const c of twin.calls) expect(await env.call(c.tool, c.args)).toEqual(c.outcome);
     const done = await env.submit();
@@ -51,7 +55,9 @@ describe(`${TASK} on the wire`, () => {
 
   it('MCP: the agent sees exactly the 29 tools and no grade', async () => {
     const client = new Client({ name: 'stripe-task-agent', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`/mcp?task=${TASK}`, server.url)));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`/mcp?task=${TASK}`, server.url)),
+    );
     try {
       const { tools } = await client.listTools();
       expect(tools.map((t) => t.name).sort()).toEqual(stripe.tools.map((t) => t.name).sort());
