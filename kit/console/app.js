@@ -1,89 +1,53 @@
 // @ts-check
 /**
- * The console page: a left column with the world, the reset form, the open sessions and the tools; a main area with
- * the session, the selected tool's form and its result, and tabs for the timeline, the tables, the net changes, the
- * grade and the world's fixtures, tasks and curricula.
+ * The console's entry: its state, and the actions on worlds and sessions that the page's controls run. The page
+ * (page.js) draws the state; each action asks the server, updates the state and redraws what changed.
  */
 import { api, ApiError, sessionPath } from './api.js';
-import { changeList } from './diff.js';
-import { fill, h, shortId } from './dom.js';
-import { schemaForm } from './schema-form.js';
-import { noSessionHead, sessionHead, sessionItem, toolPanel, toolResult } from './session-views.js';
-import { tableBrowser } from './tables.js';
-import { callEntry, timelineView } from './timeline.js';
-import { gradeView } from './grade.js';
+import { shortId } from './dom.js';
+import { consolePage, LIVE_MS } from './page.js';
 import { askToken } from './token-dialog.js';
-import { worldOverview } from './world-overview.js';
 
-/** @typedef {import('./timeline.js').Call} Call */
 /** @typedef {import('./world-overview.js').World} World */
 /** @typedef {import('./session-views.js').SessionView} SessionView */
-/** @typedef {import('./grade.js').Grade} Grade */
-/** @typedef {'timeline' | 'tables' | 'changes' | 'grade' | 'world'} Tab */
+/** @typedef {import('./page.js').State} State */
 
-const TABS = /** @type {Tab[]} */ (['timeline', 'tables', 'changes', 'grade', 'world']);
-const LIVE_MS = 2000;
-
+/** @type {State} */
 const state = {
-  /** @type {World[]} */ worlds: [],
-  /** @type {World | null} */ world: null,
-  /** @type {SessionView[]} */ sessions: [],
-  /** @type {SessionView | null} */ session: null,
-  /** @type {Call[]} */ calls: [],
-  /** @type {string | null} */ tool: null,
-  /** @type {Call | null} */ lastCall: null,
-  /** @type {Grade | null} */ grade: null,
-  /** @type {Tab} */ tab: 'world',
-  /** @type {{ element: HTMLElement, refresh: () => Promise<void> } | null} */ tables: null,
+  worlds: [],
+  world: null,
+  sessions: [],
+  session: null,
+  calls: [],
+  tool: null,
+  lastCall: null,
+  grade: null,
+  tab: 'world',
+  tables: null,
 };
 
-const ui = {
-  worldPicker: h('select', {
-    'aria-label': 'world',
-    on: { change: () => switchWorld(ui.worldPicker.value) },
-  }),
-  serverInfo: h('span', { class: 'server-info' }),
-  banner: h('div', { class: 'banner', role: 'alert', hidden: true }),
-  reset: h('div', { class: 'reset' }),
-  sessions: h('ul', { class: 'session-list', 'aria-label': 'sessions' }),
-  tools: h('ul', { class: 'tool-list', 'aria-label': 'tools' }),
-  sessionHead: h('section', { class: 'session-head', 'aria-label': 'session' }),
-  toolPanel: h('section', { class: 'tool-panel', 'aria-label': 'tool' }),
-  tabs: h('nav', { class: 'tabs', role: 'tablist' }),
-  tabBody: h('section', { class: 'tab-body', role: 'tabpanel' }),
-};
-
-function layout() {
-  const app = /** @type {HTMLElement} */ (document.getElementById('app'));
-  fill(
-    app,
-    h(
-      'header',
-      { class: 'top' },
-      h('span', { class: 'brand' }, 'Seahaven', h('span', { class: 'brand-sub' }, 'console')),
-      ui.worldPicker,
-      h('span', { class: 'spacer' }),
-      ui.serverInfo,
-      h(
-        'button',
-        { type: 'button', class: 'ghost', on: { click: () => refreshAll().catch(report) } },
-        'Refresh',
-      ),
-    ),
-    h(
-      'div',
-      { class: 'columns' },
-      h(
-        'aside',
-        { class: 'side' },
-        h('section', {}, h('h2', {}, 'New session'), ui.reset),
-        h('section', {}, h('h2', {}, 'Sessions'), ui.sessions),
-        h('section', {}, h('h2', {}, 'Tools'), ui.tools),
-      ),
-      h('main', { class: 'main' }, ui.banner, ui.sessionHead, ui.toolPanel, ui.tabs, ui.tabBody),
-    ),
-  );
-}
+const page = consolePage(state, {
+  report,
+  refreshAll,
+  switchWorld,
+  openSession,
+  selectSession,
+  callTool,
+  submit,
+  fork,
+  closeSession,
+  advanceClock,
+});
+const {
+  clearBanner,
+  renderAll,
+  renderSessions,
+  renderSessionHead,
+  renderToolResult,
+  renderTabs,
+  renderTab,
+  appendCall,
+} = page;
 
 /**
  * Show an error above the main area (or ask for the token when the server wants one).
@@ -91,26 +55,7 @@ function layout() {
  */
 function report(e) {
   if (e instanceof ApiError && e.status === 401) return askToken(e.message, boot);
-  const message = e instanceof Error ? e.message : String(e);
-  fill(
-    ui.banner,
-    h('span', { class: 'banner-text' }, message),
-    h(
-      'button',
-      {
-        type: 'button',
-        class: 'link',
-        'aria-label': 'dismiss',
-        on: { click: () => (ui.banner.hidden = true) },
-      },
-      '×',
-    ),
-  );
-  ui.banner.hidden = false;
-}
-
-function clearBanner() {
-  ui.banner.hidden = true;
+  page.showError(e instanceof Error ? e.message : String(e));
 }
 
 // ---- worlds and sessions ----
@@ -128,7 +73,7 @@ function switchWorld(name) {
 async function loadSessions() {
   const data = await api('sessions');
   state.sessions = data.sessions;
-  ui.serverInfo.textContent = `${state.sessions.length} of ${data.max_sessions} sessions open`;
+  page.showServerInfo(`${state.sessions.length} of ${data.max_sessions} sessions open`);
   if (
     state.session &&
     !state.sessions.some((s) => s.id === state.session?.id && s.world === state.session.world)
@@ -198,17 +143,6 @@ async function openSession(args) {
   } catch (e) {
     report(e);
   }
-}
-
-/**
- * Open a session on a task, with the seed typed in the new-session form.
- * @param {string} task
- */
-function playTask(task) {
-  const seed = /** @type {HTMLInputElement | null} */ (
-    ui.reset.querySelector('[data-field="seed"] > input')
-  );
-  return openSession({ task, seed: seed && seed.value !== '' ? Number(seed.value) : undefined });
 }
 
 async function refreshAll() {
@@ -309,200 +243,6 @@ async function closeSession() {
   }
 }
 
-// ---- rendering ----
-
-function renderAll() {
-  renderWorldPicker();
-  renderReset();
-  renderSessions();
-  renderTools();
-  renderSessionHead();
-  renderToolPanel();
-  renderTabs();
-  renderTab().catch(report);
-}
-
-function renderWorldPicker() {
-  fill(
-    ui.worldPicker,
-    state.worlds.map((w) =>
-      h('option', { value: w.name, selected: w === state.world }, `${w.name} ${w.version}`),
-    ),
-  );
-  ui.worldPicker.disabled = state.worlds.length < 2;
-}
-
-function renderReset() {
-  const world = state.world;
-  if (!world) return fill(ui.reset);
-  // Kept across renders, so a seed typed for the next session survives opening this one.
-  if (ui.reset.getAttribute('data-world') === world.name) return;
-  ui.reset.setAttribute('data-world', world.name);
-  const { form } = schemaForm(world.reset_schema, {
-    name: 'reset',
-    submitLabel: 'Open session',
-    onSubmit: openSession,
-    onError: report,
-    compact: true,
-  });
-  fill(ui.reset, form);
-}
-
-function renderSessions() {
-  if (state.sessions.length === 0)
-    return fill(ui.sessions, h('li', { class: 'quiet' }, 'None open.'));
-  fill(
-    ui.sessions,
-    state.sessions.map((s) =>
-      sessionItem(s, state.session?.id === s.id && state.session.world === s.world, () =>
-        selectSession(s).catch(report),
-      ),
-    ),
-  );
-}
-
-function renderTools() {
-  const world = state.world;
-  if (!world) return fill(ui.tools);
-  fill(
-    ui.tools,
-    world.tools.map((t) =>
-      h(
-        'li',
-        {},
-        h(
-          'button',
-          {
-            type: 'button',
-            class: 'tool-item',
-            'aria-current': state.tool === t.name ? 'true' : undefined,
-            'data-tool': t.name,
-            title: t.description,
-            on: {
-              click: () => {
-                state.tool = t.name;
-                state.lastCall = null;
-                renderTools();
-                renderToolPanel();
-              },
-            },
-          },
-          t.name,
-        ),
-      ),
-    ),
-  );
-}
-
-function renderSessionHead() {
-  const s = state.session;
-  if (!s) return fill(ui.sessionHead, noSessionHead(state.world));
-  fill(
-    ui.sessionHead,
-    ...sessionHead(s, {
-      submit,
-      fork,
-      close: closeSession,
-      advance: advanceClock,
-      liveMs: LIVE_MS,
-    }),
-  );
-}
-
-function renderToolPanel() {
-  const world = state.world;
-  const tool = world?.tools.find((t) => t.name === state.tool);
-  if (!tool) {
-    return fill(
-      ui.toolPanel,
-      h(
-        'p',
-        { class: 'quiet' },
-        world && world.tools.length > 0 ? 'Pick a tool on the left to see its form.' : '',
-      ),
-    );
-  }
-  fill(
-    ui.toolPanel,
-    ...toolPanel(tool, state.session, (args) => callTool(tool.name, args), report),
-  );
-  renderToolResult();
-}
-
-function renderToolResult() {
-  const box = ui.toolPanel.querySelector('.tool-result');
-  const call = state.lastCall;
-  if (box) fill(box, ...(call && call.tool === state.tool ? toolResult(call) : []));
-}
-
-function renderTabs() {
-  fill(
-    ui.tabs,
-    TABS.map((t) =>
-      h(
-        'button',
-        {
-          type: 'button',
-          role: 'tab',
-          class: 'tab',
-          'data-tab': t,
-          'aria-selected': state.tab === t ? 'true' : 'false',
-          on: {
-            click: () => {
-              state.tab = t;
-              renderTabs();
-              renderTab().catch(report);
-            },
-          },
-        },
-        t === 'timeline' && state.session
-          ? `Timeline (${state.calls.length})`
-          : t[0].toUpperCase() + t.slice(1),
-      ),
-    ),
-  );
-}
-
-async function renderTab() {
-  const s = state.session;
-  const body = ui.tabBody;
-  body.setAttribute('data-tab', state.tab);
-  if (state.tab === 'world')
-    return fill(
-      body,
-      state.world ? worldOverview(state.world, playTask) : h('p', { class: 'quiet' }, 'No world.'),
-    );
-  if (!s) return fill(body, h('p', { class: 'quiet' }, 'Open a session to see this.'));
-  if (state.tab === 'timeline') return fill(body, timelineView(state.calls));
-  if (state.tab === 'tables') {
-    const browser = (state.tables ??= tableBrowser(state.world?.tables ?? [], s, report));
-    fill(body, browser.element);
-    return browser.refresh();
-  }
-  if (state.tab === 'changes') {
-    const { changes } = await api(`${sessionPath(s)}/changes`);
-    if (state.tab === 'changes' && state.session === s)
-      fill(
-        body,
-        h('p', { class: 'quiet' }, 'Net changes since the reset, one entry per row.'),
-        changeList(changes, 'Nothing has changed since the reset.'),
-      );
-    return;
-  }
-  fill(body, gradeView(state.grade, s.task, s.drivable ? submit : null));
-}
-
-/** @param {Call} call */
-function appendCall(call) {
-  let list = ui.tabBody.querySelector('ol.timeline');
-  if (!list) {
-    list = h('ol', { class: 'timeline', reversed: true });
-    fill(ui.tabBody, list);
-  }
-  list.prepend(callEntry(call, state.calls.length));
-  renderTabs();
-}
-
 // ---- start ----
 
 /** Watched sessions (another client drives them) are refreshed while the page is visible. */
@@ -543,6 +283,6 @@ async function boot() {
   }
 }
 
-layout();
+page.layout();
 watch();
 boot();

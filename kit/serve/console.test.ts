@@ -51,9 +51,21 @@ describe('console pages', () => {
     expect(page.headers.get('content-type')).toContain('text/html');
     expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
     expect(await page.text()).toContain('<script type="module" src="app.js">');
-    const script = await app.request('/console/app.js');
-    expect(script.headers.get('content-type')).toContain('text/javascript');
-    expect(await script.text()).toContain('schemaForm');
+    // Every module the page loads, followed from app.js through its imports, is served as a script.
+    const served = new Set<string>();
+    const pending = ['app.js'];
+    for (let name = pending.pop(); name !== undefined; name = pending.pop()) {
+      if (served.has(name)) continue;
+      served.add(name);
+      const script = await app.request(`/console/${name}`);
+      expect(script.status, name).toBe(200);
+      expect(script.headers.get('content-type'), name).toContain('text/javascript');
+      for (const m of (await script.text()).matchAll(
+        /^import [^;]* from '\.\/([a-z0-9-]+\.js)';$/gm,
+      ))
+        pending.push(m[1]);
+    }
+    expect([...served]).toEqual(expect.arrayContaining(['page.js', 'schema-form.js', 'dom.js']));
     expect((await app.request('/console/tsconfig.json')).status).toBe(401);
     expect((await app.request('/console/screenshot.ts')).status).toBe(401);
     expect((await app.request('/console/nope.js')).status).toBe(404);
