@@ -344,8 +344,14 @@ describe.skipIf(!browserStatus.run)('the console in a browser', () => {
       const tags = form.locator('[data-field="tags"] > .array-editor > .add-item');
       await tags.click();
       await tags.click();
-      await fillField(page, 'configure', 'tags.0', 'x');
-      await fillField(page, 'configure', 'tags.1', 'y');
+      await tags.click();
+      await fillField(page, 'configure', 'tags.0', 'w');
+      await fillField(page, 'configure', 'tags.1', 'x');
+      await fillField(page, 'configure', 'tags.2', 'y');
+      // Removing an item renumbers the ones after it.
+      const tagItems = form.locator('[data-field="tags"] .array-item');
+      await tagItems.first().locator('.remove-item').click();
+      expect(await tagItems.locator('.item-index').allTextContents()).toEqual(['[0]', '[1]']);
       await form.locator('[data-field="steps"] > .array-editor > .add-item').click();
       await fillField(page, 'configure', 'steps.0.op', 'remove');
       await fillField(page, 'configure', 'steps.0.amount', '2');
