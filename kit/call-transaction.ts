@@ -183,7 +183,10 @@ export class CallTransaction {
       try {
         if (connection.inEpisode) {
           if (connection.lostEpisode()) lost = true;
-          else connection.db.exec(`ROLLBACK TO ${CALL_SAVEPOINT}; RELEASE ${CALL_SAVEPOINT}`);
+          else {
+            connection.db.exec(`ROLLBACK TO ${CALL_SAVEPOINT}; RELEASE ${CALL_SAVEPOINT}`);
+            connection.undidPart(this.bulk, this.touched.size);
+          }
         } else if (connection.db.inTransaction) connection.runOwn('ROLLBACK');
       } catch {
         // A rollback that fails leaves the episode's transaction in a state nobody can vouch for: end it.

@@ -306,6 +306,32 @@ describe('FairScheduler', () => {
     expect(log.filter((l) => l.startsWith('heavy:'))).toHaveLength(50);
   });
 
+  it('ends its turn after a slice, so a frame that arrives during one is answered, and written, before the next', async () => {
+    // The default budget (4 ms) would hold many slices this short: the turn must still yield after each.
+    const scheduler = new FairScheduler();
+    const heavy = fakeSession('heavy');
+    const light = fakeSession('light');
+    const log: string[] = [];
+    const lightSocket = socket((reply) => log.push(`wire:${reply}`));
+    let slices = 0;
+    heavy.answer = () => ({
+      resume: () => {
+        slices++;
+        if (slices === 3) setImmediate(() => scheduler.push(light, 'call'));
+        log.push(`heavy:${slices}`);
+        return slices === 50;
+      },
+    });
+    light.answer = (text) => {
+      log.push(`light:${text}`);
+      scheduler.outbox.send(lightSocket, 'reply');
+    };
+    scheduler.push(heavy, 'advance');
+    await scheduler.idle();
+    const at = log.indexOf('heavy:3');
+    expect(log.slice(at, at + 4)).toEqual(['heavy:3', 'light:call', 'wire:reply', 'heavy:4']);
+  });
+
   it('ends a sliced job whose session closes, and answers a slice that throws with its one reply', async () => {
     const lines: string[] = [];
     const scheduler = new FairScheduler(undefined, undefined, (l) => lines.push(l));

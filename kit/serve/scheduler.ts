@@ -9,7 +9,9 @@
  * A job is a WebSocket frame's text, which the session's endpoint answers (`SessionEndpoint.answerFrame`), or a
  * closure from an HTTP handler. A job too long for one turn (a clock advance of months) answers `Slices`: the
  * scheduler resumes it once per round, in the session's turn, and the session's next job waits until it is done, so
- * the session keeps its order and every other session is answered between two slices. Replies written to sockets during a turn are held in the outbox (outbox.ts) and
+ * the session keeps its order and every other session is answered between two slices. A turn ends after a slice:
+ * the replies it held go out and the sockets are read before the next slice, so a session waits for at most one
+ * slice, never a turn of them. Replies written to sockets during a turn are held in the outbox (outbox.ts) and
  * written together when the turn yields, or once they have waited `flushMs`, or before a job of a session whose jobs
  * usually take long.
  */
@@ -107,8 +109,9 @@ export class FairScheduler {
       s.queued = false;
       if (s.closed) s.slices = null;
       if (!s.closed && (s.pending > 0 || s.slices !== null)) {
-        // A session whose jobs usually take long would hold everyone else's replies for that long: send them first.
-        if (outbox.pending && s.jobMs >= this.flushMs / 2) {
+        // A session whose jobs usually take long, or the next slice of a job in slices, would hold everyone else's
+        // replies for that long: send them first.
+        if (outbox.pending && (s.slices !== null || s.jobMs >= this.flushMs / 2)) {
           outbox.flush();
           now = performance.now();
         }
@@ -133,10 +136,12 @@ export class FairScheduler {
           this.fail(s, e);
           out = undefined;
         }
+        let sliced = false;
         if (isSlices(out)) {
           s.slices = out;
           s.queued = true;
           this.again.push(s);
+          sliced = true;
         } else if (out !== undefined) {
           s.busy = true;
           s.answering = frame;
@@ -156,7 +161,10 @@ export class FairScheduler {
           outbox.flush();
           now = performance.now();
         }
-        if (now >= deadline) break;
+        // A job running in slices has had its slice: yield, so the replies held meanwhile go out and frames that
+        // arrived during it are read before its next slice. Going on to the next round within this turn would give
+        // it slice after slice until the budget ran out while every other session's reply waited in the outbox.
+        if (sliced || now >= deadline) break;
       }
       // Nothing new can arrive without yielding, so the next round may start right away.
       if (this.head === this.ready.length) this.startRound();

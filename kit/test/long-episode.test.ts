@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defineTool, defineWorld, z } from '../index.ts';
+import { ToolError, defineTool, defineWorld, z } from '../index.ts';
 import { storeDatabases } from '../instance-internals.ts';
 
 // An episode runs as one SQLite transaction so that a reset can roll it back cheaply; past 5,000 written rows it is
@@ -30,10 +30,42 @@ const bulk = defineWorld({
         return ctx.db.one('SELECT count(*) AS n FROM rows');
       },
     }),
+    defineTool({
+      name: 'add_then_fail',
+      description: 'Add n rows, then fail.',
+      input: z.object({ n: z.number().int().min(1).max(10_000) }),
+      run(ctx, { n }) {
+        for (let i = 0; i < n; i++)
+          ctx.db.run('INSERT INTO rows (v) VALUES (?)', ctx.ids.token('', 8));
+        throw new ToolError('refused', `added ${n} rows, then refused`);
+      },
+    }),
   ],
 });
 
 describe('a long episode', () => {
+  it('gives up its transaction after a large call is rolled back in it, with the same observable state', () => {
+    // A transaction in which a large savepoint was rolled back stays slow to write in (a failed year of billing on
+    // big_co made the next advance ten times slower), so after such a rollback the episode commits and the next call
+    // begins afresh. A small failed call keeps the cheap restart.
+    const small = bulk.instance({ fixture: 'base', seed: 4 });
+    expect(small.call('add_then_fail', { n: 100 }).ok).toBe(false);
+    expect(small.restart({ fixture: 'base', seed: 4 })).not.toBeNull();
+
+    const big = bulk.instance({ fixture: 'base', seed: 5 });
+    const fresh = bulk.instance({ fixture: 'base', seed: 5 });
+    expect(big.call('add_then_fail', { n: 6000 })).toMatchObject({
+      ok: false,
+      error: { code: 'refused' },
+    });
+    expect(fresh.call('add_then_fail', { n: 6000 }).ok).toBe(false);
+    expect(big.changes()).toEqual([]);
+    expect(big.query('SELECT count(*) AS n FROM rows')).toEqual([{ n: 1 }]);
+    expect(big.call('add', { n: 10 })).toEqual(fresh.call('add', { n: 10 }));
+    expect(big.changes()).toEqual(fresh.changes());
+    expect(big.restart({ fixture: 'base', seed: 5 })).toBeNull();
+  });
+
   it('keeps the cheap restart while small, and gives it up past 5,000 rows with the same observable state', () => {
     const small = bulk.instance({ fixture: 'base', seed: 1 });
     small.call('add', { n: 100 });
