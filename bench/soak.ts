@@ -6,7 +6,7 @@
  * replies must come back in request order; every HTTP answer is checked against its request. Reports steps, errors,
  * mismatched replies and the server's RSS over time.
  *
- *     npm run soak -- --minutes 10 [--sessions 10] [--rest 3] [--mcp 3] [--inflight 4] [--seed 1] [--trend-from 3] [--max-rss-slope 3] [--json]
+ *     npm run soak -- --minutes 10 [--sessions 10] [--rest 3] [--mcp 3] [--inflight 4] [--seed 1] [--trend-from 3] [--max-rss-slope 3] [--serve-arg "--flag value"] [--json]
  *
  * Exit code 0 when no reply was an error or a mismatch, the server shut down cleanly with its runs file intact, and its
  * RSS from minute 3 on rose by no more than 3 MiB a minute (soak-memory.ts).
@@ -49,6 +49,8 @@ export interface SoakOptions {
   trendFrom?: number;
   /** The soak fails when that trend's slope passes this many MiB per minute. Default 3. */
   maxRssSlope?: number;
+  /** More arguments for `seahaven serve` (`--serve-arg`, repeatable), e.g. `--heap-growth 0` to compare. */
+  serveArgs?: string[];
   /** Progress lines (one per RSS sample); default none. */
   progress?: (line: string) => void;
 }
@@ -374,7 +376,16 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
     // Idle sessions end after 30 s: a REST client's old keys (it moves to a fresh one every so often) do not pile up.
     const probeFile = join(dir, 'probe.jsonl');
     server = await spawnServe(
-      ['crm', 'stripe', '--curricula-db', runsFile, '--no-console', '--session-timeout', '30'],
+      [
+        'crm',
+        'stripe',
+        '--curricula-db',
+        runsFile,
+        '--no-console',
+        '--session-timeout',
+        '30',
+        ...(o.serveArgs ?? []),
+      ],
       {
         nodeArgs: ['--import', PROBE_MODULE],
         env: { SEAHAVEN_SOAK_PROBE: probeFile, SEAHAVEN_SOAK_PROBE_MS: String(o.rssEveryMs) },
@@ -561,7 +572,7 @@ export function formatSoak(r: SoakReport): string {
   return lines.join('\n');
 }
 
-/** `--minutes N` or `--seconds N`, `--sessions`, `--rest`, `--mcp`, `--inflight`, `--seed`, `--rss-every <seconds>`, `--trend-from <minutes>`, `--max-rss-slope <MiB/min>`, `--json`. */
+/** `--minutes N` or `--seconds N`, `--sessions`, `--rest`, `--mcp`, `--inflight`, `--seed`, `--rss-every <seconds>`, `--trend-from <minutes>`, `--max-rss-slope <MiB/min>`, `--serve-arg <args>` (repeatable), `--json`. */
 export function parseSoakArgs(argv: string[]): SoakOptions & { json: boolean } {
   const o = {
     durationMs: NaN,
@@ -573,6 +584,7 @@ export function parseSoakArgs(argv: string[]): SoakOptions & { json: boolean } {
     rssEveryMs: 10_000,
     trendFrom: 3,
     maxRssSlope: 3,
+    serveArgs: [] as string[],
     json: false,
   };
   const number = (flag: string, v: string | undefined, min: number) => {
@@ -596,9 +608,13 @@ export function parseSoakArgs(argv: string[]): SoakOptions & { json: boolean } {
     else if (flag === '--rss-every') o.rssEveryMs = number(flag, argv[++i], 1) * 1000;
     else if (flag === '--trend-from') o.trendFrom = number(flag, argv[++i], 0);
     else if (flag === '--max-rss-slope') o.maxRssSlope = number(flag, argv[++i], 0);
-    else
+    else if (flag === '--serve-arg') {
+      const arg = argv[++i];
+      if (arg === undefined) throw new Error('--serve-arg takes an argument for seahaven serve');
+      o.serveArgs.push(...arg.split(' ').filter(Boolean));
+    } else
       throw new Error(
-        `unknown option ${flag}; usage: npm run soak -- --minutes N [--sessions 10] [--rest 3] [--mcp 3] [--inflight 4] [--seed 1] [--rss-every 10] [--trend-from 3] [--max-rss-slope 3] [--json]`,
+        `unknown option ${flag}; usage: npm run soak -- --minutes N [--sessions 10] [--rest 3] [--mcp 3] [--inflight 4] [--seed 1] [--rss-every 10] [--trend-from 3] [--max-rss-slope 3] [--serve-arg "--flag value"] [--json]`,
       );
   }
   if (Number.isNaN(o.durationMs))

@@ -25,6 +25,7 @@ export interface ServeFlags {
   maxCallLogMb?: string;
   maxEpisodeDbMb?: string;
   maxMemory?: string;
+  heapGrowth?: string;
 }
 
 export function wholeNumber(
