@@ -25,6 +25,24 @@ function recorder(sessions: FakeSession[], log: string[]): void {
   for (const s of sessions) s.answer = (text) => void log.push(`${s.id}:${text}`);
 }
 
+/**
+ * A job of 50 slices, each logged as `heavy:<n>`; during its third, a frame arrives on `light` (as from its socket,
+ * between turns).
+ */
+function fiftySlices(scheduler: FairScheduler, light: FakeSession, log: string[]) {
+  return (): JobResult => {
+    let slices = 0;
+    return {
+      resume: () => {
+        slices++;
+        if (slices === 3) setImmediate(() => scheduler.push(light, 'call'));
+        log.push(`heavy:${slices}`);
+        return slices === 50;
+      },
+    };
+  };
+}
+
 describe('FairScheduler', () => {
   it('runs each session in order and takes turns, so a session with a long queue cannot starve the others', async () => {
     const scheduler = new FairScheduler();
@@ -287,16 +305,7 @@ describe('FairScheduler', () => {
     const heavy = fakeSession('heavy');
     const light = fakeSession('light');
     const log: string[] = [];
-    let slices = 0;
-    heavy.answer = () => ({
-      resume: () => {
-        slices++;
-        // Partway through, a frame arrives on another session (as from its socket, between turns).
-        if (slices === 3) setImmediate(() => scheduler.push(light, 'call'));
-        log.push(`heavy:${slices}`);
-        return slices === 50;
-      },
-    });
+    heavy.answer = fiftySlices(scheduler, light, log);
     light.answer = (text) => void log.push(`light:${text}`);
     scheduler.push(heavy, 'advance');
     await scheduler.idle();
@@ -313,15 +322,7 @@ describe('FairScheduler', () => {
     const light = fakeSession('light');
     const log: string[] = [];
     const lightSocket = socket((reply) => log.push(`wire:${reply}`));
-    let slices = 0;
-    heavy.answer = () => ({
-      resume: () => {
-        slices++;
-        if (slices === 3) setImmediate(() => scheduler.push(light, 'call'));
-        log.push(`heavy:${slices}`);
-        return slices === 50;
-      },
-    });
+    heavy.answer = fiftySlices(scheduler, light, log);
     light.answer = (text) => {
       log.push(`light:${text}`);
       scheduler.outbox.send(lightSocket, 'reply');

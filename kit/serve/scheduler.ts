@@ -136,12 +136,10 @@ export class FairScheduler {
           this.fail(s, e);
           out = undefined;
         }
-        let sliced = false;
         if (isSlices(out)) {
           s.slices = out;
           s.queued = true;
           this.again.push(s);
-          sliced = true;
         } else if (out !== undefined) {
           s.busy = true;
           s.answering = frame;
@@ -164,7 +162,7 @@ export class FairScheduler {
         // A job running in slices has had its slice: yield, so the replies held meanwhile go out and frames that
         // arrived during it are read before its next slice. Going on to the next round within this turn would give
         // it slice after slice until the budget ran out while every other session's reply waited in the outbox.
-        if (sliced || now >= deadline) break;
+        if (s.slices !== null || now >= deadline) break;
       }
       // Nothing new can arrive without yielding, so the next round may start right away.
       if (this.head === this.ready.length) this.startRound();

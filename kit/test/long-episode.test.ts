@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ToolError, defineTool, defineWorld, z } from '../index.ts';
+import { ToolError, defineTool, defineWorld, z, type Ctx } from '../index.ts';
 import { storeDatabases } from '../instance-internals.ts';
 
 // An episode runs as one SQLite transaction so that a reset can roll it back cheaply; past 5,000 written rows it is
@@ -7,6 +7,11 @@ import { storeDatabases } from '../instance-internals.ts';
 // Nothing observable changes either way. Where an episode cannot be rolled back to a fixture (a blank instance, or an
 // episode past that bound), calls still run as savepoints in a long transaction, a batch, committed every 5,000 rows and
 // whenever the bytes are needed; that too changes nothing observable.
+
+/** Insert `n` rows of random text. */
+const addRows = (ctx: Ctx, n: number): void => {
+  for (let i = 0; i < n; i++) ctx.db.run('INSERT INTO rows (v) VALUES (?)', ctx.ids.token('', 8));
+};
 
 const bulk = defineWorld({
   name: 'bulk',
@@ -25,8 +30,7 @@ const bulk = defineWorld({
       description: 'Add n rows.',
       input: z.object({ n: z.number().int().min(1).max(10_000) }),
       run(ctx, { n }) {
-        for (let i = 0; i < n; i++)
-          ctx.db.run('INSERT INTO rows (v) VALUES (?)', ctx.ids.token('', 8));
+        addRows(ctx, n);
         return ctx.db.one('SELECT count(*) AS n FROM rows');
       },
     }),
@@ -35,8 +39,7 @@ const bulk = defineWorld({
       description: 'Add n rows, then fail.',
       input: z.object({ n: z.number().int().min(1).max(10_000) }),
       run(ctx, { n }) {
-        for (let i = 0; i < n; i++)
-          ctx.db.run('INSERT INTO rows (v) VALUES (?)', ctx.ids.token('', 8));
+        addRows(ctx, n);
         throw new ToolError('refused', `added ${n} rows, then refused`);
       },
     }),

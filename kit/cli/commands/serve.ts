@@ -17,8 +17,8 @@ import { mcpStreamableHttp, openCurricula } from './serve-services.ts';
 /**
  * How far V8 lets the heap grow past what a full collection kept, in percent. Left to itself, V8 raises its factor
  * (up to 4× on a machine with this much memory) when collections look slow next to the program, which is what a
- * loaded machine makes them look: a 10-minute soak's RSS rose 8.1 MiB a minute with the live heap flat. At 50% it held
- * a 28 MiB band, with the same throughput, in the same run (docs/reliability.md, "Soak").
+ * loaded machine makes them look: a 10-minute soak's RSS spanned 75 to 86 MiB bands with the live heap flat. At 50% it
+ * held a 35 MiB band, with no less throughput, beside such a run (docs/reliability.md, "Soak").
  */
 const DEFAULT_HEAP_GROWTH = 50;
 
