@@ -6,7 +6,7 @@
 import { resolve } from 'node:path';
 import { DefinitionError } from '../kit/errors.ts';
 import type { World } from '../kit/world.ts';
-import { resolveCurriculum, type Curriculum, type ResolvedCurriculum } from './define.ts';
+import type { Curriculum, ResolvedCurriculum } from './define.ts';
 import { CurriculumError } from './errors.ts';
 import {
   listRuns,
@@ -14,18 +14,25 @@ import {
   type ProgressOptions,
   type RunProgress,
   type RunSummary,
-  type StageRef,
 } from './progress.ts';
 import {
-  afterDecision,
-  afterPick,
-  decide,
-  lookback,
-  pickNext,
-  type Pick,
-  type SchedulerState,
-} from './scheduler.ts';
+  checkFingerprint,
+  checkOutcome,
+  checkRunId,
+  gateWindow,
+  issuedEpisode,
+  settle,
+  stateOf,
+  WorldCurricula,
+  type IssuedEpisode,
+  type Outcome,
+  type RecordedOutcome,
+  type RunRef,
+} from './run-steps.ts';
+import { afterPick, pickNext } from './scheduler.ts';
 import { DEFAULT_RUNS_PATH, openRunsDb, type Db, type EpisodeRow, type RunRow } from './store.ts';
+
+export type { IssuedEpisode, Outcome, RecordedOutcome, RunRef };
 
 export interface CurriculumRunsOptions {
   world: World;
@@ -35,48 +42,6 @@ export interface CurriculumRunsOptions {
   curricula?: Curriculum[];
 }
 
-/** An issued episode: play `task` (from `fixture`) and record its outcome with `ticket`. */
-export interface IssuedEpisode {
-  /** `<curriculum>/<run_id>/<episode>`. */
-  ticket: string;
-  curriculum: string;
-  runId: string;
-  /** 0-based, in issue order. */
-  episode: number;
-  task: string;
-  fixture: string;
-  /** The stage the task belongs to. */
-  stage: StageRef;
-  /** `review` = drawn from an earlier stage. */
-  kind: 'current' | 'review';
-}
-
-/** An outcome: a `Grade` from `task.grade()` / `inst.submit()` will do. */
-export interface Outcome {
-  reward: number;
-  passed: boolean;
-}
-
-/** What recording an outcome did. */
-export interface RecordedOutcome {
-  ticket: string;
-  episode: number;
-  task: string;
-  /** Recording order, 1-based. */
-  outcome: number;
-  /** The run's stage afterwards. */
-  stage: StageRef;
-  transition: { kind: 'promote' | 'demote' | 'master'; from: StageRef; to: StageRef } | null;
-  mastered: boolean;
-}
-
-/** Names a run; `record` with it settles the run's oldest pending episode. */
-export interface RunRef {
-  curriculum: string;
-  runId: string;
-}
-
-const RUN_ID = /^[A-Za-z0-9][A-Za-z0-9_.:@-]{0,127}$/;
 const KEY = 'world = ? AND curriculum = ? AND run_id = ?';
 
 /** The runs of one world's curricula in one database. Create with `openCurriculumRuns`. */
@@ -216,27 +181,12 @@ export class CurriculumRuns {
         ...key,
         ep.episode,
       );
-      let state = stateOf(run);
-      let decision = null;
-      let gate = run.gate_outcomes;
-      if (ep.entry === run.entries && ep.kind === 'current') {
-        gate = run.gate_outcomes + 1;
-        const recent = this.sql.gateRecent.all(
-          ...key,
-          run.entries,
-          lookback(cur, run.stage),
-        ) as number[];
-        decision = decide(
-          cur,
-          run.stage,
-          recent.map((p) => p === 1),
-          gate,
-          run.mastered === 1,
-        );
-        state = afterDecision(state, decision);
-        if (state.entries !== run.entries) gate = 0;
-      }
-      const mastered = run.mastered === 1 || decision?.kind === 'master';
+      const window = gateWindow(cur, run, ep);
+      const recent =
+        window === null
+          ? null
+          : (this.sql.gateRecent.all(...key, run.entries, window) as number[]).map((p) => p === 1);
+      const { state, gate, mastered, decision, recorded } = settle(cur, run, ep, number, recent);
       this.sql.afterRecord.run(
         number,
         state.stage,
@@ -258,20 +208,7 @@ export class CurriculumRuns {
           number,
         );
       }
-      const ref = (i: number): StageRef => ({ index: i, name: cur.stages[i].name });
-      return {
-        ticket: `${ep.curriculum}/${ep.run_id}/${ep.episode}`,
-        episode: ep.episode,
-        task: ep.task,
-        outcome: number,
-        stage: ref(state.stage),
-        transition: decision && {
-          kind: decision.kind,
-          from: ref(decision.from),
-          to: ref(decision.to),
-        },
-        mastered,
-      };
+      return recorded;
     });
   }
 
@@ -338,12 +275,12 @@ export class CurriculumRuns {
   private loadOrStart(cur: ResolvedCurriculum, runId: string): RunRow {
     const run = this.loadRun(cur.name, runId);
     if (run) {
-      if (run.fingerprint !== cur.fingerprint) {
-        throw new CurriculumError(
-          'definition_changed',
-          `run "${runId}" of curriculum "${cur.name}" started under a different definition (stages, rules or seed changed since); use a new run_id, or delete the old run with runs.deleteRun('${cur.name}', '${runId}')`,
-        );
-      }
+      checkFingerprint(
+        run,
+        cur,
+        runId,
+        `delete the old run with runs.deleteRun('${cur.name}', '${runId}')`,
+      );
       return run;
     }
     this.sql.startRun.run(this.world.name, cur.name, runId, JSON.stringify(cur), cur.fingerprint);
@@ -443,100 +380,4 @@ function prepare(db: Db) {
       'INSERT INTO curriculum_transitions (world, curriculum, run_id, seq, kind, from_stage, to_stage, episode, outcome) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
     ),
   };
-}
-
-function stateOf(run: RunRow): SchedulerState {
-  return {
-    stage: run.stage,
-    entries: run.entries,
-    stagePicks: run.stage_picks,
-    episodes: run.episodes,
-  };
-}
-
-/** A world's curricula by name, checked once and resolved on first use: what every run store serves. */
-export class WorldCurricula {
-  private readonly world: World;
-  private readonly defined = new Map<string, Curriculum>();
-  private readonly resolved = new Map<string, ResolvedCurriculum>();
-
-  /** `where` names the caller in definition errors. */
-  constructor(world: World, curricula: readonly Curriculum[], where: string) {
-    this.world = world;
-    for (const c of curricula) {
-      if (typeof c?.check !== 'function')
-        throw new DefinitionError(
-          `${where}: every curriculum must come from defineCurriculum(...).`,
-        );
-      if (this.defined.has(c.name))
-        throw new DefinitionError(
-          `${where}: two curricula are named "${c.name}" in world "${world.name}"; rename one.`,
-        );
-      c.check(world);
-      this.defined.set(c.name, c);
-    }
-  }
-
-  names(): string[] {
-    return [...this.defined.keys()];
-  }
-
-  /** A curriculum bound to the world (automatic stages are measured on first use, once), or `unknown_curriculum`. */
-  get(name: string): ResolvedCurriculum {
-    const hit = this.resolved.get(name);
-    if (hit) return hit;
-    const c = this.defined.get(name);
-    if (!c)
-      throw new CurriculumError(
-        'unknown_curriculum',
-        `world "${this.world.name}" has no curriculum "${name}"; its curricula are ${this.names().join(', ') || '(none: add curricula: [defineCurriculum(...)] to defineWorld)'}`,
-      );
-    const r = resolveCurriculum(this.world, c);
-    this.resolved.set(name, r);
-    return r;
-  }
-}
-
-/** What a run store hands out for a pick of run `runId`: the ticket, the task and its fixture, the stage. */
-export function issuedEpisode(
-  world: World,
-  cur: ResolvedCurriculum,
-  runId: string,
-  pick: Pick,
-): IssuedEpisode {
-  return {
-    ticket: `${cur.name}/${runId}/${pick.episode}`,
-    curriculum: cur.name,
-    runId,
-    episode: pick.episode,
-    task: pick.task,
-    fixture: world.task(pick.task)!.fixture,
-    stage: { index: pick.stage, name: cur.stages[pick.stage].name },
-    kind: pick.kind,
-  };
-}
-
-/** A run id as every curriculum run store takes it, or `invalid_run_id`. */
-export function checkRunId(runId: unknown): asserts runId is string {
-  if (typeof runId !== 'string' || !RUN_ID.test(runId))
-    throw new CurriculumError(
-      'invalid_run_id',
-      `run_id must match ${RUN_ID}, like "run-1"; got ${JSON.stringify(runId)}`,
-    );
-}
-
-function checkOutcome(outcome: Outcome): void {
-  const ok =
-    typeof outcome === 'object' &&
-    outcome !== null &&
-    typeof outcome.passed === 'boolean' &&
-    typeof outcome.reward === 'number' &&
-    Number.isFinite(outcome.reward) &&
-    outcome.reward >= 0 &&
-    outcome.reward <= 1;
-  if (!ok)
-    throw new CurriculumError(
-      'invalid_outcome',
-      `an outcome is { reward: number in [0, 1], passed: boolean } (a Grade will do); got ${JSON.stringify(outcome)}`,
-    );
 }

@@ -6,14 +6,8 @@
 import type { World } from '../kit/world.ts';
 import { CurriculumError } from './errors.ts';
 import type { ProgressOptions, RunProgress } from './progress.ts';
-import {
-  checkRunId,
-  openCurriculumRuns,
-  type CurriculumRuns,
-  type IssuedEpisode,
-  type Outcome,
-  type RecordedOutcome,
-} from './runs.ts';
+import { checkRunId, type IssuedEpisode, type Outcome, type RecordedOutcome } from './run-steps.ts';
+import { openCurriculumRuns, type CurriculumRuns } from './runs.ts';
 
 /** The reset fields the hooks look at (the rest of the reset data is the server's business). */
 export interface CurriculumResetData {

@@ -7,25 +7,22 @@ import type { ResolvedCurriculum } from '../../curricula/define.ts';
 import { CurriculumError } from '../../curricula/errors.ts';
 import { readProgress } from '../../curricula/progress.ts';
 import {
+  checkFingerprint,
+  checkOutcome,
+  gateWindow,
   issuedEpisode,
+  settle,
+  stateOf,
   WorldCurricula,
   type IssuedEpisode,
   type Outcome,
   type RecordedOutcome,
-} from '../../curricula/runs.ts';
-import {
-  afterDecision,
-  afterPick,
-  decide,
-  lookback,
-  pickNext,
-  type SchedulerState,
-} from '../../curricula/scheduler.ts';
+} from '../../curricula/run-steps.ts';
+import { afterPick, pickNext } from '../../curricula/scheduler.ts';
 import type { ProgressAnswer } from '../../curricula/serve-hooks.ts';
 import { openRunsDb, type EpisodeRow, type RunRow } from '../../curricula/store.ts';
 import type { PoolClient } from 'pg';
 import {
-  checkOutcome,
   historyOf,
   parseTicket,
   resetTarget,
@@ -84,12 +81,7 @@ export class PgWorldRuns implements WorldRuns {
           );
           run = (await lockRun(c, w, curriculum, runId))!;
         }
-        if (run.fingerprint !== cur.fingerprint) {
-          throw new CurriculumError(
-            'definition_changed',
-            `run "${runId}" of curriculum "${curriculum}" started under a different definition (stages, rules or seed changed since); use a new run_id, or delete the old run from the runs database`,
-          );
-        }
+        checkFingerprint(run, cur, runId, 'delete the old run from the runs database');
         const state = stateOf(run);
         const pick = pickNext(cur, state);
         const after = afterPick(state, pick);
@@ -184,22 +176,17 @@ export class PgWorldRuns implements WorldRuns {
           `UPDATE curriculum_episodes SET status = 'recorded', reward = $4, passed = $5, outcome = $6, owner = NULL WHERE ${KEY} AND episode = $7`,
           [...key, outcome.reward, outcome.passed ? 1 : 0, number, ep.episode],
         );
-        let state = stateOf(run);
-        let decision = null;
-        let gate = run.gate_outcomes;
-        if (ep.entry === run.entries && ep.kind === 'current') {
-          gate = run.gate_outcomes + 1;
-          const recent = (
-            await c.query(
-              `SELECT passed FROM curriculum_episodes WHERE ${KEY} AND entry = $4 AND kind = 'current' AND outcome IS NOT NULL ORDER BY outcome DESC LIMIT $5`,
-              [...key, run.entries, lookback(cur, run.stage)],
-            )
-          ).rows.map((r) => r.passed === 1);
-          decision = decide(cur, run.stage, recent, gate, run.mastered === 1);
-          state = afterDecision(state, decision);
-          if (state.entries !== run.entries) gate = 0;
-        }
-        const mastered = run.mastered === 1 || decision?.kind === 'master';
+        const window = gateWindow(cur, run, ep);
+        const recent =
+          window === null
+            ? null
+            : (
+                await c.query(
+                  `SELECT passed FROM curriculum_episodes WHERE ${KEY} AND entry = $4 AND kind = 'current' AND outcome IS NOT NULL ORDER BY outcome DESC LIMIT $5`,
+                  [...key, run.entries, window],
+                )
+              ).rows.map((r) => r.passed === 1);
+        const { state, gate, mastered, decision, recorded } = settle(cur, run, ep, number, recent);
         await c.query(
           `UPDATE curriculum_runs SET outcomes = $4, stage = $5, entries = $6, stage_picks = $7, gate_outcomes = $8, mastered = $9 WHERE ${KEY}`,
           [...key, number, state.stage, state.entries, state.stagePicks, gate, mastered ? 1 : 0],
@@ -213,20 +200,7 @@ export class PgWorldRuns implements WorldRuns {
             [...key, seq, decision.kind, decision.from, decision.to, run.episodes, number],
           );
         }
-        const ref = (i: number) => ({ index: i, name: cur.stages[i].name });
-        return {
-          ticket,
-          episode: ep.episode,
-          task: ep.task,
-          outcome: number,
-          stage: ref(state.stage),
-          transition: decision && {
-            kind: decision.kind,
-            from: ref(decision.from),
-            to: ref(decision.to),
-          },
-          mastered,
-        };
+        return recorded;
       }),
     );
   }
@@ -306,13 +280,4 @@ export class PgWorldRuns implements WorldRuns {
       return { status, body: { error: { code: e.code, message: e.message } } };
     }
   }
-}
-
-function stateOf(run: RunRow): SchedulerState {
-  return {
-    stage: run.stage,
-    entries: run.entries,
-    stagePicks: run.stage_picks,
-    episodes: run.episodes,
-  };
 }

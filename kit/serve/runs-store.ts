@@ -13,7 +13,7 @@ import { randomUUID } from 'node:crypto';
 import { readlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { CurriculumError } from '../../curricula/errors.ts';
-import type { IssuedEpisode, Outcome, RecordedOutcome } from '../../curricula/runs.ts';
+import type { IssuedEpisode, Outcome, RecordedOutcome } from '../../curricula/run-steps.ts';
 import type {
   CurriculumHooks,
   CurriculumResetData,
@@ -180,22 +180,6 @@ export function parseTicket(ticket: string): {
       `"${ticket}" is not a ticket; pass the ticket that next() returned, like "basics/run-1/0"`,
     );
   return { curriculum: parts[0], runId: parts[1], episode };
-}
-
-export function checkOutcome(outcome: Outcome): void {
-  const ok =
-    typeof outcome === 'object' &&
-    outcome !== null &&
-    typeof outcome.passed === 'boolean' &&
-    typeof outcome.reward === 'number' &&
-    Number.isFinite(outcome.reward) &&
-    outcome.reward >= 0 &&
-    outcome.reward <= 1;
-  if (!ok)
-    throw new CurriculumError(
-      'invalid_outcome',
-      `an outcome is { reward: number in [0, 1], passed: boolean } (a Grade will do); got ${JSON.stringify(outcome)}`,
-    );
 }
 
 /** The `history` of a progress request: the limit to use. */
