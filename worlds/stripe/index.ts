@@ -8,7 +8,7 @@ import { stripeFace } from './face.ts';
 import { operations } from './operations.ts';
 import { tools } from './tools.ts';
 import { registerOps } from './lib/run-op.ts';
-import { billingSteps } from './lib/billing.ts';
+import { billingSteps } from './billing/subscription-cycle.ts';
 import { fixtures } from './fixtures/definitions.ts';
 import { tasks } from './tasks.ts';
 import { stripeBasics } from './curriculum.ts';

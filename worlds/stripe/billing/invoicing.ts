@@ -45,14 +45,14 @@ import { accountOf } from '../resources/account.ts';
 import { createPaymentIntent, confirmPaymentIntent } from '../resources/payment-intents.ts';
 import { defaultPaymentMethodOf } from '../resources/charges.ts';
 import { createPrice, createProduct, livePrice, liveProduct } from '../resources/prices.ts';
-import { liveCustomer, getCustomer } from './customer-lookup.ts';
-import { emit, emitStored, changedAttributes, putAndEmit } from './events.ts';
-import { failed, invalidRequest, isFailed, resourceMissing, type Failed } from './errors.ts';
-import { DAY } from './money.ts';
-import type { OpContext } from './op.ts';
-import { mergeMetadata } from './params.ts';
-import { get, newId, nowSeconds, put, putJson, rows, type Obj } from './store.ts';
-import { resolvePaymentMethod } from './test-cards.ts';
+import { liveCustomer, getCustomer } from '../lib/customer-lookup.ts';
+import { emit, emitStored, changedAttributes, putAndEmit } from '../lib/events.ts';
+import { failed, invalidRequest, isFailed, resourceMissing, type Failed } from '../lib/errors.ts';
+import { DAY } from '../lib/money.ts';
+import type { OpContext } from '../lib/op.ts';
+import { mergeMetadata } from '../lib/params.ts';
+import { get, newId, nowSeconds, put, putJson, rows, type Obj } from '../lib/store.ts';
+import { resolvePaymentMethod } from '../lib/test-cards.ts';
 
 /** How long an auto-advancing draft waits before it finalizes itself, as Stripe's one hour. */
 export const AUTO_FINALIZE_DELAY = 3600;
@@ -860,14 +860,6 @@ export interface SubscriptionPreview {
   currency?: string | null;
   lines: LineInput[];
 }
-
-/**
- * Previewers for `POST /v1/invoices/create_preview` with `subscription` or `subscription_details`: the subscriptions
- * module registers one (it owns what a subscription's next invoice holds), given the request's parameters.
- */
-export const invoicePreviewers: {
-  subscription?: (c: OpContext, params: Record<string, any>) => SubscriptionPreview;
-} = {};
 
 /** Add a line to a draft and return the refreshed invoice; see the module comment. */
 export function addInvoiceLine(c: OpContext, invoice: InvoiceRef, input: LineInput): Obj {
