@@ -7,6 +7,7 @@
  */
 import type { Ctx, SqlParam } from '../../../kit/index.ts';
 import { resourceMissing } from './errors.ts';
+import type { Tables } from './objects.ts';
 import { SEARCH_COLUMNS } from './search-fields.ts';
 
 export type Obj = Record<string, any>;
@@ -38,6 +39,9 @@ export type Table =
   | 'payment_links'
   | 'checkout_sessions'
   | 'invoice_payments';
+
+/** The object a table stores (objects.ts, which names one for every table: `Tables`). */
+export type Stored<T extends Table> = Tables[T];
 
 type Col = (o: Obj) => SqlParam;
 const bool = (v: unknown): number => (v ? 1 : 0);
