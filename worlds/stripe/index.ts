@@ -7,7 +7,7 @@ import { defineWorld, readSql } from '../../kit/index.ts';
 import { stripeFace } from './face.ts';
 import { operations } from './operations.ts';
 import { tools } from './tools.ts';
-import { registerOps } from './lib/run-op.ts';
+import { registerOps } from './lib/op.ts';
 import { billingSteps } from './billing/subscription-cycle.ts';
 import { fixtures } from './fixtures/definitions.ts';
 import { tasks } from './tasks.ts';
