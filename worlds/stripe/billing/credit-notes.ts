@@ -17,6 +17,7 @@ import { emit, changedAttributes } from '../lib/events.ts';
 import { invalidRequest, parameterMissing, resourceMissing } from '../lib/errors.ts';
 import { listPage } from '../lib/list.ts';
 import { mustInvoice, linesOf } from './invoicing.ts';
+import { moveInvoice } from './invoice-states.ts';
 import { op, type OpContext } from '../lib/op.ts';
 import { listParams, mergeMetadata, p } from '../lib/params.ts';
 import { get, newId, nowSeconds, put, rows, type Obj } from '../lib/store.ts';
@@ -385,7 +386,7 @@ export const creditNotesOps = [
         invoice.amount_remaining -= note.total;
         if (invoice.amount_remaining <= 0) {
           // Credited in full: nothing is left to collect.
-          invoice.status = 'paid';
+          moveInvoice(invoice, 'paid');
           invoice.amount_remaining = 0;
           invoice.next_payment_attempt = null;
           invoice.auto_advance = false;

@@ -24,6 +24,7 @@ import {
   voidInvoice,
   type LineInput,
 } from './invoicing.ts';
+import { moveInvoice } from './invoice-states.ts';
 import { previewSubscription } from './subscription-preview.ts';
 import { liveCustomer } from '../lib/customer-lookup.ts';
 import { listPage } from '../lib/list.ts';
@@ -601,7 +602,7 @@ export const invoicesOps = [
         after.amount_overpaid = Math.max(0, after.amount_paid - after.amount_due);
         after.amount_remaining = Math.max(0, after.amount_due - after.amount_paid);
         if (after.amount_remaining === 0) {
-          after.status = 'paid';
+          moveInvoice(after, 'paid');
           after.next_payment_attempt = null;
           after.auto_advance = false;
           after.status_transitions = { ...after.status_transitions, paid_at: now };
