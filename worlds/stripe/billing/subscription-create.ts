@@ -30,6 +30,7 @@ import {
   productNameOf,
   money,
 } from './subscription-checks.ts';
+import { moveSubscription } from './subscription-states.ts';
 
 /** Create a subscription; see the module comment. */
 export function createSubscription(c: OpContext, params: Obj): Obj {
@@ -208,8 +209,10 @@ export function createSubscription(c: OpContext, params: Obj): Obj {
   if (failure && (behavior === 'error_if_incomplete' || behavior === 'pending_if_incomplete'))
     throw thrown(failure);
   if (!trial)
-    sub.status =
-      invoice.status === 'paid' || collection === 'send_invoice' ? 'active' : 'incomplete';
+    moveSubscription(
+      sub,
+      invoice.status === 'paid' || collection === 'send_invoice' ? 'active' : 'incomplete',
+    );
   saveSubscription(ctx, sub);
   emit(c, 'customer.subscription.created', sub);
   // A trial of three days or less is announced at once; a longer one three days before it ends (subscription-cycle.ts).

@@ -28,6 +28,7 @@ import {
   applyCancellation,
   thrown,
 } from './subscription-checks.ts';
+import { moveSubscription } from './subscription-states.ts';
 
 export interface UpdateOutcome {
   subscription: Obj;
@@ -177,12 +178,12 @@ export function updateSubscription(c: OpContext, before: Obj, params: Obj): Upda
   let invoiceNow: 'cycle' | 'update' | null = null;
   if (trialEnd === 'now' && before.status === 'trialing') {
     after.trial_end = now;
-    after.status = 'active';
+    moveSubscription(after, 'active');
     after.billing_cycle_anchor = now;
     startPeriod(after, now);
     invoiceNow = 'cycle';
   } else if (typeof trialEnd === 'number') {
-    after.status = 'trialing';
+    moveSubscription(after, 'trialing');
     after.trial_start = before.status === 'trialing' ? before.trial_start : now;
     after.trial_end = trialEnd;
     after.billing_cycle_anchor = trialEnd;
@@ -227,7 +228,8 @@ export function updateSubscription(c: OpContext, before: Obj, params: Obj): Upda
       (paymentBehavior === 'error_if_incomplete' || paymentBehavior === 'pending_if_incomplete')
     )
       throw thrown(failure);
-    if (failure && after.collection_method === 'charge_automatically') after.status = 'past_due';
+    if (failure && after.collection_method === 'charge_automatically')
+      moveSubscription(after, 'past_due');
   }
   updated(c, before, after, removed);
   return { subscription: after, added };

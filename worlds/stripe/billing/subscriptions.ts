@@ -28,6 +28,7 @@ import {
   updateParams,
 } from './subscription-params.ts';
 import { updateSubscription, cancelSubscription } from './subscription-update.ts';
+import { moveSubscription } from './subscription-states.ts';
 
 const STATUSES = [
   'active',
@@ -157,7 +158,7 @@ export const subscriptionsOps = [
         throw invalidRequest('Only subscriptions that charge automatically can be resumed.');
       const now = nowSeconds(c.ctx);
       const after = structuredClone(before);
-      after.status = 'active';
+      moveSubscription(after, 'active');
       const raw = params.billing_cycle_anchor;
       const anchor = (raw && typeof raw === 'object' ? raw.type : raw) ?? 'now';
       if (anchor !== 'now' && anchor !== 'unchanged')
@@ -205,8 +206,8 @@ export const subscriptionsOps = [
           if (
             (params.payment_behavior ?? 'resume_on_payment_attempt') === 'resume_on_payment_success'
           )
-            after.status = 'paused';
-          else after.status = 'past_due';
+            moveSubscription(after, 'paused');
+          else moveSubscription(after, 'past_due');
         }
       }
       updated(c, before, after);
@@ -237,7 +238,7 @@ export const subscriptionsOps = [
       }
       const now = nowSeconds(c.ctx);
       const after = structuredClone(before);
-      after.status = 'paused';
+      moveSubscription(after, 'paused');
       // Credit for the rest of the period, when asked; billed now or left pending for the next invoice.
       const from = params.bill_for?.unused_time_from?.type;
       if (from && from !== 'none' && before.status !== 'trialing') {
