@@ -48,7 +48,8 @@ export function chargeOfInvoice(ctx: Ctx, invoice: Obj): Obj | undefined {
     const pi = record.payment?.payment_intent
       ? get(ctx, 'payment_intents', record.payment.payment_intent)
       : undefined;
-    const charge = pi?.latest_charge ? get(ctx, 'charges', pi.latest_charge) : undefined;
+    const charge =
+      typeof pi?.latest_charge === 'string' ? get(ctx, 'charges', pi.latest_charge) : undefined;
     if (charge?.status === 'succeeded') return charge;
   }
   return undefined;
