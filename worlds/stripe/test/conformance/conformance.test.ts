@@ -1,0 +1,118 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type StoryRecord, tellStory } from './story.ts';
+import { conformanceExceptions, ReplyValidator, type Violation } from './validate.ts';
+
+// Schema conformance: every success reply of a story that drives all 155 operations through the official SDK, and
+// every event the story caused (its envelope and its data.object), is validated against the response schemas read
+// from the SDK's own type declarations (declarations.ts). Differences documented in the `$conformance` section of
+// worlds/stripe/shape-exceptions.json are set aside; the rest fail with the object type, JSON pointer and what is
+// wrong. The shares of valid replies and events are ratcheted: they may only go up.
+
+/** The shares measured when the ratchet was last raised; raise them when the world conforms better. */
+const RATCHET = { replies: 0.688, events: 0.609 };
+
+/** Operations no success reply can come from in Stripe World, with the reason. */
+const NO_SUCCESS: Record<string, string> = {
+  PostSetupIntentsIntentVerifyMicrodeposits:
+    'verifies a bank account by microdeposits; the world saves cards only, so Stripe refuses it for every intent here',
+  PostPaymentIntentsIntentVerifyMicrodeposits:
+    'verifies a us_bank_account debit by microdeposits; the world takes card payments only',
+};
+
+interface Failure {
+  where: string;
+  violations: Violation[];
+}
+
+let record: StoryRecord;
+let validator: ReplyValidator;
+const replyFailures: Failure[] = [];
+const eventFailures: Failure[] = [];
+
+beforeAll(async () => {
+  record = await tellStory();
+  validator = new ReplyValidator();
+  for (const x of record.exchanges) {
+    if (x.status >= 300) continue;
+    const violations = validator.check(x.body);
+    if (violations.length) replyFailures.push({ where: `${x.method} ${x.path}`, violations });
+  }
+  for (const e of record.events) {
+    // The envelope is checked as Stripe.EventBase, whose data.object is open; the object is checked by its own type.
+    const violations = [...validator.check(e), ...validator.check(e.data.object)];
+    if (violations.length) eventFailures.push({ where: `${e.type} ${e.id}`, violations });
+  }
+}, 60_000);
+
+/** Violations grouped by object, pointer (array indices as `*`) and message, each with how often and where first. */
+function report(failures: Failure[]): string {
+  const groups = new Map<string, { n: number; first: string }>();
+  for (const f of failures)
+    for (const v of f.violations) {
+      const key = `${v.object} ${v.pointer.replace(/\/\d+(?=\/|$)/g, '/*')} ${v.message}`;
+      const g = groups.get(key);
+      if (g) g.n++;
+      else groups.set(key, { n: 1, first: f.where });
+    }
+  return [...groups]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([key, g]) => `  ${key}  (${g.n}×, first in ${g.first})`)
+    .join('\n');
+}
+
+const share = (valid: number, total: number) => Math.floor((valid / total) * 1000) / 1000;
+
+describe('schema conformance with the stripe SDK declarations', () => {
+  it('the story drives every operation, each to a success reply where the world has one', () => {
+    const driven = new Set(record.exchanges.map((x) => x.operation));
+    const succeeded = new Set(
+      record.exchanges.filter((x) => x.status < 300).map((x) => x.operation),
+    );
+    expect(record.operations).toHaveLength(155);
+    expect(record.operations.filter((o) => !driven.has(o))).toEqual([]);
+    expect(record.operations.filter((o) => !succeeded.has(o)).sort()).toEqual(
+      Object.keys(NO_SUCCESS).sort(),
+    );
+    // Only the requests the story meant to be refused were.
+    const refused = record.exchanges.filter((x) => x.status >= 300).map((x) => x.operation);
+    expect(refused.sort()).toEqual(Object.keys(NO_SUCCESS).sort());
+  });
+
+  it('success replies are valid against the declared schemas', () => {
+    const replies = record.exchanges.filter((x) => x.status < 300);
+    const failures = replyFailures;
+    const valid = share(replies.length - failures.length, replies.length);
+    expect(
+      valid,
+      `${failures.length} of ${replies.length} success replies differ from the stripe ${validator.sdkVersion} declarations (fix the world, or list the difference with a reason in the $conformance section of worlds/stripe/shape-exceptions.json):\n${report(failures)}`,
+    ).toBeGreaterThanOrEqual(RATCHET.replies);
+    expect(valid, `the valid share went up: raise RATCHET.replies to ${valid}`).toBe(
+      RATCHET.replies,
+    );
+  });
+
+  it("every event is a declared event type, and its data.object is valid against that object's schema", () => {
+    const failures = eventFailures;
+    expect(record.events.length).toBeGreaterThan(100);
+    const valid = share(record.events.length - failures.length, record.events.length);
+    expect(
+      valid,
+      `${failures.length} of ${record.events.length} events differ from the stripe ${validator.sdkVersion} declarations:\n${report(failures)}`,
+    ).toBeGreaterThanOrEqual(RATCHET.events);
+    expect(valid, `the valid share went up: raise RATCHET.events to ${valid}`).toBe(RATCHET.events);
+  });
+
+  it('every documented exception has a reason and is still needed', () => {
+    const exceptions = conformanceExceptions();
+    for (const [object, entries] of Object.entries(exceptions))
+      for (const [pointer, reason] of Object.entries(entries)) {
+        expect(pointer, `${object}: an exception's key is a JSON pointer`).toMatch(/^\//);
+        expect(reason.length, `${object} ${pointer} needs a reason`).toBeGreaterThan(20);
+      }
+    // Every reply and event was checked before the tests ran; an exception that covered nothing is stale.
+    const listed = Object.entries(exceptions).flatMap(([object, entries]) =>
+      Object.keys(entries).map((p) => `${object} ${p}`),
+    );
+    expect(listed.filter((l) => !validator.used.has(l))).toEqual([]);
+  });
+});

@@ -1,0 +1,216 @@
+/**
+ * Validates Stripe World's replies against the schemas declarations.ts reads from the SDK, with ajv. A reply is
+ * matched to its declaration by its `object` field (`customer` → `Stripe.Customer`, or `Stripe.DeletedCustomer` when
+ * it carries `deleted: true`); a list or search page is checked as the envelope Stripe sends, and each item by its own
+ * `object`. Every difference is reported as the object type, a JSON pointer into the reply and what is wrong, and
+ * the differences listed in the `$conformance` section of worlds/stripe/shape-exceptions.json are set aside.
+ */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { type Declared, stripeDeclarations } from './declarations.ts';
+
+/** One way a reply differs from Stripe's declaration. */
+export interface Violation {
+  /** The `object` of the reply (or list item) that differs: `invoice`. */
+  object: string;
+  /** Where, as a JSON pointer into that object: `/lines/total_count`. */
+  pointer: string;
+  /** What is wrong: `is not declared`, `must be equal to one of the allowed values (hosted)`. */
+  message: string;
+}
+
+const EXCEPTIONS = fileURLToPath(new URL('../../shape-exceptions.json', import.meta.url));
+
+/**
+ * The documented differences: `{ "<object>": { "<pointer>": "<reason>" } }`, where a pointer segment `*` stands for
+ * any array index or key.
+ */
+export function conformanceExceptions(): Record<string, Record<string, string>> {
+  const raw = JSON.parse(readFileSync(EXCEPTIONS, 'utf8')) as {
+    $conformance?: Record<string, Record<string, string> | string>;
+  };
+  const section = raw.$conformance ?? {};
+  return Object.fromEntries(
+    Object.entries(section).filter(([k, v]) => !k.startsWith('$') && typeof v === 'object'),
+  ) as Record<string, Record<string, string>>;
+}
+
+/** Whether an exception's pointer pattern covers a violation's pointer. */
+export function covers(pattern: string, pointer: string): boolean {
+  const p = pattern.split('/');
+  const q = pointer.split('/');
+  return p.length === q.length && p.every((seg, i) => seg === '*' || seg === q[i]);
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** A validator for Stripe World's replies; build one per test file (the SDK's declarations are parsed once). */
+export class ReplyValidator {
+  readonly #ajv = new Ajv({ allErrors: true, strict: false, inlineRefs: false, verbose: true });
+  #loaded = false;
+  readonly #compiled = new Map<string, ValidateFunction>();
+  readonly #declarations = stripeDeclarations();
+  readonly #exceptions = conformanceExceptions();
+  /** Exceptions that covered at least one violation, as `object pointer`. */
+  readonly used = new Set<string>();
+
+  /** The SDK version whose declarations are checked. */
+  get sdkVersion(): string {
+    return this.#declarations.version;
+  }
+
+  /** The event types the SDK declares. */
+  get eventTypes(): string[] {
+    return this.#declarations.eventTypes;
+  }
+
+  /** Every difference between a reply body and Stripe's declaration of it, the documented exceptions left out. */
+  check(body: unknown): Violation[] {
+    return this.checkAll(body).filter((v) => !this.#excepted(v));
+  }
+
+  /** Every difference, the documented exceptions included. */
+  checkAll(body: unknown): Violation[] {
+    if (!isObject(body) || typeof body.object !== 'string')
+      return [{ object: '(none)', pointer: '', message: 'has no `object` field' }];
+    if (body.object === 'list' || body.object === 'search_result') return this.#page(body);
+    return this.#one(body);
+  }
+
+  #excepted(v: Violation): boolean {
+    for (const [pattern] of Object.entries(this.#exceptions[v.object] ?? {})) {
+      if (covers(pattern, v.pointer)) {
+        this.used.add(`${v.object} ${pattern}`);
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** A list or search page: the envelope the SDK declares, then each item by its own declaration. */
+  #page(body: Record<string, unknown>): Violation[] {
+    const kind = body.object as string;
+    const keys =
+      kind === 'list'
+        ? { object: 'string', data: 'array', has_more: 'boolean', url: 'string' }
+        : {
+            object: 'string',
+            data: 'array',
+            has_more: 'boolean',
+            url: 'string',
+            next_page: 'string|null',
+          };
+    const out: Violation[] = [];
+    for (const [k, type] of Object.entries(keys)) {
+      const v = body[k];
+      const actual = v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v;
+      if (!(k in body)) out.push({ object: kind, pointer: `/${k}`, message: 'is missing' });
+      else if (!type.split('|').includes(actual))
+        out.push({ object: kind, pointer: `/${k}`, message: `must be ${type}, is ${actual}` });
+    }
+    for (const k of Object.keys(body)) {
+      if (k in keys) continue;
+      if (kind === 'search_result' && k === 'total_count') continue; // declared, present on request
+      out.push({ object: kind, pointer: `/${k}`, message: 'is not declared' });
+    }
+    if (Array.isArray(body.data)) for (const item of body.data) out.push(...this.checkAll(item));
+    return out;
+  }
+
+  #one(body: Record<string, unknown>): Violation[] {
+    const object = body.object as string;
+    const declared = this.#declarations.declared(object);
+    if (!declared.length)
+      return [
+        { object, pointer: '/object', message: `"${object}" is no object type the SDK declares` },
+      ];
+    const wantDeleted = body.deleted === true;
+    const candidates = declared.filter((d) => d.deleted === wantDeleted);
+    let best: Violation[] | undefined;
+    for (const d of candidates.length ? candidates : declared) {
+      const validate = this.#validator(d);
+      if (validate(body)) return [];
+      const found = (validate.errors ?? []).flatMap((e) => describe(object, e));
+      if (!best || found.length < best.length) best = found;
+    }
+    return dedupe(best ?? []);
+  }
+
+  #validator(d: Declared): ValidateFunction {
+    if (!this.#loaded) {
+      // Every declared object converted, then one schema holding all the definitions: ajv compiles each
+      // definition once, however many replies reach it (an invoice's customer, a charge's customer …).
+      for (const object of this.#declarations.objects)
+        for (const c of this.#declarations.declared(object)) this.#declarations.refOf(c);
+      this.#ajv.addSchema({ $id: 'stripe', $defs: this.#declarations.defs });
+      this.#loaded = true;
+    }
+    const known = this.#compiled.get(d.name);
+    if (known) return known;
+    const validate = this.#ajv.getSchema(`stripe${this.#declarations.refOf(d)}`);
+    if (!validate) throw new Error(`ajv has no schema for ${d.name}`);
+    this.#compiled.set(d.name, validate);
+    return validate;
+  }
+}
+
+/** An ajv error as a violation. A union's alternatives are reduced to the one message that says what was expected. */
+function describe(object: string, e: ErrorObject): Violation[] {
+  const at = e.instancePath;
+  switch (e.keyword) {
+    case 'additionalProperties':
+      return [
+        {
+          object,
+          pointer: `${at}/${(e.params as { additionalProperty: string }).additionalProperty}`,
+          message: 'is not declared',
+        },
+      ];
+    case 'required':
+      return [
+        {
+          object,
+          pointer: `${at}/${(e.params as { missingProperty: string }).missingProperty}`,
+          message: 'is missing',
+        },
+      ];
+    case 'enum': {
+      const allowed = (e.params as { allowedValues: unknown[] }).allowedValues;
+      const listed =
+        allowed.length > 12
+          ? `one of the ${allowed.length} declared values`
+          : JSON.stringify(allowed);
+      return [{ object, pointer: at, message: `is ${JSON.stringify(e.data)}, not ${listed}` }];
+    }
+    case 'false schema':
+      return [{ object, pointer: at, message: 'must be absent' }];
+    case 'anyOf':
+      return [{ object, pointer: at, message: 'matches none of the declared types' }];
+    default:
+      return [{ object, pointer: at, message: e.message ?? e.keyword }];
+  }
+}
+
+/**
+ * Inside a union (`null | Stripe.Discount`, `string | Stripe.Customer`) ajv reports each alternative's errors and then
+ * that none matched; keep the alternatives' specific errors and drop the summary where there are any, and drop the
+ * errors of the `type` checks that only say it was not the other alternative.
+ */
+function dedupe(found: Violation[]): Violation[] {
+  const specific = found.filter(
+    (v) =>
+      v.message !== 'matches none of the declared types' &&
+      !/^must be (null|string)$/.test(v.message),
+  );
+  const out = new Map<string, Violation>();
+  for (const v of specific) out.set(`${v.pointer} ${v.message}`, v);
+  for (const v of found)
+    if (
+      v.message === 'matches none of the declared types' &&
+      ![...out.values()].some((o) => o.pointer.startsWith(v.pointer))
+    )
+      out.set(`${v.pointer} ${v.message}`, v);
+  return [...out.values()];
+}
