@@ -277,8 +277,8 @@ export function decimalAmount(unit: string, quantity: number): number {
 /**
  * Change an invoice item (pending, or on a draft) by update parameters: `amount`, a price (`pricing[price]`, `price`,
  * `price_data`), `unit_amount_decimal`, `quantity`, `description`, `discountable`, `period`, `metadata`. Stores it
- * (`invoiceitem.updated` when something changed) and rewrites its line; the invoice's totals are the caller's to
- * refresh (refreshInvoice), with the event it owes.
+ * and rewrites its line (no event: Stripe has none for an updated invoice item); the invoice's totals are the
+ * caller's to refresh (refreshInvoice), with the event it owes.
  */
 export function updateInvoiceItem(
   c: OpContext,
@@ -334,7 +334,6 @@ export function updateInvoiceItem(
   const changed = changedAttributes(before, after);
   if (Object.keys(changed).length === 0) return before;
   put(ctx, 'invoiceitems', after);
-  emit(c, 'invoiceitem.updated', after, changed);
   const line = lineOfItem(ctx, after);
   if (line) put(ctx, 'invoice_line_items', lineForItem(ctx, after, after.invoice, line.id));
   return after;
@@ -931,10 +930,9 @@ function applyCustomerBalance(c: OpContext, invoice: Obj, customer: Obj): void {
     metadata: {},
     type: 'applied_to_invoice',
   };
-  const txnJson = putJson(ctx, 'customer_balance_transactions', txn);
+  putJson(ctx, 'customer_balance_transactions', txn);
   const after = { ...customer, balance: end, currency: customer.currency ?? invoice.currency };
   const afterJson = putJson(ctx, 'customers', after);
-  emitStored(c, 'customer_balance_transaction.created', txn, txnJson);
   emitStored(c, 'customer.updated', after, afterJson, changedAttributes(customer, after));
 }
 
@@ -1236,7 +1234,6 @@ function restoreBalance(c: OpContext, invoice: Obj): void {
   put(c.ctx, 'customer_balance_transactions', txn);
   const after = { ...customer, balance: end };
   put(c.ctx, 'customers', after);
-  emit(c, 'customer_balance_transaction.created', txn);
   emit(c, 'customer.updated', after, changedAttributes(customer, after));
 }
 

@@ -499,7 +499,7 @@ function createSubscription(c: OpContext, params: Obj): Obj {
     cancel_at: null,
     cancel_at_period_end: false,
     canceled_at: null,
-    cancellation_details: { comment: null, feedback: null, reason: null },
+    cancellation_details: { comment: null, feedback: null, feedback_option: null, reason: null },
     collection_method: collection,
     created: now,
     currency: prices[0].currency,
@@ -545,6 +545,7 @@ function createSubscription(c: OpContext, params: Obj): Obj {
     trial_end: trial,
     trial_settings: {
       end_behavior: {
+        billing_cycle_anchor: null,
         missing_payment_method:
           params.trial_settings?.end_behavior?.missing_payment_method ?? 'create_invoice',
       },
@@ -759,6 +760,7 @@ export function updateSubscription(c: OpContext, before: Obj, params: Obj): Upda
   if (params.trial_settings)
     after.trial_settings = {
       end_behavior: {
+        billing_cycle_anchor: after.trial_settings?.end_behavior?.billing_cycle_anchor ?? null,
         missing_payment_method: params.trial_settings.end_behavior.missing_payment_method,
       },
     };

@@ -9,7 +9,7 @@ import { conformanceExceptions, ReplyValidator, type Violation } from './validat
 // wrong. The shares of valid replies and events are ratcheted: they may only go up.
 
 /** The shares measured when the ratchet was last raised; raise them when the world conforms better. */
-const RATCHET = { replies: 0.688, events: 0.609 };
+const RATCHET = { replies: 1, events: 1 };
 
 /** Operations no success reply can come from in Stripe World, with the reason. */
 const NO_SUCCESS: Record<string, string> = {

@@ -132,10 +132,10 @@ export class ReplyValidator {
     for (const d of candidates.length ? candidates : declared) {
       const validate = this.#validator(d);
       if (validate(body)) return [];
-      const found = (validate.errors ?? []).flatMap((e) => describe(object, e));
+      const found = dedupe(validate.errors ?? [], object);
       if (!best || found.length < best.length) best = found;
     }
-    return dedupe(best ?? []);
+    return best ?? [];
   }
 
   #validator(d: Declared): ValidateFunction {
@@ -195,22 +195,23 @@ function describe(object: string, e: ErrorObject): Violation[] {
 
 /**
  * Inside a union (`null | Stripe.Discount`, `string | Stripe.Customer`) ajv reports each alternative's errors and then
- * that none matched; keep the alternatives' specific errors and drop the summary where there are any, and drop the
- * errors of the `type` checks that only say it was not the other alternative.
+ * that none matched. The `type` errors of the alternatives only say the value was not that alternative: drop them,
+ * keep what the object alternative found wrong inside the value, and keep the summary only where nothing else says
+ * what is wrong there.
  */
-function dedupe(found: Violation[]): Violation[] {
-  const specific = found.filter(
-    (v) =>
-      v.message !== 'matches none of the declared types' &&
-      !/^must be (null|string)$/.test(v.message),
-  );
+function dedupe(errors: ErrorObject[], object: string): Violation[] {
+  const kept = errors.filter((e) => !(e.keyword === 'type' && e.schemaPath.includes('/anyOf/')));
   const out = new Map<string, Violation>();
-  for (const v of specific) out.set(`${v.pointer} ${v.message}`, v);
-  for (const v of found)
-    if (
-      v.message === 'matches none of the declared types' &&
-      ![...out.values()].some((o) => o.pointer.startsWith(v.pointer))
-    )
-      out.set(`${v.pointer} ${v.message}`, v);
+  for (const e of kept) {
+    if (e.keyword === 'anyOf') continue;
+    for (const v of describe(object, e)) out.set(`${v.pointer} ${v.message}`, v);
+  }
+  for (const e of kept) {
+    if (e.keyword !== 'anyOf') continue;
+    const inside = [...out.values()].some(
+      (v) => v.pointer === e.instancePath || v.pointer.startsWith(`${e.instancePath}/`),
+    );
+    if (!inside) for (const v of describe(object, e)) out.set(`${v.pointer} ${v.message}`, v);
+  }
   return [...out.values()];
 }
