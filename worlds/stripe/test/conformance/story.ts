@@ -1,9 +1,10 @@
 /**
  * One story, told through the official `stripe` SDK, that drives every operation of reference/operations.json at
  * least once: a catalog, customers with balances and discounts, cards set up and charged, refunds and disputes,
- * payouts, invoices from draft to paid, subscriptions through their life, credit notes, payment links and Checkout.
- * Every request the SDK sends is recorded with the reply it got, and at the end every event the story caused is read
- * back through the events list. conformance.test.ts validates the replies against Stripe's declared schemas.
+ * payouts, invoices from draft to paid, subscriptions through their life, credit notes, payment links and Checkout;
+ * then the states that first pass does not reach (3D Secure, declines, trials and renewals on the world clock …).
+ * Every request the SDK sends is recorded with the reply it got, and every event the story caused is read back
+ * through the events list. conformance.test.ts validates the replies against Stripe's declared schemas.
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -79,10 +80,15 @@ export async function tellStory(seed = 35): Promise<StoryRecord> {
     },
   } as unknown as Instance;
   const s = sdkFor(recording);
-  await drive(s, inst);
-  const events: Stripe.Event[] = [];
-  for await (const e of s.events.list({ limit: 100 })) events.push(e);
-  return { exchanges, events, operations: routes().map((r) => r.id) };
+  // Stripe lists the last 30 days of events: read them before the story moves the clock past that, and at the end.
+  const events = new Map<string, Stripe.Event>();
+  const readEvents = async () => {
+    for await (const e of s.events.list({ limit: 100 })) events.set(e.id, e);
+  };
+  await drive(s, inst, readEvents);
+  await readEvents();
+  const byTime = [...events.values()].sort((a, b) => a.created - b.created);
+  return { exchanges, events: byTime, operations: routes().map((r) => r.id) };
 }
 
 /** A request that must fail (only where Stripe World has no way to succeed). */
@@ -94,7 +100,7 @@ async function refused(p: Promise<unknown>): Promise<void> {
   if (!failed) throw new Error('the story expected this request to be refused');
 }
 
-async function drive(s: Stripe, inst: Instance): Promise<void> {
+async function drive(s: Stripe, inst: Instance, readEvents: () => Promise<void>): Promise<void> {
   // The account.
   const account = await s.accounts.retrieveCurrent();
   await s.accounts.retrieve(account.id);
@@ -484,7 +490,216 @@ async function drive(s: Stripe, inst: Instance): Promise<void> {
   await s.checkout.sessions.expire(subCs.id);
   await s.checkout.sessions.list({ limit: 5 });
 
+  await states(s, inst, readEvents, { customer: ada.id, monthly: monthly.id, oneOff: oneOff.id });
+
   // Events.
   const recent = await s.events.list({ limit: 3 });
   await s.events.retrieve(recent.data[0].id);
+}
+
+/** A declined card's error, which the story reads back from the object it left behind. */
+async function declined(p: Promise<unknown>): Promise<void> {
+  const status = await p.then(
+    () => 200,
+    (e: { statusCode?: number }) => e.statusCode,
+  );
+  if (status !== 402) throw new Error(`the story expected a card decline (402), got ${status}`);
+}
+
+/**
+ * The objects in the states the first pass does not reach: 3D Secure, declines and failures, trials and renewals on
+ * the world clock, tiered prices, discounts and taxes on invoices, expanded references, search totals, and Checkout
+ * in its other modes.
+ */
+async function states(
+  s: Stripe,
+  inst: Instance,
+  readEvents: () => Promise<void>,
+  ids: { customer: string; monthly: string; oneOff: string },
+): Promise<void> {
+  // 3D Secure: a payment waiting for the challenge, then passing it; a setup intent waiting too.
+  const challenged = await s.paymentIntents.create({
+    amount: 1800,
+    currency: 'usd',
+    confirm: true,
+    payment_method: 'pm_card_authenticationRequired',
+  });
+  await s.rawRequest('POST', `/v1/test_helpers/authenticate/${challenged.id}`, {
+    outcome: 'succeed',
+  });
+  await s.paymentIntents.retrieve(challenged.id, { expand: ['latest_charge.balance_transaction'] });
+  await s.paymentIntents.create({
+    amount: 3000,
+    currency: 'usd',
+    confirm: true,
+    payment_method: 'pm_card_threeDSecure2Required',
+    return_url: 'https://example.com/back',
+  });
+
+  // Declines leave their error on the intent; a failed refund and a risky charge.
+  const failing = await s.paymentIntents.create({ amount: 900, currency: 'usd' });
+  await declined(
+    s.paymentIntents.confirm(failing.id, { payment_method: 'pm_card_chargeDeclined' }),
+  );
+  await s.paymentIntents.retrieve(failing.id);
+  const badSetup = await s.setupIntents.create({});
+  await declined(s.setupIntents.confirm(badSetup.id, { payment_method: 'pm_card_chargeDeclined' }));
+  await s.setupIntents.retrieve(badSetup.id);
+  const refundable = await s.paymentIntents.create({
+    amount: 1500,
+    currency: 'usd',
+    confirm: true,
+    payment_method: 'pm_card_refundFail',
+  });
+  const failed = await s.refunds.create({ payment_intent: refundable.id });
+  inst.clock.advance(60_000);
+  await s.refunds.retrieve(failed.id);
+  await s.paymentIntents.create({
+    amount: 1100,
+    currency: 'usd',
+    confirm: true,
+    payment_method: 'pm_card_riskLevelElevated',
+  });
+  const inquiry = await s.paymentIntents.create({
+    amount: 2200,
+    currency: 'usd',
+    confirm: true,
+    payment_method: 'pm_card_createDisputeInquiry',
+  });
+  const [question] = (await s.disputes.list({ payment_intent: inquiry.id })).data;
+  await s.disputes.update(question.id, { evidence: { uncategorized_text: 'winning_evidence' } });
+
+  // Tiered and transformed prices, a repeating coupon, a promotion code with restrictions.
+  const seats = await s.products.create({ name: 'Seats', tax_code: 'txcd_10103001' });
+  const tiered = await s.prices.create({
+    product: seats.id,
+    currency: 'usd',
+    recurring: { interval: 'month' },
+    billing_scheme: 'tiered',
+    tiers_mode: 'graduated',
+    tiers: [
+      { up_to: 5, unit_amount: 1000 },
+      { up_to: 'inf', unit_amount: 800 },
+    ],
+  });
+  await s.prices.create({
+    product: seats.id,
+    currency: 'usd',
+    unit_amount: 100,
+    transform_quantity: { divide_by: 10, round: 'up' },
+  });
+  const onlySeats = await s.coupons.create({
+    percent_off: 20,
+    duration: 'repeating',
+    duration_in_months: 3,
+  });
+  await s.promotionCodes.create({
+    promotion: { type: 'coupon', coupon: onlySeats.id },
+    restrictions: { minimum_amount: 1000, minimum_amount_currency: 'usd' },
+    max_redemptions: 10,
+  });
+
+  // A trial that ends and renews on the world clock, a subscription set to cancel at its period's end, and one whose
+  // card fails at renewal.
+  const lin = await s.customers.create({ name: 'Lin', email: 'lin@example.com' });
+  await s.paymentMethods.attach('pm_card_visa', { customer: lin.id });
+  await s.customers.update(lin.id, {
+    invoice_settings: {
+      default_payment_method: (await s.customers.listPaymentMethods(lin.id)).data[0].id,
+    },
+  });
+  const trial = await s.subscriptions.create({
+    customer: lin.id,
+    items: [{ price: tiered.id, quantity: 7 }],
+    trial_period_days: 7,
+    trial_settings: { end_behavior: { missing_payment_method: 'cancel' } },
+    expand: ['latest_invoice'],
+  });
+  const leaving = await s.subscriptions.create({
+    customer: lin.id,
+    items: [{ price: ids.monthly }],
+    cancel_at_period_end: true,
+  });
+  const kim = await s.customers.create({ name: 'Kim' });
+  await s.paymentMethods.attach('pm_card_chargeCustomerFail', { customer: kim.id });
+  const doomed = await s.subscriptions.create({
+    customer: kim.id,
+    items: [{ price: ids.monthly }],
+    default_payment_method: (await s.customers.listPaymentMethods(kim.id)).data[0].id,
+    payment_behavior: 'allow_incomplete',
+  });
+  await readEvents();
+  inst.clock.advance(35 * DAY_MS);
+  await s.subscriptions.retrieve(trial.id, {
+    expand: ['latest_invoice', 'default_payment_method'],
+  });
+  await s.subscriptions.retrieve(leaving.id);
+  await s.subscriptions.retrieve(doomed.id, { expand: ['customer'] });
+  await s.invoices.list({ customer: kim.id, expand: ['data.customer'] });
+  await s.subscriptions.update(trial.id, {
+    cancellation_details: { comment: 'moving', feedback: 'switched_service' },
+    cancel_at_period_end: true,
+  });
+
+  // An invoice under the customer's discount, paid, then credited with a refund and out of band.
+  const mo = await s.customers.create({
+    name: 'Mo',
+    coupon: onlySeats.id,
+  } as Stripe.CustomerCreateParams);
+  const discounted = await s.invoices.create({ customer: mo.id, expand: ['customer'] });
+  await s.invoiceItems.create({
+    customer: mo.id,
+    invoice: discounted.id,
+    pricing: { price: ids.oneOff },
+  });
+  await s.invoiceItems.create({
+    customer: mo.id,
+    invoice: discounted.id,
+    amount: 700,
+    currency: 'usd',
+  });
+  const paid = await s.invoices.pay((await s.invoices.finalizeInvoice(discounted.id)).id, {
+    payment_method: 'pm_card_visa',
+    expand: ['payments.data.payment.payment_intent'],
+  });
+  await s.creditNotes.create({
+    invoice: paid.id,
+    amount: 500,
+    refund_amount: 300,
+    credit_amount: 200,
+  });
+  await s.creditNotes.create({ invoice: paid.id, amount: 100, out_of_band_amount: 100 });
+  await s.invoices.retrieve(paid.id);
+
+  // Search totals, expanded references on lists.
+  await s.customers.search({ query: 'name~"Lov"', expand: ['total_count'] });
+  await s.charges.list({ limit: 3, expand: ['data.balance_transaction', 'data.customer'] });
+  await s.subscriptions.list({ status: 'all', limit: 5 });
+  await s.products.retrieve(seats.id);
+
+  // Checkout in setup and subscription mode, and a payment link bought through its page.
+  const setup = await s.checkout.sessions.create({
+    mode: 'setup',
+    currency: 'usd',
+    success_url: 'https://shop.example.com/ok',
+  });
+  await s.rawRequest('POST', `/v1/test_helpers/checkout/sessions/${setup.id}/complete`, {});
+  const signup = await s.checkout.sessions.create({
+    mode: 'subscription',
+    success_url: 'https://shop.example.com/ok',
+    line_items: [{ price: ids.monthly, quantity: 1 }],
+    subscription_data: { metadata: { plan: 'pro' } },
+  });
+  await s.rawRequest('POST', `/v1/test_helpers/checkout/sessions/${signup.id}/complete`, {
+    payment_method: 'pm_card_visa',
+    customer_details: { email: 'new@example.com', name: 'New Buyer' },
+  });
+  await s.checkout.sessions.retrieve(signup.id, { expand: ['subscription', 'line_items'] });
+  const link = await s.paymentLinks.create({
+    line_items: [{ price: ids.oneOff, quantity: 1 }],
+    after_completion: { type: 'redirect', redirect: { url: 'https://shop.example.com/thanks' } },
+  });
+  await s.rawRequest('POST', `/v1/test_helpers/payment_links/${link.id}/complete`, {
+    payment_method: 'pm_card_visa',
+  });
 }

@@ -143,7 +143,7 @@ export class ReplyValidator {
       const found = dedupe(validate.errors ?? [], object);
       if (!best || found.length < best.length) best = found;
     }
-    return best ?? [];
+    return (best ?? []).map((v) => innermost(body, v));
   }
 
   #validator(d: Declared): ValidateFunction {
@@ -163,6 +163,28 @@ export class ReplyValidator {
     return validate;
   }
 }
+
+/**
+ * A violation restated against the innermost object (an expanded reference, an embedded one) that holds it: a
+ * subscription's `/latest_invoice/lines/total_count` is an invoice's `/lines/total_count`, so a documented exception
+ * covers an object wherever it appears.
+ */
+function innermost(body: Record<string, unknown>, v: Violation): Violation {
+  const segments = v.pointer.split('/').slice(1);
+  let node: unknown = body;
+  let owner = { object: v.object, at: 0 };
+  // The last segment is the member itself: a missing one is not there, an undeclared one is not the owner.
+  for (let i = 0; i < segments.length - 1; i++) {
+    if (!isObject(node) && !Array.isArray(node)) break;
+    node = (node as Record<string, unknown>)[segments[i].replace(/~1/g, '/').replace(/~0/g, '~')];
+    if (isObject(node) && typeof node.object === 'string' && !PAGES.has(node.object))
+      owner = { object: node.object, at: i + 1 };
+  }
+  if (owner.at === 0) return v;
+  return { ...v, object: owner.object, pointer: `/${segments.slice(owner.at).join('/')}` };
+}
+
+const PAGES = new Set(['list', 'search_result']);
 
 /** An ajv error as a violation. A union's alternatives are reduced to the one message that says what was expected. */
 function describe(object: string, e: ErrorObject): Violation[] {
