@@ -3,7 +3,7 @@ import { type StoryRecord, tellStory } from './story.ts';
 import { conformanceExceptions, ReplyValidator, type Violation } from './validate.ts';
 
 // Schema conformance: every success reply of a story that drives all 155 operations through the official SDK, and
-// every event the story caused (its envelope and its data.object), is validated against the response schemas read
+// every event the story caused (its envelope, data.object and previous_attributes), is validated against the response schemas read
 // from the SDK's own type declarations (declarations.ts). Differences documented in the `$conformance` section of
 // worlds/stripe/shape-exceptions.json are set aside; the rest fail with the object type, JSON pointer and what is
 // wrong. The shares of valid replies and events are ratcheted: they may only go up.
@@ -39,7 +39,12 @@ beforeAll(async () => {
   }
   for (const e of record.events) {
     // The envelope is checked as Stripe.EventBase, whose data.object is open; the object is checked by its own type.
-    const violations = [...validator.check(e), ...validator.check(e.data.object)];
+    const object = e.data.object as { object: string };
+    const violations = [
+      ...validator.check(e),
+      ...validator.check(object),
+      ...validator.checkPrevious(object.object, e.data.previous_attributes ?? {}),
+    ];
     if (violations.length) eventFailures.push({ where: `${e.type} ${e.id}`, violations });
   }
 }, 60_000);
@@ -169,6 +174,20 @@ describe('the validator', () => {
     expect(validator.check({ id: 'cus_1', object: 'customer', deleted: true, name: 'x' })).toEqual([
       { object: 'customer', pointer: '/name', message: 'is not declared' },
     ]);
+  });
+
+  it("checks an event's previous_attributes as the object's members", () => {
+    expect(
+      validator.checkPrevious('customer', { balance: 0, description: null, email: null }),
+    ).toEqual([]);
+    expect(
+      validator.checkPrevious('customer', { balance: 'none', plan: 'pro', name: undefined }),
+    ).toEqual(
+      expect.arrayContaining([
+        { object: 'customer', pointer: '/previous_attributes/balance', message: 'must be number' },
+        { object: 'customer', pointer: '/previous_attributes/plan', message: 'is not declared' },
+      ]),
+    );
   });
 
   it('checks a list envelope and each item, and an object type the SDK does not have', () => {

@@ -38,8 +38,6 @@ export interface Declared {
 export interface StripeDeclarations {
   /** The SDK's version, read from its package.json. */
   version: string;
-  /** The event types the SDK knows (`Stripe.Event.Type`). */
-  eventTypes: string[];
   /** The interfaces declaring `object` (empty for a value the SDK does not declare). */
   declared(object: string): Declared[];
   /** The `$ref` of a declared interface's schema, converting it (and what it references) on first use. */
@@ -79,7 +77,6 @@ function build(): StripeDeclarations {
   const converter = new Converter(checker, join(root, 'esm'));
 
   const byObject = new Map<string, (Declared & { type: ts.Type })[]>();
-  let eventTypes: string[] = [];
   for (const file of program.getSourceFiles()) {
     const fileName = file.fileName;
     if (!fileName.startsWith(resources) || fileName.startsWith(v2)) continue;
@@ -88,10 +85,6 @@ function build(): StripeDeclarations {
     for (const exported of checker.getExportsOfModule(moduleSymbol)) {
       const symbol =
         exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported;
-      if (symbol.getName() === 'Event' && symbol.flags & ts.SymbolFlags.Namespace) {
-        const alias = checker.getExportsOfModule(symbol).find((s) => s.getName() === 'Type');
-        if (alias) eventTypes = stringLiterals(checker.getDeclaredTypeOfSymbol(alias));
-      }
       if (!(symbol.flags & ts.SymbolFlags.Interface)) continue;
       const type = checker.getDeclaredTypeOfSymbol(symbol);
       if ((type as ts.InterfaceType).typeParameters?.length) continue;
@@ -115,7 +108,6 @@ function build(): StripeDeclarations {
   }
   return {
     version,
-    eventTypes,
     declared: (object) =>
       (byObject.get(object) ?? []).map(({ name, deleted }) => ({ name, deleted })),
     refOf(declared) {

@@ -2,7 +2,7 @@
  * Validates Stripe World's replies against the schemas declarations.ts reads from the SDK, with ajv. A reply is
  * matched to its declaration by its `object` field (`customer` → `Stripe.Customer`, or `Stripe.DeletedCustomer` when
  * it carries `deleted: true`); a list or search page is checked as the envelope Stripe sends, and each item by its own
- * `object`. Every difference is reported as the object type, a JSON pointer into the reply and what is wrong, and
+ * `object`; an event's `previous_attributes` are checked as members of its object. Every difference is reported as the object type, a JSON pointer into the reply and what is wrong, and
  * the differences listed in the `$conformance` section of worlds/stripe/shape-exceptions.json are set aside.
  */
 import { readFileSync } from 'node:fs';
@@ -69,11 +69,6 @@ export class ReplyValidator {
     return this.#declarations.version;
   }
 
-  /** The event types the SDK declares. */
-  get eventTypes(): string[] {
-    return this.#declarations.eventTypes;
-  }
-
   /** Every difference between a reply body and Stripe's declaration of it, the documented exceptions left out. */
   check(body: unknown): Violation[] {
     return this.checkAll(body).filter((v) => !this.#excepted(v));
@@ -85,6 +80,38 @@ export class ReplyValidator {
       return [{ object: '(none)', pointer: '', message: 'has no `object` field' }];
     if (body.object === 'list' || body.object === 'search_result') return this.#page(body);
     return this.#one(body);
+  }
+
+  /**
+   * An event's `previous_attributes` against its object's declaration, as the SDK types them (`Partial<Stripe.X>`):
+   * every key a declared member, every value of that member's type. A null for a member the object may leave out
+   * (`refund.failure_reason`) says it was not there before, as Stripe writes it.
+   */
+  checkPrevious(object: string, previous: Record<string, unknown>): Violation[] {
+    const [declared] = this.#declarations.declared(object).filter((d) => !d.deleted);
+    if (!declared) return [];
+    this.#validator(declared);
+    const schema = this.#declarations.defs[declared.name] as {
+      properties?: Record<string, unknown>;
+      required?: string[];
+    };
+    const out: Violation[] = [];
+    for (const [key, value] of Object.entries(previous)) {
+      const pointer = `/previous_attributes/${key}`;
+      if (!Object.hasOwn(schema.properties ?? {}, key)) {
+        out.push({ object, pointer, message: 'is not declared' });
+        continue;
+      }
+      if (value === null && !schema.required?.includes(key)) continue;
+      const validate = this.#ajv.getSchema(`stripe#/$defs/${declared.name}/properties/${key}`);
+      if (validate && !validate(value))
+        for (const v of dedupe(validate.errors ?? [], object))
+          out.push({ ...v, pointer: `${pointer}${v.pointer}` });
+    }
+    // An exception names the member as it is on the object.
+    return out.filter(
+      (v) => !this.#excepted({ ...v, pointer: v.pointer.slice('/previous_attributes'.length) }),
+    );
   }
 
   #excepted(v: Violation): boolean {
