@@ -16,8 +16,8 @@
  * - Each named interface is one `$defs` entry, so recursive types (an invoice's customer's invoice settings …) are
  *   referenced, not expanded.
  *
- * The declarations are parsed once per process (about three seconds: the package holds 6 MB of them); each
- * interface is converted the first time a reply needs it.
+ * The declarations are parsed once per process (about three seconds: the package holds 6 MB of them); an interface
+ * is converted on first use (validate.ts converts them all once, for one ajv schema).
  */
 import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -106,6 +106,10 @@ function build(): StripeDeclarations {
       byObject.set(literals[0], list);
     }
   }
+  if (byObject.size === 0)
+    throw new Error(
+      `no resource interfaces found in ${join(root, 'esm')}: the stripe package's layout changed; point declarations.ts at its new .d.ts entry`,
+    );
   return {
     version,
     declared: (object) =>
@@ -158,7 +162,7 @@ class Converter {
     if (name.includes('__type') || name.includes('__object')) name = `${file}.anonymous`;
     name = name.replace(/[^\w.-]+/g, '_'); // a `$ref` pointer needs no escaping then
     let unique = name;
-    for (let i = 2; this.#taken.has(unique); i++) unique = `${name}#${i}`;
+    for (let i = 2; this.#taken.has(unique); i++) unique = `${name}__${i}`;
     this.#taken.add(unique);
     this.#names.set(type, unique);
     return unique;
@@ -190,13 +194,11 @@ class Converter {
     if (f & ts.TypeFlags.BigInt) return { type: ['integer', 'string'] }; // v2's int64, sent as a string
     if (type.aliasSymbol?.getName() === 'Decimal') return { type: 'string' };
     if (isOtherString(type)) return { type: 'string' };
-    const symbolName = type.getSymbol()?.getName();
     if (this.checker.isArrayType(type) || this.checker.isTupleType(type)) {
       const [item] = this.checker.getTypeArguments(type as ts.TypeReference);
       return { type: 'array', items: item ? this.convert(item) : true };
     }
-    if (symbolName === 'ApiList' || symbolName === 'ApiSearchResult')
-      return { $ref: this.refFor(type) };
+    // Interfaces, ApiList<T> and other instantiations, intersections: one definition each.
     if (f & ts.TypeFlags.Object || type.isIntersection()) return { $ref: this.refFor(type) };
     throw new Error(
       `declarations.ts cannot convert the SDK type ${this.checker.typeToString(type)}; add a case for it to Converter.convert`,
@@ -208,7 +210,7 @@ class Converter {
     const rest: JsonSchema[] = [];
     for (const m of members) {
       if (m.flags & ts.TypeFlags.Undefined) continue; // an optional member's `| undefined`
-      if (m.aliasSymbol?.getName() !== 'Decimal' && isOtherString(m)) continue; // enums are closed (module header)
+      if (isOtherString(m)) continue; // enums are closed (module header)
       if (m.isStringLiteral() || m.isNumberLiteral()) literals.push(m.value as string | number);
       else if (m.flags & ts.TypeFlags.BooleanLiteral)
         literals.push(this.checker.typeToString(m) === 'true');
