@@ -3,10 +3,10 @@ import { type StoryRecord, tellStory } from './story.ts';
 import { conformanceExceptions, ReplyValidator, type Violation } from './validate.ts';
 
 // Schema conformance: every success reply of a story that drives all 155 operations through the official SDK, and
-// every event the story caused (its envelope, data.object and previous_attributes), is validated against the response schemas read
-// from the SDK's own type declarations (declarations.ts). Differences documented in the `$conformance` section of
-// worlds/stripe/shape-exceptions.json are set aside; the rest fail with the object type, JSON pointer and what is
-// wrong. The shares of valid replies and events are ratcheted: they may only go up.
+// every event the story caused (its envelope, data.object and previous_attributes), is validated against the
+// response schemas read from the SDK's own type declarations (declarations.ts). Differences documented in the
+// `$conformance` section of worlds/stripe/shape-exceptions.json are set aside; the rest fail with the object type,
+// JSON pointer and what is wrong. The shares of valid replies and events are ratcheted: they may only go up.
 
 /** The shares measured when the ratchet was last raised; raise them when the world conforms better. */
 const RATCHET = { replies: 1, events: 1 };

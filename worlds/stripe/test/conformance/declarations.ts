@@ -11,7 +11,7 @@
  *   tolerate values it does not list yet, but a replica must send only the values Stripe documents.
  * - `string | Stripe.X` (an expandable reference) → either the id or the object's schema.
  * - `Stripe.ApiList<T>` and `ApiSearchResult<T>` → the list envelope with items of `T`.
- * - `Stripe.Metadata` (a string index signature) → an object of strings; `Decimal` → a string, as it is on the wire.
+ * - `Stripe.Metadata` (a string index signature) → an object of strings; `Decimal` → a string, as on the wire.
  * - `deleted?: void` → the property must be absent.
  * - Each named interface is one `$defs` entry, so recursive types (an invoice's customer's invoice settings …) are
  *   referenced, not expanded.
@@ -26,7 +26,7 @@ import ts from 'typescript';
 
 export type JsonSchema = boolean | { [k: string]: unknown };
 
-/** An SDK interface declaring one `object` value (`customer` → `Customer`, and `DeletedCustomer` with `deleted: true`). */
+/** An SDK interface that declares an `object` value: `Customer`, or `DeletedCustomer` with `deleted: true`. */
 export interface Declared {
   /** The definition's name in `defs`, like `resources_Customers.Customer`. */
   name: string;

@@ -2,8 +2,9 @@
  * Validates Stripe World's replies against the schemas declarations.ts reads from the SDK, with ajv. A reply is
  * matched to its declaration by its `object` field (`customer` → `Stripe.Customer`, or `Stripe.DeletedCustomer` when
  * it carries `deleted: true`); a list or search page is checked as the envelope Stripe sends, and each item by its own
- * `object`; an event's `previous_attributes` are checked as members of its object. Every difference is reported as the object type, a JSON pointer into the reply and what is wrong, and
- * the differences listed in the `$conformance` section of worlds/stripe/shape-exceptions.json are set aside.
+ * `object`; an event's `previous_attributes` are checked as members of its object. Every difference is reported as
+ * the innermost object type holding it, a JSON pointer into that object and what is wrong, and the differences listed
+ * in the `$conformance` section of worlds/stripe/shape-exceptions.json are set aside.
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
