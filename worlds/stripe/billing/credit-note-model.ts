@@ -292,7 +292,6 @@ export function moveBalance(c: OpContext, note: Obj, amount: number): Obj {
     type: 'credit_note',
   };
   put(ctx, 'customer_balance_transactions', txn);
-  emit(c, 'customer_balance_transaction.created', txn);
   if (!before.deleted) {
     const after = { ...before, balance: ending, currency: before.currency ?? note.currency };
     put(ctx, 'customers', after);

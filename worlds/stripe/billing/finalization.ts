@@ -77,10 +77,9 @@ function applyCustomerBalance(c: OpContext, invoice: Obj, customer: Obj): void {
     metadata: {},
     type: 'applied_to_invoice',
   };
-  const txnJson = putJson(ctx, 'customer_balance_transactions', txn);
+  putJson(ctx, 'customer_balance_transactions', txn);
   const after = { ...customer, balance: end, currency: customer.currency ?? invoice.currency };
   const afterJson = putJson(ctx, 'customers', after);
-  emitStored(c, 'customer_balance_transaction.created', txn, txnJson);
   emitStored(c, 'customer.updated', after, afterJson, changedAttributes(customer, after));
 }
 
@@ -239,7 +238,6 @@ function restoreBalance(c: OpContext, invoice: Obj): void {
   put(c.ctx, 'customer_balance_transactions', txn);
   const after = { ...customer, balance: end };
   put(c.ctx, 'customers', after);
-  emit(c, 'customer_balance_transaction.created', txn);
   emit(c, 'customer.updated', after, changedAttributes(customer, after));
 }
 

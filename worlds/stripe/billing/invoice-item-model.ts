@@ -114,8 +114,8 @@ export function priceFromParams(
 /**
  * Change an invoice item (pending, or on a draft) by update parameters: `amount`, a price (`pricing[price]`, `price`,
  * `price_data`), `unit_amount_decimal`, `quantity`, `description`, `discountable`, `period`, `metadata`. Stores it
- * (`invoiceitem.updated` when something changed) and rewrites its line; the invoice's totals are the caller's to
- * refresh (refreshInvoice), with the event it owes.
+ * and rewrites its line (no event: Stripe has none for an updated invoice item); the invoice's totals are the
+ * caller's to refresh (refreshInvoice), with the event it owes.
  */
 export function updateInvoiceItem(
   c: OpContext,
@@ -171,7 +171,6 @@ export function updateInvoiceItem(
   const changed = changedAttributes(before, after);
   if (Object.keys(changed).length === 0) return before;
   put(ctx, 'invoiceitems', after);
-  emit(c, 'invoiceitem.updated', after, changed);
   const line = lineOfItem(ctx, after);
   if (line) put(ctx, 'invoice_line_items', lineForItem(ctx, after, after.invoice, line.id));
   return after;

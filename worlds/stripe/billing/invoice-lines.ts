@@ -261,7 +261,6 @@ export const invoiceLinesOps = [
         if (entry.behavior === 'unassign') {
           const pending = { ...item, invoice: null };
           put(ctx, 'invoiceitems', pending);
-          emit(c, 'invoiceitem.updated', pending, { invoice: item.invoice });
         } else {
           remove(ctx, 'invoiceitems', item.id);
           emit(c, 'invoiceitem.deleted', item);

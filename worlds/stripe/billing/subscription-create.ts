@@ -103,7 +103,7 @@ export function createSubscription(c: OpContext, params: Obj): Obj {
     cancel_at: null,
     cancel_at_period_end: false,
     canceled_at: null,
-    cancellation_details: { comment: null, feedback: null, reason: null },
+    cancellation_details: { comment: null, feedback: null, feedback_option: null, reason: null },
     collection_method: collection,
     created: now,
     currency: prices[0].currency,
@@ -149,6 +149,7 @@ export function createSubscription(c: OpContext, params: Obj): Obj {
     trial_end: trial,
     trial_settings: {
       end_behavior: {
+        billing_cycle_anchor: null,
         missing_payment_method:
           params.trial_settings?.end_behavior?.missing_payment_method ?? 'create_invoice',
       },

@@ -49,6 +49,7 @@ export function newItem(
     created: nowSeconds(ctx),
     current_period_end: end,
     current_period_start: start,
+    current_trial: null,
     discounts: [],
     metadata,
     plan,

@@ -166,6 +166,7 @@ export function updateSubscription(c: OpContext, before: Obj, params: Obj): Upda
   if (params.trial_settings)
     after.trial_settings = {
       end_behavior: {
+        billing_cycle_anchor: after.trial_settings?.end_behavior?.billing_cycle_anchor ?? null,
         missing_payment_method: params.trial_settings.end_behavior.missing_payment_method,
       },
     };

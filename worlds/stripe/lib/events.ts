@@ -43,7 +43,6 @@ export function emitStored(
     id,
     object: 'event',
     api_version: c.version,
-    context: null,
     created,
     data: previous ? { object, previous_attributes: previous } : { object },
     livemode: false,
@@ -56,7 +55,6 @@ export function emitStored(
     id,
     object: 'event',
     api_version: c.version,
-    context: null,
     created,
   });
   const data = previous

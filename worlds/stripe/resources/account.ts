@@ -31,6 +31,7 @@ export function defaultAccount(): Obj {
       mcc: '5734',
       name: 'Seahaven Test Co',
       product_description: 'Software for teams',
+      specified_commercial_transactions_act_url: null,
       support_address: address,
       support_email: 'support@example.com',
       support_phone: '+14155550100',

@@ -157,7 +157,22 @@ const createParams = {
     trial_settings: p.any(),
   }),
   success_url: p.string(5000),
-  ui_mode: p.enum('custom', 'embedded', 'hosted'),
+  ui_mode: p.enum(
+    'elements',
+    'embedded_page',
+    'form',
+    'hosted_page',
+    'custom',
+    'embedded',
+    'hosted',
+  ),
+};
+
+/** The UI modes' names before Stripe renamed them, still accepted: the reply carries the current name. */
+const UI_MODE_RENAMED: Record<string, string> = {
+  custom: 'elements',
+  embedded: 'embedded_page',
+  hosted: 'hosted_page',
 };
 
 const completeParams = {
@@ -234,15 +249,15 @@ function createSession(c: OpContext, input: SessionInput): Obj {
   const customer = input.customer ? liveCustomer(ctx, input.customer).id : null;
   checkUrl(input.success_url, 'success_url');
   checkUrl(input.cancel_url, 'cancel_url');
-  const uiMode = input.ui_mode ?? 'hosted';
-  if (uiMode !== 'hosted' && input.success_url)
+  const uiMode = UI_MODE_RENAMED[input.ui_mode] ?? input.ui_mode ?? 'hosted_page';
+  if (uiMode !== 'hosted_page' && input.success_url)
     throw invalidRequest(
       `success_url cannot be used with ui_mode=${uiMode}; use return_url.`,
       'success_url',
     );
-  if (uiMode === 'hosted' && input.return_url)
+  if (uiMode === 'hosted_page' && input.return_url)
     throw invalidRequest(
-      'return_url can only be used with ui_mode=embedded or custom.',
+      'return_url can only be used with ui_mode=embedded_page, elements or form.',
       'return_url',
     );
   if (input.payment_method_types) {
@@ -319,13 +334,14 @@ function createSession(c: OpContext, input: SessionInput): Obj {
     adaptive_pricing: mode === 'payment' ? { enabled: false } : null,
     after_expiration: null,
     allow_promotion_codes: input.allow_promotion_codes ?? null,
+    allowed_payment_method_types: null,
     amount_subtotal: mode === 'setup' ? null : subtotal,
     amount_total: mode === 'setup' ? null : subtotal,
     automatic_tax: { enabled: false, liability: null, provider: null, status: null },
     billing_address_collection: input.billing_address_collection ?? null,
     cancel_url: input.cancel_url ?? null,
     client_reference_id: input.client_reference_id ?? null,
-    client_secret: uiMode === 'hosted' ? null : `${id}_secret_${ctx.ids.token('', 24)}`,
+    client_secret: uiMode === 'hosted_page' ? null : `${id}_secret_${ctx.ids.token('', 24)}`,
     collected_information: null,
     consent: null,
     consent_collection: null,
@@ -404,7 +420,7 @@ function createSession(c: OpContext, input: SessionInput): Obj {
     total_details:
       mode === 'setup' ? null : { amount_discount: 0, amount_shipping: 0, amount_tax: 0 },
     ui_mode: uiMode,
-    url: uiMode === 'hosted' ? `https://checkout.stripe.com/c/pay/${id}` : null,
+    url: uiMode === 'hosted_page' ? `https://checkout.stripe.com/c/pay/${id}` : null,
     wallet_options: null,
     line_items: listOf(items, lineItemsUrl(id)),
     payment_intent_data: input.payment_intent_data ?? null,
@@ -690,7 +706,7 @@ export const checkoutSessionsOps = [
       const before = mustSession(c.ctx, path.session);
       if (params.line_items !== undefined)
         throw invalidRequest(
-          'line_items can only be updated on sessions with ui_mode=custom and adjustable line items.',
+          'line_items can only be updated on sessions with ui_mode=elements and adjustable line items.',
           'line_items',
         );
       const after = structuredClone(before);

@@ -92,7 +92,7 @@ export const customerBalanceOps = [
       // The first entry fixes the customer's currency, as Stripe's does.
       const after = { ...before, balance: ending, currency: before.currency ?? currency };
       put(ctx, 'customers', after);
-      emit(c, 'customer_balance_transaction.created', txn);
+      // Stripe has no event for a balance transaction; the customer's balance changing is `customer.updated`.
       emit(c, 'customer.updated', after, changedAttributes(before, after));
       return txn;
     },
@@ -119,10 +119,8 @@ export const customerBalanceOps = [
       if (params.description !== undefined) after.description = params.description;
       if (params.metadata !== undefined)
         after.metadata = mergeMetadata(before.metadata ?? {}, params.metadata);
+      // No event: Stripe has none for a balance transaction's description or metadata.
       put(c.ctx, 'customer_balance_transactions', after);
-      const changed = changedAttributes(before, after);
-      if (Object.keys(changed).length > 0)
-        emit(c, 'customer_balance_transaction.updated', after, changed);
       return after;
     },
   }),

@@ -265,6 +265,7 @@ export const customerOps = [
           'checkout_session',
           'coupon',
           'customer',
+          'customer_account',
           'id',
           'invoice',
           'invoice_item',

@@ -136,7 +136,9 @@ export function openDisputeFor(
       has_evidence: false,
       past_due: false,
       submission_count: 0,
+      submission_method: 'not_submitted',
     },
+    intended_submission_method: null,
     is_charge_refundable: inquiry,
     livemode: false,
     metadata: {},
@@ -261,6 +263,7 @@ export const disputesOps = [
         d.status = 'needs_response';
         d.payment_method_details.card.case_type = 'chargeback';
         d.evidence_details.submission_count += 1;
+        d.evidence_details.submission_method = 'manual';
         withdraw(c, d);
         put(c.ctx, 'disputes', d);
         emit(c, 'charge.dispute.updated', d, changedAttributes(start, d));
@@ -269,6 +272,7 @@ export const disputesOps = [
       }
       d.status = isInquiry(d) ? 'warning_under_review' : 'under_review';
       d.evidence_details.submission_count += 1;
+      d.evidence_details.submission_method = 'manual';
       put(c.ctx, 'disputes', d);
       emit(c, 'charge.dispute.updated', d, changedAttributes(start, d));
       if (verdict) decide(c, d, verdict);

@@ -222,6 +222,8 @@ function applyCommon(c: OpContext, pi: Obj, params: Record<string, any>): void {
         'payment_method_types',
       );
     pi.payment_method_types = types;
+    if (params.allowed_payment_method_types !== undefined)
+      pi.allowed_payment_method_types = params.allowed_payment_method_types;
     pi.automatic_payment_methods = null;
     pi.payment_method_configuration_details = null;
   }
@@ -317,6 +319,7 @@ export function createPaymentIntent(
   const pi: Obj = {
     id,
     object: 'payment_intent',
+    allowed_payment_method_types: null,
     amount: params.amount,
     amount_capturable: 0,
     amount_details: { tip: {} },
@@ -360,6 +363,7 @@ export function createPaymentIntent(
       },
     },
     payment_method_types: ['card'],
+    payment_record: null,
     processing: null,
     receipt_email: null,
     review: null,

@@ -83,6 +83,10 @@ export function applyProduct(product: Obj, params: Record<string, any>): void {
   ] as const) {
     if (params[k] !== undefined) product[k] = params[k];
   }
+  // tax_details carries the tax code (no performance location: the world has no tax locations).
+  product.tax_details = product.tax_code
+    ? { performance_location: null, tax_code: product.tax_code }
+    : null;
   if (params.name !== undefined && params.name !== null) product.name = params.name;
   if (params.active !== undefined && params.active !== null) product.active = params.active;
   if (params.shippable !== undefined) product.shippable = params.shippable;
@@ -139,6 +143,7 @@ export function createProduct(
     shippable: null,
     statement_descriptor: null,
     tax_code: null,
+    tax_details: null,
     unit_label: null,
     updated: now,
     url: null,

@@ -313,7 +313,6 @@ describe('subscriptions', () => {
         'id',
         'object',
         'api_version',
-        'context',
         'created',
         'data',
         'livemode',
