@@ -1,14 +1,13 @@
-import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { seahaven as run } from '../../test/cli-in-process.ts';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
-const seahaven = (...args: string[]) =>
-  spawnSync(process.execPath, ['bin/seahaven.mjs', ...args], { cwd: root, encoding: 'utf8' });
+const seahaven = (...args: string[]) => run(args, root);
 
 describe('seahaven check', () => {
-  it('prints an OK summary and exits 0 for the crm world', () => {
-    const r = seahaven('check', 'crm');
+  it('prints an OK summary and exits 0 for the crm world', async () => {
+    const r = await seahaven('check', 'crm');
     expect(r.stderr).toBe('');
     expect(r.stdout).toBe(
       'OK crm 1.0.0: no findings (load, schema, tools, fixtures, lint, determinism, graders).\n',
@@ -16,8 +15,8 @@ describe('seahaven check', () => {
     expect(r.status).toBe(0);
   });
 
-  it('prints each finding with code, severity, location and fix, and exits 1 on errors', () => {
-    const r = seahaven(
+  it('prints each finding with code, severity, location and fix, and exits 1 on errors', async () => {
+    const r = await seahaven(
       'check',
       'kit/check/test-fixtures/schema-clock',
       '--skip',
@@ -36,8 +35,8 @@ describe('seahaven check', () => {
     expect(r.stderr).toMatch(/^seahaven: 6 errors in schema_clock; apply each "fix:" line/);
   });
 
-  it('reports a world that throws at definition as a finding, not a crash', () => {
-    const r = seahaven(
+  it('reports a world that throws at definition as a finding, not a crash', async () => {
+    const r = await seahaven(
       'check',
       'kit/check/test-fixtures/tool-reserved/index.ts',
       '--json',
@@ -54,11 +53,11 @@ describe('seahaven check', () => {
     });
   });
 
-  it('refuses bad options with exit 2', () => {
-    expect(seahaven('check', 'crm', '--skip', 'spelling').status).toBe(2);
-    expect(seahaven('check', 'crm', '--calls', '0').stderr).toMatch(
+  it('refuses bad options with exit 2', async () => {
+    expect((await seahaven('check', 'crm', '--skip', 'spelling')).status).toBe(2);
+    expect((await seahaven('check', 'crm', '--calls', '0')).stderr).toMatch(
       /--calls must be a whole number >= 1/,
     );
-    expect(seahaven('check', 'no-such-world').status).toBe(2);
+    expect((await seahaven('check', 'no-such-world')).status).toBe(2);
   });
 });
