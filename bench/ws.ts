@@ -256,7 +256,7 @@ export async function runWsBench(opts: WsBenchOptions = {}): Promise<WsBenchResu
   const log = opts.log ?? (() => undefined);
   const short = opts.quick || opts.smoke;
   const warmupMs = opts.smoke ? 50 : 300;
-  const durationMs = opts.smoke ? 400 : 1000;
+  const durationMs = opts.smoke ? 200 : 1000;
   const rounds = opts.smoke ? 1 : opts.quick ? 2 : 5;
   const load = loadavg()[0];
   const { episode, calls, reads } = crmScripts();
@@ -272,12 +272,12 @@ export async function runWsBench(opts: WsBenchOptions = {}): Promise<WsBenchResu
   const base = `ws://127.0.0.1:${server.first.port}`;
   const scripts = {
     reads: { script: reads, loopFrom: 1, path: '/ws', sizes: opts.smoke ? [8] : [1, 8, 64] },
-    calls: { script: calls, loopFrom: 1, path: '/ws', sizes: opts.smoke ? [1, 8] : [1, 8, 64] },
+    calls: { script: calls, loopFrom: 1, path: '/ws', sizes: opts.smoke ? [8] : [1, 8, 64] },
     episodes: {
       script: episode,
       loopFrom: 0,
       path: '/ws',
-      sizes: opts.smoke ? [1, 8] : [1, 8, 64],
+      sizes: opts.smoke ? [8] : [1, 8, 64],
     },
     ping: {
       script: [JSON.stringify({ type: 'reset', data: {} }), call('ping', {})],
@@ -355,7 +355,7 @@ export async function runWsBench(opts: WsBenchOptions = {}): Promise<WsBenchResu
         },
       ] satisfies LoadGroup[],
       warmupMs,
-      durationMs: opts.smoke ? 300 : short ? 1500 : 3000,
+      durationMs: opts.smoke ? 200 : short ? 1500 : 3000,
     })
   ).groups as GroupResult[];
   server.proc.send({ cmd: 'exit' });

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { seahaven as run } from '../test/cli-in-process.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const seahaven = (...args: string[]) => run(args, root);
+const seahaven = (...args: string[]) => run(args, { cwd: root });
 /** The real command: bin/seahaven.mjs in a child process, through tsx and kit/cli/main.ts. */
 const spawnSeahaven = (...args: string[]) =>
   spawnSync(process.execPath, ['bin/seahaven.mjs', ...args], { cwd: root, encoding: 'utf8' });

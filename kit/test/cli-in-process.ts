@@ -24,16 +24,32 @@ function capture(sink: (text: string) => void): Write {
   }) as Write;
 }
 
+export interface CliOptions {
+  /** The working directory for the command; default: the process's own. Restored after. */
+  cwd?: string;
+  /** Environment variables set for the command (undefined unsets one); the previous values are restored after. */
+  env?: Record<string, string | undefined>;
+}
+
 /**
- * `seahaven <args…>` run in process, in `cwd` when given (the process's own directory otherwise, restored after).
- * Never throws for a failing command: the exit status says it, as a child's would.
+ * `seahaven <args…>` run in process. Never throws for a failing command: the exit status says it, as a child's would.
+ * Calls must not overlap: the output capture, directory and environment are the process's own.
  */
-export async function seahaven(args: readonly string[], cwd?: string): Promise<CliResult> {
+export async function seahaven(
+  args: readonly string[],
+  { cwd, env = {} }: CliOptions = {},
+): Promise<CliResult> {
   let stdout = '';
   let stderr = '';
   const [out, err, before] = [process.stdout.write, process.stderr.write, process.cwd()];
+  const saved = Object.keys(env).map((k) => [k, process.env[k]] as const);
+  const setEnv = (k: string, v: string | undefined) => {
+    if (v === undefined) delete process.env[k];
+    else process.env[k] = v;
+  };
   process.stdout.write = capture((t) => (stdout += t));
   process.stderr.write = capture((t) => (stderr += t));
+  for (const [k, v] of Object.entries(env)) setEnv(k, v);
   if (cwd !== undefined) process.chdir(cwd);
   try {
     const status = await main(args);
@@ -41,6 +57,7 @@ export async function seahaven(args: readonly string[], cwd?: string): Promise<C
   } finally {
     process.stdout.write = out;
     process.stderr.write = err;
-    if (cwd !== undefined) process.chdir(before);
+    for (const [k, v] of saved) setEnv(k, v);
+    process.chdir(before);
   }
 }

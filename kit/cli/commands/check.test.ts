@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { seahaven as run } from '../../test/cli-in-process.ts';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
-const seahaven = (...args: string[]) => run(args, root);
+const seahaven = (...args: string[]) => run(args, { cwd: root });
 
 describe('seahaven check', () => {
   it('prints an OK summary and exits 0 for the crm world', async () => {

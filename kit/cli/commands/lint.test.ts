@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { seahaven as run } from '../../test/cli-in-process.ts';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
-const seahaven = (...args: string[]) => run(args, root);
+const seahaven = (...args: string[]) => run(args, { cwd: root });
 
 describe('seahaven lint', () => {
   it('lints worlds/ by default in this repository and finds nothing', async () => {
