@@ -1,6 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { defaultChecks } from '../../check/index.ts';
 import { seahaven as run } from '../../test/cli-in-process.ts';
+import { CHECK_NAMES } from './check.ts';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const seahaven = (...args: string[]) => run(args, { cwd: root });
@@ -51,6 +53,14 @@ describe('seahaven check', () => {
       errors: 1,
       findings: [{ code: 'SH202', severity: 'error', check: 'load' }],
     });
+  });
+
+  it('names the built-in checks in its help, in the order they run', async () => {
+    expect(CHECK_NAMES).toEqual(defaultChecks.map((c) => c.name));
+    // commander wraps the help at 80 columns.
+    expect((await seahaven('check', '--help')).stdout.replace(/\s+/g, ' ')).toContain(
+      `(${defaultChecks.map((c) => c.name).join(', ')})`,
+    );
   });
 
   it('refuses bad options with exit 2', async () => {
