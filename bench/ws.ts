@@ -139,7 +139,11 @@ export interface InProcessCosts {
 }
 
 /** Where a step's time goes, without sockets: the kit's call, the server's framing, and a fresh episode. Best of 3. */
-export function inProcessCosts(calls: string[], episode: string[]): InProcessCosts {
+export function inProcessCosts(
+  calls: string[],
+  episode: string[],
+  { laps = 200, episodes = 40, rounds = 3 } = {},
+): InProcessCosts {
   const { endpoints, sessions } = createApp({ worlds: [crm], idleTimeoutMs: 0 });
   const ep = endpoints.get('crm')!;
   const session = ep.openSession('ws');
@@ -159,10 +163,8 @@ export function inProcessCosts(calls: string[], episode: string[]): InProcessCos
     const reply = ep.reply(session, text);
     return typeof reply === 'string' ? Buffer.from(reply) : reply;
   };
-  const laps = 200;
-  const episodes = 40;
   const best = { callUs: Infinity, frameUs: Infinity, episodeUs: Infinity, resetUs: Infinity };
-  for (let round = 0; round < 3; round++) {
+  for (let round = 0; round < rounds; round++) {
     best.frameUs = Math.min(
       best.frameUs,
       time(() => {
@@ -291,7 +293,11 @@ export async function runWsBench(opts: WsBenchOptions = {}): Promise<WsBenchResu
     byPath[`/${name}`] = await record(base + s.path, s.script);
   const floorBase = `ws://127.0.0.1:${(await floorProc.ask({ cmd: 'canned', byPath })).port}`;
   log("in process: where a step's time goes");
-  const inProcess = inProcessCosts(calls, episode);
+  const inProcess = inProcessCosts(
+    calls,
+    episode,
+    opts.smoke ? { laps: 10, episodes: 4, rounds: 1 } : {},
+  );
   // calls: each session resets once (during warm-up), then loops over the calls; episodes: the reset is in the loop.
   const table = async (name: keyof typeof scripts): Promise<ThroughputRow[]> => {
     const { script, loopFrom, path, sizes } = scripts[name];
