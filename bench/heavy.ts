@@ -55,9 +55,12 @@ export async function runHeavyBench(opts: HeavyBenchOptions = {}): Promise<Heavy
   const advanceDays = opts.smoke ? 5 : opts.quick ? 30 : 365;
   const windowMs = opts.smoke ? 400 : opts.quick ? 8000 : 30_000;
   const { calls } = crmScripts();
-  const server = await spawnChild('./heavy-load.ts', ['server']);
-  const gen = await spawnChild('./ws-load.ts');
-  const heavy = await spawnChild('./heavy-load.ts', ['driver']);
+  // Started together: each spends about a second compiling its sources, and nothing is measured until all are up.
+  const [server, gen, heavy] = await Promise.all([
+    spawnChild('./heavy-load.ts', ['server']),
+    spawnChild('./ws-load.ts'),
+    spawnChild('./heavy-load.ts', ['driver']),
+  ]);
   try {
     const port = server.first.port as number;
     log(`opening the heavy session on stripe/${fixture}`);

@@ -263,9 +263,14 @@ export async function runWsBench(opts: WsBenchOptions = {}): Promise<WsBenchResu
   const load = loadavg()[0];
   const { episode, calls, reads } = crmScripts();
   const last = availableParallelism() - 1;
-  const gen = await spawnChild('./ws-load.ts');
-  const server = await spawnChild('./ws-servers.ts', ['seahaven']);
-  const floorProc = await spawnChild('./ws-servers.ts', ['floor']);
+  // Started together: each spends about a second compiling its sources, and nothing is measured until all are up.
+  const [gen, server, floorProc, memServer] = await Promise.all([
+    spawnChild('./ws-load.ts'),
+    spawnChild('./ws-servers.ts', ['seahaven']),
+    spawnChild('./ws-servers.ts', ['floor']),
+    // The memory server waits, idle, for the last part.
+    spawnChild('./ws-memory.ts', ['server'], ['--expose-gc']),
+  ]);
   const pinned = [
     pin(gen.proc.pid!, last, true),
     pin(server.proc.pid!, 0, false),
@@ -369,7 +374,6 @@ export async function runWsBench(opts: WsBenchOptions = {}): Promise<WsBenchResu
 
   log('memory: 1,000 idle sessions over WebSocket');
   const sessions = opts.smoke ? 20 : short ? 300 : 1000;
-  const memServer = await spawnChild('./ws-memory.ts', ['server'], ['--expose-gc']);
   const memUrl = `ws://127.0.0.1:${memServer.first.port}/ws`;
   const before = await memServer.ask({ cmd: 'measure' });
   await gen.ask({ cmd: 'open', url: memUrl, count: sessions, frames: [episode[0]] });
