@@ -139,7 +139,11 @@ export interface InProcessCosts {
 }
 
 /** Where a step's time goes, without sockets: the kit's call, the server's framing, and a fresh episode. Best of 3. */
-export function inProcessCosts(calls: string[], episode: string[]): InProcessCosts {
+export function inProcessCosts(
+  calls: string[],
+  episode: string[],
+  { laps = 200, episodes = 40, rounds = 3 } = {},
+): InProcessCosts {
   const { endpoints, sessions } = createApp({ worlds: [crm], idleTimeoutMs: 0 });
   const ep = endpoints.get('crm')!;
   const session = ep.openSession('ws');
@@ -159,10 +163,8 @@ export function inProcessCosts(calls: string[], episode: string[]): InProcessCos
     const reply = ep.reply(session, text);
     return typeof reply === 'string' ? Buffer.from(reply) : reply;
   };
-  const laps = 200;
-  const episodes = 40;
   const best = { callUs: Infinity, frameUs: Infinity, episodeUs: Infinity, resetUs: Infinity };
-  for (let round = 0; round < 3; round++) {
+  for (let round = 0; round < rounds; round++) {
     best.frameUs = Math.min(
       best.frameUs,
       time(() => {
@@ -256,14 +258,19 @@ export async function runWsBench(opts: WsBenchOptions = {}): Promise<WsBenchResu
   const log = opts.log ?? (() => undefined);
   const short = opts.quick || opts.smoke;
   const warmupMs = opts.smoke ? 50 : 300;
-  const durationMs = opts.smoke ? 400 : 1000;
+  const durationMs = opts.smoke ? 200 : 1000;
   const rounds = opts.smoke ? 1 : opts.quick ? 2 : 5;
   const load = loadavg()[0];
   const { episode, calls, reads } = crmScripts();
   const last = availableParallelism() - 1;
-  const gen = await spawnChild('./ws-load.ts');
-  const server = await spawnChild('./ws-servers.ts', ['seahaven']);
-  const floorProc = await spawnChild('./ws-servers.ts', ['floor']);
+  // Started together: each spends about a second compiling its sources, and nothing is measured until all are up.
+  const [gen, server, floorProc, memServer] = await Promise.all([
+    spawnChild('./ws-load.ts'),
+    spawnChild('./ws-servers.ts', ['seahaven']),
+    spawnChild('./ws-servers.ts', ['floor']),
+    // The memory server waits, idle, for the last part.
+    spawnChild('./ws-memory.ts', ['server'], ['--expose-gc']),
+  ]);
   const pinned = [
     pin(gen.proc.pid!, last, true),
     pin(server.proc.pid!, 0, false),
@@ -272,12 +279,12 @@ export async function runWsBench(opts: WsBenchOptions = {}): Promise<WsBenchResu
   const base = `ws://127.0.0.1:${server.first.port}`;
   const scripts = {
     reads: { script: reads, loopFrom: 1, path: '/ws', sizes: opts.smoke ? [8] : [1, 8, 64] },
-    calls: { script: calls, loopFrom: 1, path: '/ws', sizes: opts.smoke ? [1, 8] : [1, 8, 64] },
+    calls: { script: calls, loopFrom: 1, path: '/ws', sizes: opts.smoke ? [8] : [1, 8, 64] },
     episodes: {
       script: episode,
       loopFrom: 0,
       path: '/ws',
-      sizes: opts.smoke ? [1, 8] : [1, 8, 64],
+      sizes: opts.smoke ? [8] : [1, 8, 64],
     },
     ping: {
       script: [JSON.stringify({ type: 'reset', data: {} }), call('ping', {})],
@@ -291,7 +298,11 @@ export async function runWsBench(opts: WsBenchOptions = {}): Promise<WsBenchResu
     byPath[`/${name}`] = await record(base + s.path, s.script);
   const floorBase = `ws://127.0.0.1:${(await floorProc.ask({ cmd: 'canned', byPath })).port}`;
   log("in process: where a step's time goes");
-  const inProcess = inProcessCosts(calls, episode);
+  const inProcess = inProcessCosts(
+    calls,
+    episode,
+    opts.smoke ? { laps: 10, episodes: 4, rounds: 1 } : {},
+  );
   // calls: each session resets once (during warm-up), then loops over the calls; episodes: the reset is in the loop.
   const table = async (name: keyof typeof scripts): Promise<ThroughputRow[]> => {
     const { script, loopFrom, path, sizes } = scripts[name];
@@ -355,7 +366,7 @@ export async function runWsBench(opts: WsBenchOptions = {}): Promise<WsBenchResu
         },
       ] satisfies LoadGroup[],
       warmupMs,
-      durationMs: opts.smoke ? 300 : short ? 1500 : 3000,
+      durationMs: opts.smoke ? 200 : short ? 1500 : 3000,
     })
   ).groups as GroupResult[];
   server.proc.send({ cmd: 'exit' });
@@ -363,7 +374,6 @@ export async function runWsBench(opts: WsBenchOptions = {}): Promise<WsBenchResu
 
   log('memory: 1,000 idle sessions over WebSocket');
   const sessions = opts.smoke ? 20 : short ? 300 : 1000;
-  const memServer = await spawnChild('./ws-memory.ts', ['server'], ['--expose-gc']);
   const memUrl = `ws://127.0.0.1:${memServer.first.port}/ws`;
   const before = await memServer.ask({ cmd: 'measure' });
   await gen.ask({ cmd: 'open', url: memUrl, count: sessions, frames: [episode[0]] });

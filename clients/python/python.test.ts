@@ -1,6 +1,7 @@
 /**
  * The Python client's pytest suite (clients/python/tests), run as part of `npm test`. It starts a `seahaven serve` of
- * its own from this repository. The interpreter is `$PYTHON`, else the first of `python3` and `/usr/bin/python3` that
+ * its own from this repository. The tests marked `install` (a `pip install` of the package) run in the end-to-end suite
+ * instead (e2e/python-pip.test.ts). The interpreter is `$PYTHON`, else the first of `python3` and `/usr/bin/python3` that
  * can import `websockets` and `pytest`. Without one the suite is skipped with one line naming the install command, and
  * in CI (`$CI` set) it fails instead.
  */
@@ -35,7 +36,7 @@ it.skipIf(python === undefined && !inCi)(
       throw new Error(`no python3 can import websockets and pytest; install them: ${INSTALL}`);
     const run = spawnSync(
       python,
-      ['-m', 'pytest', 'clients/python/tests', '-q', '-p', 'no:cacheprovider'],
+      ['-m', 'pytest', 'clients/python/tests', '-q', '-p', 'no:cacheprovider', '-m', 'not install'],
       {
         cwd: repo,
         encoding: 'utf8',

@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,31 +5,16 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import crm from '../../worlds/crm/index.ts';
 import { startHubRecorder, type HubRecorder } from '../publish/hub-recorder.ts';
+import { seahaven as run } from '../test/cli-in-process.ts';
 import { startScriptedModel, type ScriptedModel } from './scripted-model.ts';
 import type { CollectLine } from './collect.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const TOKEN = 'hf_collect_test_token';
 
-function seahaven(
-  args: string[],
-  env: Record<string, string> = {},
-): Promise<{ status: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      ['bin/seahaven.mjs', ...args],
-      {
-        cwd: root,
-        encoding: 'utf8',
-        env: { ...process.env, OPENAI_API_KEY: 'sk-test', HF_TOKEN: '', ...env },
-      },
-      (err, stdout, stderr) => {
-        resolve({ status: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
-      },
-    );
-  });
-}
+/** The command line, in process (an async call, so the servers in this process can answer it). */
+const seahaven = (args: string[], env: Record<string, string> = {}) =>
+  run(args, { cwd: root, env: { OPENAI_API_KEY: 'sk-test', HF_TOKEN: '', ...env } });
 
 describe('seahaven collect', () => {
   let model: ScriptedModel;

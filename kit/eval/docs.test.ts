@@ -2,7 +2,9 @@
  * Every command of docs/eval.md's ```sh blocks, run as written in order in a scratch folder, with the scripted model
  * server standing in for Ollama: the test sets `MODEL_URL` and `MODEL` itself (the blocks' `export` lines name a
  * real server), `npx seahaven` runs this checkout's command, and the ports the docs name are swapped for free ones.
- * A command ending in `&` and `eval --serve` keep running; the test waits until they answer, and stops them at the end.
+ * A plain `npx seahaven …` runs in process (kit/test/cli-in-process.ts), its words split and `$VAR`s expanded as the
+ * shell would; other lines run in bash. A command ending in `&` and `eval --serve` keep running, as children of
+ * bin/seahaven.mjs; the test waits until they answer, and stops them at the end.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -11,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, expect, it } from 'vitest';
+import { seahaven } from '../test/cli-in-process.ts';
 import crm from '../../worlds/crm/index.ts';
 import { startScriptedModel } from './scripted-model.ts';
 
@@ -62,6 +65,20 @@ function run(
   });
 }
 
+/**
+ * The arguments of a plain `npx seahaven …` line (words, "double-quoted" and 'single-quoted' ones, `$VAR` and `"$VAR"`
+ * expanded from `env`), or undefined for a line that needs a shell (pipes, redirections, `&`, `;`, globs).
+ */
+function seahavenArgs(line: string, env: Record<string, string>): string[] | undefined {
+  if (!line.startsWith('npx seahaven ') || /[|&;<>*?`()]/.test(line)) return undefined;
+  const expand = (w: string) =>
+    w.replace(/\$([A-Z_][A-Z0-9_]*)/g, (_, name: string) => env[name] ?? '');
+  const words: string[] = [];
+  for (const m of line.slice('npx seahaven '.length).matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g))
+    words.push(m[2] ?? expand(m[1] ?? m[3]));
+  return words;
+}
+
 async function answers(url: string): Promise<boolean> {
   for (let i = 0; i < 150; i++) {
     try {
@@ -86,15 +103,21 @@ it('runs every command of docs/eval.md against a local OpenAI-compatible server'
     const ports = new Map<string, number>();
     for (const written of commands) {
       if (/^export (MODEL_URL|MODEL)=/.test(written)) continue;
-      let command = written.replaceAll('npx seahaven', `${process.execPath} ${bin}`);
+      let line = written;
       for (const p of written.match(/--port (\d+)/g) ?? []) {
         const n = p.split(' ')[1];
         if (!ports.has(n)) ports.set(n, await freePort());
-        command = command.replaceAll(p, `--port ${ports.get(n)}`);
+        line = line.replaceAll(p, `--port ${ports.get(n)}`);
       }
-      for (const [n, free] of ports)
-        command = command.replaceAll(`127.0.0.1:${n}`, `127.0.0.1:${free}`);
+      for (const [n, free] of ports) line = line.replaceAll(`127.0.0.1:${n}`, `127.0.0.1:${free}`);
+      const command = line.replaceAll('npx seahaven', `${process.execPath} ${bin}`);
       const served = /--serve|&$/.test(written);
+      const args = served ? undefined : seahavenArgs(line, env);
+      if (args) {
+        const r = await seahaven(args, { cwd: scratch, env });
+        expect(r.status, `${written}\n${r.stdout}${r.stderr}`).toBe(0);
+        continue;
+      }
       const r = await run(command, env, served);
       if (served) {
         const port = ports.get(/--port (\d+)/.exec(written)![1])!;

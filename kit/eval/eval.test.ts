@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process';
 import {
   existsSync,
   mkdirSync,
@@ -15,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import crm from '../../worlds/crm/index.ts';
 import { startServer } from '../serve/server.ts';
+import { seahaven as run } from '../test/cli-in-process.ts';
 import { play } from './command.ts';
 import { startScriptedModel, type ScriptedModel } from './scripted-model.ts';
 import { readEpisodes } from './store.ts';
@@ -40,22 +40,9 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** The command line, run asynchronously so the model server in this process can answer it. */
-function seahaven(
-  args: string[],
-  env: Record<string, string> = {},
-): Promise<{ status: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      ['bin/seahaven.mjs', ...args],
-      { cwd: root, encoding: 'utf8', env: { ...process.env, OPENAI_API_KEY: '', ...env } },
-      (err, stdout, stderr) => {
-        resolve({ status: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
-      },
-    );
-  });
-}
+/** The command line, in process (an async call, so the model server in this process can answer it). */
+const seahaven = (args: string[], env: Record<string, string> = {}) =>
+  run(args, { cwd: root, env: { OPENAI_API_KEY: '', ...env } });
 
 // add_lead passes on trials 0 and 2 of 4; add_company on every trial; log_call on none.
 const good = (task: string, _seed: number, trial: number) =>

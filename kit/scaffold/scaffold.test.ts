@@ -1,10 +1,9 @@
 /**
  * `seahaven new`: the names and folders it takes and refuses, the files it writes (their fixture rebuilt as frozen),
  * and where a project gets the kit. e2e/scaffold-packed.test.ts installs such a project from the packed kit and runs its
- * checks and tests. Each `seahaven new` here is a child process: under load one takes tens of seconds, so the tests
- * that run it have 120 s.
+ * checks and tests. The commands run in process (kit/test/cli-in-process.ts); under load a `seahaven new` with its
+ * fixture build and check still takes seconds, so the tests that run it have 120 s.
  */
-import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import {
   existsSync,
   mkdirSync,
@@ -17,6 +16,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seahaven as run, type CliResult } from '../test/cli-in-process.ts';
 import { packageRoot } from '../test/packed-install.ts';
 import { PROJECT_NAME, scaffoldWorld, ScaffoldError } from './index.ts';
 import { kitOrigin } from './kit-source.ts';
@@ -27,10 +27,8 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-const repoBin = join(packageRoot, 'bin', 'seahaven.mjs');
-const seahaven = (cwd: string, ...args: string[]) =>
-  spawnSync(process.execPath, [repoBin, ...args], { cwd, encoding: 'utf8' });
-const output = (r: SpawnSyncReturns<string>) => `exit ${r.status}\n${r.stdout}\n${r.stderr}`;
+const seahaven = (cwd: string, ...args: string[]) => run(args, { cwd });
+const output = (r: CliResult) => `exit ${r.status}\n${r.stdout}\n${r.stderr}`;
 
 const PROJECT_FILES = [
   '.gitignore',
@@ -47,9 +45,9 @@ const PROJECT_FILES = [
 ];
 
 describe('seahaven new: names and folders', () => {
-  it('refuses a name the world and npm cannot use, with exit 2 and the rule', () => {
+  it('refuses a name the world and npm cannot use, with exit 2 and the rule', async () => {
     for (const bad of ['My-World', '1world', 'world!', 'a'.repeat(65)]) {
-      const r = seahaven(tmp, 'new', bad);
+      const r = await seahaven(tmp, 'new', bad);
       expect(r.status, output(r)).toBe(2);
       expect(r.stderr).toBe(
         `seahaven: "${bad}" is not a valid world name; use lower case letters, digits, - and _, starting with a letter (${PROJECT_NAME}), like my-world\n`,
@@ -58,17 +56,17 @@ describe('seahaven new: names and folders', () => {
     expect(readdirSync(tmp)).toEqual([]);
   }, 120_000);
 
-  it('refuses to write into a folder that is not empty, and names the fix', () => {
+  it('refuses to write into a folder that is not empty, and names the fix', async () => {
     const taken = join(tmp, 'taken');
     mkdirSync(taken);
     writeFileSync(join(taken, 'notes.txt'), 'mine');
-    const r = seahaven(tmp, 'new', 'taken');
+    const r = await seahaven(tmp, 'new', 'taken');
     expect(r.status, output(r)).toBe(2);
     expect(r.stderr).toMatch(
       /^seahaven: \S+taken is not empty and will not be overwritten; choose another name, give an empty or new folder with --dir <folder>, or remove \S+ first\n$/,
     );
     expect(readdirSync(taken)).toEqual(['notes.txt']);
-    const file = seahaven(tmp, 'new', 'other', '--dir', 'taken/notes.txt');
+    const file = await seahaven(tmp, 'new', 'other', '--dir', 'taken/notes.txt');
     expect(file.status, output(file)).toBe(2);
     expect(file.stderr).toMatch(/notes\.txt is a file; give another folder with --dir <folder>/);
   });
@@ -80,11 +78,11 @@ describe('seahaven new: names and folders', () => {
     expect(existsSync(join(tmp, 'never'))).toBe(false);
   });
 
-  it('writes the project into --dir (an empty folder) and prints the next steps', () => {
+  it('writes the project into --dir (an empty folder) and prints the next steps', async () => {
     const dir = join(tmp, 'empty');
     mkdirSync(dir);
     // --kit names the seahaven dependency; without it a clone packs itself into the project (the README test does that).
-    const r = seahaven(tmp, 'new', 'todo_world', '--dir', 'empty', '--kit', '^0.1.0');
+    const r = await seahaven(tmp, 'new', 'todo_world', '--dir', 'empty', '--kit', '^0.1.0');
     expect(r.status, output(r)).toBe(0);
     expect(r.stdout).toMatch(
       /^Created world "todo_world" in empty: package\.json, world\.ts, .*fixtures\/starter\.sqlite, fixtures\/starter\.json\n/,
@@ -131,18 +129,18 @@ describe('seahaven new: names and folders', () => {
     }
 
     // The frozen fixture is exactly what a rebuild gives.
-    const rebuilt = seahaven(dir, 'fixtures', 'build', '--check');
+    const rebuilt = await seahaven(dir, 'fixtures', 'build', '--check');
     expect(rebuilt.status, output(rebuilt)).toBe(0);
     expect(rebuilt.stdout).toMatch(/^ok {4}todo_world\/starter/);
 
     // Files of a fixture the world no longer declares: --check reports them, a build removes them.
     writeFileSync(join(dir, 'fixtures', 'retired.sqlite'), 'old image');
-    const stale = seahaven(dir, 'fixtures', 'build', '--check');
+    const stale = await seahaven(dir, 'fixtures', 'build', '--check');
     expect(stale.status, output(stale)).toBe(1);
     expect(stale.stdout).toContain(
       `STALE ${join(dir, 'fixtures', 'retired.sqlite')}  no fixture declares it\n`,
     );
-    const cleaned = seahaven(dir, 'fixtures', 'build');
+    const cleaned = await seahaven(dir, 'fixtures', 'build');
     expect(cleaned.status, output(cleaned)).toBe(0);
     expect(cleaned.stdout).toContain(
       `removed ${join(dir, 'fixtures', 'retired.sqlite')}  no fixture declares it\n`,
@@ -150,8 +148,8 @@ describe('seahaven new: names and folders', () => {
     expect(readdirSync(join(dir, 'fixtures')).sort()).toEqual(['starter.json', 'starter.sqlite']);
   }, 120_000);
 
-  it('--mount stripe writes a world that mounts Stripe World by its package name and passes seahaven check', () => {
-    const r = seahaven(tmp, 'new', 'boxcraft', '--mount', 'stripe', '--kit', '^0.1.0');
+  it('--mount stripe writes a world that mounts Stripe World by its package name and passes seahaven check', async () => {
+    const r = await seahaven(tmp, 'new', 'boxcraft', '--mount', 'stripe', '--kit', '^0.1.0');
     expect(r.status, output(r)).toBe(0);
     const dir = join(tmp, 'boxcraft');
     expect(readdirSync(join(dir, 'fixtures')).sort()).toEqual([
@@ -171,15 +169,15 @@ describe('seahaven new: names and folders', () => {
       "Stripe failure reaches the agent with Stripe\\'s own error code",
     );
     expect(readFileSync(join(dir, 'world.ts'), 'utf8')).not.toContain('{{');
-    const check = seahaven(dir, 'check', '.');
+    const check = await seahaven(dir, 'check', '.');
     expect(check.status, output(check)).toBe(0);
     expect(check.stdout).toContain(
       'OK boxcraft 0.1.0: no findings (load, schema, tools, fixtures, lint, determinism, graders).',
     );
   }, 120_000);
 
-  it('refuses a world it cannot mount, naming those it can', () => {
-    const r = seahaven(tmp, 'new', 'shop', '--mount', 'paypal', '--kit', '^0.1.0');
+  it('refuses a world it cannot mount, naming those it can', async () => {
+    const r = await seahaven(tmp, 'new', 'shop', '--mount', 'paypal', '--kit', '^0.1.0');
     expect(r.status, output(r)).toBe(2);
     expect(r.stderr).toBe(
       'seahaven: --mount paypal: no such world to mount; the worlds seahaven new can mount are stripe\n',
@@ -187,13 +185,13 @@ describe('seahaven new: names and folders', () => {
     expect(existsSync(join(tmp, 'shop'))).toBe(false);
   });
 
-  it('takes a path as the name, naming the world after its last part', () => {
-    const r = seahaven(tmp, 'new', 'nested/path_world', '--kit', '^0.1.0');
+  it('takes a path as the name, naming the world after its last part', async () => {
+    const r = await seahaven(tmp, 'new', 'nested/path_world', '--kit', '^0.1.0');
     expect(r.status, output(r)).toBe(0);
     expect(readFileSync(join(tmp, 'nested', 'path_world', 'world.ts'), 'utf8')).toContain(
       "name: 'path_world'",
     );
-    const both = seahaven(tmp, 'new', 'nested/other', '--dir', 'elsewhere');
+    const both = await seahaven(tmp, 'new', 'nested/other', '--dir', 'elsewhere');
     expect(both.status, output(both)).toBe(2);
     expect(both.stderr).toBe(
       'seahaven: give the folder once: either a path as <name> (nested/other) or --dir elsewhere\n',
@@ -218,7 +216,7 @@ describe('where a scaffolded project gets the kit', () => {
     return { root: `${root}/`, done: () => rmSync(project, { recursive: true, force: true }) };
   };
 
-  it('depends on the registry version only when npm installed the kit from the registry', () => {
+  it('depends on the registry version only when npm installed the kit from the registry', async () => {
     const cases: [Record<string, unknown> | null, ReturnType<typeof kitOrigin>][] = [
       [
         { version: '0.3.1', resolved: 'https://registry.npmjs.org/seahaven/-/seahaven-0.3.1.tgz' },

@@ -51,6 +51,12 @@ async function startInFlight(base: string): Promise<WireProbe> {
 
 describe('restarting seahaven serve mid-run', () => {
   it('resumes the run at the same stage and position, handing out what an uninterrupted run would', async () => {
+    const file = join(dir, 'restarted.sqlite');
+    const args = ['crm', '--curricula-db', file];
+    // The first real server starts (about a second of compiling) while the reference run plays.
+    const firstServer = spawnServe(args);
+    // Awaited below; a start that fails meanwhile is reported there, not as an unhandled rejection.
+    firstServer.catch(() => undefined);
     // The reference: one server, never stopped; its in-flight episode ends by the client going away.
     const refFile = join(dir, 'reference.sqlite');
     const served = serveCurricula({ worlds: [crm], path: refFile });
@@ -69,26 +75,27 @@ describe('restarting seahaven serve mid-run', () => {
       reference.progress.push(await getProgress(ref.url));
       reference.tasks.push(await play(ref.url, 9, 25));
       reference.progress.push(await getProgress(ref.url));
+      const last = reference.progress[2] as {
+        stage: { name: string };
+        episodes: unknown;
+        transitions: unknown[];
+      };
+      // The run got somewhere worth resuming: promoted out of the easy stage after its window filled.
+      expect(last.stage.name).toBe('medium');
+      expect(last.transitions).toHaveLength(1);
+      expect(last.episodes).toEqual({ issued: 25, recorded: 24, pending: 0, abandoned: 1 });
+    } catch (e) {
+      await (await firstServer.catch(() => undefined))?.stop('SIGKILL');
+      throw e;
     } finally {
       await ref.close();
       served.close();
     }
-    const last = reference.progress[2] as {
-      stage: { name: string };
-      episodes: unknown;
-      transitions: unknown[];
-    };
-    // The run got somewhere worth resuming: promoted out of the easy stage after its window filled.
-    expect(last.stage.name).toBe('medium');
-    expect(last.transitions).toHaveLength(1);
-    expect(last.episodes).toEqual({ issued: 25, recorded: 24, pending: 0, abandoned: 1 });
 
-    const file = join(dir, 'restarted.sqlite');
-    const args = ['crm', '--curricula-db', file];
     const servers: ServeProcess[] = [];
     try {
       // 1: eight episodes, then a clean stop with no session open.
-      let s = await spawnServe(args);
+      let s = await firstServer;
       servers.push(s);
       expect(s.stdout()).toContain(`runs file:        ${file}`);
       expect(await play(s.url, 0, 8)).toEqual(reference.tasks[0]);
@@ -150,7 +157,7 @@ describe('restarting seahaven serve mid-run', () => {
           timeout: 60_000,
           interval: 50,
         })
-        .toBeGreaterThanOrEqual(40);
+        .toBeGreaterThanOrEqual(20);
       expect(await s.stop('SIGKILL')).toBeNull();
       stop = true;
       const played = (await Promise.all(players)).reduce((a, b) => a + b, 0);

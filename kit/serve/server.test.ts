@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { crm } from '../../worlds/crm/index.ts';
 import { startServer } from './index.ts';
 import { WireProbe } from './wire-probe.ts';
+import { seahaven } from '../test/cli-in-process.ts';
 
 const call = (name: string) => ({
   type: 'step',
@@ -174,14 +175,9 @@ describe('seahaven serve (the npm start command)', () => {
   });
 
   it('refuses bad flags with a one-line error and exit code 2', async () => {
-    const bin = fileURLToPath(new URL('../../bin/seahaven.mjs', import.meta.url));
-    const child = spawn(process.execPath, [bin, 'serve', '--port', 'eighty'], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let err = '';
-    child.stderr.on('data', (d) => (err += d));
-    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
-    expect(code).toBe(2);
-    expect(err.trim()).toBe('seahaven: --port must be a whole number >= 0; got "eighty"');
+    // In process: the port is checked before anything starts.
+    const r = await seahaven(['serve', '--port', 'eighty']);
+    expect(r.status).toBe(2);
+    expect(r.stderr.trim()).toBe('seahaven: --port must be a whole number >= 0; got "eighty"');
   });
 });

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +7,7 @@ import { defineTool, defineWorld, z } from '../index.ts';
 import { buildFixture, loadFixture } from '../fixtures.ts';
 import { checkFixtures } from '../check/fixtures.ts';
 import { crm } from '../../worlds/crm/index.ts';
+import { seahaven } from './cli-in-process.ts';
 
 const crmFixtures = fileURLToPath(new URL('../../worlds/crm/fixtures/', import.meta.url));
 const temp = mkdtempSync(join(tmpdir(), 'seahaven-fixtures-'));
@@ -151,24 +151,12 @@ describe('fixtures', () => {
     expect(inst.changes()).toEqual([]);
   });
 
-  it('`seahaven fixtures build --check` passes on the committed images', () => {
-    const out = execFileSync(
-      process.execPath,
-      [
-        'bin/seahaven.mjs',
-        'fixtures',
-        'build',
-        '--check',
-        '--world',
-        'crm',
-        '--fixture',
-        'small_startup',
-      ],
-      {
-        cwd: fileURLToPath(new URL('../../', import.meta.url)),
-        encoding: 'utf8',
-      },
+  it('`seahaven fixtures build --check` passes on the committed images', async () => {
+    const r = await seahaven(
+      ['fixtures', 'build', '--check', '--world', 'crm', '--fixture', 'small_startup'],
+      { cwd: fileURLToPath(new URL('../../', import.meta.url)) },
     );
-    expect(out).toMatch(/^ok\s+crm\/small_startup/);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^ok\s+crm\/small_startup/);
   });
 });

@@ -2,42 +2,25 @@
  * Test helpers for `seahaven publish`: running the command from this checkout, a stand-in kit tarball, and readers of
  * the Space's README.md front matter and Dockerfile.
  */
-import { execFile, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { packageRoot } from './packed-install.ts';
+import { seahaven } from './cli-in-process.ts';
 
-const exec = promisify(execFile);
-
-/** Run `seahaven publish …` from this checkout in `cwd`; never throws, resolves with the exit code and output. */
+/**
+ * Run `seahaven publish …` from this checkout in `cwd`, in process (kit/test/cli-in-process.ts), with `HF_TOKEN` and
+ * `HF_ENDPOINT` unset unless `env` sets them; never throws, resolves with the exit code and output.
+ */
 export async function publish(
   cwd: string,
   args: string[],
   env: Record<string, string | undefined> = {},
 ): Promise<{ code: number; stdout: string; stderr: string }> {
-  const base: NodeJS.ProcessEnv = {
-    ...process.env,
-    HF_TOKEN: undefined,
-    HF_ENDPOINT: undefined,
-    ...env,
-  };
-  for (const [k, v] of Object.entries(base)) if (v === undefined) delete base[k];
-  try {
-    const r = await exec(
-      process.execPath,
-      [join(packageRoot, 'bin', 'seahaven.mjs'), 'publish', ...args],
-      { cwd, env: base, maxBuffer: 16 * 1024 * 1024 },
-    );
-    return { code: 0, stdout: r.stdout, stderr: r.stderr };
-  } catch (e) {
-    const err = e as { code?: number; stdout?: string; stderr?: string };
-    return {
-      code: typeof err.code === 'number' ? err.code : -1,
-      stdout: err.stdout ?? '',
-      stderr: err.stderr ?? '',
-    };
-  }
+  const r = await seahaven(['publish', ...args], {
+    cwd,
+    env: { HF_TOKEN: undefined, HF_ENDPOINT: undefined, ...env },
+  });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
 /**

@@ -114,14 +114,29 @@ class PipInstall:
 _started: Dict[str, Any] = {}
 
 
-def pytest_sessionstart(session: pytest.Session) -> None:
-    """Start both servers at once, so neither waits for the other's start-up."""
-    if not os.environ.get("SEAHAVEN_TEST_URL"):
-        _started["main"] = Server()
-    _started["guarded"] = Server("--token", "s3cret", "--max-sessions", "1", "--grader-token", "gr4der")
-    _started["workers"] = Server("--workers", "2")
-    if importlib.util.find_spec("pip") is not None:
-        _started["pip"] = PipInstall()
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "install: installs the package with pip (the end-to-end suite, `-m install`)")
+
+
+# What each fixture needs started, by fixture name: the servers and the pip install take seconds, so only those the
+# selected tests use are started, all at once so none waits for another's start-up.
+_STARTERS: Dict[str, Any] = {
+    "server_url": lambda: None if os.environ.get("SEAHAVEN_TEST_URL") else Server(),
+    "guarded_server": lambda: Server("--token", "s3cret", "--max-sessions", "1", "--grader-token", "gr4der"),
+    "workers_url": lambda: Server("--workers", "2"),
+    "idle_timeout_server": lambda: Server("--session-timeout", "1"),
+    "pip_install": lambda: PipInstall() if importlib.util.find_spec("pip") is not None else None,
+}
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Start what the selected tests' fixtures need, once the tests are known."""
+    used = {name for item in session.items for name in getattr(item, "fixturenames", ())}
+    for name, start in _STARTERS.items():
+        if name in used:
+            started = start()
+            if started is not None:
+                _started[name] = started
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
@@ -133,17 +148,17 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
 def server_url() -> str:
     """The base URL of a crm server shared by the session's tests."""
     external = os.environ.get("SEAHAVEN_TEST_URL")
-    return external.rstrip("/") if external else _started["main"].url
+    return external.rstrip("/") if external else _started["server_url"].url
 
 
 @pytest.fixture(scope="session")
 def pip_install() -> PipInstall:
     """The package, installed by pip (started with the session, in the background)."""
-    if "pip" not in _started:
+    if "pip_install" not in _started:
         if os.environ.get("CI"):
             pytest.fail("pip is missing: apt-get install -y python3-pip")
         pytest.skip("pip is missing (apt-get install -y python3-pip)")
-    install: PipInstall = _started["pip"]
+    install: PipInstall = _started["pip_install"]
     install.wait()
     return install
 
@@ -151,14 +166,21 @@ def pip_install() -> PipInstall:
 @pytest.fixture(scope="session")
 def guarded_server() -> Server:
     """A second server with a token and room for one session, for the refusals."""
-    _started["guarded"].url
-    return _started["guarded"]
+    _started["guarded_server"].url
+    return _started["guarded_server"]
 
 
 @pytest.fixture(scope="session")
 def workers_url() -> str:
     """The base URL of a third server, with two worker processes behind its port."""
-    return _started["workers"].url
+    return _started["workers_url"].url
+
+
+@pytest.fixture(scope="session")
+def idle_timeout_server() -> Server:
+    """A fourth server that ends a session idle for a second, for the client's recovery."""
+    _started["idle_timeout_server"].url
+    return _started["idle_timeout_server"]
 
 
 @pytest.fixture

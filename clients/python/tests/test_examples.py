@@ -67,6 +67,7 @@ def test_stated_outputs_of_the_guide(server_url: str, capsys: pytest.CaptureFixt
             assert got.startswith(prefix), f"{got!r} does not start with {prefix!r}"
 
 
+@pytest.mark.install
 def test_pip_installs_the_package(pip_install: PipInstall) -> None:
     target = pip_install.target
     package = target / "seahaven_client"

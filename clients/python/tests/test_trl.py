@@ -188,25 +188,21 @@ def test_task_dataset_rows(server_url: str) -> None:
         task_dataset(server_url, tasks=["add_lead"], repeats=0)
 
 
-def test_a_session_the_server_ended_is_replaced_on_the_next_reset() -> None:
-    server = Server("--session-timeout", "1")
-    try:
-        env = environment_class(server.url)()
-        env.reset(task="add_company")
-        first = env._session
-        deadline = time.monotonic() + 15
-        while not first.closed and time.monotonic() < deadline:
-            time.sleep(0.2)
-        assert first.closed, "the server did not end the idle session"
-        with pytest.raises(ClosedError):
-            env.create_company(**INITECH)
-        assert env.get_reward() is None  # the episode was lost with its session
-        assert env.reset(task="add_company").startswith("Create the company")
-        assert env._session is not first
+def test_a_session_the_server_ended_is_replaced_on_the_next_reset(idle_timeout_server: Server) -> None:
+    env = environment_class(idle_timeout_server.url)()
+    env.reset(task="add_company")
+    first = env._session
+    deadline = time.monotonic() + 15
+    while not first.closed and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert first.closed, "the server did not end the idle session"
+    with pytest.raises(ClosedError):
         env.create_company(**INITECH)
-        assert env.get_reward() == 1.0
-    finally:
-        server.stop()
+    assert env.get_reward() is None  # the episode was lost with its session
+    assert env.reset(task="add_company").startswith("Create the company")
+    assert env._session is not first
+    env.create_company(**INITECH)
+    assert env.get_reward() == 1.0
 
 
 LISTING = {

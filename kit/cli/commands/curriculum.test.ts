@@ -1,51 +1,22 @@
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Command, CommanderError } from 'commander';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { CliError } from '../errors.ts';
-import { registerCurriculum } from './curriculum.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seahaven as run } from '../../test/cli-in-process.ts';
 import { defineCurriculum } from '../../../curricula/define.ts';
 import { openCurriculumRuns } from '../../../curricula/runs.ts';
 import notes, { NOTES_STAGES, notesWorld } from '../../../curricula/test-fixtures/notes-world.ts';
 import { practisingLearner, trainStep } from '../../../curricula/test-fixtures/learner.ts';
 
-const bin = fileURLToPath(new URL('../../../bin/seahaven.mjs', import.meta.url));
 const notesModule = fileURLToPath(
   new URL('../../../curricula/test-fixtures/notes-world.ts', import.meta.url),
 );
 
-/** The real command line, through bin/seahaven.mjs (slow: tsx compiles the sources at start-up). */
-function spawnSeahaven(...args: string[]) {
-  const r = spawnSync(process.execPath, [bin, ...args], {
-    encoding: 'utf8',
-    env: { ...process.env, NO_COLOR: '1' },
-  });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
-
-/** The same command in process, exiting the way kit/cli/main.ts maps errors. */
+/** The command line, in process (kit/test/cli-in-process.ts). */
 async function seahaven(...args: string[]) {
-  const program = new Command('seahaven').exitOverride();
-  registerCurriculum(program);
-  let stdout = '',
-    stderr = '',
-    code = 0;
-  const out = vi
-    .spyOn(process.stdout, 'write')
-    .mockImplementation((chunk) => ((stdout += String(chunk)), true));
-  try {
-    await program.parseAsync(['node', 'seahaven', ...args]);
-  } catch (e) {
-    if (e instanceof CommanderError) code = e.exitCode === 0 ? 0 : 2;
-    else if (e instanceof CliError) [code, stderr] = [e.exitCode, `seahaven: ${e.message}\n`];
-    else throw e;
-  } finally {
-    out.mockRestore();
-  }
-  return { code, stdout, stderr };
+  const r = await run(args, { env: { NO_COLOR: '1' } });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
 let dir: string;
@@ -120,9 +91,9 @@ describe('seahaven curriculum', () => {
     expect(json.tasks.map((t) => t.calls)).toEqual([1, 1, 2, 2, 8, 13]);
   });
 
-  it('status prints the run and writes the chart (through the real bin)', async () => {
+  it('status prints the run and writes the chart', async () => {
     const svg = join(dir, 'run.svg');
-    const r = spawnSeahaven('curriculum', 'status', 'run-1', '--db', db, '--plot', svg);
+    const r = await seahaven('curriculum', 'status', 'run-1', '--db', db, '--plot', svg);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const runs = openCurriculumRuns({ world: notes, path: db });

@@ -2,7 +2,6 @@
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { CliError } from '../errors.ts';
-import { lintPaths } from '../../check/index.ts';
 
 /** The current world's folder (`./world.ts` or `./src/world.ts`), else `worlds/` in a repository of worlds, else `.`. */
 function defaultPath(): string {
@@ -30,6 +29,8 @@ export function registerLint(program: Command): void {
           `--format must be stylish or json; got ${JSON.stringify(opts.format)}`,
           2,
         );
+      // Imported here: ESLint and its TypeScript parser take a while to load, and only this command needs them.
+      const { lintPaths } = await import('../../check/index.ts');
       const linted = await lintPaths(targets);
       if (opts.format === 'json') process.stdout.write(JSON.stringify(linted.results) + '\n');
       else {
