@@ -47,12 +47,13 @@ export class CowBase {
 
   /**
    * Open an episode's database on store `name` (a fresh name starts from the base). Journals stay in memory, as an
-   * in-memory database's do; one connection holds the store, so it locks nothing.
+   * in-memory database's do; one connection holds the store, so it locks nothing. The locking mode stays NORMAL: in
+   * EXCLUSIVE mode SQLite bumps the header's change counter once per lock instead of once per transaction, and the
+   * bytes would differ from a deserialized copy's.
    */
   open(name = this.episodeName()): CowEpisode {
     const db = new Database(name);
     db.pragma('journal_mode = MEMORY');
-    db.pragma('locking_mode = EXCLUSIVE');
     return new CowEpisode(this, name, db);
   }
 }

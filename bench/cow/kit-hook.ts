@@ -45,7 +45,7 @@ function installHook(): void {
     if (base === undefined) return new Native(...args);
     const name = base.episodeName();
     const db = new Native(name, name, false, false, false, args[5], args[6], null);
-    db.exec('PRAGMA journal_mode = MEMORY; PRAGMA locking_mode = EXCLUSIVE');
+    db.exec('PRAGMA journal_mode = MEMORY');
     const close = db.close;
     db.close = function closeEpisode(this: NativeDb) {
       close.call(this);
