@@ -20,7 +20,9 @@ import { loadFixture } from '../../kit/fixtures.ts';
 import type { Instance } from '../../kit/index.ts';
 import { stripe } from '../../worlds/stripe/index.ts';
 import { machine, percentile, spawnChild, writeSection } from '../harness.ts';
-import { changedBytes } from './cow.ts';
+import Database from 'better-sqlite3';
+import { CAPTURE_FN } from '../../kit/capture-sql.ts';
+import { changedBytes, type CowEpisode } from './cow.ts';
 import { openCopyOnWrite, useCopyOnWrite } from './kit-hook.ts';
 
 export const HEADING = '## Big fixtures: copy-on-write pages';
@@ -45,6 +47,9 @@ interface Figures {
   writeUs: number;
   /** ms for `inst.restart()` of a session that wrote. */
   restartMs: number;
+  /** RSS (MiB) and changed pages held once every session committed its episode (what a fork or hibernation keeps). */
+  rssCommitted: number;
+  storeBytesCommitted: number;
 }
 
 const MiB = 2 ** 20;
@@ -109,13 +114,21 @@ async function runSessions(mode: Mode, sessions: number, fixture: string): Promi
   await readStatus();
   const mem = memory();
   const storeBytes = mode === 'cow' ? changedBytes() : 0;
+  // A restart rolls the episode back on the same connection (timed to the next call's result).
   const last = instances.pop()!;
   const t = performance.now();
   const next = last.restart({ fixture, seed: 7 });
-  const restartMs = performance.now() - t;
   if (next === null) throw new Error('restart returned null');
-  must(next.call('create_customer', { name: 'After restart' }));
+  must(next.call('list_customers', { limit: 3 }));
+  const restartMs = performance.now() - t;
+  sessionCalls(next, sessions);
   instances.push(next);
+  // Committing the episodes moves their pages from each connection's cache into its database.
+  for (const inst of instances) inst[storeDatabases]();
+  gc();
+  await readStatus();
+  const rssCommitted = memory().rss;
+  const storeBytesCommitted = mode === 'cow' ? changedBytes() : 0;
   for (const inst of instances) inst.destroy();
   const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
   return {
@@ -130,6 +143,8 @@ async function runSessions(mode: Mode, sessions: number, fixture: string): Promi
     readUs: percentile(sorted(reads), 50),
     writeUs: percentile(sorted(writes), 50),
     restartMs,
+    rssCommitted,
+    storeBytesCommitted,
   };
 }
 
@@ -171,6 +186,65 @@ function runCheck(fixture: string): Check {
   };
 }
 
+interface ForkFigures {
+  /** ms to fork an episode that wrote (to the fork's first read): today serialize + deserialize, copy-on-write a copy of the changed pages. */
+  todayForkMs: number;
+  cowForkMs: number;
+  /** Changed pages the fork holds (copy-on-write). */
+  cowForkPages: number;
+  /** ms to close an episode that wrote and reopen it (hibernation and wake), to the first read. */
+  todaySleepWakeMs: number;
+  cowSleepWakeMs: number;
+}
+
+/** Fork and hibernation at the connection level, where the kit would call them: today's bytes against the store's pages. */
+function runFork(fixture: string): ForkFigures {
+  const image = loadFixture(stripe, fixture).resetImages.get(null)!;
+  const base = openCopyOnWrite(image);
+  const ready = (db: InstanceType<typeof Database>) => {
+    db.function(CAPTURE_FN, { varargs: true }, () => null);
+    db.exec('PRAGMA foreign_keys = ON; PRAGMA temp_store = MEMORY');
+    return db;
+  };
+  const read = (db: InstanceType<typeof Database>) =>
+    db.prepare('SELECT count(*) FROM customers').pluck().get();
+  const write = (db: InstanceType<typeof Database>) =>
+    db.exec("UPDATE customers SET name = name || ' (renamed)' WHERE rowid % 500 = 1");
+  const timed = (fn: () => void) => {
+    const t = performance.now();
+    fn();
+    return performance.now() - t;
+  };
+
+  const mem = ready(new Database(image));
+  write(mem);
+  let copy: InstanceType<typeof Database> | null = null;
+  const todayForkMs = timed(() => read(ready((copy = new Database(mem.serialize())))));
+  copy!.close();
+  let woken: InstanceType<typeof Database> | null = null;
+  const todaySleepWakeMs = timed(() => {
+    const bytes = mem.serialize();
+    mem.close();
+    read(ready((woken = new Database(bytes))));
+  });
+  woken!.close();
+
+  const ep = base.open();
+  ready(ep.db);
+  write(ep.db);
+  let fork: CowEpisode | null = null;
+  const cowForkMs = timed(() => read(ready((fork = ep.fork()).db)));
+  const cowForkPages = fork!.changedPages;
+  fork!.destroy();
+  let again: CowEpisode | null = null;
+  const cowSleepWakeMs = timed(() => {
+    ep.close();
+    read(ready((again = base.open(ep.name)).db));
+  });
+  again!.destroy();
+  return { todayForkMs, cowForkMs, cowForkPages, todaySleepWakeMs, cowSleepWakeMs };
+}
+
 const list = (v: string | undefined, d: number[]) => (v ? v.split(',').map(Number) : d);
 
 function arg(name: string): string | undefined {
@@ -181,7 +255,11 @@ function arg(name: string): string | undefined {
 async function child(): Promise<void> {
   const [, , , what, fixture, n] = process.argv;
   const reply =
-    what === 'check' ? runCheck(fixture) : await runSessions(what as Mode, Number(n), fixture);
+    what === 'check'
+      ? runCheck(fixture)
+      : what === 'fork'
+        ? runFork(fixture)
+        : await runSessions(what as Mode, Number(n), fixture);
   process.send!(reply);
   process.exit(0);
 }
@@ -193,9 +271,9 @@ async function inChild(args: string[]): Promise<unknown> {
 
 function table(rows: Figures[]): string {
   const head =
-    '| sessions | how | RSS loaded | RSS with sessions (file-backed) | per session | changed pages held | open + first read p50 (first) | read p50 | write p50 | restart |\n|---|---|---|---|---|---|---|---|---|---|';
+    '| sessions | how | RSS loaded | RSS with sessions (file-backed) | per session | changed pages held | open + first read p50 (first) | read p50 | write p50 | restart + read | committed: RSS, pages held |\n|---|---|---|---|---|---|---|---|---|---|---|';
   const line = (r: Figures) =>
-    `| ${r.sessions} | ${r.mode === 'today' ? 'deserialize (today)' : 'copy-on-write'} | ${r.rssLoaded.toFixed(0)} MiB | ${r.rss.toFixed(0)} MiB (${r.rssFile.toFixed(0)}) | ${((r.rss - r.rssLoaded) / r.sessions).toFixed(1)} MiB | ${(r.storeBytes / MiB).toFixed(1)} MiB | ${r.openMs.toFixed(1)} ms (${r.firstOpenMs.toFixed(0)} ms) | ${r.readUs.toFixed(0)} µs | ${r.writeUs.toFixed(0)} µs | ${r.restartMs.toFixed(2)} ms |`;
+    `| ${r.sessions} | ${r.mode === 'today' ? 'deserialize (today)' : 'copy-on-write'} | ${r.rssLoaded.toFixed(0)} MiB | ${r.rss.toFixed(0)} MiB (${r.rssFile.toFixed(0)}) | ${((r.rss - r.rssLoaded) / r.sessions).toFixed(1)} MiB | ${(r.storeBytes / MiB).toFixed(1)} MiB | ${r.openMs.toFixed(1)} ms (${r.firstOpenMs.toFixed(0)} ms) | ${r.readUs.toFixed(0)} µs | ${r.writeUs.toFixed(0)} µs | ${r.restartMs.toFixed(2)} ms | ${r.rssCommitted.toFixed(0)} MiB, ${(r.storeBytesCommitted / MiB).toFixed(1)} MiB |`;
   return [head, ...rows.map(line)].join('\n');
 }
 
@@ -204,6 +282,8 @@ async function main(): Promise<void> {
   const rows: Figures[] = [];
   const check = (await inChild(['check', fixture])) as Check;
   console.log('check', check);
+  const fork = (await inChild(['fork', fixture])) as ForkFigures;
+  console.log('fork', fork);
   for (const n of list(arg('--today'), [1, 4])) {
     rows.push((await inChild(['today', fixture, String(n)])) as Figures);
     console.log(table(rows.slice(-1)));
@@ -218,7 +298,9 @@ Each session opens the fixture through \`stripe.instance()\`, reads once, makes 
 
 ${table(rows)}
 
-Same calls both ways (\`check\`): \`changes()\` ${check.changes ? 'identical' : 'DIFFER'}, \`changeLog()\` ${check.changeLog ? 'identical' : 'DIFFER'}, serialized database ${check.bytes ? 'byte-identical' : 'DIFFERS'} (sha256 ${check.sha256.slice(0, 16)}…).`;
+Same calls both ways (\`check\`): \`changes()\` ${check.changes ? 'identical' : 'DIFFER'}, \`changeLog()\` ${check.changeLog ? 'identical' : 'DIFFER'}, serialized database ${check.bytes ? 'byte-identical' : 'DIFFERS'} (sha256 ${check.sha256.slice(0, 16)}…).
+
+Fork and hibernation at the connection level (an episode that renamed every 500th customer; timed to the first read of the new connection): fork ${fork.todayForkMs.toFixed(0)} ms today (serialize + deserialize) against ${fork.cowForkMs.toFixed(2)} ms copy-on-write (the fork holds ${fork.cowForkPages} changed pages); close and reopen (hibernation, then wake) ${fork.todaySleepWakeMs.toFixed(0)} ms today against ${fork.cowSleepWakeMs.toFixed(2)} ms.`;
   console.log(body);
   if (process.argv.includes('--write')) writeSection(HEADING, body);
 }
