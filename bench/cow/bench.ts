@@ -13,6 +13,7 @@
  * Run: `npx tsx bench/cow/bench.ts [--fixture big_co] [--today 1,4] [--cow 1,8,64] [--write]` (`--write` records the
  * figures in bench/results.md).
  */
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { storeDatabases } from '../../kit/instance-internals.ts';
@@ -22,7 +23,7 @@ import { stripe } from '../../worlds/stripe/index.ts';
 import { machine, percentile, spawnChild, writeSection } from '../harness.ts';
 import Database from 'better-sqlite3';
 import { CAPTURE_FN } from '../../kit/capture-sql.ts';
-import { changedBytes, type CowEpisode } from './cow.ts';
+import { changedBytes, CowBase, type CowEpisode } from './cow.ts';
 import { openCopyOnWrite, useCopyOnWrite } from './kit-hook.ts';
 
 export const HEADING = '## Big fixtures: copy-on-write pages';
@@ -195,6 +196,8 @@ interface ForkFigures {
   /** ms to close an episode that wrote and reopen it (hibernation and wake), to the first read. */
   todaySleepWakeMs: number;
   cowSleepWakeMs: number;
+  /** The base file the copy-on-write episodes map (for the `raw` run). */
+  basePath: string;
 }
 
 /** Fork and hibernation at the connection level, where the kit would call them: today's bytes against the store's pages. */
@@ -242,7 +245,80 @@ function runFork(fixture: string): ForkFigures {
     read(ready((again = base.open(ep.name)).db));
   });
   again!.destroy();
-  return { todayForkMs, cowForkMs, cowForkPages, todaySleepWakeMs, cowSleepWakeMs };
+  return {
+    todayForkMs,
+    cowForkMs,
+    cowForkPages,
+    todaySleepWakeMs,
+    cowSleepWakeMs,
+    basePath: base.path,
+  };
+}
+
+interface RawFigures {
+  sessions: number;
+  /** RSS (MiB) of the process with the base mapped and no session, then with every session open after its writes. */
+  rssBase: number;
+  rss: number;
+  rssFile: number;
+  /** ms to open an episode and read, p50. */
+  openMs: number;
+}
+
+/**
+ * Copy-on-write episodes with nothing else in the process: no kit, no cached reset image (the kit's own copy, which
+ * an adopting kit would not keep). Each session opens the base, begins its episode transaction and writes as a
+ * `POST /v1/customers` does (a customer row, an event row) plus an update of an existing customer, four times.
+ */
+async function runRaw(basePath: string, sessions: number): Promise<RawFigures> {
+  const base = new CowBase(basePath);
+  gc();
+  await readStatus();
+  const rssBase = memory().rss;
+  const open: CowEpisode[] = [];
+  const opens: number[] = [];
+  for (let i = 0; i < sessions; i++) {
+    const t = performance.now();
+    const ep = base.open();
+    ep.db.function(CAPTURE_FN, { varargs: true }, () => null);
+    ep.db.exec('PRAGMA foreign_keys = ON; PRAGMA temp_store = MEMORY');
+    ep.db.prepare('SELECT id FROM customers ORDER BY created DESC, seq DESC LIMIT 3').all();
+    opens.push(performance.now() - t);
+    ep.db.exec('BEGIN');
+    for (let k = 0; k < 4; k++) {
+      const n = i * 4 + k;
+      ep.db
+        .prepare(
+          `INSERT INTO customers (id, seq, created, data, email, name, deleted, search_email, search_metadata, search_name, search_phone)
+           SELECT 'cus_new' || ?, (SELECT max(seq) FROM customers) + 1, created, data, email, name, deleted, search_email, search_metadata, search_name, search_phone FROM customers WHERE rowid = ?`,
+        )
+        .run(n, 1 + ((n * 7919) % 20000));
+      ep.db
+        .prepare(
+          `INSERT INTO events (id, seq, created, data, type, object_id)
+           SELECT 'evt_new' || ?, (SELECT max(seq) FROM events) + 1, created, data, type, object_id FROM events WHERE rowid = ?`,
+        )
+        .run(n, 1 + ((n * 104729) % 24000));
+      ep.db
+        .prepare("UPDATE customers SET name = name || ' (edited)' WHERE rowid = ?")
+        .run(1 + ((n * 31337) % 20000));
+    }
+    open.push(ep);
+  }
+  gc();
+  await readStatus();
+  const mem = memory();
+  for (const ep of open) ep.destroy();
+  return {
+    sessions,
+    rssBase,
+    rss: mem.rss,
+    rssFile: mem.rssFile,
+    openMs: percentile(
+      [...opens].sort((a, b) => a - b),
+      50,
+    ),
+  };
 }
 
 const list = (v: string | undefined, d: number[]) => (v ? v.split(',').map(Number) : d);
@@ -259,7 +335,9 @@ async function child(): Promise<void> {
       ? runCheck(fixture)
       : what === 'fork'
         ? runFork(fixture)
-        : await runSessions(what as Mode, Number(n), fixture);
+        : what === 'raw'
+          ? await runRaw(fixture, Number(n))
+          : await runSessions(what as Mode, Number(n), fixture);
   process.send!(reply);
   process.exit(0);
 }
@@ -271,7 +349,7 @@ async function inChild(args: string[]): Promise<unknown> {
 
 function table(rows: Figures[]): string {
   const head =
-    '| sessions | how | RSS loaded | RSS with sessions (file-backed) | per session | changed pages held | open + first read p50 (first) | read p50 | write p50 | restart + read | committed: RSS, pages held |\n|---|---|---|---|---|---|---|---|---|---|---|';
+    '| sessions | how | RSS loaded | RSS with sessions (file-backed) | per session | store pages, open episodes | open + first read p50 (first) | read p50 | write p50 | restart + read | committed: RSS, store pages |\n|---|---|---|---|---|---|---|---|---|---|---|';
   const line = (r: Figures) =>
     `| ${r.sessions} | ${r.mode === 'today' ? 'deserialize (today)' : 'copy-on-write'} | ${r.rssLoaded.toFixed(0)} MiB | ${r.rss.toFixed(0)} MiB (${r.rssFile.toFixed(0)}) | ${((r.rss - r.rssLoaded) / r.sessions).toFixed(1)} MiB | ${(r.storeBytes / MiB).toFixed(1)} MiB | ${r.openMs.toFixed(1)} ms (${r.firstOpenMs.toFixed(0)} ms) | ${r.readUs.toFixed(0)} µs | ${r.writeUs.toFixed(0)} µs | ${r.restartMs.toFixed(2)} ms | ${r.rssCommitted.toFixed(0)} MiB, ${(r.storeBytesCommitted / MiB).toFixed(1)} MiB |`;
   return [head, ...rows.map(line)].join('\n');
@@ -292,6 +370,17 @@ async function main(): Promise<void> {
     rows.push((await inChild(['cow', fixture, String(n)])) as Figures);
     console.log(table(rows.slice(-1)));
   }
+  const raws: RawFigures[] = [];
+  for (const n of list(arg('--raw'), [64])) {
+    raws.push((await inChild(['raw', fork.basePath, String(n)])) as RawFigures);
+    console.log(raws.at(-1));
+  }
+  const rawLines = raws
+    .map(
+      (r) =>
+        `${r.sessions} sessions: ${r.rss.toFixed(0)} MiB RSS (${r.rssFile.toFixed(0)} MiB of it file-backed: Node's code and the base pages read), ${r.rssBase.toFixed(0)} MiB before the first, ${((r.rss - r.rssBase) / r.sessions).toFixed(2)} MiB per session; open + first read ${r.openMs.toFixed(1)} ms p50`,
+    )
+    .join('; ');
   const body = `Machine: ${machine()}. Fixture \`${fixture}\`; each configuration in a process of its own (\`npx tsx bench/cow/bench.ts\`).
 
 Each session opens the fixture through \`stripe.instance()\`, reads once, makes 4 writes (two \`create_customer\`, \`create_product\`, \`create_coupon\`) and a list, and stays open in its episode transaction; session 0 then times 200 reads (\`list_customers\`, limit 3) and 200 writes (\`create_customer\`). "RSS loaded" is the process after \`loadFixture\` (the kit's cached reset image, plus the base it maps for copy-on-write); "per session" is what each session added. Restart is \`inst.restart()\` of a session that wrote (a rollback, both ways).
@@ -300,9 +389,18 @@ ${table(rows)}
 
 Same calls both ways (\`check\`): \`changes()\` ${check.changes ? 'identical' : 'DIFFER'}, \`changeLog()\` ${check.changeLog ? 'identical' : 'DIFFER'}, serialized database ${check.bytes ? 'byte-identical' : 'DIFFERS'} (sha256 ${check.sha256.slice(0, 16)}…).
 
-Fork and hibernation at the connection level (an episode that renamed every 500th customer; timed to the first read of the new connection): fork ${fork.todayForkMs.toFixed(0)} ms today (serialize + deserialize) against ${fork.cowForkMs.toFixed(2)} ms copy-on-write (the fork holds ${fork.cowForkPages} changed pages); close and reopen (hibernation, then wake) ${fork.todaySleepWakeMs.toFixed(0)} ms today against ${fork.cowSleepWakeMs.toFixed(2)} ms.`;
+Fork and hibernation at the connection level (an episode that renamed every 500th customer; timed to the first read of the new connection): fork ${fork.todayForkMs.toFixed(0)} ms today (serialize + deserialize) against ${fork.cowForkMs.toFixed(2)} ms copy-on-write (the fork holds ${fork.cowForkPages} changed pages); close and reopen (hibernation, then wake) ${fork.todaySleepWakeMs.toFixed(0)} ms today against ${fork.cowSleepWakeMs.toFixed(2)} ms.
+
+Copy-on-write episodes alone in a process (no kit, so no cached reset image; raw SQL writing a customer and an event and updating a customer, four times, in each session's open episode transaction): ${rawLines}.`;
   console.log(body);
-  if (process.argv.includes('--write')) writeSection(HEADING, body);
+  if (process.argv.includes('--write')) {
+    writeSection(HEADING, body);
+    execFileSync('npx', [
+      'prettier',
+      '--write',
+      fileURLToPath(new URL('../results.md', import.meta.url)),
+    ]);
+  }
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
