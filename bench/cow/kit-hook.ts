@@ -23,6 +23,12 @@ type NativeCtor = new (...args: unknown[]) => NativeDb;
 
 const bases = new Map<Buffer, CowBase>();
 let enabled = true;
+let opened = 0;
+
+/** How many copy-on-write episodes the kit has opened in this process (tests check that the hook was taken). */
+export function cowOpens(): number {
+  return opened;
+}
 
 /** Whether the kit's opens of registered images go copy-on-write (tests turn it off to open the same images as today). */
 export function useCopyOnWrite(on: boolean): void {
@@ -44,6 +50,7 @@ function installHook(): void {
     const base = enabled && Buffer.isBuffer(image) && !args[3] ? bases.get(image) : undefined;
     if (base === undefined) return new Native(...args);
     const name = base.episodeName();
+    opened++;
     const db = new Native(name, name, false, false, false, args[5], args[6], null);
     db.exec('PRAGMA journal_mode = MEMORY');
     const close = db.close;
