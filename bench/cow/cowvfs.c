@@ -17,7 +17,9 @@
 ** SQL functions, on the connection that loaded the extension:
 **   cow_base(name, path)   map the file at path read-only as base `name` (once; a second call with the same path is a
 **                          no-op). Returns the base's size in bytes.
-**   cow_copy(src, dst)     make store dst a copy of store src (its changed chunks). dst must not be open.
+**   cow_copy(src, dst)     make store dst a copy of store src (its changed chunks). dst must not be open. It copies
+**                          what the store holds: commit src first, or a page SQLite spilled from an open transaction
+**                          would be copied with it.
 **   cow_drop(name)         forget a store (its changed chunks). Must not be open.
 **   cow_chunks(name)       the number of chunks store `name` holds (its changed pages), or NULL when there is none.
 **   cow_total()            bytes held in changed chunks by every store of the process.
