@@ -5,7 +5,7 @@
 import { type Ctx, type SqlParam } from '../../../kit/index.ts';
 import { createPrice, createProduct, livePrice, liveProduct } from '../resources/prices.ts';
 import { liveCustomer } from '../lib/customer-lookup.ts';
-import { emit, changedAttributes, putAndEmit } from '../lib/events.ts';
+import { changedAttributes, putAndEmit } from '../lib/events.ts';
 import { invalidRequest } from '../lib/errors.ts';
 import { type OpContext } from '../lib/op.ts';
 import { mergeMetadata } from '../lib/params.ts';

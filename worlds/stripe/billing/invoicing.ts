@@ -43,11 +43,10 @@
  * customer balance (a credit lowers it, a debt raises it), applied at finalization and recorded as
  * `starting_balance`/`ending_balance` and a customer balance transaction of type `applied_to_invoice`.
  */
-export { type Period, priceAmount, decimalAmount, applyLines } from './invoice-totals.ts';
-export { requireDraft, AUTO_FINALIZE_DELAY, RETRY_DAYS, MAX_ATTEMPTS } from './invoice-states.ts';
+export { priceAmount, decimalAmount, applyLines } from './invoice-totals.ts';
+export { requireDraft } from './invoice-states.ts';
 export {
   type LineInput,
-  type DraftInput,
   mustInvoice,
   linesOf,
   refreshInvoice,
@@ -58,7 +57,6 @@ export {
   addInvoiceLine,
 } from './drafting.ts';
 export {
-  type InvoiceItemInput,
   inlinePrice,
   priceFromParams,
   updateInvoiceItem,
@@ -73,4 +71,4 @@ export {
   markUncollectible,
   createFinalizedInvoice,
 } from './finalization.ts';
-export { type PayOptions, payInvoice, collectDueInvoices, attemptQuietly } from './collection.ts';
+export { payInvoice, collectDueInvoices, attemptQuietly } from './collection.ts';
