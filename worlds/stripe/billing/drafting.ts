@@ -10,7 +10,7 @@ import { invalidRequest, resourceMissing } from '../lib/errors.ts';
 import { DAY } from '../lib/money.ts';
 import { type OpContext } from '../lib/op.ts';
 import { mergeMetadata } from '../lib/params.ts';
-import { get, newId, nowSeconds, put, rows, type Obj } from '../lib/store.ts';
+import { get, newId, nowSeconds, put, type Obj } from '../lib/store.ts';
 import {
   resolvePrice,
   newInvoiceItem,
@@ -19,6 +19,7 @@ import {
   pendingItems,
 } from './invoice-item-model.ts';
 import { AUTO_FINALIZE_DELAY, requireDraft } from './invoice-states.ts';
+import { idOf, linesOf, mustInvoice, refreshInvoice, type InvoiceRef } from './invoice-store.ts';
 import { type Period, priceAmount, pricingOf, decimalOf, applyLines } from './invoice-totals.ts';
 
 export interface LineInput {
@@ -67,29 +68,7 @@ export interface DraftInput {
   payment_settings?: Obj | null;
 }
 
-export type InvoiceRef = Obj | string;
-
-export const idOf = (invoice: InvoiceRef): string =>
-  typeof invoice === 'string' ? invoice : invoice.id;
-
-/** A stored invoice, or Stripe's 404. */
-export function mustInvoice(ctx: Ctx, id: string, param = 'invoice'): Obj {
-  const invoice = get(ctx, 'invoices', id);
-  if (invoice === undefined) throw resourceMissing('invoice', id, param);
-  return invoice;
-}
-
-/** An invoice's lines in the order they were added. */
-export function linesOf(ctx: Ctx, invoiceId: string): Obj[] {
-  return rows(ctx, 'invoice_line_items', 'invoice = ?', [invoiceId], true);
-}
-
-/** Recompute an invoice's embedded lines and totals from its stored lines, store it, and return it. */
-export function refreshInvoice(ctx: Ctx, invoiceId: string): Obj {
-  const invoice = applyLines(mustInvoice(ctx, invoiceId), linesOf(ctx, invoiceId));
-  put(ctx, 'invoices', invoice);
-  return invoice;
-}
+export { idOf, linesOf, mustInvoice, refreshInvoice, type InvoiceRef };
 
 /** The customer details an invoice copies while it is a draft (frozen at finalization). */
 export function customerDetails(customer: Obj): Obj {

@@ -10,7 +10,7 @@ import { invalidRequest } from '../lib/errors.ts';
 import { type OpContext } from '../lib/op.ts';
 import { mergeMetadata } from '../lib/params.ts';
 import { get, newId, nowSeconds, put, rows, type Obj } from '../lib/store.ts';
-import { mustInvoice, linesOf, refreshInvoice } from './drafting.ts';
+import { mustInvoice, linesOf, refreshInvoice } from './invoice-store.ts';
 import { requireDraft } from './invoice-states.ts';
 import { type Period, priceAmount, pricingOf, decimalOf, decimalAmount } from './invoice-totals.ts';
 

@@ -1,0 +1,33 @@
+/**
+ * An invoice as the billing files read it back: by id (Stripe's 404 when it is missing), its lines in the order they
+ * were added, and its embedded lines and totals recomputed from them. Below drafting and the invoice item model, which
+ * both use it.
+ */
+import { type Ctx } from '../../../kit/index.ts';
+import { resourceMissing } from '../lib/errors.ts';
+import { get, put, rows, type Obj } from '../lib/store.ts';
+import { applyLines } from './invoice-totals.ts';
+
+export type InvoiceRef = Obj | string;
+
+export const idOf = (invoice: InvoiceRef): string =>
+  typeof invoice === 'string' ? invoice : invoice.id;
+
+/** A stored invoice, or Stripe's 404. */
+export function mustInvoice(ctx: Ctx, id: string, param = 'invoice'): Obj {
+  const invoice = get(ctx, 'invoices', id);
+  if (invoice === undefined) throw resourceMissing('invoice', id, param);
+  return invoice;
+}
+
+/** An invoice's lines in the order they were added. */
+export function linesOf(ctx: Ctx, invoiceId: string): Obj[] {
+  return rows(ctx, 'invoice_line_items', 'invoice = ?', [invoiceId], true);
+}
+
+/** Recompute an invoice's embedded lines and totals from its stored lines, store it, and return it. */
+export function refreshInvoice(ctx: Ctx, invoiceId: string): Obj {
+  const invoice = applyLines(mustInvoice(ctx, invoiceId), linesOf(ctx, invoiceId));
+  put(ctx, 'invoices', invoice);
+  return invoice;
+}
