@@ -25,6 +25,7 @@ import { subscriptionItemsOps } from './resources/subscription-items.ts';
 import { creditNotesOps } from './resources/credit-notes.ts';
 import { paymentLinksOps } from './resources/payment-links.ts';
 import { checkoutSessionsOps } from './resources/checkout-sessions.ts';
+import { webhookEndpointsOps } from './resources/webhook-endpoints.ts';
 
 export const operations: StripeOp[] = [
   ...accountOps,
@@ -52,4 +53,5 @@ export const operations: StripeOp[] = [
   ...creditNotesOps,
   ...paymentLinksOps,
   ...checkoutSessionsOps,
+  ...webhookEndpointsOps,
 ];

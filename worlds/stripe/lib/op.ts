@@ -8,6 +8,7 @@ import { StripeError, isFailed, type Failed, type StripeErrorBody } from './erro
 import { expandObject } from './expand.ts';
 import { validate, p, type Spec } from './params.ts';
 import type { Obj } from './store.ts';
+import { deliverDue } from './webhooks.ts';
 
 export const DEFAULT_API_VERSION = '2026-10-28.endive';
 
@@ -128,6 +129,8 @@ export function op<P = any>(spec: StripeOpSpec<P>): StripeOp {
         };
         const c: OpContext = { ctx, version: input.version, requestId, idempotencyKey: key };
         const out = spec.run(c, params as P, input.path);
+        // Webhooks to the composed world's handler, for the events this request made (lib/webhooks.ts).
+        deliverDue(ctx, Math.floor(ctx.clock.now() / 1000));
         let result: OpResult;
         if (isFailed(out)) {
           result = { status: out.status, body: { error: out.error }, request_id: requestId };

@@ -8,6 +8,7 @@ import { DEFAULT_API_VERSION, requestIdOf, type OpContext, type StripeOp } from 
 import { expandObject } from './expand.ts';
 import { validate, p } from './params.ts';
 import type { Obj } from './store.ts';
+import { deliverDue } from './webhooks.ts';
 
 let registry: Map<string, StripeOp> | undefined;
 
@@ -42,6 +43,8 @@ export function runOp(
       unknown
     > & { expand?: string[] };
     const out = ctx.db.transaction(() => o.run(c, checked, path));
+    // Webhooks to the composed world's handler, for the events this call made (webhooks.ts).
+    deliverDue(ctx, Math.floor(ctx.clock.now() / 1000));
     if (isFailed(out))
       return {
         ok: false,

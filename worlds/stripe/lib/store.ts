@@ -37,7 +37,9 @@ export type Table =
   | 'credit_notes'
   | 'payment_links'
   | 'checkout_sessions'
-  | 'invoice_payments';
+  | 'invoice_payments'
+  | 'webhook_endpoints'
+  | 'webhook_deliveries';
 
 type Col = (o: Obj) => SqlParam;
 const bool = (v: unknown): number => (v ? 1 : 0);
@@ -135,6 +137,14 @@ export const COLUMNS: Record<Table, Record<string, Col>> = {
     status: (o) => o.status ?? null,
   },
   payment_links: { active: (o) => bool(o.active) },
+  webhook_endpoints: { status: (o) => o.status ?? null },
+  webhook_deliveries: {
+    event: (o) => o.event ?? null,
+    webhook_endpoint: (o) => o.webhook_endpoint ?? null,
+    status: (o) => o.status ?? null,
+    target: (o) => o.target ?? null,
+    next_attempt: (o) => o.next_attempt ?? null,
+  },
   checkout_sessions: {
     status: (o) => o.status ?? null,
     customer: (o) => ref(o.customer),
@@ -182,6 +192,7 @@ export const TABLE_OF_PREFIX: Record<string, Table> = {
   plink_: 'payment_links',
   cs_: 'checkout_sessions',
   inpay_: 'invoice_payments',
+  we_: 'webhook_endpoints',
 };
 
 /** The table of an id, by its prefix; coupons have none (caller-chosen ids). */
