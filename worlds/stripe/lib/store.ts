@@ -7,6 +7,7 @@
  */
 import type { Ctx, SqlParam } from '../../../kit/index.ts';
 import { resourceMissing } from './errors.ts';
+import type { Tables } from './objects.ts';
 import { SEARCH_COLUMNS } from './search-fields.ts';
 
 export type Obj = Record<string, any>;
@@ -40,6 +41,9 @@ export type Table =
   | 'invoice_payments'
   | 'webhook_endpoints'
   | 'webhook_deliveries';
+
+/** The object a table stores (objects.ts, which names one for every table: `Tables`). */
+export type Stored<T extends Table> = Tables[T];
 
 type Col = (o: Obj) => SqlParam;
 const bool = (v: unknown): number => (v ? 1 : 0);

@@ -6,7 +6,7 @@
  *
  * Where it goes depends on the endpoint's URL:
  *  - `seahaven://host/<path>`: the composed world that mounts Stripe World (`MountSpec.receive`). Due deliveries are
- *    handed to it in process at the end of the call that made them (`deliverDue`, from op.ts and run-op.ts) and, for
+ *    handed to it in process at the end of the call that made them (`withDeliveries`, from op.ts) and, for
  *    retries, when the clock passes their time (index.ts): deterministic, inside the episode.
  *  - `http(s)://…`: the world sends nothing itself (world code does no I/O). A forwarder outside the episode
  *    (`forwardWebhooks`, webhook-forward.ts) takes the due ones, posts them and reports each answer back as a recorded
@@ -76,6 +76,25 @@ export function listensTo(enabled: readonly string[], type: string): boolean {
 
 /** The contexts handing deliveries to their host now: a handler whose calls make events does not start another round. */
 const delivering = new WeakSet<Ctx>();
+/** How deep each context is in operations now: one started by another (`runOp` inside an operation) hands over none. */
+const depth = new WeakMap<Ctx, number>();
+
+/**
+ * Run an operation's work, then, when it is the outermost operation of the call and did not throw, hand the host the
+ * deliveries due now (`deliverDue`): its events reach the handler once the whole operation is done.
+ */
+export function withDeliveries<T>(ctx: Ctx, run: () => T): T {
+  const d = depth.get(ctx) ?? 0;
+  depth.set(ctx, d + 1);
+  let out: T;
+  try {
+    out = run();
+  } finally {
+    depth.set(ctx, d);
+  }
+  if (d === 0) deliverDue(ctx, Math.floor(ctx.clock.now() / 1000));
+  return out;
+}
 
 /**
  * Queue the deliveries of a new event (`events.ts` calls this for each one it writes) and answer how many there are:

@@ -16,14 +16,15 @@ import type { Ctx } from '../../../kit/index.ts';
 import { emit, changedAttributes } from '../lib/events.ts';
 import { invalidRequest, parameterMissing, resourceMissing } from '../lib/errors.ts';
 import { listPage } from '../lib/list.ts';
-import { mustInvoice, linesOf } from '../lib/invoicing.ts';
+import { mustInvoice, linesOf } from './invoicing.ts';
+import { moveInvoice } from './invoice-states.ts';
 import { op, type OpContext } from '../lib/op.ts';
 import { listParams, mergeMetadata, p } from '../lib/params.ts';
 import { get, newId, nowSeconds, put, rows, type Obj } from '../lib/store.ts';
-import { accountOf } from './account.ts';
-import { getCustomer } from './customers.ts';
-import { nestedPage } from './payment-links.ts';
-import { refundCharge } from './refunds.ts';
+import { accountOf } from '../resources/account.ts';
+import { getCustomer } from '../resources/customers.ts';
+import { nestedPage } from '../resources/payment-links.ts';
+import { refundCharge } from '../resources/refunds.ts';
 
 const REASONS = ['duplicate', 'fraudulent', 'order_change', 'product_unsatisfactory'] as const;
 
@@ -385,7 +386,7 @@ export const creditNotesOps = [
         invoice.amount_remaining -= note.total;
         if (invoice.amount_remaining <= 0) {
           // Credited in full: nothing is left to collect.
-          invoice.status = 'paid';
+          moveInvoice(invoice, 'paid');
           invoice.amount_remaining = 0;
           invoice.next_payment_attempt = null;
           invoice.auto_advance = false;

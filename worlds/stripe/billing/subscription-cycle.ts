@@ -19,12 +19,12 @@
  *  - `unpaid`, `paused` and ended subscriptions do not renew.
  */
 import type { Ctx } from '../../../kit/index.ts';
-import { isFailed, StripeError, type Failed } from './errors.ts';
-import { emit, emitStored, changedAttributes } from './events.ts';
-import { DAY } from './money.ts';
-import { DEFAULT_API_VERSION, type OpContext } from './op.ts';
-import { get, newId, nowSeconds, put, putJson, remove, rows, type Obj } from './store.ts';
-import { pruneEvents } from './retention.ts';
+import { isFailed, StripeError, type Failed } from '../lib/errors.ts';
+import { emit, emitStored, changedAttributes } from '../lib/events.ts';
+import { DAY } from '../lib/money.ts';
+import { DEFAULT_API_VERSION, type OpContext } from '../lib/op.ts';
+import { get, newId, nowSeconds, put, putJson, remove, rows, type Obj } from '../lib/store.ts';
+import { pruneEvents } from '../lib/retention.ts';
 import {
   attemptQuietly,
   collectDueInvoices,

@@ -1,7 +1,7 @@
 /**
  * Invoices: create (a draft), retrieve, update, delete (drafts only), list, search, and the state machine's actions —
  * finalize, pay, send, void, mark uncollectible — with `create_preview`, `attach_payment` and the invoice payments
- * view. The model (numbers, totals, the customer balance, collection, auto-advance) is lib/invoicing.ts; this module
+ * view. The model (numbers, totals, the customer balance, collection, auto-advance) is invoicing.ts; this module
  * reads parameters and answers as Stripe does. Once finalized, an invoice keeps its amounts and collection method;
  * what may still change on it is listed in `AFTER_DRAFT`.
  */
@@ -13,7 +13,6 @@ import {
   attemptQuietly,
   createDraftInvoice,
   finalizeInvoice,
-  invoicePreviewers,
   lineForItem,
   lineObject,
   linesOf,
@@ -24,16 +23,18 @@ import {
   draftObject,
   voidInvoice,
   type LineInput,
-} from '../lib/invoicing.ts';
+} from './invoicing.ts';
+import { moveInvoice } from './invoice-states.ts';
+import { previewSubscription } from './subscription-preview.ts';
 import { liveCustomer } from '../lib/customer-lookup.ts';
 import { listPage } from '../lib/list.ts';
 import { DAY } from '../lib/money.ts';
-import { subscriptionInvoicePaid } from '../lib/billing.ts';
+import { subscriptionInvoicePaid } from './subscription-cycle.ts';
 import { op, type OpContext } from '../lib/op.ts';
 import { listParams, mergeMetadata, p, searchParams } from '../lib/params.ts';
 import { searchPage } from '../lib/search-page.ts';
 import { get, newId, nowSeconds, put, remove, rows, type Obj } from '../lib/store.ts';
-import { livePrice } from './prices.ts';
+import { livePrice } from '../resources/prices.ts';
 
 const customField = p.obj({ name: p.string(40).req(), value: p.string(140).req() });
 const rendering = p.obj({
@@ -413,7 +414,7 @@ export const invoicesOps = [
         put(ctx, 'invoices', { ...draft, auto_advance: params.auto_advance });
       }
       const open = finalizeInvoice(c, path.invoice);
-      // Auto-advance collects at once (lib/invoicing.ts); a decline is recorded on the invoice, not answered.
+      // Auto-advance collects at once (invoicing.ts); a decline is recorded on the invoice, not answered.
       if (
         open.status === 'open' &&
         open.auto_advance &&
@@ -601,7 +602,7 @@ export const invoicesOps = [
         after.amount_overpaid = Math.max(0, after.amount_paid - after.amount_due);
         after.amount_remaining = Math.max(0, after.amount_due - after.amount_paid);
         if (after.amount_remaining === 0) {
-          after.status = 'paid';
+          moveInvoice(after, 'paid');
           after.next_payment_attempt = null;
           after.auto_advance = false;
           after.status_transitions = { ...after.status_transitions, paid_at: now };
@@ -660,7 +661,7 @@ export const invoicesOps = [
 
 /**
  * `create_preview`: the invoice the customer would get now — their pending items plus `invoice_items` (or, through a
- * registered previewer, a subscription's next invoice) — built in memory and never stored; its id is `upcoming_in_…`
+ * subscription-preview.ts, a subscription's next invoice) — built in memory and never stored; its id is `upcoming_in_…`
  * and the customer balance is applied as finalization would.
  */
 function preview(c: OpContext, params: Record<string, any>): Obj {
@@ -676,15 +677,8 @@ function preview(c: OpContext, params: Record<string, any>): Obj {
       'Subscription schedules are not supported by this account.',
       params.schedule ? 'schedule' : 'schedule_details',
     );
-  let sub: ReturnType<NonNullable<typeof invoicePreviewers.subscription>> | undefined;
-  if (params.subscription || params.subscription_details) {
-    if (!invoicePreviewers.subscription)
-      throw invalidRequest(
-        'Previews of subscription invoices are not available.',
-        params.subscription ? 'subscription' : 'subscription_details',
-      );
-    sub = invoicePreviewers.subscription(c, params);
-  }
+  const sub =
+    params.subscription || params.subscription_details ? previewSubscription(c, params) : undefined;
   const customerId = params.customer ?? sub?.customer;
   if (!customerId)
     throw invalidRequest('Missing required param: customer.', 'customer', 'parameter_missing');

@@ -1,7 +1,7 @@
 /**
  * Subscriptions: create (the first invoice finalized and paid at once), retrieve, update (items, prorations, trials,
  * cancellation, collection pauses), cancel, list, search, pause and resume, migrate to flexible billing, and the
- * discount. What the clock does to them lives in lib/billing.ts, with the shared model.
+ * discount. What the clock does to them lives in subscription-cycle.ts, with the shared model.
  */
 import type { Ctx } from '../../../kit/index.ts';
 import {
@@ -24,7 +24,7 @@ import {
   startPeriod,
   TRIAL_NOTICE,
   updated,
-} from '../lib/billing.ts';
+} from './subscription-cycle.ts';
 import {
   invalidRequest,
   parameterMissing,
@@ -33,18 +33,16 @@ import {
   type Failed,
 } from '../lib/errors.ts';
 import { emit } from '../lib/events.ts';
-import { addInvoiceLine, inlinePrice, voidInvoice } from '../lib/invoicing.ts';
+import { addInvoiceLine, inlinePrice, voidInvoice } from './invoicing.ts';
 import { listPage } from '../lib/list.ts';
 import { op, type OpContext } from '../lib/op.ts';
 import { listParams, mergeMetadata, p, searchParams } from '../lib/params.ts';
 import { searchPage } from '../lib/search-page.ts';
 import { get, must, newId, nowSeconds, put, remove, type Obj } from '../lib/store.ts';
 import { liveCustomer } from '../lib/customer-lookup.ts';
-import { livePrice, planOf } from './prices.ts';
-// Registers the previewer of a subscription's next invoice (`create_preview` with `subscription`).
-import '../lib/subscription-preview.ts';
-import { redeemableCoupon, redeemCoupon } from './coupons.ts';
-import { redeemablePromotionCode, redeemPromotionCode } from './promotion-codes.ts';
+import { livePrice, planOf } from '../resources/prices.ts';
+import { redeemableCoupon, redeemCoupon } from '../resources/coupons.ts';
+import { redeemablePromotionCode, redeemPromotionCode } from '../resources/promotion-codes.ts';
 
 const DAYS_730 = 730 * 86_400;
 
@@ -609,7 +607,7 @@ function createSubscription(c: OpContext, params: Obj): Obj {
       invoice.status === 'paid' || collection === 'send_invoice' ? 'active' : 'incomplete';
   saveSubscription(ctx, sub);
   emit(c, 'customer.subscription.created', sub);
-  // A trial of three days or less is announced at once; a longer one three days before it ends (lib/billing.ts).
+  // A trial of three days or less is announced at once; a longer one three days before it ends (subscription-cycle.ts).
   if (trial && trial - TRIAL_NOTICE <= now) emit(c, 'customer.subscription.trial_will_end', sub);
   return sub;
 }

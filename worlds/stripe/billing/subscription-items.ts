@@ -1,5 +1,5 @@
 /**
- * Subscription items: each change goes through the subscription's own update (resources/subscriptions.ts), so an item
+ * Subscription items: each change goes through the subscription's own update (subscriptions.ts), so an item
  * added, repriced or removed here prorates and announces itself exactly as it would through `items[]` there.
  */
 import { invalidRequest, parameterMissing } from '../lib/errors.ts';
