@@ -321,6 +321,9 @@ describe('in-process delivery to the composed world', () => {
     ]);
     expect((await s.events.retrieve(event.id)).pending_webhooks).toBe(0);
     expect(inst.query('SELECT count(*) AS n FROM received')).toEqual([{ n: 1 }]);
+    expect((await s.events.list({ delivery_success: true })).data.map((e) => e.id)).toContain(
+      event.id,
+    );
 
     // Failing for good: seven attempts at +0, 1, 3, 7, 15, 31 and 63 hours, then failed.
     expect(inst.call('set_failing', { failing: true }).ok).toBe(true);
@@ -329,6 +332,11 @@ describe('in-process delivery to the composed world', () => {
     inst.clock.advance(72 * HOUR);
     const last = deliveries(inst)[1];
     expect(last.status).toBe('failed');
+    const undelivered = await s.events.list({ delivery_success: false });
+    expect(undelivered.data.map((e) => [e.type, e.pending_webhooks])).toEqual([
+      ['customer.created', 1],
+    ]);
+    expect(undelivered.data[0].id).toBe(last.event);
     expect(last.next_attempt).toBeNull();
     expect(
       last.attempts.map((a: { attempted_at: number }) => (a.attempted_at - t1) / 3600),
