@@ -54,6 +54,11 @@ export interface PayOptions {
   off_session?: boolean | null;
   payment_method?: string | null;
   paid_out_of_band?: boolean | null;
+  /**
+   * When a declined invoice is next attempted, given its attempt count: a subscription's own retry schedule. Without
+   * it, auto-advance's rule (`RETRY_DAYS` on, up to `MAX_ATTEMPTS`). The decline writes the invoice once, with it.
+   */
+  nextAttempt?: (attemptCount: number) => number | null;
 }
 
 /** Collect an invoice; see the module comment. */
@@ -135,10 +140,11 @@ export function payInvoice(
       at < 0 ? [paidRecord, ...payments] : payments.map((p, i) => (i === at ? paidRecord : p));
     return markPaid(c, invoice, out.amount_received, records);
   }
-  invoice.next_payment_attempt =
-    invoice.auto_advance &&
-    invoice.collection_method === 'charge_automatically' &&
-    invoice.attempt_count < MAX_ATTEMPTS
+  invoice.next_payment_attempt = options.nextAttempt
+    ? options.nextAttempt(invoice.attempt_count)
+    : invoice.auto_advance &&
+        invoice.collection_method === 'charge_automatically' &&
+        invoice.attempt_count < MAX_ATTEMPTS
       ? now + RETRY_DAYS * DAY
       : null;
   invoice.payments = paymentsList(ctx, invoice.id);
@@ -187,10 +193,17 @@ export function collectDueInvoices(c: OpContext): void {
   }
 }
 
-/** A payment attempt whose failure is only recorded (a background collection has no caller to answer). */
-export function attemptQuietly(c: OpContext, invoice: Obj): Obj {
+/**
+ * A payment attempt whose failure is only recorded (a background collection has no caller to answer); `nextAttempt`
+ * as `payInvoice` takes it.
+ */
+export function attemptQuietly(
+  c: OpContext,
+  invoice: Obj,
+  nextAttempt?: PayOptions['nextAttempt'],
+): Obj {
   try {
-    const out = payInvoice(c, invoice, { off_session: true });
+    const out = payInvoice(c, invoice, { off_session: true, nextAttempt });
     return isFailed(out) ? mustInvoice(c.ctx, invoice.id) : out;
   } catch (e) {
     // Nothing to charge (no payment method): Stripe counts the attempt and waits for the next one.
@@ -198,8 +211,11 @@ export function attemptQuietly(c: OpContext, invoice: Obj): Obj {
     if (current.status !== 'open') throw e;
     current.attempt_count += 1;
     current.attempted = true;
-    current.next_payment_attempt =
-      current.attempt_count < MAX_ATTEMPTS ? nowSeconds(c.ctx) + RETRY_DAYS * DAY : null;
+    current.next_payment_attempt = nextAttempt
+      ? nextAttempt(current.attempt_count)
+      : current.attempt_count < MAX_ATTEMPTS
+        ? nowSeconds(c.ctx) + RETRY_DAYS * DAY
+        : null;
     put(c.ctx, 'invoices', current);
     emit(c, 'invoice.payment_failed', current);
     return current;

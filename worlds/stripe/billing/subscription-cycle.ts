@@ -18,94 +18,21 @@
  *  - Only a subscription's latest invoice is retried; an older open invoice waits for an explicit `pay`.
  *  - `unpaid`, `paused` and ended subscriptions do not renew.
  */
-import type { Ctx } from '../../../kit/index.ts';
-import { isFailed, StripeError, type Failed } from '../lib/errors.ts';
-import { emit, emitStored, changedAttributes } from '../lib/events.ts';
+import { type Ctx } from '../../../kit/index.ts';
+import { emit, changedAttributes } from '../lib/events.ts';
 import { DAY } from '../lib/money.ts';
 import { DEFAULT_API_VERSION, type OpContext } from '../lib/op.ts';
-import { get, newId, nowSeconds, put, putJson, remove, rows, type Obj } from '../lib/store.ts';
+import { get, nowSeconds, type Obj } from '../lib/store.ts';
 import { pruneEvents } from '../lib/retention.ts';
+import { attemptQuietly, collectDueInvoices, markUncollectible, voidInvoice } from './invoicing.ts';
 import {
-  attemptQuietly,
-  collectDueInvoices,
-  createDraftInvoice,
-  createFinalizedInvoice,
-  createInvoiceItem,
-  finalizeInvoice,
-  markUncollectible,
-  payInvoice,
-  priceAmount,
-  voidInvoice,
-  type LineInput,
-} from './invoicing.ts';
-
-/** Stripe allows 20 items on a subscription. */
-export const MAX_ITEMS = 20;
-/** How long an `incomplete` subscription waits for its first payment before it expires. */
-export const INCOMPLETE_WINDOW = 23 * 3600;
-/** `customer.subscription.trial_will_end` is sent this long before a trial ends. */
-export const TRIAL_NOTICE = 3 * DAY;
-/** Days after the previous attempt at which a failed subscription invoice is retried. */
-export const RETRY_DAYS: readonly number[] = [3, 5, 7];
-
-const ENDED = new Set(['canceled', 'incomplete_expired']);
-
-// ——— Periods ———————————————————————————————————————————————————————————————————————————————————————————————————
-
-/** `n` intervals after `anchor` (unix seconds). Months count on the calendar and keep the anchor's day, clamped to the month's end. */
-export function addIntervals(anchor: number, interval: string, count: number, n: number): number {
-  if (interval === 'day') return anchor + n * count * DAY;
-  if (interval === 'week') return anchor + n * count * 7 * DAY;
-  const months = (interval === 'year' ? 12 : 1) * count * n;
-  const d = new Date(anchor * 1000);
-  const day = d.getUTCDate();
-  const target = new Date(
-    Date.UTC(
-      d.getUTCFullYear(),
-      d.getUTCMonth() + months,
-      1,
-      d.getUTCHours(),
-      d.getUTCMinutes(),
-      d.getUTCSeconds(),
-    ),
-  );
-  const last = new Date(
-    Date.UTC(target.getUTCFullYear(), target.getUTCMonth() + 1, 0),
-  ).getUTCDate();
-  target.setUTCDate(Math.min(day, last));
-  return Math.floor(target.getTime() / 1000);
-}
-
-/** The first boundary of the cycle anchored at `anchor` that falls after `t`. */
-export function boundaryAfter(anchor: number, t: number, interval: string, count: number): number {
-  if (anchor > t) {
-    // A future anchor (a trial's end) is itself the next boundary unless a whole interval fits before it.
-    let n = 0;
-    while (addIntervals(anchor, interval, count, n - 1) > t) n--;
-    return addIntervals(anchor, interval, count, n);
-  }
-  // Estimate the count, then step: calendar months are uneven.
-  const approx =
-    interval === 'day'
-      ? DAY
-      : interval === 'week'
-        ? 7 * DAY
-        : interval === 'month'
-          ? 30 * DAY
-          : 365 * DAY;
-  let n = Math.max(1, Math.floor((t - anchor) / (approx * count)));
-  while (n > 1 && addIntervals(anchor, interval, count, n - 1) > t) n--;
-  while (addIntervals(anchor, interval, count, n) <= t) n++;
-  return addIntervals(anchor, interval, count, n);
-}
-
-/** Stripe's proration: the share of `amount` for `remaining` of `length` seconds, rounded to the minor unit. */
-export function prorate(amount: number, remaining: number, length: number): number {
-  if (length <= 0) return 0;
-  return Math.round((amount * remaining) / length);
-}
-
-// ——— Contexts ——————————————————————————————————————————————————————————————————————————————————————————————————
+  RETRY_DAYS,
+  saveSubscription,
+  retryDue,
+  updated,
+  draftInvoice,
+} from './subscription-model.ts';
+import { ENDED, boundaryAfter, periodOf, intervalOf } from './subscription-periods.ts';
 
 /**
  * A context whose clock reads `at` (unix seconds): what billing writes while processing a boundary is stamped with the
@@ -132,271 +59,6 @@ export function contextAt(
 }
 
 // ——— Objects ———————————————————————————————————————————————————————————————————————————————————————————————————
-
-/** The amount an item bills per period: the price's unit amount times its quantity. */
-export function itemAmount(item: Obj): number {
-  return priceAmount(item.price, item.quantity ?? 1);
-}
-
-/** A new subscription item for `price` (stored through `saveSubscription`). */
-export function newItem(
-  ctx: Ctx,
-  sub: Obj,
-  price: Obj,
-  plan: Obj,
-  quantity: number,
-  metadata: Record<string, string>,
-  start: number,
-  end: number,
-): Obj {
-  return {
-    id: newId(ctx, 'si_'),
-    object: 'subscription_item',
-    billing_thresholds: null,
-    created: nowSeconds(ctx),
-    current_period_end: end,
-    current_period_start: start,
-    discounts: [],
-    metadata,
-    plan,
-    price,
-    quantity,
-    subscription: sub.id,
-    tax_rates: [],
-  };
-}
-
-/** The items' list envelope on a subscription. */
-export function itemsEnvelope(subId: string, data: Obj[]): Obj {
-  return {
-    object: 'list',
-    data,
-    has_more: false,
-    total_count: data.length,
-    url: `/v1/subscription_items?subscription=${subId}`,
-  };
-}
-
-/** The subscription's current period, from its items. */
-export function periodOf(sub: Obj): { start: number; end: number } {
-  const first = sub.items.data[0];
-  return {
-    start: first?.current_period_start ?? sub.start_date,
-    end: first?.current_period_end ?? sub.start_date,
-  };
-}
-
-/** The interval the subscription bills on (all its items share it). */
-export function intervalOf(sub: Obj): { interval: string; count: number } {
-  const r = sub.items.data[0]?.price?.recurring ?? { interval: 'month', interval_count: 1 };
-  return { interval: r.interval, count: r.interval_count ?? 1 };
-}
-
-/**
- * Store a subscription and its items (items no longer on it are forgotten), and schedule what the clock owes it next.
- * `at`: the instant it is saved at (the boundary being processed, or now).
- */
-export function saveSubscription(ctx: Ctx, sub: Obj, removedItems: string[] = []): Obj {
-  storeSubscription(ctx, sub, removedItems);
-  return sub;
-}
-
-/** `saveSubscription`, answering the subscription's stored JSON (for the event about it, `emitStored`). */
-function storeSubscription(ctx: Ctx, sub: Obj, removedItems: string[]): string {
-  sub.items = itemsEnvelope(sub.id, sub.items.data);
-  const json = putJson(ctx, 'subscriptions', sub);
-  for (const item of sub.items.data) put(ctx, 'subscription_items', item);
-  for (const id of removedItems) remove(ctx, 'subscription_items', id);
-  ctx.db.run('UPDATE subscriptions SET billing_due = ? WHERE id = ?', dueOf(ctx, sub), sub.id);
-  return json;
-}
-
-/** The earliest instant the clock owes `sub` something, or null (nothing until someone acts). */
-export function dueOf(ctx: Ctx, sub: Obj): number | null {
-  const now = nowSeconds(ctx);
-  const times: number[] = [];
-  if (sub.status === 'incomplete') return sub.created + INCOMPLETE_WINDOW;
-  if (sub.status === 'trialing') {
-    times.push(sub.trial_end - TRIAL_NOTICE > now ? sub.trial_end - TRIAL_NOTICE : sub.trial_end);
-  } else if (sub.status === 'active' || sub.status === 'past_due') {
-    times.push(periodOf(sub).end);
-    if (sub.pause_collection?.resumes_at) times.push(sub.pause_collection.resumes_at);
-    const retry = retryDue(ctx, sub);
-    if (retry !== null) times.push(retry);
-  } else {
-    return null;
-  }
-  if (sub.cancel_at) times.push(sub.cancel_at);
-  return Math.min(...times);
-}
-
-/** When the subscription's latest invoice is next retried, if it is an open one awaiting a retry. */
-function retryDue(ctx: Ctx, sub: Obj): number | null {
-  if (!sub.latest_invoice) return null;
-  // Every save of a subscription asks, so the invoice's `status` column (`put` keeps it in step with the object) answers
-  // first: only an open invoice is read whole.
-  const status = ctx.db.one<{ status: string | null }>(
-    'SELECT status FROM invoices WHERE id = ?',
-    sub.latest_invoice,
-  )?.status;
-  if (status !== 'open') return null;
-  const inv = get(ctx, 'invoices', sub.latest_invoice);
-  return inv && typeof inv.next_payment_attempt === 'number' ? inv.next_payment_attempt : null;
-}
-
-/** Write the subscription and announce the change: `customer.subscription.updated` with what changed. */
-export function updated(c: OpContext, before: Obj, after: Obj, removedItems: string[] = []): Obj {
-  const json = storeSubscription(c.ctx, after, removedItems);
-  const changed = changedAttributes(before, after);
-  if (Object.keys(changed).length > 0)
-    emitStored(c, 'customer.subscription.updated', after, json, changed);
-  return after;
-}
-
-// ——— Invoices ——————————————————————————————————————————————————————————————————————————————————————————————————
-
-/** `1 × Pro (at $30.00 / month)`, Stripe's line description for an item's period. */
-function lineDescription(ctx: Ctx, item: Obj): string {
-  const name = productName(ctx, item.price);
-  const r = item.price.recurring ?? {};
-  const every =
-    (r.interval_count ?? 1) === 1 ? r.interval : `every ${r.interval_count} ${r.interval}s`;
-  return `${item.quantity} × ${name} (at ${formatMoney(item.price.unit_amount ?? 0, item.price.currency)} / ${every})`;
-}
-
-function productName(ctx: Ctx, price: Obj): string {
-  const id = typeof price.product === 'string' ? price.product : price.product?.id;
-  return (id && get(ctx, 'products', id)?.name) || price.nickname || 'Subscription item';
-}
-
-function formatMoney(amount: number, currency: string): string {
-  const symbol: Record<string, string> = { usd: '$', eur: '€', gbp: '£' };
-  const text = (amount / 100).toFixed(2);
-  return symbol[currency] ? `${symbol[currency]}${text}` : `${text} ${currency.toUpperCase()}`;
-}
-
-/** `15 Jun 2026`, as Stripe writes dates in proration descriptions. */
-function formatDate(t: number): string {
-  const d = new Date(t * 1000);
-  const months = [
-    'Jan',
-    'Feb',
-    'Mar',
-    'Apr',
-    'May',
-    'Jun',
-    'Jul',
-    'Aug',
-    'Sep',
-    'Oct',
-    'Nov',
-    'Dec',
-  ];
-  return `${d.getUTCDate()} ${months[d.getUTCMonth()]} ${d.getUTCFullYear()}`;
-}
-
-/**
- * A pending proration invoice item: the credit for unused time (`sign` −1) or the charge for remaining time (+1) on an
- * item from `at` to its period's end. Returns null when it rounds to nothing.
- */
-export function prorationItem(
-  c: OpContext,
-  sub: Obj,
-  item: Obj,
-  sign: 1 | -1,
-  at: number,
-): Obj | null {
-  const { start, end } = { start: item.current_period_start, end: item.current_period_end };
-  const amount = sign * prorate(itemAmount(item), end - at, end - start);
-  if (amount === 0) return null;
-  const qty = item.quantity ?? 1;
-  const what = `${qty > 1 ? `${qty} × ` : ''}${productName(c.ctx, item.price)}`;
-  return createInvoiceItem(c, {
-    customer: sub.customer,
-    amount,
-    currency: item.price.currency,
-    description: `${sign < 0 ? 'Unused' : 'Remaining'} time on ${what} after ${formatDate(at)}`,
-    period: { start: at, end },
-    subscription: sub.id,
-    subscription_item: item.id,
-    proration: true,
-  });
-}
-
-/** The subscription's invoice items not yet on an invoice, oldest first. */
-export function pendingItemsOf(ctx: Ctx, sub: Obj): Obj[] {
-  return rows(ctx, 'invoiceitems', 'customer = ? AND invoice IS NULL', [sub.customer], true).filter(
-    (ii) => ii.parent?.subscription_details?.subscription === sub.id,
-  );
-}
-
-export interface SubscriptionInvoice {
-  billing_reason: 'subscription_create' | 'subscription_cycle' | 'subscription_update';
-  /** Bill each item for its current period at full price. */
-  items: boolean;
-  /** The invoice's own period (the period just ended, for a renewal). */
-  period: { start: number; end: number };
-  autoAdvance?: boolean;
-  /** Finalize it at once (`createFinalizedInvoice`: the draft is announced, not stored). */
-  finalize?: boolean;
-}
-
-/** A draft invoice for the subscription: a line per item (when asked); its pending invoice items join by themselves. */
-export function draftInvoice(c: OpContext, sub: Obj, spec: SubscriptionInvoice): Obj {
-  const lines: LineInput[] = !spec.items
-    ? []
-    : sub.items.data.map((item: Obj) => ({
-        price: item.price.id,
-        currency: item.price.currency,
-        quantity: item.quantity,
-        description: lineDescription(c.ctx, item),
-        period: { start: item.current_period_start, end: item.current_period_end },
-        subscription_item: item.id,
-      }));
-  return (spec.finalize ? createFinalizedInvoice : createDraftInvoice)(c, {
-    customer: sub.customer,
-    subscription: sub.id,
-    subscription_metadata: sub.metadata,
-    collection_method: sub.collection_method,
-    days_until_due: sub.collection_method === 'send_invoice' ? sub.days_until_due : null,
-    billing_reason: spec.billing_reason,
-    period: spec.period,
-    currency: sub.currency,
-    default_payment_method: sub.default_payment_method,
-    description: sub.description,
-    // A draft kept while collection is paused stays a draft until someone finalizes it.
-    auto_advance: spec.autoAdvance ?? true,
-    lines,
-  });
-}
-
-/**
- * Finalize a subscription invoice and, for automatic collection, pay it with the subscription's payment method (or
- * the customer's default), the customer present. Returns the invoice as it ends up, and the failure if the payment was
- * declined or there was nothing to charge.
- */
-export function collect(
-  c: OpContext,
-  sub: Obj,
-  draft: Obj,
-  opts: { attempt: boolean; offSession?: boolean },
-): { invoice: Obj; failure: Failed | null } {
-  const inv = finalizeInvoice(c, draft);
-  if (inv.status !== 'open' || sub.collection_method !== 'charge_automatically' || !opts.attempt)
-    return { invoice: inv, failure: null };
-  let paid: Obj | Failed;
-  try {
-    paid = payInvoice(c, inv, { off_session: opts.offSession ?? false });
-  } catch (e) {
-    // Nothing to charge (no payment method on file) fails the first payment as a decline does; the invoice stays open.
-    if (!(e instanceof StripeError) || e.status >= 500) throw e;
-    paid = { failed: true, status: e.status, error: e.error };
-  }
-  if (isFailed(paid)) return { invoice: get(c.ctx, 'invoices', inv.id) ?? inv, failure: paid };
-  return { invoice: paid, failure: null };
-}
-
-// ——— The clock —————————————————————————————————————————————————————————————————————————————————————————————————
 
 export interface TickSummary {
   renewed: number;
@@ -626,39 +288,38 @@ function* billPeriod(
   }
   yield;
   if (invoice.status === 'open' && after.collection_method === 'charge_automatically')
-    invoice = attemptQuietly(c, invoice);
+    invoice = attemptQuietly(c, invoice, retrySchedule(at));
   if (invoice.status === 'open' && after.collection_method === 'charge_automatically') {
     summary.payments_failed++;
     after.status = 'past_due';
-    scheduleRetry(c, invoice, at);
   } else if (invoice.status === 'paid' && after.status === 'past_due') {
     after.status = 'active';
   }
   updated(c, before, after);
 }
 
-/** After a failed attempt: the invoice's next attempt on this schedule, or none when the retries are spent. */
-function scheduleRetry(c: OpContext, invoice: Obj, at: number): Obj {
-  const inv = get(c.ctx, 'invoices', invoice.id) ?? invoice;
-  const wait = RETRY_DAYS[Math.max(1, inv.attempt_count ?? 1) - 1];
-  return put(c.ctx, 'invoices', {
-    ...inv,
-    next_payment_attempt: wait === undefined ? null : at + wait * DAY,
-  });
+/**
+ * After a failed attempt at `at`: the invoice's next attempt on this schedule, or none when the retries are spent. The
+ * payment attempt writes it with the decline, so a renewal writes its invoice once per step.
+ */
+function retrySchedule(at: number): (attemptCount: number) => number | null {
+  return (attemptCount) => {
+    const wait = RETRY_DAYS[Math.max(1, attemptCount ?? 1) - 1];
+    return wait === undefined ? null : at + wait * DAY;
+  };
 }
 
 /** A scheduled retry of the latest invoice: paid → `active`; declined → the next retry, or the end once they are spent. */
 function retryPayment(c: OpContext, sub: Obj, at: number, summary: TickSummary): Obj {
   summary.retried++;
-  const inv = attemptQuietly(c, get(c.ctx, 'invoices', sub.latest_invoice)!);
+  const inv = attemptQuietly(c, get(c.ctx, 'invoices', sub.latest_invoice)!, retrySchedule(at));
   if (inv.status === 'paid') {
     const after = structuredClone(sub);
     if (after.status === 'past_due' || after.status === 'unpaid') after.status = 'active';
     return updated(c, sub, after);
   }
   summary.payments_failed++;
-  const next = scheduleRetry(c, inv, at);
-  if (next.next_payment_attempt === null) {
+  if (inv.next_payment_attempt === null) {
     summary.canceled++;
     return endNow(c, sub, at, 'payment_failed');
   }
@@ -679,9 +340,4 @@ export function subscriptionInvoicePaid(c: OpContext, invoice: Obj): void {
   if (!sub || sub.latest_invoice !== invoice.id) return;
   if (sub.status !== 'incomplete' && sub.status !== 'past_due' && sub.status !== 'unpaid') return;
   updated(c, sub, { ...structuredClone(sub), status: 'active' });
-}
-
-/** Whether a subscription has ended (canceled, or expired before its first payment). */
-export function hasEnded(sub: Obj): boolean {
-  return ENDED.has(sub.status);
 }

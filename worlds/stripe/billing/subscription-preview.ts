@@ -9,7 +9,7 @@ import { invalidRequest } from '../lib/errors.ts';
 import type { SubscriptionPreview } from './invoicing.ts';
 import type { OpContext } from '../lib/op.ts';
 import { must, type Obj } from '../lib/store.ts';
-import { addIntervals, hasEnded, intervalOf, periodOf } from './subscription-cycle.ts';
+import { addIntervals, hasEnded, intervalOf, periodOf } from './subscription-periods.ts';
 
 /** The subscription's part of `create_preview`: whose invoice, its period, and a line per item. */
 export function previewSubscription(

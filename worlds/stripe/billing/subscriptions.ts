@@ -1,30 +1,31 @@
 /**
  * Subscriptions: create (the first invoice finalized and paid at once), retrieve, update (items, prorations, trials,
  * cancellation, collection pauses), cancel, list, search, pause and resume, migrate to flexible billing, and the
- * discount. What the clock does to them lives in subscription-cycle.ts, with the shared model.
+ * discount. What the clock does to them lives in subscription-cycle.ts, the stored model in subscription-model.ts and the calendar in subscription-periods.ts.
  */
 import type { Ctx } from '../../../kit/index.ts';
 import {
   addIntervals,
   boundaryAfter,
-  collect,
-  draftInvoice,
-  endNow,
   hasEnded,
   intervalOf,
   itemAmount,
+  periodOf,
+  prorate,
+} from './subscription-periods.ts';
+import {
+  collect,
+  draftInvoice,
   itemsEnvelope,
   MAX_ITEMS,
   newItem,
   pendingItemsOf,
-  periodOf,
-  prorate,
   prorationItem,
   saveSubscription,
-  startPeriod,
   TRIAL_NOTICE,
   updated,
-} from './subscription-cycle.ts';
+} from './subscription-model.ts';
+import { endNow, startPeriod } from './subscription-cycle.ts';
 import {
   invalidRequest,
   parameterMissing,
