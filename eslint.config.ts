@@ -27,12 +27,7 @@ export default tseslint.config(
     },
   },
   // World code follows the determinism rules it ships with.
-  {
-    ...seahaven.configs.recommended,
-    files: ['worlds/**/*.{ts,mts,cts,tsx,js,mjs,cjs,jsx}'],
-    // Stripe World's webhook forwarder is a client of the world's REST face that runs beside an episode, not in it.
-    ignores: [...(seahaven.configs.recommended.ignores ?? []), 'worlds/stripe/forward.ts'],
-  },
+  { ...seahaven.configs.recommended, files: ['worlds/**/*.{ts,mts,cts,tsx,js,mjs,cjs,jsx}'] },
   // Kit core (kit/*.ts) is the bottom layer: it imports its sibling files and packages, never a folder of kit/
   // (serve, mcp, cli, check, …), a folder above it (rewards, curricula, …) or the package's own entry points.
   // Tests beside it are not part of it. docs/architecture.md, "Layers".

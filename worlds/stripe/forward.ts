@@ -9,6 +9,7 @@
  * Nothing runs this by default: a training episode never reaches the network unless whoever runs it starts a
  * forwarder against its key.
  */
+/* eslint-disable seahaven/no-io -- a client of the world's face that runs beside an episode, not world code. */
 import type { WebhookRequest } from './lib/webhooks.ts';
 
 export interface ForwardOptions {
@@ -101,7 +102,7 @@ export async function forwardWebhooks(options: ForwardOptions): Promise<Forwarde
       const reported = await apiFetch(`${base}/test_helpers/webhook_deliveries/${d.id}/attempts`, {
         method: 'POST',
         headers: { ...auth, 'Content-Type': 'application/x-www-form-urlencoded' },
-        body: form.toString(),
+        body: String(form),
       });
       if (!reported.ok)
         throw new Error(
