@@ -18,6 +18,7 @@ import { balanceOps } from './resources/balance.ts';
 import { payoutsOps } from './resources/payouts.ts';
 import { eventsOps } from './resources/events.ts';
 import { invoicesOps } from './billing/invoices.ts';
+import { invoiceActionsOps } from './billing/invoice-actions.ts';
 import { invoiceLinesOps } from './billing/invoice-lines.ts';
 import { invoiceItemsOps } from './billing/invoice-items.ts';
 import { subscriptionsOps } from './billing/subscriptions.ts';
@@ -46,6 +47,7 @@ export const operations: StripeOp[] = [
   ...payoutsOps,
   ...eventsOps,
   ...invoicesOps,
+  ...invoiceActionsOps,
   ...invoiceLinesOps,
   ...invoiceItemsOps,
   ...subscriptionsOps,

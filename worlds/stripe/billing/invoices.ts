@@ -1,40 +1,21 @@
 /**
- * Invoices: create (a draft), retrieve, update, delete (drafts only), list, search, and the state machine's actions —
- * finalize, pay, send, void, mark uncollectible — with `create_preview`, `attach_payment` and the invoice payments
- * view. The model (numbers, totals, the customer balance, collection, auto-advance) is invoicing.ts; this module
+ * Invoices: create (a draft), retrieve, update, delete (drafts only), list and search; the state machine's actions
+ * (finalize, pay, send, void, mark uncollectible, `attach_payment`, the invoice payments view) are invoice-actions.ts
+ * and `create_preview` is invoice-preview.ts. The model (numbers, totals, the customer balance, collection, auto-advance) is invoicing.ts; this module
  * reads parameters and answers as Stripe does. Once finalized, an invoice keeps its amounts and collection method;
  * what may still change on it is listed in `AFTER_DRAFT`.
  */
 import type { SqlParam } from '../../../kit/index.ts';
 import { emit, changedAttributes } from '../lib/events.ts';
-import { invalidRequest, isFailed, resourceMissing } from '../lib/errors.ts';
-import {
-  applyLines,
-  attemptQuietly,
-  createDraftInvoice,
-  finalizeInvoice,
-  lineForItem,
-  lineObject,
-  linesOf,
-  markUncollectible,
-  mustInvoice,
-  payInvoice,
-  pendingItems,
-  draftObject,
-  voidInvoice,
-  type LineInput,
-} from './invoicing.ts';
-import { moveInvoice } from './invoice-states.ts';
-import { previewSubscription } from './subscription-preview.ts';
+import { invalidRequest, resourceMissing } from '../lib/errors.ts';
+import { createDraftInvoice, linesOf, mustInvoice } from './invoicing.ts';
 import { liveCustomer } from '../lib/customer-lookup.ts';
 import { listPage } from '../lib/list.ts';
 import { DAY } from '../lib/money.ts';
-import { subscriptionInvoicePaid } from './subscription-cycle.ts';
 import { op, type OpContext } from '../lib/op.ts';
 import { listParams, mergeMetadata, p, searchParams } from '../lib/params.ts';
 import { searchPage } from '../lib/search-page.ts';
-import { get, newId, nowSeconds, put, remove, rows, type Obj } from '../lib/store.ts';
-import { livePrice } from '../resources/prices.ts';
+import { get, put, remove, rows, type Obj } from '../lib/store.ts';
 
 const customField = p.obj({ name: p.string(40).req(), value: p.string(140).req() });
 const rendering = p.obj({
@@ -48,7 +29,7 @@ const paymentSettings = p.obj({
   payment_method_options: p.any(),
   payment_method_types: p.arr(p.string()),
 });
-const discountsParam = p.arr(
+export const discountsParam = p.arr(
   p.obj({ coupon: p.string(), discount: p.string(), promotion_code: p.string() }),
 );
 
@@ -93,7 +74,7 @@ const UNSUPPORTED = [
   'transfer_data',
 ];
 
-function refuseUnsupported(params: Record<string, any>): void {
+export function refuseUnsupported(params: Record<string, any>): void {
   for (const k of UNSUPPORTED) {
     const v = params[k];
     if (v === undefined || v === null || (Array.isArray(v) && v.length === 0)) continue;
@@ -235,7 +216,7 @@ function paymentSettingsOf(given: Obj): Obj {
 }
 
 /** Announce an invoice change as `invoice.updated`, when something changed. */
-function announceUpdate(c: OpContext, before: Obj, after: Obj): void {
+export function announceUpdate(c: OpContext, before: Obj, after: Obj): void {
   const changed = changedAttributes(before, after);
   if (Object.keys(changed).length > 0) emit(c, 'invoice.updated', after, changed);
 }
@@ -397,373 +378,4 @@ export const invoicesOps = [
     params: searchParams,
     run: (c, params) => searchPage(c.ctx, 'invoices', params, '/v1/invoices/search'),
   }),
-  op({
-    id: 'PostInvoicesInvoiceFinalize',
-    method: 'POST',
-    path: '/v1/invoices/{invoice}/finalize',
-    params: { auto_advance: p.bool() },
-    run(c, params, path) {
-      const ctx = c.ctx;
-      const draft = mustInvoice(ctx, path.invoice);
-      if (
-        draft.status === 'draft' &&
-        params.auto_advance !== undefined &&
-        params.auto_advance !== null &&
-        params.auto_advance !== draft.auto_advance
-      ) {
-        put(ctx, 'invoices', { ...draft, auto_advance: params.auto_advance });
-      }
-      const open = finalizeInvoice(c, path.invoice);
-      // Auto-advance collects at once (invoicing.ts); a decline is recorded on the invoice, not answered.
-      if (
-        open.status === 'open' &&
-        open.auto_advance &&
-        open.collection_method === 'charge_automatically'
-      )
-        return attemptQuietly(c, open);
-      return open;
-    },
-  }),
-  op({
-    id: 'PostInvoicesInvoicePay',
-    method: 'POST',
-    path: '/v1/invoices/{invoice}/pay',
-    params: {
-      forgive: p.bool(),
-      mandate: p.string(),
-      off_session: p.bool(),
-      paid_out_of_band: p.bool(),
-      payment_method: p.string(),
-      source: p.string(),
-    },
-    run(c, params, path) {
-      mustInvoice(c.ctx, path.invoice);
-      const out = payInvoice(c, path.invoice, {
-        off_session: params.off_session,
-        payment_method: params.payment_method ?? params.source,
-        paid_out_of_band: params.paid_out_of_band,
-      });
-      // Paying a subscription's latest invoice by hand brings an incomplete or past-due subscription back to active.
-      if (!isFailed(out) && out.status === 'paid') subscriptionInvoicePaid(c, out);
-      return out;
-    },
-  }),
-  op({
-    id: 'PostInvoicesInvoiceSend',
-    method: 'POST',
-    path: '/v1/invoices/{invoice}/send',
-    params: {},
-    run(c, _params, path) {
-      let invoice = mustInvoice(c.ctx, path.invoice);
-      if (invoice.status === 'void')
-        throw invalidRequest(
-          'You cannot send a voided invoice.',
-          undefined,
-          'invoice_not_editable',
-        );
-      // Sending a draft finalizes it first; test mode sends no email, only the event.
-      if (invoice.status === 'draft') invoice = finalizeInvoice(c, invoice);
-      emit(c, 'invoice.sent', invoice);
-      return invoice;
-    },
-  }),
-  op({
-    id: 'PostInvoicesInvoiceVoid',
-    method: 'POST',
-    path: '/v1/invoices/{invoice}/void',
-    params: {},
-    run: (c, _params, path) => voidInvoice(c, mustInvoice(c.ctx, path.invoice)),
-  }),
-  op({
-    id: 'PostInvoicesInvoiceMarkUncollectible',
-    method: 'POST',
-    path: '/v1/invoices/{invoice}/mark_uncollectible',
-    params: {},
-    run: (c, _params, path) => markUncollectible(c, mustInvoice(c.ctx, path.invoice)),
-  }),
-  op({
-    id: 'PostInvoicesCreatePreview',
-    method: 'POST',
-    path: '/v1/invoices/create_preview',
-    params: {
-      automatic_tax: p.obj({ enabled: p.bool().req(), liability: p.any() }),
-      currency: p.string(3),
-      customer: p.string(),
-      customer_account: p.string(),
-      customer_details: p.any(),
-      discounts: discountsParam,
-      invoice_items: p.arr(
-        p.obj({
-          amount: p.int(),
-          currency: p.string(3),
-          description: p.string(),
-          discountable: p.bool(),
-          discounts: discountsParam,
-          invoiceitem: p.string(),
-          metadata: p.metadata(),
-          period: p.obj({ start: p.int().req(), end: p.int().req() }),
-          price: p.string(),
-          price_data: p.obj({
-            currency: p.string().req(),
-            product: p.string().req(),
-            tax_behavior: p.enum('exclusive', 'inclusive', 'unspecified'),
-            unit_amount: p.int(),
-            unit_amount_decimal: p.decimal(),
-          }),
-          quantity: p.int(0),
-          quantity_decimal: p.decimal(),
-          tax_behavior: p.enum('exclusive', 'inclusive', 'unspecified'),
-          tax_code: p.string(),
-          tax_rates: p.arr(p.string()),
-          unit_amount: p.int(),
-          unit_amount_decimal: p.decimal(),
-        }),
-      ),
-      issuer: p.obj({ account: p.string(), type: p.enum('account', 'self').req() }),
-      on_behalf_of: p.string(),
-      preview_mode: p.enum('next', 'recurring'),
-      schedule: p.string(),
-      schedule_details: p.any(),
-      subscription: p.string(),
-      subscription_details: p.any(),
-    },
-    run: (c, params) => preview(c, params),
-  }),
-  op({
-    id: 'PostInvoicesInvoiceAttachPayment',
-    method: 'POST',
-    path: '/v1/invoices/{invoice}/attach_payment',
-    params: { payment_intent: p.string(), payment_record: p.string() },
-    run(c, params, path) {
-      const ctx = c.ctx;
-      const before = mustInvoice(ctx, path.invoice);
-      if (params.payment_record)
-        throw resourceMissing('payment_record', params.payment_record, 'payment_record');
-      if (!params.payment_intent)
-        throw invalidRequest(
-          'Missing required param: payment_intent.',
-          'payment_intent',
-          'parameter_missing',
-        );
-      const pi = get(ctx, 'payment_intents', params.payment_intent);
-      if (!pi) throw resourceMissing('payment_intent', params.payment_intent, 'payment_intent');
-      if (before.status !== 'open' && before.status !== 'draft') {
-        throw invalidRequest(
-          `You can only attach a payment to a draft or open invoice; invoice ${before.id} is ${before.status}.`,
-          'payment_intent',
-          'invoice_not_editable',
-        );
-      }
-      const holder = rows(ctx, 'invoice_payments', 'payment_intent = ?', [pi.id])[0];
-      if (holder)
-        throw invalidRequest(
-          `The PaymentIntent ${pi.id} is already attached to invoice ${holder.invoice}.`,
-          'payment_intent',
-        );
-      if (pi.customer && pi.customer !== before.customer)
-        throw invalidRequest(
-          `The PaymentIntent ${pi.id} belongs to customer ${pi.customer}, not ${before.customer}.`,
-          'payment_intent',
-        );
-      if (pi.currency !== before.currency)
-        throw invalidRequest(
-          `The PaymentIntent's currency (${pi.currency}) must match the invoice's (${before.currency}).`,
-          'payment_intent',
-        );
-      const now = nowSeconds(ctx);
-      const succeeded = pi.status === 'succeeded';
-      const record: Obj = {
-        id: newId(ctx, 'inpay_'),
-        object: 'invoice_payment',
-        amount_paid: succeeded ? pi.amount_received : null,
-        amount_requested: pi.amount,
-        created: now,
-        currency: pi.currency,
-        invoice: before.id,
-        is_default: rows(ctx, 'invoice_payments', 'invoice = ?', [before.id]).length === 0,
-        livemode: false,
-        payment: { payment_intent: pi.id, type: 'payment_intent' },
-        status: succeeded ? 'paid' : 'open',
-        status_transitions: { canceled_at: null, paid_at: succeeded ? now : null },
-      };
-      put(ctx, 'invoice_payments', record);
-      if (succeeded) emit(c, 'invoice_payment.paid', record);
-      const after = structuredClone(before);
-      const payments = rows(ctx, 'invoice_payments', 'invoice = ?', [before.id]);
-      after.payments = {
-        object: 'list',
-        data: payments,
-        has_more: false,
-        total_count: payments.length,
-        url: '/v1/invoice_payments',
-      };
-      if (succeeded && after.status === 'open') {
-        after.amount_paid += pi.amount_received;
-        after.amount_overpaid = Math.max(0, after.amount_paid - after.amount_due);
-        after.amount_remaining = Math.max(0, after.amount_due - after.amount_paid);
-        if (after.amount_remaining === 0) {
-          moveInvoice(after, 'paid');
-          after.next_payment_attempt = null;
-          after.auto_advance = false;
-          after.status_transitions = { ...after.status_transitions, paid_at: now };
-          put(ctx, 'invoices', after);
-          emit(c, 'invoice.paid', after);
-          emit(c, 'invoice.payment_succeeded', after);
-          return after;
-        }
-      }
-      put(ctx, 'invoices', after);
-      announceUpdate(c, before, after);
-      return after;
-    },
-  }),
-  op({
-    id: 'GetInvoicePayments',
-    method: 'GET',
-    path: '/v1/invoice_payments',
-    params: {
-      ...listParams,
-      invoice: p.string(),
-      payment: p.obj({
-        payment_intent: p.string(),
-        payment_record: p.string(),
-        type: p.enum('payment_intent', 'payment_record').req(),
-      }),
-      status: p.enum('canceled', 'open', 'paid'),
-    },
-    run(c, params) {
-      const where: [string, ...SqlParam[]][] = [];
-      if (params.invoice) where.push(['invoice = ?', params.invoice]);
-      if (params.status) where.push(['status = ?', params.status]);
-      if (params.payment?.type === 'payment_record') where.push(['0 = 1']);
-      else if (params.payment?.payment_intent)
-        where.push(['payment_intent = ?', params.payment.payment_intent]);
-      return listPage(c.ctx, 'invoice_payments', params, {
-        url: '/v1/invoice_payments',
-        what: 'invoice payment',
-        where,
-      });
-    },
-  }),
-  op({
-    id: 'GetInvoicePaymentsInvoicePayment',
-    method: 'GET',
-    path: '/v1/invoice_payments/{invoice_payment}',
-    params: {},
-    run(c, _params, path) {
-      const record = get(c.ctx, 'invoice_payments', path.invoice_payment);
-      if (!record)
-        throw resourceMissing('invoice payment', path.invoice_payment, 'invoice_payment');
-      return record;
-    },
-  }),
 ];
-
-/**
- * `create_preview`: the invoice the customer would get now — their pending items plus `invoice_items` (or, through a
- * subscription-preview.ts, a subscription's next invoice) — built in memory and never stored; its id is `upcoming_in_…`
- * and the customer balance is applied as finalization would.
- */
-function preview(c: OpContext, params: Record<string, any>): Obj {
-  const ctx = c.ctx;
-  refuseUnsupported({
-    discounts: params.discounts,
-    on_behalf_of: params.on_behalf_of,
-    automatic_tax: params.automatic_tax,
-    issuer: params.issuer,
-  });
-  if (params.schedule || params.schedule_details)
-    throw invalidRequest(
-      'Subscription schedules are not supported by this account.',
-      params.schedule ? 'schedule' : 'schedule_details',
-    );
-  const sub =
-    params.subscription || params.subscription_details ? previewSubscription(c, params) : undefined;
-  const customerId = params.customer ?? sub?.customer;
-  if (!customerId)
-    throw invalidRequest('Missing required param: customer.', 'customer', 'parameter_missing');
-  const customer = liveCustomer(ctx, customerId);
-  const invoice = draftObject(
-    ctx,
-    {
-      customer: customer.id,
-      subscription: sub?.subscription ?? null,
-      currency: params.currency ?? sub?.currency,
-      billing_reason: sub?.billing_reason ?? (sub ? 'upcoming' : 'manual'),
-      period: sub?.period,
-    },
-    customer,
-    `upcoming_${newId(ctx, 'in_')}`,
-  );
-  const overrides = new Map<string, Obj>();
-  const extra: LineInput[] = [];
-  (params.invoice_items ?? []).forEach((item: Obj, i: number) => {
-    const param = (k: string) => `invoice_items[${i}][${k}]`;
-    const price = item.price ? livePrice(ctx, item.price, param('price')) : null;
-    const quantity = item.quantity ?? 1;
-    let amount: number | null = item.amount ?? null;
-    if (item.price_data)
-      amount = Math.round(
-        (item.price_data.unit_amount ?? Number(item.price_data.unit_amount_decimal ?? 0)) *
-          quantity,
-      );
-    else if (item.unit_amount != null || item.unit_amount_decimal != null)
-      amount = Math.round((item.unit_amount ?? Number(item.unit_amount_decimal)) * quantity);
-    if (item.invoiceitem) {
-      const existing = get(ctx, 'invoiceitems', item.invoiceitem);
-      if (!existing || existing.customer !== customer.id)
-        throw resourceMissing('invoiceitem', item.invoiceitem, param('invoiceitem'));
-      overrides.set(existing.id, {
-        ...existing,
-        ...(amount !== null ? { amount } : {}),
-        ...(item.description !== undefined ? { description: item.description } : {}),
-        quantity,
-      });
-      return;
-    }
-    if (!price && amount === null)
-      throw invalidRequest(
-        'You must specify either `amount`, `price`, or `price_data`.',
-        param('amount'),
-        'parameter_missing',
-      );
-    const currency = (
-      price?.currency ??
-      item.price_data?.currency ??
-      item.currency ??
-      invoice.currency
-    ).toLowerCase();
-    if (currency !== invoice.currency)
-      throw invalidRequest(
-        `The currency of this invoice item (${currency}) must match the currency of the invoice (${invoice.currency}).`,
-        param('currency'),
-      );
-    extra.push({
-      price,
-      amount,
-      currency,
-      quantity,
-      description: item.description ?? null,
-      period: item.period ?? null,
-      metadata: item.metadata ?? null,
-      discountable: item.discountable ?? undefined,
-    });
-  });
-  const lines: Obj[] = [];
-  for (const item of pendingItems(ctx, customer.id, invoice.currency, sub?.subscription ?? null))
-    lines.push(lineForItem(ctx, overrides.get(item.id) ?? item, invoice.id));
-  for (const line of [...(sub?.lines ?? []), ...extra]) lines.push(lineObject(ctx, invoice, line));
-  applyLines(invoice, lines);
-  invoice.lines.url = `/v1/invoices/${invoice.id}/lines`;
-  const balance = (customer.balance as number | undefined) ?? 0;
-  invoice.starting_balance = balance;
-  if (balance < 0)
-    invoice.amount_due = Math.max(
-      0,
-      invoice.total - Math.min(-balance, Math.max(invoice.total, 0)),
-    );
-  else invoice.amount_due = Math.max(0, invoice.total + balance);
-  invoice.amount_remaining = invoice.amount_due;
-  invoice.ending_balance = null;
-  return invoice;
-}

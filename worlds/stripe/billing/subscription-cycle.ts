@@ -33,6 +33,7 @@ import {
   draftInvoice,
 } from './subscription-model.ts';
 import { ENDED, boundaryAfter, periodOf, intervalOf } from './subscription-periods.ts';
+import { moveSubscription } from './subscription-states.ts';
 
 /**
  * A context whose clock reads `at` (unix seconds): what billing writes while processing a boundary is stamped with the
@@ -166,7 +167,7 @@ function* step(c: OpContext, sub: Obj, at: number, summary: TickSummary): Genera
 /** An `incomplete` subscription whose first invoice went unpaid for 23 hours: `incomplete_expired`, its invoice voided. */
 function expire(c: OpContext, sub: Obj): void {
   const after = structuredClone(sub);
-  after.status = 'incomplete_expired';
+  moveSubscription(after, 'incomplete_expired');
   after.ended_at = nowSeconds(c.ctx);
   const inv = sub.latest_invoice ? get(c.ctx, 'invoices', sub.latest_invoice) : undefined;
   if (inv && inv.status === 'open') voidInvoice(c, inv);
@@ -182,7 +183,7 @@ export function endNow(
   reason: 'cancellation_requested' | 'payment_failed',
 ): Obj {
   const after = structuredClone(sub);
-  after.status = 'canceled';
+  moveSubscription(after, 'canceled');
   after.ended_at = at;
   after.canceled_at ??= at;
   after.cancel_at_period_end = sub.cancel_at_period_end;
@@ -232,13 +233,13 @@ function* endTrial(
       summary.canceled++;
       return;
     }
-    after.status = 'paused';
+    moveSubscription(after, 'paused');
     saveSubscription(c.ctx, after);
     emit(c, 'customer.subscription.paused', after, changedAttributes(sub, after));
     return;
   }
   startPeriod(after, at);
-  after.status = 'active';
+  moveSubscription(after, 'active');
   yield* billPeriod(c, sub, after, previous, 'subscription_cycle', summary);
 }
 
@@ -291,9 +292,9 @@ function* billPeriod(
     invoice = attemptQuietly(c, invoice, retrySchedule(at));
   if (invoice.status === 'open' && after.collection_method === 'charge_automatically') {
     summary.payments_failed++;
-    after.status = 'past_due';
+    moveSubscription(after, 'past_due');
   } else if (invoice.status === 'paid' && after.status === 'past_due') {
-    after.status = 'active';
+    moveSubscription(after, 'active');
   }
   updated(c, before, after);
 }
@@ -315,7 +316,7 @@ function retryPayment(c: OpContext, sub: Obj, at: number, summary: TickSummary):
   const inv = attemptQuietly(c, get(c.ctx, 'invoices', sub.latest_invoice)!, retrySchedule(at));
   if (inv.status === 'paid') {
     const after = structuredClone(sub);
-    if (after.status === 'past_due' || after.status === 'unpaid') after.status = 'active';
+    if (after.status === 'past_due' || after.status === 'unpaid') moveSubscription(after, 'active');
     return updated(c, sub, after);
   }
   summary.payments_failed++;
@@ -339,5 +340,7 @@ export function subscriptionInvoicePaid(c: OpContext, invoice: Obj): void {
   const sub = get(c.ctx, 'subscriptions', subId);
   if (!sub || sub.latest_invoice !== invoice.id) return;
   if (sub.status !== 'incomplete' && sub.status !== 'past_due' && sub.status !== 'unpaid') return;
-  updated(c, sub, { ...structuredClone(sub), status: 'active' });
+  const after = structuredClone(sub);
+  moveSubscription(after, 'active');
+  updated(c, sub, after);
 }

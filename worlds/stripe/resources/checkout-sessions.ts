@@ -343,7 +343,7 @@ function createSession(c: OpContext, input: SessionInput): Obj {
     customer_account: null,
     customer_creation: mode === 'payment' ? (input.customer_creation ?? 'if_required') : null,
     customer_details: customerObj
-      ? detailsOf(customerObj.email ?? null, customerObj)
+      ? detailsOf(typeof customerObj.email === 'string' ? customerObj.email : null, customerObj)
       : input.customer_email
         ? detailsOf(input.customer_email)
         : null,
