@@ -53,6 +53,17 @@ export interface Ctx {
   readonly instance: InstanceInfo;
   /** Handles to composed sub-worlds, by mount name. */
   readonly worlds: Record<string, WorldHandle>;
+  /**
+   * In a mounted world whose host declares `receive` for its mount: the way to hand the host a message, answered by
+   * the host's code within the same call. Undefined otherwise (a world on its own, or a host that takes no messages).
+   */
+  readonly host?: HostHandle;
+}
+
+/** A mounted world's way to its host (`MountSpec.receive`). */
+export interface HostHandle {
+  /** Run the host's `receive` with `message`, in a savepoint of the current call; its result, or its throw. */
+  send(message: unknown): unknown;
 }
 
 /** A composed sub-world as its host sees it: its tools, and its store read-only. */

@@ -85,6 +85,7 @@ export type {
   InstanceInfo,
   RunResult,
   SqlParam,
+  HostHandle,
   WorldHandle,
 } from './ctx.ts';
 export type { ClockMode, VirtualClock } from './clock.ts';

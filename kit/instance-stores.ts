@@ -12,10 +12,19 @@ import type { StateDocument } from './state-document.ts';
 import type { WorldStore } from './world-store.ts';
 import type { World } from './world-types.ts';
 
-/** Give the host's tools each mounted world's calls and reads; `currentCall` is the number of the call running now. */
+/**
+ * Give the host's tools each mounted world's calls and reads, and each mounted world whose mount declares `receive`
+ * its way to the host; `currentCall` is the number of the call running now.
+ */
 export function linkMounts(world: World, stores: WorldStore[], currentCall: () => number): void {
-  for (const m of Object.keys(world.mounts)) {
+  const host = stores[0];
+  for (const [m, spec] of Object.entries(world.mounts)) {
     const sub = stores.find((st) => st.mount === m)!;
+    const receive = spec.receive;
+    if (receive !== undefined)
+      sub.ctx.host = {
+        send: (message) => host.ctx.db.transaction(() => receive(host.ctx, message)),
+      };
     stores[0].worlds[m] = {
       call: (tool, args) => sub.callTool(tool, args, currentCall()),
       db: {

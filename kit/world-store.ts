@@ -10,7 +10,7 @@ import { captureTriggersSql, RowReader } from './capture-sql.ts';
 import type { CallTransaction } from './call-transaction.ts';
 import type { VirtualClock } from './clock.ts';
 import { Connection, type ConnectionTenant } from './connection.ts';
-import type { CallInfo, Ctx, WorldHandle } from './ctx.ts';
+import type { CallInfo, Ctx, HostHandle, WorldHandle } from './ctx.ts';
 import { storeDb } from './ctx-db.ts';
 import { ToolError } from './errors.ts';
 import { Ids, Rng, Stream } from './random.ts';
@@ -64,7 +64,7 @@ export class WorldStore implements ConnectionTenant {
   readonly rng: Rng;
   readonly ids: Ids;
   readonly sqlStream: Stream;
-  readonly ctx: Ctx & { call: CallInfo };
+  readonly ctx: Ctx & { call: CallInfo; host?: HostHandle };
   /** Sub-world handles (host store only), filled in by the instance. */
   readonly worlds: Record<string, WorldHandle> = {};
   /** The starting image of a blank store, kept so forks can read it; null when it started empty. */

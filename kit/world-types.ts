@@ -29,6 +29,13 @@ export interface MountSpec {
    * and only in a world without an `http` option of its own. Default false: the sub-world is reached through its tools.
    */
   http?: boolean;
+  /**
+   * What the host does with a message the sub-world sends it (`ctx.host.send(message)` in the sub-world's code): it
+   * runs with the host's context, inside the call that sent it and in a savepoint of it (a throw undoes what it wrote
+   * and reaches the sender), and its return value is the sender's answer. Stripe World delivers webhooks to
+   * `seahaven://host/...` endpoints this way. Without it, `ctx.host` is undefined in the sub-world.
+   */
+  receive?: (ctx: Ctx, message: unknown) => unknown;
 }
 
 export interface WorldSpec {

@@ -170,6 +170,10 @@ export function defineWorld(spec: WorldSpec): World {
       throw new DefinitionError(
         `${where}: worlds.${mount}.prefix must be lower snake case, like "${mount}_".`,
       );
+    if (m.receive !== undefined && typeof m.receive !== 'function')
+      throw new DefinitionError(
+        `${where}: worlds.${mount}.receive must be a function (ctx, message) => answer.`,
+      );
     const subNames = new Set(m.world.tools.map((t) => t.name));
     for (const n of [...(m.allow ?? []), ...(m.block ?? [])]) {
       if (!subNames.has(n))

@@ -255,3 +255,100 @@ describe('time passing in a composed world', () => {
     expect(inst.changes()).toEqual(before);
   });
 });
+
+describe('a mounted world sending its host messages (MountSpec.receive)', () => {
+  /** A sub-world whose tool tells its host what it did, and reports the answer. */
+  const notifier = defineWorld({
+    name: 'notifier',
+    version: '1.0.0',
+    schema: 'CREATE TABLE sent (n INTEGER PRIMARY KEY, answer TEXT) STRICT;',
+    tools: [
+      defineTool({
+        name: 'notify',
+        description: 'Send the host a note.',
+        input: z.object({ note: z.string() }),
+        run(ctx, { note }) {
+          if (ctx.host === undefined) return { delivered: false };
+          let answer: unknown;
+          try {
+            answer = ctx.host.send({ note });
+          } catch (e) {
+            answer = `threw: ${(e as Error).message}`;
+          }
+          ctx.db.run('INSERT INTO sent (answer) VALUES (?)', JSON.stringify(answer));
+          return { delivered: true, answer };
+        },
+      }),
+    ],
+  });
+  const inbox = defineWorld({
+    name: 'inbox',
+    version: '1.0.0',
+    schema: 'CREATE TABLE notes (note TEXT PRIMARY KEY, at TEXT NOT NULL) STRICT;',
+    tools: [
+      defineTool({
+        name: 'list_notes',
+        description: 'The notes received.',
+        input: z.object({}),
+        run: (ctx) => ctx.db.all('SELECT note FROM notes ORDER BY note'),
+      }),
+    ],
+    worlds: {
+      notifier: {
+        world: notifier,
+        prefix: 'n_',
+        receive(ctx, message) {
+          const { note } = message as { note: string };
+          ctx.db.run('INSERT INTO notes (note, at) VALUES (?, ?)', note, ctx.clock.iso());
+          if (note === 'boom') throw new ToolError('refused', 'no booms');
+          return { stored: note, call: ctx.call.index };
+        },
+      },
+    },
+  });
+
+  it("runs the host's receive with the host's context in the same call, and answers what it returns", () => {
+    const inst = inbox.instance();
+    const r = inst.call('n_notify', { note: 'hello' });
+    expect(r).toMatchObject({
+      ok: true,
+      result: { delivered: true, answer: { stored: 'hello', call: 1 } },
+    });
+    expect(inst.query('SELECT note FROM notes')).toEqual([{ note: 'hello' }]);
+    expect(inst.changes().map((c) => c.table)).toEqual(['notes', 'notifier.sent']);
+    inst.destroy();
+  });
+
+  it('undoes what a throwing receive wrote and hands the throw to the sender', () => {
+    const inst = inbox.instance();
+    const r = inst.call('n_notify', { note: 'boom' });
+    expect(r).toMatchObject({ ok: true, result: { answer: 'threw: no booms' } });
+    expect(inst.query('SELECT count(*) AS n FROM notes')).toEqual([{ n: 0 }]);
+    inst.destroy();
+  });
+
+  it('leaves ctx.host undefined for a world on its own, and refuses a receive that is not a function', () => {
+    const alone = notifier.instance();
+    expect(alone.call('notify', { note: 'x' })).toMatchObject({
+      ok: true,
+      result: { delivered: false },
+    });
+    alone.destroy();
+    expect(() =>
+      defineWorld({
+        name: 'bad',
+        version: '1.0.0',
+        schema: 'CREATE TABLE t (id TEXT PRIMARY KEY) STRICT;',
+        tools: [
+          defineTool({
+            name: 'noop',
+            description: 'Nothing.',
+            input: z.object({}),
+            run: () => null,
+          }),
+        ],
+        worlds: { notifier: { world: notifier, prefix: 'n_', receive: 'yes' as never } },
+      }),
+    ).toThrow(/receive must be a function/);
+  });
+});

@@ -9,6 +9,7 @@ import { operations } from './operations.ts';
 import { tools } from './tools.ts';
 import { registerOps } from './lib/op.ts';
 import { billingSteps } from './billing/subscription-cycle.ts';
+import { deliverDue } from './lib/webhooks.ts';
 import { fixtures } from './fixtures/definitions.ts';
 import { tasks } from './tasks.ts';
 import { stripeBasics } from './curriculum.ts';
@@ -27,8 +28,13 @@ export const stripe = defineWorld({
   // Stored replies for Idempotency-Key replays: bookkeeping of the API, not the account's state, so not graded.
   untracked: ['idempotency_keys'],
   fixturesDir: new URL('./fixtures/', import.meta.url),
-  // Time passing renews subscriptions, ends trials, retries payments and collects due invoices.
-  onClockAdvance: billingSteps,
+  // Time passing renews subscriptions, ends trials, retries payments and collects due invoices; then the webhooks
+  // due by the new time are handed to the composed world's handler (lib/webhooks.ts).
+  *onClockAdvance(ctx, passed) {
+    const summary = yield* billingSteps(ctx, passed);
+    deliverDue(ctx, Math.floor(passed.to / 1000));
+    return summary;
+  },
   fixtures,
   tasks,
   curricula: [stripeBasics],
@@ -45,3 +51,6 @@ export const stripe = defineWorld({
 });
 
 export default stripe;
+
+export { forwardWebhooks, type ForwardOptions, type ForwardedAttempt } from './forward.ts';
+export type { WebhookAnswer, WebhookRequest } from './lib/webhooks.ts';

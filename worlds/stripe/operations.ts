@@ -26,6 +26,7 @@ import { subscriptionItemsOps } from './billing/subscription-items.ts';
 import { creditNotesOps } from './billing/credit-notes.ts';
 import { paymentLinksOps } from './resources/payment-links.ts';
 import { checkoutSessionsOps } from './resources/checkout-sessions.ts';
+import { webhookEndpointsOps } from './resources/webhook-endpoints.ts';
 
 export const operations: StripeOp[] = [
   ...accountOps,
@@ -54,4 +55,5 @@ export const operations: StripeOp[] = [
   ...creditNotesOps,
   ...paymentLinksOps,
   ...checkoutSessionsOps,
+  ...webhookEndpointsOps,
 ];

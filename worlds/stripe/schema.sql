@@ -423,3 +423,35 @@ CREATE TABLE checkout_sessions (
 CREATE INDEX checkout_sessions_order ON checkout_sessions (created DESC, seq DESC);
 CREATE UNIQUE INDEX checkout_sessions_seq ON checkout_sessions (seq);
 CREATE INDEX checkout_sessions_payment_link ON checkout_sessions (payment_link);
+
+-- Webhooks (lib/webhooks.ts). An endpoint's signing secret sits beside its object, not in it: Stripe shows it only
+-- in the create reply.
+CREATE TABLE webhook_endpoints (
+  id TEXT PRIMARY KEY,
+  seq INTEGER NOT NULL,
+  created INTEGER NOT NULL,
+  data TEXT NOT NULL,
+  status TEXT,
+  secret TEXT
+) STRICT;
+CREATE INDEX webhook_endpoints_order ON webhook_endpoints (created DESC, seq DESC);
+CREATE UNIQUE INDEX webhook_endpoints_seq ON webhook_endpoints (seq);
+
+-- One row per event and endpoint it is sent to: its attempts so far (in data), where it goes (target: host, an
+-- in-process handler of the composed world; network, an HTTP URL a forwarder posts to) and when the next attempt is
+-- due (next_attempt, unix seconds; null once delivered or given up).
+CREATE TABLE webhook_deliveries (
+  id TEXT PRIMARY KEY,
+  seq INTEGER NOT NULL,
+  created INTEGER NOT NULL,
+  data TEXT NOT NULL,
+  event TEXT,
+  webhook_endpoint TEXT,
+  status TEXT,
+  target TEXT,
+  next_attempt INTEGER
+) STRICT;
+CREATE INDEX webhook_deliveries_order ON webhook_deliveries (created DESC, seq DESC);
+CREATE UNIQUE INDEX webhook_deliveries_seq ON webhook_deliveries (seq);
+CREATE INDEX webhook_deliveries_due ON webhook_deliveries (target, next_attempt, seq);
+CREATE INDEX webhook_deliveries_event ON webhook_deliveries (event);

@@ -1,9 +1,11 @@
 /**
  * Events: one `evt_` per state change, with a snapshot of the object, the changed attributes' previous values for
- * `*.updated`, and the request that caused it. Nothing is delivered (no webhooks); `GET /v1/events` lists them.
+ * `*.updated`, and the request that caused it; `GET /v1/events` lists them. Each is queued for the webhook endpoints
+ * that listen to its type (webhooks.ts), whose number is its `pending_webhooks`.
  */
 import type { OpContext } from './op.ts';
 import { newId, nowSeconds, putJson, type Obj, type Table } from './store.ts';
+import { queueDeliveries } from './webhooks.ts';
 
 /** Write an event of `type` about `object`. `previous`: the attributes an update changed, with their old values. */
 export function emit(c: OpContext, type: string, object: Obj, previous?: Obj): Obj {
@@ -38,6 +40,7 @@ export function emitStored(
   const id = newId(c.ctx, 'evt_');
   const created = nowSeconds(c.ctx);
   const request = { id: c.requestId, idempotency_key: c.idempotencyKey };
+  const pending = queueDeliveries(c.ctx, { id, type, created });
   // The snapshot is the object itself, not a copy: the event is stored as JSON at once.
   const event: Obj = {
     id,
@@ -46,7 +49,7 @@ export function emitStored(
     created,
     data: previous ? { object, previous_attributes: previous } : { object },
     livemode: false,
-    pending_webhooks: 0,
+    pending_webhooks: pending,
     request,
     type,
   };
@@ -60,7 +63,7 @@ export function emitStored(
   const data = previous
     ? `{"object":${json},"previous_attributes":${JSON.stringify(previous)}}`
     : `{"object":${json}}`;
-  const tail = JSON.stringify({ livemode: false, pending_webhooks: 0, request, type });
+  const tail = JSON.stringify({ livemode: false, pending_webhooks: pending, request, type });
   putJson(c.ctx, 'events', event, `${head.slice(0, -1)},"data":${data},${tail.slice(1)}`);
   return event;
 }

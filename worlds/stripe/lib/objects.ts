@@ -2132,6 +2132,48 @@ export interface Item {
   };
 }
 
+/** Stripe's `webhook_endpoint` object. */
+export interface WebhookEndpoint {
+  api_version: unknown;
+  application: unknown;
+  created: number;
+  description: string;
+  enabled_events: string[];
+  id: string;
+  livemode: boolean;
+  metadata: Record<string, string>;
+  object: string;
+  status: string;
+  url: string;
+}
+
+/** Stripe's `deleted_webhook_endpoint` object. */
+export interface DeletedWebhookEndpoint {
+  deleted: boolean;
+  id: string;
+  object: string;
+}
+
+/** Stripe's `test_helpers.webhook_delivery` object. */
+export interface TestHelpersWebhookDelivery {
+  id: string;
+  object: string;
+  created: number;
+  event: string;
+  event_type: string;
+  webhook_endpoint: string;
+  url: string;
+  target: string;
+  status: string;
+  attempts: Array<{
+    attempted_at: number;
+    status_code: unknown;
+    error: unknown;
+  }>;
+  next_attempt: unknown;
+  livemode: boolean;
+}
+
 /** The object type each resource table holds in its `data` column. */
 export interface Tables {
   customers: Customer;
@@ -2159,4 +2201,6 @@ export interface Tables {
   payment_links: PaymentLink;
   checkout_sessions: CheckoutSession;
   invoice_payments: InvoicePayment;
+  webhook_endpoints: WebhookEndpoint;
+  webhook_deliveries: TestHelpersWebhookDelivery;
 }

@@ -38,7 +38,9 @@ export type Table =
   | 'credit_notes'
   | 'payment_links'
   | 'checkout_sessions'
-  | 'invoice_payments';
+  | 'invoice_payments'
+  | 'webhook_endpoints'
+  | 'webhook_deliveries';
 
 /**
  * Fields the world keeps on a stored object beyond Stripe's example object: a deleted customer or product stays, marked
@@ -150,6 +152,14 @@ export const COLUMNS: Record<Table, Record<string, Col>> = {
     status: (o) => o.status ?? null,
   },
   payment_links: { active: (o) => bool(o.active) },
+  webhook_endpoints: { status: (o) => o.status ?? null },
+  webhook_deliveries: {
+    event: (o) => o.event ?? null,
+    webhook_endpoint: (o) => o.webhook_endpoint ?? null,
+    status: (o) => o.status ?? null,
+    target: (o) => o.target ?? null,
+    next_attempt: (o) => o.next_attempt ?? null,
+  },
   checkout_sessions: {
     status: (o) => o.status ?? null,
     customer: (o) => ref(o.customer),
@@ -197,6 +207,7 @@ export const TABLE_OF_PREFIX: Record<string, Table> = {
   plink_: 'payment_links',
   cs_: 'checkout_sessions',
   inpay_: 'invoice_payments',
+  we_: 'webhook_endpoints',
 };
 
 /** The table of an id, by its prefix; coupons have none (caller-chosen ids). */

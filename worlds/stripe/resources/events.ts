@@ -1,6 +1,7 @@
 /**
  * Events: retrieve one, or list them newest first, by `type` (an exact name, or a group with `*` as in `charge.*`),
- * `types[]` (up to 20 exact names) or `created`. Nothing is delivered, so `delivery_success` filters nothing. Both
+ * `types[]` (up to 20 exact names), `created` or `delivery_success` (true: every webhook delivered, which an event
+ * no endpoint listened to is too; false: some still pending or given up, by `pending_webhooks`). Both
  * settle balance and payouts first, so the `payout.paid` and `balance.available` events the clock has made due are
  * in the log an agent reads.
  */
@@ -40,6 +41,11 @@ export const eventsOps = [
     run(c, params) {
       settle(c);
       const where: [string, ...SqlParam[]][] = [];
+      // pending_webhooks counts the endpoints an event has not reached yet, failed deliveries included (webhooks.ts).
+      if (params.delivery_success === true)
+        where.push(["json_extract(data, '$.pending_webhooks') = 0"]);
+      if (params.delivery_success === false)
+        where.push(["json_extract(data, '$.pending_webhooks') > 0"]);
       if (params.type && params.types?.length)
         throw invalidRequest('You may pass either type or types, but not both.', 'types');
       if (params.type) {

@@ -41,7 +41,30 @@ export const TABLE_OBJECTS = {
   payment_links: 'payment_link',
   checkout_sessions: 'checkout.session',
   invoice_payments: 'invoice_payment',
+  webhook_endpoints: 'webhook_endpoint',
+  webhook_deliveries: 'test_helpers.webhook_delivery',
 } as const;
+
+/**
+ * Objects Stripe World serves that Stripe has no example of (world-only routes under `/v1/test_helpers/`), in the
+ * form shapes.json gives Stripe's: a webhook delivery and its attempts (resources/webhook-endpoints.ts).
+ */
+const WORLD_SHAPES: Record<string, { [k: string]: Shape }> = {
+  'test_helpers.webhook_delivery': {
+    id: '',
+    object: '',
+    created: 0,
+    event: '',
+    event_type: '',
+    webhook_endpoint: '',
+    url: '',
+    target: '',
+    status: '',
+    attempts: [{ attempted_at: 0, status_code: null, error: null }],
+    next_attempt: null,
+    livemode: false,
+  },
+};
 
 /** `checkout.session` → `CheckoutSession`, `line_item` → `LineItem`. */
 export function interfaceName(type: string): string {
@@ -80,10 +103,13 @@ function fieldsOf(shape: { [k: string]: Shape }, indent: string): string {
 
 /** The source of `lib/objects.ts`, formatted as the repository formats TypeScript. */
 export async function objectsSource(): Promise<string> {
-  const shapes = JSON.parse(readFileSync(HERE + 'reference/shapes.json', 'utf8')) as Record<
-    string,
-    { [k: string]: Shape }
-  >;
+  const shapes = {
+    ...(JSON.parse(readFileSync(HERE + 'reference/shapes.json', 'utf8')) as Record<
+      string,
+      { [k: string]: Shape }
+    >),
+    ...WORLD_SHAPES,
+  };
   const parts = [
     '/**',
     ' * The objects Stripe World stores and serves, as TypeScript interfaces: generated from reference/shapes.json',

@@ -1,5 +1,6 @@
 /**
- * The operations table of docs/stripe.md: every operation of reference/operations.json with its HTTP method and
+ * The operations table of docs/stripe.md: every operation of reference/operations.json (then those of
+ * `BEYOND_REFERENCE`) with its HTTP method and
  * path, its stripe-node method, and the test files that call that method (found by its call text, `.customers.create(`,
  * in worlds/stripe/test/*.test.ts). The table sits between `<!-- operations:begin -->` and `<!-- operations:end -->`;
  * operations-table.test.ts fails when it is stale. Regenerate it with `npx tsx worlds/stripe/test/operations-table.ts`.
@@ -23,6 +24,39 @@ interface Reference {
   sdk: string;
 }
 
+/**
+ * Stripe operations served beyond the reference list, with their paths and methods as stripe-node 23 calls them:
+ * webhook endpoints (resources/webhook-endpoints.ts). They follow the reference rows in the table.
+ */
+export const BEYOND_REFERENCE: Reference[] = [
+  ['POST', '/v1/webhook_endpoints', 'PostWebhookEndpoints', 'stripe.webhookEndpoints.create'],
+  ['GET', '/v1/webhook_endpoints', 'GetWebhookEndpoints', 'stripe.webhookEndpoints.list'],
+  [
+    'GET',
+    '/v1/webhook_endpoints/{webhook_endpoint}',
+    'GetWebhookEndpointsWebhookEndpoint',
+    'stripe.webhookEndpoints.retrieve',
+  ],
+  [
+    'POST',
+    '/v1/webhook_endpoints/{webhook_endpoint}',
+    'PostWebhookEndpointsWebhookEndpoint',
+    'stripe.webhookEndpoints.update',
+  ],
+  [
+    'DELETE',
+    '/v1/webhook_endpoints/{webhook_endpoint}',
+    'DeleteWebhookEndpointsWebhookEndpoint',
+    'stripe.webhookEndpoints.del',
+  ],
+].map(([method, path, operationId, sdk]) => ({
+  table: 'webhook_endpoints',
+  method,
+  path,
+  operationId,
+  sdk,
+}));
+
 /** Each test file's text, calls split across lines joined (`s.customers\n  .create(` reads `s.customers.create(`). */
 function testTexts(): [string, string][] {
   return readdirSync(TESTS)
@@ -33,7 +67,10 @@ function testTexts(): [string, string][] {
 
 /** The table's markdown, from the reference list and the tests as they are now. */
 export function generateTable(): string {
-  const ops = JSON.parse(readFileSync(REFERENCE, 'utf8')) as Reference[];
+  const ops = [
+    ...(JSON.parse(readFileSync(REFERENCE, 'utf8')) as Reference[]),
+    ...BEYOND_REFERENCE,
+  ];
   const texts = testTexts();
   const rows = ops.map((o) => {
     const call = `${o.sdk.replace(/^stripe/, '')}(`;

@@ -53,6 +53,9 @@ export const SHAPE_TYPES = [
   'payment_link',
   'checkout.session',
   'item',
+  // Webhooks.
+  'webhook_endpoint',
+  'deleted_webhook_endpoint',
 ];
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };

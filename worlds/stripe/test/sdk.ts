@@ -6,11 +6,8 @@
 import Stripe from 'stripe';
 import type { Instance } from '../../../kit/index.ts';
 
-/** A Stripe client whose requests are answered by `inst`. */
-export function sdkFor(
-  inst: Instance,
-  options: { key?: string; apiVersion?: string } = {},
-): Stripe {
+/** A fetch function whose requests to `/v1/...` are answered by `inst`, as `seahaven serve` answers them. */
+export function fetchFor(inst: Instance): typeof fetch {
   const fetchFn = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const url = new URL(
       typeof input === 'string' ? input : input instanceof URL ? input.href : input.url,
@@ -32,8 +29,16 @@ export function sdkFor(
     for (const [k, v] of Object.entries(reply.headers ?? {})) replyHeaders[k.toLowerCase()] = v;
     return new Response(text, { status: reply.status, headers: replyHeaders });
   };
+  return fetchFn as typeof fetch;
+}
+
+/** A Stripe client whose requests are answered by `inst`. */
+export function sdkFor(
+  inst: Instance,
+  options: { key?: string; apiVersion?: string } = {},
+): Stripe {
   return new Stripe(options.key ?? 'sk_test_inprocess', {
-    httpClient: Stripe.createFetchHttpClient(fetchFn as typeof fetch),
+    httpClient: Stripe.createFetchHttpClient(fetchFor(inst)),
     host: 'stripe.invalid',
     protocol: 'http',
     maxNetworkRetries: 0,

@@ -3,8 +3,11 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Stripe from 'stripe';
+import { forwardWebhooks } from '../index.ts';
 import { spawnServe, type ServeProcess } from '../../../kit/serve/test-fixtures/spawn-serve.ts';
 import { WireProbe } from '../../../kit/serve/wire-probe.ts';
 
@@ -153,4 +156,42 @@ describe('seahaven serve stripe', () => {
       expect(body).toMatchObject({ object: 'customer', name: 'Ada Lovelace' });
     }
   }, 30_000);
+
+  it('forwards webhooks to a local receiver as stripe listen does, signed so the SDK verifies them', async () => {
+    const got: { signature: string; body: string }[] = [];
+    const receiver = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString('utf8')));
+      req.on('end', () => {
+        got.push({ signature: String(req.headers['stripe-signature']), body });
+        res.writeHead(200).end();
+      });
+    });
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+    try {
+      const key = 'sk_test_webhooks';
+      const s = sdk(key);
+      const endpoint = await s.webhookEndpoints.create({
+        url: 'https://example.com/never-posted',
+        enabled_events: ['customer.created'],
+      });
+      const cus = await s.customers.create({ email: 'listen@example.com' });
+      const to = `127.0.0.1:${(receiver.address() as AddressInfo).port}/webhook`;
+      const done = await forwardWebhooks({ api: serve.url, key, forwardTo: to });
+      expect(done).toMatchObject([{ status_code: 200, url: `http://${to}` }]);
+      const t = Number(/t=(\d+)/.exec(got[0].signature)![1]);
+      const event = s.webhooks.constructEvent(
+        got[0].body,
+        got[0].signature,
+        endpoint.secret!,
+        300,
+        undefined,
+        t * 1000,
+      );
+      expect(event).toMatchObject({ type: 'customer.created', data: { object: { id: cus.id } } });
+      expect(await forwardWebhooks({ api: serve.url, key, forwardTo: to })).toEqual([]);
+    } finally {
+      await new Promise<void>((r) => receiver.close(() => r()));
+    }
+  });
 });
