@@ -1,10 +1,10 @@
 import tseslint from 'typescript-eslint';
-import seahaven from './lint-rules/index.ts';
+import seahaven from './packages/seahaven/libraries/lint-rules/index.ts';
 
-/** Specifiers kit core may not import: anything outside kit/, any folder of kit/, and `seahaven` itself. */
+/** Specifiers kit core may not import: anything outside packages/seahaven/core/, any folder of packages/seahaven/core/, and `seahaven` itself. */
 const KIT_CORE_IMPORTS = ['^\\.\\./', '^\\./[^/]+/', '^seahaven(/|$)'];
 const KIT_CORE_MESSAGE =
-  'Kit core (kit/*.ts) is the bottom layer and imports only its sibling files and packages; move what it needs into kit/, or let the other module depend on kit core instead (docs/architecture.md, "Layers").';
+  'Kit core (packages/seahaven/core/*.ts) is the bottom layer and imports only its sibling files and packages; move what it needs into packages/seahaven/core/, or let the other module depend on kit core instead (docs/architecture.md, "Layers").';
 
 export default tseslint.config(
   {
@@ -28,12 +28,12 @@ export default tseslint.config(
   },
   // World code follows the determinism rules it ships with.
   { ...seahaven.configs.recommended, files: ['worlds/**/*.{ts,mts,cts,tsx,js,mjs,cjs,jsx}'] },
-  // Kit core (kit/*.ts) is the bottom layer: it imports its sibling files and packages, never a folder of kit/
+  // Kit core (packages/seahaven/core/*.ts) is the bottom layer: it imports its sibling files and packages, never a folder of packages/seahaven/core/
   // (serve, mcp, cli, check, …), a folder above it (rewards, curricula, …) or the package's own entry points.
   // Tests beside it are not part of it. docs/architecture.md, "Layers".
   {
-    files: ['kit/*.ts'],
-    ignores: ['kit/*.test.ts'],
+    files: ['packages/seahaven/core/*.ts'],
+    ignores: ['packages/seahaven/core/*.test.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',

@@ -9,8 +9,8 @@
  * Run: `npx tsx bench/advance-slices.ts [--fixture big_co] [--days 30] [--times slices.json]`.
  */
 import { writeFileSync } from 'node:fs';
-import { advanceInSlices } from '../kit/instance-internals.ts';
-import { stripe } from '../worlds/stripe/index.ts';
+import { advanceInSlices } from 'seahaven/internal/core/instance-internals';
+import { stripe } from '@seahaven/stripe';
 
 export interface SliceStats {
   slices: number;

@@ -4,8 +4,8 @@
  * is an invoice with its line, finalized and paid off-session: a payment intent, a charge, a balance transaction and
  * their events. Every round builds a fresh instance from the same seed, so every round does the same work.
  */
-import { stripe } from '../worlds/stripe/index.ts';
-import type { Instance } from '../kit/index.ts';
+import { stripe } from '@seahaven/stripe';
+import type { Instance } from 'seahaven';
 import { machine } from './harness.ts';
 
 const DAY_MS = 86_400_000;

@@ -4,8 +4,8 @@
  */
 import Database from 'better-sqlite3';
 import { readFileSync } from 'node:fs';
-import { defineTool, defineWorld, z } from '../kit/index.ts';
-import { crm } from '../worlds/crm/index.ts';
+import { defineTool, defineWorld, z } from 'seahaven';
+import { crm } from '@seahaven/crm';
 import { bestOf, loop, machine, us } from './harness.ts';
 
 const READ_SQL = 'SELECT * FROM contacts WHERE id = ?';

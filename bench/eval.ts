@@ -1,5 +1,5 @@
 /**
- * The eval runner's own overhead: episodes per second of `seahaven eval`'s runner (kit/eval/run.ts) against a model
+ * The eval runner's own overhead: episodes per second of `seahaven eval`'s runner (packages/seahaven/command/eval/run.ts) against a model
  * server that answers at once (the scripted model: the gold tool calls, one per turn), beside the same loop written by
  * hand with the TypeScript client and the `openai` SDK (connect, reset, the chat turns with the world's tools, each
  * tool call, submit). Both play the same crm episodes on one served world, one episode at a time; the runner also
@@ -15,17 +15,17 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import OpenAI from 'openai';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
-import crm from '../worlds/crm/index.ts';
-import type { Instance } from '../kit/instance.ts';
-import { SeahavenClient } from '../kit/client/index.ts';
-import { startServer } from '../kit/serve/server.ts';
-import { modelSeed, openaiTools, systemPrompt } from '../kit/eval/agent.ts';
-import { localEnvs, remoteEnvs, type EnvFactory } from '../kit/eval/env.ts';
-import { openaiModel } from '../kit/eval/model.ts';
-import { plan, runEval } from '../kit/eval/run.ts';
-import { startScriptedModel } from '../kit/eval/scripted-model.ts';
-import type { RunSettings } from '../kit/eval/store.ts';
-import { fixtureHashes } from '../kit/eval/options.ts';
+import crm from '@seahaven/crm';
+import type { Instance } from 'seahaven/internal/core/instance';
+import { SeahavenClient } from 'seahaven/client';
+import { startServer } from 'seahaven/internal/transports/serve/server';
+import { modelSeed, openaiTools, systemPrompt } from 'seahaven/internal/command/eval/agent';
+import { localEnvs, remoteEnvs, type EnvFactory } from 'seahaven/internal/command/eval/env';
+import { openaiModel } from 'seahaven/internal/command/eval/model';
+import { plan, runEval } from 'seahaven/internal/command/eval/run';
+import { startScriptedModel } from 'seahaven/internal/command/eval/scripted-model';
+import type { RunSettings } from 'seahaven/internal/command/eval/store';
+import { fixtureHashes } from 'seahaven/internal/command/eval/options';
 import { machine, writeSection } from './harness.ts';
 
 export const HEADING = '## Eval runner';
@@ -289,7 +289,7 @@ export async function runEvalBench(opts: EvalBenchOptions = {}): Promise<EvalBen
       ];
       if (r % 2 === 1) inProcess.reverse();
       for (const step of inProcess) await step();
-      const { readEpisodes } = await import('../kit/eval/store.ts');
+      const { readEpisodes } = await import('seahaven/internal/command/eval/store');
       result.passed.runner += readEpisodes(join(dir, 'served')).filter((e) => e.passed).length;
       result.passed.traced += readEpisodes(join(dir, 'traced')).filter((e) => e.passed).length;
       result.passed.inProcess += readEpisodes(join(dir, 'local')).filter((e) => e.passed).length;
@@ -319,7 +319,7 @@ export function formatEval(r: EvalBenchResult): string {
   const out = [
     `Machine: ${r.machine}; 1-minute load average ${r.load.toFixed(1)} when the run started.`,
     '',
-    `Loop: crm episodes (\`add_lead\`, \`add_company\`, \`log_call\` × ${r.episodes / TASKS.length} seeds, ${r.episodes} a round), one at a time, against a model server that answers at once with the gold tool calls, one per turn (kit/eval/scripted-model.ts), and a served crm world, all in one process. "Runner": \`runEval\` with \`--url\` (what \`seahaven eval --url\` runs: a session per episode, the episode file written), with the server's grader token (\`--grader-token\`: the whole grade and change log come with the submit, in its trace) and without it (both rebuilt by replaying the calls in process); the server holds the grader token either way. "By hand": the same turns with \`SeahavenClient\` and the \`openai\` SDK, nothing recorded. The same two in process: the runner's default (an instance per episode, restarted for the next) and the turns by hand on \`world.instance\`. ${r.rounds} round${r.rounds === 1 ? '' : 's'} of each, alternating which goes first (the three served loops in rotation); episodes/s over all rounds. A run's set-up (the first instance opened from its fixture, the served world's version check, with the grader token the first episode's replay as a check) is done once before the rounds.`,
+    `Loop: crm episodes (\`add_lead\`, \`add_company\`, \`log_call\` × ${r.episodes / TASKS.length} seeds, ${r.episodes} a round), one at a time, against a model server that answers at once with the gold tool calls, one per turn (packages/seahaven/command/eval/scripted-model.ts), and a served crm world, all in one process. "Runner": \`runEval\` with \`--url\` (what \`seahaven eval --url\` runs: a session per episode, the episode file written), with the server's grader token (\`--grader-token\`: the whole grade and change log come with the submit, in its trace) and without it (both rebuilt by replaying the calls in process); the server holds the grader token either way. "By hand": the same turns with \`SeahavenClient\` and the \`openai\` SDK, nothing recorded. The same two in process: the runner's default (an instance per episode, restarted for the next) and the turns by hand on \`world.instance\`. ${r.rounds} round${r.rounds === 1 ? '' : 's'} of each, alternating which goes first (the three served loops in rotation); episodes/s over all rounds. A run's set-up (the first instance opened from its fixture, the served world's version check, with the grader token the first episode's replay as a check) is done once before the rounds.`,
     '',
     '| loop | episodes/s | CPU per episode (all servers) | passed |',
     '|---|---:|---:|---:|',

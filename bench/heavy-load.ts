@@ -13,9 +13,9 @@
  */
 import { request } from 'node:http';
 import WebSocket from 'ws';
-import { startServer } from '../kit/serve/index.ts';
-import { crm } from '../worlds/crm/index.ts';
-import { stripe } from '../worlds/stripe/index.ts';
+import { startServer } from 'seahaven/serve';
+import { crm } from '@seahaven/crm';
+import { stripe } from '@seahaven/stripe';
 import { largestFormBody, type HeavyOp } from './heavy.ts';
 
 function http(

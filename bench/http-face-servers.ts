@@ -15,8 +15,8 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
 import { Hono } from 'hono';
-import { startServer } from '../kit/serve/index.ts';
-import { stripe } from '../worlds/stripe/index.ts';
+import { startServer } from 'seahaven/serve';
+import { stripe } from '@seahaven/stripe';
 
 /** One recorded reply: what the floor sends back. */
 export interface Canned {

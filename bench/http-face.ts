@@ -13,7 +13,7 @@ import { execFileSync } from 'node:child_process';
 import { request } from 'node:http';
 import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { stripe } from '../worlds/stripe/index.ts';
+import { stripe } from '@seahaven/stripe';
 import { machine, spawnChild, writeSection, type Child } from './harness.ts';
 import type { Canned } from './http-face-servers.ts';
 import type { LoadResult, LoadSpec } from './http-face-load.ts';
@@ -379,7 +379,7 @@ export function formatHttpFace(r: HttpFaceResult): string {
   out.push(cpu(r.post, r.inProcess.postUs));
   out.push('');
   out.push(
-    "Where a POST's server time goes (CPU profiles of the server under this load): more than half is `inst.request`. Of that, SQLite writing the customer, its `customer.created` event and the idempotency key is about 40 µs, recording the call (noting the three rows it wrote, whose values are read only when the history is asked for, and the call log) about 7 µs, the Stripe operation's own code with routing and the form body's `qs` parse about 25 µs, the garbage collector under 10 µs. The rest is the HTTP path, which takes face requests off Node's request before Hono (kit/serve/face-fast.ts): parsing, the Host check, reading the body off Node's stream, the session's turn, and the reply's `writev`, which alone costs about as much as the floor's whole request at 8 connections and several times that at 1 connection (about 140 µs of server time per reply in a profile at 1 connection). Calls run as savepoints in a batch transaction committed every 5,000 rows, where a COMMIT per call cost about a fifth of a POST, and the change history lives outside the JavaScript heap, where it cost about a tenth in garbage collection (docs/performance.md).",
+    "Where a POST's server time goes (CPU profiles of the server under this load): more than half is `inst.request`. Of that, SQLite writing the customer, its `customer.created` event and the idempotency key is about 40 µs, recording the call (noting the three rows it wrote, whose values are read only when the history is asked for, and the call log) about 7 µs, the Stripe operation's own code with routing and the form body's `qs` parse about 25 µs, the garbage collector under 10 µs. The rest is the HTTP path, which takes face requests off Node's request before Hono (packages/seahaven/transports/serve/face-fast.ts): parsing, the Host check, reading the body off Node's stream, the session's turn, and the reply's `writev`, which alone costs about as much as the floor's whole request at 8 connections and several times that at 1 connection (about 140 µs of server time per reply in a profile at 1 connection). Calls run as savepoints in a batch transaction committed every 5,000 rows, where a COMMIT per call cost about a fifth of a POST, and the change history lives outside the JavaScript heap, where it cost about a tenth in garbage collection (docs/performance.md).",
   );
   out.push('');
   out.push(`Error replies: ${errors}.`);

@@ -6,7 +6,7 @@
  *
  * Run: `node --import tsx bench/python-client-load.ts <base_url> <sessions> <warmup_ms> <duration_ms>`.
  */
-import { SeahavenClient } from '../kit/client/index.ts';
+import { SeahavenClient } from 'seahaven/client';
 
 export const ADD_LEAD = {
   name: 'Ada Lovelace',

@@ -7,11 +7,11 @@
 import Database from 'better-sqlite3';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { defineTool, defineWorld, z } from '../kit/index.ts';
-import { crm } from '../worlds/crm/index.ts';
-import { stripe } from '../worlds/stripe/index.ts';
-import { loadFixture, type LoadedFixture } from '../kit/fixtures.ts';
-import { hasIdleRoom, takeIdle } from '../kit/idle-connections.ts';
+import { defineTool, defineWorld, z } from 'seahaven';
+import { crm } from '@seahaven/crm';
+import { stripe } from '@seahaven/stripe';
+import { loadFixture, type LoadedFixture } from 'seahaven/internal/core/fixtures';
+import { hasIdleRoom, takeIdle } from 'seahaven/internal/core/idle-connections';
 import { machine, percentile, sample, us } from './harness.ts';
 
 const READ_SQL = 'SELECT * FROM contacts ORDER BY id LIMIT 1';

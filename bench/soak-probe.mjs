@@ -19,7 +19,7 @@ async function hook() {
   hooking = true;
   try {
     const { SessionRegistry } = await import(
-      new URL('../kit/serve/sessions.ts', import.meta.url).href
+      new URL('../packages/seahaven/transports/serve/sessions.ts', import.meta.url).href
     );
     const open = SessionRegistry.prototype.ensureRoom;
     SessionRegistry.prototype.ensureRoom = function (...args) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { spawnServe } from '../kit/serve/test-fixtures/spawn-serve.ts';
-import { WireProbe } from '../kit/serve/wire-probe.ts';
+import { spawnServe } from 'seahaven/internal/transports/serve/test-fixtures/spawn-serve';
+import { WireProbe } from 'seahaven/internal/transports/serve/wire-probe';
 import {
   classify,
   formatSoak,

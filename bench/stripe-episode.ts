@@ -8,9 +8,9 @@
  * Run: `node --import tsx bench/stripe-episode.ts` or `npx seahaven bench stripe-episode [--quick] [--write]`.
  */
 import { fileURLToPath } from 'node:url';
-import { SeahavenClient } from '../kit/client/index.ts';
-import { recordGold, type RecordedCall } from '../kit/serve/test-fixtures/wire-gold.ts';
-import { stripe } from '../worlds/stripe/index.ts';
+import { SeahavenClient } from 'seahaven/client';
+import { recordGold, type RecordedCall } from 'seahaven/internal/transports/serve/test-fixtures/wire-gold';
+import { stripe } from '@seahaven/stripe';
 import { machine, spawnChild } from './harness.ts';
 
 export const HEADING = '## Graded Stripe episodes over OpenEnv';

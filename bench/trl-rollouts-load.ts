@@ -6,7 +6,7 @@
  *
  * Run: `node --import tsx bench/trl-rollouts-load.ts <base_url> <rollouts> <warmup>`.
  */
-import { SeahavenClient } from '../kit/client/index.ts';
+import { SeahavenClient } from 'seahaven/client';
 import { ADD_LEAD } from './python-client-load.ts';
 
 export interface RolloutResult {

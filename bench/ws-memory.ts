@@ -5,10 +5,10 @@
  * sessions from another process. `instances <variant> <count>` opens instances of small_startup in process, idle and
  * after a few read calls, with a page-cache variant applied to each connection: `default`, `cache_size=0`, `mmap`.
  */
-import { startServer } from '../kit/serve/index.ts';
-import { crm } from '../worlds/crm/index.ts';
-import type { Instance } from '../kit/index.ts';
-import { storeDatabases } from '../kit/instance-internals.ts';
+import { startServer } from 'seahaven/serve';
+import { crm } from '@seahaven/crm';
+import type { Instance } from 'seahaven';
+import { storeDatabases } from 'seahaven/internal/core/instance-internals';
 
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) throw new Error('run with node --expose-gc');

@@ -11,9 +11,9 @@
  */
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer } from 'ws';
-import { defineTool, defineWorld, z } from '../kit/index.ts';
-import { startServer } from '../kit/serve/index.ts';
-import { crm } from '../worlds/crm/index.ts';
+import { defineTool, defineWorld, z } from 'seahaven';
+import { startServer } from 'seahaven/serve';
+import { crm } from '@seahaven/crm';
 
 /** A world whose one tool does nothing, so a step costs only what the server itself does. */
 export const pingWorld = defineWorld({

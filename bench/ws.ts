@@ -14,8 +14,8 @@ import { readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
-import { createApp } from '../kit/serve/index.ts';
-import { crm } from '../worlds/crm/index.ts';
+import { createApp } from 'seahaven/serve';
+import { crm } from '@seahaven/crm';
 import { machine, spawnChild, writeSection } from './harness.ts';
 import type { GroupResult, LoadGroup } from './ws-load.ts';
 

@@ -652,7 +652,7 @@ describe('type errors', () => {
 
 describe('AGENTS.md', () => {
   it('names every lint rule', async () => {
-    const { rules } = await import('../lint-rules/index.ts');
+    const { rules } = await import('seahaven/lint');
     const agents = readFileSync(join(root, 'AGENTS.md'), 'utf8');
     expect(Object.keys(rules).filter((id) => !agents.includes(`\`${id}\``))).toEqual([]);
   });

@@ -5,7 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { INSTALL_CHROMIUM } from '../kit/console/screenshot.ts';
+import { INSTALL_CHROMIUM } from './console-screenshot.ts';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const MISSING = '/nonexistent/chromium';

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WireProbe, callFrame, wsUrlOf } from '../kit/serve/wire-probe.ts';
+import { WireProbe, callFrame, wsUrlOf } from 'seahaven/internal/transports/serve/wire-probe';
 
 // `seahaven serve stripe` in a memory-limited cgroup (1.5 GiB): a fork storm and a big_co reset storm get
 // RESOURCE_EXHAUSTED refusals from the memory budget (which the server reads from the cgroup) instead of an OOM kill.
@@ -11,7 +11,7 @@ import { WireProbe, callFrame, wsUrlOf } from '../kit/serve/wire-probe.ts';
 // and never in CI.
 
 const LIMIT = 1536 * 1024 * 1024;
-const BIN = fileURLToPath(new URL('../bin/seahaven.mjs', import.meta.url));
+const BIN = fileURLToPath(new URL('../packages/seahaven/bin/seahaven.mjs', import.meta.url));
 
 /** A fresh cgroup limited to `LIMIT`, as [its directory, the file its processes are written to]; or why there is none. */
 function makeCgroup(): { dir: string; procs: string } | string {

@@ -5,11 +5,11 @@
 import { mkdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defineTool, defineWorld, z } from '../kit/index.ts';
-import { consoleRoutes, startServer, type RunningServer } from '../kit/serve/index.ts';
-import type { Instance } from '../kit/instance.ts';
-import { crm } from '../worlds/crm/index.ts';
-import { SeahavenClient } from '../kit/client/index.ts';
+import { defineTool, defineWorld, z } from 'seahaven';
+import { consoleRoutes, startServer, type RunningServer } from 'seahaven/serve';
+import type { Instance } from 'seahaven/internal/core/instance';
+import { crm } from '@seahaven/crm';
+import { SeahavenClient } from 'seahaven/client';
 import {
   browserTests,
   callThroughForm,
@@ -18,7 +18,7 @@ import {
   playAddLead,
   scrollToTop,
   type Chromium,
-} from '../kit/console/screenshot.ts';
+} from './console-screenshot.ts';
 
 const configure = defineTool({
   name: 'configure',

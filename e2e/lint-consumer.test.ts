@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { installPacked, packedTarball } from '../kit/test/packed-install.ts';
+import { installPacked, packedTarball } from 'seahaven/internal/core/test/packed-install';
 
 // What the packed plugin needs at run time, plus the consumer's own eslint and typescript.
 const DEPS = ['eslint', '@typescript-eslint/parser', '@typescript-eslint/utils', 'typescript'];

@@ -3,14 +3,14 @@
  * the installed package, committed to git, cloned afresh and installed from the packed kit, passes `npm test`,
  * `npm run check`, `npm run lint` and `npm run typecheck`. Its tests import Stripe World from the package by name
  * (the compiled world, which reads its schema from dist/), and one of them checks that a Stripe failure reaches the
- * agent with Stripe's error code. Nothing is fetched from a registry (see kit/test/packed-install.ts).
+ * agent with Stripe's error code. Nothing is fetched from a registry (see packages/seahaven/core/test/packed-install.ts).
  */
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { installPacked, packedTarball, runtimeDependencies } from '../kit/test/packed-install.ts';
+import { installPacked, packedTarball, runtimeDependencies } from 'seahaven/internal/core/test/packed-install';
 
 const tmp = mkdtempSync(join(tmpdir(), 'seahaven-mount-stripe-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));

@@ -15,9 +15,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { HostPool, SeahavenClient, ClientError } from '../kit/client/index.ts';
+import { HostPool, SeahavenClient, ClientError } from 'seahaven/client';
 
-const BIN = fileURLToPath(new URL('../bin/seahaven.mjs', import.meta.url));
+const BIN = fileURLToPath(new URL('../packages/seahaven/bin/seahaven.mjs', import.meta.url));
 const INSTALL = 'apt-get install -y iproute2';
 const SESSIONS = 48;
 const EPISODES_EACH = 3;

@@ -12,7 +12,7 @@ import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, describe, expect, it } from 'vitest';
-import { packageRoot, underPackLock } from '../kit/test/packed-install.ts';
+import { packageRoot, underPackLock } from 'seahaven/internal/core/test/packed-install';
 
 const exec = promisify(execFile);
 

@@ -14,7 +14,7 @@ import {
   packedTarball,
   runtimeDependencies,
   startServing,
-} from '../kit/test/packed-install.ts';
+} from 'seahaven/internal/core/test/packed-install';
 
 interface Manifest {
   name: string;
@@ -34,10 +34,10 @@ const manifest = JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf
 
 /** Modules only the tests import; nothing the package runs loads them. */
 const TEST_HELPERS = [
-  'kit/client/test-rejection.ts',
-  'kit/publish/hub-recorder.ts',
-  'rewards/test-world.ts',
-  'lint-rules/test-helpers.ts',
+  'packages/seahaven/libraries/client/test-rejection.ts',
+  'packages/seahaven/command/publish/hub-recorder.ts',
+  'packages/seahaven/libraries/rewards/test-world.ts',
+  'packages/seahaven/libraries/lint-rules/test-helpers.ts',
 ];
 
 let tmp: string;
@@ -111,10 +111,10 @@ describe('the packed kit', () => {
       'test-only files in the package; exclude them in package.json "files"',
     ).toEqual([]);
     for (const file of [
-      'kit/testing/index.ts',
+      'packages/seahaven/libraries/testing/index.ts',
       'dist/kit/testing/index.js',
       'dist/kit/testing/index.d.ts',
-      'kit/scaffold/template/world.test.ts.tmpl',
+      'packages/seahaven/command/scaffold/template/world.test.ts.tmpl',
     ])
       expect(packed, file).toContain(file);
   });

@@ -1,21 +1,21 @@
 /**
  * `seahaven publish --dry-run` with the kit as `npm pack` makes it: the Space folder it writes for crm, installed as its
  * Dockerfile installs it and started with the Dockerfile's command, serves the world and passes OpenEnv's checks.
- * kit/publish/publish.test.ts checks the folder's files and the upload.
+ * packages/seahaven/command/publish/publish.test.ts checks the folder's files and the upload.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SeahavenClient } from '../kit/client/index.ts';
+import { SeahavenClient } from 'seahaven/client';
 import {
   installPacked,
   packedTarball,
   runtimeDependencies,
   startServing,
-} from '../kit/test/packed-install.ts';
-import { frontMatter, publish, readDockerfile } from '../kit/test/publish-cli.ts';
-import { freePort } from '../kit/serve/test-fixtures/free-port.ts';
+} from 'seahaven/internal/core/test/packed-install';
+import { frontMatter, publish, readDockerfile } from 'seahaven/internal/core/test/publish-cli';
+import { freePort } from 'seahaven/internal/transports/serve/test-fixtures/free-port';
 
 const SPACE = 'test-user/crm_world';
 
@@ -27,7 +27,7 @@ beforeAll(async () => {
 }, 600_000);
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-/** The checks `openenv validate --url` makes of a running environment, as kit/serve/http.test.ts states them. */
+/** The checks `openenv validate --url` makes of a running environment, as packages/seahaven/transports/serve/http.test.ts states them. */
 async function openenvValidate(base: string): Promise<Record<string, boolean>> {
   const get = async (path: string) => {
     const r = await fetch(`${base}${path}`);

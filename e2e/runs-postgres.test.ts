@@ -1,12 +1,12 @@
 // One curriculum run served by two `seahaven serve` processes at once on one PostgreSQL database, a real server from
 // Debian's packages started here; skipped (with one line saying how to install it) only where none can be started,
-// and never in CI. kit/serve/runs-shared.test.ts runs the same scenarios on a SQLite runs file.
+// and never in CI. packages/seahaven/transports/serve/runs-shared.test.ts runs the same scenarios on a SQLite runs file.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
-import type { EpisodeRow, RunRow, TransitionRow } from '../curricula/store.ts';
-import { startPostgres, INSTALL, type TestPostgres } from '../kit/serve/test-fixtures/postgres.ts';
-import { spawnServe, type ServeProcess } from '../kit/serve/test-fixtures/spawn-serve.ts';
-import { sharedRunScenarios, WORLD } from '../kit/serve/test-fixtures/shared-run.ts';
+import type { EpisodeRow, RunRow, TransitionRow } from 'seahaven/internal/libraries/curricula/store';
+import { startPostgres, INSTALL, type TestPostgres } from 'seahaven/internal/transports/serve/test-fixtures/postgres';
+import { spawnServe, type ServeProcess } from 'seahaven/internal/transports/serve/test-fixtures/spawn-serve';
+import { sharedRunScenarios, WORLD } from 'seahaven/internal/transports/serve/test-fixtures/shared-run';
 
 describe('a PostgreSQL runs database shared by two seahaven serve processes', () => {
   let postgres: TestPostgres | undefined;

@@ -1,14 +1,14 @@
 /**
  * A project `seahaven new` writes, installed from the kit as `npm pack` makes it: it passes its own check, lint,
  * eslint, tsc, tests and fixtures check, and a wall-clock read in its code fails both lint commands.
- * kit/scaffold/scaffold.test.ts checks names, folders and the files written.
+ * packages/seahaven/command/scaffold/scaffold.test.ts checks names, folders and the files written.
  */
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { installPacked, packedTarball, runtimeDependencies } from '../kit/test/packed-install.ts';
+import { installPacked, packedTarball, runtimeDependencies } from 'seahaven/internal/core/test/packed-install';
 
 let tmp: string;
 beforeAll(() => {

@@ -4,10 +4,10 @@
  * send. The tools come from each world's instance, as an agent lists them; nothing here names a tool.
  */
 import { describe, expect, it } from 'vitest';
-import type { World } from '../kit/index.ts';
-import { crm } from './crm/index.ts';
-import { saas } from './saas/index.ts';
-import { stripe } from './stripe/index.ts';
+import type { World } from 'seahaven';
+import { crm } from '@seahaven/crm';
+import { saas } from '@seahaven/saas';
+import { stripe } from '@seahaven/stripe';
 
 type Schema = Record<string, unknown>;
 

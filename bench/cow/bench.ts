@@ -16,13 +16,13 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { storeDatabases } from '../../kit/instance-internals.ts';
-import { loadFixture } from '../../kit/fixtures.ts';
-import type { Instance } from '../../kit/index.ts';
-import { stripe } from '../../worlds/stripe/index.ts';
+import { storeDatabases } from 'seahaven/internal/core/instance-internals';
+import { loadFixture } from 'seahaven/internal/core/fixtures';
+import type { Instance } from 'seahaven';
+import { stripe } from '@seahaven/stripe';
 import { machine, percentile, spawnChild, writeSection } from '../harness.ts';
 import Database from 'better-sqlite3';
-import { CAPTURE_FN } from '../../kit/capture-sql.ts';
+import { CAPTURE_FN } from 'seahaven/internal/core/capture-sql';
 import { changedBytes, CowBase, type CowEpisode } from './cow.ts';
 import { openCopyOnWrite, useCopyOnWrite } from './kit-hook.ts';
 

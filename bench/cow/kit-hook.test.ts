@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { crm } from '../../worlds/crm/index.ts';
-import { defineWorld, type Instance } from '../../kit/index.ts';
-import { loadFixture } from '../../kit/fixtures.ts';
-import { storeDatabases } from '../../kit/instance-internals.ts';
-import { observe } from '../../kit/test/observe.ts';
+import { crm } from '@seahaven/crm';
+import { defineWorld, type Instance } from 'seahaven';
+import { loadFixture } from 'seahaven/internal/core/fixtures';
+import { storeDatabases } from 'seahaven/internal/core/instance-internals';
+import { observe } from 'seahaven/internal/core/test/observe';
 import { cowOpens, openCopyOnWrite } from './kit-hook.ts';
 
 // The kit, unchanged, on copy-on-write episodes: every episode must be the one a deserialized copy gives, whatever

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { curriculumHooks, measureDifficulty } from '../../curricula/index.ts';
+import { curriculumHooks, measureDifficulty } from 'seahaven/curricula';
 import { crm } from './index.ts';
 import { crmBasics } from './curriculum.ts';
 

@@ -1,5 +1,5 @@
 /** crm's curriculum: single-record edits first, lookups and multi-row updates next, multi-step work with traps last. */
-import { defineCurriculum } from '../../curricula/index.ts';
+import { defineCurriculum } from 'seahaven/curricula';
 
 export const crmBasics = defineCurriculum({
   name: 'crm-basics',

@@ -1,5 +1,5 @@
 /** The crm world: the quickstart example. Companies, contacts, a deal pipeline and activities. */
-import { defineWorld, readSql } from '../../kit/index.ts';
+import { defineWorld, readSql } from 'seahaven';
 import { tools } from './tools.ts';
 import { addStoryRows, populate } from './seed-data.ts';
 import { tasks } from './tasks.ts';

@@ -1,5 +1,5 @@
 /** Deterministic generators for the crm fixtures: realistic names, companies, amounts and dates from `ctx.rng`. */
-import type { Ctx } from '../../kit/index.ts';
+import type { Ctx } from 'seahaven';
 
 const FIRST = [
   'Ada',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkGrader, explain } from '../../rewards/index.ts';
+import { checkGrader, explain } from 'seahaven/rewards';
 import { crm } from './index.ts';
 
 describe('crm tasks', () => {

@@ -3,7 +3,7 @@
  * workflows with a trap (Dana Whitaker at Acme and Dan Whitaker at Globex are different people). Story rows (con_dana,
  * deal_acme_fleet, …) come from `addStoryRows`; gold solutions find everything else through the tools.
  */
-import { defineTask, goldCall, type GoldTarget, type Row } from '../../kit/index.ts';
+import { defineTask, goldCall, type GoldTarget, type Row } from 'seahaven';
 import {
   all,
   approx,
@@ -19,7 +19,7 @@ import {
   updated,
   weighted,
   where,
-} from '../../rewards/index.ts';
+} from 'seahaven/rewards';
 
 /** Call a tool in a gold solution (a failed call throws: the gold solution is broken). */
 const call = <T = Row>(inst: GoldTarget, tool: string, args: Record<string, unknown> = {}): T =>

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Instance } from '../../kit/index.ts';
+import type { Instance } from 'seahaven';
 import { crm } from './index.ts';
 
 let inst: Instance;

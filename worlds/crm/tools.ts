@@ -1,5 +1,5 @@
 /** The crm world's tools. */
-import { defineTool, ToolError, z, type Ctx, type Row } from '../../kit/index.ts';
+import { defineTool, ToolError, z, type Ctx, type Row } from 'seahaven';
 
 const CONTACT_STAGES = ['lead', 'qualified', 'customer', 'churned'] as const;
 const DEAL_STAGES = ['prospecting', 'proposal', 'negotiation', 'won', 'lost'] as const;

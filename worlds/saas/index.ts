@@ -4,9 +4,9 @@
  * `stripe_`. Each store keeps its own rows: crm's tables by name, Stripe's as `stripe.<table>` in `changes()`.
  * Stripe World's REST API is served too (`/v1/...`), acting on the Stripe store of the session a key belongs to.
  */
-import { defineWorld } from '../../kit/index.ts';
-import { crm } from '../crm/index.ts';
-import { stripe } from '../stripe/index.ts';
+import { defineWorld } from 'seahaven';
+import { crm } from '@seahaven/crm';
+import { stripe } from '@seahaven/stripe';
 import { buildSmallStartup } from './seed-data.ts';
 import { tasks } from './tasks.ts';
 

@@ -1,13 +1,13 @@
 import Stripe from 'stripe';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { GoldTarget, Instance } from '../../kit/index.ts';
-import { SeahavenClient } from '../../kit/client/index.ts';
-import { startServer, type RunningServer } from '../../kit/serve/index.ts';
-import { crm } from '../crm/index.ts';
-import { stripe } from '../stripe/index.ts';
+import type { GoldTarget, Instance } from 'seahaven';
+import { SeahavenClient } from 'seahaven/client';
+import { startServer, type RunningServer } from 'seahaven/serve';
+import { crm } from '@seahaven/crm';
+import { stripe } from '@seahaven/stripe';
 import { saas } from './index.ts';
 import { IDS } from './tasks.ts';
-import { sdkFor } from '../stripe/test/sdk.ts';
+import { sdkFor } from '@seahaven/stripe/test/sdk';
 
 let inst: Instance | undefined;
 afterEach(() => {

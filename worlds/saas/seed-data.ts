@@ -4,8 +4,8 @@
  * object is the one the API would have written). Stripe customers carry `metadata.crm_company_id` and the email of the
  * company's billing contact; prices carry lookup keys (`starter_monthly`, `fleet_yearly`, …).
  */
-import type { Ctx, Row } from '../../kit/index.ts';
-import { crm } from '../crm/index.ts';
+import type { Ctx, Row } from 'seahaven';
+import { crm } from '@seahaven/crm';
 
 /** A company of the story: its crm rows and, when it pays, its plans. */
 interface StoryCompany {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkGrader, explain } from '../../rewards/index.ts';
+import { checkGrader, explain } from 'seahaven/rewards';
 import { saas } from './index.ts';
 
 describe('saas tasks', () => {

@@ -16,7 +16,7 @@ import {
   type GoldTarget,
   type GradeTarget,
   type Row,
-} from '../../kit/index.ts';
+} from 'seahaven';
 import {
   all,
   exactly,
@@ -28,7 +28,7 @@ import {
   regex,
   updated,
   where,
-} from '../../rewards/index.ts';
+} from 'seahaven/rewards';
 
 /**
  * Stripe ids in the frozen small_startup fixture (worlds/saas/fixtures; saas.test.ts checks them against the images).

@@ -10,7 +10,7 @@
  * the next, and a task's declared difficulty is its stage's number. Adding two calls for each operation only reachable
  * through `stripe_api_read`/`stripe_api_write` (finding it and reading its parameters) gives the same stages.
  */
-import { defineCurriculum } from '../../curricula/index.ts';
+import { defineCurriculum } from 'seahaven/curricula';
 
 export const stripeBasics = defineCurriculum({
   name: 'stripe-basics',

@@ -8,7 +8,7 @@ import {
   type FaceReply,
   type FaceRequest,
   type HttpFace,
-} from '../../kit/index.ts';
+} from 'seahaven';
 import type { StripeFailureDetails } from './lib/errors.ts';
 import { decodeForm, FormError } from './lib/form.ts';
 import {

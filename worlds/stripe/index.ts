@@ -3,7 +3,7 @@
  * against it unmodified; agents reach the same operations through tools. Ids come from the seeded streams and times
  * from the world clock, so every episode replays exactly.
  */
-import { defineWorld, readSql } from '../../kit/index.ts';
+import { defineWorld, readSql } from 'seahaven';
 import { stripeFace } from './face.ts';
 import { operations } from './operations.ts';
 import { tools } from './tools.ts';

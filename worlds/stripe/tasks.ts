@@ -19,7 +19,7 @@ import {
   type Grade,
   type GoldTarget,
   type GradeTarget,
-} from '../../kit/index.ts';
+} from 'seahaven';
 import {
   all,
   atLeast,
@@ -37,7 +37,7 @@ import {
   type Expectation,
   type Rubric,
   type RubricPart,
-} from '../../rewards/index.ts';
+} from 'seahaven/rewards';
 
 /**
  * Ids of `small_startup` rows the graders name. They come from the fixture builder's seeded id streams, so they stay

@@ -3,7 +3,7 @@
  * the same interface there. Each tool runs the same operation as the REST endpoint it stands for (`toolOp`), and
  * answers with the API's JSON body. The four `stripe_api_*` tools reach every operation by its operationId.
  */
-import { defineTool, ToolError, z, type Ctx, type ToolAnnotations } from '../../kit/index.ts';
+import { defineTool, ToolError, z, type Ctx, type ToolAnnotations } from 'seahaven';
 import { toolOp, type StripeOp } from './lib/op.ts';
 import type { Spec } from './lib/params.ts';
 import { operations } from './operations.ts';

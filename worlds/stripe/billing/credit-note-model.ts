@@ -3,7 +3,7 @@
  * how much of them is refunded, credited to the customer balance or taken off what the invoice still owes; and what
  * issuing one writes to the invoice and the customer's balance.
  */
-import { type Ctx } from '../../../kit/index.ts';
+import { type Ctx } from 'seahaven';
 import { emit, changedAttributes } from '../lib/events.ts';
 import { invalidRequest, parameterMissing, resourceMissing } from '../lib/errors.ts';
 import { mustInvoice, linesOf } from './invoicing.ts';

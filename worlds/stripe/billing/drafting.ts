@@ -2,7 +2,7 @@
  * Drafting an invoice: the draft object for a customer (or a subscription's period), its lines, and what a preview
  * contributes; a draft is stored once it is complete.
  */
-import { type Ctx } from '../../../kit/index.ts';
+import { type Ctx } from 'seahaven';
 import { accountOf } from '../resources/account.ts';
 import { liveCustomer } from '../lib/customer-lookup.ts';
 import { putAndEmit } from '../lib/events.ts';

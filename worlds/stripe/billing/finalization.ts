@@ -2,7 +2,7 @@
  * Finalizing an invoice (`draft` → `open`, or `paid` when nothing is due), and closing one without payment: void and
  * uncollectible, each restoring what finalization applied of the customer balance.
  */
-import { type Ctx } from '../../../kit/index.ts';
+import { type Ctx } from 'seahaven';
 import { accountOf } from '../resources/account.ts';
 import { getCustomer } from '../lib/customer-lookup.ts';
 import { emit, emitStored, changedAttributes, putAndEmit } from '../lib/events.ts';

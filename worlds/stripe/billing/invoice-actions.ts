@@ -3,7 +3,7 @@
  * the next invoice (invoice-preview.ts), attaching a payment, and the invoice payments. The states themselves, and
  * which moves they allow, are invoice-states.ts.
  */
-import type { SqlParam } from '../../../kit/index.ts';
+import type { SqlParam } from 'seahaven';
 import { emit } from '../lib/events.ts';
 import { invalidRequest, isFailed, resourceMissing } from '../lib/errors.ts';
 import {

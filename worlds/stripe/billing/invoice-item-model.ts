@@ -2,7 +2,7 @@
  * The invoice item model: pending items of a customer, the items behind an invoice's one-off lines, and the price a
  * line names (by id, or made inline from `price_data`).
  */
-import { type Ctx, type SqlParam } from '../../../kit/index.ts';
+import { type Ctx, type SqlParam } from 'seahaven';
 import { createPrice, createProduct, livePrice, liveProduct } from '../resources/prices.ts';
 import { liveCustomer } from '../lib/customer-lookup.ts';
 import { changedAttributes, putAndEmit } from '../lib/events.ts';

@@ -19,7 +19,7 @@ import { listPage } from '../lib/list.ts';
 import { op, type OpContext } from '../lib/op.ts';
 import { listParams, p } from '../lib/params.ts';
 import { get, remove, type Obj } from '../lib/store.ts';
-import type { Ctx, SqlParam } from '../../../kit/index.ts';
+import type { Ctx, SqlParam } from 'seahaven';
 
 const period = p.obj({ start: p.int().req(), end: p.int().req() });
 const priceData = p.obj({

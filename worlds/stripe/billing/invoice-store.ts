@@ -3,7 +3,7 @@
  * were added, and its embedded lines and totals recomputed from them. Below drafting and the invoice item model, which
  * both use it.
  */
-import { type Ctx } from '../../../kit/index.ts';
+import { type Ctx } from 'seahaven';
 import { resourceMissing } from '../lib/errors.ts';
 import { get, put, rows, type Obj } from '../lib/store.ts';
 import { applyLines } from './invoice-totals.ts';

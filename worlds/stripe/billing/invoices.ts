@@ -5,7 +5,7 @@
  * reads parameters and answers as Stripe does. Once finalized, an invoice keeps its amounts and collection method;
  * what may still change on it is listed in `AFTER_DRAFT`.
  */
-import type { SqlParam } from '../../../kit/index.ts';
+import type { SqlParam } from 'seahaven';
 import { emit, changedAttributes } from '../lib/events.ts';
 import { invalidRequest, resourceMissing } from '../lib/errors.ts';
 import { createDraftInvoice, linesOf, mustInvoice } from './invoicing.ts';

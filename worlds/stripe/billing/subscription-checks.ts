@@ -2,7 +2,7 @@
  * What creating or changing a subscription checks and resolves before it writes: each item's price, the items as a
  * whole, the payment method, the trial's end, discounts, and when (and how) it is to be canceled.
  */
-import { type Ctx } from '../../../kit/index.ts';
+import { type Ctx } from 'seahaven';
 import { addIntervals, periodOf } from './subscription-periods.ts';
 import { MAX_ITEMS } from './subscription-model.ts';
 import {

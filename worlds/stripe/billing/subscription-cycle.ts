@@ -18,7 +18,7 @@
  *  - Only a subscription's latest invoice is retried; an older open invoice waits for an explicit `pay`.
  *  - `unpaid`, `paused` and ended subscriptions do not renew.
  */
-import { type Ctx } from '../../../kit/index.ts';
+import { type Ctx } from 'seahaven';
 import { emit, changedAttributes } from '../lib/events.ts';
 import { DAY } from '../lib/money.ts';
 import { DEFAULT_API_VERSION, type OpContext } from '../lib/op.ts';

@@ -3,7 +3,7 @@
  * `subscription_items`), saving it with its `customer.subscription.updated` event, proration items, and drafting and
  * collecting its invoices.
  */
-import { type Ctx } from '../../../kit/index.ts';
+import { type Ctx } from 'seahaven';
 import { isFailed, StripeError, type Failed } from '../lib/errors.ts';
 import { emitStored, changedAttributes } from '../lib/events.ts';
 import { DAY } from '../lib/money.ts';

@@ -1,5 +1,5 @@
 /** Customers by id, for every resource that names one (kept apart from resources/customers.ts so those can import it without a cycle). */
-import type { Ctx } from '../../../kit/index.ts';
+import type { Ctx } from 'seahaven';
 import { resourceMissing } from './errors.ts';
 import { get, type Obj } from './store.ts';
 

@@ -4,7 +4,7 @@
  * leaves a failed charge and a payment intent with `last_payment_error`) are not thrown: the operation returns
  * `failed(status, error)` and its writes are kept.
  */
-import { ToolError } from '../../../kit/index.ts';
+import { ToolError } from 'seahaven';
 
 export interface StripeErrorBody {
   type: 'api_error' | 'card_error' | 'idempotency_error' | 'invalid_request_error';

@@ -4,7 +4,7 @@
  * known kind (or null, which stays null); anything else is Stripe's 400 `This property cannot be expanded (foo).`
  * Resources with references that the prefix does not tell (coupons) register a resolver in `EXPANDERS`.
  */
-import type { Ctx } from '../../../kit/index.ts';
+import type { Ctx } from 'seahaven';
 import { invalidRequest } from './errors.ts';
 import { get, tableOfId, type Obj } from './store.ts';
 

@@ -3,7 +3,7 @@
  * (default 10); `starting_after` (older than that object) or `ending_before` (the `limit` objects just newer, still
  * newest first); `created` as a unix time or a range. The SDK's auto-pagination follows `has_more`.
  */
-import type { Ctx, SqlParam } from '../../../kit/index.ts';
+import type { Ctx, SqlParam } from 'seahaven';
 import { invalidRequest, resourceMissing } from './errors.ts';
 import { positionOf, rows, type Obj, type Table } from './store.ts';
 

@@ -4,7 +4,7 @@
  * charges are `pending` until `available_on` (two days later by the world clock) unless the card bypasses pending.
  * `GET /v1/balance` sums these rows.
  */
-import type { Ctx } from '../../../kit/index.ts';
+import type { Ctx } from 'seahaven';
 import { newId, nowSeconds, put, type Obj } from './store.ts';
 
 export const DAY = 86_400;

@@ -5,7 +5,7 @@
  * a tool, or an operation that starts another (a checkout session its subscription), runs it inside its own call with
  * `runOp`, which takes the same steps (`perform`) bar idempotency, in a savepoint, and answers the outcome as data.
  */
-import { defineOperation, ToolError, type Ctx, type Operation } from '../../../kit/index.ts';
+import { defineOperation, ToolError, type Ctx, type Operation } from 'seahaven';
 import { StripeError, isFailed, type Failed, type StripeErrorBody } from './errors.ts';
 import { expandObject } from './expand.ts';
 import { validate, p, type Spec } from './params.ts';

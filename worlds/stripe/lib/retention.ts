@@ -12,7 +12,7 @@
  * An episode that advances the clock past the 30 days records those deletions among its changes, as Stripe's own log
  * would lose them.
  */
-import type { Ctx } from '../../../kit/index.ts';
+import type { Ctx } from 'seahaven';
 import { DAY } from './money.ts';
 
 /** How long Stripe keeps an event (seconds). */

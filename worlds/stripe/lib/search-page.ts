@@ -3,7 +3,7 @@
  * `{ object: 'search_result', data, has_more, next_page, url }`. Immediately consistent, unlike Stripe's (which lags
  * up to a minute): an agent sees what it just wrote, and episodes stay deterministic.
  */
-import type { Ctx } from '../../../kit/index.ts';
+import type { Ctx } from 'seahaven';
 import { invalidRequest } from './errors.ts';
 import { limitOf } from './list.ts';
 import { checkSearch, SEARCH_FIELDS } from './search.ts';

@@ -4,7 +4,7 @@
  * predicates, which the search tests hold these expressions to on real fixtures: a missing value fails `:`, `~` and
  * the comparators, and `-` turns that into a match.
  */
-import type { SqlParam } from '../../../kit/index.ts';
+import type { SqlParam } from 'seahaven';
 import { SEARCH_COLUMNS, type SearchColumn } from './search-fields.ts';
 import { numberOf, textOf, type Clause, type ParsedQuery } from './search.ts';
 

@@ -5,7 +5,7 @@
  * indexed columns are read off its object, so `put` keeps them in step with `data`; a searchable table's search
  * columns (search-fields.ts) are written the same way.
  */
-import type { Ctx, SqlParam } from '../../../kit/index.ts';
+import type { Ctx, SqlParam } from 'seahaven';
 import { resourceMissing } from './errors.ts';
 import type { Tables } from './objects.ts';
 import { SEARCH_COLUMNS } from './search-fields.ts';

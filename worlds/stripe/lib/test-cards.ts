@@ -7,7 +7,7 @@
  * A card's behaviour (declines, 3D Secure, disputes, refunds, Radar, pending funds) is read off the stored payment
  * method through its fingerprint, which is fixed per card number (`cardOfPaymentMethod`).
  */
-import type { Ctx } from '../../../kit/index.ts';
+import type { Ctx } from 'seahaven';
 import { StripeError, resourceMissing } from './errors.ts';
 import type { OpContext } from './op.ts';
 import { get, newId, nowSeconds, put, type Obj } from './store.ts';

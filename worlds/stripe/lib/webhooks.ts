@@ -18,7 +18,7 @@
  * Stripe does not publish its intervals). After the seventh attempt the delivery has failed.
  */
 import { createHmac } from 'node:crypto';
-import type { Ctx } from '../../../kit/index.ts';
+import type { Ctx } from 'seahaven';
 import { get, newId, put, type Obj } from './store.ts';
 
 /** Waits before each retry, in seconds: 1 hour, doubling. */

@@ -1,5 +1,5 @@
 /** The account this world is (`GET /v1/account`, `GET /v1/accounts/{account}`). */
-import type { Ctx } from '../../../kit/index.ts';
+import type { Ctx } from 'seahaven';
 import { resourceMissing } from '../lib/errors.ts';
 import { op } from '../lib/op.ts';
 import type { Obj } from '../lib/store.ts';

@@ -5,7 +5,7 @@
  * runs between calls, the rows are brought up to date (with one `balance.available` event) at the start of every
  * balance, payout and event operation, the calls that can observe the difference.
  */
-import type { Ctx, SqlParam } from '../../../kit/index.ts';
+import type { Ctx, SqlParam } from 'seahaven';
 import { accountOf } from './account.ts';
 import { invalidRequest, resourceMissing } from '../lib/errors.ts';
 import { emit } from '../lib/events.ts';

@@ -4,7 +4,7 @@
  * still stores the failed charge, as Stripe does, and answers 402. A successful, captured charge writes its balance
  * transaction (2.9% + 30); a dispute test card then opens its dispute at once.
  */
-import type { Ctx } from '../../../kit/index.ts';
+import type { Ctx } from 'seahaven';
 import { accountOf } from './account.ts';
 import { liveCustomer } from './customers.ts';
 import { openDisputeFor } from './disputes.ts';

@@ -13,7 +13,7 @@
  * would pass the challenge on the page. `POST /v1/test_helpers/payment_links/{payment_link}/complete` takes the same
  * parameters: it opens a checkout session from the link, as a visit to its URL does, and completes that.
  */
-import type { Ctx } from '../../../kit/index.ts';
+import type { Ctx } from 'seahaven';
 import { emit, changedAttributes } from '../lib/events.ts';
 import {
   failed,

@@ -3,7 +3,7 @@
  * eight random characters, so they carry no prefix and expansion finds them through `EXPANDERS`. A deleted coupon
  * keeps its row, marked deleted and no longer valid: discounts already applied still name it, and its id stays taken.
  */
-import type { Ctx } from '../../../kit/index.ts';
+import type { Ctx } from 'seahaven';
 import { emit, changedAttributes } from '../lib/events.ts';
 import { StripeError, invalidRequest, parameterMissing, resourceMissing } from '../lib/errors.ts';
 import { EXPANDERS } from '../lib/expand.ts';

@@ -10,7 +10,7 @@ import { op } from '../lib/op.ts';
 import { listParams, mergeMetadata, p } from '../lib/params.ts';
 import { get, newId, nowSeconds, put, type Obj } from '../lib/store.ts';
 import { getCustomer, liveCustomer } from './customers.ts';
-import type { Ctx } from '../../../kit/index.ts';
+import type { Ctx } from 'seahaven';
 
 /** A customer's balance transaction, or 404 when it is missing or another customer's. */
 function mustTransaction(ctx: Ctx, customer: string, id: string): Obj {

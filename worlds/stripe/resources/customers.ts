@@ -6,7 +6,7 @@ import { op } from '../lib/op.ts';
 import { listParams, mergeMetadata, p, searchParams } from '../lib/params.ts';
 import { searchPage } from '../lib/search-page.ts';
 import { get, newId, nowSeconds, put, type Obj } from '../lib/store.ts';
-import type { Ctx } from '../../../kit/index.ts';
+import type { Ctx } from 'seahaven';
 import { getCustomer, liveCustomer } from '../lib/customer-lookup.ts';
 
 export { getCustomer, liveCustomer };

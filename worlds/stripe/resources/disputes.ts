@@ -7,7 +7,7 @@
  * magic string, is decided in the same call (the review step shows in the events); without one it stays under review,
  * as in Stripe's test mode.
  */
-import type { Ctx } from '../../../kit/index.ts';
+import type { Ctx } from 'seahaven';
 import { emit, changedAttributes } from '../lib/events.ts';
 import { invalidRequest, resourceMissing, unexpectedState } from '../lib/errors.ts';
 import { listPage } from '../lib/list.ts';

@@ -5,7 +5,7 @@
  * settle balance and payouts first, so the `payout.paid` and `balance.available` events the clock has made due are
  * in the log an agent reads.
  */
-import type { SqlParam } from '../../../kit/index.ts';
+import type { SqlParam } from 'seahaven';
 import { invalidRequest, resourceMissing } from '../lib/errors.ts';
 import { listPage } from '../lib/list.ts';
 import { op } from '../lib/op.ts';

@@ -14,7 +14,7 @@
  * Both spellings of the payment method type list are taken (`payment_method_types` and, from 2026-09-30,
  * `allowed_payment_method_types`); without either, automatic payment methods are on, as Stripe defaults.
  */
-import type { Ctx } from '../../../kit/index.ts';
+import type { Ctx } from 'seahaven';
 import {
   attemptCharge,
   captureCharge,

@@ -5,7 +5,7 @@
  * checkout session made from the link (checkout-sessions.ts), so the items and their pricing rules live here and
  * checkout sessions build their own line items with them.
  */
-import type { Ctx } from '../../../kit/index.ts';
+import type { Ctx } from 'seahaven';
 import { emit, changedAttributes } from '../lib/events.ts';
 import { invalidRequest, parameterMissing, resourceMissing } from '../lib/errors.ts';
 import { limitOf, listOf, listPage, type ListEnvelope } from '../lib/list.ts';

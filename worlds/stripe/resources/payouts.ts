@@ -13,7 +13,7 @@
  * event type of its own for a reversal; it shows as `payout.created` for the reversal and `payout.updated` for the
  * original.
  */
-import type { SqlParam } from '../../../kit/index.ts';
+import type { SqlParam } from 'seahaven';
 import { invalidRequest, resourceMissing, StripeError } from '../lib/errors.ts';
 import { changedAttributes, emit } from '../lib/events.ts';
 import { listPage } from '../lib/list.ts';

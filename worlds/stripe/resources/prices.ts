@@ -5,7 +5,7 @@
  * deleted (Stripe has no such endpoint; archive them with `active=false`), plans can: the row stays, since other
  * objects may name it, but it leaves the price and plan endpoints.
  */
-import type { Ctx } from '../../../kit/index.ts';
+import type { Ctx } from 'seahaven';
 import { emit, changedAttributes } from '../lib/events.ts';
 import { StripeError, invalidRequest, parameterMissing, resourceMissing } from '../lib/errors.ts';
 import { EXPANDERS } from '../lib/expand.ts';

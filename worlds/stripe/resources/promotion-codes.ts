@@ -3,7 +3,7 @@
  * an expiry, or a minimum order. Create takes the coupon as `promotion[coupon]` (2025-09-30.clover on) or the older
  * `coupon`; the object names it under `promotion.coupon` either way.
  */
-import type { Ctx } from '../../../kit/index.ts';
+import type { Ctx } from 'seahaven';
 import { emit, changedAttributes } from '../lib/events.ts';
 import { StripeError, invalidRequest, parameterMissing, resourceMissing } from '../lib/errors.ts';
 import { listPage } from '../lib/list.ts';

@@ -9,7 +9,7 @@
  * at the next call that reads or writes charges or refunds (`settleDueRefunds`). In a fixed-clock episode nothing
  * settles until the clock is advanced.
  */
-import type { Ctx } from '../../../kit/index.ts';
+import type { Ctx } from 'seahaven';
 import { emit, changedAttributes } from '../lib/events.ts';
 import { invalidRequest, resourceMissing, unexpectedState } from '../lib/errors.ts';
 import { listPage } from '../lib/list.ts';

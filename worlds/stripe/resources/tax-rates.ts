@@ -8,7 +8,7 @@ import { listPage } from '../lib/list.ts';
 import { op } from '../lib/op.ts';
 import { listParams, mergeMetadata, p } from '../lib/params.ts';
 import { get, newId, nowSeconds, put, type Obj } from '../lib/store.ts';
-import type { Ctx } from '../../../kit/index.ts';
+import type { Ctx } from 'seahaven';
 
 const TAX_TYPES = [
   'amusement_tax',

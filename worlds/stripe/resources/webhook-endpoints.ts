@@ -12,7 +12,7 @@ import { op } from '../lib/op.ts';
 import { mergeMetadata, p } from '../lib/params.ts';
 import { get, newId, nowSeconds, put, remove, type Obj } from '../lib/store.ts';
 import { cancelPending, newSecret, recordAttempt, requestOf, retarget } from '../lib/webhooks.ts';
-import type { Ctx, SqlParam } from '../../../kit/index.ts';
+import type { Ctx, SqlParam } from 'seahaven';
 
 /** Stripe allows 16 endpoints on an account. */
 const MAX_ENDPOINTS = 16;

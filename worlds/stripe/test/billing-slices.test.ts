@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { stripe } from '../index.ts';
-import { advanceInSlices, storeDatabases } from '../../../kit/instance-internals.ts';
-import type { Instance } from '../../../kit/index.ts';
+import { advanceInSlices, storeDatabases } from 'seahaven/internal/core/instance-internals';
+import type { Instance } from 'seahaven';
 
 // Stripe World's billing run (`billingSteps`, the world's onClockAdvance) pauses after each subscription's step and
 // each batch of pruned events, so `seahaven serve` runs a long advance in slices. The state it leaves is the same
@@ -42,7 +42,7 @@ describe('billing in slices', () => {
 
 describe('a long advance over a real server', () => {
   it('lets another session be answered while it runs, and answers its own next frame after it', async () => {
-    const { startServer } = await import('../../../kit/serve/index.ts');
+    const { startServer } = await import('seahaven/serve');
     const { default: WebSocket } = await import('ws');
     const server = await startServer({
       worlds: [stripe],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createApp } from '../../../kit/serve/index.ts';
+import { createApp } from 'seahaven/serve';
 import { stripe } from '../index.ts';
 
 // The attack that ended the server, scaled down: customers with 50 metadata values of 500 characters, posted on one

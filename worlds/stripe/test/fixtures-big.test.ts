@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { stripe } from '../index.ts';
-import { runFixtureBuild } from '../../../kit/instance-internals.ts';
+import { runFixtureBuild } from 'seahaven/internal/core/instance-internals';
 import { BIG_CO, generate, scaledHistory } from '../fixtures/generate.ts';
 import { EVENT_RETENTION } from '../lib/retention.ts';
 

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { stripe } from '../index.ts';
-import { buildFixture } from '../../../kit/fixtures.ts';
+import { buildFixture } from 'seahaven/internal/core/fixtures';
 import { shapeDifferences } from './shape.ts';
 
 // The populated fixtures: small_startup opens, holds what its description and docs/stripe.md promise (the counts and

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import qs from 'qs';
 import { describe, expect, it } from 'vitest';
 import Stripe from 'stripe';
-import type { FaceReply, Instance } from '../../../kit/index.ts';
+import type { FaceReply, Instance } from 'seahaven';
 import { stripe } from '../index.ts';
 import { operations } from '../operations.ts';
 import { sdkFor } from './sdk.ts';

@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { createMcpHttpHandler } from '../../../kit/mcp/index.ts';
-import { startServer } from '../../../kit/serve/server.ts';
+import { createMcpHttpHandler } from 'seahaven/internal/transports/mcp/index';
+import { startServer } from 'seahaven/internal/transports/serve/server';
 import { stripe } from '../index.ts';
 
 // Stripe World introduces itself to MCP clients as Stripe's server does: under Stripe's server name, with
@@ -13,7 +13,7 @@ import { stripe } from '../index.ts';
 // on a server as `seahaven serve stripe` builds it.
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
-const bin = fileURLToPath(new URL('../../../bin/seahaven.mjs', import.meta.url));
+const bin = fileURLToPath(new URL('../../../packages/seahaven/bin/seahaven.mjs', import.meta.url));
 const table = JSON.parse(readFileSync(new URL('../mcp-tools.json', import.meta.url), 'utf8')) as {
   tools: { name: string; annotations: Record<string, unknown> }[];
 };

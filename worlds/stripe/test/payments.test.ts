@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import Stripe from 'stripe';
-import type { Instance } from '../../../kit/index.ts';
+import type { Instance } from 'seahaven';
 import { stripe } from '../index.ts';
 import { sdkFor } from './sdk.ts';
 import { plain, shapeDifferences } from './shape.ts';

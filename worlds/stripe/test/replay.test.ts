@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { expectChanges, inserted } from '../../../rewards/index.ts';
+import { expectChanges, inserted } from 'seahaven/rewards';
 import { stripe } from '../index.ts';
 import { sdkFor } from './sdk.ts';
 

@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import type { Ctx } from '../../../kit/index.ts';
+import type { Ctx } from 'seahaven';
 import { EVENT_RETENTION, PRUNE_BATCH, PRUNE_CHUNK, pruneEvents } from '../lib/retention.ts';
 
 // Event retention deletes expired events a hundred per statement, pausing between statements, and leaves the same

@@ -4,7 +4,7 @@
  * `seahaven serve` decodes it. (`serve.test.ts` drives the same SDK over a real socket.)
  */
 import Stripe from 'stripe';
-import type { Instance } from '../../../kit/index.ts';
+import type { Instance } from 'seahaven';
 
 /** A fetch function whose requests to `/v1/...` are answered by `inst`, as `seahaven serve` answers them. */
 export function fetchFor(inst: Instance): typeof fetch {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import Stripe from 'stripe';
 import { stripe } from '../index.ts';
-import { startServer } from '../../../kit/serve/server.ts';
-import { SeahavenClient } from '../../../kit/client/index.ts';
+import { startServer } from 'seahaven/internal/transports/serve/server';
+import { SeahavenClient } from 'seahaven/client';
 import { sdkFor } from './sdk.ts';
 import { plain, shapeDifferences } from './shape.ts';
 

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { agentGrade } from '../../../kit/index.ts';
-import { SeahavenClient } from '../../../kit/client/index.ts';
-import { createMcpHttpHandler } from '../../../kit/mcp/index.ts';
-import { startServer, type RunningServer } from '../../../kit/serve/index.ts';
-import { recordGold } from '../../../kit/serve/test-fixtures/wire-gold.ts';
+import { agentGrade } from 'seahaven';
+import { SeahavenClient } from 'seahaven/client';
+import { createMcpHttpHandler } from 'seahaven/internal/transports/mcp/index';
+import { startServer, type RunningServer } from 'seahaven/serve';
+import { recordGold } from 'seahaven/internal/transports/serve/test-fixtures/wire-gold';
 import { stripe } from '../index.ts';
 
 // A trainer and an agent on the wire. Over OpenEnv (`/ws`), a client playing a hard task's gold solution gets reward

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Grade, Instance } from '../../../kit/index.ts';
-import { checkGrader, explain } from '../../../rewards/index.ts';
+import type { Grade, Instance } from 'seahaven';
+import { checkGrader, explain } from 'seahaven/rewards';
 import { stripe } from '../index.ts';
 import { IDS, tasks } from '../tasks.ts';
 

@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type Stripe from 'stripe';
-import type { Instance, ToolAnnotations } from '../../../kit/index.ts';
-import { createMcpHttpHandler } from '../../../kit/mcp/index.ts';
+import type { Instance, ToolAnnotations } from 'seahaven';
+import { createMcpHttpHandler } from 'seahaven/internal/transports/mcp/index';
 import { stripe } from '../index.ts';
 import { sdkFor } from './sdk.ts';
 

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Stripe from 'stripe';
 import { afterEach, describe, expect, it } from 'vitest';
-import { defineTool, defineWorld, z, type Instance } from '../../../kit/index.ts';
+import { defineTool, defineWorld, z, type Instance } from 'seahaven';
 import { stripe, forwardWebhooks, type WebhookRequest } from '../index.ts';
 import { RETRY_DELAYS } from '../lib/webhooks.ts';
 import { fetchFor, sdkFor } from './sdk.ts';

@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type Stripe from 'stripe';
-import type { FaceReply, FaceRequest, Instance } from '../../../../kit/index.ts';
+import type { FaceReply, FaceRequest, Instance } from 'seahaven';
 import { stripe } from '../../index.ts';
 import { sdkFor } from '../sdk.ts';
 

@@ -1,4 +1,0 @@
-import { defineWorld } from '../../../index.ts';
-import { addItem, ITEMS_SCHEMA } from '../shared.ts';
-
-export default defineWorld({ name: 'Bad World', version: '1.0.0', schema: ITEMS_SCHEMA, tools: [addItem] });

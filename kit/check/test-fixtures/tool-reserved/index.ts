@@ -1,5 +1,0 @@
-import { defineTool, defineWorld, z } from '../../../index.ts';
-import { ITEMS_SCHEMA } from '../shared.ts';
-
-const submit = defineTool({ name: 'submit', description: 'Submit the order for shipping.', input: z.object({}), run: () => null });
-export default defineWorld({ name: 'tool_reserved', version: '1.0.0', schema: ITEMS_SCHEMA, tools: [submit] });

@@ -1,0 +1,4 @@
+import { defineWorld } from '../../../../core/index.ts';
+import { addItem, ITEMS_SCHEMA } from '../shared.ts';
+
+export default defineWorld({ name: 'Bad World', version: '1.0.0', schema: ITEMS_SCHEMA, tools: [addItem] });
