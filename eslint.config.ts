@@ -9,7 +9,7 @@ const KIT_CORE_MESSAGE =
 export default tseslint.config(
   {
     ignores: [
-      'dist/**',
+      '**/dist/**',
       'docs/api/**',
       'node_modules/**',
       '**/test-fixtures/**',

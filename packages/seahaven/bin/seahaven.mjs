@@ -5,7 +5,7 @@
 process.env.TZ = 'UTC';
 const { register } = await import('tsx/esm/api');
 register();
-// Registered after tsx, so it runs first: a world's `seahaven` imports resolve to these same sources.
+// Registered after tsx, so it runs first: a world's `seahaven` and `@seahaven/…` imports resolve to the sources.
 const { register: registerResolveHook } = await import('node:module');
-registerResolveHook('./resolve-kit.mjs', import.meta.url);
+registerResolveHook('./source-condition.mjs', import.meta.url);
 await import('../command/cli/main.ts');

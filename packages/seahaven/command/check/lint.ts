@@ -39,7 +39,8 @@ export async function lintPaths(
     const eslint = new ESLint({
       cwd: folder ? abs : dirname(abs),
       overrideConfigFile: true,
-      overrideConfig: [plugin.configs.recommended as never],
+      // A world package's build (Stripe World's dist/) is its compiled sources, linted as those.
+      overrideConfig: [{ ignores: ['**/dist/**'] }, plugin.configs.recommended as never],
       errorOnUnmatchedPattern: false,
     });
     formatterHost ??= eslint;

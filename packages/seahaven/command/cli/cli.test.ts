@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { seahaven as run } from '../../core/test/cli-in-process.ts';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
+const root = fileURLToPath(new URL('../../../../', import.meta.url));
 const seahaven = (...args: string[]) => run(args, { cwd: root });
 /** The real command: packages/seahaven/bin/seahaven.mjs in a child process, through tsx and packages/seahaven/command/cli/main.ts. */
 const spawnSeahaven = (...args: string[]) =>

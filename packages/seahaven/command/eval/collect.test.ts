@@ -9,7 +9,7 @@ import { seahaven as run } from '../../core/test/cli-in-process.ts';
 import { startScriptedModel, type ScriptedModel } from './scripted-model.ts';
 import type { CollectLine } from './collect.ts';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
+const root = fileURLToPath(new URL('../../../../', import.meta.url));
 const TOKEN = 'hf_collect_test_token';
 
 /** The command line, in process (an async call, so the servers in this process can answer it). */

@@ -17,7 +17,7 @@ import { seahaven } from '../../core/test/cli-in-process.ts';
 import crm from '../../../../worlds/crm/index.ts';
 import { startScriptedModel } from './scripted-model.ts';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
+const root = fileURLToPath(new URL('../../../../', import.meta.url));
 const bin = join(root, 'packages/seahaven/bin/seahaven.mjs');
 
 function shCommands(text: string): string[] {

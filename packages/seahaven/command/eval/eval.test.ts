@@ -20,7 +20,7 @@ import { startScriptedModel, type ScriptedModel } from './scripted-model.ts';
 import { readEpisodes } from './store.ts';
 import type { EvalSummary } from './summary.ts';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
+const root = fileURLToPath(new URL('../../../../', import.meta.url));
 const dirs: string[] = [];
 const fresh = () => {
   const d = mkdtempSync(join(tmpdir(), 'seahaven-eval-'));

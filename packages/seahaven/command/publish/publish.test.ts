@@ -43,7 +43,9 @@ describe('seahaven publish --dry-run', () => {
       .split('\n')[0]
       .replace(/^Wrote the Space for crm 1\.0\.0 in \S+: /, '')
       .split(', ');
-    expect(files).toEqual([
+    // The world's package is copied into world/, as any world project is.
+    expect(files).toEqual(expect.arrayContaining(['world/index.ts', 'world/package.json']));
+    expect(files.filter((f) => !f.startsWith('world/'))).toEqual([
       '.dockerignore',
       'Dockerfile',
       'README.md',
@@ -76,7 +78,7 @@ describe('seahaven publish --dry-run', () => {
       'version: "1.0.0"',
       'type: space',
       'port: 8000',
-      'app: "seahaven serve crm"',
+      'app: "seahaven serve world/index.ts"',
     ])
       expect(manifest.split('\n')).toContain(line);
 
@@ -89,7 +91,7 @@ describe('seahaven publish --dry-run', () => {
     expect(docker.cmd).toEqual([
       'sh',
       '-c',
-      'exec node_modules/.bin/seahaven serve crm --host 0.0.0.0 --port "$PORT" --allow-host test-user-crm-world.hf.space',
+      'exec node_modules/.bin/seahaven serve world/index.ts --host 0.0.0.0 --port "$PORT" --allow-host test-user-crm-world.hf.space',
     ]);
 
     // The image installs what the folder's package.json names: the kit from the folder's tarball.
@@ -114,20 +116,29 @@ describe('seahaven publish (upload)', () => {
     });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(
-      /^Created the Space test-user\/crm_world: 6 files in commit [0-9a-f]{40}$/m,
+      /^Created the Space test-user\/crm_world: \d+ files in commit [0-9a-f]{40}$/m,
     );
     expect(r.stdout).toContain(`page:    ${hub.url}/spaces/${SPACE}`);
     expect(r.stdout).toContain('OpenEnv: https://test-user-crm-world.hf.space');
 
     const kit = readFileSync(tarball);
     const oid = createHash('sha256').update(kit).digest('hex');
-    expect(hub.requests.map((q) => `${q.method} ${q.path}`)).toEqual([
+    // The binary files go to LFS storage: the kit, and the world's committed fixture images (world/ holds its package).
+    const images = ['empty', 'small_startup'].map((id) =>
+      readFileSync(new URL(`../../../../worlds/crm/fixtures/${id}.sqlite`, import.meta.url)),
+    );
+    const stored = [kit, ...images].map(
+      (b) => `PUT /lfs-objects/${createHash('sha256').update(b).digest('hex')}`,
+    );
+    const requests = hub.requests.map((q) => `${q.method} ${q.path}`);
+    expect(requests.filter((q) => !q.startsWith('PUT '))).toEqual([
       'POST /api/repos/create',
       `POST /api/spaces/${SPACE}/preupload/main`,
       `POST /spaces/${SPACE}.git/info/lfs/objects/batch`,
-      `PUT /lfs-objects/${oid}`,
       `POST /api/spaces/${SPACE}/commit/main`,
     ]);
+    expect(requests.filter((q) => q.startsWith('PUT ')).sort()).toEqual(stored.sort());
+    expect(requests).toContain(`PUT /lfs-objects/${oid}`);
     // Every hub API call carries the token; the storage PUT goes to the URL the batch call handed out.
     for (const q of hub.requests.filter((q) => !q.path.startsWith('/lfs-objects/')))
       expect(q.authorization).toBe(`Bearer ${TOKEN}`);
@@ -149,7 +160,17 @@ describe('seahaven publish (upload)', () => {
     expect(hub.commits).toHaveLength(1);
     const [commit] = hub.commits;
     expect(commit).toMatchObject({ space: SPACE, branch: 'main', summary: 'Publish crm 1.0.0' });
-    expect(commit.files.map((f) => `${f.path} ${f.kind}`).sort()).toEqual([
+    const committed = commit.files.map((f) => `${f.path} ${f.kind}`).sort();
+    expect(committed).toEqual(
+      expect.arrayContaining([
+        'world/index.ts file',
+        'world/fixtures/empty.sqlite lfsFile',
+        'world/fixtures/small_startup.json file',
+      ]),
+    );
+    // A fixture image git does not carry (over 1 MiB) is rebuilt by the server on first use, not uploaded.
+    expect(committed).not.toContain('world/fixtures/big_co.sqlite lfsFile');
+    expect(committed.filter((f) => !f.startsWith('world/'))).toEqual([
       '.dockerignore file',
       'Dockerfile file',
       'README.md file',
@@ -172,7 +193,7 @@ describe('seahaven publish (upload)', () => {
       HF_ENDPOINT: hub.url,
     });
     expect(again.code, again.stderr).toBe(0);
-    expect(again.stdout).toMatch(/^Updated the Space test-user\/crm_world: 6 files in commit /m);
+    expect(again.stdout).toMatch(/^Updated the Space test-user\/crm_world: \d+ files in commit /m);
     expect(hub.created).toHaveLength(1);
     expect(hub.commits).toHaveLength(2);
   }, 120_000);

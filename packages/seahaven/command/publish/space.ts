@@ -25,7 +25,6 @@ import type { World } from '../../core/world-types.ts';
 export const SPACE_PORT = 8000;
 
 const KIT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const EXAMPLES = join(KIT_ROOT, 'worlds');
 
 /** A Space id as the hub takes it: `owner/name`, letters, digits, `-`, `_` and `.`. */
 export const SPACE_ID = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,95}\/[A-Za-z0-9][A-Za-z0-9_.-]{0,95}$/;
@@ -67,13 +66,6 @@ export function spaceHost(space: string): string {
   return `${space.replace('/', '-').toLowerCase().replace(/[_.]/g, '-')}.hf.space`;
 }
 
-/** The name of an example world shipped with the kit, when `module` is one; else `undefined`. */
-function exampleName(module: string): string | undefined {
-  const rel = relative(EXAMPLES, module);
-  const m = /^([a-z][a-z0-9_-]*)[\\/]index\.ts$/.exec(rel);
-  return m ? m[1] : undefined;
-}
-
 /** The folder a world project lives in: the nearest folder up from the module (at most one up) with a package.json. */
 function worldRoot(module: string): string {
   const own = dirname(module);
@@ -84,13 +76,32 @@ function worldRoot(module: string): string {
 
 const SKIPPED = new Set(['node_modules', '.git', '.data', 'dist', 'coverage']);
 
-/** Copy the world project into `world/`, without installed packages, builds, state, secrets or packed kits. */
+/** The plain names a folder's `.gitignore` lists (no patterns): files git leaves out, such as rebuilt fixture images. */
+function ignoredNames(dir: string): Set<string> {
+  const file = join(dir, '.gitignore');
+  if (!existsSync(file)) return new Set();
+  return new Set(
+    readFileSync(file, 'utf8')
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l !== '' && !l.startsWith('#') && !/[*?[\]/!]/.test(l)),
+  );
+}
+
+/**
+ * Copy the world project into `world/`, without installed packages, builds, state, secrets or packed kits, and
+ * without the files a folder's `.gitignore` names (fixture images over 1 MiB, which the server rebuilds on first use).
+ */
 function copyWorld(root: string, into: string): void {
+  const ignored = new Map<string, Set<string>>();
   cpSync(root, into, {
     recursive: true,
     filter: (src) => {
       if (src === root) return true;
       const name = basename(src);
+      const dir = dirname(src);
+      if (!ignored.has(dir)) ignored.set(dir, ignoredNames(dir));
+      if (ignored.get(dir)!.has(name)) return false;
       return !SKIPPED.has(name) && !name.endsWith('.tgz') && !name.startsWith('.env');
     },
   });
@@ -298,29 +309,23 @@ export async function writeSpace(dir: string, options: SpaceOptions): Promise<Sp
   }
   mkdirSync(out, { recursive: true });
   const { world } = options;
-  const example = exampleName(resolve(options.module));
-  let worldRef: string;
   const dependencies: Record<string, string> = {};
-  if (example !== undefined) {
-    worldRef = example;
-  } else {
-    const root = worldRoot(resolve(options.module));
-    if (world.fixturesDir !== null && relative(root, world.fixturesDir).startsWith('..')) {
-      throw new SpaceError(
-        `the fixtures of ${world.name} (${world.fixturesDir}) are outside its folder ${root}; keep them beside the world so the Space can carry them`,
-      );
-    }
-    if (out === root || out.startsWith(root + sep))
-      throw new SpaceError(
-        `--out ${out} is inside the world's folder ${root}; write the Space elsewhere`,
-      );
-    copyWorld(root, join(out, 'world'));
-    worldRef = `world/${relative(root, resolve(options.module)).split(sep).join('/')}`;
-    if (existsSync(join(root, 'package.json'))) {
-      const own = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as ProjectManifest;
-      for (const [name, version] of Object.entries(own.dependencies ?? {}))
-        if (name !== 'seahaven') dependencies[name] = version;
-    }
+  const root = worldRoot(resolve(options.module));
+  if (world.fixturesDir !== null && relative(root, world.fixturesDir).startsWith('..')) {
+    throw new SpaceError(
+      `the fixtures of ${world.name} (${world.fixturesDir}) are outside its folder ${root}; keep them beside the world so the Space can carry them`,
+    );
+  }
+  if (out === root || out.startsWith(root + sep))
+    throw new SpaceError(
+      `--out ${out} is inside the world's folder ${root}; write the Space elsewhere`,
+    );
+  copyWorld(root, join(out, 'world'));
+  const worldRef = `world/${relative(root, resolve(options.module)).split(sep).join('/')}`;
+  if (existsSync(join(root, 'package.json'))) {
+    const own = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as ProjectManifest;
+    for (const [name, version] of Object.entries(own.dependencies ?? {}))
+      if (name !== 'seahaven') dependencies[name] = version;
   }
   dependencies.seahaven = await kitDependency(out, options);
 

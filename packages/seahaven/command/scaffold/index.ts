@@ -16,6 +16,8 @@ import {
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { buildFixture, imageFileName } from '../../core/fixtures.ts';
+import { bundledPath } from '../bundled.ts';
+import { worldPackageRoot } from '../cli/load-world.ts';
 import { kitOrigin, packKit } from './kit-source.ts';
 import { fillMounts, MOUNTS } from './mounts.ts';
 import type { World } from '../../core/world.ts';
@@ -53,7 +55,12 @@ export interface ScaffoldOptions {
    * of this kit when it came from the npm registry; otherwise a tarball of this kit packed into the project.
    */
   kit?: string;
-  /** Worlds of the kit to mount in the new world, by name (`['stripe']`: Stripe World at `stripe`). Default none. */
+  /**
+   * Worlds to mount in the new world, by name (`['stripe']`: Stripe World at `stripe`), each optionally with its
+   * package's dependency as npm takes it (`'stripe=^0.1.0'`, `'stripe=file:/tmp/seahaven-stripe-0.1.0.tgz'`). Default
+   * none. Without a dependency: the installed world package's version when it came from the npm registry, otherwise a
+   * tarball of it packed into the project.
+   */
   mount?: readonly string[];
   /** Told about slow steps (packing the kit), one line each. */
   onProgress?: (line: string) => void;
@@ -75,7 +82,11 @@ interface KitManifest {
 }
 
 /** The project's package.json: npm scripts for every check, and dev dependencies on the versions this kit is tested with. */
-function projectManifest(name: string, seahaven: string): Record<string, unknown> {
+function projectManifest(
+  name: string,
+  seahaven: string,
+  mounted: Readonly<Record<string, string>> = {},
+): Record<string, unknown> {
   const kit = JSON.parse(
     readFileSync(new URL('package.json', PACKAGE_ROOT), 'utf8'),
   ) as KitManifest;
@@ -102,6 +113,7 @@ function projectManifest(name: string, seahaven: string): Record<string, unknown
       '@types/node': `^${pinned('@types/node')}`,
       eslint: `^${pinned('eslint')}`,
       seahaven,
+      ...mounted,
       tsx: `^${pinned('tsx')}`,
       typescript: `~${pinned('typescript')}`,
       // vitest 4 needs a vite 8; later 8.x releases break `npm ci` here, so vite stays exact.
@@ -115,6 +127,34 @@ function projectManifest(name: string, seahaven: string): Record<string, unknown
 
 function fill(template: string, name: string, mounts: readonly string[] = []): string {
   return fillMounts(template, mounts).replaceAll('{{name}}', name);
+}
+
+/** A `--mount` value: the world's name, and its package's dependency when given (`stripe=^0.1.0`). */
+function parseMount(value: string): { name: string; spec?: string } {
+  const at = value.indexOf('=');
+  return at < 0 ? { name: value } : { name: value.slice(0, at), spec: value.slice(at + 1) };
+}
+
+/** The project's dependency on a mounted world's package; packs the installed copy unless it came from the registry. */
+async function mountDependency(
+  dir: string,
+  mount: { name: string; spec?: string },
+  options: ScaffoldOptions,
+  files: string[],
+): Promise<string> {
+  if (mount.spec !== undefined && mount.spec !== '') return mount.spec;
+  const pkg = MOUNTS[mount.name].package;
+  const root = worldPackageRoot(mount.name);
+  if (root === undefined)
+    throw new ScaffoldError(
+      `--mount ${mount.name}: the package ${pkg} is not installed beside seahaven; install it (npm install ${pkg}) or give its dependency, like --mount ${mount.name}=^0.1.0`,
+    );
+  const origin = kitOrigin(root);
+  if (origin.from === 'registry') return `^${origin.version}`;
+  options.onProgress?.(`Packing ${pkg} into the project…`);
+  const tarball = await packKit(dir, root);
+  files.push(tarball);
+  return `file:${tarball}`;
 }
 
 function refuseUnusable(name: string, dir: string, mounts: readonly string[]): void {
@@ -166,6 +206,19 @@ async function freezeFixtures(dir: string): Promise<string[]> {
   return written;
 }
 
+/** The project's dependencies on the packages of the worlds it mounts, by package name. */
+async function mountedDependencies(
+  dir: string,
+  mounts: readonly { name: string; spec?: string }[],
+  options: ScaffoldOptions,
+  files: string[],
+): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const m of mounts)
+    out[MOUNTS[m.name].package] = await mountDependency(dir, m, options, files);
+  return out;
+}
+
 /** The project's `seahaven` dependency; packs this kit into the project unless it came from the registry. */
 async function kitDependency(
   dir: string,
@@ -191,7 +244,8 @@ async function kitDependency(
  */
 export async function scaffoldWorld(options: ScaffoldOptions): Promise<ScaffoldResult> {
   const dir = resolve(options.dir ?? String(options.name));
-  const mounts = [...new Set(options.mount ?? [])];
+  const mountSpecs = (options.mount ?? []).map(parseMount);
+  const mounts = [...new Set(mountSpecs.map((m) => m.name))];
   refuseUnusable(options.name, dir, mounts);
   const createdDir = !existsSync(dir);
   mkdirSync(dir, { recursive: true });
@@ -204,7 +258,11 @@ export async function scaffoldWorld(options: ScaffoldOptions): Promise<ScaffoldR
     write(
       'package.json',
       JSON.stringify(
-        projectManifest(options.name, await kitDependency(dir, options, files)),
+        projectManifest(
+          options.name,
+          await kitDependency(dir, options, files),
+          await mountedDependencies(dir, mountSpecs, options, files),
+        ),
         null,
         2,
       ) + '\n',
@@ -215,7 +273,7 @@ export async function scaffoldWorld(options: ScaffoldOptions): Promise<ScaffoldR
     write(
       'AGENTS.md',
       fill(readFileSync(new URL('AGENTS.md.tmpl', TEMPLATE), 'utf8'), options.name) +
-        readFileSync(new URL('AGENTS.md', PACKAGE_ROOT), 'utf8'),
+        readFileSync(bundledPath('AGENTS.md'), 'utf8'),
     );
     files.push(...(await freezeFixtures(dir)));
     return { dir, files };

@@ -1,12 +1,14 @@
 /**
  * Worlds `seahaven new <name> --mount <world>` can mount in the new project: what each adds to the templates. A
- * mounted world is imported by its package name (`seahaven/worlds/stripe`), so it runs on the same copy of the kit as
- * the project; the project gets a task graded in the mounted store and a test that the agent sees the mounted world's
+ * mounted world is a package the project depends on and imports by name (`@seahaven/stripe`), which runs on the
+ * project's copy of the kit; the project gets a task graded in the mounted store and a test that the agent sees the mounted world's
  * own error codes. docs/composing.md explains both.
  */
 
 /** What a mount adds where the templates mark `{{mount:<slot>}}`. */
 interface MountTemplate {
+  /** The world's package, which the project depends on. */
+  package: string;
   /** Lines of world.ts's imports. */
   imports: string;
   /** The `worlds:` entry of defineWorld. */
@@ -20,7 +22,8 @@ interface MountTemplate {
 }
 
 const STRIPE: MountTemplate = {
-  imports: "import { stripe } from 'seahaven/worlds/stripe';",
+  package: '@seahaven/stripe',
+  imports: "import { stripe } from '@seahaven/stripe';",
   worlds: [
     '// Stripe World, mounted at `stripe`: its tools are listed as stripe_<tool>, its rows are `stripe.<table>` in',
     "  // changes(), and its REST API (/v1/...) is served as this world's own (docs/composing.md).",

@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seahaven as run, type CliResult } from '../../core/test/cli-in-process.ts';
-import { packageRoot } from '../../core/test/packed-install.ts';
+import { packageRoot, repoRoot } from '../../core/test/packed-install.ts';
 import { PROJECT_NAME, scaffoldWorld, ScaffoldError } from './index.ts';
 import { kitOrigin } from './kit-source.ts';
 
@@ -116,7 +116,7 @@ describe('seahaven new: names and folders', () => {
     );
     const agents = readFileSync(join(dir, 'AGENTS.md'), 'utf8');
     expect(agents).toMatch(/^# todo_world: a Seahaven world\n/);
-    expect(agents.endsWith(readFileSync(join(packageRoot, 'AGENTS.md'), 'utf8'))).toBe(true);
+    expect(agents.endsWith(readFileSync(join(repoRoot, 'AGENTS.md'), 'utf8'))).toBe(true);
     // World code imports the published names only.
     for (const file of ['world.ts', 'tools.ts', 'tasks.ts', 'world.test.ts']) {
       const imports = [...readFileSync(join(dir, file), 'utf8').matchAll(/from '([^']+)'/g)].map(
@@ -149,7 +149,7 @@ describe('seahaven new: names and folders', () => {
   }, 120_000);
 
   it('--mount stripe writes a world that mounts Stripe World by its package name and passes seahaven check', async () => {
-    const r = await seahaven(tmp, 'new', 'boxcraft', '--mount', 'stripe', '--kit', '^0.1.0');
+    const r = await seahaven(tmp, 'new', 'boxcraft', '--mount', 'stripe=^0.1.0', '--kit', '^0.1.0');
     expect(r.status, output(r)).toBe(0);
     const dir = join(tmp, 'boxcraft');
     expect(readdirSync(join(dir, 'fixtures')).sort()).toEqual([
@@ -158,7 +158,7 @@ describe('seahaven new: names and folders', () => {
       'starter.stripe.sqlite',
     ]);
     const world = readFileSync(join(dir, 'world.ts'), 'utf8');
-    expect(world).toContain("import { stripe } from 'seahaven/worlds/stripe';");
+    expect(world).toContain("import { stripe } from '@seahaven/stripe';");
     expect(world).toContain(
       "worlds: { stripe: { world: stripe, prefix: 'stripe_', http: true } },",
     );

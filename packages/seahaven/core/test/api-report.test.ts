@@ -13,14 +13,21 @@
  * `SEAHAVEN_UPDATE_API=1 npx vitest run packages/seahaven/core/test/api-report.test.ts`, review their diff, and update docs/api-surface.md.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { beforeAll, describe, expect, it } from 'vitest';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
+/** The repository root; the packages below are under it. */
+const root = fileURLToPath(new URL('../../../../', import.meta.url));
+/** The published packages, each with the folder its reports sit in. */
+const PACKAGES = [
+  { dir: 'packages/seahaven', reports: 'packages/seahaven/api-report' },
+  { dir: 'worlds/stripe', reports: 'worlds/stripe/api-report' },
+];
 const UPDATE = process.env.SEAHAVEN_UPDATE_API === '1';
-const UPDATE_COMMAND = 'SEAHAVEN_UPDATE_API=1 npx vitest run packages/seahaven/core/test/api-report.test.ts';
+const UPDATE_COMMAND =
+  'SEAHAVEN_UPDATE_API=1 npx vitest run packages/seahaven/core/test/api-report.test.ts';
 /** Where the declarations would be written; nothing is written there, the files stay in memory. */
 const OUT = join(root, 'node_modules', '.seahaven-api-report');
 
@@ -53,22 +60,24 @@ interface Subpath {
 }
 
 function subpaths(): Subpath[] {
-  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
-    name: string;
-    exports: Record<string, { types?: string } | string>;
-  };
-  return Object.entries(pkg.exports).flatMap(([key, target]) => {
-    if (typeof target === 'string' || target.types === undefined) return [];
-    const name = key === '.' ? pkg.name : `${pkg.name}/${key.slice(2)}`;
-    const file = target.types.replace(/^\.\/dist\//, '');
-    return [
-      {
-        name,
-        source: join(root, file.replace(/\.d\.ts$/, '.ts')),
-        dts: join(OUT, file),
-        report: `packages/seahaven/api-report/${name.replaceAll('/', '-')}.api.md`,
-      },
-    ];
+  return PACKAGES.flatMap(({ dir, reports }) => {
+    const pkg = JSON.parse(readFileSync(join(root, dir, 'package.json'), 'utf8')) as {
+      name: string;
+      exports: Record<string, { types?: string } | string>;
+    };
+    return Object.entries(pkg.exports).flatMap(([key, target]) => {
+      if (typeof target === 'string' || target.types === undefined) return [];
+      const name = key === '.' ? pkg.name : `${pkg.name}/${key.slice(2)}`;
+      const file = target.types.replace(/^\.\/dist\//, '');
+      return [
+        {
+          name,
+          source: join(root, dir, file.replace(/\.d\.ts$/, '.ts')),
+          dts: join(OUT, dir, file),
+          report: `${reports}/${name.replace(/^@/, '').replaceAll('/', '-')}.api.md`,
+        },
+      ];
+    });
   });
 }
 
@@ -92,6 +101,8 @@ function emitDeclarations(entries: string[]): {
   )!;
   const options: ts.CompilerOptions = {
     ...config.options,
+    // Every package's declarations in one tree, as their relative imports of each other's sources need.
+    rootDir: root,
     outDir: OUT,
     declaration: true,
     emitDeclarationOnly: true,
@@ -104,8 +115,15 @@ function emitDeclarations(entries: string[]): {
   return { files, diagnostics: result.diagnostics };
 }
 
-/** A program over the emitted declarations, rooted at the subpath entries, resolving packages from node_modules. */
-function declarationProgram(files: Map<string, string>, entries: string[]): ts.Program {
+/**
+ * A program over the emitted declarations, rooted at the subpath entries, resolving packages from node_modules, and
+ * each published package (`seahaven`, as Stripe World's declarations import it) from the declarations emitted here.
+ */
+function declarationProgram(
+  files: Map<string, string>,
+  entries: string[],
+  published: Record<string, string[]> = {},
+): ts.Program {
   const options: ts.CompilerOptions = {
     target: ts.ScriptTarget.ES2022,
     module: ts.ModuleKind.NodeNext,
@@ -116,6 +134,7 @@ function declarationProgram(files: Map<string, string>, entries: string[]): ts.P
     noEmit: true,
     allowImportingTsExtensions: true,
     skipLibCheck: false,
+    paths: published,
   };
   const host = ts.createCompilerHost(options);
   const { fileExists, readFile, getSourceFile, directoryExists } = host;
@@ -361,6 +380,7 @@ describe('the published API', () => {
     program = declarationProgram(
       emitted.files,
       paths.map((p) => p.dts),
+      Object.fromEntries(paths.map((p) => [p.name, [p.dts]])),
     );
     const checker = program.getTypeChecker();
     exports = new Map(
@@ -454,7 +474,7 @@ describe('the published API', () => {
       const report = reportOf(name, exports.get(name)!);
       const file = join(root, p.report);
       if (UPDATE) {
-        mkdirSync(join(root, 'api-report'), { recursive: true });
+        mkdirSync(dirname(file), { recursive: true });
         writeFileSync(file, report);
         return;
       }

@@ -154,7 +154,7 @@ describe('fixtures', () => {
   it('`seahaven fixtures build --check` passes on the committed images', async () => {
     const r = await seahaven(
       ['fixtures', 'build', '--check', '--world', 'crm', '--fixture', 'small_startup'],
-      { cwd: fileURLToPath(new URL('../../', import.meta.url)) },
+      { cwd: fileURLToPath(new URL('../../../../', import.meta.url)) },
     );
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^ok\s+crm\/small_startup/);

@@ -16,7 +16,7 @@ import {
   type ImportGraph,
 } from './import-graph.ts';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
+const root = fileURLToPath(new URL('../../../..', import.meta.url));
 
 function graphOf(edges: Record<string, string[]>): ImportGraph {
   return new Map(Object.entries(edges));
@@ -28,9 +28,26 @@ function graphOf(edges: Record<string, string[]>): ImportGraph {
  */
 const LAYERS: readonly (readonly string[])[] = [
   ['packages/seahaven/core/'],
-  ['packages/seahaven/libraries/rewards/', 'packages/seahaven/libraries/curricula/', 'packages/seahaven/libraries/lint-rules/', 'packages/seahaven/libraries/client/', 'packages/seahaven/libraries/testing/'],
-  ['packages/seahaven/transports/serve/', 'packages/seahaven/transports/mcp/', 'packages/seahaven/transports/console/'],
-  ['packages/seahaven/command/cli/', 'packages/seahaven/command/check/', 'packages/seahaven/command/scaffold/', 'packages/seahaven/command/publish/', 'packages/seahaven/command/eval/', 'packages/seahaven/bin/'],
+  [
+    'packages/seahaven/libraries/rewards/',
+    'packages/seahaven/libraries/curricula/',
+    'packages/seahaven/libraries/lint-rules/',
+    'packages/seahaven/libraries/client/',
+    'packages/seahaven/libraries/testing/',
+  ],
+  [
+    'packages/seahaven/transports/serve/',
+    'packages/seahaven/transports/mcp/',
+    'packages/seahaven/transports/console/',
+  ],
+  [
+    'packages/seahaven/command/cli/',
+    'packages/seahaven/command/check/',
+    'packages/seahaven/command/scaffold/',
+    'packages/seahaven/command/publish/',
+    'packages/seahaven/command/eval/',
+    'packages/seahaven/bin/',
+  ],
   ['worlds/', 'bench/', 'docs/', 'packages/seahaven/core/test/', ''],
 ];
 
@@ -40,7 +57,9 @@ function layerOf(file: string): number {
   LAYERS.forEach((prefixes, layer) => {
     for (const p of prefixes) {
       // `packages/seahaven/core/` is kit core: the files directly in it, not its folders.
-      const holds = file.startsWith(p) && (p !== 'packages/seahaven/core/' || !file.slice(p.length).includes('/'));
+      const holds =
+        file.startsWith(p) &&
+        (p !== 'packages/seahaven/core/' || !file.slice(p.length).includes('/'));
       if (holds && p.length > best.length) best = { layer, length: p.length };
     }
   });
@@ -102,14 +121,20 @@ describe('the repository', () => {
           f.includes('/test-fixtures/') || f.startsWith('node_modules/') || f.startsWith('dist/'),
       ),
     ).toBe(false);
-    expect(graph.get('packages/seahaven/core/world.ts')).toContain('packages/seahaven/core/instance.ts');
+    expect(graph.get('packages/seahaven/core/world.ts')).toContain(
+      'packages/seahaven/core/instance.ts',
+    );
     // Only `import type { World, WorldSpec } from './world-types.ts'` and `export type { … } from` join these two.
-    expect(graph.get('packages/seahaven/core/world.ts')).toContain('packages/seahaven/core/world-types.ts');
+    expect(graph.get('packages/seahaven/core/world.ts')).toContain(
+      'packages/seahaven/core/world-types.ts',
+    );
     // `import … from 'seahaven'` resolves to the kit's entry point, as it does for users.
     expect(graph.get('worlds/crm/index.ts')).toContain('packages/seahaven/core/index.ts');
     // `.mjs` files and `../x.ts` specifiers.
     expect(graph.get('packages/seahaven/bin/seahaven.mjs')).toEqual([]);
-    expect(graph.get('packages/seahaven/command/check/schema.ts')).toContain('packages/seahaven/core/sql-tokens.ts');
+    expect(graph.get('packages/seahaven/command/check/schema.ts')).toContain(
+      'packages/seahaven/core/sql-tokens.ts',
+    );
   });
 });
 
@@ -126,9 +151,15 @@ describe('the layer table', () => {
       ].map(layerOf),
     ).toEqual([0, 1, 2, 3, 4, 4]);
     const graph = graphOf({
-      'packages/seahaven/core/world.ts': ['packages/seahaven/libraries/curricula/define.ts', 'packages/seahaven/core/instance.ts'],
+      'packages/seahaven/core/world.ts': [
+        'packages/seahaven/libraries/curricula/define.ts',
+        'packages/seahaven/core/instance.ts',
+      ],
       'packages/seahaven/libraries/rewards/grade.ts': ['packages/seahaven/transports/serve/app.ts'],
-      'packages/seahaven/command/check/load.ts': ['packages/seahaven/command/cli/load-world.ts', 'packages/seahaven/libraries/rewards/check.ts'],
+      'packages/seahaven/command/check/load.ts': [
+        'packages/seahaven/command/cli/load-world.ts',
+        'packages/seahaven/libraries/rewards/check.ts',
+      ],
       'kit/world.test.ts': ['packages/seahaven/command/cli/main.ts'],
     });
     expect(upwardImports(graph)).toEqual([

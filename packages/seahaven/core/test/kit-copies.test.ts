@@ -21,13 +21,13 @@ import {
 const secondCopy = (path: string): Promise<unknown> => import(`${path}?second-copy`);
 const other = (await secondCopy('../errors.ts')) as typeof import('../errors.ts');
 const otherGrade = (await secondCopy(
-  '../../rewards/grade.ts',
+  '../../libraries/rewards/grade.ts',
 )) as typeof import('../../libraries/rewards/grade.ts');
 const otherOffline = (await secondCopy(
-  '../../rewards/offline.ts',
+  '../../libraries/rewards/offline.ts',
 )) as typeof import('../../libraries/rewards/offline.ts');
 const otherCurricula = (await secondCopy(
-  '../../curricula/errors.ts',
+  '../../libraries/curricula/errors.ts',
 )) as typeof import('../../libraries/curricula/errors.ts');
 
 describe('errors from another copy of the kit', () => {

@@ -23,8 +23,12 @@ import { basename, dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { packKit } from '../../command/scaffold/kit-source.ts';
 
-/** The repository root: the package that gets packed. */
+/** The package that gets packed: packages/seahaven. */
 export const packageRoot = fileURLToPath(new URL('../../', import.meta.url));
+/** The repository root: its node_modules, and the docs, AGENTS.md and README.md the pack bundles. */
+export const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
+/** Stripe World's package, packed for projects that mount it. */
+export const stripeRoot = join(repoRoot, 'worlds', 'stripe');
 
 interface Manifest {
   name: string;
@@ -42,10 +46,11 @@ export const runtimeDependencies: readonly string[] = Object.keys(
   manifest(packageRoot).dependencies ?? {},
 );
 
-// Everything `npm pack` reads: the manifest, the build configs and what `files` lists (generated folders left out).
-function sourcesDigest(): string {
+// Everything `npm pack` reads for the package in `root`: its manifest, the build configs, what `files` lists
+// (generated folders left out), and the repository's documents that `prepack` bundles.
+function sourcesDigest(root: string): string {
   const hash = createHash('sha256');
-  const skip = new Set(['node_modules', 'dist', join(packageRoot, 'docs', 'api')]);
+  const skip = new Set(['node_modules', 'dist', join(repoRoot, 'docs', 'api')]);
   const add = (path: string) => {
     if (!existsSync(path)) return;
     if (statSync(path).isDirectory()) {
@@ -53,15 +58,16 @@ function sourcesDigest(): string {
         if (!skip.has(name) && !skip.has(join(path, name))) add(join(path, name));
       return;
     }
-    hash.update(relative(packageRoot, path)).update('\0').update(readFileSync(path)).update('\0');
+    hash.update(relative(repoRoot, path)).update('\0').update(readFileSync(path)).update('\0');
   };
-  for (const entry of [
-    'package.json',
-    'tsconfig.json',
-    'packages/seahaven/tsconfig.build.json',
-    ...(manifest(packageRoot).files ?? []),
-  ])
-    add(join(packageRoot, entry));
+  const files = manifest(root).files ?? [];
+  // A pattern in `files` (Stripe World lists `*.ts`) stands for the whole folder.
+  const entries = files.some((f) => f.includes('*') && !f.startsWith('!'))
+    ? ['.']
+    : ['package.json', 'tsconfig.build.json', ...files];
+  for (const entry of entries) add(join(root, entry));
+  for (const entry of ['tsconfig.json', 'docs', 'AGENTS.md', 'README.md'])
+    add(join(repoRoot, entry));
   return hash.digest('hex').slice(0, 16);
 }
 
@@ -127,25 +133,29 @@ async function withPackLock<T>(cache: string, work: () => Promise<T>): Promise<T
 }
 
 /**
- * The path of a tarball `npm pack` made from the current sources. Packs (about 30 s: the `prepare` build) only when
- * no tarball of these exact sources exists yet; concurrent callers wait for one pack.
+ * The path of a tarball `npm pack` made from the current sources of the package in `root` (default: seahaven). Packs
+ * (about 30 s: the `prepare` build) only when no tarball of these exact sources exists yet; concurrent callers wait
+ * for one pack. Stripe World's build reads seahaven's, so packing it packs seahaven first.
  * @example
  * const tarball = await packedTarball();
  */
-export async function packedTarball(): Promise<string> {
+export async function packedTarball(root = packageRoot): Promise<string> {
+  if (root !== packageRoot) await packedTarball(packageRoot);
   const cache = packCache();
+  const prefix = `${manifest(root).name.replace(/^@/, '').replace('/', '-')}-`;
   return withPackLock(cache, async () => {
-    const tarball = join(cache, `${sourcesDigest()}.tgz`);
+    const tarball = join(cache, `${prefix}${sourcesDigest(root)}.tgz`);
     if (existsSync(tarball)) return tarball;
     const scratch = join(cache, `pack-${process.pid}`);
     rmSync(scratch, { recursive: true, force: true });
     mkdirSync(scratch);
     try {
       // The same pack `seahaven new` makes of a clone: build, then `npm pack`.
-      const packed = await packKit(scratch, packageRoot);
+      const packed = await packKit(scratch, root);
       // Older tarballs are of sources that no longer exist.
       for (const old of readdirSync(cache))
-        if (old.endsWith('.tgz')) rmSync(join(cache, old), { force: true });
+        if (old.startsWith(prefix) && old.endsWith('.tgz'))
+          rmSync(join(cache, old), { force: true });
       renameSync(join(scratch, packed), tarball);
       return tarball;
     } finally {
@@ -167,7 +177,7 @@ function linkBins(modules: string, pkg: string): void {
 }
 
 /**
- * Install the packed package into `project` (`node_modules/seahaven`) and link each of `dependencies` from this
+ * Install the packed package into `project` (`node_modules/<its name>`) and link each of `dependencies` from this
  * repository's node_modules, as `npm install` would have placed them; the commands of both go into `node_modules/.bin`.
  * @example
  * installPacked(await packedTarball(), dir, [...runtimeDependencies, 'vitest', 'vite']);
@@ -178,17 +188,21 @@ export function installPacked(
   dependencies: readonly string[],
 ): void {
   const modules = join(project, 'node_modules');
-  const installed = join(modules, 'seahaven');
+  const { name } = JSON.parse(
+    execFileSync('tar', ['-xzOf', tarball, 'package/package.json'], { encoding: 'utf8' }),
+  ) as Manifest;
+  const installed = join(modules, name);
   mkdirSync(installed, { recursive: true });
   // The tarball's single top folder is `package/`.
   execFileSync('tar', ['-xzf', tarball, '-C', installed, '--strip-components=1'], {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
-  linkBins(modules, 'seahaven');
+  linkBins(modules, name);
   for (const dep of new Set(dependencies)) {
-    const source = join(packageRoot, 'node_modules', dep);
+    if (existsSync(join(modules, dep))) continue;
+    const source = join(repoRoot, 'node_modules', dep);
     if (!existsSync(source))
-      throw new Error(`${dep} is not installed in ${packageRoot}node_modules; run npm ci there`);
+      throw new Error(`${dep} is not installed in ${repoRoot}node_modules; run npm ci there`);
     mkdirSync(dirname(join(modules, dep)), { recursive: true });
     symlinkSync(source, join(modules, dep), 'dir');
     linkBins(modules, dep);

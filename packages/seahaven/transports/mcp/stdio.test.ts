@@ -5,7 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { crm } from '../../../../worlds/crm/index.ts';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
+const root = fileURLToPath(new URL('../../../../', import.meta.url));
 const bin = fileURLToPath(new URL('../../bin/seahaven.mjs', import.meta.url));
 
 function stdioClient(args: string[]) {

@@ -1,8 +1,9 @@
-/** `seahaven bench`: run the benchmarks in bench/ and print their tables (the figures bench/results.md records). */
+/** `seahaven bench`: run the benchmarks of the repository's bench/ package and print their tables (bench/results.md). */
 import type { Command } from 'commander';
 import { CliError } from '../errors.ts';
 
-const SUITES = [
+/** The benchmarks, as the `@seahaven/bench` package (bench/index.ts) runs them; a test keeps the two lists equal. */
+export const SUITES = [
   'calls',
   'reset',
   'ws',
@@ -15,6 +16,31 @@ const SUITES = [
   'heavy',
   'eval',
 ] as const;
+
+/** What the command uses of `@seahaven/bench`, which sits above it and is loaded only when the command runs. */
+interface BenchPackage {
+  runBenchmarks(
+    chosen: readonly string[],
+    opts: { quick?: boolean; write?: boolean },
+  ): Promise<void>;
+}
+
+/** The package name, in a variable so that the command does not import the benchmarks that import it. */
+const BENCH_PACKAGE: string = '@seahaven/bench';
+
+async function loadBench(): Promise<BenchPackage> {
+  try {
+    return (await import(BENCH_PACKAGE)) as BenchPackage;
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    const missing = code === 'ERR_MODULE_NOT_FOUND' || code === 'ERR_PACKAGE_PATH_NOT_EXPORTED';
+    if (!missing || !(e as Error).message.includes('@seahaven/')) throw e;
+    throw new CliError(
+      `seahaven bench runs the benchmarks of the package ${BENCH_PACKAGE}, which is not installed here: it lives in the repository's bench/ folder; clone the repository and run \`npm ci && npm run bench\` there`,
+      2,
+    );
+  }
+}
 
 export function registerBench(program: Command): void {
   program
@@ -29,122 +55,11 @@ export function registerBench(program: Command): void {
       "also record each table in bench/results.md (replacing that benchmark's section)",
     )
     .action(async (suites: string[], opts: { quick?: boolean; write?: boolean }) => {
-      const { writeSection } = await import('../../../../../bench/harness.ts');
-      const emit = (heading: string, body: string) => {
-        process.stdout.write(`${heading}\n\n${body}\n\n`);
-        if (opts.write) writeSection(heading, body);
-      };
       const chosen = suites.length ? suites : [...SUITES];
       for (const s of chosen)
         if (!(SUITES as readonly string[]).includes(s))
           throw new CliError(`unknown benchmark "${s}"; choose from ${SUITES.join(', ')}`, 2);
-      for (const s of chosen) {
-        process.stderr.write(`running ${s}…\n`);
-        if (s === 'calls') {
-          const { runCallsBench, formatCalls } = await import('../../../../../bench/calls.ts');
-          emit(
-            '## In-process tool calls',
-            formatCalls(runCallsBench(opts.quick ? { n: 5000, rounds: 2 } : {})),
-          );
-        } else if (s === 'reset') {
-          const { runResetBench, formatReset } = await import('../../../../../bench/reset.ts');
-          emit('## Reset latency', formatReset(runResetBench({ quick: opts.quick })));
-        } else if (s === 'ws') {
-          const { runWsBench, formatWs } = await import('../../../../../bench/ws.ts');
-          emit(
-            '## WebSocket serving',
-            formatWs(
-              await runWsBench({ quick: opts.quick, log: (l) => process.stderr.write(`  ${l}\n`) }),
-            ),
-          );
-        } else if (s === 'billing') {
-          const { runBillingBench, formatBilling } = await import('../../../../../bench/billing.ts');
-          emit(
-            '## Subscription billing (Stripe World)',
-            formatBilling(runBillingBench({ quick: opts.quick })),
-          );
-        } else if (s === 'stripe-episode') {
-          const { runStripeEpisodeBench, formatStripeEpisodes, HEADING } =
-            await import('../../../../../bench/stripe-episode.ts');
-          emit(
-            HEADING,
-            formatStripeEpisodes(
-              await runStripeEpisodeBench({
-                quick: opts.quick,
-                log: (l) => process.stderr.write(`  ${l}\n`),
-              }),
-            ),
-          );
-        } else if (s === 'workers') {
-          const { runWorkersBench, formatWorkers, HEADING } =
-            await import('../../../../../bench/workers.ts');
-          emit(
-            HEADING,
-            formatWorkers(
-              await runWorkersBench({
-                quick: opts.quick,
-                log: (l) => process.stderr.write(`  ${l}\n`),
-              }),
-            ),
-          );
-        } else if (s === 'trl-rollouts') {
-          const { runTrlRolloutsBench, formatTrlRollouts, HEADING } =
-            await import('../../../../../bench/trl-rollouts.ts');
-          emit(
-            HEADING,
-            formatTrlRollouts(
-              await runTrlRolloutsBench({
-                quick: opts.quick,
-                log: (l) => process.stderr.write(`  ${l}\n`),
-              }),
-            ),
-          );
-        } else if (s === 'heavy') {
-          const { runHeavyBench, formatHeavy, HEADING } = await import('../../../../../bench/heavy.ts');
-          emit(
-            HEADING,
-            formatHeavy(
-              await runHeavyBench({
-                quick: opts.quick,
-                log: (l) => process.stderr.write(`  ${l}\n`),
-              }),
-            ),
-          );
-        } else if (s === 'eval') {
-          const { runEvalBench, formatEval, HEADING } = await import('../../../../../bench/eval.ts');
-          emit(
-            HEADING,
-            formatEval(
-              await runEvalBench({
-                quick: opts.quick,
-                log: (l) => process.stderr.write(`  ${l}\n`),
-              }),
-            ),
-          );
-        } else if (s === 'python-client') {
-          const { runPythonClientBench, formatPythonClient, HEADING } =
-            await import('../../../../../bench/python-client.ts');
-          emit(
-            HEADING,
-            formatPythonClient(
-              await runPythonClientBench({
-                quick: opts.quick,
-                log: (l) => process.stderr.write(`  ${l}\n`),
-              }),
-            ),
-          );
-        } else {
-          const { runHttpFaceBench, formatHttpFace } = await import('../../../../../bench/http-face.ts');
-          emit(
-            '## HTTP face (Stripe World)',
-            formatHttpFace(
-              await runHttpFaceBench({
-                quick: opts.quick,
-                log: (l) => process.stderr.write(`  ${l}\n`),
-              }),
-            ),
-          );
-        }
-      }
+      const bench = await loadBench();
+      await bench.runBenchmarks(chosen, opts);
     });
 }

@@ -4,7 +4,7 @@ import { defaultChecks } from '../../check/index.ts';
 import { seahaven as run } from '../../../core/test/cli-in-process.ts';
 import { CHECK_NAMES } from './check.ts';
 
-const root = fileURLToPath(new URL('../../../', import.meta.url));
+const root = fileURLToPath(new URL('../../../../../', import.meta.url));
 const seahaven = (...args: string[]) => run(args, { cwd: root });
 
 describe('seahaven check', () => {

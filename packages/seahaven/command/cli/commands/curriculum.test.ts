@@ -6,8 +6,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seahaven as run } from '../../../core/test/cli-in-process.ts';
 import { defineCurriculum } from '../../../libraries/curricula/define.ts';
 import { openCurriculumRuns } from '../../../libraries/curricula/runs.ts';
-import notes, { NOTES_STAGES, notesWorld } from '../../../libraries/curricula/test-fixtures/notes-world.ts';
-import { practisingLearner, trainStep } from '../../../libraries/curricula/test-fixtures/learner.ts';
+import notes, {
+  NOTES_STAGES,
+  notesWorld,
+} from '../../../libraries/curricula/test-fixtures/notes-world.ts';
+import {
+  practisingLearner,
+  trainStep,
+} from '../../../libraries/curricula/test-fixtures/learner.ts';
 
 const notesModule = fileURLToPath(
   new URL('../../../libraries/curricula/test-fixtures/notes-world.ts', import.meta.url),

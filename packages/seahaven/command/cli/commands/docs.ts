@@ -1,11 +1,11 @@
 /** `seahaven docs [topic]`: print the bundled docs (the index, or one page). */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
+import { bundledPath } from '../../bundled.ts';
 import { CliError } from '../errors.ts';
 
-const DOCS = fileURLToPath(new URL('../../../../../docs/', import.meta.url));
+const DOCS = bundledPath('docs/');
 
 /** Topics: every page in docs/ (without `.md`), and folders such as `lint-rules` (their pages concatenated). */
 export function docTopics(): string[] {

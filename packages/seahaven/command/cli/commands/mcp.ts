@@ -3,10 +3,9 @@ import { randomInt } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { Option, type Command } from 'commander';
 import { CliError } from '../errors.ts';
-import { loadWorld, resolveWorldModule } from '../load-world.ts';
+import { loadWorld, namedWorld, resolveWorldModule } from '../load-world.ts';
 
 const BIN = fileURLToPath(new URL('../../../bin/seahaven.mjs', import.meta.url));
-const EXAMPLES = fileURLToPath(new URL('../../../../../worlds/', import.meta.url));
 
 interface McpOptions {
   fixture?: string;
@@ -26,8 +25,8 @@ export function mcpServerEntry(
   opts: McpOptions,
 ): { command: string; args: string[] } {
   const module = resolveWorldModule(ref);
-  const example =
-    ref !== undefined && /^[a-z][a-z0-9_-]*$/.test(ref) && module.startsWith(EXAMPLES);
+  // A world package found by name is found from anywhere; a worlds/<name>/ folder only from the current folder.
+  const example = ref !== undefined && namedWorld(ref)?.via === 'package';
   const args = [BIN, 'mcp', example ? ref : module];
   if (opts.fixture) args.push('--fixture', opts.fixture);
   if (opts.task) args.push('--task', opts.task);

@@ -26,7 +26,8 @@ export async function openCurricula(
     );
   }
   const target = flags.runsDb ?? flags.curriculaDb ?? '.data/curricula.sqlite';
-  const { serveCurricula, maskUrl, parseRunsTarget } = await import('../../../transports/serve/curricula.ts');
+  const { serveCurricula, maskUrl, parseRunsTarget } =
+    await import('../../../transports/serve/curricula.ts');
   try {
     parseRunsTarget(target);
   } catch (e) {

@@ -117,7 +117,8 @@ export function registerServe(program: Command): void {
       const port = wholeNumber('--port', flags.port, 0)!;
       if (port > 65535) throw new CliError(`--port must be at most 65535; got ${port}`, 2);
       const { parseWorkers } = await import('../../../transports/serve/cluster-protocol.ts');
-      const { workerRouter, joinCluster } = await import('../../../transports/serve/cluster-worker.ts');
+      const { workerRouter, joinCluster } =
+        await import('../../../transports/serve/cluster-worker.ts');
       const { runPrimary } = await import('../../../transports/serve/cluster-primary.ts');
       let workers: number;
       try {
