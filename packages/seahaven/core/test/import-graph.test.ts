@@ -24,31 +24,16 @@ function graphOf(edges: Record<string, string[]>): ImportGraph {
 
 /**
  * The layers of docs/architecture.md, bottom first, by path prefix (the longest match wins). A file imports from its
- * own layer or those below. Tests, worlds, benchmarks and doc examples use the package and are imported by none of it.
+ * own layer or those below. Tests, worlds, benchmarks, the end-to-end suite and doc examples use the package and are
+ * imported by none of it.
  */
+const PKG = 'packages/seahaven/';
 const LAYERS: readonly (readonly string[])[] = [
-  ['packages/seahaven/core/'],
-  [
-    'packages/seahaven/libraries/rewards/',
-    'packages/seahaven/libraries/curricula/',
-    'packages/seahaven/libraries/lint-rules/',
-    'packages/seahaven/libraries/client/',
-    'packages/seahaven/libraries/testing/',
-  ],
-  [
-    'packages/seahaven/transports/serve/',
-    'packages/seahaven/transports/mcp/',
-    'packages/seahaven/transports/console/',
-  ],
-  [
-    'packages/seahaven/command/cli/',
-    'packages/seahaven/command/check/',
-    'packages/seahaven/command/scaffold/',
-    'packages/seahaven/command/publish/',
-    'packages/seahaven/command/eval/',
-    'packages/seahaven/bin/',
-  ],
-  ['worlds/', 'bench/', 'docs/', 'packages/seahaven/core/test/', ''],
+  [`${PKG}core/`],
+  [`${PKG}libraries/`],
+  [`${PKG}transports/`],
+  [`${PKG}command/`, `${PKG}bin/`],
+  ['worlds/', 'bench/', 'e2e/', 'docs/', `${PKG}core/test/`, ''],
 ];
 
 function layerOf(file: string): number {
@@ -56,10 +41,9 @@ function layerOf(file: string): number {
   let best = { layer: -1, length: -1 };
   LAYERS.forEach((prefixes, layer) => {
     for (const p of prefixes) {
-      // `packages/seahaven/core/` is kit core: the files directly in it, not its folders.
+      // `core/` is kit core: the files directly in it, not its folders.
       const holds =
-        file.startsWith(p) &&
-        (p !== 'packages/seahaven/core/' || !file.slice(p.length).includes('/'));
+        file.startsWith(p) && (p !== `${PKG}core/` || !file.slice(p.length).includes('/'));
       if (holds && p.length > best.length) best = { layer, length: p.length };
     }
   });
@@ -147,7 +131,7 @@ describe('the layer table', () => {
         'packages/seahaven/transports/serve/app.ts',
         'packages/seahaven/command/cli/main.ts',
         'worlds/crm/index.ts',
-        'kit/world.test.ts',
+        'packages/seahaven/core/test/world.test.ts',
       ].map(layerOf),
     ).toEqual([0, 1, 2, 3, 4, 4]);
     const graph = graphOf({
@@ -160,7 +144,7 @@ describe('the layer table', () => {
         'packages/seahaven/command/cli/load-world.ts',
         'packages/seahaven/libraries/rewards/check.ts',
       ],
-      'kit/world.test.ts': ['packages/seahaven/command/cli/main.ts'],
+      'packages/seahaven/core/test/world.test.ts': ['packages/seahaven/command/cli/main.ts'],
     });
     expect(upwardImports(graph)).toEqual([
       'packages/seahaven/core/world.ts (layer 0) → packages/seahaven/libraries/curricula/define.ts (layer 1)',
@@ -289,44 +273,69 @@ describe('a cycle on disk', () => {
   });
 });
 
-describe('the kit core layer rule (eslint.config.ts)', () => {
+describe('the layer rule (eslint.config.ts, repo/layers)', () => {
   const eslint = new ESLint({ cwd: root });
   const lint = async (file: string, text: string) => {
-    const [result] = await eslint.lintText(text, { filePath: join(root, file) });
-    return result.messages.map((m) => ({ rule: m.ruleId, line: m.line }));
+    const [result] = await eslint.lintText(text, { filePath: join(root, PKG, file) });
+    return result.messages.filter((m) => m.ruleId === 'repo/layers').map((m) => m.line);
   };
   const offending = [
-    "import { expectChanges } from '../rewards/index.ts';",
-    "import type { Curriculum } from '../curricula/define.ts';",
-    "export { createServer } from './serve/index.ts';",
-    "import { runChecks } from './check/index.ts';",
+    "import { expectChanges } from '../libraries/rewards/index.ts';",
+    "import type { Curriculum } from '../libraries/curricula/define.ts';",
+    "export { createServer } from '../transports/serve/index.ts';",
+    "export * from '../command/check/index.ts';",
     "import { defineWorld } from 'seahaven';",
-    "export type T = import('./mcp/index.ts').McpHttpOptions;",
-    "export const load = () => import('./cli/main.ts');",
-    'export { expectChanges, runChecks, defineWorld };',
-    'export type { Curriculum };',
+    "export type T = import('../transports/mcp/index.ts').McpHttpOptions;",
+    "export const load = () => import('../command/cli/main.ts');",
+    "import { crm } from '../../../worlds/crm/index.ts';",
+    "import { helper } from './test/test-world.ts';",
+    "import { z } from 'zod';",
+    "import type { Row } from './values.ts';",
+    'export { expectChanges, defineWorld, crm, helper, z };',
+    'export type { Curriculum, Row };',
   ].join('\n');
 
-  it('refuses imports from a folder of packages/seahaven/core/ or above it in a packages/seahaven/core/*.ts file', async () => {
-    expect(await lint('kit/layer-probe.ts', offending)).toEqual([
-      { rule: '@typescript-eslint/no-restricted-imports', line: 1 },
-      { rule: '@typescript-eslint/no-restricted-imports', line: 2 },
-      { rule: '@typescript-eslint/no-restricted-imports', line: 3 },
-      { rule: '@typescript-eslint/no-restricted-imports', line: 4 },
-      { rule: '@typescript-eslint/no-restricted-imports', line: 5 },
-      { rule: 'no-restricted-syntax', line: 6 },
-      { rule: 'no-restricted-syntax', line: 7 },
-    ]);
+  it('refuses, in kit core, imports from above it, from outside the package and of the package by name', async () => {
+    expect(await lint('core/layer-probe.ts', offending)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
   });
 
-  it('allows sibling files and packages in kit core, and leaves other folders and tests alone', async () => {
+  it('lets each folder import down the table and the folders LAYERS lists beside it, and nothing else', async () => {
+    const probe = (specifiers: string[]) => specifiers.map((s) => `import '${s}';`).join('\n');
+    // transports/serve: core and libraries below it, MCP beside it; not the command above it.
     expect(
       await lint(
-        'kit/layer-probe.ts',
-        "import { z } from 'zod';\nimport type { Row } from './values.ts';\nexport { z };\nexport type { Row };\n",
+        'transports/serve/layer-probe.ts',
+        probe([
+          '../../core/world.ts',
+          '../../libraries/curricula/errors.ts',
+          '../mcp/index.ts',
+          './app.ts',
+          '../../command/cli/main.ts',
+        ]),
+      ),
+    ).toEqual([5]);
+    // libraries/testing may use the graders beside it, not the client.
+    expect(
+      await lint(
+        'libraries/testing/layer-probe.ts',
+        probe(['../rewards/check.ts', '../client/index.ts']),
+      ),
+    ).toEqual([2]);
+    // The command's folders use each other and everything below.
+    expect(
+      await lint(
+        'command/cli/layer-probe.ts',
+        probe(['../check/index.ts', '../../transports/serve/server.ts', '../../core/index.ts']),
       ),
     ).toEqual([]);
-    expect(await lint('kit/serve/layer-probe.ts', offending)).toEqual([]);
-    expect(await lint('kit/layer-probe.test.ts', offending)).toEqual([]);
+  });
+
+  it('leaves tests and the code outside the package alone', async () => {
+    expect(await lint('core/layer-probe.test.ts', offending)).toEqual([]);
+    expect(await lint('core/test/layer-probe.ts', offending)).toEqual([]);
+    const [outside] = await eslint.lintText(offending, {
+      filePath: join(root, 'bench', 'probe.ts'),
+    });
+    expect(outside.messages.filter((m) => m.ruleId === 'repo/layers')).toEqual([]);
   });
 });

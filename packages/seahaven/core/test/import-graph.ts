@@ -72,21 +72,70 @@ export function importsOf(text: string, fileName = 'module.ts'): ImportRef[] {
   return refs;
 }
 
-/** The package's own subpaths (`seahaven`, `seahaven/rewards`, …) mapped to their source entry files. */
-export function selfReferences(root: string): Map<string, string> {
-  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
-    name: string;
-    exports?: Record<string, unknown>;
+type ExportTarget = string | null | { [condition: string]: ExportTarget };
+
+/** The source file an export leads to: its `@seahaven/source` target, else the `.ts` beside its built `dist/` file. */
+function sourceOf(target: ExportTarget): string | undefined {
+  if (target === null) return undefined;
+  if (typeof target === 'string') {
+    if (target.endsWith('.ts') || target.endsWith('.mjs')) return target;
+    if (target.startsWith('./dist/') && target.endsWith('.js'))
+      return './' + target.slice('./dist/'.length).replace(/\.js$/, '.ts');
+    return undefined;
+  }
+  return sourceOf(target['@seahaven/source'] ?? null) ?? sourceOf(target.default ?? null);
+}
+
+/** The folders of the workspace's packages (`workspaces` in the root package.json: `dir` or `dir/*`), else the root. */
+function packageDirs(root: string): string[] {
+  const { workspaces } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+    workspaces?: string[];
   };
+  if (workspaces === undefined) return [''];
+  return workspaces.flatMap((w) =>
+    w.endsWith('/*')
+      ? readdirSync(join(root, w.slice(0, -2)), { withFileTypes: true })
+          .filter(
+            (e) =>
+              e.isDirectory() && existsSync(join(root, w.slice(0, -2), e.name, 'package.json')),
+          )
+          .map((e) => `${w.slice(0, -2)}/${e.name}`)
+      : [w],
+  );
+}
+
+/**
+ * The names the workspace's packages export (`seahaven`, `seahaven/rewards`, `@seahaven/crm`, …) mapped to their
+ * source files, as the `@seahaven/source` condition resolves them; a pattern (`@seahaven/bench/*`) maps to a path with
+ * a `*`.
+ */
+export function selfReferences(root: string): Map<string, string> {
   const map = new Map<string, string>();
-  for (const [subpath, target] of Object.entries(pkg.exports ?? {})) {
-    const built = typeof target === 'string' ? target : (target as { default?: string }).default;
-    if (!built || !built.startsWith('./dist/') || !built.endsWith('.js')) continue;
-    const source = built.slice('./dist/'.length).replace(/\.js$/, '.ts');
-    if (existsSync(join(root, source)))
-      map.set(subpath === '.' ? pkg.name : `${pkg.name}/${subpath.slice(2)}`, source);
+  for (const dir of packageDirs(root)) {
+    const pkg = JSON.parse(readFileSync(join(root, dir, 'package.json'), 'utf8')) as {
+      name: string;
+      exports?: Record<string, ExportTarget>;
+    };
+    for (const [subpath, target] of Object.entries(pkg.exports ?? {})) {
+      const source = sourceOf(target);
+      if (source === undefined) continue;
+      const path = join(dir, source).split(sep).join('/');
+      const name = subpath === '.' ? pkg.name : `${pkg.name}/${subpath.slice(2)}`;
+      if (path.includes('*') || existsSync(join(root, path))) map.set(name, path);
+    }
   }
   return map;
+}
+
+/** The file `specifier` names through `self` (a name, or a `*` pattern of one), if any. */
+function ownTarget(specifier: string, self: Map<string, string>): string | undefined {
+  const exact = self.get(specifier);
+  if (exact !== undefined) return exact;
+  for (const [name, path] of self) {
+    if (!name.endsWith('/*') || !specifier.startsWith(name.slice(0, -1))) continue;
+    return path.replace('*', specifier.slice(name.length - 1));
+  }
+  return undefined;
 }
 
 function isFile(path: string): boolean {
@@ -104,8 +153,8 @@ export function resolveSpecifier(
   specifier: string,
   self: Map<string, string>,
 ): string | undefined {
-  const own = self.get(specifier);
-  if (own !== undefined) return own;
+  const own = ownTarget(specifier, self);
+  if (own !== undefined) return isFile(join(root, own)) ? own : undefined;
   if (!specifier.startsWith('.') && !specifier.startsWith('/')) return undefined;
   const base = resolve(root, dirname(from), specifier.split('?')[0]!);
   const candidates = [base];
