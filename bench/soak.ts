@@ -17,7 +17,10 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import WebSocket from 'ws';
-import { spawnServe, type ServeProcess } from 'seahaven/internal/transports/serve/test-fixtures/spawn-serve';
+import {
+  spawnServe,
+  type ServeProcess,
+} from 'seahaven/internal/transports/serve/test-fixtures/spawn-serve';
 import { mcpClient, stripeRestClient, type HttpTally } from './soak-http.ts';
 import {
   formatSample,

@@ -9,7 +9,10 @@
  */
 import { fileURLToPath } from 'node:url';
 import { SeahavenClient } from 'seahaven/client';
-import { recordGold, type RecordedCall } from 'seahaven/internal/transports/serve/test-fixtures/wire-gold';
+import {
+  recordGold,
+  type RecordedCall,
+} from 'seahaven/internal/transports/serve/test-fixtures/wire-gold';
 import { stripe } from '@seahaven/stripe';
 import { machine, spawnChild } from './harness.ts';
 

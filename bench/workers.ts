@@ -18,7 +18,10 @@ import { Agent, request } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { spawnServe, type ServeProcess } from 'seahaven/internal/transports/serve/test-fixtures/spawn-serve';
+import {
+  spawnServe,
+  type ServeProcess,
+} from 'seahaven/internal/transports/serve/test-fixtures/spawn-serve';
 import { machine, spawnChild, writeSection, type Child } from './harness.ts';
 import { call, crmEpisodeOpening, crmRows, crmScripts } from './ws.ts';
 import type { GroupResult, LoadGroup } from './ws-load.ts';

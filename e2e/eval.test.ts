@@ -16,7 +16,10 @@ import crm from '@seahaven/crm';
 import { browserTests, launchChromium, type Chromium } from './console-screenshot.ts';
 import { play } from 'seahaven/internal/command/eval/command';
 import { writeCollection } from 'seahaven/internal/command/eval/collect';
-import { startScriptedModel, type ScriptedModel } from 'seahaven/internal/command/eval/scripted-model';
+import {
+  startScriptedModel,
+  type ScriptedModel,
+} from 'seahaven/internal/command/eval/scripted-model';
 import { serveRun } from 'seahaven/internal/command/eval/serve-run';
 import { readEpisodes, readSettings } from 'seahaven/internal/command/eval/store';
 

@@ -10,7 +10,11 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { installPacked, packedTarball, runtimeDependencies } from 'seahaven/internal/core/test/packed-install';
+import {
+  installPacked,
+  packedTarball,
+  runtimeDependencies,
+} from 'seahaven/internal/core/test/packed-install';
 
 const tmp = mkdtempSync(join(tmpdir(), 'seahaven-mount-stripe-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));

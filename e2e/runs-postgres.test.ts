@@ -3,10 +3,24 @@
 // and never in CI. packages/seahaven/transports/serve/runs-shared.test.ts runs the same scenarios on a SQLite runs file.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
-import type { EpisodeRow, RunRow, TransitionRow } from 'seahaven/internal/libraries/curricula/store';
-import { startPostgres, INSTALL, type TestPostgres } from 'seahaven/internal/transports/serve/test-fixtures/postgres';
-import { spawnServe, type ServeProcess } from 'seahaven/internal/transports/serve/test-fixtures/spawn-serve';
-import { sharedRunScenarios, WORLD } from 'seahaven/internal/transports/serve/test-fixtures/shared-run';
+import type {
+  EpisodeRow,
+  RunRow,
+  TransitionRow,
+} from 'seahaven/internal/libraries/curricula/store';
+import {
+  startPostgres,
+  INSTALL,
+  type TestPostgres,
+} from 'seahaven/internal/transports/serve/test-fixtures/postgres';
+import {
+  spawnServe,
+  type ServeProcess,
+} from 'seahaven/internal/transports/serve/test-fixtures/spawn-serve';
+import {
+  sharedRunScenarios,
+  WORLD,
+} from 'seahaven/internal/transports/serve/test-fixtures/shared-run';
 
 describe('a PostgreSQL runs database shared by two seahaven serve processes', () => {
   let postgres: TestPostgres | undefined;

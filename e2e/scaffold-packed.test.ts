@@ -8,7 +8,11 @@ import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { installPacked, packedTarball, runtimeDependencies } from 'seahaven/internal/core/test/packed-install';
+import {
+  installPacked,
+  packedTarball,
+  runtimeDependencies,
+} from 'seahaven/internal/core/test/packed-install';
 
 let tmp: string;
 beforeAll(() => {

@@ -3,12 +3,7 @@
  * or HTTP Basic with the key as user name) picks the instance; form bodies with bracket keys are decoded in one pass
  * (lib/form.ts); replies carry `Request-Id`, `Stripe-Version` and the idempotency headers; errors use Stripe's envelope and codes.
  */
-import {
-  defineHttpFace,
-  type FaceReply,
-  type FaceRequest,
-  type HttpFace,
-} from 'seahaven';
+import { defineHttpFace, type FaceReply, type FaceRequest, type HttpFace } from 'seahaven';
 import type { StripeFailureDetails } from './lib/errors.ts';
 import { decodeForm, FormError } from './lib/form.ts';
 import {

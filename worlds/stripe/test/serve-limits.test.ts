@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Stripe from 'stripe';
-import { spawnServe, type ServeProcess } from 'seahaven/internal/transports/serve/test-fixtures/spawn-serve';
+import {
+  spawnServe,
+  type ServeProcess,
+} from 'seahaven/internal/transports/serve/test-fixtures/spawn-serve';
 import { stripe } from '../index.ts';
 
 // The official SDK against a real `seahaven serve stripe` whose episodes may grow 1 MiB: the request that would pass

@@ -8,7 +8,10 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Stripe from 'stripe';
 import { forwardWebhooks } from '../index.ts';
-import { spawnServe, type ServeProcess } from 'seahaven/internal/transports/serve/test-fixtures/spawn-serve';
+import {
+  spawnServe,
+  type ServeProcess,
+} from 'seahaven/internal/transports/serve/test-fixtures/spawn-serve';
 import { WireProbe } from 'seahaven/internal/transports/serve/wire-probe';
 
 // The real `seahaven serve stripe` over its socket, driven by the official SDK configured the way docs/stripe.md

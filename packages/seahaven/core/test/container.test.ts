@@ -209,9 +209,10 @@ describe('Dockerfile', () => {
       mkdirSync(join(app, '.data'));
       const port = await freePort();
       // `--workers` is the serve command's; where it is not there yet, the image's default cannot be run.
-      const workers = readFileSync(join(root, 'packages/seahaven/command/cli/commands/serve.ts'), 'utf8').includes(
-        "'--workers",
-      );
+      const workers = readFileSync(
+        join(root, 'packages/seahaven/command/cli/commands/serve.ts'),
+        'utf8',
+      ).includes("'--workers");
       if (!workers)
         console.log(
           '[image] seahaven serve has no --workers yet: running the image command with SEAHAVEN_WORKERS empty',

@@ -10,7 +10,12 @@
  */
 import { IncomingMessage } from 'node:http';
 import type { Context, Hono } from 'hono';
-import { faceError, type FaceReply, type FaceRequest, type HttpFace } from '../../core/http-face.ts';
+import {
+  faceError,
+  type FaceReply,
+  type FaceRequest,
+  type HttpFace,
+} from '../../core/http-face.ts';
 import {
   BodyAborted,
   BodyTimeout,

@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defineTask, defineTool, defineWorld, z, type Grade, type GradeTarget } from '../../core/index.ts';
+import {
+  defineTask,
+  defineTool,
+  defineWorld,
+  z,
+  type Grade,
+  type GradeTarget,
+} from '../../core/index.ts';
 import { ResetError, startServer, type RunningServer, type Session } from './index.ts';
 import { WireProbe } from './wire-probe.ts';
 
