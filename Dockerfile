@@ -7,22 +7,31 @@
 FROM node:20-bookworm-slim AS build
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
+# The workspace's manifests: npm ci needs every package the lock names, and installs those the image runs.
 COPY package.json package-lock.json ./
-# --ignore-scripts skips the kit's own `prepare` build (the command runs the TypeScript sources through tsx);
+COPY packages/seahaven/package.json ./packages/seahaven/
+COPY worlds/crm/package.json ./worlds/crm/
+COPY worlds/stripe/package.json ./worlds/stripe/
+COPY worlds/saas/package.json ./worlds/saas/
+COPY bench/package.json ./bench/
+COPY e2e/package.json ./e2e/
+# --ignore-scripts skips the packages' own `prepare` builds (the command runs the TypeScript sources through tsx);
 # the rebuild then runs the install scripts of the two packages that have native parts.
-RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm rebuild better-sqlite3 esbuild && npm cache clean --force
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund --workspace seahaven --workspace @seahaven/crm --workspace @seahaven/stripe --workspace @seahaven/saas && npm rebuild better-sqlite3 esbuild && npm cache clean --force
 
-# Runtime: Node, the dependencies and the kit's sources; no compilers.
+# Runtime: Node, the dependencies, the kit's sources and the worlds (workspace packages, linked from node_modules/@seahaven);
+# no compilers.
 FROM node:20-bookworm-slim AS runtime
 ENV NODE_ENV=production TZ=UTC PORT=8000 SEAHAVEN_WORLD=crm SEAHAVEN_WORKERS=auto
 WORKDIR /app
 COPY --from=build /app/node_modules ./node_modules
 COPY package.json ./
-COPY bin ./bin
-COPY kit ./kit
-COPY rewards ./rewards
-COPY curricula ./curricula
-COPY lint-rules ./lint-rules
+COPY packages/seahaven/package.json ./packages/seahaven/
+COPY packages/seahaven/bin ./packages/seahaven/bin
+COPY packages/seahaven/core ./packages/seahaven/core
+COPY packages/seahaven/libraries ./packages/seahaven/libraries
+COPY packages/seahaven/transports ./packages/seahaven/transports
+COPY packages/seahaven/command ./packages/seahaven/command
 COPY docs ./docs
 COPY AGENTS.md README.md ./
 COPY deploy/entrypoint.sh deploy/healthcheck.mjs ./deploy/

@@ -23,4 +23,4 @@ if [ -n "${SEAHAVEN_ALLOW_HOST:-}" ]; then
 fi
 if [ -n "${SEAHAVEN_RUNS_DB:-}" ]; then set -- --runs-db "$SEAHAVEN_RUNS_DB" "$@"; fi
 if [ -n "${SEAHAVEN_WORKERS:-}" ]; then set -- --workers "$SEAHAVEN_WORKERS" "$@"; fi
-exec node "$(dirname "$0")/../bin/seahaven.mjs" serve --host 0.0.0.0 --port "${PORT:-8000}" "$@"
+exec node "$(dirname "$0")/../packages/seahaven/bin/seahaven.mjs" serve --host 0.0.0.0 --port "${PORT:-8000}" "$@"

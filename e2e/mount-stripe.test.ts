@@ -2,7 +2,7 @@
  * A world of your own that mounts Stripe World, outside this repository: `seahaven new boxcraft --mount stripe` from
  * the installed package, committed to git, cloned afresh and installed from the packed kit, passes `npm test`,
  * `npm run check`, `npm run lint` and `npm run typecheck`. Its tests import Stripe World from the package by name
- * (the compiled world, which reads its schema from dist/), and one of them checks that a Stripe failure reaches the
+ * (`@seahaven/stripe`, its compiled world, which reads its schema from its dist/), and one of them checks that a Stripe failure reaches the
  * agent with Stripe's error code. Nothing is fetched from a registry (see packages/seahaven/core/test/packed-install.ts).
  */
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
@@ -14,6 +14,7 @@ import {
   installPacked,
   packedTarball,
   runtimeDependencies,
+  stripeRoot,
 } from 'seahaven/internal/core/test/packed-install';
 
 const tmp = mkdtempSync(join(tmpdir(), 'seahaven-mount-stripe-'));
@@ -47,11 +48,14 @@ const git = (cwd: string, ...args: string[]) => {
 describe('a project that mounts Stripe World', () => {
   it("passes npm test, check, lint and typecheck from a fresh clone, and its agents see Stripe's error codes", async () => {
     const tarball = await packedTarball();
+    const stripeTarball = await packedTarball(stripeRoot);
 
-    // Scaffold with the installed package's command, as `npx seahaven new` does in a project.
+    // Scaffold with the installed packages' command, as `npx seahaven new` does in a project that installed
+    // seahaven and @seahaven/stripe.
     const cli = join(tmp, 'cli');
     mkdirSync(cli);
     installPacked(tarball, cli, runtimeDependencies);
+    installPacked(stripeTarball, cli, []);
     const created = run(
       tmp,
       process.execPath,
@@ -59,7 +63,7 @@ describe('a project that mounts Stripe World', () => {
       'new',
       'boxcraft',
       '--mount',
-      'stripe',
+      `stripe=file:${stripeTarball}`,
       '--kit',
       `file:${tarball}`,
     );
@@ -90,10 +94,12 @@ describe('a project that mounts Stripe World', () => {
     const pkg = JSON.parse(readFileSync(join(clone, 'package.json'), 'utf8')) as {
       devDependencies: Record<string, string>;
     };
+    expect(pkg.devDependencies).toMatchObject({ '@seahaven/stripe': `file:${stripeTarball}` });
     installPacked(tarball, clone, [
       ...runtimeDependencies,
-      ...Object.keys(pkg.devDependencies).filter((d) => d !== 'seahaven'),
+      ...Object.keys(pkg.devDependencies).filter((d) => !/^(seahaven|@seahaven\/)/.test(d)),
     ]);
+    installPacked(stripeTarball, clone, []);
 
     const test = run(clone, 'npm', 'test');
     expect(test.status, output(test)).toBe(0);
@@ -121,8 +127,8 @@ describe('a project that mounts Stripe World', () => {
       '-e',
       [
         "import { ToolError } from 'seahaven';",
-        "import { stripe } from 'seahaven/worlds/stripe';",
-        "const world = (await import('./node_modules/seahaven/dist/kit/index.js'));",
+        "import { stripe } from '@seahaven/stripe';",
+        "const world = (await import('./node_modules/seahaven/dist/core/index.js'));",
         "const inst = stripe.instance({ fixture: 'empty' });",
         "const r = inst.call('fetch_stripe_resources', { id: 'cus_missing' });",
         'console.log(JSON.stringify({ same: world.ToolError === ToolError, code: r.ok ? null : r.error.code, stripe: r.ok ? null : r.error.details.error.code }));',

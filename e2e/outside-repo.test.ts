@@ -12,13 +12,13 @@ import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, describe, expect, it } from 'vitest';
-import { packageRoot, underPackLock } from 'seahaven/internal/core/test/packed-install';
+import { packageRoot, repoRoot, underPackLock } from 'seahaven/internal/core/test/packed-install';
 
 const exec = promisify(execFile);
 
 /** The first fenced block of `lang` after the heading `heading` in `file` (relative to the repository root). */
 function blockAfter(file: string, heading: string, lang: string): string {
-  const text = readFileSync(join(packageRoot, file), 'utf8');
+  const text = readFileSync(join(repoRoot, file), 'utf8');
   const at = text.indexOf(`\n${heading}\n`);
   if (at < 0) throw new Error(`${file} has no heading "${heading}"`);
   const m = new RegExp('^```' + lang + '\\n([\\s\\S]*?)^```', 'm').exec(text.slice(at));
@@ -57,7 +57,7 @@ async function runBlock(block: string, env: NodeJS.ProcessEnv): Promise<string> 
   const [first, ...rest] = block.trimEnd().split('\n');
   const shell = (script: string) =>
     exec('bash', ['-euo', 'pipefail', '-c', script], {
-      cwd: packageRoot,
+      cwd: repoRoot,
       env,
       maxBuffer: 64 * 1024 * 1024,
       timeout: 540_000,
@@ -149,7 +149,7 @@ describe('the kit outside this repository', () => {
       expect(out).toContain('0.1.0');
       expect(
         existsSync(
-          join(env.HOME!, 'my-app', 'node_modules', 'seahaven', 'dist', 'kit', 'index.js'),
+          join(env.HOME!, 'my-app', 'node_modules', 'seahaven', 'dist', 'core', 'index.js'),
         ),
       ).toBe(true);
     },
@@ -172,7 +172,7 @@ describe('the kit outside this repository', () => {
       ) as { mcpServers: Record<string, ServerEntry> };
       const [npx, ...args] = command.split(/\s+/);
       const env = userEnv();
-      const { stdout } = await exec(npx, args, { cwd: packageRoot, env });
+      const { stdout } = await exec(npx, args, { cwd: repoRoot, env });
       const printed = JSON.parse(stdout) as { mcpServers: Record<string, ServerEntry> };
       expect(Object.keys(printed.mcpServers)).toEqual(Object.keys(documented.mcpServers));
       const entry = printed.mcpServers.crm;

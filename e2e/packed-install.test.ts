@@ -1,7 +1,8 @@
 /**
- * The kit as a registry release gives it: `npm pack` of this checkout, installed into an empty project, serves a world
- * from there and answers a client that imports the published `seahaven/client`; package.json carries what a release
- * needs, and every entry point it names is in the tarball.
+ * The kit as a registry release gives it: `npm pack` of packages/seahaven, installed into an empty project beside a
+ * world package (the crm world, packed too), serves that world from there and answers a client that imports the
+ * published `seahaven/client`; package.json carries what a release needs, every entry point it names is in the
+ * tarball, and the tarball carries the repository's guides but no world and no test.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -9,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  crmRoot,
   installPacked,
   packageRoot,
   packedTarball,
@@ -34,10 +36,10 @@ const manifest = JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf
 
 /** Modules only the tests import; nothing the package runs loads them. */
 const TEST_HELPERS = [
-  'packages/seahaven/libraries/client/test-rejection.ts',
-  'packages/seahaven/command/publish/hub-recorder.ts',
-  'packages/seahaven/libraries/rewards/test-world.ts',
-  'packages/seahaven/libraries/lint-rules/test-helpers.ts',
+  'libraries/client/test-rejection.ts',
+  'command/publish/hub-recorder.ts',
+  'libraries/rewards/test-world.ts',
+  'libraries/lint-rules/test-helpers.ts',
 ];
 
 let tmp: string;
@@ -53,8 +55,8 @@ describe('the packed kit', () => {
     expect(manifest).toMatchObject({
       name: 'seahaven',
       license: 'MIT',
-      main: './dist/kit/index.js',
-      types: './dist/kit/index.d.ts',
+      main: './dist/core/index.js',
+      types: './dist/core/index.d.ts',
       engines: { node: '>=20.19' },
     });
     expect(manifest.repository).toEqual({
@@ -62,7 +64,17 @@ describe('the packed kit', () => {
       url: expect.stringMatching(/^git\+https:\/\/.+\.git$/),
     });
     expect(manifest.files).toEqual(
-      expect.arrayContaining(['bin', 'dist', 'kit', 'worlds', 'docs', 'README.md', 'AGENTS.md']),
+      expect.arrayContaining([
+        'bin',
+        'dist',
+        'core',
+        'libraries',
+        'transports',
+        'command',
+        'docs',
+        'README.md',
+        'AGENTS.md',
+      ]),
     );
     // A publish builds and runs the tests first.
     expect(manifest.scripts.prepublishOnly).toMatch(/npm run build\b.*&& .*npm test$/);
@@ -78,7 +90,7 @@ describe('the packed kit', () => {
       manifest.types!,
       ...Object.values(manifest.bin ?? {}),
       ...Object.values(manifest.exports).flatMap((t) =>
-        typeof t === 'string' ? [t] : [t.types, t.default],
+        typeof t === 'string' ? [t] : [t.types, t.default].filter((f) => f !== undefined),
       ),
     ];
     for (const file of pointedAt) expect(packed.has(file.replace(/^\.\//, '')), file).toBe(true);
@@ -92,7 +104,16 @@ describe('the packed kit', () => {
       './serve',
     ])
       expect(manifest.exports[subpath], subpath).toBeDefined();
-    expect(packed.has('worlds/crm/fixtures/small_startup.sqlite')).toBe(true);
+    // The guides come from the repository root (prepack); the worlds are packages of their own.
+    for (const file of ['docs/index.md', 'docs/lint-rules/no-io.md', 'AGENTS.md', 'README.md'])
+      expect(packed.has(file), file).toBe(true);
+    expect([...packed].filter((f) => f.startsWith('worlds/') || f.startsWith('docs/api/'))).toEqual(
+      [],
+    );
+    // `seahaven/internal/…` is for the repository's own packages, under the source condition only.
+    for (const [subpath, target] of Object.entries(manifest.exports))
+      if (subpath.startsWith('./internal/'))
+        expect(Object.keys(target as object), subpath).toEqual(['@seahaven/source']);
   });
 
   it('leaves the tests, their fixtures and their helpers out, and keeps seahaven/testing', () => {
@@ -111,10 +132,10 @@ describe('the packed kit', () => {
       'test-only files in the package; exclude them in package.json "files"',
     ).toEqual([]);
     for (const file of [
-      'packages/seahaven/libraries/testing/index.ts',
-      'dist/kit/testing/index.js',
-      'dist/kit/testing/index.d.ts',
-      'packages/seahaven/command/scaffold/template/world.test.ts.tmpl',
+      'libraries/testing/index.ts',
+      'dist/libraries/testing/index.js',
+      'dist/libraries/testing/index.d.ts',
+      'command/scaffold/template/world.test.ts.tmpl',
     ])
       expect(packed, file).toContain(file);
   });
@@ -132,6 +153,8 @@ describe('the packed kit', () => {
       ) + '\n',
     );
     installPacked(tarball, project, runtimeDependencies);
+    // The world it serves is a package of its own, installed beside the kit.
+    installPacked(await packedTarball(crmRoot), project, []);
 
     const served = await startServing(
       project,
@@ -163,7 +186,7 @@ describe('the packed kit', () => {
       const out = JSON.parse(run.stdout.trim()) as { reward: number; done: boolean; from: string };
       expect([out.reward, out.done]).toEqual([1, true]);
       expect(out.from).toBe(
-        `file://${join(project, 'node_modules', 'seahaven', 'dist', 'kit', 'client', 'index.js')}`,
+        `file://${join(project, 'node_modules', 'seahaven', 'dist', 'libraries', 'client', 'index.js')}`,
       );
     } finally {
       expect(await served.stop()).toBe(0);

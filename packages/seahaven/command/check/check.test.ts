@@ -384,7 +384,7 @@ describe('seahaven check', () => {
     expect(smoke.message).toMatch(
       /^Tool "billing_pay_invoice" of the world mounted at "billing" came back internal, with ToolError: No such invoice: /,
     );
-    expect(smoke.fix).toContain('seahaven/worlds/stripe');
+    expect(smoke.fix).toContain('@seahaven/stripe');
     expect(gold).toMatchObject({ severity: 'error', location: { object: 'task order_lamp' } });
     expect(gold.message).toMatch(
       /^order_lamp: gold call billing_pay_invoice\(\{"id":"in_1"\}\) of the world mounted at "billing" came back internal \(world bug err_[0-9a-f]{16} in shop\/billing_pay_invoice .*No such invoice: in_1\)\.$/,

@@ -28,11 +28,11 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { SeahavenClient } from '../../libraries/client/index.ts';
-import { packageRoot } from './packed-install.ts';
+import { packageRoot, repoRoot } from './packed-install.ts';
 import { freePort } from '../../transports/serve/test-fixtures/free-port.ts';
 
 const exec = promisify(execFile);
-const root = packageRoot;
+const root = repoRoot;
 
 interface Instruction {
   op: string;
@@ -150,9 +150,13 @@ describe('Dockerfile', () => {
             .slice(0, -1),
         ),
     );
+    // The package's folders, and the repository's documents it bundles when packed.
+    const bundled = ['docs', 'AGENTS.md', 'README.md'];
     const shipped = (
-      JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { files: string[] }
-    ).files.filter((f) => !f.startsWith('!') && f !== 'dist');
+      JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { files: string[] }
+    ).files
+      .filter((f) => !f.startsWith('!') && f !== 'dist')
+      .map((f) => (bundled.includes(f) ? f : `packages/seahaven/${f}`));
     for (const f of shipped) expect(copied, `COPY ${f}`).toContain(f);
     for (const f of copied) expect(existsSync(join(root, f)), f).toBe(true);
 

@@ -29,6 +29,8 @@ export const packageRoot = fileURLToPath(new URL('../../', import.meta.url));
 export const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
 /** Stripe World's package, packed for projects that mount it. */
 export const stripeRoot = join(repoRoot, 'worlds', 'stripe');
+/** The crm world's package, packed for projects that serve it. */
+export const crmRoot = join(repoRoot, 'worlds', 'crm');
 
 interface Manifest {
   name: string;
@@ -61,10 +63,11 @@ function sourcesDigest(root: string): string {
     hash.update(relative(repoRoot, path)).update('\0').update(readFileSync(path)).update('\0');
   };
   const files = manifest(root).files ?? [];
-  // A pattern in `files` (Stripe World lists `*.ts`) stands for the whole folder.
-  const entries = files.some((f) => f.includes('*') && !f.startsWith('!'))
-    ? ['.']
-    : ['package.json', 'tsconfig.build.json', ...files];
+  // A pattern in `files` (Stripe World lists `*.ts`), or no `files` at all, stands for the whole folder.
+  const entries =
+    files.length === 0 || files.some((f) => f.includes('*') && !f.startsWith('!'))
+      ? ['.']
+      : ['package.json', 'tsconfig.build.json', ...files];
   for (const entry of entries) add(join(root, entry));
   for (const entry of ['tsconfig.json', 'docs', 'AGENTS.md', 'README.md'])
     add(join(repoRoot, entry));

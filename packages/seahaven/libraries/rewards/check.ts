@@ -33,7 +33,7 @@ export type Severity = 'error' | 'warning';
 
 /** The fix for a mounted world's call that comes back internal (SH512 here, SH605 in `seahaven check`'s smoke test). */
 export const MOUNTED_INTERNAL_FIX =
-  'A mounted world threw something other than a ToolError, so the agent sees "internal error" instead of its error codes: a bug in it (the logged stack says where), or it runs on a copy of the kit that predates this one\'s; import it by its package name (`seahaven/worlds/stripe`), not from its sources, and install one version of seahaven.';
+  'A mounted world threw something other than a ToolError, so the agent sees "internal error" instead of its error codes: a bug in it (the logged stack says where), or it runs on a copy of the kit that predates this one\'s; import it by its package name (`@seahaven/stripe`), not from its sources, and install one version of seahaven.';
 
 /** Every grader check: its severity, what it means, and the one-line fix. Codes are never reused. */
 export const GRADER_CHECKS: Readonly<
