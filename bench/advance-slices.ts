@@ -6,7 +6,7 @@
  * written out (`--times <file>`, monotonic microseconds, the clock of a `--cpu-prof` profile) to find out what the long
  * ones spent their time on.
  *
- * Run: `npx tsx bench/advance-slices.ts [--fixture big_co] [--days 30] [--times slices.json]`.
+ * Run: `npx tsx --conditions=@seahaven/source bench/advance-slices.ts [--fixture big_co] [--days 30] [--times slices.json]`.
  */
 import { writeFileSync } from 'node:fs';
 import { advanceInSlices } from 'seahaven/internal/core/instance-internals';

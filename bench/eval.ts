@@ -7,7 +7,7 @@
  * submit's trace (`--grader-token`), without it by replaying the episode here. The same pair in process: the
  * runner's default, and the turns by hand on `world.instance`.
  *
- * Run: `node --import tsx bench/eval.ts [--quick] [--write]` (or `seahaven bench eval`). `--write` replaces the
+ * Run: `node --conditions=@seahaven/source --import tsx bench/eval.ts [--quick] [--write]` (or `seahaven bench eval`). `--write` replaces the
  * "Eval runner" section of bench/results.md.
  */
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -79,7 +79,13 @@ export function spawnChild(
   execArgv: string[] = [],
 ): Promise<Child> {
   const proc = fork(fileURLToPath(new URL(file, import.meta.url)), args, {
-    execArgv: [...execArgv, '--import', import.meta.resolve('tsx')],
+    // The benchmarks import `seahaven` and `@seahaven/…` by name: the condition resolves them to the sources.
+    execArgv: [
+      ...execArgv,
+      '--conditions=@seahaven/source',
+      '--import',
+      import.meta.resolve('tsx'),
+    ],
     env: { ...process.env, TZ: 'UTC' },
   });
   const queue: ((m: any) => void)[] = [];

@@ -6,7 +6,7 @@
  * their own; where `taskset` exists, the generator is pinned to the last CPU and each server's event-loop thread to
  * the first, so the client never competes with the server it measures.
  *
- * Run: `node --import tsx bench/http-face.ts [--quick] [--write]` (or `seahaven bench http-face`). `--write`
+ * Run: `node --conditions=@seahaven/source --import tsx bench/http-face.ts [--quick] [--write]` (or `seahaven bench http-face`). `--write`
  * replaces the "HTTP face (Stripe World)" section of bench/results.md.
  */
 import { execFileSync } from 'node:child_process';

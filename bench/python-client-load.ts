@@ -4,7 +4,7 @@
  * bench/python-client.py runs with the Python client. Prints one JSON line: requests answered in the measured
  * window, episodes, latency percentiles.
  *
- * Run: `node --import tsx bench/python-client-load.ts <base_url> <sessions> <warmup_ms> <duration_ms>`.
+ * Run: `node --conditions=@seahaven/source --import tsx bench/python-client-load.ts <base_url> <sessions> <warmup_ms> <duration_ms>`.
  */
 import { SeahavenClient } from 'seahaven/client';
 

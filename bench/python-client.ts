@@ -6,7 +6,7 @@
  * generator run in processes of their own; where `taskset` exists, the generators are pinned to the last CPU and the
  * server's event-loop thread to the first. Each round runs both clients back to back (alternating which goes first).
  *
- * Run: `node --import tsx bench/python-client.ts [--quick] [--write]` (or `seahaven bench python-client`). `--write`
+ * Run: `node --conditions=@seahaven/source --import tsx bench/python-client.ts [--quick] [--write]` (or `seahaven bench python-client`). `--write`
  * replaces the "Python client" section of bench/results.md. The Python interpreter is `$PYTHON`, else the first of
  * `python3` and `/usr/bin/python3` that can import `websockets`.
  */
@@ -122,6 +122,7 @@ export async function runPythonClientBench(
     const url = `http://127.0.0.1:${server.first.port}`;
     const cpu = pinned ? last : undefined;
     const tsArgs = [
+      '--conditions=@seahaven/source',
       '--import',
       import.meta.resolve('tsx'),
       fileURLToPath(new URL('./python-client-load.ts', import.meta.url)),

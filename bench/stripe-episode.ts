@@ -5,7 +5,7 @@
  * floor is the same episode in process: `world.instance({ task })`, the same calls through `inst.call`, `submit()`.
  * The gold calls are recorded once in process and sent as they are, so both sides do the same work.
  *
- * Run: `node --import tsx bench/stripe-episode.ts` or `npx seahaven bench stripe-episode [--quick] [--write]`.
+ * Run: `node --conditions=@seahaven/source --import tsx bench/stripe-episode.ts` or `npx seahaven bench stripe-episode [--quick] [--write]`.
  */
 import { fileURLToPath } from 'node:url';
 import { SeahavenClient } from 'seahaven/client';

@@ -4,7 +4,7 @@
  * model's tool call, the reward), so the figure is the environment's time per rollout with nothing else in the loop.
  * Prints one JSON line: each rollout's time in microseconds, and the rewards.
  *
- * Run: `node --import tsx bench/trl-rollouts-load.ts <base_url> <rollouts> <warmup>`.
+ * Run: `node --conditions=@seahaven/source --import tsx bench/trl-rollouts-load.ts <base_url> <rollouts> <warmup>`.
  */
 import { SeahavenClient } from 'seahaven/client';
 import { ADD_LEAD } from './python-client-load.ts';

@@ -6,7 +6,7 @@
  * runs both loops back to back, alternating which goes first; where `taskset` exists the loops are pinned to the last
  * CPU and the server's event-loop thread to the first.
  *
- * Run: `node --import tsx bench/trl-rollouts.ts [--quick] [--write]` (or `seahaven bench trl-rollouts`). `--write`
+ * Run: `node --conditions=@seahaven/source --import tsx bench/trl-rollouts.ts [--quick] [--write]` (or `seahaven bench trl-rollouts`). `--write`
  * replaces the "TRL rollouts" section of bench/results.md. The interpreter is `$PYTHON`, else the first of `python3`
  * and `/usr/bin/python3` that can import `websockets`.
  */
@@ -60,6 +60,7 @@ export async function runTrlRolloutsBench(
     const tsLoop = [
       process.execPath,
       [
+        '--conditions=@seahaven/source',
         '--import',
         import.meta.resolve('tsx'),
         fileURLToPath(new URL('./trl-rollouts-load.ts', import.meta.url)),

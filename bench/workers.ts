@@ -10,7 +10,7 @@
  * - **Sessions per GiB of RSS**: WebSocket sessions opened on crm `small_startup` and `big_co` (reset only: idle; then
  *   each plays one episode), with the server's total RSS (every process) before and after.
  *
- * Run: `node --import tsx bench/workers.ts [--quick] [--write]` (or `seahaven bench workers`). `--write` replaces the
+ * Run: `node --conditions=@seahaven/source --import tsx bench/workers.ts [--quick] [--write]` (or `seahaven bench workers`). `--write` replaces the
  * "Workers" section of bench/results.md.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';

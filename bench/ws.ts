@@ -6,7 +6,7 @@
  * to the last CPU and each server's event-loop thread to the first, so the client never competes with the server
  * it measures.
  *
- * Run: `node --import tsx bench/ws.ts [--quick] [--write]` (or `seahaven bench ws`). `--write` replaces the
+ * Run: `node --conditions=@seahaven/source --import tsx bench/ws.ts [--quick] [--write]` (or `seahaven bench ws`). `--write` replaces the
  * "WebSocket serving" section of bench/results.md.
  */
 import { execFileSync } from 'node:child_process';

@@ -2,7 +2,7 @@
  * Browser helpers for the console: launch Debian's chromium through playwright-core, play a short crm episode through
  * the console's forms, and save a screenshot. The browser tests use them, and `docs/console.png` is made with:
  *
- *   npx tsx e2e/console-screenshot.ts docs/console.png
+ *   npx tsx --conditions=@seahaven/source e2e/console-screenshot.ts docs/console.png
  */
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

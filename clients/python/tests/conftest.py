@@ -39,7 +39,7 @@ class Server:
         self.tmp = tempfile.TemporaryDirectory(prefix="seahaven-pytest-")
         args = [
             os.environ.get("SEAHAVEN_NODE", "node"),
-            str(REPO / "bin" / "seahaven.mjs"),
+            str(REPO / "packages" / "seahaven" / "bin" / "seahaven.mjs"),
             "serve",
             "crm",
             "--port",

@@ -10,10 +10,14 @@ import { sdkFor } from './sdk.ts';
 
 const script = fileURLToPath(new URL('./episode-script.ts', import.meta.url));
 const play = (seed: number) =>
-  execFileSync(process.execPath, ['--import', 'tsx', script, String(seed)], {
-    encoding: 'utf8',
-    env: { ...process.env, TZ: 'UTC' },
-  });
+  execFileSync(
+    process.execPath,
+    ['--conditions=@seahaven/source', '--import', 'tsx', script, String(seed)],
+    {
+      encoding: 'utf8',
+      env: { ...process.env, TZ: 'UTC' },
+    },
+  );
 
 describe('an SDK-driven Stripe episode', () => {
   it('replays byte for byte in a second process with the same seed, and differs with another', () => {

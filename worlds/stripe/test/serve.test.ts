@@ -135,7 +135,11 @@ describe('seahaven serve stripe', () => {
     );
     writeFileSync(file, block.replace('port: 8000', `port: ${port}`));
     try {
-      const out = execFileSync(process.execPath, ['--import', 'tsx', file], { encoding: 'utf8' });
+      const out = execFileSync(
+        process.execPath,
+        ['--conditions=@seahaven/source', '--import', 'tsx', file],
+        { encoding: 'utf8' },
+      );
       expect(out.trim()).toMatch(/^cus_[A-Za-z0-9]{24}$/);
     } finally {
       rmSync(file, { force: true });

@@ -6,10 +6,14 @@ import { kitWorld } from './test-world.ts';
 
 const script = fileURLToPath(new URL('./episode-script.ts', import.meta.url));
 const play = (seed: number) =>
-  execFileSync(process.execPath, ['--import', 'tsx', script, String(seed)], {
-    encoding: 'utf8',
-    env: { ...process.env, TZ: 'UTC' },
-  });
+  execFileSync(
+    process.execPath,
+    ['--conditions=@seahaven/source', '--import', 'tsx', script, String(seed)],
+    {
+      encoding: 'utf8',
+      env: { ...process.env, TZ: 'UTC' },
+    },
+  );
 
 describe('replay', () => {
   it('the same episode in two separate processes is byte-identical', () => {

@@ -1,4 +1,5 @@
 /** The rule factory every seahaven rule is made with: typescript-eslint's `RuleCreator`, with links to the bundled docs. */
+import { existsSync } from 'node:fs';
 import {
   ESLintUtils,
   type ParserServicesWithTypeInformation,
@@ -13,9 +14,12 @@ export interface SeahavenRuleDocs {
   typeAware?: boolean;
 }
 
-// The docs travel inside the package: from sources they sit at ../docs, from the build at ../../docs.
+// The docs travel inside a packed package, at its root: ../../docs from the sources, ../../../docs from the build
+// (dist/libraries/lint-rules/). In the repository they sit at its root, ../../../../docs from the sources.
 const docsBase = new URL(
-  import.meta.url.includes('/dist/lint-rules/') ? '../../docs/lint-rules/' : '../docs/lint-rules/',
+  ['../../docs/lint-rules/', '../../../docs/lint-rules/', '../../../../docs/lint-rules/'].find(
+    (p) => existsSync(new URL(p, import.meta.url)),
+  ) ?? '../../docs/lint-rules/',
   import.meta.url,
 );
 

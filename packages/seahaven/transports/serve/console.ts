@@ -36,7 +36,7 @@ const PAGE_POLICY =
 
 /** The console's files: beside this module in the sources, under the package root when this module runs from `dist/`. */
 function assetsDir(): string {
-  const candidates = ['../console/', '../../../kit/console/'].map((p) =>
+  const candidates = ['../console/', '../../../transports/console/'].map((p) =>
     fileURLToPath(new URL(p, import.meta.url)),
   );
   const dir = candidates.find((d) => existsSync(d + 'index.html'));

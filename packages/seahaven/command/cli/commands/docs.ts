@@ -5,22 +5,23 @@ import type { Command } from 'commander';
 import { bundledPath } from '../../bundled.ts';
 import { CliError } from '../errors.ts';
 
-const DOCS = bundledPath('docs/');
+/** The docs folder, found when a docs command runs (the other commands do without it). */
+const docsDir = (): string => bundledPath('docs/');
 
 /** Topics: every page in docs/ (without `.md`), and folders such as `lint-rules` (their pages concatenated). */
 export function docTopics(): string[] {
-  return readdirSync(DOCS)
-    .filter((n) => n.endsWith('.md') || (statSync(join(DOCS, n)).isDirectory() && n !== 'api'))
+  return readdirSync(docsDir())
+    .filter((n) => n.endsWith('.md') || (statSync(join(docsDir(), n)).isDirectory() && n !== 'api'))
     .map((n) => n.replace(/\.md$/, ''))
     .filter((n) => n !== 'index')
     .sort();
 }
 
 export function readDoc(topic?: string): string {
-  if (topic === undefined) return readFileSync(join(DOCS, 'index.md'), 'utf8');
-  const page = join(DOCS, `${topic}.md`);
+  if (topic === undefined) return readFileSync(join(docsDir(), 'index.md'), 'utf8');
+  const page = join(docsDir(), `${topic}.md`);
   if (existsSync(page)) return readFileSync(page, 'utf8');
-  const dir = join(DOCS, topic);
+  const dir = join(docsDir(), topic);
   if (/^[a-z0-9-]+$/.test(topic) && existsSync(dir) && statSync(dir).isDirectory()) {
     return readdirSync(dir)
       .filter((n) => n.endsWith('.md'))
