@@ -304,7 +304,8 @@ interface TscResult {
 }
 
 /**
- * Writes the blocks and a tsconfig that maps the published names to the sources (from package.json), then type-checks
+ * Writes the blocks and a tsconfig beside them that extends the repository's (its `@seahaven/source` condition
+ * resolves the published names to the sources), then type-checks
  * them in process with the TypeScript API: one program for every block, asking for the blocks' own diagnostics only
  * (the sources they import are checked by `npm run typecheck`). The output is tsc's `--pretty false` format.
  */
@@ -316,20 +317,10 @@ function typecheck(): TscResult {
     writeFileSync(join(scratch, name), `${asScratchModule(ex.code)}\nexport {};\n`);
     return name;
   });
-  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
-    name: string;
-    exports: Record<string, { types?: string }>;
-  };
-  const paths: Record<string, string[]> = {};
-  for (const [sub, target] of Object.entries(pkg.exports)) {
-    if (!target.types) continue;
-    paths[`${pkg.name}${sub.slice(1)}`] = [
-      `../${target.types.replace(/^\.\/dist\//, '').replace(/\.d\.ts$/, '.ts')}`,
-    ];
-  }
   const tsconfig = {
     extends: '../tsconfig.json',
-    compilerOptions: { noEmit: true, incremental: false, paths },
+    // The published names resolve to the sources through the `@seahaven/source` condition of tsconfig.json.
+    compilerOptions: { noEmit: true, incremental: false },
     files: names,
     include: [],
   };
