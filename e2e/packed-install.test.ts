@@ -25,7 +25,7 @@ interface Manifest {
   main?: string;
   types?: string;
   files?: string[];
-  repository?: { type: string; url: string };
+  repository?: { type: string; url: string; directory?: string };
   engines?: Record<string, string>;
   bin?: Record<string, string>;
   scripts: Record<string, string>;
@@ -62,6 +62,7 @@ describe('the packed kit', () => {
     expect(manifest.repository).toEqual({
       type: 'git',
       url: expect.stringMatching(/^git\+https:\/\/.+\.git$/),
+      directory: 'packages/seahaven',
     });
     expect(manifest.files).toEqual(
       expect.arrayContaining([
