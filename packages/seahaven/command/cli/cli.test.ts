@@ -7,7 +7,10 @@ const root = fileURLToPath(new URL('../../../../', import.meta.url));
 const seahaven = (...args: string[]) => run(args, { cwd: root });
 /** The real command: packages/seahaven/bin/seahaven.mjs in a child process, through tsx and packages/seahaven/command/cli/main.ts. */
 const spawnSeahaven = (...args: string[]) =>
-  spawnSync(process.execPath, ['packages/seahaven/bin/seahaven.mjs', ...args], { cwd: root, encoding: 'utf8' });
+  spawnSync(process.execPath, ['packages/seahaven/bin/seahaven.mjs', ...args], {
+    cwd: root,
+    encoding: 'utf8',
+  });
 
 describe('seahaven command', () => {
   it('--help lists the commands', async () => {

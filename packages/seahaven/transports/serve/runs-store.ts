@@ -13,7 +13,11 @@ import { randomUUID } from 'node:crypto';
 import { readlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { CurriculumError } from '../../libraries/curricula/errors.ts';
-import type { IssuedEpisode, Outcome, RecordedOutcome } from '../../libraries/curricula/run-steps.ts';
+import type {
+  IssuedEpisode,
+  Outcome,
+  RecordedOutcome,
+} from '../../libraries/curricula/run-steps.ts';
 import type {
   CurriculumHooks,
   CurriculumResetData,
