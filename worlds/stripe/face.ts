@@ -132,17 +132,49 @@ function compile(op: StripeOp): CompiledRoute {
       return seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     })
     .join('/');
-  return { op, pattern: new RegExp(`^${source}/?$`), names, literals };
+  // No trailing slash: api.stripe.com answers `/v1/subscriptions/` (an empty id, as a client with a blank variable
+  // sends it) with 404 Unrecognized request URL, rather than as the collection.
+  return { op, pattern: new RegExp(`^${source}$`), names, literals };
 }
 
-/** Build the face over the operations. */
+/**
+ * A reply as api.stripe.com writes it: JSON indented with two spaces and ended with a newline, as
+ * `application/json`. Clients that print or diff raw replies see the same text as from Stripe.
+ */
+function wire(reply: FaceReply): FaceReply {
+  return {
+    status: reply.status,
+    headers: { 'Content-Type': 'application/json', ...reply.headers },
+    body: JSON.stringify(reply.body, null, 2) + '\n',
+  };
+}
+
 /** The first segment of a path below `/v1` (`customers` for `/customers/cus_1/balance_transactions`). */
 function firstSegment(path: string): string {
   const end = path.indexOf('/', 1);
   return end === -1 ? path.slice(1) : path.slice(1, end);
 }
 
+/** Build the face over the operations. */
 export function stripeFace(ops: readonly StripeOp[]): HttpFace {
+  const face = plainFace(ops);
+  return {
+    ...face,
+    credential: (req) => {
+      const found = face.credential(req);
+      return 'reply' in found ? { reply: wire(found.reply) } : found;
+    },
+    route: (req) => {
+      const route = face.route(req);
+      return 'reply' in route ? { reply: wire(route.reply) } : route;
+    },
+    reply: (outcome, req, route) => wire(face.reply(outcome, req, route)),
+    errorReply: (status, message) => wire(face.errorReply!(status, message)),
+  };
+}
+
+/** The face with replies as objects; `stripeFace` writes them out. */
+function plainFace(ops: readonly StripeOp[]): HttpFace {
   const all = ops.map(compile).sort((a, b) => b.literals - a.literals);
   // Every route's first segment is literal, so a request is matched only against the routes that share its own
   // (in the same order), instead of against all 155.
