@@ -12,6 +12,8 @@ import { getCustomer, liveCustomer } from '../lib/customer-lookup.ts';
 export { getCustomer, liveCustomer };
 import type { OpContext } from '../lib/op.ts';
 import { redeemCoupon, redeemableCoupon } from './coupons.ts';
+import { resolvePaymentMethod } from '../lib/test-cards.ts';
+import { attachPaymentMethod } from './payment-methods.ts';
 import { redeemPromotionCode, redeemablePromotionCode } from './promotion-codes.ts';
 
 const address = p.obj({
@@ -177,11 +179,17 @@ export const customerOps = [
         tax_exempt: 'none',
         test_clock: null,
       };
+      // `payment_method` is attached once the customer exists; one that does not exist refuses the whole call.
+      const pm =
+        params.payment_method === undefined
+          ? undefined
+          : resolvePaymentMethod(c, params.payment_method, 'payment_method');
       apply(ctx, customer, params);
       const discount = applyDiscount(ctx, customer, params);
       put(ctx, 'customers', customer);
       emit(c, 'customer.created', customer);
       emitDiscount(c, discount);
+      if (pm !== undefined) attachPaymentMethod(c, pm, customer, 'payment_method');
       return customer;
     },
   }),

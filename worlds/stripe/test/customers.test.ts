@@ -127,6 +127,35 @@ describe('customers', () => {
     expect(e).toBeInstanceOf(Stripe.errors.StripeIdempotencyError);
   });
 
+  it('attaches the payment_method given on create, and refuses one that does not exist', async () => {
+    const { inst, s } = fresh();
+    const pm = await s.paymentMethods.create({ type: 'card', card: { token: 'tok_visa' } });
+    const c = await s.customers.create({ name: 'Card holder', payment_method: pm.id });
+    expect((await s.paymentMethods.retrieve(pm.id)).customer).toBe(c.id);
+    const listed = await s.customers.listPaymentMethods(c.id);
+    expect(listed.data.map((m) => m.id)).toEqual([pm.id]);
+    const types = inst
+      .query('SELECT type FROM events ORDER BY seq')
+      .map((r) => r.type as string)
+      .slice(-2);
+    expect(types).toEqual(['customer.created', 'payment_method.attached']);
+    // A test token makes a fresh card, as on attach.
+    const t = await s.customers.create({ payment_method: 'pm_card_mastercard' });
+    expect((await s.customers.listPaymentMethods(t.id)).data[0].card?.brand).toBe('mastercard');
+    const before = JSON.stringify(inst.changes());
+    const e = (await s.customers
+      .create({ name: 'Nobody', payment_method: 'pm_missing' })
+      .catch((x: unknown) => x)) as Stripe.errors.StripeError;
+    expect(e).toBeInstanceOf(Stripe.errors.StripeInvalidRequestError);
+    expect(e).toMatchObject({
+      statusCode: 404,
+      code: 'resource_missing',
+      param: 'payment_method',
+      message: "No such PaymentMethod: 'pm_missing'",
+    });
+    expect(JSON.stringify(inst.changes())).toBe(before);
+  });
+
   it('reads the account', async () => {
     const { s } = fresh();
     const a = await s.accounts.retrieveCurrent();
