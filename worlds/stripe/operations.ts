@@ -17,12 +17,13 @@ import { disputesOps } from './resources/disputes.ts';
 import { balanceOps } from './resources/balance.ts';
 import { payoutsOps } from './resources/payouts.ts';
 import { eventsOps } from './resources/events.ts';
-import { invoicesOps } from './resources/invoices.ts';
-import { invoiceLinesOps } from './resources/invoice-lines.ts';
-import { invoiceItemsOps } from './resources/invoice-items.ts';
-import { subscriptionsOps } from './resources/subscriptions.ts';
-import { subscriptionItemsOps } from './resources/subscription-items.ts';
-import { creditNotesOps } from './resources/credit-notes.ts';
+import { invoicesOps } from './billing/invoices.ts';
+import { invoiceActionsOps } from './billing/invoice-actions.ts';
+import { invoiceLinesOps } from './billing/invoice-lines.ts';
+import { invoiceItemsOps } from './billing/invoice-items.ts';
+import { subscriptionsOps } from './billing/subscriptions.ts';
+import { subscriptionItemsOps } from './billing/subscription-items.ts';
+import { creditNotesOps } from './billing/credit-notes.ts';
 import { paymentLinksOps } from './resources/payment-links.ts';
 import { checkoutSessionsOps } from './resources/checkout-sessions.ts';
 
@@ -45,6 +46,7 @@ export const operations: StripeOp[] = [
   ...payoutsOps,
   ...eventsOps,
   ...invoicesOps,
+  ...invoiceActionsOps,
   ...invoiceLinesOps,
   ...invoiceItemsOps,
   ...subscriptionsOps,

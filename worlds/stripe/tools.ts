@@ -4,8 +4,7 @@
  * answers with the API's JSON body. The four `stripe_api_*` tools reach every operation by its operationId.
  */
 import { defineTool, ToolError, z, type Ctx, type ToolAnnotations } from '../../kit/index.ts';
-import { toolOp } from './lib/run-op.ts';
-import type { StripeOp } from './lib/op.ts';
+import { toolOp, type StripeOp } from './lib/op.ts';
 import type { Spec } from './lib/params.ts';
 import { operations } from './operations.ts';
 import { searchDocs, wordsOf } from './docs-corpus.ts';

@@ -1,9 +1,11 @@
 /**
- * Stripe operations: one per API endpoint (method + path), named by its OpenAPI operationId. `op()` wraps an
- * operation's own logic in what every endpoint shares: parameter checks, idempotency keys, `expand[]`, the request
- * id, and the reply envelope. The kit runs each as one call of the instance (see face.ts).
+ * Stripe operations: one per API endpoint (method + path), named by its OpenAPI operationId, and the one pipeline they
+ * all run through. `op()` wraps an operation's own logic in what every endpoint shares: parameter checks, idempotency
+ * keys, `expand[]`, the request id, and the reply envelope. A request runs it as one call of the instance (face.ts);
+ * a tool, or an operation that starts another (a checkout session its subscription), runs it inside its own call with
+ * `runOp`, which takes the same steps (`perform`) bar idempotency, in a savepoint, and answers the outcome as data.
  */
-import { defineOperation, type Ctx, type Operation } from '../../../kit/index.ts';
+import { defineOperation, ToolError, type Ctx, type Operation } from '../../../kit/index.ts';
 import { StripeError, isFailed, type Failed, type StripeErrorBody } from './errors.ts';
 import { expandObject } from './expand.ts';
 import { validate, p, type Spec } from './params.ts';
@@ -36,6 +38,8 @@ export interface StripeOpSpec<P = any> {
 
 export interface StripeOp extends StripeOpSpec {
   readonly operation: Operation<OpInput, OpResult>;
+  /** `params` with `expand`, as `perform` checks them. */
+  readonly checked: Record<string, Spec>;
 }
 
 /** An operation's recorded input: everything the request said that matters. */
@@ -89,9 +93,29 @@ function fingerprint(id: string, input: OpInput): string {
   return JSON.stringify([id, input.path, input.params]);
 }
 
+/**
+ * What every run of an operation does, from a request or a tool: check the parameters against its spec, run it, and
+ * expand what `expand[]` names. A recorded failure (a declined card) is answered, not thrown.
+ */
+function perform(
+  o: Pick<StripeOp, 'run' | 'checked'>,
+  c: OpContext,
+  params: Record<string, unknown>,
+  path: Record<string, string>,
+): { ok: true; body: Obj } | Failed {
+  const checked = validate(o.checked, params) as Record<string, unknown> & { expand?: string[] };
+  const out = o.run(c, checked, path);
+  if (isFailed(out)) return out;
+  return {
+    ok: true,
+    body: checked.expand?.length ? expandObject(c.ctx, out, checked.expand) : out,
+  };
+}
+
 /** Define an operation. */
 export function op<P = any>(spec: StripeOpSpec<P>): StripeOp {
   const fields: Record<string, Spec> = { expand: p.arr(p.string()), ...spec.params };
+  const checked = { run: spec.run as StripeOpSpec['run'], checked: fields };
   const operation = defineOperation<OpInput, OpResult>({
     name: spec.id,
     run(ctx, input) {
@@ -123,21 +147,11 @@ export function op<P = any>(spec: StripeOpSpec<P>): StripeOp {
             };
           }
         }
-        const params = validate(fields, input.params) as Record<string, unknown> & {
-          expand?: string[];
-        };
         const c: OpContext = { ctx, version: input.version, requestId, idempotencyKey: key };
-        const out = spec.run(c, params as P, input.path);
-        let result: OpResult;
-        if (isFailed(out)) {
-          result = { status: out.status, body: { error: out.error }, request_id: requestId };
-        } else {
-          result = {
-            status: 200,
-            body: params.expand?.length ? expandObject(ctx, out, params.expand) : out,
-            request_id: requestId,
-          };
-        }
+        const out = perform(checked, c, input.params, input.path);
+        const result: OpResult = isFailed(out)
+          ? { status: out.status, body: { error: out.error }, request_id: requestId }
+          : { status: 200, body: out.body, request_id: requestId };
         if (key) {
           ctx.db.run(
             'INSERT INTO idempotency_keys (key, fingerprint, status, body, request_id, created) VALUES (?, ?, ?, ?, ?, ?)',
@@ -158,5 +172,74 @@ export function op<P = any>(spec: StripeOpSpec<P>): StripeOp {
       }
     },
   });
-  return { ...spec, operation };
+  return { ...spec, operation, checked: fields };
+}
+
+let registry: Map<string, StripeOp> | undefined;
+
+/** Give the operations to `runOp` (index.ts does, once). */
+export function registerOps(ops: readonly StripeOp[]): void {
+  registry = new Map(ops.map((o) => [o.id, o]));
+}
+
+/** The outcome of running an operation from a tool: the object, or Stripe's error. */
+export type OpOutcome =
+  | { ok: true; body: Obj }
+  | { ok: false; status: number; message: string; error: Record<string, unknown> };
+
+/**
+ * Run operation `id` inside the current call, with `params` (already JSON-typed, as a tool's zod input gives them) and
+ * path parameters: `perform` in a savepoint, so a Stripe error rolls back the operation's writes (a recorded failure,
+ * a declined card, keeps them) and is answered as the outcome.
+ */
+export function runOp(
+  ctx: Ctx,
+  id: string,
+  params: Record<string, unknown> = {},
+  path: Record<string, string> = {},
+): OpOutcome {
+  const o = registry?.get(id);
+  if (!o) throw new Error(`runOp: no operation ${id}; is it in operations.ts?`);
+  const c: OpContext = {
+    ctx,
+    version: DEFAULT_API_VERSION,
+    requestId: requestIdOf(ctx),
+    idempotencyKey: null,
+  };
+  try {
+    const out = ctx.db.transaction(() => perform(o, c, params, path));
+    if (isFailed(out))
+      return {
+        ok: false,
+        status: out.status,
+        message: out.error.message,
+        error: out.error as unknown as Record<string, unknown>,
+      };
+    return out;
+  } catch (e) {
+    if (e instanceof StripeError)
+      return {
+        ok: false,
+        status: e.status,
+        message: e.error.message,
+        error: e.error as unknown as Record<string, unknown>,
+      };
+    throw e;
+  }
+}
+
+/** `runOp` for a tool: the object, or a ToolError reading `Stripe API error: …` with the operation to look up. */
+export function toolOp(
+  ctx: Ctx,
+  id: string,
+  params: Record<string, unknown> = {},
+  path: Record<string, string> = {},
+): Obj {
+  const r = runOp(ctx, id, params, path);
+  if (r.ok) return r.body;
+  throw new ToolError(
+    'stripe_api_error',
+    `Stripe API error: ${r.message}\nUse stripe_api_details with stripe_api_operation_id: "${id}" to see all required and optional parameters.`,
+    { status: r.status, error: r.error },
+  );
 }

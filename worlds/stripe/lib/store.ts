@@ -7,6 +7,7 @@
  */
 import type { Ctx, SqlParam } from '../../../kit/index.ts';
 import { resourceMissing } from './errors.ts';
+import type { Tables } from './objects.ts';
 import { SEARCH_COLUMNS } from './search-fields.ts';
 
 export type Obj = Record<string, any>;
@@ -38,6 +39,20 @@ export type Table =
   | 'payment_links'
   | 'checkout_sessions'
   | 'invoice_payments';
+
+/**
+ * Fields the world keeps on a stored object beyond Stripe's example object: a deleted customer or product stays, marked
+ * `deleted` (Stripe answers it so), and a refund that failed after it succeeded says why.
+ */
+interface StoredExtras {
+  customers: { deleted?: boolean };
+  products: { deleted?: boolean };
+  refunds: { failure_reason?: string | null; failure_balance_transaction?: string | null };
+}
+
+/** The object a table stores: its type in objects.ts (`Tables`), with what the world adds to it. */
+export type Stored<T extends Table> = Tables[T] &
+  (T extends keyof StoredExtras ? StoredExtras[T] : unknown);
 
 type Col = (o: Obj) => SqlParam;
 const bool = (v: unknown): number => (v ? 1 : 0);
@@ -317,13 +332,21 @@ export function positionOf(
 }
 
 /** An object by id, or undefined. */
-export function get(ctx: Ctx, table: Table, id: string): Obj | undefined {
-  const row = ctx.db.one<{ data: string }>(`SELECT data FROM ${table} WHERE id = ?`, id);
-  return row ? (JSON.parse(row.data) as Obj) : undefined;
+export function get<T extends Table>(ctx: Ctx, table: T, id: string): Stored<T> | undefined {
+  // The lint rule reads a table name off its declared type, one of `Table`'s names.
+  const name: Table = table;
+  const row = ctx.db.one<{ data: string }>(`SELECT data FROM ${name} WHERE id = ?`, id);
+  return row ? (JSON.parse(row.data) as Stored<T>) : undefined;
 }
 
 /** An object by id, or Stripe's 404 (`No such customer: 'cus_…'`). */
-export function must(ctx: Ctx, table: Table, id: string, what: string, param = 'id'): Obj {
+export function must<T extends Table>(
+  ctx: Ctx,
+  table: T,
+  id: string,
+  what: string,
+  param = 'id',
+): Stored<T> {
   const o = get(ctx, table, id);
   if (o === undefined) throw resourceMissing(what, id, param);
   return o;

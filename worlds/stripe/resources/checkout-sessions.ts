@@ -24,9 +24,8 @@ import {
   type StripeErrorBody,
 } from '../lib/errors.ts';
 import { listOf, listPage } from '../lib/list.ts';
-import { op, type OpContext } from '../lib/op.ts';
+import { op, runOp, type OpContext } from '../lib/op.ts';
 import { listParams, mergeMetadata, p } from '../lib/params.ts';
-import { runOp } from '../lib/run-op.ts';
 import { get, newId, nowSeconds, put, rows, type Obj } from '../lib/store.ts';
 import { resolvePaymentMethod } from '../lib/test-cards.ts';
 import { checkAmount } from './charges.ts';
@@ -360,7 +359,7 @@ function createSession(c: OpContext, input: SessionInput): Obj {
     customer_account: null,
     customer_creation: mode === 'payment' ? (input.customer_creation ?? 'if_required') : null,
     customer_details: customerObj
-      ? detailsOf(customerObj.email ?? null, customerObj)
+      ? detailsOf(typeof customerObj.email === 'string' ? customerObj.email : null, customerObj)
       : input.customer_email
         ? detailsOf(input.customer_email)
         : null,

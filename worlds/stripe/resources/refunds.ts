@@ -252,7 +252,10 @@ export const refundsOps = [
             'charge',
           );
         if (!charge) {
-          const latest = pi.latest_charge ? get(ctx, 'charges', pi.latest_charge) : undefined;
+          const latest =
+            typeof pi.latest_charge === 'string'
+              ? get(ctx, 'charges', pi.latest_charge)
+              : undefined;
           if (!latest || latest.status !== 'succeeded' || pi.status !== 'succeeded') {
             throw unexpectedState(
               'payment_intent_unexpected_state',

@@ -401,6 +401,14 @@ describe('subscriptions', () => {
         "SELECT type FROM events WHERE type = 'customer.subscription.deleted'",
       ),
     ).toHaveLength(1);
+    // Each decline writes the invoice once, its next attempt on the subscription's schedule included, so the event of
+    // the decline shows the attempt that follows it.
+    const declines = inst.query<{ data: string }>(
+      "SELECT data FROM events WHERE type = 'invoice.payment_failed' ORDER BY created, seq",
+    );
+    expect(
+      declines.map((r) => JSON.parse(r.data).data.object.next_payment_attempt as number | null),
+    ).toEqual([b + 3 * 86_400, b + 8 * 86_400, b + 15 * 86_400, null]);
   });
 
   it('a past_due subscription recovers when a retry succeeds', async () => {

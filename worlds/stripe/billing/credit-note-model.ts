@@ -1,73 +1,22 @@
 /**
- * Credit notes: money given back on a finalized invoice, by `amount` or by `lines[]` (part or all of an invoice line,
- * by quantity or amount, or a custom line). What a note does depends on the invoice:
- *
- *   open (`pre_payment`): the invoice's `amount_due` and `amount_remaining` drop by the note's total (a note that
- *     leaves nothing to pay marks the invoice paid);
- *   paid (`post_payment`): the total is split between `refund_amount` (a refund of the invoice's charge),
- *     `credit_amount` (credit on the customer's balance, a `credit_note` balance transaction) and
- *     `out_of_band_amount` (settled elsewhere); what the split leaves unnamed is credited to the balance.
- *
- * Numbers are `<invoice number>-CN-01`, counting per invoice. Voiding undoes a note: the open invoice owes the
- * amount again, the balance credit is taken back; a refund cannot be taken back, so a note that refunded stays.
- * `GET /v1/credit_notes/preview` (and `/preview/lines`) answers what a create would make, writing nothing.
+ * A credit note as it is built: its lines from the request (invoice lines credited, or custom amounts), its totals and
+ * how much of them is refunded, credited to the customer balance or taken off what the invoice still owes; and what
+ * issuing one writes to the invoice and the customer's balance.
  */
-import type { Ctx } from '../../../kit/index.ts';
+import { type Ctx } from '../../../kit/index.ts';
 import { emit, changedAttributes } from '../lib/events.ts';
 import { invalidRequest, parameterMissing, resourceMissing } from '../lib/errors.ts';
-import { listPage } from '../lib/list.ts';
-import { mustInvoice, linesOf } from '../lib/invoicing.ts';
-import { op, type OpContext } from '../lib/op.ts';
-import { listParams, mergeMetadata, p } from '../lib/params.ts';
+import { mustInvoice, linesOf } from './invoicing.ts';
+import { type OpContext } from '../lib/op.ts';
+import { mergeMetadata } from '../lib/params.ts';
 import { get, newId, nowSeconds, put, rows, type Obj } from '../lib/store.ts';
-import { accountOf } from './account.ts';
-import { getCustomer } from './customers.ts';
-import { nestedPage } from './payment-links.ts';
-import { refundCharge } from './refunds.ts';
+import { accountOf } from '../resources/account.ts';
+import { getCustomer } from '../resources/customers.ts';
 
-const REASONS = ['duplicate', 'fraudulent', 'order_change', 'product_unsatisfactory'] as const;
-
-const lineParam = p.obj({
-  type: p.enum('invoice_line_item', 'custom_line_item').req(),
-  invoice_line_item: p.string(),
-  quantity: p.int(0),
-  amount: p.int(0),
-  description: p.string(),
-  unit_amount: p.int(0),
-  unit_amount_decimal: p.decimal(),
-  tax_rates: p.arr(p.string()),
-  tax_amounts: p.any(),
-  metadata: p.metadata(),
-});
-
-/** What create and the previews take. */
-const noteParams = {
-  invoice: p.string().req(),
-  amount: p.int(0),
-  credit_amount: p.int(0),
-  refund_amount: p.int(0),
-  out_of_band_amount: p.int(0),
-  lines: p.arr(lineParam),
-  memo: p.string(),
-  metadata: p.metadata(),
-  reason: p.enum(...REASONS),
-  effective_at: p.int(),
-  email_type: p.enum('credit_note', 'none'),
-  shipping_cost: p.any(),
-  refunds: p.arr(
-    p.obj({
-      refund: p.string(),
-      amount_refunded: p.int(0),
-      type: p.string(),
-      payment_record_refund: p.any(),
-    }),
-  ),
-};
-
-const linesUrl = (id: string) => `/v1/credit_notes/${id}/lines`;
+export const linesUrl = (id: string) => `/v1/credit_notes/${id}/lines`;
 
 /** A credit note by id, or 404. */
-function mustCreditNote(ctx: Ctx, id: string, param = 'id'): Obj {
+export function mustCreditNote(ctx: Ctx, id: string, param = 'id'): Obj {
   const note = get(ctx, 'credit_notes', id);
   if (!note) throw resourceMissing('credit note', id, param);
   return note;
@@ -87,7 +36,7 @@ function creditedOfLine(notes: Obj[], lineId: string): number {
 }
 
 /** The charge that paid an invoice: the payment intent of its paid invoice payment. */
-function chargeOfInvoice(ctx: Ctx, invoice: Obj): Obj | undefined {
+export function chargeOfInvoice(ctx: Ctx, invoice: Obj): Obj | undefined {
   const paid = rows(
     ctx,
     'invoice_payments',
@@ -99,7 +48,8 @@ function chargeOfInvoice(ctx: Ctx, invoice: Obj): Obj | undefined {
     const pi = record.payment?.payment_intent
       ? get(ctx, 'payment_intents', record.payment.payment_intent)
       : undefined;
-    const charge = pi?.latest_charge ? get(ctx, 'charges', pi.latest_charge) : undefined;
+    const charge =
+      typeof pi?.latest_charge === 'string' ? get(ctx, 'charges', pi.latest_charge) : undefined;
     if (charge?.status === 'succeeded') return charge;
   }
   return undefined;
@@ -109,7 +59,7 @@ function chargeOfInvoice(ctx: Ctx, invoice: Obj): Obj | undefined {
  * A credit note as the parameters describe it, checked against the invoice, without writing anything. Ids are those
  * given (create takes new ones, the previews fixed placeholders), so a preview leaves the id streams alone.
  */
-function buildNote(
+export function buildNote(
   c: OpContext,
   params: Record<string, any>,
   ids: { note: string; line: (i: number) => string },
@@ -320,7 +270,7 @@ function buildNote(
 }
 
 /** A `credit_note` customer balance transaction moving the balance by `amount`, with the customer's new balance. */
-function moveBalance(c: OpContext, note: Obj, amount: number): Obj {
+export function moveBalance(c: OpContext, note: Obj, amount: number): Obj {
   const ctx = c.ctx;
   const before = getCustomer(ctx, note.customer);
   const ending = (before.balance ?? 0) + amount;
@@ -351,192 +301,8 @@ function moveBalance(c: OpContext, note: Obj, amount: number): Obj {
 }
 
 /** Store an invoice a note changed, and say so (`invoice.updated`, and `invoice.paid` when nothing is left to pay). */
-function saveInvoice(c: OpContext, before: Obj, after: Obj): void {
+export function saveInvoice(c: OpContext, before: Obj, after: Obj): void {
   put(c.ctx, 'invoices', after);
   emit(c, 'invoice.updated', after, changedAttributes(before, after));
   if (before.status !== 'paid' && after.status === 'paid') emit(c, 'invoice.paid', after);
 }
-
-function previewIds() {
-  return { note: 'cn_preview', line: (i: number) => `cnli_preview_${i + 1}` };
-}
-
-export const creditNotesOps = [
-  op({
-    id: 'PostCreditNotes',
-    method: 'POST',
-    path: '/v1/credit_notes',
-    params: noteParams,
-    run(c, params) {
-      const ctx = c.ctx;
-      const noteId = newId(ctx, 'cn_');
-      const {
-        note,
-        refund: toRefund,
-        credit: toCredit,
-      } = buildNote(c, params, { note: noteId, line: () => newId(ctx, 'cnli_') });
-      const before = mustInvoice(ctx, note.invoice);
-      const invoice = structuredClone(before);
-      if (note.type === 'pre_payment') {
-        invoice.pre_payment_credit_notes_amount =
-          (invoice.pre_payment_credit_notes_amount ?? 0) + note.total;
-        invoice.amount_due -= note.total;
-        invoice.amount_remaining -= note.total;
-        if (invoice.amount_remaining <= 0) {
-          // Credited in full: nothing is left to collect.
-          invoice.status = 'paid';
-          invoice.amount_remaining = 0;
-          invoice.next_payment_attempt = null;
-          invoice.auto_advance = false;
-          invoice.status_transitions = { ...invoice.status_transitions, paid_at: nowSeconds(ctx) };
-        }
-      } else {
-        invoice.post_payment_credit_notes_amount =
-          (invoice.post_payment_credit_notes_amount ?? 0) + note.total;
-        if (toRefund > 0) {
-          const charge = chargeOfInvoice(ctx, invoice) as Obj;
-          const refund = refundCharge(c, charge, { amount: toRefund, metadata: null });
-          note.refunds = [
-            {
-              amount_refunded: toRefund,
-              payment_record_refund: null,
-              refund: refund.id,
-              type: 'refund',
-            },
-          ];
-        }
-        if (toCredit > 0) note.customer_balance_transaction = moveBalance(c, note, -toCredit).id;
-      }
-      put(ctx, 'credit_notes', note);
-      emit(c, 'credit_note.created', note);
-      saveInvoice(c, before, invoice);
-      return note;
-    },
-  }),
-  op({
-    id: 'GetCreditNotesPreview',
-    method: 'GET',
-    path: '/v1/credit_notes/preview',
-    params: noteParams,
-    run: (c, params) => buildNote(c, params, previewIds()).note,
-  }),
-  op({
-    id: 'GetCreditNotesPreviewLines',
-    method: 'GET',
-    path: '/v1/credit_notes/preview/lines',
-    params: {
-      ...noteParams,
-      limit: listParams.limit,
-      starting_after: listParams.starting_after,
-      ending_before: listParams.ending_before,
-    },
-    run(c, params) {
-      const { note } = buildNote(c, params, previewIds());
-      return nestedPage(
-        note.lines.data,
-        params,
-        '/v1/credit_notes/preview/lines',
-        'credit note line item',
-      );
-    },
-  }),
-  op({
-    id: 'GetCreditNotesId',
-    method: 'GET',
-    path: '/v1/credit_notes/{id}',
-    params: {},
-    run: (c, _params, path) => mustCreditNote(c.ctx, path.id),
-  }),
-  op({
-    id: 'PostCreditNotesId',
-    method: 'POST',
-    path: '/v1/credit_notes/{id}',
-    params: { memo: p.string(), metadata: p.metadata() },
-    run(c, params, path) {
-      const before = mustCreditNote(c.ctx, path.id);
-      const after = structuredClone(before);
-      if (params.memo !== undefined) after.memo = params.memo;
-      if (params.metadata !== undefined)
-        after.metadata = mergeMetadata(before.metadata ?? {}, params.metadata);
-      put(c.ctx, 'credit_notes', after);
-      const changed = changedAttributes(before, after);
-      if (Object.keys(changed).length > 0) emit(c, 'credit_note.updated', after, changed);
-      return after;
-    },
-  }),
-  op({
-    id: 'GetCreditNotes',
-    method: 'GET',
-    path: '/v1/credit_notes',
-    params: {
-      ...listParams,
-      customer: p.string(),
-      invoice: p.string(),
-      customer_account: p.string(),
-    },
-    run(c, params) {
-      const where: [string, ...string[]][] = [];
-      if (params.customer) where.push(['customer = ?', params.customer]);
-      if (params.invoice) where.push(['invoice = ?', params.invoice]);
-      return listPage(c.ctx, 'credit_notes', params, {
-        url: '/v1/credit_notes',
-        what: 'credit note',
-        where,
-      });
-    },
-  }),
-  op({
-    id: 'GetCreditNotesCreditNoteLines',
-    method: 'GET',
-    path: '/v1/credit_notes/{credit_note}/lines',
-    params: listParams,
-    run(c, params, path) {
-      const note = mustCreditNote(c.ctx, path.credit_note, 'credit_note');
-      return nestedPage(note.lines.data, params, linesUrl(note.id), 'credit note line item');
-    },
-  }),
-  op({
-    id: 'PostCreditNotesIdVoid',
-    method: 'POST',
-    path: '/v1/credit_notes/{id}/void',
-    params: {},
-    run(c, _params, path) {
-      const ctx = c.ctx;
-      const before = mustCreditNote(ctx, path.id);
-      if (before.status === 'void')
-        throw invalidRequest(
-          `Credit note ${before.id} has already been voided.`,
-          'id',
-          'credit_note_already_voided',
-        );
-      if (before.refunds.length > 0)
-        throw invalidRequest(
-          `Credit note ${before.id} issued a refund, which cannot be taken back; it cannot be voided.`,
-          'id',
-        );
-      const invoiceBefore = mustInvoice(ctx, before.invoice);
-      const invoice = structuredClone(invoiceBefore);
-      if (before.type === 'pre_payment') {
-        if (invoice.status !== 'open')
-          throw invalidRequest(
-            `Credit note ${before.id} lowered what invoice ${invoice.id} asked for, and the invoice is now ${invoice.status}; it can be voided only while the invoice is open.`,
-            'id',
-          );
-        invoice.pre_payment_credit_notes_amount -= before.total;
-        invoice.amount_due += before.total;
-        invoice.amount_remaining += before.total;
-      } else {
-        invoice.post_payment_credit_notes_amount -= before.total;
-        const credited = before.customer_balance_transaction
-          ? get(ctx, 'customer_balance_transactions', before.customer_balance_transaction)
-          : undefined;
-        if (credited) moveBalance(c, before, -credited.amount);
-      }
-      const after = { ...before, status: 'void', voided_at: nowSeconds(ctx) };
-      put(ctx, 'credit_notes', after);
-      emit(c, 'credit_note.voided', after);
-      saveInvoice(c, invoiceBefore, invoice);
-      return after;
-    },
-  }),
-];

@@ -1,6 +1,6 @@
 /**
  * Invoice items: one-off charges (or credits) for a customer. An item without an invoice is pending and joins the
- * customer's next invoice that takes pending items; one on a draft is that draft's line (lib/invoicing.ts keeps the two
+ * customer's next invoice that takes pending items; one on a draft is that draft's line (invoicing.ts keeps the two
  * in step). Once its invoice is finalized an item is frozen. The price comes from `pricing[price]` (API versions from
  * 2025-03-31 on), the older `price`, an inline `price_data`, or `amount` with `currency`.
  */
@@ -14,7 +14,7 @@ import {
   priceFromParams,
   refreshInvoice,
   updateInvoiceItem,
-} from '../lib/invoicing.ts';
+} from './invoicing.ts';
 import { listPage } from '../lib/list.ts';
 import { op, type OpContext } from '../lib/op.ts';
 import { listParams, p } from '../lib/params.ts';

@@ -14,7 +14,7 @@ import {
   refreshInvoice,
   requireDraft,
   updateInvoiceItem,
-} from '../lib/invoicing.ts';
+} from './invoicing.ts';
 import { limitOf, listOf } from '../lib/list.ts';
 import { op, type OpContext } from '../lib/op.ts';
 import { mergeMetadata, p } from '../lib/params.ts';

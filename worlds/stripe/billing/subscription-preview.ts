@@ -5,13 +5,17 @@
  * that has ended, or ends at the end of this period, has no upcoming invoice. `subscription_details` (previewing
  * changes) is refused.
  */
-import { invalidRequest } from './errors.ts';
-import { invoicePreviewers, type SubscriptionPreview } from './invoicing.ts';
-import type { OpContext } from './op.ts';
-import { must, type Obj } from './store.ts';
-import { addIntervals, hasEnded, intervalOf, periodOf } from './billing.ts';
+import { invalidRequest } from '../lib/errors.ts';
+import type { SubscriptionPreview } from './invoicing.ts';
+import type { OpContext } from '../lib/op.ts';
+import { must, type Obj } from '../lib/store.ts';
+import { addIntervals, hasEnded, intervalOf, periodOf } from './subscription-periods.ts';
 
-function previewSubscription(c: OpContext, params: Record<string, any>): SubscriptionPreview {
+/** The subscription's part of `create_preview`: whose invoice, its period, and a line per item. */
+export function previewSubscription(
+  c: OpContext,
+  params: Record<string, any>,
+): SubscriptionPreview {
   if (params.subscription_details)
     throw invalidRequest(
       'Previewing changes to a subscription (subscription_details) is not supported by this account; preview its next invoice with subscription alone.',
@@ -49,5 +53,3 @@ function previewSubscription(c: OpContext, params: Record<string, any>): Subscri
     })),
   };
 }
-
-invoicePreviewers.subscription = previewSubscription;

@@ -1,5 +1,5 @@
 /**
- * Subscription items: each change goes through the subscription's own update (resources/subscriptions.ts), so an item
+ * Subscription items: each change goes through the subscription's own update (subscription-update.ts), so an item
  * added, repriced or removed here prorates and announces itself exactly as it would through `items[]` there.
  */
 import { invalidRequest, parameterMissing } from '../lib/errors.ts';
@@ -7,7 +7,9 @@ import { listPage } from '../lib/list.ts';
 import { op } from '../lib/op.ts';
 import { listParams, p } from '../lib/params.ts';
 import { must, type Obj } from '../lib/store.ts';
-import { mustSubscription, priceData, updateSubscription } from './subscriptions.ts';
+import { mustSubscription } from './subscription-checks.ts';
+import { priceData } from './subscription-params.ts';
+import { updateSubscription } from './subscription-update.ts';
 
 const prorationBehavior = p.enum('always_invoice', 'create_prorations', 'none');
 const paymentBehavior = p.enum(

@@ -1,0 +1,128 @@
+/**
+ * `POST /v1/invoices/create_preview`: the invoice a customer would get, built in memory from their pending items, the
+ * request's `invoice_items`, or a subscription's next period (subscription-preview.ts), and never stored.
+ */
+import { refuseUnsupported } from './invoices.ts';
+import { invalidRequest, resourceMissing } from '../lib/errors.ts';
+import {
+  applyLines,
+  lineForItem,
+  lineObject,
+  pendingItems,
+  draftObject,
+  type LineInput,
+} from './invoicing.ts';
+import { previewSubscription } from './subscription-preview.ts';
+import { liveCustomer } from '../lib/customer-lookup.ts';
+import { type OpContext } from '../lib/op.ts';
+import { get, newId, type Obj } from '../lib/store.ts';
+import { livePrice } from '../resources/prices.ts';
+
+/**
+ * `create_preview`: the invoice the customer would get now — their pending items plus `invoice_items` (or, through a
+ * subscription-preview.ts, a subscription's next invoice) — built in memory and never stored; its id is `upcoming_in_…`
+ * and the customer balance is applied as finalization would.
+ */
+export function preview(c: OpContext, params: Record<string, any>): Obj {
+  const ctx = c.ctx;
+  refuseUnsupported({
+    discounts: params.discounts,
+    on_behalf_of: params.on_behalf_of,
+    automatic_tax: params.automatic_tax,
+    issuer: params.issuer,
+  });
+  if (params.schedule || params.schedule_details)
+    throw invalidRequest(
+      'Subscription schedules are not supported by this account.',
+      params.schedule ? 'schedule' : 'schedule_details',
+    );
+  const sub =
+    params.subscription || params.subscription_details ? previewSubscription(c, params) : undefined;
+  const customerId = params.customer ?? sub?.customer;
+  if (!customerId)
+    throw invalidRequest('Missing required param: customer.', 'customer', 'parameter_missing');
+  const customer = liveCustomer(ctx, customerId);
+  const invoice = draftObject(
+    ctx,
+    {
+      customer: customer.id,
+      subscription: sub?.subscription ?? null,
+      currency: params.currency ?? sub?.currency,
+      billing_reason: sub?.billing_reason ?? (sub ? 'upcoming' : 'manual'),
+      period: sub?.period,
+    },
+    customer,
+    `upcoming_${newId(ctx, 'in_')}`,
+  );
+  const overrides = new Map<string, Obj>();
+  const extra: LineInput[] = [];
+  (params.invoice_items ?? []).forEach((item: Obj, i: number) => {
+    const param = (k: string) => `invoice_items[${i}][${k}]`;
+    const price = item.price ? livePrice(ctx, item.price, param('price')) : null;
+    const quantity = item.quantity ?? 1;
+    let amount: number | null = item.amount ?? null;
+    if (item.price_data)
+      amount = Math.round(
+        (item.price_data.unit_amount ?? Number(item.price_data.unit_amount_decimal ?? 0)) *
+          quantity,
+      );
+    else if (item.unit_amount != null || item.unit_amount_decimal != null)
+      amount = Math.round((item.unit_amount ?? Number(item.unit_amount_decimal)) * quantity);
+    if (item.invoiceitem) {
+      const existing = get(ctx, 'invoiceitems', item.invoiceitem);
+      if (!existing || existing.customer !== customer.id)
+        throw resourceMissing('invoiceitem', item.invoiceitem, param('invoiceitem'));
+      overrides.set(existing.id, {
+        ...existing,
+        ...(amount !== null ? { amount } : {}),
+        ...(item.description !== undefined ? { description: item.description } : {}),
+        quantity,
+      });
+      return;
+    }
+    if (!price && amount === null)
+      throw invalidRequest(
+        'You must specify either `amount`, `price`, or `price_data`.',
+        param('amount'),
+        'parameter_missing',
+      );
+    const currency = (
+      price?.currency ??
+      item.price_data?.currency ??
+      item.currency ??
+      invoice.currency
+    ).toLowerCase();
+    if (currency !== invoice.currency)
+      throw invalidRequest(
+        `The currency of this invoice item (${currency}) must match the currency of the invoice (${invoice.currency}).`,
+        param('currency'),
+      );
+    extra.push({
+      price,
+      amount,
+      currency,
+      quantity,
+      description: item.description ?? null,
+      period: item.period ?? null,
+      metadata: item.metadata ?? null,
+      discountable: item.discountable ?? undefined,
+    });
+  });
+  const lines: Obj[] = [];
+  for (const item of pendingItems(ctx, customer.id, invoice.currency, sub?.subscription ?? null))
+    lines.push(lineForItem(ctx, overrides.get(item.id) ?? item, invoice.id));
+  for (const line of [...(sub?.lines ?? []), ...extra]) lines.push(lineObject(ctx, invoice, line));
+  applyLines(invoice, lines);
+  invoice.lines.url = `/v1/invoices/${invoice.id}/lines`;
+  const balance = (customer.balance as number | undefined) ?? 0;
+  invoice.starting_balance = balance;
+  if (balance < 0)
+    invoice.amount_due = Math.max(
+      0,
+      invoice.total - Math.min(-balance, Math.max(invoice.total, 0)),
+    );
+  else invoice.amount_due = Math.max(0, invoice.total + balance);
+  invoice.amount_remaining = invoice.amount_due;
+  invoice.ending_balance = null;
+  return invoice;
+}

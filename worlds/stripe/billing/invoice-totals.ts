@@ -1,0 +1,88 @@
+/**
+ * An invoice's totals, pure: the amount of a price for a quantity, a line's pricing, and the totals and embedded
+ * `lines` an invoice shows for its lines. Nothing here reads or writes the database.
+ */
+import { type Obj } from '../lib/store.ts';
+
+/** How many lines an invoice embeds in its `lines` (the rest are paged through `/lines`). */
+const EMBEDDED_LINES = 10;
+
+export interface Period {
+  start: number;
+  end: number;
+}
+
+/** The amount `quantity` units of `price` come to: per unit (with `transform_quantity`) or by tiers. */
+export function priceAmount(price: Obj, quantity: number): number {
+  if (price.billing_scheme === 'tiered' && Array.isArray(price.tiers)) {
+    const tiers: Obj[] = price.tiers;
+    const unit = (t: Obj) => (t.unit_amount ?? Number(t.unit_amount_decimal ?? 0)) as number;
+    const flat = (t: Obj) => (t.flat_amount ?? Number(t.flat_amount_decimal ?? 0)) as number;
+    if (price.tiers_mode === 'volume') {
+      const tier =
+        tiers.find((t) => t.up_to === null || quantity <= t.up_to) ?? tiers[tiers.length - 1];
+      return Math.round(unit(tier) * quantity + (quantity > 0 ? flat(tier) : 0));
+    }
+    let total = 0;
+    let below = 0;
+    for (const t of tiers) {
+      if (quantity <= below) break;
+      const top = t.up_to === null ? quantity : Math.min(quantity, t.up_to);
+      total += unit(t) * (top - below) + flat(t);
+      below = top;
+    }
+    return Math.round(total);
+  }
+  const per = price.unit_amount ?? Number(price.unit_amount_decimal ?? 0);
+  const tq = price.transform_quantity;
+  if (tq?.divide_by) {
+    const units = quantity / tq.divide_by;
+    return Math.round(per * (tq.round === 'down' ? Math.floor(units) : Math.ceil(units)));
+  }
+  return Math.round(per * quantity);
+}
+
+/** The `pricing` hash of an item or line: the price it came from, and the unit amount. */
+export function pricingOf(price: Obj | null, unitDecimal: string | null): Obj {
+  return price
+    ? {
+        price_details: { price: price.id, product: price.product },
+        type: 'price_details',
+        unit_amount_decimal: unitDecimal,
+      }
+    : { type: 'price_details', unit_amount_decimal: unitDecimal };
+}
+
+/** A decimal string for a unit amount, without float noise. */
+export function decimalOf(n: number): string {
+  return Number.isInteger(n) ? String(n) : String(Number(n.toFixed(12)));
+}
+
+/** An amount in whole minor units from a `unit_amount_decimal` and a quantity. */
+export function decimalAmount(unit: string, quantity: number): number {
+  return Math.round(Number(unit) * quantity);
+}
+
+/** Set an invoice's embedded `lines` and, while it is a draft, its totals from `lines` (all of them, in order). */
+export function applyLines(invoice: Obj, lines: Obj[]): Obj {
+  invoice.lines = {
+    object: 'list',
+    data: lines.slice(0, EMBEDDED_LINES),
+    has_more: lines.length > EMBEDDED_LINES,
+    total_count: lines.length,
+    url: `/v1/invoices/${invoice.id}/lines`,
+  };
+  if (invoice.status !== 'draft') return invoice;
+  const subtotal = lines.reduce((sum, l) => sum + (l.amount as number), 0);
+  invoice.subtotal = subtotal;
+  invoice.subtotal_excluding_tax = subtotal;
+  invoice.total = subtotal;
+  invoice.total_excluding_tax = subtotal;
+  invoice.amount_due = Math.max(0, subtotal);
+  invoice.amount_remaining = invoice.amount_due - invoice.amount_paid;
+  if (invoice.parent === null && lines.length > 0 && invoice.billing_reason === 'manual') {
+    invoice.period_start = Math.min(invoice.created, ...lines.map((l) => l.period.start as number));
+    invoice.period_end = Math.max(invoice.created, ...lines.map((l) => l.period.end as number));
+  }
+  return invoice;
+}
