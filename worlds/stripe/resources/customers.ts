@@ -1,6 +1,7 @@
 /** Customers: create, retrieve (a deleted one is its stub), update, delete, list, search, and the discount. */
 import { emit, changedAttributes } from '../lib/events.ts';
 import { invalidRequest, resourceMissing } from '../lib/errors.ts';
+import { INCLUDERS } from '../lib/expand.ts';
 import { listPage } from '../lib/list.ts';
 import { op } from '../lib/op.ts';
 import { listParams, mergeMetadata, p, searchParams } from '../lib/params.ts';
@@ -141,6 +142,27 @@ function apply(ctx: Ctx, c: Obj, params: Record<string, any>): void {
       };
   }
 }
+
+// A customer's `subscriptions` and `tax_ids` appear when `expand[]` names them: the first 10 of its subscriptions
+// that are not canceled, newest first, and its tax ids (the world keeps none, so an empty list).
+INCLUDERS['customer.subscriptions'] = (ctx, customer) =>
+  listPage(
+    ctx,
+    'subscriptions',
+    { limit: 10 },
+    {
+      url: `/v1/customers/${customer.id}/subscriptions`,
+      what: 'subscription',
+      where: [['customer = ?', customer.id], ["status <> 'canceled'"]],
+    },
+  );
+INCLUDERS['customer.tax_ids'] = (_ctx, customer) => ({
+  object: 'list',
+  data: [],
+  has_more: false,
+  total_count: 0,
+  url: `/v1/customers/${customer.id}/tax_ids`,
+});
 
 export const customerOps = [
   op({

@@ -156,6 +156,37 @@ describe('customers', () => {
     expect(JSON.stringify(inst.changes())).toBe(before);
   });
 
+  it('includes subscriptions and tax_ids when expand[] names them, and only then', async () => {
+    const { s } = fresh();
+    const c = await s.customers.create({ name: 'Subscriber', payment_method: 'pm_card_visa' });
+    const pm = (await s.customers.listPaymentMethods(c.id)).data[0];
+    await s.customers.update(c.id, { invoice_settings: { default_payment_method: pm.id } });
+    const price = await s.prices.create({
+      product_data: { name: 'Pro' },
+      currency: 'usd',
+      unit_amount: 1000,
+      recurring: { interval: 'month' },
+    });
+    const kept = await s.subscriptions.create({ customer: c.id, items: [{ price: price.id }] });
+    const gone = await s.subscriptions.create({ customer: c.id, items: [{ price: price.id }] });
+    await s.subscriptions.cancel(gone.id);
+    const got = await s.customers.retrieve(c.id, { expand: ['subscriptions', 'tax_ids'] });
+    if (got.deleted) throw new Error('the customer was deleted');
+    expect(got.subscriptions).toMatchObject({
+      object: 'list',
+      has_more: false,
+      url: `/v1/customers/${c.id}/subscriptions`,
+    });
+    expect(got.subscriptions?.data.map((x) => x.id)).toEqual([kept.id]);
+    expect(got.tax_ids).toMatchObject({ object: 'list', data: [], has_more: false });
+    const plainOne = await s.customers.retrieve(c.id);
+    expect(Object.keys(plainOne)).not.toContain('subscriptions');
+    const e = (await s.customers
+      .retrieve(c.id, { expand: ['sources_x'] })
+      .catch((x: unknown) => x)) as Stripe.errors.StripeError;
+    expect(e.message).toBe('This property cannot be expanded (sources_x).');
+  });
+
   it('reads the account', async () => {
     const { s } = fresh();
     const a = await s.accounts.retrieveCurrent();
