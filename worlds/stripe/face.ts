@@ -97,15 +97,41 @@ export function credentialOf(
         `Invalid API Key provided: ${masked(key)}. Stripe World is test mode only: use a key that starts with sk_test_.`,
       ),
     };
-  if (/^pk_/.test(key))
+  if (/^pk_live_/.test(key))
     return {
       reply: errorReply(
         401,
-        `Invalid API Key provided: ${masked(key)}. This is a publishable key; secret endpoints need a secret key (sk_test_…).`,
+        `Invalid API Key provided: ${masked(key)}. Stripe World is test mode only: use a key that starts with pk_test_.`,
       ),
     };
-  if (!KEY.test(key)) return { reply: errorReply(401, `Invalid API Key provided: ${masked(key)}`) };
-  return { key };
+  // A publishable key acts on the account whose secret key has the same tail (pk_test_X: sk_test_X's); `route`
+  // lets it make only the calls Stripe lets one make.
+  const publishable = /^pk_test_/.test(key);
+  const secret = publishable ? `sk_test_${key.slice('pk_test_'.length)}` : key;
+  if (!KEY.test(secret))
+    return { reply: errorReply(401, `Invalid API Key provided: ${masked(key)}`) };
+  return { key: secret };
+}
+
+/**
+ * What a publishable key (what Stripe.js sends) may call: a payment or setup intent, retrieved or confirmed with its
+ * client secret. Anything else is Stripe's 403.
+ */
+const PUBLISHABLE = new Set([
+  'GetPaymentIntentsIntent',
+  'PostPaymentIntentsIntentConfirm',
+  'GetSetupIntentsIntent',
+  'PostSetupIntentsIntentConfirm',
+]);
+
+function isPublishable(headers: Readonly<Record<string, string>>): boolean {
+  const auth = headers.authorization ?? '';
+  const bearer = /^Bearer\s+pk_test_/i.test(auth);
+  const basic = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(auth);
+  return (
+    bearer ||
+    (basic !== null && Buffer.from(basic[1], 'base64').toString('utf8').startsWith('pk_test_'))
+  );
 }
 
 interface CompiledRoute {
@@ -240,6 +266,16 @@ function plainFace(ops: readonly StripeOp[]): HttpFace {
             ),
           };
         }
+        if (
+          isPublishable(req.headers) &&
+          !(PUBLISHABLE.has(r.op.id) && typeof params.client_secret === 'string')
+        )
+          return {
+            reply: errorReply(
+              403,
+              'This API call cannot be made with a publishable API key. Please use a secret API key. You can find a list of your API keys at https://dashboard.stripe.com/account/apikeys.',
+            ),
+          };
         return { operation: r.op.id, input };
       }
       void pathOnly;

@@ -1,5 +1,8 @@
+import Stripe from 'stripe';
 import { describe, expect, it } from 'vitest';
+import { credentialOf } from '../face.ts';
 import { stripe } from '../index.ts';
+import { sdkFor } from './sdk.ts';
 
 const headers = {
   authorization: 'Bearer sk_test_wire',
@@ -56,5 +59,63 @@ describe('the HTTP face writes replies as api.stripe.com does', () => {
     } finally {
       inst.destroy();
     }
+  });
+});
+
+describe('publishable keys', () => {
+  const refusal =
+    'This API call cannot be made with a publishable API key. Please use a secret API key. You can find a list of your API keys at https://dashboard.stripe.com/account/apikeys.';
+
+  it('retrieve and confirm an intent with its client secret, as Stripe.js does, and nothing else', async () => {
+    const inst = stripe.instance({ fixture: 'empty' });
+    try {
+      const secret = sdkFor(inst, { key: 'sk_test_shop' });
+      const browser = sdkFor(inst, { key: 'pk_test_shop' });
+      const pi = await secret.paymentIntents.create({
+        amount: 1000,
+        currency: 'usd',
+        payment_method_types: ['card'],
+      });
+      const clientSecret = pi.client_secret as string;
+      const seen = await browser.paymentIntents.retrieve(pi.id, { client_secret: clientSecret });
+      expect(seen.id).toBe(pi.id);
+      const wrong = (await browser.paymentIntents
+        .confirm(pi.id, { client_secret: `${pi.id}_secret_nope`, payment_method: 'pm_card_visa' })
+        .catch((x: unknown) => x)) as Stripe.errors.StripeError;
+      expect(wrong).toMatchObject({ statusCode: 400, param: 'client_secret' });
+      const paid = await browser.paymentIntents.confirm(pi.id, {
+        client_secret: clientSecret,
+        payment_method: 'pm_card_visa',
+      });
+      expect(paid.status).toBe('succeeded');
+      const si = await secret.setupIntents.create({ payment_method_types: ['card'] });
+      const set = await browser.setupIntents.confirm(si.id, {
+        client_secret: si.client_secret as string,
+        payment_method: 'pm_card_visa',
+      });
+      expect(set.status).toBe('succeeded');
+      const calls = inst.callCount;
+      for (const attempt of [
+        () => browser.customers.list(),
+        () => browser.paymentIntents.retrieve(pi.id),
+        () => browser.paymentIntents.confirm(pi.id, { payment_method: 'pm_card_visa' }),
+        () => browser.paymentIntents.create({ amount: 1, currency: 'usd' }),
+      ]) {
+        const e = (await attempt().catch((x: unknown) => x)) as Stripe.errors.StripeError;
+        expect(e).toBeInstanceOf(Stripe.errors.StripePermissionError);
+        expect(e).toMatchObject({ statusCode: 403, message: refusal });
+      }
+      expect(inst.callCount).toBe(calls);
+    } finally {
+      inst.destroy();
+    }
+  });
+
+  it("acts on the account whose secret key has the same tail; a live key is Stripe World's 401", () => {
+    expect(credentialOf({ authorization: 'Bearer pk_test_shop' })).toEqual({ key: 'sk_test_shop' });
+    const basic = Buffer.from('pk_test_shop:').toString('base64');
+    expect(credentialOf({ authorization: `Basic ${basic}` })).toEqual({ key: 'sk_test_shop' });
+    const live = credentialOf({ authorization: 'Bearer pk_live_shop' });
+    expect('reply' in live && live.reply.status).toBe(401);
   });
 });
