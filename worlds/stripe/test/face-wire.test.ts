@@ -62,6 +62,16 @@ describe('the HTTP face writes replies as api.stripe.com does', () => {
   });
 });
 
+/**
+ * Confirm parameters as Stripe.js sends them: the client secret, which the server-side SDK's types leave out (it is
+ * sent with a publishable key), and a test card.
+ */
+const confirming = (clientSecret: string) =>
+  ({
+    client_secret: clientSecret,
+    payment_method: 'pm_card_visa',
+  }) as Stripe.PaymentIntentConfirmParams;
+
 describe('publishable keys', () => {
   const refusal =
     'This API call cannot be made with a publishable API key. Please use a secret API key. You can find a list of your API keys at https://dashboard.stripe.com/account/apikeys.';
@@ -74,25 +84,21 @@ describe('publishable keys', () => {
       const pi = await secret.paymentIntents.create({
         amount: 1000,
         currency: 'usd',
-        payment_method_types: ['card'],
       });
       const clientSecret = pi.client_secret as string;
       const seen = await browser.paymentIntents.retrieve(pi.id, { client_secret: clientSecret });
       expect(seen.id).toBe(pi.id);
       const wrong = (await browser.paymentIntents
-        .confirm(pi.id, { client_secret: `${pi.id}_secret_nope`, payment_method: 'pm_card_visa' })
+        .confirm(pi.id, confirming(`${pi.id}_secret_nope`))
         .catch((x: unknown) => x)) as Stripe.errors.StripeError;
       expect(wrong).toMatchObject({ statusCode: 400, param: 'client_secret' });
-      const paid = await browser.paymentIntents.confirm(pi.id, {
-        client_secret: clientSecret,
-        payment_method: 'pm_card_visa',
-      });
+      const paid = await browser.paymentIntents.confirm(pi.id, confirming(clientSecret));
       expect(paid.status).toBe('succeeded');
-      const si = await secret.setupIntents.create({ payment_method_types: ['card'] });
-      const set = await browser.setupIntents.confirm(si.id, {
-        client_secret: si.client_secret as string,
-        payment_method: 'pm_card_visa',
-      });
+      const si = await secret.setupIntents.create({});
+      const set = await browser.setupIntents.confirm(
+        si.id,
+        confirming(si.client_secret as string) as Stripe.SetupIntentConfirmParams,
+      );
       expect(set.status).toBe('succeeded');
       const calls = inst.callCount;
       for (const attempt of [
