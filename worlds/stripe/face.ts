@@ -92,15 +92,41 @@ export function credentialOf(
         `Invalid API Key provided: ${masked(key)}. Stripe World is test mode only: use a key that starts with sk_test_.`,
       ),
     };
-  if (/^pk_/.test(key))
+  if (/^pk_live_/.test(key))
     return {
       reply: errorReply(
         401,
-        `Invalid API Key provided: ${masked(key)}. This is a publishable key; secret endpoints need a secret key (sk_test_…).`,
+        `Invalid API Key provided: ${masked(key)}. Stripe World is test mode only: use a key that starts with pk_test_.`,
       ),
     };
-  if (!KEY.test(key)) return { reply: errorReply(401, `Invalid API Key provided: ${masked(key)}`) };
-  return { key };
+  // A publishable key acts on the account whose secret key has the same tail (pk_test_X: sk_test_X's); `route`
+  // lets it make only the calls Stripe lets one make.
+  const publishable = /^pk_test_/.test(key);
+  const secret = publishable ? `sk_test_${key.slice('pk_test_'.length)}` : key;
+  if (!KEY.test(secret))
+    return { reply: errorReply(401, `Invalid API Key provided: ${masked(key)}`) };
+  return { key: secret };
+}
+
+/**
+ * What a publishable key (what Stripe.js sends) may call: a payment or setup intent, retrieved or confirmed with its
+ * client secret. Anything else is Stripe's 403.
+ */
+const PUBLISHABLE = new Set([
+  'GetPaymentIntentsIntent',
+  'PostPaymentIntentsIntentConfirm',
+  'GetSetupIntentsIntent',
+  'PostSetupIntentsIntentConfirm',
+]);
+
+function isPublishable(headers: Readonly<Record<string, string>>): boolean {
+  const auth = headers.authorization ?? '';
+  const bearer = /^Bearer\s+pk_test_/i.test(auth);
+  const basic = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(auth);
+  return (
+    bearer ||
+    (basic !== null && Buffer.from(basic[1], 'base64').toString('utf8').startsWith('pk_test_'))
+  );
 }
 
 interface CompiledRoute {
@@ -127,17 +153,49 @@ function compile(op: StripeOp): CompiledRoute {
       return seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     })
     .join('/');
-  return { op, pattern: new RegExp(`^${source}/?$`), names, literals };
+  // No trailing slash: api.stripe.com answers `/v1/subscriptions/` (an empty id, as a client with a blank variable
+  // sends it) with 404 Unrecognized request URL, rather than as the collection.
+  return { op, pattern: new RegExp(`^${source}$`), names, literals };
 }
 
-/** Build the face over the operations. */
+/**
+ * A reply as api.stripe.com writes it: JSON indented with two spaces and ended with a newline, as
+ * `application/json`. Clients that print or diff raw replies see the same text as from Stripe.
+ */
+function wire(reply: FaceReply): FaceReply {
+  return {
+    status: reply.status,
+    headers: { 'Content-Type': 'application/json', ...reply.headers },
+    body: JSON.stringify(reply.body, null, 2) + '\n',
+  };
+}
+
 /** The first segment of a path below `/v1` (`customers` for `/customers/cus_1/balance_transactions`). */
 function firstSegment(path: string): string {
   const end = path.indexOf('/', 1);
   return end === -1 ? path.slice(1) : path.slice(1, end);
 }
 
+/** Build the face over the operations. */
 export function stripeFace(ops: readonly StripeOp[]): HttpFace {
+  const face = plainFace(ops);
+  return {
+    ...face,
+    credential: (req) => {
+      const found = face.credential(req);
+      return 'reply' in found ? { reply: wire(found.reply) } : found;
+    },
+    route: (req) => {
+      const route = face.route(req);
+      return 'reply' in route ? { reply: wire(route.reply) } : route;
+    },
+    reply: (outcome, req, route) => wire(face.reply(outcome, req, route)),
+    errorReply: (status, message) => wire(face.errorReply!(status, message)),
+  };
+}
+
+/** The face with replies as objects; `stripeFace` writes them out. */
+function plainFace(ops: readonly StripeOp[]): HttpFace {
   const all = ops.map(compile).sort((a, b) => b.literals - a.literals);
   // Every route's first segment is literal, so a request is matched only against the routes that share its own
   // (in the same order), instead of against all 155.
@@ -203,6 +261,16 @@ export function stripeFace(ops: readonly StripeOp[]): HttpFace {
             ),
           };
         }
+        if (
+          isPublishable(req.headers) &&
+          !(PUBLISHABLE.has(r.op.id) && typeof params.client_secret === 'string')
+        )
+          return {
+            reply: errorReply(
+              403,
+              'This API call cannot be made with a publishable API key. Please use a secret API key. You can find a list of your API keys at https://dashboard.stripe.com/account/apikeys.',
+            ),
+          };
         return { operation: r.op.id, input };
       }
       void pathOnly;

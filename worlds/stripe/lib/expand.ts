@@ -2,7 +2,8 @@
  * `expand[]`: replace id references with the objects they name, along dotted paths up to four levels
  * (`latest_charge.balance_transaction`, `data.customer` on lists). A field can be expanded when it holds an id of a
  * known kind (or null, which stays null); anything else is Stripe's 400 `This property cannot be expanded (foo).`
- * Resources with references that the prefix does not tell (coupons) register a resolver in `EXPANDERS`.
+ * Resources with references that the prefix does not tell (coupons) register a resolver in `EXPANDERS`; fields
+ * that appear only when expanded (a customer's `subscriptions`) register one in `INCLUDERS`.
  */
 import type { Ctx } from 'seahaven';
 import { invalidRequest } from './errors.ts';
@@ -14,6 +15,12 @@ import { get, tableOfId, type Obj } from './store.ts';
  * own (`coupon`, in `discount.source` and `promotion_code.promotion`).
  */
 export const EXPANDERS: Record<string, (ctx: Ctx, id: string) => Obj | undefined> = {};
+
+/**
+ * Fields an object carries only when `expand[]` names them, by `<object>.<field>` (`customer.subscriptions`): each
+ * makes the value (a list) from the object.
+ */
+export const INCLUDERS: Record<string, (ctx: Ctx, owner: Obj) => Obj> = {};
 
 function resolve(ctx: Ctx, owner: Obj, field: string, id: string): Obj | undefined {
   const key = [`${owner.object}.${field}`, field].find((k) => Object.hasOwn(EXPANDERS, k));
@@ -54,6 +61,8 @@ function expandAt(ctx: Ctx, node: Obj, parts: string[], full: string, isList: bo
     node.data = node.data.map((item: Obj) => expandAt(ctx, item, rest, full, false));
     return node;
   }
+  const include = INCLUDERS[`${node.object}.${field}`];
+  if (!Object.hasOwn(node, field) && include !== undefined) node[field] = include(ctx, node);
   if (!Object.hasOwn(node, field)) {
     const hint = isList ? ` You may want to try expanding 'data.${full}' instead.` : '';
     throw invalidRequest(`This property cannot be expanded (${full}).${hint}`, 'expand');

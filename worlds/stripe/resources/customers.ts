@@ -1,6 +1,7 @@
 /** Customers: create, retrieve (a deleted one is its stub), update, delete, list, search, and the discount. */
 import { emit, changedAttributes } from '../lib/events.ts';
 import { invalidRequest, resourceMissing } from '../lib/errors.ts';
+import { INCLUDERS } from '../lib/expand.ts';
 import { listPage } from '../lib/list.ts';
 import { op } from '../lib/op.ts';
 import { listParams, mergeMetadata, p, searchParams } from '../lib/params.ts';
@@ -12,6 +13,8 @@ import { getCustomer, liveCustomer } from '../lib/customer-lookup.ts';
 export { getCustomer, liveCustomer };
 import type { OpContext } from '../lib/op.ts';
 import { redeemCoupon, redeemableCoupon } from './coupons.ts';
+import { resolvePaymentMethod } from '../lib/test-cards.ts';
+import { attachPaymentMethod } from './payment-methods.ts';
 import { redeemPromotionCode, redeemablePromotionCode } from './promotion-codes.ts';
 
 const address = p.obj({
@@ -140,6 +143,27 @@ function apply(ctx: Ctx, c: Obj, params: Record<string, any>): void {
   }
 }
 
+// A customer's `subscriptions` and `tax_ids` appear when `expand[]` names them: the first 10 of its subscriptions
+// that are not canceled, newest first, and its tax ids (the world keeps none, so an empty list).
+INCLUDERS['customer.subscriptions'] = (ctx, customer) =>
+  listPage(
+    ctx,
+    'subscriptions',
+    { limit: 10 },
+    {
+      url: `/v1/customers/${customer.id}/subscriptions`,
+      what: 'subscription',
+      where: [['customer = ?', customer.id], ["status <> 'canceled'"]],
+    },
+  );
+INCLUDERS['customer.tax_ids'] = (_ctx, customer) => ({
+  object: 'list',
+  data: [],
+  has_more: false,
+  total_count: 0,
+  url: `/v1/customers/${customer.id}/tax_ids`,
+});
+
 export const customerOps = [
   op({
     id: 'PostCustomers',
@@ -177,11 +201,17 @@ export const customerOps = [
         tax_exempt: 'none',
         test_clock: null,
       };
+      // `payment_method` is attached once the customer exists; one that does not exist refuses the whole call.
+      const pm =
+        params.payment_method === undefined
+          ? undefined
+          : resolvePaymentMethod(c, params.payment_method, 'payment_method');
       apply(ctx, customer, params);
       const discount = applyDiscount(ctx, customer, params);
       put(ctx, 'customers', customer);
       emit(c, 'customer.created', customer);
       emitDiscount(c, discount);
+      if (pm !== undefined) attachPaymentMethod(c, pm, customer, 'payment_method');
       return customer;
     },
   }),

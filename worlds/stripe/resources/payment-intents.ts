@@ -475,17 +475,18 @@ export function confirmPaymentIntent(
   params: Record<string, any> = {},
 ): Obj | Failed {
   const ctx = c.ctx;
+  // The secret is checked first: a caller holding only the publishable key learns nothing else without it.
+  if (params.client_secret && params.client_secret !== start.client_secret)
+    throw invalidRequest(
+      'The client_secret provided does not match the client_secret associated with the PaymentIntent.',
+      'client_secret',
+    );
   if (!CONFIRMABLE.includes(start.status)) {
     throw unexpectedState(
       'payment_intent_unexpected_state',
       `You cannot confirm this PaymentIntent because it has a status of ${start.status}. Only a PaymentIntent with one of the following statuses may be confirmed: ${CONFIRMABLE.join(', ')}.`,
     );
   }
-  if (params.client_secret && params.client_secret !== start.client_secret)
-    throw invalidRequest(
-      'The client_secret provided does not match the client_secret associated with the PaymentIntent.',
-      'client_secret',
-    );
   const pi = structuredClone(start);
   applyCommon(c, pi, params);
   if (!pi.payment_method) {

@@ -127,6 +127,66 @@ describe('customers', () => {
     expect(e).toBeInstanceOf(Stripe.errors.StripeIdempotencyError);
   });
 
+  it('attaches the payment_method given on create, and refuses one that does not exist', async () => {
+    const { inst, s } = fresh();
+    const pm = await s.paymentMethods.create({ type: 'card', card: { token: 'tok_visa' } });
+    const c = await s.customers.create({ name: 'Card holder', payment_method: pm.id });
+    expect((await s.paymentMethods.retrieve(pm.id)).customer).toBe(c.id);
+    const listed = await s.customers.listPaymentMethods(c.id);
+    expect(listed.data.map((m) => m.id)).toEqual([pm.id]);
+    const types = inst
+      .query('SELECT type FROM events ORDER BY seq')
+      .map((r) => r.type as string)
+      .slice(-2);
+    expect(types).toEqual(['customer.created', 'payment_method.attached']);
+    // A test token makes a fresh card, as on attach.
+    const t = await s.customers.create({ payment_method: 'pm_card_mastercard' });
+    expect((await s.customers.listPaymentMethods(t.id)).data[0].card?.brand).toBe('mastercard');
+    const before = JSON.stringify(inst.changes());
+    const e = (await s.customers
+      .create({ name: 'Nobody', payment_method: 'pm_missing' })
+      .catch((x: unknown) => x)) as Stripe.errors.StripeError;
+    expect(e).toBeInstanceOf(Stripe.errors.StripeInvalidRequestError);
+    expect(e).toMatchObject({
+      statusCode: 404,
+      code: 'resource_missing',
+      param: 'payment_method',
+      message: "No such PaymentMethod: 'pm_missing'",
+    });
+    expect(JSON.stringify(inst.changes())).toBe(before);
+  });
+
+  it('includes subscriptions and tax_ids when expand[] names them, and only then', async () => {
+    const { s } = fresh();
+    const c = await s.customers.create({ name: 'Subscriber', payment_method: 'pm_card_visa' });
+    const pm = (await s.customers.listPaymentMethods(c.id)).data[0];
+    await s.customers.update(c.id, { invoice_settings: { default_payment_method: pm.id } });
+    const price = await s.prices.create({
+      product_data: { name: 'Pro' },
+      currency: 'usd',
+      unit_amount: 1000,
+      recurring: { interval: 'month' },
+    });
+    const kept = await s.subscriptions.create({ customer: c.id, items: [{ price: price.id }] });
+    const gone = await s.subscriptions.create({ customer: c.id, items: [{ price: price.id }] });
+    await s.subscriptions.cancel(gone.id);
+    const got = await s.customers.retrieve(c.id, { expand: ['subscriptions', 'tax_ids'] });
+    if (got.deleted) throw new Error('the customer was deleted');
+    expect(got.subscriptions).toMatchObject({
+      object: 'list',
+      has_more: false,
+      url: `/v1/customers/${c.id}/subscriptions`,
+    });
+    expect(got.subscriptions?.data.map((x) => x.id)).toEqual([kept.id]);
+    expect(got.tax_ids).toMatchObject({ object: 'list', data: [], has_more: false });
+    const plainOne = await s.customers.retrieve(c.id);
+    expect(Object.keys(plainOne)).not.toContain('subscriptions');
+    const e = (await s.customers
+      .retrieve(c.id, { expand: ['sources_x'] })
+      .catch((x: unknown) => x)) as Stripe.errors.StripeError;
+    expect(e.message).toBe('This property cannot be expanded (sources_x).');
+  });
+
   it('reads the account', async () => {
     const { s } = fresh();
     const a = await s.accounts.retrieveCurrent();

@@ -120,7 +120,9 @@ describe('decodeForm', () => {
         body: 'name=a&name[x]=b',
       });
       expect(reply.status).toBe(400);
-      expect(reply.body).toMatchObject({ error: { type: 'invalid_request_error', param: 'name' } });
+      expect(JSON.parse(reply.body as string)).toMatchObject({
+        error: { type: 'invalid_request_error', param: 'name' },
+      });
       expect(inst.callCount).toBe(0);
       expect(inst.changes()).toEqual([]);
       const ok = inst.request({
@@ -131,7 +133,7 @@ describe('decodeForm', () => {
         body: 'name=a&metadata[plan]=pro',
       });
       expect(ok.status).toBe(200);
-      expect(ok.body).toMatchObject({ name: 'a', metadata: { plan: 'pro' } });
+      expect(JSON.parse(ok.body as string)).toMatchObject({ name: 'a', metadata: { plan: 'pro' } });
     } finally {
       inst.destroy();
     }

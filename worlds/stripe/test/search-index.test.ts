@@ -119,7 +119,7 @@ describe('search over the search columns', () => {
               body: '',
             });
             expect(reply.status, `${table}: ${query}`).toBe(200);
-            const body = reply.body as {
+            const body = JSON.parse(reply.body as string) as {
               data: Obj[];
               next_page: string | null;
               total_count: number;

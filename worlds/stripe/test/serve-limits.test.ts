@@ -93,7 +93,7 @@ describe("the face's answer to a call refused by the memory budget", () => {
       { method: 'GET', path: '/customers', query: '', headers: {}, body: '' },
       route,
     );
-    expect(reply).toEqual({
+    expect({ ...reply, body: JSON.parse(reply.body as string) }).toEqual({
       status: 503,
       headers: expect.objectContaining({ 'Stripe-Should-Retry': 'false' }),
       body: { error: { type: 'api_error', code: 'resource_exhausted', message } },
