@@ -381,7 +381,7 @@ describe('in-process delivery to the composed world', () => {
         body,
       });
       expect(reply.status).toBe(200);
-      return reply.body as { id: string };
+      return JSON.parse(reply.body as string) as { id: string };
     }
     async function episode(): Promise<string> {
       const inst = track(shop.instance({ seed: 7 }));
