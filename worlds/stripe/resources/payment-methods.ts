@@ -18,7 +18,7 @@ import {
   paymentMethodFromCard,
   resolvePaymentMethod,
 } from '../lib/test-cards.ts';
-import { liveCustomer } from './customers.ts';
+import { liveCustomer } from '../lib/customer-lookup.ts';
 
 const address = p.obj({
   city: p.string(),
