@@ -83,7 +83,8 @@ describe('seahaven publish --dry-run', () => {
       .split('\n')[0]
       .replace(/^Wrote the Space for crm 1\.0\.0 in \S+: /, '')
       .split(', ');
-    expect(files).toEqual([
+    // The world's own folder is copied beside the kit's tarball (the package carries no example worlds).
+    expect(files.filter((f) => !f.startsWith('world/'))).toEqual([
       '.dockerignore',
       'Dockerfile',
       'README.md',
@@ -91,6 +92,7 @@ describe('seahaven publish --dry-run', () => {
       'package.json',
       'seahaven-0.1.0.tgz',
     ]);
+    expect(files).toContain('world/index.ts');
     expect(readFileSync(join(space, 'seahaven-0.1.0.tgz')).equals(readFileSync(tarball))).toBe(
       true,
     );
@@ -105,7 +107,7 @@ describe('seahaven publish --dry-run', () => {
     expect(docker.cmd).toEqual([
       'sh',
       '-c',
-      'exec node_modules/.bin/seahaven serve crm --host 0.0.0.0 --port "$PORT" --allow-host test-user-crm-world.hf.space',
+      'exec node_modules/.bin/seahaven serve world/index.ts --host 0.0.0.0 --port "$PORT" --allow-host test-user-crm-world.hf.space',
     ]);
 
     // Install what the folder's package.json names, as that `npm install` does: the kit from the folder's tarball.
