@@ -2,6 +2,7 @@
  * Drafting an invoice: the draft object for a customer (or a subscription's period), its lines, and what a preview
  * contributes; a draft is stored once it is complete.
  */
+import { customerTaxIdsOf } from '../resources/tax-ids.ts';
 import { type Ctx } from 'seahaven';
 import { accountOf } from '../resources/account.ts';
 import { liveCustomer } from '../lib/customer-lookup.ts';
@@ -143,7 +144,7 @@ export function draftObject(
     customer: customer.id,
     customer_account: null,
     ...customerDetails(customer),
-    customer_tax_ids: [],
+    customer_tax_ids: customerTaxIdsOf(ctx, customer.id),
     default_payment_method: input.default_payment_method ?? null,
     default_source: null,
     default_tax_rates: [],

@@ -12,6 +12,7 @@ import type Stripe from 'stripe';
 import type { FaceReply, FaceRequest, Instance } from 'seahaven';
 import { stripe } from '../../index.ts';
 import { sdkFor } from '../sdk.ts';
+import { taxIdsChapter } from './story-taxes.ts';
 
 /** One request of the story and the reply it got. */
 export interface Exchange {
@@ -202,6 +203,7 @@ async function drive(s: Stripe, inst: Instance, readEvents: () => Promise<void>)
   await s.customers.listBalanceTransactions(ada.id);
   const gone = await s.customers.create({ name: 'Gone' });
   await s.customers.del(gone.id);
+  await taxIdsChapter(s, ada.id);
 
   // Payment methods and setup intents.
   const card = await s.paymentMethods.create({ type: 'card', card: { token: 'tok_visa' } });

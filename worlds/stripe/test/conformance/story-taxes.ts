@@ -1,0 +1,31 @@
+/**
+ * The story's chapters on taxes (story.ts tells them): tax IDs, a customer's and the account's, through every
+ * operation of both families, with a number the registry verifies on the world clock the story later advances.
+ */
+import type Stripe from 'stripe';
+
+/** Tax IDs: a customer's through `/v1/customers/{customer}/tax_ids`, and the top-level `/v1/tax_ids`. */
+export async function taxIdsChapter(s: Stripe, customer: string): Promise<void> {
+  const vat = await s.customers.createTaxId(customer, { type: 'eu_vat', value: 'DE000000000' });
+  await s.customers.createTaxId(customer, { type: 'gb_vat', value: 'GB111111111' });
+  const ein = await s.customers.createTaxId(customer, { type: 'us_ein', value: '12-3456789' });
+  await s.customers.retrieveTaxId(customer, vat.id);
+  await s.customers.listTaxIds(customer, { limit: 2 });
+  await s.customers.deleteTaxId(customer, ein.id);
+  await s.customers.retrieve(customer, { expand: ['tax_ids'] });
+  await s.customers.create({
+    name: 'Tax ID data',
+    tax_id_data: [{ type: 'au_abn', value: '12345678912' }],
+  });
+  const own = await s.taxIds.create({ type: 'eu_vat', value: 'IE1234567AB' });
+  const theirs = await s.taxIds.create({
+    type: 'ch_vat',
+    value: 'CHE-123.456.789 MWST',
+    owner: { type: 'customer', customer },
+  });
+  await s.taxIds.retrieve(own.id);
+  await s.taxIds.list({ limit: 3 });
+  await s.taxIds.list({ owner: { type: 'customer', customer } });
+  await s.taxIds.del(theirs.id);
+  await s.taxIds.del((await s.taxIds.create({ type: 'us_ein', value: '98-7654321' })).id);
+}
