@@ -2,6 +2,7 @@
  * Drafting an invoice: the draft object for a customer (or a subscription's period), its lines, and what a preview
  * contributes; a draft is stored once it is complete.
  */
+import { applyTaxes } from './invoice-taxes.ts';
 import { customerTaxIdsOf } from '../resources/tax-ids.ts';
 import { type Ctx } from 'seahaven';
 import { accountOf } from '../resources/account.ts';
@@ -67,6 +68,8 @@ export interface DraftInput {
   effective_at?: number | null;
   rendering?: Obj | null;
   payment_settings?: Obj | null;
+  /** Tax rate objects for the lines without their own (invoice-taxes.ts). */
+  default_tax_rates?: Obj[];
 }
 
 export { idOf, linesOf, mustInvoice, refreshInvoice, type InvoiceRef };
@@ -147,7 +150,7 @@ export function draftObject(
     customer_tax_ids: customerTaxIdsOf(ctx, customer.id),
     default_payment_method: input.default_payment_method ?? null,
     default_source: null,
-    default_tax_rates: [],
+    default_tax_rates: input.default_tax_rates ?? [],
     description: input.description ?? null,
     discounts: [],
     due_date:
@@ -248,7 +251,7 @@ export function buildDraft(c: OpContext, input: DraftInput): Obj {
     }
   }
   for (const line of input.lines ?? []) addLine(c, invoice, line);
-  return applyLines(invoice, linesOf(ctx, invoice.id));
+  return applyLines(invoice, applyTaxes(ctx, invoice, linesOf(ctx, invoice.id)));
 }
 
 /**

@@ -2,6 +2,7 @@
  * `POST /v1/invoices/create_preview`: the invoice a customer would get, built in memory from their pending items, the
  * request's `invoice_items`, or a subscription's next period (subscription-preview.ts), and never stored.
  */
+import { applyTaxes } from './invoice-taxes.ts';
 import { refuseUnsupported } from './invoices.ts';
 import { invalidRequest, resourceMissing } from '../lib/errors.ts';
 import {
@@ -112,7 +113,7 @@ export function preview(c: OpContext, params: Record<string, any>): Obj {
   for (const item of pendingItems(ctx, customer.id, invoice.currency, sub?.subscription ?? null))
     lines.push(lineForItem(ctx, overrides.get(item.id) ?? item, invoice.id));
   for (const line of [...(sub?.lines ?? []), ...extra]) lines.push(lineObject(ctx, invoice, line));
-  applyLines(invoice, lines);
+  applyLines(invoice, applyTaxes(ctx, invoice, lines, false));
   invoice.lines.url = `/v1/invoices/${invoice.id}/lines`;
   const balance = (customer.balance as number | undefined) ?? 0;
   invoice.starting_balance = balance;

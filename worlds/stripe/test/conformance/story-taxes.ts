@@ -29,3 +29,30 @@ export async function taxIdsChapter(s: Stripe, customer: string): Promise<void> 
   await s.taxIds.del(theirs.id);
   await s.taxIds.del((await s.taxIds.create({ type: 'us_ein', value: '98-7654321' })).id);
 }
+
+/**
+ * Tax rates on an invoice: an item's exclusive rate, an inclusive one, the invoice's defaults for the rest; changed
+ * on the draft, then finalized and paid, so the taxed lines and totals appear in replies and in invoice events.
+ */
+export async function invoiceTaxesChapter(s: Stripe, customer: string): Promise<void> {
+  const sales = await s.taxRates.create({
+    display_name: 'Sales tax',
+    percentage: 8.25,
+    inclusive: false,
+  });
+  const vat = await s.taxRates.create({ display_name: 'VAT', percentage: 20, inclusive: true });
+  const invoice = await s.invoices.create({ customer, default_tax_rates: [sales.id] });
+  await s.invoiceItems.create({ customer, invoice: invoice.id, amount: 3333, currency: 'usd' });
+  const item = await s.invoiceItems.create({
+    customer,
+    invoice: invoice.id,
+    amount: 1200,
+    currency: 'usd',
+    tax_rates: [vat.id],
+  });
+  await s.invoiceItems.update(item.id, { tax_rates: [vat.id, sales.id] });
+  await s.invoices.update(invoice.id, { default_tax_rates: [sales.id, vat.id] });
+  await s.invoices.listLineItems(invoice.id);
+  await s.invoices.finalizeInvoice(invoice.id);
+  await s.invoices.pay(invoice.id, { payment_method: 'pm_card_visa' });
+}

@@ -12,7 +12,7 @@ import type Stripe from 'stripe';
 import type { FaceReply, FaceRequest, Instance } from 'seahaven';
 import { stripe } from '../../index.ts';
 import { sdkFor } from '../sdk.ts';
-import { taxIdsChapter } from './story-taxes.ts';
+import { invoiceTaxesChapter, taxIdsChapter } from './story-taxes.ts';
 
 /** One request of the story and the reply it got. */
 export interface Exchange {
@@ -413,6 +413,7 @@ async function drive(s: Stripe, inst: Instance, readEvents: () => Promise<void>)
     customer: ada.id,
     invoice_items: [{ amount: 200, currency: 'usd', description: 'Preview' }],
   });
+  await invoiceTaxesChapter(s, ada.id);
 
   // Subscriptions and their items.
   const grace = await s.customers.create({ name: 'Grace Hopper', email: 'grace@example.com' });
