@@ -75,7 +75,8 @@ export function taxRatesFor(
 function ratesOfLine(ctx: Ctx, invoice: Obj, line: Obj): Obj[] {
   const itemId = line.parent?.invoice_item_details?.invoice_item;
   const item = typeof itemId === 'string' ? get(ctx, 'invoiceitems', itemId) : undefined;
-  if (item && Array.isArray(item.tax_rates) && item.tax_rates.length > 0) return item.tax_rates;
+  if (item && Array.isArray(item.tax_rates) && item.tax_rates.length > 0)
+    return item.tax_rates as Obj[];
   return Array.isArray(invoice.default_tax_rates) ? invoice.default_tax_rates : [];
 }
 

@@ -56,3 +56,38 @@ export async function invoiceTaxesChapter(s: Stripe, customer: string): Promise<
   await s.invoices.finalizeInvoice(invoice.id);
   await s.invoices.pay(invoice.id, { payment_method: 'pm_card_visa' });
 }
+
+/**
+ * Previews of subscription changes: a price change mid-period with its prorations, billed at once, without
+ * prorations, and a new subscription's first invoice (its trial too).
+ */
+export async function subscriptionPreviewChapter(
+  s: Stripe,
+  subscription: Stripe.Subscription,
+  price: string,
+): Promise<void> {
+  const item = subscription.items.data[0];
+  const customer = subscription.customer as string;
+  const half = Math.floor((item.current_period_start + item.current_period_end) / 2);
+  for (const proration_behavior of ['create_prorations', 'always_invoice', 'none'] as const)
+    await s.invoices.createPreview({
+      customer,
+      subscription: subscription.id,
+      subscription_details: {
+        items: [{ id: item.id, price, quantity: 3 }],
+        proration_behavior,
+        proration_date: half,
+      },
+    });
+  await s.invoices.createPreview({
+    customer,
+    subscription_details: { items: [{ price, quantity: 2 }] },
+  });
+  await s.invoices.createPreview({
+    customer,
+    subscription_details: {
+      items: [{ price }],
+      trial_end: item.current_period_start + 14 * 86_400,
+    },
+  });
+}

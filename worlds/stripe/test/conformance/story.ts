@@ -12,7 +12,7 @@ import type Stripe from 'stripe';
 import type { FaceReply, FaceRequest, Instance } from 'seahaven';
 import { stripe } from '../../index.ts';
 import { sdkFor } from '../sdk.ts';
-import { invoiceTaxesChapter, taxIdsChapter } from './story-taxes.ts';
+import { invoiceTaxesChapter, subscriptionPreviewChapter, taxIdsChapter } from './story-taxes.ts';
 
 /** One request of the story and the reply it got. */
 export interface Exchange {
@@ -426,6 +426,7 @@ async function drive(s: Stripe, inst: Instance, readEvents: () => Promise<void>)
   });
   await s.subscriptions.retrieve(sub.id);
   await s.subscriptions.update(sub.id, { metadata: { seats: '2' } });
+  await subscriptionPreviewChapter(s, sub, monthly.id);
   await s.subscriptions.list({ customer: grace.id });
   await s.subscriptions.search({ query: 'status:"active"' });
   const extra = await s.subscriptionItems.create({
