@@ -15,6 +15,7 @@ import type { OpContext } from '../lib/op.ts';
 import { redeemCoupon, redeemableCoupon } from './coupons.ts';
 import { resolvePaymentMethod } from '../lib/test-cards.ts';
 import { attachPaymentMethod } from './payment-methods.ts';
+import { liveTestClock } from '../lib/test-clocks.ts';
 import { redeemPromotionCode, redeemablePromotionCode } from './promotion-codes.ts';
 
 const address = p.obj({
@@ -199,7 +200,7 @@ export const customerOps = [
         preferred_locales: [],
         shipping: null,
         tax_exempt: 'none',
-        test_clock: null,
+        test_clock: params.test_clock ? liveTestClock(ctx, params.test_clock, 'test_clock').id : null,
       };
       // `payment_method` is attached once the customer exists; one that does not exist refuses the whole call.
       const pm =
@@ -262,6 +263,7 @@ export const customerOps = [
     run(c, params) {
       const where: [string, ...string[]][] = [];
       if (params.email) where.push(['email = ?', params.email]);
+      if (params.test_clock) where.push(['test_clock = ?', params.test_clock]);
       return listPage(c.ctx, 'customers', params, {
         url: '/v1/customers',
         what: 'customer',

@@ -26,7 +26,7 @@ interface Reference {
 
 /**
  * Stripe operations served beyond the reference list, with their paths and methods as stripe-node 23 calls them:
- * webhook endpoints (resources/webhook-endpoints.ts). They follow the reference rows in the table.
+ * webhook endpoints (resources/webhook-endpoints.ts) and test clocks (resources/test-clocks.ts). They follow the reference rows in the table.
  */
 export const BEYOND_REFERENCE: Reference[] = [
   ['POST', '/v1/webhook_endpoints', 'PostWebhookEndpoints', 'stripe.webhookEndpoints.create'],
@@ -49,8 +49,38 @@ export const BEYOND_REFERENCE: Reference[] = [
     'DeleteWebhookEndpointsWebhookEndpoint',
     'stripe.webhookEndpoints.del',
   ],
+  [
+    'POST',
+    '/v1/test_helpers/test_clocks',
+    'PostTestHelpersTestClocks',
+    'stripe.testHelpers.testClocks.create',
+  ],
+  [
+    'GET',
+    '/v1/test_helpers/test_clocks',
+    'GetTestHelpersTestClocks',
+    'stripe.testHelpers.testClocks.list',
+  ],
+  [
+    'GET',
+    '/v1/test_helpers/test_clocks/{test_clock}',
+    'GetTestHelpersTestClocksTestClock',
+    'stripe.testHelpers.testClocks.retrieve',
+  ],
+  [
+    'DELETE',
+    '/v1/test_helpers/test_clocks/{test_clock}',
+    'DeleteTestHelpersTestClocksTestClock',
+    'stripe.testHelpers.testClocks.del',
+  ],
+  [
+    'POST',
+    '/v1/test_helpers/test_clocks/{test_clock}/advance',
+    'PostTestHelpersTestClocksTestClockAdvance',
+    'stripe.testHelpers.testClocks.advance',
+  ],
 ].map(([method, path, operationId, sdk]) => ({
-  table: 'webhook_endpoints',
+  table: operationId.includes('TestClock') ? 'test_clocks' : 'webhook_endpoints',
   method,
   path,
   operationId,
