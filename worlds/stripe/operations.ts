@@ -27,7 +27,7 @@ import { creditNotesOps } from './billing/credit-notes.ts';
 import { paymentLinksOps } from './resources/payment-links.ts';
 import { checkoutSessionsOps } from './resources/checkout-sessions.ts';
 import { webhookEndpointsOps } from './resources/webhook-endpoints.ts';
-import { testClocksOps } from './resources/test-clocks.ts';
+import { testClocksOps } from './billing/test-clocks.ts';
 
 export const operations: StripeOp[] = [
   ...accountOps,

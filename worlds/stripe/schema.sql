@@ -11,7 +11,7 @@ CREATE TABLE customers (
   email TEXT,
   name TEXT,
   deleted INTEGER NOT NULL DEFAULT 0,
-  -- The test clock the customer lives on (resources/test-clocks.ts); null: the world clock.
+  -- The test clock the customer lives on (billing/test-clocks.ts); null: the world clock.
   test_clock TEXT,
   search_email TEXT,
   search_metadata TEXT,
@@ -462,7 +462,7 @@ CREATE UNIQUE INDEX webhook_deliveries_seq ON webhook_deliveries (seq);
 CREATE INDEX webhook_deliveries_due ON webhook_deliveries (target, next_attempt, seq);
 CREATE INDEX webhook_deliveries_event ON webhook_deliveries (event);
 
--- Test clocks (resources/test-clocks.ts): a frozen time that customers and their subscriptions live on.
+-- Test clocks (billing/test-clocks.ts): a frozen time that customers and their subscriptions live on.
 CREATE TABLE test_clocks (
   id TEXT PRIMARY KEY,
   seq INTEGER NOT NULL,

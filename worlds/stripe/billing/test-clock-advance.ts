@@ -23,6 +23,11 @@ import { ENDED, addIntervals, intervalOf } from './subscription-periods.ts';
 /** How long a clock lives before the world deletes it: 7 days, as Stripe's example clock shows (`deletes_after`). */
 export const CLOCK_LIFETIME = 7 * 86_400;
 
+/** `c` on a clock's time `at`. */
+function onClockOf(c: OpContext, at: number): OpContext {
+  return { ...c, ctx: onClockTime(c.ctx, at) };
+}
+
 /** The live subscriptions on a clock, oldest first. */
 function subscriptionsOn(ctx: Ctx, clock: string): Obj[] {
   return rows(ctx, 'subscriptions', 'test_clock = ?', [clock], true).filter(
@@ -31,7 +36,7 @@ function subscriptionsOn(ctx: Ctx, clock: string): Obj[] {
 }
 
 /** The latest time `clock` may advance to: two intervals of its shortest live subscription, else two years. */
-export function advanceLimit(ctx: Ctx, clock: Obj): { limit: number; what: string } {
+function advanceLimit(ctx: Ctx, clock: Obj): { limit: number; what: string } {
   const from = clock.frozen_time as number;
   let best = { limit: addIntervals(from, 'year', 1, 2), what: 'two years' };
   for (const sub of subscriptionsOn(ctx, clock.id)) {
@@ -62,7 +67,8 @@ export function advanceClock(c: OpContext, clock: Obj, to: number): Obj {
       `A test clock can advance at most ${what} at a time: frozen_time may be at most ${limit}. Advance to ${limit} or earlier, then advance again.`,
       'frozen_time',
     );
-  emit(c, 'test_helpers.test_clock.advancing', {
+  // The clock's own events carry its time: `advancing` the time it leaves, `ready` the time it reached.
+  emit(onClockOf(c, from), 'test_helpers.test_clock.advancing', {
     ...clock,
     status: 'advancing',
     status_details: { advancing: { target_frozen_time: to } },
@@ -73,17 +79,23 @@ export function advanceClock(c: OpContext, clock: Obj, to: number): Obj {
   while (!steps.next().done);
   const ready = { ...clock, frozen_time: to, status: 'ready', status_details: {} };
   put(c.ctx, 'test_clocks', ready);
-  emit(c, 'test_helpers.test_clock.ready', ready);
+  emit(onClockOf(c, to), 'test_helpers.test_clock.ready', ready);
   return ready;
 }
 
 /** Delete `clock`: its customers are deleted and their live subscriptions end, at the clock's time; then the clock. */
 export function deleteClock(c: OpContext, clock: Obj): void {
   const at = clock.frozen_time as number;
-  const onClock: OpContext = { ...c, ctx: onClockTime(c.ctx, at) };
+  const onClock = onClockOf(c, at);
   for (const sub of subscriptionsOn(c.ctx, clock.id))
     endNow(onClock, sub, at, 'cancellation_requested');
-  for (const customer of rows(c.ctx, 'customers', 'test_clock = ? AND deleted = 0', [clock.id], true)) {
+  for (const customer of rows(
+    c.ctx,
+    'customers',
+    'test_clock = ? AND deleted = 0',
+    [clock.id],
+    true,
+  )) {
     // As a customer's delete leaves it (resources/customers.ts): a stub that keeps `created` for ordering.
     const stub = { id: customer.id, object: 'customer', deleted: true };
     put(c.ctx, 'customers', { ...stub, created: customer.created, test_clock: clock.id });

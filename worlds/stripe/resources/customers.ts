@@ -57,7 +57,6 @@ const writable = {
   coupon: p.string(),
   promotion_code: p.string(),
   discounts: p.arr(p.obj({ coupon: p.string(), discount: p.string(), promotion_code: p.string() })),
-  test_clock: p.string(),
   tax: p.obj({ ip_address: p.string(), validate_location: p.enum('deferred', 'immediately') }),
   tax_id_data: p.arr(p.obj({ type: p.string().req(), value: p.string().req() })),
   cash_balance: p.any(),
@@ -170,7 +169,8 @@ export const customerOps = [
     id: 'PostCustomers',
     method: 'POST',
     path: '/v1/customers',
-    params: writable,
+    // A customer is attached to a test clock when it is created, and stays on it (billing/test-clocks.ts).
+    params: { ...writable, test_clock: p.string() },
     run(c, params) {
       const ctx = c.ctx;
       const customer: Obj = {
@@ -200,7 +200,9 @@ export const customerOps = [
         preferred_locales: [],
         shipping: null,
         tax_exempt: 'none',
-        test_clock: params.test_clock ? liveTestClock(ctx, params.test_clock, 'test_clock').id : null,
+        test_clock: params.test_clock
+          ? liveTestClock(ctx, params.test_clock, 'test_clock').id
+          : null,
       };
       // `payment_method` is attached once the customer exists; one that does not exist refuses the whole call.
       const pm =

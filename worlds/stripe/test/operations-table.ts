@@ -26,7 +26,7 @@ interface Reference {
 
 /**
  * Stripe operations served beyond the reference list, with their paths and methods as stripe-node 23 calls them:
- * webhook endpoints (resources/webhook-endpoints.ts) and test clocks (resources/test-clocks.ts). They follow the reference rows in the table.
+ * webhook endpoints (resources/webhook-endpoints.ts) and test clocks (billing/test-clocks.ts). They follow the reference rows in the table.
  */
 export const BEYOND_REFERENCE: Reference[] = [
   ['POST', '/v1/webhook_endpoints', 'PostWebhookEndpoints', 'stripe.webhookEndpoints.create'],

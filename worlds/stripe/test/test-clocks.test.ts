@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import Stripe from 'stripe';
 import { stripe } from '../index.ts';
@@ -24,14 +26,19 @@ const err = async (p: Promise<unknown>) =>
     (e: unknown) => e,
   )) as InstanceType<typeof Stripe.errors.StripeError>;
 
+/** A customer whose default payment method is `card` (a test PaymentMethod token). */
+async function payingCustomer(s: Api, card: string, params: Stripe.CustomerCreateParams = {}) {
+  const customer = await s.customers.create(params);
+  const pm = await s.paymentMethods.attach(card, { customer: customer.id });
+  return s.customers.update(customer.id, { invoice_settings: { default_payment_method: pm.id } });
+}
+
 /** A clock at `frozen`, a customer on it paying with `card`, and a monthly $20 price. */
 async function onClock(s: Api, frozen = JAN_2027, card = 'pm_card_visa') {
   const clock = await s.testHelpers.testClocks.create({ frozen_time: frozen, name: 'Renewals' });
-  const customer = await s.customers.create({
+  const customer = await payingCustomer(s, card, {
     email: 'clock@example.com',
     test_clock: clock.id,
-    payment_method: card,
-    invoice_settings: { default_payment_method: card },
   });
   const price = await s.prices.create({
     product_data: { name: 'Plan' },
@@ -74,9 +81,9 @@ describe('test clocks', () => {
     const gone = await s.testHelpers.testClocks.del(clock.id);
     expect(gone).toMatchObject({ id: clock.id, object: 'test_helpers.test_clock', deleted: true });
     expect((await s.testHelpers.testClocks.list()).data.map((c) => c.id)).toEqual([other.id]);
-    const types = (await eventsOf(s, 'test_helpers.test_clock.created', 'test_helpers.test_clock.deleted')).map(
-      (e) => e.type,
-    );
+    const types = (
+      await eventsOf(s, 'test_helpers.test_clock.created', 'test_helpers.test_clock.deleted')
+    ).map((e) => e.type);
     expect(types).toEqual([
       'test_helpers.test_clock.created',
       'test_helpers.test_clock.created',
@@ -89,7 +96,10 @@ describe('test clocks', () => {
     const { s } = fresh();
     const { clock, customer, price } = await onClock(s);
     expect(customer).toMatchObject({ test_clock: clock.id, created: JAN_2027 });
-    const sub = await s.subscriptions.create({ customer: customer.id, items: [{ price: price.id }] });
+    const sub = await s.subscriptions.create({
+      customer: customer.id,
+      items: [{ price: price.id }],
+    });
     expect(sub).toMatchObject({
       test_clock: clock.id,
       created: JAN_2027,
@@ -105,26 +115,40 @@ describe('test clocks', () => {
     expect((await s.subscriptions.list({ test_clock: clock.id })).data.map((x) => x.id)).toEqual([
       sub.id,
     ]);
+    // A customer joins a clock when it is created, never later.
+    const moved = await err(s.customers.update(customer.id, { test_clock: clock.id } as never));
+    expect(moved).toMatchObject({ statusCode: 400, param: 'test_clock' });
     const missing = await err(s.customers.create({ test_clock: 'clock_nope' }));
-    expect(missing).toMatchObject({ statusCode: 404, code: 'resource_missing', param: 'test_clock' });
+    expect(missing).toMatchObject({
+      statusCode: 404,
+      code: 'resource_missing',
+      param: 'test_clock',
+    });
   });
 
   it('advancing a month at a time renews the subscription on the clock, invoices paid, with their events', async () => {
     const { inst, s } = fresh();
     const { clock, customer, price } = await onClock(s);
-    const sub = await s.subscriptions.create({ customer: customer.id, items: [{ price: price.id }] });
+    const sub = await s.subscriptions.create({
+      customer: customer.id,
+      items: [{ price: price.id }],
+    });
     const feb = JAN_2027 + 31 * DAY;
     const mar = feb + 28 * DAY;
     const worldBefore = inst.clock.now();
     let advanced = await s.testHelpers.testClocks.advance(clock.id, { frozen_time: feb + DAY });
     // The advance is done within the call: the reply is ready at the new time, so a polling loop ends at once.
     expect(advanced).toMatchObject({ status: 'ready', frozen_time: feb + DAY, status_details: {} });
-    while (advanced.status !== 'ready') advanced = await s.testHelpers.testClocks.retrieve(clock.id);
+    while (advanced.status !== 'ready')
+      advanced = await s.testHelpers.testClocks.retrieve(clock.id);
     await s.testHelpers.testClocks.advance(clock.id, { frozen_time: mar + DAY });
     expect(inst.clock.now()).toBe(worldBefore);
     const after = await s.subscriptions.retrieve(sub.id);
     expect(after.status).toBe('active');
-    expect(after.items.data[0]).toMatchObject({ current_period_start: mar, current_period_end: mar + 31 * DAY });
+    expect(after.items.data[0]).toMatchObject({
+      current_period_start: mar,
+      current_period_end: mar + 31 * DAY,
+    });
     const invoices = (await s.invoices.list({ subscription: sub.id })).data.reverse();
     expect(invoices.map((i) => [i.created, i.status, i.amount_paid, i.billing_reason])).toEqual([
       [JAN_2027, 'paid', 2000, 'subscription_create'],
@@ -137,14 +161,14 @@ describe('test clocks', () => {
       'test_helpers.test_clock.ready',
       'invoice.paid',
     );
-    expect(events.map((e) => [e.type, e.created >= JAN_2027 ? e.created : 'world'])).toEqual([
+    expect(events.map((e) => [e.type, e.created])).toEqual([
       ['invoice.paid', JAN_2027],
-      ['test_helpers.test_clock.advancing', 'world'],
+      ['test_helpers.test_clock.advancing', JAN_2027],
       ['invoice.paid', feb],
-      ['test_helpers.test_clock.ready', 'world'],
-      ['test_helpers.test_clock.advancing', 'world'],
+      ['test_helpers.test_clock.ready', feb + DAY],
+      ['test_helpers.test_clock.advancing', feb + DAY],
       ['invoice.paid', mar],
-      ['test_helpers.test_clock.ready', 'world'],
+      ['test_helpers.test_clock.ready', mar + DAY],
     ]);
     const advancing = events[1].data.object as Stripe.TestHelpers.TestClock;
     expect(advancing).toMatchObject({
@@ -167,7 +191,11 @@ describe('test clocks', () => {
     const due = await s.subscriptions.retrieve(sub.id);
     expect(due.status).toBe('past_due');
     const invoice = await s.invoices.retrieve(due.latest_invoice as string);
-    expect(invoice).toMatchObject({ status: 'open', attempt_count: 1, created: JAN_2027 + 14 * DAY });
+    expect(invoice).toMatchObject({
+      status: 'open',
+      attempt_count: 1,
+      created: JAN_2027 + 14 * DAY,
+    });
     // Retries 3, 5 and 7 days apart, then the subscription is canceled for payment_failed.
     await s.testHelpers.testClocks.advance(clock.id, { frozen_time: JAN_2027 + 30 * DAY });
     const ended = await s.subscriptions.retrieve(sub.id);
@@ -198,18 +226,20 @@ describe('test clocks', () => {
   it('the world clock leaves subscriptions on a clock alone, and a clock advance leaves the world’s alone', async () => {
     const { inst, s } = fresh();
     const { clock, customer, price } = await onClock(s);
-    const onIt = await s.subscriptions.create({ customer: customer.id, items: [{ price: price.id }] });
-    const worldCustomer = await s.customers.create({
-      payment_method: 'pm_card_visa',
-      invoice_settings: { default_payment_method: 'pm_card_visa' },
+    const onIt = await s.subscriptions.create({
+      customer: customer.id,
+      items: [{ price: price.id }],
     });
+    const worldCustomer = await payingCustomer(s, 'pm_card_visa');
     const world = await s.subscriptions.create({
       customer: worldCustomer.id,
       items: [{ price: price.id }],
     });
     const worldEnd = world.items.data[0].current_period_end;
     await s.testHelpers.testClocks.advance(clock.id, { frozen_time: JAN_2027 + 40 * DAY });
-    expect((await s.subscriptions.retrieve(world.id)).items.data[0].current_period_end).toBe(worldEnd);
+    expect((await s.subscriptions.retrieve(world.id)).items.data[0].current_period_end).toBe(
+      worldEnd,
+    );
     expect((await s.invoices.list({ subscription: world.id })).data).toHaveLength(1);
     const clockEnd = (await s.subscriptions.retrieve(onIt.id)).items.data[0].current_period_end;
     inst.advanceClock(70 * DAY * 1000);
@@ -227,8 +257,14 @@ describe('test clocks', () => {
   it('refuses a time in the past or now, more than two intervals ahead, and a deleted clock', async () => {
     const { s } = fresh();
     const { clock, customer, price } = await onClock(s);
-    const past = await err(s.testHelpers.testClocks.advance(clock.id, { frozen_time: JAN_2027 - 1 }));
-    expect(past).toMatchObject({ statusCode: 400, type: 'StripeInvalidRequestError', param: 'frozen_time' });
+    const past = await err(
+      s.testHelpers.testClocks.advance(clock.id, { frozen_time: JAN_2027 - 1 }),
+    );
+    expect(past).toMatchObject({
+      statusCode: 400,
+      type: 'StripeInvalidRequestError',
+      param: 'frozen_time',
+    });
     expect(past.message).toContain('must be after');
     const same = await err(s.testHelpers.testClocks.advance(clock.id, { frozen_time: JAN_2027 }));
     expect(same.param).toBe('frozen_time');
@@ -237,7 +273,10 @@ describe('test clocks', () => {
       s.testHelpers.testClocks.advance(clock.id, { frozen_time: JAN_2027 + 800 * DAY }),
     );
     expect(far.message).toContain('two years');
-    const sub = await s.subscriptions.create({ customer: customer.id, items: [{ price: price.id }] });
+    const sub = await s.subscriptions.create({
+      customer: customer.id,
+      items: [{ price: price.id }],
+    });
     const twoMonths = JAN_2027 + 59 * DAY;
     const tooFar = await err(
       s.testHelpers.testClocks.advance(clock.id, { frozen_time: twoMonths + 1 }),
@@ -263,13 +302,31 @@ describe('test clocks', () => {
       });
   });
 
-  it('replays: the same calls give byte-identical state', async () => {
+  it('replays: the same calls give byte-identical state, from the SDK and from the call log', async () => {
+    // The SDK sends a random Idempotency-Key with each POST; the same calls name their own.
     const run = async () => {
       const { inst, s } = fresh(21);
-      const { clock, customer, price } = await onClock(s);
-      await s.subscriptions.create({ customer: customer.id, items: [{ price: price.id }] });
-      await s.testHelpers.testClocks.advance(clock.id, { frozen_time: JAN_2027 + 45 * DAY });
-      await s.testHelpers.testClocks.advance(clock.id, { frozen_time: JAN_2027 + 90 * DAY });
+      let n = 0;
+      const key = () => ({ idempotencyKey: `replay-${++n}` });
+      const clock = await s.testHelpers.testClocks.create({ frozen_time: JAN_2027 }, key());
+      const customer = await s.customers.create({ test_clock: clock.id }, key());
+      await s.paymentMethods.attach('pm_card_visa', { customer: customer.id }, key());
+      const price = await s.prices.create(
+        {
+          product_data: { name: 'Plan' },
+          currency: 'usd',
+          unit_amount: 2000,
+          recurring: { interval: 'month' },
+        },
+        key(),
+      );
+      await s.subscriptions.create(
+        { customer: customer.id, items: [{ price: price.id }], trial_period_days: 7 },
+        key(),
+      );
+      await s.testHelpers.testClocks.advance(clock.id, { frozen_time: JAN_2027 + 45 * DAY }, key());
+      await s.testHelpers.testClocks.advance(clock.id, { frozen_time: JAN_2027 + 90 * DAY }, key());
+      await s.testHelpers.testClocks.del(clock.id, {}, key());
       return inst;
     };
     const first = await run();
@@ -278,6 +335,21 @@ describe('test clocks', () => {
     const again = stripe.instance({ fixture: 'empty', seed: 21 });
     for (const entry of first.callLog()) again.operation(entry.tool, entry.args);
     expect(JSON.stringify(again.changes())).toBe(JSON.stringify(first.changes()));
-    expect(first.changes().some((c) => c.table === 'test_clocks')).toBe(true);
+    expect(first.changes().filter((c) => c.table === 'invoices')).toHaveLength(2);
+  });
+
+  it("runs docs/stripe.md's test clock example as written", async () => {
+    const doc = readFileSync(
+      fileURLToPath(new URL('../../../docs/stripe.md', import.meta.url)),
+      'utf8',
+    );
+    const block = /```ts clock-example\n([\s\S]*?)```/.exec(doc)![1];
+    const { s } = fresh();
+    const printed: unknown[] = [];
+    const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor as new (
+      ...args: string[]
+    ) => (stripe: Api, console: { log: (v: unknown) => void }) => Promise<void>;
+    await new AsyncFunction('stripe', 'console', block)(s, { log: (v) => printed.push(v) });
+    expect(printed).toEqual([['subscription_cycle', 'subscription_create']]);
   });
 });

@@ -11,7 +11,7 @@ import { op } from '../lib/op.ts';
 import { listParams, p } from '../lib/params.ts';
 import { newId, nowSeconds, put, type Obj } from '../lib/store.ts';
 import { liveTestClock } from '../lib/test-clocks.ts';
-import { CLOCK_LIFETIME, advanceClock, deleteClock } from '../billing/test-clock-advance.ts';
+import { CLOCK_LIFETIME, advanceClock, deleteClock } from './test-clock-advance.ts';
 
 /** Unix seconds Stripe accepts for a frozen time: from 1970 to the year 9999. */
 const MAX_TIME = 253_402_300_799;
