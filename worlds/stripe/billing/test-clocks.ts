@@ -4,7 +4,9 @@
  * it as the world clock's advance bills the rest, within the call (billing/test-clock-advance.ts); deleting one
  * deletes its customers. The clock itself lives on the world clock: its `created` and `deletes_after` are world times.
  */
-import { emit } from '../lib/events.ts';
+import type { Ctx } from 'seahaven';
+import { liveCustomer } from '../lib/customer-lookup.ts';
+import { changedAttributes, emit } from '../lib/events.ts';
 import { invalidRequest, parameterMissing } from '../lib/errors.ts';
 import { listPage } from '../lib/list.ts';
 import { op } from '../lib/op.ts';
@@ -28,14 +30,38 @@ function frozenTime(value: unknown): number {
   return t;
 }
 
+/**
+ * A customer a new clock may take (`customer` on create): live, on no clock yet (a customer never changes clocks),
+ * and with no live subscription, whose periods were drawn on the world clock.
+ */
+function attachable(ctx: Ctx, id: string): Obj {
+  const customer = liveCustomer(ctx, id, 'customer');
+  if (customer.test_clock)
+    throw invalidRequest(
+      `The customer ${id} is already attached to test clock ${customer.test_clock}, and a customer's test clock cannot change. Create a new customer with test_clock instead.`,
+      'customer',
+    );
+  const sub = ctx.db.one<{ id: string }>(
+    "SELECT id FROM subscriptions WHERE customer = ? AND status NOT IN ('canceled', 'incomplete_expired') ORDER BY seq LIMIT 1",
+    id,
+  );
+  if (sub)
+    throw invalidRequest(
+      `The customer ${id} has a subscription on the world clock (${sub.id}), so it cannot move to a test clock. Attach a customer without live subscriptions, or create a new customer with test_clock.`,
+      'customer',
+    );
+  return customer;
+}
+
 export const testClocksOps = [
   op({
     id: 'PostTestHelpersTestClocks',
     method: 'POST',
     path: '/v1/test_helpers/test_clocks',
-    params: { frozen_time: p.int(), name: p.string(300) },
+    params: { frozen_time: p.int(), name: p.string(300), customer: p.string() },
     run(c, params) {
       const now = nowSeconds(c.ctx);
+      const customer = params.customer ? attachable(c.ctx, params.customer) : undefined;
       const clock: Obj = {
         id: newId(c.ctx, 'clock_'),
         object: 'test_helpers.test_clock',
@@ -49,6 +75,11 @@ export const testClocksOps = [
       };
       put(c.ctx, 'test_clocks', clock);
       emit(c, 'test_helpers.test_clock.created', clock);
+      if (customer) {
+        const after = { ...customer, test_clock: clock.id };
+        put(c.ctx, 'customers', after);
+        emit(c, 'customer.updated', after, changedAttributes(customer, after));
+      }
       return clock;
     },
   }),

@@ -118,6 +118,21 @@ describe('test clocks', () => {
     // A customer joins a clock when it is created, never later.
     const moved = await err(s.customers.update(customer.id, { test_clock: clock.id } as never));
     expect(moved).toMatchObject({ statusCode: 400, param: 'test_clock' });
+    // An existing customer joins a new clock when it has no subscriptions yet; one already on a clock never moves.
+    const existing = await s.customers.create({ email: 'later@example.com' });
+    const second = await s.testHelpers.testClocks.create({
+      frozen_time: JAN_2027 + DAY,
+      customer: existing.id,
+    });
+    expect((await s.customers.retrieve(existing.id)) as Stripe.Customer).toMatchObject({
+      test_clock: second.id,
+    });
+    const taken = await err(
+      s.testHelpers.testClocks.create({ frozen_time: JAN_2027, customer: existing.id }),
+    );
+    expect(taken).toMatchObject({ statusCode: 400, param: 'customer' });
+    expect(taken.message).toContain('cannot change');
+    expect((await s.testHelpers.testClocks.list()).data).toHaveLength(2);
     const missing = await err(s.customers.create({ test_clock: 'clock_nope' }));
     expect(missing).toMatchObject({
       statusCode: 404,

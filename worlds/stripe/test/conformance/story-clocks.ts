@@ -1,7 +1,8 @@
 /**
  * The story's test clocks chapter: all five operations of `/v1/test_helpers/test_clocks` through the SDK, with a
  * customer and a trialing subscription on a clock that two advances take through its trial's end and a renewal, a
- * second customer whose card fails going past due on the same clock, and the clock's deletion ending them all.
+ * second customer whose card fails going past due on the same clock, and the clock's deletion ending them all; then
+ * an existing customer attached to a new clock as it is created.
  */
 import type Stripe from 'stripe';
 
@@ -35,4 +36,8 @@ export async function testClocksChapter(s: Stripe, monthly: string): Promise<voi
   await s.subscriptions.list({ test_clock: clock.id, status: 'all' });
   await s.customers.list({ test_clock: clock.id });
   await s.testHelpers.testClocks.del(clock.id);
+  // An existing customer without subscriptions joins a new clock at its creation.
+  const later = await s.customers.create({ email: 'later@example.com' });
+  const second = await s.testHelpers.testClocks.create({ frozen_time: start, customer: later.id });
+  await s.testHelpers.testClocks.del(second.id);
 }
