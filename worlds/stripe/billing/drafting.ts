@@ -218,7 +218,7 @@ export function draftObject(
     },
     subtotal: 0,
     subtotal_excluding_tax: 0,
-    test_clock: null,
+    test_clock: customer.test_clock ?? null,
     total: 0,
     total_discount_amounts: [],
     total_excluding_tax: 0,

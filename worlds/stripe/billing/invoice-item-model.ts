@@ -283,7 +283,7 @@ export function newInvoiceItem(c: OpContext, input: InvoiceItemInput, draft: Obj
     quantity,
     quantity_decimal: String(quantity),
     tax_rates: input.tax_rates ?? [],
-    test_clock: null,
+    test_clock: customer.test_clock ?? null,
   };
   putAndEmit(c, 'invoiceitems', item, 'invoiceitem.created');
   if (invoice) {

@@ -144,7 +144,7 @@ export function createSubscription(c: OpContext, params: Obj): Obj {
     schedule: null,
     start_date: now,
     status: trial ? 'trialing' : 'incomplete',
-    test_clock: null,
+    test_clock: customer.test_clock ?? null,
     transfer_data: null,
     trial_end: trial,
     trial_settings: {

@@ -2204,6 +2204,19 @@ export interface TestHelpersWebhookDelivery {
   livemode: boolean;
 }
 
+/** Stripe's `test_helpers.test_clock` object. */
+export interface TestHelpersTestClock {
+  created: number;
+  deletes_after: number;
+  frozen_time: number;
+  id: string;
+  livemode: boolean;
+  name: unknown;
+  object: string;
+  status: string;
+  status_details: Record<string, unknown>;
+}
+
 /** The object type each resource table holds in its `data` column. */
 export interface Tables {
   customers: Customer;
@@ -2234,4 +2247,5 @@ export interface Tables {
   invoice_payments: InvoicePayment;
   webhook_endpoints: WebhookEndpoint;
   webhook_deliveries: TestHelpersWebhookDelivery;
+  test_clocks: TestHelpersTestClock;
 }

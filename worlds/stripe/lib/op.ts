@@ -10,6 +10,7 @@ import { StripeError, isFailed, type Failed, type StripeErrorBody } from './erro
 import { expandObject } from './expand.ts';
 import { validate, p, type Spec } from './params.ts';
 import type { Obj } from './store.ts';
+import { onObjectsTime } from './test-clocks.ts';
 import { withDeliveries } from './webhooks.ts';
 
 export const DEFAULT_API_VERSION = '2026-10-28.endive';
@@ -106,7 +107,8 @@ function perform(
 ): { ok: true; body: Obj } | Failed {
   const checked = validate(o.checked, params) as Record<string, unknown> & { expand?: string[] };
   // The events it wrote go to the composed world's webhook handler when the outermost operation is done (webhooks.ts).
-  const out = withDeliveries(c.ctx, () => o.run(c, checked, path));
+  // An operation on objects attached to a test clock runs on the clock's time (test-clocks.ts).
+  const out = withDeliveries(c.ctx, () => o.run(onObjectsTime(c, checked, path), checked, path));
   if (isFailed(out)) return out;
   return {
     ok: true,

@@ -20,6 +20,7 @@
 import { createHmac } from 'node:crypto';
 import type { Ctx } from 'seahaven';
 import { get, newId, put, type Obj } from './store.ts';
+import { worldSeconds } from './test-clocks.ts';
 
 /** Waits before each retry, in seconds: 1 hour, doubling. */
 export const RETRY_DELAYS: readonly number[] = [1, 2, 4, 8, 16, 32].map((h) => h * 3600);
@@ -123,7 +124,8 @@ export function queueDeliveries(
       target,
       status: 'pending',
       attempts: [],
-      next_attempt: event.created,
+      // Due on the world clock: an event on a test clock carries the clock's time (test-clocks.ts).
+      next_attempt: Math.min(event.created, worldSeconds(ctx)),
       livemode: false,
     });
     n++;

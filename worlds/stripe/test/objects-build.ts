@@ -44,6 +44,7 @@ export const TABLE_OBJECTS = {
   invoice_payments: 'invoice_payment',
   webhook_endpoints: 'webhook_endpoint',
   webhook_deliveries: 'test_helpers.webhook_delivery',
+  test_clocks: 'test_helpers.test_clock',
 } as const;
 
 /**
@@ -64,6 +65,18 @@ const WORLD_SHAPES: Record<string, { [k: string]: Shape }> = {
     attempts: [{ attempted_at: 0, status_code: null, error: null }],
     next_attempt: null,
     livemode: false,
+  },
+  // Stripe's example (fixtures3.json) with its values emptied, as shapes.json holds the others.
+  'test_helpers.test_clock': {
+    created: 0,
+    deletes_after: 0,
+    frozen_time: 0,
+    id: '',
+    livemode: false,
+    name: null,
+    object: '',
+    status: '',
+    status_details: {},
   },
 };
 
