@@ -49,13 +49,13 @@ export function taxesFor(amount: number, rates: Obj[]): LineTax[] {
 }
 
 /** The tax rates `ids` name, as objects; each must exist and be active. `param` names the parameter in errors. */
-export function taxRatesFor(
-  ctx: Ctx,
-  ids: readonly string[] | null | undefined,
-  param: string,
-): Obj[] {
+export function taxRatesFor(ctx: Ctx, ids: unknown, param: string): Obj[] {
+  // An empty string (how the SDKs send an empty list) clears them.
+  if (ids === undefined || ids === null || ids === '') return [];
+  if (!Array.isArray(ids) || ids.some((id) => typeof id !== 'string'))
+    throw invalidRequest(`Invalid array: ${param} must be a list of tax rate ids.`, param);
   const seen = new Set<string>();
-  return (ids ?? []).map((id, i) => {
+  return (ids as string[]).map((id, i) => {
     const rate = get(ctx, 'tax_rates', id);
     if (rate === undefined)
       throw invalidRequest(`No such tax rate: '${id}'`, `${param}[${i}]`, 'resource_missing');
@@ -71,10 +71,22 @@ export function taxRatesFor(
   });
 }
 
-/** The rates a line is taxed at on `invoice`: its invoice item's own, else the invoice's defaults. */
-function ratesOfLine(ctx: Ctx, invoice: Obj, line: Obj): Obj[] {
+/**
+ * Subscription items not stored yet (a new subscription's first invoice is drafted before it is), by id, with their
+ * `tax_rates`.
+ */
+export type ItemRates = Record<string, { tax_rates?: Obj[] | null }>;
+
+/** The rates a line is taxed at on `invoice`: its invoice item's or subscription item's own, else the invoice's defaults. */
+function ratesOfLine(ctx: Ctx, invoice: Obj, line: Obj, itemRates: ItemRates): Obj[] {
   const itemId = line.parent?.invoice_item_details?.invoice_item;
-  const item = typeof itemId === 'string' ? get(ctx, 'invoiceitems', itemId) : undefined;
+  const subItemId = line.parent?.subscription_item_details?.subscription_item;
+  const item =
+    typeof itemId === 'string'
+      ? get(ctx, 'invoiceitems', itemId)
+      : typeof subItemId === 'string'
+        ? (itemRates[subItemId] ?? get(ctx, 'subscription_items', subItemId))
+        : undefined;
   if (item && Array.isArray(item.tax_rates) && item.tax_rates.length > 0)
     return item.tax_rates as Obj[];
   return Array.isArray(invoice.default_tax_rates) ? invoice.default_tax_rates : [];
@@ -82,12 +94,19 @@ function ratesOfLine(ctx: Ctx, invoice: Obj, line: Obj): Obj[] {
 
 /**
  * Set each line's `taxes` for a draft `invoice` (a finalized invoice's lines keep theirs), storing the lines whose
- * taxes changed unless `store` is false (a preview); returns `lines`.
+ * taxes changed unless `store` is false (a preview); `itemRates` names subscription items not stored yet. Returns
+ * `lines`.
  */
-export function applyTaxes(ctx: Ctx, invoice: Obj, lines: Obj[], store = true): Obj[] {
+export function applyTaxes(
+  ctx: Ctx,
+  invoice: Obj,
+  lines: Obj[],
+  store = true,
+  itemRates: ItemRates = {},
+): Obj[] {
   if (invoice.status !== 'draft') return lines;
   for (const line of lines) {
-    const taxes = taxesFor(line.amount as number, ratesOfLine(ctx, invoice, line));
+    const taxes = taxesFor(line.amount as number, ratesOfLine(ctx, invoice, line, itemRates));
     if (JSON.stringify(taxes) === JSON.stringify(line.taxes ?? [])) continue;
     line.taxes = taxes;
     if (store) put(ctx, 'invoice_line_items', line);

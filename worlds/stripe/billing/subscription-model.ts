@@ -140,6 +140,7 @@ export function prorationItem(
     subscription: sub.id,
     subscription_item: item.id,
     proration: true,
+    tax_rates: item.tax_rates ?? [],
   });
 }
 
@@ -187,6 +188,8 @@ export function draftInvoice(c: OpContext, sub: Obj, spec: SubscriptionInvoice):
     // A draft kept while collection is paused stays a draft until someone finalizes it.
     auto_advance: spec.autoAdvance ?? true,
     lines,
+    default_tax_rates: sub.default_tax_rates ?? [],
+    item_tax_rates: Object.fromEntries(sub.items.data.map((item: Obj) => [item.id, item])),
   });
 }
 
