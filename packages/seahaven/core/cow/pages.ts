@@ -41,7 +41,11 @@ function cow(): Db | null {
   try {
     const db = new Database(':memory:');
     try {
-      db.loadExtension(buildCowVfs(), 'sqlite3_cowvfs_init');
+      // The entry point by name: SQLite would derive it from the file name, which carries the build's hash.
+      (db.loadExtension as (file: string, entry: string) => void)(
+        buildCowVfs(),
+        'sqlite3_cowvfs_init',
+      );
     } catch (e) {
       db.close();
       throw e;
