@@ -20,14 +20,7 @@ import { InstanceError } from './errors.ts';
 import { rebuildCommand } from './fixture-command.ts';
 import { runFixtureBuild, storeDatabases } from './instance-internals.ts';
 import { captureTriggersSql, dropCaptureTriggersSql, RowReader } from './capture-sql.ts';
-import {
-  openCost,
-  PAGE_CACHE_BYTES,
-  pageBaseOf,
-  PageImage,
-  pagesFor,
-  type StoreImage,
-} from './cow/pages.ts';
+import { openCost, openEstimate, storeImageOf, type StoreImage } from './cow/pages.ts';
 import { schemaHash, type TableInfo } from './schema.ts';
 import { worldsByMount } from './mount.ts';
 import type { World } from './world-types.ts';
@@ -343,7 +336,7 @@ export function loadFixture(world: World, id: string): LoadedFixture {
   for (const [mount, w] of worlds) {
     const bytes = images.get(mount)!;
     const reset = withCaptureTriggers(bytes, w.trackedTables);
-    resetImages.set(mount, pagesFor(reset.length) ? new PageImage(pageBaseOf(reset)) : reset);
+    resetImages.set(mount, storeImageOf(reset, world));
     base.set(mount, new RowReader(baseDatabase(bytes), w.trackedTables));
   }
   const loaded: LoadedFixture = { id, sha256: meta.sha256, now: meta.now, resetImages, base };
@@ -390,8 +383,8 @@ export function fixtureFootprint(
     }
     known.set(id, bytes);
   }
-  const pages = pagesFor(bytes) ? (1 + Object.keys(world.mounts).length) * PAGE_CACHE_BYTES : 0;
-  return { bytes, loaded: false, openBytes: pages || bytes };
+  const stores = 1 + Object.keys(world.mounts).length;
+  return { bytes, loaded: false, openBytes: openEstimate(bytes, stores, world) };
 }
 
 /** Forget loaded fixtures (tests that rewrite images). */

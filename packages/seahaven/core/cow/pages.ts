@@ -59,15 +59,30 @@ function cow(): Db | null {
   return control;
 }
 
+/** Whether the extension is loaded (building it on first use): false where it cannot be built or loaded. */
+export function pagesAvailable(): boolean {
+  return cow() !== null;
+}
+
+type Mode = 'off' | 'all' | 'auto';
+const modes = new WeakMap<object, Mode>();
+
+/** Load `world`'s fixtures copy-on-write (`all`), as copies (`off`) or by size, whatever the environment says (tests). */
+export function copyOnWriteFor(world: object, mode: Mode): void {
+  modes.set(world, mode);
+}
+
 /** `SEAHAVEN_COPY_ON_WRITE`: `off` (deserialize every fixture), `all` (every fixture copy-on-write), else by size. */
-function mode(): 'off' | 'all' | 'auto' {
+function modeOf(world: object | undefined): Mode {
+  const set = world && modes.get(world);
+  if (set) return set;
   const v = process.env.SEAHAVEN_COPY_ON_WRITE;
   return v === 'off' || v === '0' ? 'off' : v === 'all' ? 'all' : 'auto';
 }
 
-/** Whether a fixture image of `bytes` bytes is to go copy-on-write in this process (building the extension if so). */
-export function pagesFor(bytes: number): boolean {
-  const m = mode();
+/** Whether a fixture image of `bytes` bytes of `world` goes copy-on-write here (building the extension if so). */
+export function pagesFor(bytes: number, world?: object): boolean {
+  const m = modeOf(world);
   if (m === 'off' || (m === 'auto' && bytes < COW_MIN_BYTES)) return false;
   return cow() !== null;
 }
@@ -206,6 +221,16 @@ export type StoreImage = Buffer | PageImage;
 /** What opening an episode from `image` adds to the process: a copy of it, or its held pages and a page cache. */
 export function openCost(image: StoreImage): number {
   return image instanceof PageImage ? image.heldBytes + PAGE_CACHE_BYTES : image.length;
+}
+
+/** A fixture's reset image as `world`'s episodes open it: on a copy-on-write base when `pagesFor` says so, else as is. */
+export function storeImageOf(reset: Buffer, world: object): StoreImage {
+  return pagesFor(reset.length, world) ? new PageImage(pageBaseOf(reset)) : reset;
+}
+
+/** What opening an episode of a fixture not loaded yet, of `bytes` bytes in `stores` stores, adds (`openCost`). */
+export function openEstimate(bytes: number, stores: number, world: object): number {
+  return pagesFor(bytes, world) ? stores * PAGE_CACHE_BYTES : bytes;
 }
 
 /** Bytes held in changed pages by every store of the process (0 without the extension). */

@@ -15,6 +15,7 @@ export const SUITES = [
   'workers',
   'heavy',
   'eval',
+  'cow',
 ] as const;
 
 /** What the command uses of `@seahaven/bench`, which sits above it and is loaded only when the command runs. */
