@@ -1,7 +1,7 @@
 /**
  * Writing sessions on Stripe World's `big_co` (747 MB): what they cost when each deserializes the fixture image (the
  * kit's fallback, `SEAHAVEN_COPY_ON_WRITE=off`) against the kit's copy-on-write fixtures, where episodes share one
- * base and hold only the pages they changed (packages/seahaven/core/cow/). Both run Stripe World's real tools through
+ * base and hold only the pages they changed (packages/seahaven/core/cowvfs.c, cow-pages.ts). Both run Stripe World's real tools through
  * the kit.
  *
  * Each configuration runs in a process of its own, so its RSS is its own: N sessions each open the fixture, read
@@ -18,7 +18,7 @@ import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { storeDatabases } from 'seahaven/internal/core/instance-internals';
 import { loadFixture } from 'seahaven/internal/core/fixtures';
-import { changedPageBytes } from 'seahaven/internal/core/cow/pages';
+import { changedPageBytes } from 'seahaven/internal/core/cow-pages';
 import type { Instance } from 'seahaven';
 import { stripe } from '@seahaven/stripe';
 import { machine, percentile, spawnChild, writeSection } from '../harness.ts';

@@ -16,7 +16,7 @@ import Database from 'better-sqlite3';
 import type { Statement } from 'better-sqlite3';
 import { CAPTURE_FN, RowReader } from './capture-sql.ts';
 import { VirtualClock } from './clock.ts';
-import { PageImage, type PageStore, type StoreImage } from './cow/pages.ts';
+import { PageImage, type PageStore, type StoreImage } from './cow-pages.ts';
 import { Stream } from './random.ts';
 import type { TableInfo } from './schema.ts';
 import { RefusedStatement, refusalOf } from './sql-guard.ts';
@@ -107,7 +107,7 @@ export class Connection {
   /** The limit `limitTo` set, so a connection handed to the next episode of its fixture sets it once. */
   private limitBytes = 0;
 
-  /** The copy-on-write store the database is (cow/pages.ts), or null for an in-memory database. */
+  /** The copy-on-write store the database is (cow-pages.ts), or null for an in-memory database. */
   private readonly pages: PageStore | null;
 
   /**

@@ -20,7 +20,7 @@ import { InstanceError } from './errors.ts';
 import { rebuildCommand } from './fixture-command.ts';
 import { runFixtureBuild, storeDatabases } from './instance-internals.ts';
 import { captureTriggersSql, dropCaptureTriggersSql, RowReader } from './capture-sql.ts';
-import { openCost, openEstimate, storeImageOf, type StoreImage } from './cow/pages.ts';
+import { openCost, openEstimate, storeImageOf, type StoreImage } from './cow-pages.ts';
 import { schemaHash, type TableInfo } from './schema.ts';
 import { worldsByMount } from './mount.ts';
 import type { World } from './world-types.ts';
@@ -45,7 +45,7 @@ export interface LoadedFixture {
   now: string;
   /**
    * What every reset opens, by mount (`null` = host): the frozen image with the capture triggers added, as bytes to
-   * deserialize or, for a big one, a base that episodes share copy-on-write (cow/pages.ts).
+   * deserialize or, for a big one, a base that episodes share copy-on-write (cow-pages.ts).
    */
   resetImages: Map<string | null, StoreImage>;
   /** Read-only readers over the frozen images: where every row started, shared by all instances. */

@@ -16,7 +16,7 @@ import type { RowReader } from './capture-sql.ts';
 import { DEFAULT_CALL_LOG_BYTES, type CallHistory } from './call-history.ts';
 import { parseInstant, type ClockMode } from './clock.ts';
 import type { Connection } from './connection.ts';
-import type { StoreImage } from './cow/pages.ts';
+import type { StoreImage } from './cow-pages.ts';
 import { InstanceError } from './errors.ts';
 import { loadFixture, type LoadedFixture } from './fixtures.ts';
 import { worldsByMount } from './mount.ts';

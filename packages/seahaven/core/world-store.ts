@@ -10,7 +10,7 @@ import { captureTriggersSql, RowReader } from './capture-sql.ts';
 import type { CallTransaction } from './call-transaction.ts';
 import type { VirtualClock } from './clock.ts';
 import { Connection, type ConnectionTenant } from './connection.ts';
-import { openCost, type StoreImage } from './cow/pages.ts';
+import { openCost, type StoreImage } from './cow-pages.ts';
 import type { CallInfo, Ctx, HostHandle, WorldHandle } from './ctx.ts';
 import { storeDb } from './ctx-db.ts';
 import { ToolError } from './errors.ts';

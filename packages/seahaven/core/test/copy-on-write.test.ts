@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { crm } from '../../../../worlds/crm/index.ts';
 import { stripe } from '../../../../worlds/stripe/index.ts';
-import { copyOnWriteFor, PageImage, pagesAvailable } from '../cow/pages.ts';
+import { copyOnWriteFor, PageImage, pagesAvailable } from '../cow-pages.ts';
 import { loadFixture } from '../fixtures.ts';
 import { storeDatabases } from '../instance-internals.ts';
 import type { Instance } from '../instance.ts';

@@ -5,7 +5,7 @@
  */
 import './copy-on-write-all.ts';
 import { afterAll, expect, it } from 'vitest';
-import { pagesAvailable } from '../cow/pages.ts';
+import { pagesAvailable } from '../cow-pages.ts';
 // First: it expects no connection a destroyed instance left (idle-connections.ts), as in a process of its own.
 import './hibernate-episode.test.ts';
 import './restart.test.ts';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { changedPageBytes, PageBase, PageImage, type PageStore } from './pages.ts';
+import { changedPageBytes, PageBase, PageImage, type PageStore } from '../cow-pages.ts';
 
 type Db = InstanceType<typeof Database>;
 

@@ -4,12 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { pagesAvailable } from './pages.ts';
+import { pagesAvailable } from '../cow-pages.ts';
 
 // The same episode on copy-on-write fixtures and, where no C compiler builds the extension, on the deserializing
 // fallback: both replay byte for byte, and the fallback says once what is off and how to turn it on.
 
-const script = fileURLToPath(new URL('../test/episode-script.ts', import.meta.url));
+const script = fileURLToPath(new URL('./episode-script.ts', import.meta.url));
 const cache = mkdtempSync(join(tmpdir(), 'seahaven-cow-cache-'));
 
 afterAll(() => rmSync(cache, { recursive: true, force: true }));

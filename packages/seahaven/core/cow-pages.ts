@@ -19,8 +19,8 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import type { Db } from '../sqlite.ts';
-import { buildCowVfs, cacheDir } from './build.ts';
+import type { Db } from './sqlite.ts';
+import { buildCowVfs, cacheDir } from './cow-build.ts';
 
 /**
  * Fixture images at least this large go copy-on-write by default: smaller ones deserialize in well under a

@@ -21,8 +21,8 @@ import Database from 'better-sqlite3';
 function sourcePath(): string {
   const here = dirname(fileURLToPath(import.meta.url));
   const own = join(here, 'cowvfs.c');
-  // Compiled to dist/core/cow/, the source stays in core/cow/.
-  return existsSync(own) ? own : join(here, '..', '..', '..', 'core', 'cow', 'cowvfs.c');
+  // Compiled to dist/core/, the source stays in core/.
+  return existsSync(own) ? own : join(here, '..', '..', 'core', 'cowvfs.c');
 }
 
 /**
