@@ -95,7 +95,12 @@ function run(sql: string, ...params: unknown[]): unknown {
 }
 
 const frozen = new FinalizationRegistry<string>((name) => {
-  if (control) run('SELECT cow_drop(?)', name);
+  // Frozen stores are never open (opening one copies it), so dropping one cannot fail but for a closed process.
+  try {
+    if (control?.open) run('SELECT cow_drop(?)', name);
+  } catch {
+    // Nothing to free.
+  }
 });
 
 /** A base image that copy-on-write episodes start from: a file mapped read-only. */
@@ -225,8 +230,20 @@ export function openCost(image: StoreImage): number {
 
 /** A fixture's reset image as `world`'s episodes open it: on a copy-on-write base when `pagesFor` says so, else as is. */
 export function storeImageOf(reset: Buffer, world: object): StoreImage {
-  return pagesFor(reset.length, world) ? new PageImage(pageBaseOf(reset)) : reset;
+  if (!pagesFor(reset.length, world)) return reset;
+  try {
+    return new PageImage(pageBaseOf(reset));
+  } catch (e) {
+    // A cache folder that cannot be written (a read-only install): this image is copied into each episode instead.
+    if (!warnedBase)
+      console.error(
+        `seahaven: a big fixture is copied whole into each episode (its copy-on-write base could not be written: ${(e as Error).message}); set SEAHAVEN_CACHE_DIR to a writable folder`,
+      );
+    warnedBase = true;
+    return reset;
+  }
 }
+let warnedBase = false;
 
 /** What opening an episode of a fixture not loaded yet, of `bytes` bytes in `stores` stores, adds (`openCost`). */
 export function openEstimate(bytes: number, stores: number, world: object): number {
