@@ -3,9 +3,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { crm } from '../../../../worlds/crm/index.ts';
 import { stripe } from '../../../../worlds/stripe/index.ts';
-import { copyOnWriteFor, PageImage, pagesAvailable } from '../cow-pages.ts';
-import { loadFixture } from '../fixtures.ts';
-import { storeDatabases } from '../instance-internals.ts';
+import { copyOnWriteFor, PAGE_CACHE_BYTES, PageImage, pagesAvailable } from '../cow-pages.ts';
+import { episodeCost, forkCost } from '../../transports/serve/memory-budget.ts';
+import { fixtureFootprint, loadFixture } from '../fixtures.ts';
+import { openBytes, storeDatabases } from '../instance-internals.ts';
 import type { Instance } from '../instance.ts';
 import { randomArgs, rememberValues, type SeenValues } from '../random-args.ts';
 import { Rng, Stream } from '../random.ts';
@@ -173,4 +174,27 @@ run('copy-on-write fixtures against deserialized copies', () => {
   it('give Stripe World the same replies, histories and bytes over random call mixes', () => {
     mixes(stripe, 'small_startup', 15);
   }, 120_000);
+
+  it('are weighed by the pages they changed, not the image, when a server admits them', () => {
+    const { cow, copy } = twins(crm);
+    const image = loadFixture(copy, 'small_startup').resetImages.get(null)!.length;
+    loadFixture(cow, 'small_startup');
+    expect(fixtureFootprint(copy, 'small_startup').openBytes).toBe(image);
+    expect(fixtureFootprint(cow, 'small_startup').openBytes).toBe(PAGE_CACHE_BYTES);
+    expect(episodeCost(cow, 'small_startup')).toBe(22 * 1024 * 1024);
+    const inst = cow.instance({ fixture: 'small_startup' });
+    for (let i = 0; i < 5; i++) inst.call('create_company', { name: `Company ${i}` });
+    const fork = inst.fork();
+    // The original committed its episode for the fork: its store holds the pages it changed, a few of the image's.
+    const held = inst[openBytes]();
+    expect(held).toBeGreaterThan(0);
+    expect(held).toBeLessThan(image / 4);
+    const twin = copy.instance({ fixture: 'small_startup' });
+    for (let i = 0; i < 5; i++) twin.call('create_company', { name: `Company ${i}` });
+    expect(twin[openBytes]()).toBe(image);
+    expect(forkCost(inst)).toBeLessThan(forkCost(twin));
+    twin.destroy();
+    inst.destroy();
+    fork.destroy();
+  });
 });
