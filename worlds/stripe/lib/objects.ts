@@ -985,6 +985,36 @@ export interface TaxRate {
   rate_type: unknown;
 }
 
+/** Stripe's `tax_id` object. */
+export interface TaxId {
+  country: string;
+  created: number;
+  customer: string;
+  id: string;
+  livemode: boolean;
+  object: string;
+  owner: {
+    customer: string;
+    type: string;
+    customer_account: unknown;
+  };
+  type: string;
+  value: string;
+  verification: {
+    status: string;
+    verified_address: unknown;
+    verified_name: unknown;
+  };
+  customer_account: unknown;
+}
+
+/** Stripe's `deleted_tax_id` object. */
+export interface DeletedTaxId {
+  deleted: boolean;
+  id: string;
+  object: string;
+}
+
 /** Stripe's `deleted_price` object. */
 export interface DeletedPrice {
   deleted: boolean;
@@ -2183,6 +2213,7 @@ export interface Tables {
   coupons: Coupon;
   promotion_codes: PromotionCode;
   tax_rates: TaxRate;
+  tax_ids: TaxId;
   payment_methods: PaymentMethod;
   setup_intents: SetupIntent;
   payment_intents: PaymentIntent;

@@ -21,6 +21,7 @@ export type Table =
   | 'coupons'
   | 'promotion_codes'
   | 'tax_rates'
+  | 'tax_ids'
   | 'payment_methods'
   | 'setup_intents'
   | 'payment_intents'
@@ -98,6 +99,11 @@ export const COLUMNS: Record<Table, Record<string, Col>> = {
     customer: (o) => ref(o.customer),
   },
   tax_rates: { active: (o) => bool(o.active), inclusive: (o) => bool(o.inclusive) },
+  tax_ids: {
+    customer: (o) => ref(o.customer),
+    owner_type: (o) => o.owner?.type ?? 'self',
+    verification_status: (o) => o.verification?.status ?? null,
+  },
   payment_methods: { customer: (o) => ref(o.customer), type: (o) => o.type ?? null },
   setup_intents: {
     customer: (o) => ref(o.customer),
@@ -188,6 +194,7 @@ export const TABLE_OF_PREFIX: Record<string, Table> = {
   price_: 'prices',
   promo_: 'promotion_codes',
   txr_: 'tax_rates',
+  txi_: 'tax_ids',
   pm_: 'payment_methods',
   seti_: 'setup_intents',
   pi_: 'payment_intents',
