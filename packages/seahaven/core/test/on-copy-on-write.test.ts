@@ -5,7 +5,9 @@
  */
 import './copy-on-write-all.ts';
 import { afterAll, expect, it } from 'vitest';
-import { pagesAvailable } from '../cow-pages.ts';
+import { crm } from '../../../../worlds/crm/index.ts';
+import { PageImage, pagesAvailable } from '../cow-pages.ts';
+import { loadFixture } from '../fixtures.ts';
 // First: it expects no connection a destroyed instance left (idle-connections.ts), as in a process of its own.
 import './hibernate-episode.test.ts';
 import './restart.test.ts';
@@ -21,6 +23,8 @@ import './long-episode.test.ts';
 
 it('runs them copy-on-write where a C compiler builds the extension (CI has one)', () => {
   if (process.env.CI) expect(pagesAvailable()).toBe(true);
+  if (pagesAvailable())
+    expect(loadFixture(crm, 'small_startup').resetImages.get(null)).toBeInstanceOf(PageImage);
 });
 
 afterAll(() => {
