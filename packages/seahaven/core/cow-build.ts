@@ -10,7 +10,15 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import {
+  accessSync,
+  constants,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir, userInfo } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -27,14 +35,18 @@ function sourcePath(): string {
 
 /**
  * Where the kit keeps what it builds for this machine (the extension, fixtures' reset images): `$SEAHAVEN_CACHE_DIR`,
- * else `node_modules/.cache/seahaven` of the working folder when it has a `node_modules`, else a folder of the user's in
- * the system's temporary folder.
+ * else `node_modules/.cache/seahaven` of the working folder when it has a writable `node_modules`, else a folder of the
+ * user's in the system's temporary folder.
  */
 export function cacheDir(): string {
   const env = process.env.SEAHAVEN_CACHE_DIR;
   if (env) return env;
   const modules = join(process.cwd(), 'node_modules');
-  if (existsSync(modules)) return join(modules, '.cache', 'seahaven');
+  if (
+    writable(join(modules, '.cache')) ||
+    (!existsSync(join(modules, '.cache')) && writable(modules))
+  )
+    return join(modules, '.cache', 'seahaven');
   let user = 'user';
   try {
     user = String(userInfo().uid);
@@ -42,6 +54,15 @@ export function cacheDir(): string {
     // No user entry (a container's arbitrary uid): one folder for all.
   }
   return join(tmpdir(), `seahaven-cache-${user}`);
+}
+
+function writable(dir: string): boolean {
+  try {
+    accessSync(dir, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** The folder of better-sqlite3's SQLite amalgamation, which holds `sqlite3ext.h`. */
