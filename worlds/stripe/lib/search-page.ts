@@ -42,7 +42,7 @@ export function searchPage(ctx: Ctx, table: Table, params: SearchParams, url: st
   // The order index holds every search column and a field's index its matches in order, so SQL tests the clauses on
   // index entries (or a few candidates' rows) and reads the JSON of this page's rows only (search-sql.ts).
   const plan = searchPlan(ctx.db, table, parsed);
-  const from = `${table} INDEXED BY ${plan.index} WHERE ${live} AND ${plan.sql}`;
+  const from = `${plan.from} WHERE ${live} AND ${plan.sql}`;
   const found = ctx.db
     .all<{ data: string }>(
       // eslint-disable-next-line seahaven/no-sql-interpolation -- fixed clause text from search-sql.ts; values are parameters
