@@ -1,7 +1,8 @@
 -- Stripe World. Each resource table: id, seq (a global counter that orders objects created in the same second),
 -- created (unix seconds), the object's JSON in data, and the columns lists and searches filter on (lib/store.ts keeps
 -- them in step with data). A searchable table also holds one search_<field> column per searchable field, as search
--- compares it (lib/search-fields.ts); its order index carries them, so a search never reads a row it does not show.
+-- compares it (lib/search-fields.ts); its order index carries them, so a search that walks it reads only the rows it
+-- shows, and the fields usually looked up lead indexes of their own (lib/search-sql.ts picks which a page reads).
 
 CREATE TABLE customers (
   id TEXT PRIMARY KEY,

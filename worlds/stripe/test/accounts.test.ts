@@ -37,7 +37,9 @@ describe('an account per key', () => {
       expect(listed.data.map((c) => c.id).sort()).toEqual(b.slice(0, 3).sort());
       expect(await populate(sdk(two, 'sk_test_alpha'))).toEqual(a);
       const account = (server: RunningServer) =>
-        [...server.sessions.list()].find((s) => s.endpoint.faceKeyOf(s) === 'sk_test_alpha')!.inst;
+        [...server.sessions.list()].find(
+          (s) => server.endpoints.get('stripe')!.faceKeyOf(s) === 'sk_test_alpha',
+        )!.inst;
       expect(JSON.stringify(account(two).state())).toBe(JSON.stringify(account(one).state()));
     } finally {
       await one.close();

@@ -316,7 +316,7 @@ describe('the account of a key the server never issued', () => {
       body: JSON.stringify({ text }),
     }).then((r) => r.json() as Promise<{ id: string }>);
   const accountOf = (server: RunningServer, key: string) =>
-    [...server.sessions.list()].find((s) => s.endpoint.faceKeyOf(s) === key)!;
+    [...server.sessions.list()].find((s) => server.endpoints.get('notes')!.faceKeyOf(s) === key)!;
 
   it('is seeded from the key: two keys never share ids, one key replays on a fresh server', async () => {
     const one = await startServer({ worlds: [notes], port: 0 });

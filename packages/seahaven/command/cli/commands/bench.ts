@@ -9,6 +9,7 @@ export const SUITES = [
   'ws',
   'http-face',
   'billing',
+  'search',
   'stripe-episode',
   'python-client',
   'trl-rollouts',
