@@ -110,7 +110,7 @@ export function payInvoice(
   // records are read once, newest first (as `rows` orders them), and kept in step with what this attempt writes.
   const payments = rows(ctx, 'invoice_payments', 'invoice = ?', [invoice.id]);
   const open = payments.find((p) => p.status === 'open');
-  let pi: Obj | undefined = open
+  let pi: Obj | undefined = open?.payment.payment_intent
     ? get(ctx, 'payment_intents', open.payment.payment_intent)
     : undefined;
   if (

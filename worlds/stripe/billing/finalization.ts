@@ -189,16 +189,18 @@ export function voidInvoice(c: OpContext, invoiceRef: InvoiceRef): Obj {
       status: 'canceled',
       status_transitions: { ...record.status_transitions, canceled_at: nowSeconds(ctx) },
     });
-    const pi = get(ctx, 'payment_intents', record.payment.payment_intent);
+    const pi = record.payment.payment_intent
+      ? get(ctx, 'payment_intents', record.payment.payment_intent)
+      : undefined;
     if (
       pi &&
       ['requires_payment_method', 'requires_confirmation', 'requires_action'].includes(pi.status)
     ) {
       const canceled = {
         ...pi,
-        status: 'canceled',
+        status: 'canceled' as const,
         canceled_at: nowSeconds(ctx),
-        cancellation_reason: 'void_invoice',
+        cancellation_reason: 'void_invoice' as const,
         next_action: null,
       };
       put(ctx, 'payment_intents', canceled);

@@ -7,8 +7,8 @@
  * an object's JSON only for the rows on its page (schema.sql).
  */
 
-/** An object as stored (store.ts's `Obj`; declared here too, since store.ts builds its writes from this module). */
-type Obj = Record<string, any>;
+/** An object as stored: search reads its fields by path (store.ts builds its writes from this module). */
+type Obj = object;
 
 export type FieldKind = 'id' | 'token' | 'string' | 'number' | 'boolean' | 'metadata';
 
@@ -56,7 +56,10 @@ export const SEARCH_FIELDS: Partial<Record<string, Record<string, FieldSpec>>> =
     // Newer API versions moved the subscription under `parent`; either place answers.
     subscription: {
       kind: 'id',
-      read: (o) => o.subscription ?? o.parent?.subscription_details?.subscription ?? null,
+      read: (o) =>
+        readPath(o, 'subscription') ??
+        readPath(o, 'parent.subscription_details.subscription') ??
+        null,
     },
     total: 'number',
   },
@@ -102,16 +105,15 @@ export function readPath(o: Obj, path: string): unknown {
   let cur: unknown = o;
   for (const part of path.split('.')) {
     if (cur === null || typeof cur !== 'object') return undefined;
-    cur = (cur as Obj)[part];
+    cur = (cur as Record<string, unknown>)[part];
   }
   return cur;
 }
 
 /** A reference's id, whether stored as an id or an expanded object. */
 export function idOf(v: unknown): unknown {
-  return v !== null && typeof v === 'object' && typeof (v as Obj).id === 'string'
-    ? (v as Obj).id
-    : v;
+  const id = v !== null && typeof v === 'object' ? (v as { id?: unknown }).id : undefined;
+  return typeof id === 'string' ? id : v;
 }
 
 /** A search column: the field it holds, its kind, its name in the table, and how a row's value is read off the object. */

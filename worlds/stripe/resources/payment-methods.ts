@@ -289,8 +289,8 @@ export const paymentMethodsOps = [
         if (!card)
           throw invalidRequest('Only card payment methods can be cloned here.', 'payment_method');
         return paymentMethodFromCard(c, card, params.billing_details ?? source.billing_details, {
-          exp_month: source.card.exp_month,
-          exp_year: source.card.exp_year,
+          exp_month: source.card?.exp_month,
+          exp_year: source.card?.exp_year,
           metadata: cleanMetadata(params.metadata),
           allow_redisplay: params.allow_redisplay ?? undefined,
         });
