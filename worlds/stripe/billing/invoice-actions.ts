@@ -217,13 +217,15 @@ export const invoiceActionsOps = [
       if (succeeded) emit(c, 'invoice_payment.paid', record);
       const after = structuredClone(before);
       const payments = rows(ctx, 'invoice_payments', 'invoice = ?', [before.id]);
-      after.payments = {
-        object: 'list',
+      // Stripe counts an invoice's payments on the list it embeds, beyond the SDK's list type.
+      const list = {
+        object: 'list' as const,
         data: payments,
         has_more: false,
         total_count: payments.length,
         url: '/v1/invoice_payments',
       };
+      after.payments = list;
       if (succeeded && after.status === 'open') {
         after.amount_paid += pi.amount_received;
         after.amount_overpaid = Math.max(0, after.amount_paid - after.amount_due);

@@ -3,7 +3,7 @@
  * (`SUBSCRIPTION_TRANSITIONS`, as data) and the move itself (`moveSubscription`), which refuses a transition the table
  * does not list. Staying in a status is always allowed (a renewal of an `active` subscription that stays `active`).
  */
-import type { Obj } from '../lib/store.ts';
+import type { Stored } from '../lib/store.ts';
 
 export type SubscriptionStatus =
   | 'incomplete'
@@ -41,7 +41,7 @@ export function canMoveSubscription(from: string, to: SubscriptionStatus): boole
 }
 
 /** Set a subscription's status; a move the table does not allow is a bug in the caller. */
-export function moveSubscription(sub: Obj, to: SubscriptionStatus): void {
+export function moveSubscription(sub: Stored<'subscriptions'>, to: SubscriptionStatus): void {
   if (!canMoveSubscription(sub.status, to))
     throw new Error(
       `subscription ${sub.id}: ${sub.status} → ${to} is not a transition of SUBSCRIPTION_TRANSITIONS`,

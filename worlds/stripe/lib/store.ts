@@ -49,13 +49,16 @@ export type Table =
   | 'webhook_deliveries';
 
 /**
- * Fields the world keeps on a stored object beyond Stripe's example object: a deleted customer or product stays, marked
- * `deleted` (Stripe answers it so), and a refund that failed after it succeeded says why.
+ * What a stored object holds beyond (or narrower than) the SDK's declaration of it: a deleted customer or product
+ * stays, marked `deleted` (Stripe answers it so), a refund that failed after it succeeded says why, and an invoice is
+ * always a customer's.
  */
 interface StoredExtras {
   customers: { deleted?: boolean };
   products: { deleted?: boolean };
   refunds: { failure_reason?: string | null; failure_balance_transaction?: string | null };
+  // Every invoice the world writes is a customer's (the SDK allows one billed to an account instead).
+  invoices: { customer: string };
 }
 
 /** The object a table stores: its type in objects.ts (`Tables`), with what the world adds to it. */
