@@ -25,6 +25,8 @@ describe('benchmarks run', () => {
     const r = runBillingBench({ quick: true, n: 20 });
     expect(r.renewed).toBe(20);
     expect(r.rows).toBeGreaterThan(20 * 10);
+    expect(r.floor).toHaveLength(1);
+    expect(r.floor[0]).toBeGreaterThan(0);
     expect(formatBilling(r)).toContain('| 20 | 20 |');
   });
 });

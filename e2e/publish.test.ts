@@ -14,10 +14,8 @@ import {
   runtimeDependencies,
   startServing,
 } from 'seahaven/internal/core/test/packed-install';
-import { frontMatter, publish, readDockerfile } from 'seahaven/internal/core/test/publish-cli';
+import { dryRunCrmSpace, readDockerfile } from 'seahaven/internal/core/test/publish-cli';
 import { freePort } from 'seahaven/internal/transports/serve/test-fixtures/free-port';
-
-const SPACE = 'test-user/crm_world';
 
 let tmp: string;
 let tarball: string;
@@ -67,48 +65,8 @@ describe('seahaven publish --dry-run', () => {
   it('writes a self-contained Space for crm that serves it as its Dockerfile does and passes the OpenEnv checks', async () => {
     const started = Date.now();
     const space = join(tmp, 'space');
-    const r = await publish(tmp, [
-      'crm',
-      '--space',
-      SPACE,
-      '--dry-run',
-      '--out',
-      space,
-      '--kit',
-      tarball,
-    ]);
-    expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toContain('Not uploaded (--dry-run)');
-    const files = r.stdout
-      .split('\n')[0]
-      .replace(/^Wrote the Space for crm 1\.0\.0 in \S+: /, '')
-      .split(', ');
-    // The world's own folder is copied beside the kit's tarball (the package carries no example worlds).
-    expect(files.filter((f) => !f.startsWith('world/'))).toEqual([
-      '.dockerignore',
-      'Dockerfile',
-      'README.md',
-      'openenv.yaml',
-      'package.json',
-      'seahaven-0.1.0.tgz',
-    ]);
-    expect(files).toContain('world/index.ts');
-    expect(readFileSync(join(space, 'seahaven-0.1.0.tgz')).equals(readFileSync(tarball))).toBe(
-      true,
-    );
-
-    const front = frontMatter(readFileSync(join(space, 'README.md'), 'utf8'));
-    // The Dockerfile serves on the declared port, on every interface, answering the Space's host name.
+    await dryRunCrmSpace(tmp, space, tarball);
     const docker = readDockerfile(readFileSync(join(space, 'Dockerfile'), 'utf8'));
-    expect(docker.expose).toEqual([front.app_port]);
-    expect(docker.env).toMatchObject({ PORT: front.app_port, TZ: 'UTC' });
-    expect(docker.user).toBe('node');
-    expect(docker.runs.at(-1)).toBe('npm install --omit=dev --no-audit --no-fund');
-    expect(docker.cmd).toEqual([
-      'sh',
-      '-c',
-      'exec node_modules/.bin/seahaven serve world/index.ts --host 0.0.0.0 --port "$PORT" --allow-host test-user-crm-world.hf.space',
-    ]);
 
     // Install what the folder's package.json names, as that `npm install` does: the kit from the folder's tarball.
     const pkg = JSON.parse(readFileSync(join(space, 'package.json'), 'utf8')) as {

@@ -8,7 +8,8 @@ import { stripeFace } from './face.ts';
 import { operations } from './operations.ts';
 import { tools } from './tools.ts';
 import { registerOps } from './lib/op.ts';
-import { billingSteps } from './billing/subscription-cycle.ts';
+import { billingSteps, contextAt } from './billing/subscription-cycle.ts';
+import { verifyTaxIds } from './resources/tax-ids.ts';
 import { deliverDue } from './lib/webhooks.ts';
 import { fixtures } from './fixtures/definitions.ts';
 import { tasks } from './tasks.ts';
@@ -32,6 +33,7 @@ export const stripe = defineWorld({
   // due by the new time are handed to the composed world's handler (lib/webhooks.ts).
   *onClockAdvance(ctx, passed) {
     const summary = yield* billingSteps(ctx, passed);
+    verifyTaxIds(contextAt, ctx, Math.floor(passed.to / 1000));
     deliverDue(ctx, Math.floor(passed.to / 1000));
     return summary;
   },

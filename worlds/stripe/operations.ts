@@ -8,6 +8,7 @@ import { pricesOps } from './resources/prices.ts';
 import { couponsOps } from './resources/coupons.ts';
 import { promotionCodesOps } from './resources/promotion-codes.ts';
 import { taxRatesOps } from './resources/tax-rates.ts';
+import { taxIdsOps } from './resources/tax-ids.ts';
 import { paymentMethodsOps } from './resources/payment-methods.ts';
 import { setupIntentsOps } from './resources/setup-intents.ts';
 import { paymentIntentsOps } from './resources/payment-intents.ts';
@@ -37,6 +38,7 @@ export const operations: StripeOp[] = [
   ...couponsOps,
   ...promotionCodesOps,
   ...taxRatesOps,
+  ...taxIdsOps,
   ...paymentMethodsOps,
   ...setupIntentsOps,
   ...paymentIntentsOps,

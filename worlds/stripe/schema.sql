@@ -115,6 +115,20 @@ CREATE TABLE tax_rates (
 CREATE INDEX tax_rates_order ON tax_rates (created DESC, seq DESC);
 CREATE UNIQUE INDEX tax_rates_seq ON tax_rates (seq);
 
+CREATE TABLE tax_ids (
+  id TEXT PRIMARY KEY,
+  seq INTEGER NOT NULL,
+  created INTEGER NOT NULL,
+  data TEXT NOT NULL,
+  customer TEXT,
+  owner_type TEXT NOT NULL,
+  verification_status TEXT
+) STRICT;
+CREATE INDEX tax_ids_order ON tax_ids (created DESC, seq DESC);
+CREATE UNIQUE INDEX tax_ids_seq ON tax_ids (seq);
+CREATE INDEX tax_ids_customer ON tax_ids (customer, created DESC, seq DESC);
+CREATE INDEX tax_ids_pending ON tax_ids (verification_status);
+
 CREATE TABLE payment_methods (
   id TEXT PRIMARY KEY,
   seq INTEGER NOT NULL,

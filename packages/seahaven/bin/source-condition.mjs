@@ -5,13 +5,24 @@
 // with its own fixture caches, that the world's folder may have installed); `@seahaven/<world>` resolves from the
 // importing module, else from here, so a world package installed beside the command serves a project that has not
 // installed it yet (`seahaven new --mount stripe` freezes the project's fixtures before its `npm install`).
-const CONDITION = '@seahaven/source';
+// The repository's vitest.config.ts applies the same rule, through `sourceRoute`, for the in-process tests.
+export const CONDITION = '@seahaven/source';
 const KIT = /^seahaven(\/|$)/;
 const WORLD = /^@seahaven\/[^/]+(\/|$)/;
 
+/**
+ * How a specifier resolves: `kit` (always this copy), `world` (from the importer, else from here), or null (as usual).
+ * @param {string} specifier
+ * @returns {'kit' | 'world' | null}
+ */
+export function sourceRoute(specifier) {
+  return KIT.test(specifier) ? 'kit' : WORLD.test(specifier) ? 'world' : null;
+}
+
 export async function resolve(specifier, context, nextResolve) {
-  const kit = KIT.test(specifier);
-  if (!kit && !WORLD.test(specifier)) return nextResolve(specifier, context);
+  const route = sourceRoute(specifier);
+  if (route === null) return nextResolve(specifier, context);
+  const kit = route === 'kit';
   const conditions = context.conditions.includes(CONDITION)
     ? context.conditions
     : [CONDITION, ...context.conditions];

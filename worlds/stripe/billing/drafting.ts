@@ -2,6 +2,8 @@
  * Drafting an invoice: the draft object for a customer (or a subscription's period), its lines, and what a preview
  * contributes; a draft is stored once it is complete.
  */
+import { applyTaxes } from './invoice-taxes.ts';
+import { customerTaxIdsOf } from '../resources/tax-ids.ts';
 import { type Ctx } from 'seahaven';
 import { accountOf } from '../resources/account.ts';
 import { liveCustomer } from '../lib/customer-lookup.ts';
@@ -66,6 +68,8 @@ export interface DraftInput {
   effective_at?: number | null;
   rendering?: Obj | null;
   payment_settings?: Obj | null;
+  /** Tax rate objects for the lines without their own (invoice-taxes.ts). */
+  default_tax_rates?: Obj[];
 }
 
 export { idOf, linesOf, mustInvoice, refreshInvoice, type InvoiceRef };
@@ -143,10 +147,10 @@ export function draftObject(
     customer: customer.id,
     customer_account: null,
     ...customerDetails(customer),
-    customer_tax_ids: [],
+    customer_tax_ids: customerTaxIdsOf(ctx, customer.id),
     default_payment_method: input.default_payment_method ?? null,
     default_source: null,
-    default_tax_rates: [],
+    default_tax_rates: input.default_tax_rates ?? [],
     description: input.description ?? null,
     discounts: [],
     due_date:
@@ -247,7 +251,7 @@ export function buildDraft(c: OpContext, input: DraftInput): Obj {
     }
   }
   for (const line of input.lines ?? []) addLine(c, invoice, line);
-  return applyLines(invoice, linesOf(ctx, invoice.id));
+  return applyLines(invoice, applyTaxes(ctx, invoice, linesOf(ctx, invoice.id)));
 }
 
 /**

@@ -2,6 +2,7 @@
  * Finalizing an invoice (`draft` → `open`, or `paid` when nothing is due), and closing one without payment: void and
  * uncollectible, each restoring what finalization applied of the customer balance.
  */
+import { applyTaxes } from './invoice-taxes.ts';
 import { type Ctx } from 'seahaven';
 import { accountOf } from '../resources/account.ts';
 import { getCustomer } from '../lib/customer-lookup.ts';
@@ -96,7 +97,7 @@ export function finalizeInvoice(c: OpContext, invoiceRef: InvoiceRef): Obj {
     );
   }
   // Its lines and totals as its stored lines make them (`refreshInvoice`, stored with the rest by `finalizeDraft`).
-  return finalizeDraft(c, applyLines(stored, linesOf(ctx, id)));
+  return finalizeDraft(c, applyLines(stored, applyTaxes(ctx, stored, linesOf(ctx, id))));
 }
 
 /** Finalize `invoice`, a draft with its lines and totals that the caller holds as its own; stores it. */

@@ -3,6 +3,7 @@
  * the next invoice (invoice-preview.ts), attaching a payment, and the invoice payments. The states themselves, and
  * which moves they allow, are invoice-states.ts.
  */
+import { subscriptionDetails } from './subscription-preview-changes.ts';
 import type { SqlParam } from 'seahaven';
 import { emit } from '../lib/events.ts';
 import { invalidRequest, isFailed, resourceMissing } from '../lib/errors.ts';
@@ -152,7 +153,7 @@ export const invoiceActionsOps = [
       schedule: p.string(),
       schedule_details: p.any(),
       subscription: p.string(),
-      subscription_details: p.any(),
+      subscription_details: subscriptionDetails,
     },
     run: (c, params) => preview(c, params),
   }),

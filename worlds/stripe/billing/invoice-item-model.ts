@@ -2,6 +2,7 @@
  * The invoice item model: pending items of a customer, the items behind an invoice's one-off lines, and the price a
  * line names (by id, or made inline from `price_data`).
  */
+import { taxRatesFor } from './invoice-taxes.ts';
 import { type Ctx, type SqlParam } from 'seahaven';
 import { createPrice, createProduct, livePrice, liveProduct } from '../resources/prices.ts';
 import { liveCustomer } from '../lib/customer-lookup.ts';
@@ -29,6 +30,8 @@ export interface InvoiceItemInput {
   proration?: boolean;
   metadata?: Record<string, string | null> | null;
   discountable?: boolean | null;
+  /** Tax rate objects (invoice-taxes.ts `taxRatesFor`); none means the invoice's defaults apply. */
+  tax_rates?: Obj[] | null;
   /** The unit amount when `amount` came from a decimal unit amount times the quantity. */
   unit_amount_decimal?: string | null;
   /** Parameter names for errors (the line endpoints name fields `lines[0][…]`). */
@@ -168,6 +171,8 @@ export function updateInvoiceItem(
   if (params.period) after.period = { end: params.period.end, start: params.period.start };
   if (params.metadata !== undefined)
     after.metadata = mergeMetadata(before.metadata ?? {}, params.metadata);
+  if (params.tax_rates !== undefined)
+    after.tax_rates = taxRatesFor(ctx, params.tax_rates, name('tax_rates'));
   const changed = changedAttributes(before, after);
   if (Object.keys(changed).length === 0) return before;
   put(ctx, 'invoiceitems', after);
@@ -277,7 +282,7 @@ export function newInvoiceItem(c: OpContext, input: InvoiceItemInput, draft: Obj
     proration: input.proration ?? false,
     quantity,
     quantity_decimal: String(quantity),
-    tax_rates: [],
+    tax_rates: input.tax_rates ?? [],
     test_clock: null,
   };
   putAndEmit(c, 'invoiceitems', item, 'invoiceitem.created');

@@ -4,6 +4,7 @@
  * in step). Once its invoice is finalized an item is frozen. The price comes from `pricing[price]` (API versions from
  * 2025-03-31 on), the older `price`, an inline `price_data`, or `amount` with `currency`.
  */
+import { taxRatesFor } from './invoice-taxes.ts';
 import { emit, changedAttributes } from '../lib/events.ts';
 import { invalidRequest, resourceMissing } from '../lib/errors.ts';
 import {
@@ -83,11 +84,6 @@ export const invoiceItemsOps = [
       ),
     },
     run(c, params) {
-      if (params.tax_rates?.length)
-        throw invalidRequest(
-          'Tax rates on invoice items are not supported in this account.',
-          'tax_rates',
-        );
       if (params.discounts?.length)
         throw invalidRequest(
           'Discounts on invoice items are not supported in this account.',
@@ -132,6 +128,7 @@ export const invoiceItemsOps = [
         metadata: params.metadata,
         discountable: params.discountable,
         unit_amount_decimal: params.unit_amount_decimal,
+        tax_rates: taxRatesFor(c.ctx, params.tax_rates, 'tax_rates'),
       });
       if (invoiceBefore) invoiceUpdated(c, invoiceBefore);
       return item;
@@ -159,11 +156,6 @@ export const invoiceItemsOps = [
       const ctx = c.ctx;
       const before = mustItem(ctx, path.invoiceitem);
       requireEditable(ctx, before, 'update');
-      if (params.tax_rates?.length)
-        throw invalidRequest(
-          'Tax rates on invoice items are not supported in this account.',
-          'tax_rates',
-        );
       if (params.discounts?.length)
         throw invalidRequest(
           'Discounts on invoice items are not supported in this account.',

@@ -2,6 +2,8 @@
  * `POST /v1/invoices/create_preview`: the invoice a customer would get, built in memory from their pending items, the
  * request's `invoice_items`, or a subscription's next period (subscription-preview.ts), and never stored.
  */
+import { previewChange } from './subscription-preview-changes.ts';
+import { applyTaxes } from './invoice-taxes.ts';
 import { refuseUnsupported } from './invoices.ts';
 import { invalidRequest, resourceMissing } from '../lib/errors.ts';
 import {
@@ -11,6 +13,7 @@ import {
   pendingItems,
   draftObject,
   type LineInput,
+  type SubscriptionPreview,
 } from './invoicing.ts';
 import { previewSubscription } from './subscription-preview.ts';
 import { liveCustomer } from '../lib/customer-lookup.ts';
@@ -23,7 +26,11 @@ import { livePrice } from '../resources/prices.ts';
  * subscription-preview.ts, a subscription's next invoice) — built in memory and never stored; its id is `upcoming_in_…`
  * and the customer balance is applied as finalization would.
  */
-export function preview(c: OpContext, params: Record<string, any>): Obj {
+export function preview(
+  c: OpContext,
+  params: Record<string, any>,
+  part?: SubscriptionPreview,
+): Obj {
   const ctx = c.ctx;
   refuseUnsupported({
     discounts: params.discounts,
@@ -36,8 +43,10 @@ export function preview(c: OpContext, params: Record<string, any>): Obj {
       'Subscription schedules are not supported by this account.',
       params.schedule ? 'schedule' : 'schedule_details',
     );
-  const sub =
-    params.subscription || params.subscription_details ? previewSubscription(c, params) : undefined;
+  // A change to a subscription (or a new one) is previewed on it as changed, then undone (subscription-preview-changes.ts).
+  if (params.subscription_details && part === undefined)
+    return previewChange(c, params, (rest, changed) => preview(c, rest, changed));
+  const sub = part ?? (params.subscription ? previewSubscription(c, params) : undefined);
   const customerId = params.customer ?? sub?.customer;
   if (!customerId)
     throw invalidRequest('Missing required param: customer.', 'customer', 'parameter_missing');
@@ -112,7 +121,7 @@ export function preview(c: OpContext, params: Record<string, any>): Obj {
   for (const item of pendingItems(ctx, customer.id, invoice.currency, sub?.subscription ?? null))
     lines.push(lineForItem(ctx, overrides.get(item.id) ?? item, invoice.id));
   for (const line of [...(sub?.lines ?? []), ...extra]) lines.push(lineObject(ctx, invoice, line));
-  applyLines(invoice, lines);
+  applyLines(invoice, applyTaxes(ctx, invoice, lines, false));
   invoice.lines.url = `/v1/invoices/${invoice.id}/lines`;
   const balance = (customer.balance as number | undefined) ?? 0;
   invoice.starting_balance = balance;

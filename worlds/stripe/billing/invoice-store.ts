@@ -3,6 +3,7 @@
  * were added, and its embedded lines and totals recomputed from them. Below drafting and the invoice item model, which
  * both use it.
  */
+import { applyTaxes } from './invoice-taxes.ts';
 import { type Ctx } from 'seahaven';
 import { resourceMissing } from '../lib/errors.ts';
 import { get, put, rows, type Stored } from '../lib/store.ts';
@@ -27,7 +28,8 @@ export function linesOf(ctx: Ctx, invoiceId: string): Stored<'invoice_line_items
 
 /** Recompute an invoice's embedded lines and totals from its stored lines, store it, and return it. */
 export function refreshInvoice(ctx: Ctx, invoiceId: string): Stored<'invoices'> {
-  const invoice = applyLines(mustInvoice(ctx, invoiceId), linesOf(ctx, invoiceId));
+  const stored = mustInvoice(ctx, invoiceId);
+  const invoice = applyLines(stored, applyTaxes(ctx, stored, linesOf(ctx, invoiceId)));
   put(ctx, 'invoices', invoice);
   return invoice;
 }

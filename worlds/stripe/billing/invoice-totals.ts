@@ -3,6 +3,7 @@
  * `lines` an invoice shows for its lines. Nothing here reads or writes the database.
  */
 import { type Obj } from '../lib/store.ts';
+import { totalTaxes } from './invoice-taxes.ts';
 
 /** How many lines an invoice embeds in its `lines` (the rest are paged through `/lines`). */
 const EMBEDDED_LINES = 10;
@@ -74,11 +75,17 @@ export function applyLines(invoice: Obj, lines: Obj[]): Obj {
   };
   if (invoice.status !== 'draft') return invoice;
   const subtotal = lines.reduce((sum, l) => sum + (l.amount as number), 0);
+  // Taxes (invoice-taxes.ts): inclusive ones are inside the lines' amounts, exclusive ones add to the total.
+  const taxes = totalTaxes(lines);
+  const taxed = (behavior: string) =>
+    taxes.filter((t) => t.tax_behavior === behavior).reduce((sum, t) => sum + t.amount, 0);
+  const total = subtotal + taxed('exclusive');
   invoice.subtotal = subtotal;
-  invoice.subtotal_excluding_tax = subtotal;
-  invoice.total = subtotal;
-  invoice.total_excluding_tax = subtotal;
-  invoice.amount_due = Math.max(0, subtotal);
+  invoice.subtotal_excluding_tax = subtotal - taxed('inclusive');
+  invoice.total = total;
+  invoice.total_excluding_tax = subtotal - taxed('inclusive');
+  invoice.total_taxes = taxes;
+  invoice.amount_due = Math.max(0, total);
   invoice.amount_remaining = invoice.amount_due - invoice.amount_paid;
   if (invoice.parent === null && lines.length > 0 && invoice.billing_reason === 'manual') {
     invoice.period_start = Math.min(invoice.created, ...lines.map((l) => l.period.start as number));

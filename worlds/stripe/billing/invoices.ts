@@ -5,10 +5,11 @@
  * reads parameters and answers as Stripe does. Once finalized, an invoice keeps its amounts and collection method;
  * what may still change on it is listed in `AFTER_DRAFT`.
  */
+import { applyTaxes, taxRatesFor } from './invoice-taxes.ts';
 import type { SqlParam } from 'seahaven';
 import { emit, changedAttributes } from '../lib/events.ts';
 import { invalidRequest, resourceMissing } from '../lib/errors.ts';
-import { createDraftInvoice, linesOf, mustInvoice } from './invoicing.ts';
+import { applyLines, createDraftInvoice, linesOf, mustInvoice } from './invoicing.ts';
 import { liveCustomer } from '../lib/customer-lookup.ts';
 import { listPage } from '../lib/list.ts';
 import { DAY } from '../lib/money.ts';
@@ -67,7 +68,6 @@ const writable = {
 const UNSUPPORTED = [
   'account_tax_ids',
   'application_fee_amount',
-  'default_tax_rates',
   'discounts',
   'on_behalf_of',
   'shipping_cost',
@@ -159,6 +159,8 @@ function applyUpdate(c: OpContext, invoice: Obj, params: Record<string, any>): v
       );
     invoice.automatically_finalizes_at = params.automatically_finalizes_at;
   }
+  if (params.default_tax_rates !== undefined)
+    invoice.default_tax_rates = taxRatesFor(c.ctx, params.default_tax_rates, 'default_tax_rates');
   if (params.custom_fields !== undefined)
     invoice.custom_fields = params.custom_fields?.length ? params.custom_fields : null;
   if (params.default_payment_method !== undefined) {
@@ -285,6 +287,7 @@ export const invoicesOps = [
           : null,
         automatically_finalizes_at: params.automatically_finalizes_at,
         effective_at: params.effective_at,
+        default_tax_rates: taxRatesFor(c.ctx, params.default_tax_rates, 'default_tax_rates'),
         rendering: params.rendering ? renderingOf(params.rendering, null) : null,
         payment_settings: params.payment_settings
           ? paymentSettingsOf(params.payment_settings)
@@ -309,6 +312,9 @@ export const invoicesOps = [
       const before = mustInvoice(c.ctx, path.invoice);
       const after = structuredClone(before);
       applyUpdate(c, after, params);
+      // New default tax rates re-tax the lines without their own.
+      if (params.default_tax_rates !== undefined)
+        applyLines(after, applyTaxes(c.ctx, after, linesOf(c.ctx, after.id)));
       put(c.ctx, 'invoices', after);
       announceUpdate(c, before, after);
       return after;

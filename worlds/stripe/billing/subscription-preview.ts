@@ -2,8 +2,8 @@
  * The subscription previewer of `POST /v1/invoices/create_preview` with `subscription`: the invoice the subscription
  * will bill when its current period ends, as a renewal would write it (a line per item for the next period, at the
  * item's price and quantity; the subscription's pending invoice items join in `create_preview` itself). A subscription
- * that has ended, or ends at the end of this period, has no upcoming invoice. `subscription_details` (previewing
- * changes) is refused.
+ * that has ended, or ends at the end of this period, has no upcoming invoice. Changes (`subscription_details`) are
+ * previewed on the subscription as changed, by subscription-preview-changes.ts.
  */
 import { invalidRequest } from '../lib/errors.ts';
 import type { SubscriptionPreview } from './invoicing.ts';
@@ -16,11 +16,6 @@ export function previewSubscription(
   c: OpContext,
   params: Record<string, any>,
 ): SubscriptionPreview {
-  if (params.subscription_details)
-    throw invalidRequest(
-      'Previewing changes to a subscription (subscription_details) is not supported by this account; preview its next invoice with subscription alone.',
-      'subscription_details',
-    );
   const sub = must(c.ctx, 'subscriptions', params.subscription, 'subscription', 'subscription');
   if (params.customer && params.customer !== sub.customer)
     throw invalidRequest(

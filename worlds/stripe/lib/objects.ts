@@ -220,6 +220,156 @@ export interface TaxRate {
     | null;
 }
 
+export interface TaxId {
+  id: string;
+  object: 'tax_id';
+  country: null | string;
+  created: number;
+  customer: null | string;
+  customer_account: null | string;
+  livemode: boolean;
+  owner: null | TaxIdOwner;
+  type:
+    | 'ad_nrt'
+    | 'ae_trn'
+    | 'al_tin'
+    | 'am_tin'
+    | 'ao_tin'
+    | 'ar_cuit'
+    | 'au_abn'
+    | 'au_acn'
+    | 'au_arn'
+    | 'au_wpn'
+    | 'aw_tin'
+    | 'az_tin'
+    | 'ba_tin'
+    | 'bb_tin'
+    | 'bd_bin'
+    | 'bf_ifu'
+    | 'bg_uic'
+    | 'bh_vat'
+    | 'bj_ifu'
+    | 'bo_tin'
+    | 'br_cnpj'
+    | 'br_cpf'
+    | 'bs_tin'
+    | 'bw_vat'
+    | 'by_tin'
+    | 'ca_bn'
+    | 'ca_gst_hst'
+    | 'ca_pst_bc'
+    | 'ca_pst_mb'
+    | 'ca_pst_sk'
+    | 'ca_qst'
+    | 'cd_nif'
+    | 'ch_uid'
+    | 'ch_vat'
+    | 'ci_vat'
+    | 'cl_tin'
+    | 'cm_niu'
+    | 'cn_tin'
+    | 'co_nit'
+    | 'cr_tin'
+    | 'cv_nif'
+    | 'cz_dic'
+    | 'de_stn'
+    | 'do_rcn'
+    | 'ec_ruc'
+    | 'eg_tin'
+    | 'es_cif'
+    | 'et_tin'
+    | 'eu_oss_vat'
+    | 'eu_vat'
+    | 'fo_vat'
+    | 'fr_siren'
+    | 'fr_siret'
+    | 'fr_spi'
+    | 'gb_vat'
+    | 'ge_vat'
+    | 'gh_tin'
+    | 'gi_tin'
+    | 'gn_nif'
+    | 'hk_br'
+    | 'hr_oib'
+    | 'hu_tin'
+    | 'ic_nif'
+    | 'id_npwp'
+    | 'il_vat'
+    | 'in_gst'
+    | 'is_kt'
+    | 'is_vat'
+    | 'it_cf'
+    | 'jp_cn'
+    | 'jp_rn'
+    | 'jp_trn'
+    | 'ke_pin'
+    | 'kg_tin'
+    | 'kh_tin'
+    | 'kr_brn'
+    | 'kz_bin'
+    | 'la_tin'
+    | 'li_uid'
+    | 'li_vat'
+    | 'lk_vat'
+    | 'ma_vat'
+    | 'md_cf'
+    | 'md_vat'
+    | 'me_pib'
+    | 'mk_vat'
+    | 'mr_nif'
+    | 'mu_vat'
+    | 'mx_rfc'
+    | 'my_frp'
+    | 'my_itn'
+    | 'my_sst'
+    | 'mz_nuit'
+    | 'ng_tin'
+    | 'no_vat'
+    | 'no_voec'
+    | 'np_pan'
+    | 'nz_bn'
+    | 'nz_gst'
+    | 'om_vat'
+    | 'pe_ruc'
+    | 'ph_tin'
+    | 'pl_nip'
+    | 'pt_nif'
+    | 'py_ruc'
+    | 'ro_tin'
+    | 'rs_pib'
+    | 'ru_inn'
+    | 'ru_kpp'
+    | 'sa_vat'
+    | 'sg_gst'
+    | 'sg_uen'
+    | 'si_tin'
+    | 'sm_coe'
+    | 'sn_ninea'
+    | 'sr_fin'
+    | 'sv_nit'
+    | 'th_vat'
+    | 'tj_tin'
+    | 'tr_tin'
+    | 'tt_bir'
+    | 'tt_vat'
+    | 'tw_vat'
+    | 'tz_vat'
+    | 'ua_vat'
+    | 'ug_tin'
+    | 'unknown'
+    | 'us_ein'
+    | 'uy_ruc'
+    | 'uz_tin'
+    | 'uz_vat'
+    | 've_rif'
+    | 'vn_tin'
+    | 'za_vat'
+    | 'zm_tin'
+    | 'zw_tin';
+  value: string;
+  verification: null | TaxIdVerification;
+}
+
 export interface PaymentMethod {
   id: string;
   object: 'payment_method';
@@ -1965,156 +2115,6 @@ export interface CustomerTax {
   provider: 'stripe' | 'anrok' | 'avalara' | 'sphere';
 }
 
-export interface TaxId {
-  id: string;
-  object: 'tax_id';
-  country: null | string;
-  created: number;
-  customer: null | string;
-  customer_account: null | string;
-  livemode: boolean;
-  owner: null | TaxIdOwner;
-  type:
-    | 'ad_nrt'
-    | 'ae_trn'
-    | 'al_tin'
-    | 'am_tin'
-    | 'ao_tin'
-    | 'ar_cuit'
-    | 'au_abn'
-    | 'au_acn'
-    | 'au_arn'
-    | 'au_wpn'
-    | 'aw_tin'
-    | 'az_tin'
-    | 'ba_tin'
-    | 'bb_tin'
-    | 'bd_bin'
-    | 'bf_ifu'
-    | 'bg_uic'
-    | 'bh_vat'
-    | 'bj_ifu'
-    | 'bo_tin'
-    | 'br_cnpj'
-    | 'br_cpf'
-    | 'bs_tin'
-    | 'bw_vat'
-    | 'by_tin'
-    | 'ca_bn'
-    | 'ca_gst_hst'
-    | 'ca_pst_bc'
-    | 'ca_pst_mb'
-    | 'ca_pst_sk'
-    | 'ca_qst'
-    | 'cd_nif'
-    | 'ch_uid'
-    | 'ch_vat'
-    | 'ci_vat'
-    | 'cl_tin'
-    | 'cm_niu'
-    | 'cn_tin'
-    | 'co_nit'
-    | 'cr_tin'
-    | 'cv_nif'
-    | 'cz_dic'
-    | 'de_stn'
-    | 'do_rcn'
-    | 'ec_ruc'
-    | 'eg_tin'
-    | 'es_cif'
-    | 'et_tin'
-    | 'eu_oss_vat'
-    | 'eu_vat'
-    | 'fo_vat'
-    | 'fr_siren'
-    | 'fr_siret'
-    | 'fr_spi'
-    | 'gb_vat'
-    | 'ge_vat'
-    | 'gh_tin'
-    | 'gi_tin'
-    | 'gn_nif'
-    | 'hk_br'
-    | 'hr_oib'
-    | 'hu_tin'
-    | 'ic_nif'
-    | 'id_npwp'
-    | 'il_vat'
-    | 'in_gst'
-    | 'is_kt'
-    | 'is_vat'
-    | 'it_cf'
-    | 'jp_cn'
-    | 'jp_rn'
-    | 'jp_trn'
-    | 'ke_pin'
-    | 'kg_tin'
-    | 'kh_tin'
-    | 'kr_brn'
-    | 'kz_bin'
-    | 'la_tin'
-    | 'li_uid'
-    | 'li_vat'
-    | 'lk_vat'
-    | 'ma_vat'
-    | 'md_cf'
-    | 'md_vat'
-    | 'me_pib'
-    | 'mk_vat'
-    | 'mr_nif'
-    | 'mu_vat'
-    | 'mx_rfc'
-    | 'my_frp'
-    | 'my_itn'
-    | 'my_sst'
-    | 'mz_nuit'
-    | 'ng_tin'
-    | 'no_vat'
-    | 'no_voec'
-    | 'np_pan'
-    | 'nz_bn'
-    | 'nz_gst'
-    | 'om_vat'
-    | 'pe_ruc'
-    | 'ph_tin'
-    | 'pl_nip'
-    | 'pt_nif'
-    | 'py_ruc'
-    | 'ro_tin'
-    | 'rs_pib'
-    | 'ru_inn'
-    | 'ru_kpp'
-    | 'sa_vat'
-    | 'sg_gst'
-    | 'sg_uen'
-    | 'si_tin'
-    | 'sm_coe'
-    | 'sn_ninea'
-    | 'sr_fin'
-    | 'sv_nit'
-    | 'th_vat'
-    | 'tj_tin'
-    | 'tr_tin'
-    | 'tt_bir'
-    | 'tt_vat'
-    | 'tw_vat'
-    | 'tz_vat'
-    | 'ua_vat'
-    | 'ug_tin'
-    | 'unknown'
-    | 'us_ein'
-    | 'uy_ruc'
-    | 'uz_tin'
-    | 'uz_vat'
-    | 've_rif'
-    | 'vn_tin'
-    | 'za_vat'
-    | 'zm_tin'
-    | 'zw_tin';
-  value: string;
-  verification: null | TaxIdVerification;
-}
-
 export interface ProductMarketingFeature {
   name?: string;
 }
@@ -2189,6 +2189,20 @@ export interface PromotionCodeRestrictions {
 export interface TaxRateFlatAmount {
   amount: number;
   currency: string;
+}
+
+export interface TaxIdOwner {
+  account?: string;
+  application?: string;
+  customer?: string;
+  customer_account: null | string;
+  type: 'application' | 'account' | 'customer' | 'self';
+}
+
+export interface TaxIdVerification {
+  status: 'pending' | 'unavailable' | 'unverified' | 'verified';
+  verified_address: null | string;
+  verified_name: null | string;
 }
 
 export interface PaymentMethodAcssDebit {
@@ -5797,20 +5811,6 @@ export interface CustomerTaxLocation {
   country: string;
   source: 'payment_method' | 'billing_address' | 'ip_address' | 'shipping_destination';
   state: null | string;
-}
-
-export interface TaxIdOwner {
-  account?: string;
-  application?: string;
-  customer?: string;
-  customer_account: null | string;
-  type: 'application' | 'account' | 'customer' | 'self';
-}
-
-export interface TaxIdVerification {
-  status: 'pending' | 'unavailable' | 'unverified' | 'verified';
-  verified_address: null | string;
-  verified_name: null | string;
 }
 
 export interface PriceCurrencyOptionsCustomUnitAmount {
@@ -10507,6 +10507,7 @@ export interface Tables {
   coupons: Coupon;
   promotion_codes: PromotionCode;
   tax_rates: TaxRate;
+  tax_ids: TaxId;
   payment_methods: PaymentMethod;
   setup_intents: SetupIntent;
   payment_intents: PaymentIntent;

@@ -27,6 +27,7 @@ export type Table =
   | 'coupons'
   | 'promotion_codes'
   | 'tax_rates'
+  | 'tax_ids'
   | 'payment_methods'
   | 'setup_intents'
   | 'payment_intents'
@@ -107,6 +108,11 @@ export const COLUMNS: { [T in Table]: Record<string, Col<T>> } = {
     customer: (o) => ref(o.customer),
   },
   tax_rates: { active: (o) => bool(o.active), inclusive: (o) => bool(o.inclusive) },
+  tax_ids: {
+    customer: (o) => ref(o.customer),
+    owner_type: (o) => o.owner?.type ?? 'self',
+    verification_status: (o) => o.verification?.status ?? null,
+  },
   payment_methods: { customer: (o) => ref(o.customer), type: (o) => o.type ?? null },
   setup_intents: {
     customer: (o) => ref(o.customer),
@@ -197,6 +203,7 @@ export const TABLE_OF_PREFIX: Record<string, Table> = {
   price_: 'prices',
   promo_: 'promotion_codes',
   txr_: 'tax_rates',
+  txi_: 'tax_ids',
   pm_: 'payment_methods',
   seti_: 'setup_intents',
   pi_: 'payment_intents',

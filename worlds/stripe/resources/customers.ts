@@ -16,6 +16,7 @@ import { redeemCoupon, redeemableCoupon } from './coupons.ts';
 import { resolvePaymentMethod } from '../lib/test-cards.ts';
 import { attachPaymentMethod } from './payment-methods.ts';
 import { redeemPromotionCode, redeemablePromotionCode } from './promotion-codes.ts';
+import { addTaxIdData, checkTaxIdData, taxIdData } from './tax-ids.ts';
 
 const address = p.obj({
   city: p.string(),
@@ -58,7 +59,7 @@ const writable = {
   discounts: p.arr(p.obj({ coupon: p.string(), discount: p.string(), promotion_code: p.string() })),
   test_clock: p.string(),
   tax: p.obj({ ip_address: p.string(), validate_location: p.enum('deferred', 'immediately') }),
-  tax_id_data: p.arr(p.obj({ type: p.string().req(), value: p.string().req() })),
+  tax_id_data: taxIdData,
   cash_balance: p.any(),
   default_source: p.string(),
 };
@@ -143,8 +144,8 @@ function apply(ctx: Ctx, c: Obj, params: Record<string, any>): void {
   }
 }
 
-// A customer's `subscriptions` and `tax_ids` appear when `expand[]` names them: the first 10 of its subscriptions
-// that are not canceled, newest first, and its tax ids (the world keeps none, so an empty list).
+// A customer's `subscriptions` appear when `expand[]` names them: the first 10 that are not canceled, newest first
+// (its `tax_ids` are resources/tax-ids.ts').
 INCLUDERS['customer.subscriptions'] = (ctx, customer) =>
   listPage(
     ctx,
@@ -156,13 +157,6 @@ INCLUDERS['customer.subscriptions'] = (ctx, customer) =>
       where: [['customer = ?', customer.id], ["status <> 'canceled'"]],
     },
   );
-INCLUDERS['customer.tax_ids'] = (_ctx, customer) => ({
-  object: 'list',
-  data: [],
-  has_more: false,
-  total_count: 0,
-  url: `/v1/customers/${customer.id}/tax_ids`,
-});
 
 export const customerOps = [
   op({
@@ -208,8 +202,10 @@ export const customerOps = [
           : resolvePaymentMethod(c, params.payment_method, 'payment_method');
       apply(ctx, customer, params);
       const discount = applyDiscount(ctx, customer, params);
+      checkTaxIdData(params.tax_id_data);
       put(ctx, 'customers', customer);
       emit(c, 'customer.created', customer);
+      addTaxIdData(c, customer.id, params.tax_id_data);
       emitDiscount(c, discount);
       if (pm !== undefined) attachPaymentMethod(c, pm, customer, 'payment_method');
       return customer;

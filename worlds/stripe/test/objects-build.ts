@@ -26,6 +26,7 @@ export const TABLE_OBJECTS = {
   coupons: 'coupon',
   promotion_codes: 'promotion_code',
   tax_rates: 'tax_rate',
+  tax_ids: 'tax_id',
   payment_methods: 'payment_method',
   setup_intents: 'setup_intent',
   payment_intents: 'payment_intent',

@@ -26,9 +26,10 @@ interface Reference {
 
 /**
  * Stripe operations served beyond the reference list, with their paths and methods as stripe-node 23 calls them:
- * webhook endpoints (resources/webhook-endpoints.ts). They follow the reference rows in the table.
+ * webhook endpoints (resources/webhook-endpoints.ts) and tax IDs (resources/tax-ids.ts). They follow the reference
+ * rows in the table.
  */
-export const BEYOND_REFERENCE: Reference[] = [
+const WEBHOOK_ENDPOINT_ROWS: Reference[] = [
   ['POST', '/v1/webhook_endpoints', 'PostWebhookEndpoints', 'stripe.webhookEndpoints.create'],
   ['GET', '/v1/webhook_endpoints', 'GetWebhookEndpoints', 'stripe.webhookEndpoints.list'],
   [
@@ -56,6 +57,39 @@ export const BEYOND_REFERENCE: Reference[] = [
   operationId,
   sdk,
 }));
+
+const TAX_ID_ROWS: Reference[] = [
+  [
+    'POST',
+    '/v1/customers/{customer}/tax_ids',
+    'PostCustomersCustomerTaxIds',
+    'stripe.customers.createTaxId',
+  ],
+  [
+    'GET',
+    '/v1/customers/{customer}/tax_ids',
+    'GetCustomersCustomerTaxIds',
+    'stripe.customers.listTaxIds',
+  ],
+  [
+    'GET',
+    '/v1/customers/{customer}/tax_ids/{id}',
+    'GetCustomersCustomerTaxIdsId',
+    'stripe.customers.retrieveTaxId',
+  ],
+  [
+    'DELETE',
+    '/v1/customers/{customer}/tax_ids/{id}',
+    'DeleteCustomersCustomerTaxIdsId',
+    'stripe.customers.deleteTaxId',
+  ],
+  ['POST', '/v1/tax_ids', 'PostTaxIds', 'stripe.taxIds.create'],
+  ['GET', '/v1/tax_ids', 'GetTaxIds', 'stripe.taxIds.list'],
+  ['GET', '/v1/tax_ids/{id}', 'GetTaxIdsId', 'stripe.taxIds.retrieve'],
+  ['DELETE', '/v1/tax_ids/{id}', 'DeleteTaxIdsId', 'stripe.taxIds.del'],
+].map(([method, path, operationId, sdk]) => ({ table: 'tax_ids', method, path, operationId, sdk }));
+
+export const BEYOND_REFERENCE: Reference[] = [...WEBHOOK_ENDPOINT_ROWS, ...TAX_ID_ROWS];
 
 /** Each test file's text, calls split across lines joined (`s.customers\n  .create(` reads `s.customers.create(`). */
 function testTexts(): [string, string][] {

@@ -37,6 +37,8 @@ export const SHAPE_TYPES = [
   'refund',
   'setup_intent',
   'tax_rate',
+  'tax_id',
+  'deleted_tax_id',
   'deleted_price',
   // Billing (invoices, subscriptions, credit notes, checkout).
   'invoice',

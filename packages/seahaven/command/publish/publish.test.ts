@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { crm } from '../../../../worlds/crm/index.ts';
 import { startHubRecorder, type HubRecorder } from './hub-recorder.ts';
-import { frontMatter, publish, readDockerfile, standInKit } from '../../core/test/publish-cli.ts';
+import { dryRunCrmSpace, frontMatter, publish, standInKit } from '../../core/test/publish-cli.ts';
 
 const SPACE = 'test-user/crm_world';
 const TOKEN = 'hf_recorder_test_token';
@@ -27,35 +27,7 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 describe('seahaven publish --dry-run', () => {
   it("writes a self-contained Space for crm: the Docker SDK, OpenEnv's manifest, a Dockerfile that serves the world, the kit inside", async () => {
     const space = join(tmp, 'space');
-    const r = await publish(tmp, [
-      'crm',
-      '--space',
-      SPACE,
-      '--dry-run',
-      '--out',
-      space,
-      '--kit',
-      tarball,
-    ]);
-    expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toContain('Not uploaded (--dry-run)');
-    const files = r.stdout
-      .split('\n')[0]
-      .replace(/^Wrote the Space for crm 1\.0\.0 in \S+: /, '')
-      .split(', ');
-    // The world's package is copied into world/, as any world project is.
-    expect(files).toEqual(expect.arrayContaining(['world/index.ts', 'world/package.json']));
-    expect(files.filter((f) => !f.startsWith('world/'))).toEqual([
-      '.dockerignore',
-      'Dockerfile',
-      'README.md',
-      'openenv.yaml',
-      'package.json',
-      'seahaven-0.1.0.tgz',
-    ]);
-    expect(readFileSync(join(space, 'seahaven-0.1.0.tgz')).equals(readFileSync(tarball))).toBe(
-      true,
-    );
+    await dryRunCrmSpace(tmp, space, tarball);
 
     // README.md: the Docker SDK, the app port and the openenv tag up front; the world described below.
     const readme = readFileSync(join(space, 'README.md'), 'utf8');
@@ -81,18 +53,6 @@ describe('seahaven publish --dry-run', () => {
       'app: "seahaven serve world/index.ts"',
     ])
       expect(manifest.split('\n')).toContain(line);
-
-    // The Dockerfile serves on the declared port, on every interface, answering the Space's host name.
-    const docker = readDockerfile(readFileSync(join(space, 'Dockerfile'), 'utf8'));
-    expect(docker.expose).toEqual([front.app_port]);
-    expect(docker.env).toMatchObject({ PORT: front.app_port, TZ: 'UTC' });
-    expect(docker.user).toBe('node');
-    expect(docker.runs.at(-1)).toBe('npm install --omit=dev --no-audit --no-fund');
-    expect(docker.cmd).toEqual([
-      'sh',
-      '-c',
-      'exec node_modules/.bin/seahaven serve world/index.ts --host 0.0.0.0 --port "$PORT" --allow-host test-user-crm-world.hf.space',
-    ]);
 
     // The image installs what the folder's package.json names: the kit from the folder's tarball.
     const pkg = JSON.parse(readFileSync(join(space, 'package.json'), 'utf8')) as {

@@ -1,54 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { defineTool, defineWorld, DefinitionError, z } from '../index.ts';
+import { defineWorld, DefinitionError } from '../index.ts';
+import { chargeLeases, DAY, rentWorld } from './rent-world.ts';
 
 // What happens while time passes: a world's onClockAdvance runs when the harness advances an instance's clock, as one
 // numbered call recorded under advance_clock, so it is graded, replayed and forked like any call.
 
-const DAY = 86_400_000;
-
-const rent = defineWorld({
-  name: 'rent',
-  version: '1',
-  schema:
-    'CREATE TABLE leases (id TEXT PRIMARY KEY, paid_through TEXT NOT NULL) STRICT; CREATE TABLE charges (id TEXT PRIMARY KEY, lease TEXT NOT NULL, at TEXT NOT NULL) STRICT;',
-  tools: [
-    defineTool({
-      name: 'sign_lease',
-      description: 'Sign a lease paid through now.',
-      input: z.object({}),
-      run: (ctx) => {
-        const id = ctx.ids.token('lease_', 6);
-        ctx.db.run('INSERT INTO leases (id, paid_through) VALUES (?, ?)', id, ctx.clock.iso());
-        return { id };
-      },
-    }),
-  ],
-  // Every lease is charged once per whole 30 days that passed, stamped at the day it fell due.
-  onClockAdvance(ctx, { from, to }) {
-    let charged = 0;
-    for (const lease of ctx.db.all<{ id: string; paid_through: string }>(
-      'SELECT id, paid_through FROM leases ORDER BY id',
-    )) {
-      let due = Date.parse(lease.paid_through) + 30 * DAY;
-      while (due <= to) {
-        ctx.db.run(
-          'INSERT INTO charges (id, lease, at) VALUES (?, ?, ?)',
-          ctx.ids.token('ch_', 6),
-          lease.id,
-          new Date(due).toISOString(),
-        );
-        ctx.db.run(
-          'UPDATE leases SET paid_through = ? WHERE id = ?',
-          new Date(due).toISOString(),
-          lease.id,
-        );
-        due += 30 * DAY;
-        charged++;
-      }
-    }
-    if (to - from > 300 * DAY) throw new Error('more than 300 days at once');
-    return { charged };
-  },
+const rent = rentWorld('rent', (ctx, { from, to }) => {
+  const run = chargeLeases(ctx, to);
+  let step = run.next();
+  while (!step.done) step = run.next();
+  if (to - from > 300 * DAY) throw new Error('more than 300 days at once');
+  return { charged: step.value };
 });
 
 describe('onClockAdvance', () => {

@@ -1,58 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { defineTool, defineWorld, InstanceError, z, type Instance } from '../index.ts';
+import { chargeLeases, DAY, rentWorld } from './rent-world.ts';
 import { advanceInSlices, type CallOutcome } from '../instance-internals.ts';
 
 // A clock advance run in slices (what `seahaven serve` does with a long advance_clock): a hook written as a generator
 // pauses at each yield, the call's transaction stays open between slices, and the advance writes the same state
 // however it is sliced; a failure in a late slice rolls the whole advance back.
 
-const DAY = 86_400_000;
-
-const rent = defineWorld({
-  name: 'rent_slices',
-  version: '1',
-  schema:
-    'CREATE TABLE leases (id TEXT PRIMARY KEY, paid_through TEXT NOT NULL) STRICT; CREATE TABLE charges (id TEXT PRIMARY KEY, lease TEXT NOT NULL, at TEXT NOT NULL) STRICT;',
-  tools: [
-    defineTool({
-      name: 'sign_lease',
-      description: 'Sign a lease paid through now.',
-      input: z.object({}),
-      run: (ctx) => {
-        const id = ctx.ids.token('lease_', 6);
-        ctx.db.run('INSERT INTO leases (id, paid_through) VALUES (?, ?)', id, ctx.clock.iso());
-        return { id };
-      },
-    }),
-  ],
-  // Every lease is charged once per whole 30 days that passed; the work may pause after each charge.
-  *onClockAdvance(ctx, { from, to }) {
-    let charged = 0;
-    for (const lease of ctx.db.all<{ id: string; paid_through: string }>(
-      'SELECT id, paid_through FROM leases ORDER BY id',
-    )) {
-      let due = Date.parse(lease.paid_through) + 30 * DAY;
-      while (due <= to) {
-        ctx.db.run(
-          'INSERT INTO charges (id, lease, at) VALUES (?, ?, ?)',
-          ctx.ids.token('ch_', 6),
-          lease.id,
-          new Date(due).toISOString(),
-        );
-        ctx.db.run(
-          'UPDATE leases SET paid_through = ? WHERE id = ?',
-          new Date(due).toISOString(),
-          lease.id,
-        );
-        due += 30 * DAY;
-        charged++;
-        yield;
-      }
-    }
-    // Found only once every charge is written, many slices in.
-    if (to - from > 300 * DAY) throw new Error('more than 300 days at once');
-    return { charged, random: ctx.rng.int(0, 1_000_000) };
-  },
+// The work may pause after each charge.
+const rent = rentWorld('rent_slices', function* (ctx, { from, to }) {
+  const charged = yield* chargeLeases(ctx, to);
+  // Found only once every charge is written, many slices in.
+  if (to - from > 300 * DAY) throw new Error('more than 300 days at once');
+  return { charged, random: ctx.rng.int(0, 1_000_000) };
 });
 
 function leased(logger?: (line: string) => void): Instance {

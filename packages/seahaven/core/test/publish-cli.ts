@@ -3,8 +3,9 @@
  * the Space's README.md front matter and Dockerfile.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { expect } from 'vitest';
 import { seahaven } from './cli-in-process.ts';
 
 /**
@@ -21,6 +22,58 @@ export async function publish(
     env: { HF_TOKEN: undefined, HF_ENDPOINT: undefined, ...env },
   });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/**
+ * `seahaven publish crm --space test-user/crm_world --dry-run --out <space> --kit <tarball>` run in `cwd`, checked to
+ * have written the Space's files (the world's own folder in `world/`, the kit's tarball as given) and a Dockerfile
+ * that serves the world on the README's port for the Space's host name. Answers the files it listed.
+ */
+export async function dryRunCrmSpace(
+  cwd: string,
+  space: string,
+  tarball: string,
+): Promise<string[]> {
+  const r = await publish(cwd, [
+    'crm',
+    '--space',
+    'test-user/crm_world',
+    '--dry-run',
+    '--out',
+    space,
+    '--kit',
+    tarball,
+  ]);
+  expect(r.code, r.stderr).toBe(0);
+  expect(r.stdout).toContain('Not uploaded (--dry-run)');
+  const files = r.stdout
+    .split('\n')[0]
+    .replace(/^Wrote the Space for crm 1\.0\.0 in \S+: /, '')
+    .split(', ');
+  // The world's package is copied into world/, as any world project is (the kit carries no example worlds).
+  expect(files).toEqual(expect.arrayContaining(['world/index.ts', 'world/package.json']));
+  expect(files.filter((f) => !f.startsWith('world/'))).toEqual([
+    '.dockerignore',
+    'Dockerfile',
+    'README.md',
+    'openenv.yaml',
+    'package.json',
+    'seahaven-0.1.0.tgz',
+  ]);
+  expect(readFileSync(join(space, 'seahaven-0.1.0.tgz')).equals(readFileSync(tarball))).toBe(true);
+  // The Dockerfile serves on the declared port, on every interface, answering the Space's host name.
+  const front = frontMatter(readFileSync(join(space, 'README.md'), 'utf8'));
+  const docker = readDockerfile(readFileSync(join(space, 'Dockerfile'), 'utf8'));
+  expect(docker.expose).toEqual([front.app_port]);
+  expect(docker.env).toMatchObject({ PORT: front.app_port, TZ: 'UTC' });
+  expect(docker.user).toBe('node');
+  expect(docker.runs.at(-1)).toBe('npm install --omit=dev --no-audit --no-fund');
+  expect(docker.cmd).toEqual([
+    'sh',
+    '-c',
+    'exec node_modules/.bin/seahaven serve world/index.ts --host 0.0.0.0 --port "$PORT" --allow-host test-user-crm-world.hf.space',
+  ]);
+  return files;
 }
 
 /**

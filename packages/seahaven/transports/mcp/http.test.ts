@@ -8,6 +8,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { crm } from '../../../../worlds/crm/index.ts';
 import { createMcpHttpHandler, isMcpRequest, type McpHttpHandler } from './http.ts';
+import { expectCreateContact, expectSessionsApart } from './test-fixtures/crm-sessions.ts';
 
 type Contacts = { contacts: { email: string }[] };
 
@@ -55,24 +56,7 @@ describe('MCP Streamable HTTP', () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toContain('create_contact');
 
-    const created = await client.callTool({
-      name: 'create_contact',
-      arguments: { name: 'Grace Quillfeather', email: 'grace@quill.example' },
-    });
-    expect(created.isError).toBeFalsy();
-    expect(created.structuredContent).toMatchObject({
-      email: 'grace@quill.example',
-      stage: 'lead',
-    });
-
-    const bad = await client.callTool({ name: 'create_contact', arguments: { email: 42 } });
-    expect(bad.isError).toBe(true);
-    expect(bad.structuredContent).toMatchObject({
-      code: 'invalid_arguments',
-      details: {
-        violations: expect.arrayContaining([{ path: 'name', message: expect.any(String) }]),
-      },
-    });
+    await expectCreateContact(client);
     await transport.terminateSession();
     await client.close();
   });
@@ -82,26 +66,7 @@ describe('MCP Streamable HTTP', () => {
     const b = await open();
     expect(a.transport.sessionId).not.toBe(b.transport.sessionId);
     expect(mcp.activeSessions()).toBe(2);
-    await a.client.callTool({
-      name: 'create_contact',
-      arguments: { name: 'Only In A', email: 'only@a.example' },
-    });
-    const inA = await a.client.callTool({
-      name: 'search_contacts',
-      arguments: { query: 'only@a.example' },
-    });
-    const inB = await b.client.callTool({
-      name: 'search_contacts',
-      arguments: { query: 'only@a.example' },
-    });
-    expect((inA.structuredContent as Contacts).contacts).toHaveLength(1);
-    expect((inB.structuredContent as Contacts).contacts).toHaveLength(0);
-    // B can take the same email, since A's contact does not exist there.
-    const inBToo = await b.client.callTool({
-      name: 'create_contact',
-      arguments: { name: 'Only In B', email: 'only@a.example' },
-    });
-    expect(inBToo.isError).toBeFalsy();
+    await expectSessionsApart(a.client, b.client);
     for (const s of [a, b]) {
       await s.transport.terminateSession();
       await s.client.close();

@@ -10,6 +10,7 @@ import { crm } from '../../../../worlds/crm/index.ts';
 import notes from '../../libraries/curricula/test-fixtures/notes-world.ts';
 import { spawnServe, type ServeProcess } from './test-fixtures/spawn-serve.ts';
 import { recordGold } from './test-fixtures/wire-gold.ts';
+import { expectCreateContact, expectSessionsApart } from '../mcp/test-fixtures/crm-sessions.ts';
 
 // MCP Streamable HTTP against the real `seahaven serve` command (two worlds, so both /mcp and /<world>/mcp), with
 // the official SDK client; and OpenEnv's JSON-RPC still answering on the same path of the same server.
@@ -17,7 +18,6 @@ import { recordGold } from './test-fixtures/wire-gold.ts';
 const NOTES_MODULE = fileURLToPath(
   new URL('../../libraries/curricula/test-fixtures/notes-world.ts', import.meta.url),
 );
-type Contacts = { contacts: { email: string }[] };
 
 let cwd: string;
 let serve: ServeProcess;
@@ -73,28 +73,7 @@ describe('MCP Streamable HTTP on seahaven serve', () => {
       required: expect.arrayContaining(['name', 'email']),
     });
 
-    const created = await s.client.callTool({
-      name: 'create_contact',
-      arguments: { name: 'Grace Quillfeather', email: 'grace@quill.example' },
-    });
-    expect(created.isError).toBeFalsy();
-    expect(created.structuredContent).toMatchObject({
-      name: 'Grace Quillfeather',
-      email: 'grace@quill.example',
-      stage: 'lead',
-    });
-    expect(JSON.parse((created.content as { text: string }[])[0].text)).toEqual(
-      created.structuredContent,
-    );
-
-    const bad = await s.client.callTool({ name: 'create_contact', arguments: { email: 42 } });
-    expect(bad.isError).toBe(true);
-    expect(bad.structuredContent).toMatchObject({
-      code: 'invalid_arguments',
-      details: {
-        violations: expect.arrayContaining([{ path: 'name', message: expect.any(String) }]),
-      },
-    });
+    await expectCreateContact(s.client);
     const unknown = await s.client.callTool({ name: 'no_such_tool', arguments: {} });
     expect(unknown.isError).toBe(true);
     await end(s);
@@ -131,33 +110,7 @@ describe('MCP Streamable HTTP on seahaven serve', () => {
     const a = await open('/crm/mcp?fixture=small_startup');
     const b = await open('/crm/mcp?fixture=small_startup');
     expect(a.transport.sessionId).not.toBe(b.transport.sessionId);
-    await a.client.callTool({
-      name: 'create_contact',
-      arguments: { name: 'Only In A', email: 'only@a.example' },
-    });
-    const inA = await a.client.callTool({
-      name: 'search_contacts',
-      arguments: { query: 'only@a.example' },
-    });
-    const inB = await b.client.callTool({
-      name: 'search_contacts',
-      arguments: { query: 'only@a.example' },
-    });
-    expect((inA.structuredContent as Contacts).contacts).toHaveLength(1);
-    expect((inB.structuredContent as Contacts).contacts).toHaveLength(0);
-    const twice = await a.client.callTool({
-      name: 'create_contact',
-      arguments: { name: 'Again', email: 'only@a.example' },
-    });
-    expect(twice.isError).toBe(true);
-    expect(
-      (
-        await b.client.callTool({
-          name: 'create_contact',
-          arguments: { name: 'Only In B', email: 'only@a.example' },
-        })
-      ).isError,
-    ).toBeFalsy();
+    await expectSessionsApart(a.client, b.client);
     const id = a.transport.sessionId!;
     await end(a);
     // An ended session's id is unknown: MCP clients start over on -32001.

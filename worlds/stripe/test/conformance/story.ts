@@ -12,6 +12,7 @@ import type Stripe from 'stripe';
 import type { FaceReply, FaceRequest, Instance } from 'seahaven';
 import { stripe } from '../../index.ts';
 import { sdkFor } from '../sdk.ts';
+import { invoiceTaxesChapter, subscriptionPreviewChapter, taxIdsChapter } from './story-taxes.ts';
 
 /** One request of the story and the reply it got. */
 export interface Exchange {
@@ -202,6 +203,7 @@ async function drive(s: Stripe, inst: Instance, readEvents: () => Promise<void>)
   await s.customers.listBalanceTransactions(ada.id);
   const gone = await s.customers.create({ name: 'Gone' });
   await s.customers.del(gone.id);
+  await taxIdsChapter(s, ada.id);
 
   // Payment methods and setup intents.
   const card = await s.paymentMethods.create({ type: 'card', card: { token: 'tok_visa' } });
@@ -411,6 +413,7 @@ async function drive(s: Stripe, inst: Instance, readEvents: () => Promise<void>)
     customer: ada.id,
     invoice_items: [{ amount: 200, currency: 'usd', description: 'Preview' }],
   });
+  await invoiceTaxesChapter(s, ada.id);
 
   // Subscriptions and their items.
   const grace = await s.customers.create({ name: 'Grace Hopper', email: 'grace@example.com' });
@@ -423,6 +426,7 @@ async function drive(s: Stripe, inst: Instance, readEvents: () => Promise<void>)
   });
   await s.subscriptions.retrieve(sub.id);
   await s.subscriptions.update(sub.id, { metadata: { seats: '2' } });
+  await subscriptionPreviewChapter(s, sub, monthly.id);
   await s.subscriptions.list({ customer: grace.id });
   await s.subscriptions.search({ query: 'status:"active"' });
   const extra = await s.subscriptionItems.create({
