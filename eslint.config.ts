@@ -109,6 +109,7 @@ const STRIPE_STILL_UNTYPED = [
   'worlds/stripe/billing/invoice-preview.ts',
   'worlds/stripe/billing/invoices.ts',
   'worlds/stripe/billing/subscription-preview.ts',
+  'worlds/stripe/billing/subscription-preview-changes.ts',
   'worlds/stripe/resources/checkout-sessions.ts',
   'worlds/stripe/resources/customers.ts',
   'worlds/stripe/resources/payment-intents.ts',
@@ -116,6 +117,7 @@ const STRIPE_STILL_UNTYPED = [
   'worlds/stripe/resources/payment-methods.ts',
   'worlds/stripe/resources/prices.ts',
   'worlds/stripe/resources/setup-intents.ts',
+  'worlds/stripe/resources/tax-ids.ts',
   'worlds/stripe/resources/tax-rates.ts',
   'worlds/stripe/tasks.ts',
 ];

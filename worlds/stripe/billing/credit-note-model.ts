@@ -9,7 +9,7 @@ import { invalidRequest, parameterMissing, resourceMissing } from '../lib/errors
 import { mustInvoice, linesOf } from './invoicing.ts';
 import { type OpContext } from '../lib/op.ts';
 import { mergeMetadata } from '../lib/params.ts';
-import { get, newId, nowSeconds, put, rows, type Obj } from '../lib/store.ts';
+import { get, newId, nowSeconds, put, rows, type Obj, type Stored } from '../lib/store.ts';
 import { accountOf } from '../resources/account.ts';
 import { getCustomer } from '../resources/customers.ts';
 
@@ -36,7 +36,7 @@ function creditedOfLine(notes: Obj[], lineId: string): number {
 }
 
 /** The charge that paid an invoice: the payment intent of its paid invoice payment. */
-export function chargeOfInvoice(ctx: Ctx, invoice: Obj): Obj | undefined {
+export function chargeOfInvoice(ctx: Ctx, invoice: Stored<'invoices'>): Obj | undefined {
   const paid = rows(
     ctx,
     'invoice_payments',
@@ -270,7 +270,7 @@ export function buildNote(
 }
 
 /** A `credit_note` customer balance transaction moving the balance by `amount`, with the customer's new balance. */
-export function moveBalance(c: OpContext, note: Obj, amount: number): Obj {
+export function moveBalance(c: OpContext, note: Stored<'credit_notes'>, amount: number): Obj {
   const ctx = c.ctx;
   const before = getCustomer(ctx, note.customer);
   const ending = (before.balance ?? 0) + amount;

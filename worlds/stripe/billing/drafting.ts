@@ -12,7 +12,7 @@ import { invalidRequest, resourceMissing } from '../lib/errors.ts';
 import { DAY } from '../lib/money.ts';
 import { type OpContext } from '../lib/op.ts';
 import { mergeMetadata } from '../lib/params.ts';
-import { get, newId, nowSeconds, put, type Obj } from '../lib/store.ts';
+import { get, newId, nowSeconds, put, type Obj, type Stored } from '../lib/store.ts';
 import {
   resolvePrice,
   newInvoiceItem,
@@ -75,7 +75,7 @@ export interface DraftInput {
 export { idOf, linesOf, mustInvoice, refreshInvoice, type InvoiceRef };
 
 /** The customer details an invoice copies while it is a draft (frozen at finalization). */
-export function customerDetails(customer: Obj): Obj {
+export function customerDetails(customer: Stored<'customers'>): Obj {
   return {
     customer_address: customer.address ?? null,
     customer_email: customer.email ?? null,
@@ -90,7 +90,7 @@ export function customerDetails(customer: Obj): Obj {
 export function draftObject(
   ctx: Ctx,
   input: DraftInput,
-  customer: Obj,
+  customer: Stored<'customers'>,
   id = newId(ctx, 'in_'),
 ): Obj {
   const now = nowSeconds(ctx);
@@ -258,7 +258,7 @@ export function buildDraft(c: OpContext, input: DraftInput): Obj {
  * Add a line to `invoice`, a draft its caller holds (just read, or being built by `buildDraft`) and stores afterwards
  * with its lines and totals.
  */
-function addLine(c: OpContext, invoice: Obj, input: LineInput): void {
+function addLine(c: OpContext, invoice: Stored<'invoices'>, input: LineInput): void {
   const ctx = c.ctx;
   const invoiceId = invoice.id as string;
   requireDraft(invoice);
@@ -304,7 +304,7 @@ function addLine(c: OpContext, invoice: Obj, input: LineInput): void {
  * A line built from a line input, not stored: a subscription line for a `subscription_item`, otherwise a line of an
  * invoice item (`invoice_item` names it, or a placeholder id when a preview shows an item that does not exist).
  */
-export function lineObject(ctx: Ctx, invoice: Obj, input: LineInput): Obj {
+export function lineObject(ctx: Ctx, invoice: Stored<'invoices'>, input: LineInput): Obj {
   const price = resolvePrice(ctx, input.price, 'price');
   const quantity = input.quantity ?? 1;
   const amount = input.amount ?? (price ? priceAmount(price, quantity) : 0);

@@ -9,7 +9,7 @@ import { getCustomer } from '../lib/customer-lookup.ts';
 import { emit, emitStored, changedAttributes, putAndEmit } from '../lib/events.ts';
 import { invalidRequest } from '../lib/errors.ts';
 import { type OpContext } from '../lib/op.ts';
-import { get, newId, nowSeconds, put, putJson, rows, type Obj } from '../lib/store.ts';
+import { get, newId, nowSeconds, put, putJson, rows, type Obj, type Stored } from '../lib/store.ts';
 import {
   type DraftInput,
   type InvoiceRef,
@@ -23,7 +23,7 @@ import { canMove, moveInvoice } from './invoice-states.ts';
 import { applyLines } from './invoice-totals.ts';
 
 /** The next invoice number of a customer (as stored), advancing its sequence; and the customer as it is stored now. */
-function takeNumber(ctx: Ctx, customer: Obj): { number: string; customer: Obj } {
+function takeNumber(ctx: Ctx, customer: Stored<'customers'>): { number: string; customer: Obj } {
   const seq = (customer.next_invoice_sequence as number | undefined) ?? 1;
   const prefix = customer.invoice_prefix ?? 'INV';
   const number = `${prefix}-${String(seq).padStart(4, '0')}`;
@@ -39,7 +39,11 @@ function takeNumber(ctx: Ctx, customer: Obj): { number: string; customer: Obj } 
  * negative total becomes credit. Writes the customer and an `applied_to_invoice` balance transaction when it moves.
  * `customer`: the invoice's customer as stored.
  */
-function applyCustomerBalance(c: OpContext, invoice: Obj, customer: Obj): void {
+function applyCustomerBalance(
+  c: OpContext,
+  invoice: Stored<'invoices'>,
+  customer: Stored<'customers'>,
+): void {
   const ctx = c.ctx;
   const start = customer.deleted ? 0 : ((customer.balance as number | undefined) ?? 0);
   const total = invoice.total as number;
@@ -101,7 +105,7 @@ export function finalizeInvoice(c: OpContext, invoiceRef: InvoiceRef): Obj {
 }
 
 /** Finalize `invoice`, a draft with its lines and totals that the caller holds as its own; stores it. */
-function finalizeDraft(c: OpContext, invoice: Obj): Obj {
+function finalizeDraft(c: OpContext, invoice: Stored<'invoices'>): Obj {
   const ctx = c.ctx;
   const now = nowSeconds(ctx);
   let customer = getCustomer(ctx, invoice.customer);
@@ -130,7 +134,12 @@ function finalizeDraft(c: OpContext, invoice: Obj): Obj {
  * Record an invoice as paid: `paid`, `amount_paid`, `paid_at`; `invoice.paid` and `invoice.payment_succeeded`.
  * `payments`: the invoice's payment records as they are now, newest first, when the caller has them.
  */
-export function markPaid(c: OpContext, invoice: Obj, amount: number | null, payments?: Obj[]): Obj {
+export function markPaid(
+  c: OpContext,
+  invoice: Stored<'invoices'>,
+  amount: number | null,
+  payments?: Obj[],
+): Obj {
   const now = nowSeconds(c.ctx);
   moveInvoice(invoice, 'paid');
   invoice.amount_paid += amount ?? invoice.amount_remaining;
@@ -215,7 +224,7 @@ export function voidInvoice(c: OpContext, invoiceRef: InvoiceRef): Obj {
 }
 
 /** Give back the customer balance a voided invoice applied at finalization. */
-function restoreBalance(c: OpContext, invoice: Obj): void {
+function restoreBalance(c: OpContext, invoice: Stored<'invoices'>): void {
   const moved = (invoice.ending_balance ?? invoice.starting_balance) - invoice.starting_balance;
   if (!moved) return;
   const customer = getCustomer(c.ctx, invoice.customer);

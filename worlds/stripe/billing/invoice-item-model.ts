@@ -10,7 +10,7 @@ import { changedAttributes, putAndEmit } from '../lib/events.ts';
 import { invalidRequest } from '../lib/errors.ts';
 import { type OpContext } from '../lib/op.ts';
 import { mergeMetadata } from '../lib/params.ts';
-import { get, newId, nowSeconds, put, rows, type Obj } from '../lib/store.ts';
+import { get, newId, nowSeconds, put, rows, type Obj, type Stored } from '../lib/store.ts';
 import { mustInvoice, linesOf, refreshInvoice } from './invoice-store.ts';
 import { requireDraft } from './invoice-states.ts';
 import { type Period, priceAmount, pricingOf, decimalOf, decimalAmount } from './invoice-totals.ts';
@@ -191,7 +191,11 @@ export function createInvoiceItem(c: OpContext, input: InvoiceItemInput): Obj {
  * `buildDraft` is building, not stored yet, or one `addInvoiceLine` has just read. The item's line is stored,
  * but the invoice is not refreshed: its holder stores it once, with all its lines.
  */
-export function newInvoiceItem(c: OpContext, input: InvoiceItemInput, draft: Obj | null): Obj {
+export function newInvoiceItem(
+  c: OpContext,
+  input: InvoiceItemInput,
+  draft: Stored<'invoices'> | null,
+): Obj {
   const ctx = c.ctx;
   const name = input.param ?? ((n: string) => n);
   const customer = liveCustomer(ctx, input.customer, name('customer'));

@@ -38,7 +38,10 @@ export function canMove(from: string | null, to: InvoiceStatus): boolean {
 }
 
 /** Set an invoice's status; a move the table does not allow is a bug in the caller, which checked `canMove`. */
-export function moveInvoice(invoice: Stored<'invoices'>, to: InvoiceStatus): void {
+export function moveInvoice(
+  invoice: { id: string; status: string | null },
+  to: InvoiceStatus,
+): void {
   if (!canMove(invoice.status, to))
     throw new Error(
       `invoice ${invoice.id}: ${invoice.status} → ${to} is not a transition of INVOICE_TRANSITIONS`,

@@ -8,14 +8,22 @@
  */
 import type { Ctx } from 'seahaven';
 import { invalidRequest } from '../lib/errors.ts';
-import { get, put, type Obj } from '../lib/store.ts';
+import type { LineItemTax } from '../lib/objects.ts';
+import { get, put, type Stored } from '../lib/store.ts';
+
+type TaxRate = Stored<'tax_rates'>;
+type Line = Stored<'invoice_line_items'>;
+
+/** What a line's tax is reckoned from: a rate's id, whether it is inclusive, and its percentage. */
+type Rate = Pick<TaxRate, 'id' | 'inclusive' | 'percentage'> &
+  Partial<Pick<TaxRate, 'effective_percentage'>>;
 
 /** A line's tax for one rate, in the shape of a line item's `taxes` entries and an invoice's `total_taxes`. */
 export interface LineTax {
   amount: number;
   tax_behavior: 'exclusive' | 'inclusive';
   tax_rate_details: { tax_rate: string };
-  taxability_reason: string;
+  taxability_reason: LineItemTax['taxability_reason'];
   taxable_amount: number;
   type: 'tax_rate_details';
 }
@@ -26,10 +34,10 @@ function roundMinor(x: number): number {
   return x < 0 ? -r : r;
 }
 
-const percentOf = (rate: Obj): number => Number(rate.effective_percentage ?? rate.percentage ?? 0);
+const percentOf = (rate: Rate): number => Number(rate.effective_percentage ?? rate.percentage ?? 0);
 
 /** The taxes of a line of `amount` at `rates`, in the rates' order. */
-export function taxesFor(amount: number, rates: Obj[]): LineTax[] {
+export function taxesFor(amount: number, rates: Rate[]): LineTax[] {
   const inclusive = rates.filter((r) => r.inclusive === true);
   const inclusivePercent = inclusive.reduce((sum, r) => sum + percentOf(r), 0);
   const net = amount / (1 + inclusivePercent / 100);
@@ -37,7 +45,7 @@ export function taxesFor(amount: number, rates: Obj[]): LineTax[] {
     inclusive.map((r) => [r.id, roundMinor((net * percentOf(r)) / 100)]),
   );
   const taxable = amount - [...inclusiveTax.values()].reduce((a, b) => a + b, 0);
-  return rates.map((r) => ({
+  return rates.map((r): LineTax => ({
     amount: inclusiveTax.get(r.id) ?? roundMinor((taxable * percentOf(r)) / 100),
     tax_behavior: r.inclusive === true ? 'inclusive' : 'exclusive',
     tax_rate_details: { tax_rate: r.id },
@@ -53,7 +61,7 @@ export function taxRatesFor(
   ctx: Ctx,
   ids: readonly string[] | null | undefined,
   param: string,
-): Obj[] {
+): TaxRate[] {
   const seen = new Set<string>();
   return (ids ?? []).map((id, i) => {
     const rate = get(ctx, 'tax_rates', id);
@@ -72,11 +80,10 @@ export function taxRatesFor(
 }
 
 /** The rates a line is taxed at on `invoice`: its invoice item's own, else the invoice's defaults. */
-function ratesOfLine(ctx: Ctx, invoice: Obj, line: Obj): Obj[] {
+function ratesOfLine(ctx: Ctx, invoice: Stored<'invoices'>, line: Line): TaxRate[] {
   const itemId = line.parent?.invoice_item_details?.invoice_item;
   const item = typeof itemId === 'string' ? get(ctx, 'invoiceitems', itemId) : undefined;
-  if (item && Array.isArray(item.tax_rates) && item.tax_rates.length > 0)
-    return item.tax_rates as Obj[];
+  if (item && Array.isArray(item.tax_rates) && item.tax_rates.length > 0) return item.tax_rates;
   return Array.isArray(invoice.default_tax_rates) ? invoice.default_tax_rates : [];
 }
 
@@ -84,10 +91,15 @@ function ratesOfLine(ctx: Ctx, invoice: Obj, line: Obj): Obj[] {
  * Set each line's `taxes` for a draft `invoice` (a finalized invoice's lines keep theirs), storing the lines whose
  * taxes changed unless `store` is false (a preview); returns `lines`.
  */
-export function applyTaxes(ctx: Ctx, invoice: Obj, lines: Obj[], store = true): Obj[] {
+export function applyTaxes(
+  ctx: Ctx,
+  invoice: Stored<'invoices'>,
+  lines: Line[],
+  store = true,
+): Line[] {
   if (invoice.status !== 'draft') return lines;
   for (const line of lines) {
-    const taxes = taxesFor(line.amount as number, ratesOfLine(ctx, invoice, line));
+    const taxes = taxesFor(line.amount, ratesOfLine(ctx, invoice, line));
     if (JSON.stringify(taxes) === JSON.stringify(line.taxes ?? [])) continue;
     line.taxes = taxes;
     if (store) put(ctx, 'invoice_line_items', line);
@@ -96,7 +108,7 @@ export function applyTaxes(ctx: Ctx, invoice: Obj, lines: Obj[], store = true): 
 }
 
 /** The invoice's `total_taxes`: the lines' taxes summed by rate and behaviour, in the order they first appear. */
-export function totalTaxes(lines: Obj[]): LineTax[] {
+export function totalTaxes(lines: Line[]): LineTax[] {
   const byRate = new Map<string, LineTax>();
   for (const line of lines)
     for (const t of (line.taxes ?? []) as LineTax[]) {
