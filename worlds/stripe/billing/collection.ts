@@ -27,7 +27,7 @@ function defaultPayment(
 ): Obj {
   const found = payments.find((p) => p.payment?.payment_intent === paymentIntent.id);
   if (found) return found;
-  const record: Obj = {
+  const record: Stored<'invoice_payments'> = {
     id: newId(c.ctx, 'inpay_'),
     object: 'invoice_payment',
     amount_paid: null,

@@ -230,7 +230,7 @@ export function buildNote(
   const sequence = rows(ctx, 'credit_notes', 'invoice = ?', [invoice.id]).length + 1;
   const account = accountOf(ctx).id as string;
   const now = nowSeconds(ctx);
-  const note: Obj = {
+  const note: Stored<'credit_notes'> = {
     id: ids.note,
     object: 'credit_note',
     amount: total,
@@ -274,7 +274,7 @@ export function moveBalance(c: OpContext, note: Stored<'credit_notes'>, amount: 
   const ctx = c.ctx;
   const before = getCustomer(ctx, note.customer);
   const ending = (before.balance ?? 0) + amount;
-  const txn: Obj = {
+  const txn: Stored<'customer_balance_transactions'> = {
     id: newId(ctx, 'cbtxn_'),
     object: 'customer_balance_transaction',
     amount,

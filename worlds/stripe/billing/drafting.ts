@@ -114,7 +114,7 @@ export function draftObject(
   const subscription = input.subscription ?? null;
   const autoAdvance = input.auto_advance ?? subscription !== null;
   const account = accountOf(ctx);
-  const invoice: Obj = {
+  const invoice: Stored<'invoices'> = {
     id,
     object: 'invoice',
     account_country: account.country ?? 'US',

@@ -65,7 +65,7 @@ function applyCustomerBalance(
   invoice.amount_due = due;
   invoice.amount_remaining = due - invoice.amount_paid;
   if (end === start || customer.deleted) return;
-  const txn: Obj = {
+  const txn: Stored<'customer_balance_transactions'> = {
     id: newId(ctx, 'cbtxn_'),
     object: 'customer_balance_transaction',
     amount: end - start,
@@ -230,7 +230,7 @@ function restoreBalance(c: OpContext, invoice: Stored<'invoices'>): void {
   const customer = getCustomer(c.ctx, invoice.customer);
   if (customer.deleted) return;
   const end = (customer.balance as number) - moved;
-  const txn: Obj = {
+  const txn: Stored<'customer_balance_transactions'> = {
     id: newId(c.ctx, 'cbtxn_'),
     object: 'customer_balance_transaction',
     amount: -moved,

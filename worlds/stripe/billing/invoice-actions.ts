@@ -20,7 +20,7 @@ import { listPage } from '../lib/list.ts';
 import { subscriptionInvoicePaid } from './subscription-cycle.ts';
 import { op } from '../lib/op.ts';
 import { listParams, p } from '../lib/params.ts';
-import { get, newId, nowSeconds, put, rows, type Obj } from '../lib/store.ts';
+import { get, newId, nowSeconds, put, rows, type Stored } from '../lib/store.ts';
 import { preview } from './invoice-preview.ts';
 import { announceUpdate, discountsParam } from './invoices.ts';
 
@@ -200,7 +200,7 @@ export const invoiceActionsOps = [
         );
       const now = nowSeconds(ctx);
       const succeeded = pi.status === 'succeeded';
-      const record: Obj = {
+      const record: Stored<'invoice_payments'> = {
         id: newId(ctx, 'inpay_'),
         object: 'invoice_payment',
         amount_paid: succeeded ? pi.amount_received : null,

@@ -257,7 +257,7 @@ export function newInvoiceItem(
   }
   const now = nowSeconds(ctx);
   const subscription = input.subscription ?? null;
-  const item: Obj = {
+  const item: Stored<'invoiceitems'> = {
     id: newId(ctx, 'ii_'),
     object: 'invoiceitem',
     amount,
