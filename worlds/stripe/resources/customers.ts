@@ -166,7 +166,7 @@ export const customerOps = [
     params: writable,
     run(c, params) {
       const ctx = c.ctx;
-      const customer: Obj = {
+      const customer: Stored<'customers'> = {
         id: newId(ctx, 'cus_'),
         object: 'customer',
         address: null,
@@ -324,7 +324,7 @@ interface DiscountChange {
 
 function applyDiscount(
   ctx: Ctx,
-  customer: Obj,
+  customer: Stored<'customers'>,
   params: Record<string, any>,
 ): DiscountChange | null {
   const given = (['coupon', 'promotion_code', 'discounts'] as const).filter(
