@@ -17,6 +17,7 @@ export const SUITES = [
   'workers',
   'heavy',
   'eval',
+  'cow',
 ] as const;
 
 export interface BenchOptions {
@@ -102,6 +103,9 @@ export async function runBenchmarks(chosen: readonly string[], opts: BenchOption
           }),
         ),
       );
+    } else if (s === 'cow') {
+      const { runCowBench, HEADING } = await import('./cow/bench.ts');
+      emit(HEADING, await runCowBench(opts.quick ? { today: [1], cow: [1, 8] } : {}));
     } else if (s === 'eval') {
       const { runEvalBench, formatEval, HEADING } = await import('./eval.ts');
       emit(

@@ -1,30 +1,27 @@
 /**
- * Writing sessions on Stripe World's `big_co` (747 MB): what they cost when each deserializes the fixture image, as the
- * kit does today, against copy-on-write episodes that share one base and hold only the pages they changed (cowvfs.c,
- * kit-hook.ts). Both run Stripe World's real tools through the unchanged kit; the hook only changes what
- * `new Database(resetImage)` opens.
+ * Writing sessions on Stripe World's `big_co` (747 MB): what they cost when each deserializes the fixture image (the
+ * kit's fallback, `SEAHAVEN_COPY_ON_WRITE=off`) against the kit's copy-on-write fixtures, where episodes share one
+ * base and hold only the pages they changed (packages/seahaven/core/cowvfs.c, cow-pages.ts). Both run Stripe World's real tools through
+ * the kit.
  *
  * Each configuration runs in a process of its own, so its RSS is its own: N sessions each open the fixture, read
  * (`list_customers`) and write (`create_customer`, `create_product`, `create_coupon`) and stay open, their episode
  * transactions running, as served sessions do between calls. Session 0 also times reads and writes over many calls,
- * and one session times `inst.restart()`. A check process runs the same calls both ways and compares `changes()` and
- * the serialized database byte for byte.
+ * one session times `inst.restart()`, and one times `inst.fork()` and hibernation. A check runs the same calls both
+ * ways and compares `changes()`, `changeLog()` and the serialized database byte for byte.
  *
- * Run: `npx tsx bench/cow/bench.ts [--fixture big_co] [--today 1,4] [--cow 1,8,64] [--write]` (`--write` records the
- * figures in bench/results.md).
+ * Run: `npm run bench -- cow [--write]`, or `npx tsx bench/cow/bench.ts [--fixture big_co] [--today 1,4]
+ * [--cow 1,8,64] [--write]` (`--write` records the figures in bench/results.md).
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { storeDatabases } from 'seahaven/internal/core/instance-internals';
 import { loadFixture } from 'seahaven/internal/core/fixtures';
+import { changedPageBytes } from 'seahaven/internal/core/cow-pages';
 import type { Instance } from 'seahaven';
 import { stripe } from '@seahaven/stripe';
 import { machine, percentile, spawnChild, writeSection } from '../harness.ts';
-import Database from 'better-sqlite3';
-import { CAPTURE_FN } from 'seahaven/internal/core/capture-sql';
-import { changedBytes, CowBase, type CowEpisode } from './cow.ts';
-import { openCopyOnWrite, useCopyOnWrite } from './kit-hook.ts';
 
 export const HEADING = '## Big fixtures: copy-on-write pages';
 
@@ -85,8 +82,7 @@ function must(r: { ok: boolean; error?: unknown }): void {
 }
 
 async function runSessions(mode: Mode, sessions: number, fixture: string): Promise<Figures> {
-  const loaded = loadFixture(stripe, fixture);
-  if (mode === 'cow') openCopyOnWrite(loaded.resetImages.get(null)!);
+  loadFixture(stripe, fixture);
   gc();
   await readStatus();
   const rssLoaded = memory().rss;
@@ -114,7 +110,7 @@ async function runSessions(mode: Mode, sessions: number, fixture: string): Promi
   gc();
   await readStatus();
   const mem = memory();
-  const storeBytes = mode === 'cow' ? changedBytes() : 0;
+  const storeBytes = changedPageBytes();
   // A restart rolls the episode back on the same connection (timed to the next call's result).
   const last = instances.pop()!;
   const t = performance.now();
@@ -129,7 +125,7 @@ async function runSessions(mode: Mode, sessions: number, fixture: string): Promi
   gc();
   await readStatus();
   const rssCommitted = memory().rss;
-  const storeBytesCommitted = mode === 'cow' ? changedBytes() : 0;
+  const storeBytesCommitted = changedPageBytes();
   for (const inst of instances) inst.destroy();
   const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
   return {
@@ -150,175 +146,63 @@ async function runSessions(mode: Mode, sessions: number, fixture: string): Promi
 }
 
 interface Check {
-  /** Whether `changes()`, `changeLog()` and the serialized database were the same both ways. */
-  changes: boolean;
-  changeLog: boolean;
-  bytes: boolean;
-  sha256: string;
+  /** sha256 of `changes()`, `changeLog()` and the serialized database after the same calls. */
+  changes: string;
+  changeLog: string;
+  bytes: string;
 }
 
-/** The same calls on a deserialized episode and a copy-on-write one: the same history and the same bytes. */
+const hex = (text: string | Buffer) => createHash('sha256').update(text).digest('hex');
+
+/** The same calls, a restart, a fork and a hibernation: what must come out the same both ways. */
 function runCheck(fixture: string): Check {
-  openCopyOnWrite(loadFixture(stripe, fixture).resetImages.get(null)!);
-  const episode = (cow: boolean) => {
-    useCopyOnWrite(cow);
-    const inst = stripe.instance({ fixture, seed: 3 });
-    sessionCalls(inst, 1);
-    for (let k = 0; k < 50; k++) must(inst.call('create_customer', { name: `Customer ${k}` }));
-    const restarted = inst.restart({ fixture, seed: 3 })!;
-    sessionCalls(restarted, 2);
-    const out = {
-      changes: JSON.stringify(restarted.changes()),
-      changeLog: JSON.stringify(restarted.changeLog()),
-      sha256: createHash('sha256')
-        .update(restarted[storeDatabases]().get(null)!.serialize())
-        .digest('hex'),
-    };
-    restarted.destroy();
-    return out;
+  const inst = stripe.instance({ fixture, seed: 3 });
+  sessionCalls(inst, 1);
+  for (let k = 0; k < 50; k++) must(inst.call('create_customer', { name: `Customer ${k}` }));
+  const restarted = inst.restart({ fixture, seed: 3 })!;
+  sessionCalls(restarted, 2);
+  const fork = restarted.fork();
+  sessionCalls(fork, 3);
+  fork.hibernate();
+  sessionCalls(fork, 4);
+  const out = {
+    changes: hex(JSON.stringify(fork.changes())),
+    changeLog: hex(JSON.stringify(fork.changeLog())),
+    bytes: hex(fork[storeDatabases]().get(null)!.serialize()),
   };
-  const today = episode(false);
-  const cow = episode(true);
-  return {
-    changes: today.changes === cow.changes,
-    changeLog: today.changeLog === cow.changeLog,
-    bytes: today.sha256 === cow.sha256,
-    sha256: cow.sha256,
-  };
+  restarted.destroy();
+  fork.destroy();
+  return out;
 }
 
 interface ForkFigures {
-  /** ms to fork an episode that wrote (to the fork's first read): today serialize + deserialize, copy-on-write a copy of the changed pages. */
-  todayForkMs: number;
-  cowForkMs: number;
-  /** Changed pages the fork holds (copy-on-write). */
-  cowForkPages: number;
-  /** ms to close an episode that wrote and reopen it (hibernation and wake), to the first read. */
-  todaySleepWakeMs: number;
-  cowSleepWakeMs: number;
-  /** The base file the copy-on-write episodes map (for the `raw` run). */
-  basePath: string;
+  /** ms for `inst.fork()` of an episode that wrote, to the fork's first read. */
+  forkMs: number;
+  /** ms for `inst.hibernate()` of an episode that wrote, then its next read (the wake). */
+  sleepWakeMs: number;
+  /** Bytes of changed pages the process holds with the original and its fork open. */
+  forkPageBytes: number;
 }
 
-/** Fork and hibernation at the connection level, where the kit would call them: today's bytes against the store's pages. */
+/** Fork and hibernation of a session that wrote, through the kit. */
 function runFork(fixture: string): ForkFigures {
-  const image = loadFixture(stripe, fixture).resetImages.get(null)!;
-  const base = openCopyOnWrite(image);
-  const ready = (db: InstanceType<typeof Database>) => {
-    db.function(CAPTURE_FN, { varargs: true }, () => null);
-    db.exec('PRAGMA foreign_keys = ON; PRAGMA temp_store = MEMORY');
-    return db;
-  };
-  const read = (db: InstanceType<typeof Database>) =>
-    db.prepare('SELECT count(*) FROM customers').pluck().get();
-  const write = (db: InstanceType<typeof Database>) =>
-    db.exec("UPDATE customers SET name = name || ' (renamed)' WHERE rowid % 500 = 1");
+  const inst = stripe.instance({ fixture, seed: 5 });
+  sessionCalls(inst, 1);
   const timed = (fn: () => void) => {
     const t = performance.now();
     fn();
     return performance.now() - t;
   };
-
-  const mem = ready(new Database(image));
-  write(mem);
-  let copy: InstanceType<typeof Database> | null = null;
-  const todayForkMs = timed(() => read(ready((copy = new Database(mem.serialize())))));
-  copy!.close();
-  let woken: InstanceType<typeof Database> | null = null;
-  const todaySleepWakeMs = timed(() => {
-    const bytes = mem.serialize();
-    mem.close();
-    read(ready((woken = new Database(bytes))));
+  let fork: Instance | null = null;
+  const forkMs = timed(() => must((fork = inst.fork()).call('list_customers', { limit: 3 })));
+  const forkPageBytes = changedPageBytes();
+  const sleepWakeMs = timed(() => {
+    inst.hibernate();
+    must(inst.call('list_customers', { limit: 3 }));
   });
-  woken!.close();
-
-  const ep = base.open();
-  ready(ep.db);
-  write(ep.db);
-  let fork: CowEpisode | null = null;
-  const cowForkMs = timed(() => read(ready((fork = ep.fork()).db)));
-  const cowForkPages = fork!.changedPages;
   fork!.destroy();
-  let again: CowEpisode | null = null;
-  const cowSleepWakeMs = timed(() => {
-    ep.close();
-    read(ready((again = base.open(ep.name)).db));
-  });
-  again!.destroy();
-  return {
-    todayForkMs,
-    cowForkMs,
-    cowForkPages,
-    todaySleepWakeMs,
-    cowSleepWakeMs,
-    basePath: base.path,
-  };
-}
-
-interface RawFigures {
-  sessions: number;
-  /** RSS (MiB) of the process with the base mapped and no session, then with every session open after its writes. */
-  rssBase: number;
-  rss: number;
-  rssFile: number;
-  /** ms to open an episode and read, p50. */
-  openMs: number;
-}
-
-/**
- * Copy-on-write episodes with nothing else in the process: no kit, no cached reset image (the kit's own copy, which
- * an adopting kit would not keep). Each session opens the base, begins its episode transaction and writes as a
- * `POST /v1/customers` does (a customer row, an event row) plus an update of an existing customer, four times.
- */
-async function runRaw(basePath: string, sessions: number): Promise<RawFigures> {
-  const base = new CowBase(basePath);
-  gc();
-  await readStatus();
-  const rssBase = memory().rss;
-  const open: CowEpisode[] = [];
-  const opens: number[] = [];
-  for (let i = 0; i < sessions; i++) {
-    const t = performance.now();
-    const ep = base.open();
-    ep.db.function(CAPTURE_FN, { varargs: true }, () => null);
-    ep.db.exec('PRAGMA foreign_keys = ON; PRAGMA temp_store = MEMORY');
-    ep.db.prepare('SELECT id FROM customers ORDER BY created DESC, seq DESC LIMIT 3').all();
-    opens.push(performance.now() - t);
-    ep.db.exec('BEGIN');
-    for (let k = 0; k < 4; k++) {
-      const n = i * 4 + k;
-      ep.db
-        .prepare(
-          `INSERT INTO customers (id, seq, created, data, email, name, deleted, search_email, search_metadata, search_name, search_phone)
-           SELECT 'cus_new' || ?, (SELECT max(seq) FROM customers) + 1, created, data, email, name, deleted, search_email, search_metadata, search_name, search_phone FROM customers WHERE rowid = ?`,
-        )
-        .run(n, 1 + ((n * 7919) % 20000));
-      ep.db
-        .prepare(
-          `INSERT INTO events (id, seq, created, data, type, object_id)
-           SELECT 'evt_new' || ?, (SELECT max(seq) FROM events) + 1, created, data, type, object_id FROM events WHERE rowid = ?`,
-        )
-        .run(n, 1 + ((n * 104729) % 24000));
-      ep.db
-        .prepare("UPDATE customers SET name = name || ' (edited)' WHERE rowid = ?")
-        .run(1 + ((n * 31337) % 20000));
-    }
-    open.push(ep);
-  }
-  gc();
-  await readStatus();
-  const mem = memory();
-  for (const ep of open) ep.destroy();
-  return {
-    sessions,
-    rssBase,
-    rss: mem.rss,
-    rssFile: mem.rssFile,
-    openMs: percentile(
-      [...opens].sort((a, b) => a - b),
-      50,
-    ),
-  };
+  inst.destroy();
+  return { forkMs, sleepWakeMs, forkPageBytes };
 }
 
 const list = (v: string | undefined, d: number[]) => (v ? v.split(',').map(Number) : d);
@@ -329,15 +213,16 @@ function arg(name: string): string | undefined {
 }
 
 async function child(): Promise<void> {
-  const [, , , what, fixture, n] = process.argv;
+  const [, , , what, mode, fixture, n] = process.argv;
+  // Read when the fixture loads: the fallback deserializes, the default maps big fixtures copy-on-write.
+  if (mode === 'today') process.env.SEAHAVEN_COPY_ON_WRITE = 'off';
+  else delete process.env.SEAHAVEN_COPY_ON_WRITE;
   const reply =
     what === 'check'
       ? runCheck(fixture)
       : what === 'fork'
         ? runFork(fixture)
-        : what === 'raw'
-          ? await runRaw(fixture, Number(n))
-          : await runSessions(what as Mode, Number(n), fixture);
+        : await runSessions(mode as Mode, Number(n), fixture);
   process.send!(reply);
   process.exit(0);
 }
@@ -351,47 +236,50 @@ function table(rows: Figures[]): string {
   const head =
     '| sessions | how | RSS loaded | RSS with sessions (file-backed) | per session | store pages, open episodes | open + first read p50 (first) | read p50 | write p50 | restart + read | committed: RSS, store pages |\n|---|---|---|---|---|---|---|---|---|---|---|';
   const line = (r: Figures) =>
-    `| ${r.sessions} | ${r.mode === 'today' ? 'deserialize (today)' : 'copy-on-write'} | ${r.rssLoaded.toFixed(0)} MiB | ${r.rss.toFixed(0)} MiB (${r.rssFile.toFixed(0)}) | ${((r.rss - r.rssLoaded) / r.sessions).toFixed(1)} MiB | ${(r.storeBytes / MiB).toFixed(1)} MiB | ${r.openMs.toFixed(1)} ms (${r.firstOpenMs.toFixed(0)} ms) | ${r.readUs.toFixed(0)} µs | ${r.writeUs.toFixed(0)} µs | ${r.restartMs.toFixed(2)} ms | ${r.rssCommitted.toFixed(0)} MiB, ${(r.storeBytesCommitted / MiB).toFixed(1)} MiB |`;
+    `| ${r.sessions} | ${r.mode === 'today' ? 'deserialize (fallback)' : 'copy-on-write'} | ${r.rssLoaded.toFixed(0)} MiB | ${r.rss.toFixed(0)} MiB (${r.rssFile.toFixed(0)}) | ${((r.rss - r.rssLoaded) / r.sessions).toFixed(1)} MiB | ${(r.storeBytes / MiB).toFixed(1)} MiB | ${r.openMs.toFixed(1)} ms (${r.firstOpenMs.toFixed(0)} ms) | ${r.readUs.toFixed(0)} µs | ${r.writeUs.toFixed(0)} µs | ${r.restartMs.toFixed(2)} ms | ${r.rssCommitted.toFixed(0)} MiB, ${(r.storeBytesCommitted / MiB).toFixed(1)} MiB |`;
   return [head, ...rows.map(line)].join('\n');
 }
 
-async function main(): Promise<void> {
-  const fixture = arg('--fixture') ?? 'big_co';
+/** Both ways, recorded in bench/results.md with `write`. */
+export async function runCowBench(
+  o: { fixture?: string; today?: number[]; cow?: number[] } = {},
+): Promise<string> {
+  const fixture = o.fixture ?? 'big_co';
   const rows: Figures[] = [];
-  const check = (await inChild(['check', fixture])) as Check;
-  console.log('check', check);
-  const fork = (await inChild(['fork', fixture])) as ForkFigures;
-  console.log('fork', fork);
-  for (const n of list(arg('--today'), [1, 4])) {
-    rows.push((await inChild(['today', fixture, String(n)])) as Figures);
+  const checks: Check[] = [];
+  const forks: ForkFigures[] = [];
+  for (const mode of ['today', 'cow'] as const) {
+    checks.push((await inChild(['check', mode, fixture])) as Check);
+    forks.push((await inChild(['fork', mode, fixture])) as ForkFigures);
+    console.log(mode, checks.at(-1), forks.at(-1));
+  }
+  for (const n of o.today ?? [1, 4]) {
+    rows.push((await inChild(['sessions', 'today', fixture, String(n)])) as Figures);
     console.log(table(rows.slice(-1)));
   }
-  for (const n of list(arg('--cow'), [1, 8, 64])) {
-    rows.push((await inChild(['cow', fixture, String(n)])) as Figures);
+  for (const n of o.cow ?? [1, 8, 64]) {
+    rows.push((await inChild(['sessions', 'cow', fixture, String(n)])) as Figures);
     console.log(table(rows.slice(-1)));
   }
-  const raws: RawFigures[] = [];
-  for (const n of list(arg('--raw'), [64])) {
-    raws.push((await inChild(['raw', fork.basePath, String(n)])) as RawFigures);
-    console.log(raws.at(-1));
-  }
-  const rawLines = raws
-    .map(
-      (r) =>
-        `${r.sessions} sessions: ${r.rss.toFixed(0)} MiB RSS (${r.rssFile.toFixed(0)} MiB of it file-backed: Node's code and the base pages read), ${r.rssBase.toFixed(0)} MiB before the first, ${((r.rss - r.rssBase) / r.sessions).toFixed(2)} MiB per session; open + first read ${r.openMs.toFixed(1)} ms p50`,
-    )
-    .join('; ');
-  const body = `Machine: ${machine()}. Fixture \`${fixture}\`; each configuration in a process of its own (\`npx tsx bench/cow/bench.ts\`).
+  const same = (k: keyof Check) => (checks[0][k] === checks[1][k] ? 'identical' : 'DIFFER');
+  const [today, cow] = forks;
+  return `Machine: ${machine()}. Fixture \`${fixture}\`; each configuration in a process of its own (\`npm run bench -- cow\`).
 
-Each session opens the fixture through \`stripe.instance()\`, reads once, makes 4 writes (two \`create_customer\`, \`create_product\`, \`create_coupon\`) and a list, and stays open in its episode transaction; session 0 then times 200 reads (\`list_customers\`, limit 3) and 200 writes (\`create_customer\`). "RSS loaded" is the process after \`loadFixture\` (the kit's cached reset image, plus the base it maps for copy-on-write); "per session" is what each session added. Restart is \`inst.restart()\` of a session that wrote (a rollback, both ways).
+Each session opens the fixture through \`stripe.instance()\`, reads once, makes 4 writes (two \`create_customer\`, \`create_product\`, \`create_coupon\`) and a list, and stays open in its episode transaction; session 0 then times 200 reads (\`list_customers\`, limit 3) and 200 writes (\`create_customer\`). "deserialize" is the kit's fallback (\`SEAHAVEN_COPY_ON_WRITE=off\`, or no C compiler), "copy-on-write" its default for big fixtures. "RSS loaded" is the process after \`loadFixture\`; "per session" is what each session added; "store pages" what the copy-on-write stores hold. Restart is \`inst.restart()\` of a session that wrote (a rollback, both ways).
 
 ${table(rows)}
 
-Same calls both ways (\`check\`): \`changes()\` ${check.changes ? 'identical' : 'DIFFER'}, \`changeLog()\` ${check.changeLog ? 'identical' : 'DIFFER'}, serialized database ${check.bytes ? 'byte-identical' : 'DIFFERS'} (sha256 ${check.sha256.slice(0, 16)}…).
+Same calls both ways (a restart, a fork, a hibernation of the fork, then more calls): \`changes()\` ${same('changes')}, \`changeLog()\` ${same('changeLog')}, serialized database ${same('bytes') === 'identical' ? 'byte-identical' : 'DIFFERS'} (sha256 ${checks[1].bytes.slice(0, 16)}…).
 
-Fork and hibernation at the connection level (an episode that renamed every 500th customer; timed to the first read of the new connection): fork ${fork.todayForkMs.toFixed(0)} ms today (serialize + deserialize) against ${fork.cowForkMs.toFixed(2)} ms copy-on-write (the fork holds ${fork.cowForkPages} changed pages); close and reopen (hibernation, then wake) ${fork.todaySleepWakeMs.toFixed(0)} ms today against ${fork.cowSleepWakeMs.toFixed(2)} ms.
+\`inst.fork()\` of a session that wrote, to the fork's first read: ${today.forkMs.toFixed(0)} ms deserializing against ${cow.forkMs.toFixed(2)} ms copy-on-write (the process then holds ${(cow.forkPageBytes / MiB).toFixed(2)} MiB of changed pages); \`inst.hibernate()\` then the next read (the wake): ${today.sleepWakeMs.toFixed(0)} ms against ${cow.sleepWakeMs.toFixed(2)} ms.`;
+}
 
-Copy-on-write episodes alone in a process (no kit, so no cached reset image; raw SQL writing a customer and an event and updating a customer, four times, in each session's open episode transaction): ${rawLines}.`;
+async function main(): Promise<void> {
+  const body = await runCowBench({
+    fixture: arg('--fixture'),
+    today: arg('--today') ? list(arg('--today'), []) : undefined,
+    cow: arg('--cow') ? list(arg('--cow'), []) : undefined,
+  });
   console.log(body);
   if (process.argv.includes('--write')) {
     writeSection(HEADING, body);

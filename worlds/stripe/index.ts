@@ -10,6 +10,7 @@ import { tools } from './tools.ts';
 import { registerOps } from './lib/op.ts';
 import { billingSteps, contextAt } from './billing/subscription-cycle.ts';
 import { verifyTaxIds } from './resources/tax-ids.ts';
+import { expireClocks } from './billing/test-clock-advance.ts';
 import { deliverDue } from './lib/webhooks.ts';
 import { fixtures } from './fixtures/definitions.ts';
 import { tasks } from './tasks.ts';
@@ -30,10 +31,12 @@ export const stripe = defineWorld({
   untracked: ['idempotency_keys'],
   fixturesDir: new URL('./fixtures/', import.meta.url),
   // Time passing renews subscriptions, ends trials, retries payments and collects due invoices; then the webhooks
-  // due by the new time are handed to the composed world's handler (lib/webhooks.ts).
+  // due by the new time are handed to the composed world's handler (lib/webhooks.ts). Test clocks past their
+  // `deletes_after` are deleted; the subscriptions on test clocks are billed by their clock's advance, not here.
   *onClockAdvance(ctx, passed) {
     const summary = yield* billingSteps(ctx, passed);
     verifyTaxIds(contextAt, ctx, Math.floor(passed.to / 1000));
+    expireClocks(contextAt(ctx, Math.floor(passed.to / 1000)));
     deliverDue(ctx, Math.floor(passed.to / 1000));
     return summary;
   },

@@ -28,6 +28,7 @@ import { creditNotesOps } from './billing/credit-notes.ts';
 import { paymentLinksOps } from './resources/payment-links.ts';
 import { checkoutSessionsOps } from './resources/checkout-sessions.ts';
 import { webhookEndpointsOps } from './resources/webhook-endpoints.ts';
+import { testClocksOps } from './billing/test-clocks.ts';
 
 export const operations: StripeOp[] = [
   ...accountOps,
@@ -58,4 +59,5 @@ export const operations: StripeOp[] = [
   ...paymentLinksOps,
   ...checkoutSessionsOps,
   ...webhookEndpointsOps,
+  ...testClocksOps,
 ];

@@ -11,6 +11,8 @@ CREATE TABLE customers (
   email TEXT,
   name TEXT,
   deleted INTEGER NOT NULL DEFAULT 0,
+  -- The test clock the customer lives on (billing/test-clocks.ts); null: the world clock.
+  test_clock TEXT,
   search_email TEXT,
   search_metadata TEXT,
   search_name TEXT,
@@ -20,6 +22,7 @@ CREATE TABLE customers (
 CREATE INDEX customers_order ON customers (created DESC, seq DESC, deleted, search_email, search_metadata, search_name, search_phone);
 CREATE UNIQUE INDEX customers_seq ON customers (seq);
 CREATE INDEX customers_email ON customers (email);
+CREATE INDEX customers_test_clock ON customers (test_clock) WHERE test_clock IS NOT NULL;
 
 CREATE TABLE customer_balance_transactions (
   id TEXT PRIMARY KEY,
@@ -378,6 +381,8 @@ CREATE TABLE subscriptions (
   status TEXT,
   -- When the clock next owes the subscription something (lib/billing.ts keeps it; null: nothing until someone acts).
   billing_due INTEGER,
+  -- The customer's test clock, whose advance bills it; null: the world clock's advance does.
+  test_clock TEXT,
   search_canceled_at REAL,
   search_metadata TEXT,
   search_status TEXT
@@ -388,6 +393,7 @@ CREATE INDEX subscriptions_billing_due ON subscriptions (billing_due, seq) WHERE
 CREATE UNIQUE INDEX subscriptions_seq ON subscriptions (seq);
 CREATE INDEX subscriptions_customer ON subscriptions (customer);
 CREATE INDEX subscriptions_status ON subscriptions (status);
+CREATE INDEX subscriptions_test_clock ON subscriptions (test_clock, billing_due) WHERE test_clock IS NOT NULL;
 
 CREATE TABLE subscription_items (
   id TEXT PRIMARY KEY,
@@ -469,3 +475,13 @@ CREATE INDEX webhook_deliveries_order ON webhook_deliveries (created DESC, seq D
 CREATE UNIQUE INDEX webhook_deliveries_seq ON webhook_deliveries (seq);
 CREATE INDEX webhook_deliveries_due ON webhook_deliveries (target, next_attempt, seq);
 CREATE INDEX webhook_deliveries_event ON webhook_deliveries (event);
+
+-- Test clocks (billing/test-clocks.ts): a frozen time that customers and their subscriptions live on.
+CREATE TABLE test_clocks (
+  id TEXT PRIMARY KEY,
+  seq INTEGER NOT NULL,
+  created INTEGER NOT NULL,
+  data TEXT NOT NULL
+) STRICT;
+CREATE INDEX test_clocks_order ON test_clocks (created DESC, seq DESC);
+CREATE UNIQUE INDEX test_clocks_seq ON test_clocks (seq);

@@ -16,12 +16,13 @@ import Database from 'better-sqlite3';
 import type { Statement } from 'better-sqlite3';
 import { CAPTURE_FN, RowReader } from './capture-sql.ts';
 import { VirtualClock } from './clock.ts';
+import { PageImage, type PageStore, type StoreImage } from './cow-pages.ts';
 import { Stream } from './random.ts';
 import type { TableInfo } from './schema.ts';
 import { RefusedStatement, refusalOf } from './sql-guard.ts';
 import { installSqlOverrides } from './sql-overrides.ts';
 import type { Db } from './sqlite.ts';
-import { rowToJson, sqlValueToJson, type JsonValue, type Row } from './values.ts';
+import { arrayToRow as toRow, rowToJson, type Row } from './values.ts';
 
 /** Rows an episode transaction may write before it is committed (see `Connection.episodeWrote`). */
 const EPISODE_ROWS = 5_000;
@@ -76,27 +77,6 @@ const NOBODY: ConnectionTenant = {
   },
 };
 
-function toRow(cols: string[], values: unknown[]): Row {
-  const row: Record<string, JsonValue> = {};
-  for (let i = 0; i < cols.length; i++) {
-    const v = values[i];
-    const json =
-      typeof v === 'bigint' || (typeof v === 'object' && v !== null)
-        ? sqlValueToJson(v)
-        : (v as JsonValue);
-    // Assigning to "__proto__" would set the prototype instead of a key.
-    if (cols[i] === '__proto__')
-      Object.defineProperty(row, '__proto__', {
-        value: json,
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
-    else row[cols[i]] = json;
-  }
-  return row;
-}
-
 export class Connection {
   readonly db: Db;
   /** Reads the store's current rows by primary key (what a call wrote, for its change record). */
@@ -127,12 +107,17 @@ export class Connection {
   /** The limit `limitTo` set, so a connection handed to the next episode of its fixture sets it once. */
   private limitBytes = 0;
 
+  /** The copy-on-write store the database is (cow-pages.ts), or null for an in-memory database. */
+  private readonly pages: PageStore | null;
+
   /**
-   * Open `image` (or an empty database) with the kit's settings and functions. The functions are installed before
-   * anything is prepared, so every statement, the schema's triggers included, sees them.
+   * Open `image` (a copy of its bytes, or a store on its copy-on-write base), or an empty database, with the kit's
+   * settings and functions, installed before anything is prepared so every statement and trigger sees them.
    */
-  constructor(image: Buffer | null, tables: readonly TableInfo[], tenant: ConnectionTenant) {
-    const db: Db = image ? new Database(image) : new Database(':memory:');
+  constructor(image: StoreImage | null, tables: readonly TableInfo[], tenant: ConnectionTenant) {
+    this.pages = image instanceof PageImage ? image.open() : null;
+    const db: Db =
+      this.pages?.db ?? (image instanceof Buffer ? new Database(image) : new Database(':memory:'));
     db.exec('PRAGMA foreign_keys = ON; PRAGMA temp_store = MEMORY');
     this.db = db;
     this.tenant = tenant;
@@ -225,6 +210,24 @@ export class Connection {
       ),
     );
     this.db.pragma(`max_page_count = ${pages}`);
+  }
+
+  /** What the database holds in memory of its own: its changed pages on a copy-on-write base, else all its pages. */
+  get ownBytes(): number {
+    return this.pages?.heldBytes ?? this.bytes;
+  }
+
+  /** The committed database as an image: its bytes, or a frozen copy of its copy-on-write store. */
+  image(): StoreImage {
+    return this.pages?.freeze() ?? this.db.serialize();
+  }
+
+  /** Close the connection, keeping the committed database as an image (a sleeping store's). */
+  closeToImage(): StoreImage {
+    if (this.pages) return this.pages.closeFrozen();
+    const image = this.db.serialize();
+    this.db.close();
+    return image;
   }
 
   /** The database's size now, in bytes (its pages, free ones included). */
@@ -387,6 +390,7 @@ export class Connection {
   }
 
   close(): void {
-    this.db.close();
+    if (this.pages) this.pages.close();
+    else this.db.close();
   }
 }

@@ -20,6 +20,7 @@ import { InstanceError } from './errors.ts';
 import { rebuildCommand } from './fixture-command.ts';
 import { runFixtureBuild, storeDatabases } from './instance-internals.ts';
 import { captureTriggersSql, dropCaptureTriggersSql, RowReader } from './capture-sql.ts';
+import { openCost, openEstimate, storeImageOf, type StoreImage } from './cow-pages.ts';
 import { schemaHash, type TableInfo } from './schema.ts';
 import { worldsByMount } from './mount.ts';
 import type { World } from './world-types.ts';
@@ -42,8 +43,11 @@ export interface LoadedFixture {
   id: string;
   sha256: string;
   now: string;
-  /** What every reset deserializes, by mount (`null` = host): the frozen image with the capture triggers added. */
-  resetImages: Map<string | null, Buffer>;
+  /**
+   * What every reset opens, by mount (`null` = host): the frozen image with the capture triggers added, as bytes to
+   * deserialize or, for a big one, a base that episodes share copy-on-write (cow-pages.ts).
+   */
+  resetImages: Map<string | null, StoreImage>;
   /** Read-only readers over the frozen images: where every row started, shared by all instances. */
   base: Map<string | null, RowReader>;
 }
@@ -327,11 +331,12 @@ export function loadFixture(world: World, id: string): LoadedFixture {
       ? readFrozenImages(world, id, meta, dir)
       : buildOnFirstUse(world, id, meta, dir);
   }
-  const resetImages = new Map<string | null, Buffer>();
+  const resetImages = new Map<string | null, StoreImage>();
   const base = new Map<string | null, RowReader>();
   for (const [mount, w] of worlds) {
     const bytes = images.get(mount)!;
-    resetImages.set(mount, withCaptureTriggers(bytes, w.trackedTables));
+    const reset = withCaptureTriggers(bytes, w.trackedTables);
+    resetImages.set(mount, storeImageOf(reset, world));
     base.set(mount, new RowReader(baseDatabase(bytes), w.trackedTables));
   }
   const loaded: LoadedFixture = { id, sha256: meta.sha256, now: meta.now, resetImages, base };
@@ -342,16 +347,22 @@ export function loadFixture(world: World, id: string): LoadedFixture {
 const footprints = new WeakMap<World, Map<string, number>>();
 
 /**
- * The bytes of a fixture's images (every store's), and whether the process has loaded it: what a server weighs before
- * starting an episode of it. Read from the loaded images, else from the sidecar, without loading anything; 0 for a
- * fixture whose images are built in memory (no fixtures folder) or whose sidecar cannot be read.
- */
-export function fixtureFootprint(world: World, id: string): { bytes: number; loaded: boolean } {
+ * A fixture's image bytes (every store's), whether it is loaded, and what opening an episode adds (a copy of the images,
+ * or a page cache per copy-on-write store): what a server weighs before an episode. Read from the loaded images, else
+ * the sidecar, loading nothing; 0 for images built in memory (no fixtures folder) or an unreadable sidecar. */
+export function fixtureFootprint(
+  world: World,
+  id: string,
+): { bytes: number; loaded: boolean; openBytes: number } {
   const hit = loadedByWorld.get(world)?.get(id);
   if (hit) {
     let bytes = 0;
-    for (const image of hit.resetImages.values()) bytes += image.length;
-    return { bytes, loaded: true };
+    let openBytes = 0;
+    for (const image of hit.resetImages.values()) {
+      bytes += image.length;
+      openBytes += openCost(image);
+    }
+    return { bytes, loaded: true, openBytes };
   }
   let known = footprints.get(world);
   if (!known) footprints.set(world, (known = new Map()));
@@ -372,7 +383,8 @@ export function fixtureFootprint(world: World, id: string): { bytes: number; loa
     }
     known.set(id, bytes);
   }
-  return { bytes, loaded: false };
+  const stores = 1 + Object.keys(world.mounts).length;
+  return { bytes, loaded: false, openBytes: openEstimate(bytes, stores, world) };
 }
 
 /** Forget loaded fixtures (tests that rewrite images). */

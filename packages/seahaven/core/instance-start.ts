@@ -16,6 +16,7 @@ import type { RowReader } from './capture-sql.ts';
 import { DEFAULT_CALL_LOG_BYTES, type CallHistory } from './call-history.ts';
 import { parseInstant, type ClockMode } from './clock.ts';
 import type { Connection } from './connection.ts';
+import type { StoreImage } from './cow-pages.ts';
 import { InstanceError } from './errors.ts';
 import { loadFixture, type LoadedFixture } from './fixtures.ts';
 import { worldsByMount } from './mount.ts';
@@ -105,7 +106,7 @@ export interface StoreStart {
   mount: string | null;
   world: World;
   /** The image it opens from; null for a blank store, whose schema runs at once. */
-  image: Buffer | null;
+  image: StoreImage | null;
   /** Where its rows started: the fixture's shared reader, or a blank store's starting image (null: it started empty). */
   base: RowReader | Buffer | null;
   /** An open connection already rolled back to `image` (a restart's), or null. */
@@ -292,7 +293,7 @@ export function forkStart(
   world: World,
   settings: EpisodeSettings,
   id: string,
-  snapshots: { image: Buffer; blankBase: Buffer | null }[],
+  snapshots: { image: StoreImage; blankBase: Buffer | null }[],
   carried: CarriedHistory,
 ): InstanceStart {
   const fromFixture = storesFromFixture(world, settings.loaded, settings.maxDbGrowthBytes);

@@ -46,3 +46,25 @@ function rank(v: unknown): number {
   if (typeof v === 'string') return 2;
   return 3;
 }
+
+/** A row read as an array (`raw` mode) as an object keyed by `cols`, its values in their JSON forms. */
+export function arrayToRow(cols: string[], values: unknown[]): Row {
+  const row: Record<string, JsonValue> = {};
+  for (let i = 0; i < cols.length; i++) {
+    const v = values[i];
+    const json =
+      typeof v === 'bigint' || (typeof v === 'object' && v !== null)
+        ? sqlValueToJson(v)
+        : (v as JsonValue);
+    // Assigning to "__proto__" would set the prototype instead of a key.
+    if (cols[i] === '__proto__')
+      Object.defineProperty(row, '__proto__', {
+        value: json,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    else row[cols[i]] = json;
+  }
+  return row;
+}

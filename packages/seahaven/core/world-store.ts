@@ -10,6 +10,7 @@ import { captureTriggersSql, RowReader } from './capture-sql.ts';
 import type { CallTransaction } from './call-transaction.ts';
 import type { VirtualClock } from './clock.ts';
 import { Connection, type ConnectionTenant } from './connection.ts';
+import { openCost, type StoreImage } from './cow-pages.ts';
 import type { CallInfo, Ctx, HostHandle, WorldHandle } from './ctx.ts';
 import { storeDb } from './ctx-db.ts';
 import { ToolError } from './errors.ts';
@@ -73,12 +74,12 @@ export class WorldStore implements ConnectionTenant {
   /** The number of this store's first table in the change tracker (its triggers number tables from 0). */
   private readonly tableOffset: number;
   private readonly ownedBase: Db | null = null;
-  private image: Buffer | null;
+  private image: StoreImage | null;
   private connection: Connection | null = null;
   /** The store starts from a fixture image, so its episode can run as one transaction and be rolled back on restart. */
   private readonly episodic: boolean;
   /** The image the store started from (the fixture's, shared). */
-  private readonly startImage: Buffer | null;
+  private readonly startImage: StoreImage | null;
   /** The most bytes the store's database may hold (`Connection.limitTo`). */
   readonly limitBytes: number;
   private readonly admitOpen: ((bytes: number) => void) | undefined;
@@ -207,13 +208,16 @@ export class WorldStore implements ConnectionTenant {
     return this.connection ?? this.open();
   }
 
-  /** The bytes of the open database (0 while the store sleeps: its image is shared with whoever else holds it). */
+  /**
+   * The bytes the open database holds of its own, what a fork would copy: all its pages, or on a copy-on-write base
+   * the pages it changed (0 while the store sleeps: its image is shared with whoever else holds it).
+   */
   get openBytes(): number {
-    return this.connection === null ? 0 : this.connection.bytes;
+    return this.connection === null ? 0 : this.connection.ownBytes;
   }
 
   private open(): Connection {
-    if (this.image !== null) this.admitOpen?.(this.image.length);
+    if (this.image !== null) this.admitOpen?.(openCost(this.image));
     const connection = new Connection(this.image, this.world.trackedTables, this);
     connection.limitTo(this.limitBytes);
     connection.batches = !traitsOf(this.world).deferredKeys;
@@ -229,17 +233,17 @@ export class WorldStore implements ConnectionTenant {
     const changed = connection.changed;
     // A serialized database holds committed pages only.
     connection.commitEpisode();
-    if (changed || this.image === null) this.image = connection.db.serialize();
-    connection.close();
+    if (changed || this.image === null) this.image = connection.closeToImage();
+    else connection.close();
     this.connection = null;
   }
 
   /** The current image: the open database serialized, or the image the store sleeps on (shared, never mutated). */
-  snapshot(): Buffer {
+  snapshot(): StoreImage {
     if (this.connection === null) return this.image!;
-    // A serialized database holds committed pages only; the episode can no longer be rolled back to its fixture.
+    // An image holds committed pages only; the episode can no longer be rolled back to its fixture.
     this.connection.commitEpisode();
-    return this.connection.db.serialize();
+    return this.connection.image();
   }
 
   /** The open database (fixture freezing, benchmarks), with the episode so far committed. */

@@ -174,10 +174,15 @@ export function payInvoice(
  * passed are finalized (and collected, if they charge automatically), and open invoices whose
  * `next_payment_attempt` has come are charged again. Declines are recorded, never thrown.
  */
-export function collectDueInvoices(c: OpContext): void {
+export function collectDueInvoices(c: OpContext, testClock: string | null = null): void {
   const ctx = c.ctx;
   const now = nowSeconds(ctx);
-  for (const draft of rows(ctx, 'invoices', "status = 'draft'", [], true)) {
+  // The invoices of customers on the test clock, or (the world clock) of customers on none.
+  const [onClock, args] =
+    testClock === null
+      ? ['customer NOT IN (SELECT id FROM customers WHERE test_clock IS NOT NULL)', []]
+      : ['customer IN (SELECT id FROM customers WHERE test_clock = ?)', [testClock]];
+  for (const draft of rows(ctx, 'invoices', `status = 'draft' AND ${onClock}`, args, true)) {
     if (
       !draft.auto_advance ||
       draft.automatically_finalizes_at === null ||
@@ -188,7 +193,7 @@ export function collectDueInvoices(c: OpContext): void {
     if (open.status === 'open' && open.collection_method === 'charge_automatically')
       attemptQuietly(c, open);
   }
-  for (const open of rows(ctx, 'invoices', "status = 'open'", [], true)) {
+  for (const open of rows(ctx, 'invoices', `status = 'open' AND ${onClock}`, args, true)) {
     if (
       open.collection_method !== 'charge_automatically' ||
       !open.auto_advance ||

@@ -2,7 +2,7 @@
  * Drafting an invoice: the draft object for a customer (or a subscription's period), its lines, and what a preview
  * contributes; a draft is stored once it is complete.
  */
-import { applyTaxes } from './invoice-taxes.ts';
+import { applyTaxes, type ItemRates } from './invoice-taxes.ts';
 import { customerTaxIdsOf } from '../resources/tax-ids.ts';
 import { type Ctx } from 'seahaven';
 import { accountOf } from '../resources/account.ts';
@@ -70,6 +70,8 @@ export interface DraftInput {
   payment_settings?: Obj | null;
   /** Tax rate objects for the lines without their own (invoice-taxes.ts). */
   default_tax_rates?: Obj[];
+  /** The subscription's items with their `tax_rates`, by id, when it is not stored yet. */
+  item_tax_rates?: ItemRates;
 }
 
 export { idOf, linesOf, mustInvoice, refreshInvoice, type InvoiceRef };
@@ -218,7 +220,7 @@ export function draftObject(
     },
     subtotal: 0,
     subtotal_excluding_tax: 0,
-    test_clock: null,
+    test_clock: customer.test_clock ?? null,
     total: 0,
     total_discount_amounts: [],
     total_excluding_tax: 0,
@@ -251,7 +253,10 @@ export function buildDraft(c: OpContext, input: DraftInput): Obj {
     }
   }
   for (const line of input.lines ?? []) addLine(c, invoice, line);
-  return applyLines(invoice, applyTaxes(ctx, invoice, linesOf(ctx, invoice.id)));
+  return applyLines(
+    invoice,
+    applyTaxes(ctx, invoice, linesOf(ctx, invoice.id), true, input.item_tax_rates),
+  );
 }
 
 /**

@@ -287,7 +287,7 @@ export function newInvoiceItem(
     quantity,
     quantity_decimal: String(quantity),
     tax_rates: input.tax_rates ?? [],
-    test_clock: null,
+    test_clock: customer.test_clock ?? null,
   };
   putAndEmit(c, 'invoiceitems', item, 'invoiceitem.created');
   if (invoice) {

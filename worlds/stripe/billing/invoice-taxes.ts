@@ -57,13 +57,13 @@ export function taxesFor(amount: number, rates: Rate[]): LineTax[] {
 }
 
 /** The tax rates `ids` name, as objects; each must exist and be active. `param` names the parameter in errors. */
-export function taxRatesFor(
-  ctx: Ctx,
-  ids: readonly string[] | null | undefined,
-  param: string,
-): TaxRate[] {
+export function taxRatesFor(ctx: Ctx, ids: unknown, param: string): TaxRate[] {
+  // An empty string (how the SDKs send an empty list) clears them.
+  if (ids === undefined || ids === null || ids === '') return [];
+  if (!Array.isArray(ids) || ids.some((id) => typeof id !== 'string'))
+    throw invalidRequest(`Invalid array: ${param} must be a list of tax rate ids.`, param);
   const seen = new Set<string>();
-  return (ids ?? []).map((id, i) => {
+  return (ids as string[]).map((id, i) => {
     const rate = get(ctx, 'tax_rates', id);
     if (rate === undefined)
       throw invalidRequest(`No such tax rate: '${id}'`, `${param}[${i}]`, 'resource_missing');
@@ -79,27 +79,46 @@ export function taxRatesFor(
   });
 }
 
-/** The rates a line is taxed at on `invoice`: its invoice item's own, else the invoice's defaults. */
-function ratesOfLine(ctx: Ctx, invoice: Stored<'invoices'>, line: Line): TaxRate[] {
+/**
+ * Subscription items not stored yet (a new subscription's first invoice is drafted before it is), by id, with their
+ * `tax_rates`.
+ */
+export type ItemRates = Record<string, { tax_rates?: TaxRate[] | null }>;
+
+/** The rates a line is taxed at on `invoice`: its invoice item's or subscription item's own, else the invoice's defaults. */
+function ratesOfLine(
+  ctx: Ctx,
+  invoice: Stored<'invoices'>,
+  line: Line,
+  itemRates: ItemRates,
+): TaxRate[] {
   const itemId = line.parent?.invoice_item_details?.invoice_item;
-  const item = typeof itemId === 'string' ? get(ctx, 'invoiceitems', itemId) : undefined;
+  const subItemId = line.parent?.subscription_item_details?.subscription_item;
+  const item =
+    typeof itemId === 'string'
+      ? get(ctx, 'invoiceitems', itemId)
+      : typeof subItemId === 'string'
+        ? (itemRates[subItemId] ?? get(ctx, 'subscription_items', subItemId))
+        : undefined;
   if (item && Array.isArray(item.tax_rates) && item.tax_rates.length > 0) return item.tax_rates;
   return Array.isArray(invoice.default_tax_rates) ? invoice.default_tax_rates : [];
 }
 
 /**
  * Set each line's `taxes` for a draft `invoice` (a finalized invoice's lines keep theirs), storing the lines whose
- * taxes changed unless `store` is false (a preview); returns `lines`.
+ * taxes changed unless `store` is false (a preview); `itemRates` names subscription items not stored yet. Returns
+ * `lines`.
  */
 export function applyTaxes(
   ctx: Ctx,
   invoice: Stored<'invoices'>,
   lines: Line[],
   store = true,
+  itemRates: ItemRates = {},
 ): Line[] {
   if (invoice.status !== 'draft') return lines;
   for (const line of lines) {
-    const taxes = taxesFor(line.amount, ratesOfLine(ctx, invoice, line));
+    const taxes = taxesFor(line.amount, ratesOfLine(ctx, invoice, line, itemRates));
     if (JSON.stringify(taxes) === JSON.stringify(line.taxes ?? [])) continue;
     line.taxes = taxes;
     if (store) put(ctx, 'invoice_line_items', line);

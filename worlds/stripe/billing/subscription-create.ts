@@ -2,6 +2,7 @@
  * Creating a subscription: its items and first period (or trial), its first invoice, finalized and collected at once
  * for automatic collection, and the status that payment leaves it in.
  */
+import { taxRatesFor } from './invoice-taxes.ts';
 import { addIntervals, boundaryAfter, itemAmount, prorate } from './subscription-periods.ts';
 import {
   collect,
@@ -114,7 +115,7 @@ export function createSubscription(c: OpContext, params: Obj): Obj {
       ? checkPaymentMethod(ctx, params.default_payment_method, customer.id)
       : null,
     default_source: null,
-    default_tax_rates: [],
+    default_tax_rates: taxRatesFor(ctx, params.default_tax_rates, 'default_tax_rates'),
     description: params.description ?? null,
     discounts: [],
     ended_at: null,
@@ -144,7 +145,7 @@ export function createSubscription(c: OpContext, params: Obj): Obj {
     schedule: null,
     start_date: now,
     status: trial ? 'trialing' : 'incomplete',
-    test_clock: null,
+    test_clock: customer.test_clock ?? null,
     transfer_data: null,
     trial_end: trial,
     trial_settings: {
@@ -168,6 +169,9 @@ export function createSubscription(c: OpContext, params: Obj): Obj {
       periodEnd,
     ),
   );
+  sub.items.data.forEach((item: Obj, i: number) => {
+    item.tax_rates = taxRatesFor(ctx, params.items[i].tax_rates, `items[${i}][tax_rates]`);
+  });
   checkItems(sub.items.data);
   sub.discounts = discountsOf(ctx, sub, params) ?? [];
   applyCancellation(sub, params, now);
@@ -175,6 +179,8 @@ export function createSubscription(c: OpContext, params: Obj): Obj {
   // The first invoice: $0 lines for a trial, a partial period up to a future anchor, else the whole first period.
   const partial = !trial && anchor > now && params.proration_behavior !== 'none';
   const fullStart = partial ? addIntervals(periodEnd, interval, count, -1) : now;
+  // Stored before its first invoice, whose lines are taxed at its items' rates (invoice-taxes.ts reads them).
+  saveSubscription(ctx, sub);
   const draft = draftInvoice(c, sub, {
     billing_reason: 'subscription_create',
     items: false,

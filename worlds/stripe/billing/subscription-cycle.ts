@@ -91,6 +91,7 @@ export function billingTick(ctx: Ctx, passed: { from: number; to: number }): Tic
 export function* billingSteps(
   ctx: Ctx,
   passed: { from: number; to: number },
+  testClock: string | null = null,
 ): Generator<void, TickSummary> {
   const end = Math.floor(passed.to / 1000);
   const summary: TickSummary = {
@@ -102,10 +103,18 @@ export function* billingSteps(
     expired: 0,
   };
   for (;;) {
-    const next = ctx.db.one<{ id: string; billing_due: number }>(
-      'SELECT id, billing_due FROM subscriptions WHERE billing_due <= ? ORDER BY billing_due, seq LIMIT 1',
-      end,
-    );
+    // The world clock bills the subscriptions on no test clock; a test clock's advance bills its own (test-clock-advance.ts).
+    const next =
+      testClock === null
+        ? ctx.db.one<{ id: string; billing_due: number }>(
+            'SELECT id, billing_due FROM subscriptions WHERE billing_due <= ? AND test_clock IS NULL ORDER BY billing_due, seq LIMIT 1',
+            end,
+          )
+        : ctx.db.one<{ id: string; billing_due: number }>(
+            'SELECT id, billing_due FROM subscriptions WHERE test_clock = ? AND billing_due <= ? ORDER BY billing_due, seq LIMIT 1',
+            testClock,
+            end,
+          );
     if (!next) break;
     const c = contextAt(ctx, next.billing_due);
     const sub = get(ctx, 'subscriptions', next.id)!;
@@ -120,10 +129,10 @@ export function* billingSteps(
     yield;
   }
   // Invoices outside subscriptions (auto-advancing drafts, their retries) are collected as of the new time.
-  collectDueInvoices(contextAt(ctx, end));
+  collectDueInvoices(contextAt(ctx, end), testClock);
   yield;
-  // Events older than Stripe's 30 days of retention are gone (lib/retention.ts), a hundred per pause.
-  yield* pruneEvents(ctx, end);
+  // Events older than Stripe's 30 days of retention are gone (lib/retention.ts), a hundred per pause: on the world clock.
+  if (testClock === null) yield* pruneEvents(ctx, end);
   return summary;
 }
 

@@ -50,7 +50,7 @@ function passThrough(params: Obj): Obj {
 
 function itemSpec(params: Obj): Obj {
   const out: Obj = {};
-  for (const k of ['price', 'plan', 'price_data', 'quantity', 'metadata'] as const)
+  for (const k of ['price', 'plan', 'price_data', 'quantity', 'metadata', 'tax_rates'] as const)
     if (params[k] !== undefined) out[k] = params[k];
   return out;
 }

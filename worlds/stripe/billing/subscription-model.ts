@@ -154,6 +154,7 @@ export function prorationItem(
     subscription: sub.id,
     subscription_item: item.id,
     proration: true,
+    tax_rates: item.tax_rates ?? [],
   });
 }
 
@@ -205,6 +206,8 @@ export function draftInvoice(
     // A draft kept while collection is paused stays a draft until someone finalizes it.
     auto_advance: spec.autoAdvance ?? true,
     lines,
+    default_tax_rates: sub.default_tax_rates ?? [],
+    item_tax_rates: Object.fromEntries(sub.items.data.map((item: Obj) => [item.id, item])),
   });
 }
 

@@ -2,6 +2,7 @@
  * Changing a subscription: items, quantities and prices with their prorations, trials, pauses, cancellation and
  * collection settings, announced as one `customer.subscription.updated`; and canceling one now, with its final invoice.
  */
+import { taxRatesFor } from './invoice-taxes.ts';
 import { hasEnded, periodOf } from './subscription-periods.ts';
 import {
   collect,
@@ -92,6 +93,10 @@ export function updateSubscription(c: OpContext, before: Obj, params: Obj): Upda
         quantity,
         metadata:
           spec.metadata !== undefined ? mergeMetadata(old.metadata, spec.metadata) : old.metadata,
+        tax_rates:
+          spec.tax_rates !== undefined
+            ? taxRatesFor(ctx, spec.tax_rates, `${param}[tax_rates]`)
+            : old.tax_rates,
       };
       if (price.id !== old.price.id || quantity !== old.quantity) {
         credits.push(old);
@@ -111,6 +116,7 @@ export function updateSubscription(c: OpContext, before: Obj, params: Obj): Upda
         period.start,
         period.end,
       );
+      item.tax_rates = taxRatesFor(ctx, spec.tax_rates, `${param}[tax_rates]`);
       after.items.data.push(item);
       added.push(item);
       charges.push(item);
@@ -126,6 +132,8 @@ export function updateSubscription(c: OpContext, before: Obj, params: Obj): Upda
   const resetCycle = billable && (intervalChanged || params.billing_cycle_anchor === 'now');
 
   for (const k of ['description'] as const) if (params[k] !== undefined) after[k] = params[k];
+  if (params.default_tax_rates !== undefined)
+    after.default_tax_rates = taxRatesFor(ctx, params.default_tax_rates, 'default_tax_rates');
   if (params.metadata !== undefined)
     after.metadata = mergeMetadata(after.metadata, params.metadata);
   if (params.default_payment_method !== undefined)

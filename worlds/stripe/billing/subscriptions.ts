@@ -107,6 +107,7 @@ export const subscriptionsOps = [
         ]);
       if (params.collection_method)
         where.push(["json_extract(data, '$.collection_method') = ?", params.collection_method]);
+      if (params.test_clock) where.push(['test_clock = ?', params.test_clock]);
       const ops: Record<string, string> = { eq: '=', gt: '>', gte: '>=', lt: '<', lte: '<=' };
       for (const field of ['current_period_end', 'current_period_start'] as const) {
         for (const [k, v] of Object.entries(

@@ -1911,6 +1911,18 @@ export interface WebhookEndpoint {
   url: string;
 }
 
+export interface TestHelpersTestClock {
+  id: string;
+  object: 'test_helpers.test_clock';
+  created: number;
+  deletes_after: number;
+  frozen_time: number;
+  livemode: boolean;
+  name: null | string;
+  status: 'advancing' | 'internal_failure' | 'ready';
+  status_details: TestHelpersTestClockStatusDetails;
+}
+
 export interface Address {
   city: null | string;
   country: null | string;
@@ -5228,6 +5240,10 @@ export interface InvoicePaymentStatusTransitions {
   paid_at: null | number;
 }
 
+export interface TestHelpersTestClockStatusDetails {
+  advancing?: TestHelpersTestClockStatusDetailsAdvancing;
+}
+
 export interface CashBalanceSettings {
   reconciliation_mode: 'automatic' | 'manual';
   using_merchant_default: boolean;
@@ -8200,6 +8216,10 @@ export interface CheckoutSessionWalletOptionsLink {
   display?: 'never' | 'auto';
 }
 
+export interface TestHelpersTestClockStatusDetailsAdvancing {
+  target_frozen_time: number;
+}
+
 export interface BankAccountFutureRequirementsError {
   code:
     | 'external_request'
@@ -10528,4 +10548,5 @@ export interface Tables {
   invoice_payments: InvoicePayment;
   webhook_endpoints: WebhookEndpoint;
   webhook_deliveries: TestHelpersWebhookDelivery;
+  test_clocks: TestHelpersTestClock;
 }

@@ -9,6 +9,7 @@ import { defineOperation, ToolError, type Ctx, type Operation } from 'seahaven';
 import { StripeError, isFailed, type Failed, type StripeErrorBody } from './errors.ts';
 import { expandObject } from './expand.ts';
 import { validate, p, type Spec } from './params.ts';
+import { onObjectsTime } from './test-clocks.ts';
 import { withDeliveries } from './webhooks.ts';
 
 export const DEFAULT_API_VERSION = '2026-10-28.endive';
@@ -109,7 +110,8 @@ function perform(
 ): { ok: true; body: Reply } | Failed {
   const checked = validate(o.checked, params) as Record<string, unknown> & { expand?: string[] };
   // The events it wrote go to the composed world's webhook handler when the outermost operation is done (webhooks.ts).
-  const out = withDeliveries(c.ctx, () => o.run(c, checked, path));
+  // An operation on objects attached to a test clock runs on the clock's time (test-clocks.ts).
+  const out = withDeliveries(c.ctx, () => o.run(onObjectsTime(c, checked, path), checked, path));
   if (isFailed(out)) return out;
   // What an operation answers is read as JSON by whoever runs it (a reply, a tool, another operation).
   const body = out as Reply;

@@ -47,7 +47,8 @@ export type Table =
   | 'checkout_sessions'
   | 'invoice_payments'
   | 'webhook_endpoints'
-  | 'webhook_deliveries';
+  | 'webhook_deliveries'
+  | 'test_clocks';
 
 /**
  * What a stored object holds beyond (or narrower than) the SDK's declaration of it: a deleted customer or product
@@ -80,6 +81,7 @@ export const COLUMNS: { [T in Table]: Record<string, Col<T>> } = {
     email: (o) => o.email ?? null,
     name: (o) => o.name ?? null,
     deleted: (o) => bool(o.deleted),
+    test_clock: (o) => ref(o.test_clock),
   },
   customer_balance_transactions: { customer: (o) => ref(o.customer) },
   products: {
@@ -159,7 +161,11 @@ export const COLUMNS: { [T in Table]: Record<string, Col<T>> } = {
     status: (o) => o.status ?? null,
     payment_intent: (o) => ref(o.payment?.payment_intent ?? null),
   },
-  subscriptions: { customer: (o) => ref(o.customer), status: (o) => o.status ?? null },
+  subscriptions: {
+    customer: (o) => ref(o.customer),
+    status: (o) => o.status ?? null,
+    test_clock: (o) => ref(o.test_clock),
+  },
   subscription_items: { subscription: (o) => ref(o.subscription) },
   credit_notes: {
     invoice: (o) => ref(o.invoice),
@@ -168,6 +174,7 @@ export const COLUMNS: { [T in Table]: Record<string, Col<T>> } = {
   },
   payment_links: { active: (o) => bool(o.active) },
   webhook_endpoints: { status: (o) => o.status ?? null },
+  test_clocks: {},
   webhook_deliveries: {
     event: (o) => o.event ?? null,
     webhook_endpoint: (o) => o.webhook_endpoint ?? null,
@@ -224,6 +231,7 @@ export const TABLE_OF_PREFIX: Record<string, Table> = {
   cs_: 'checkout_sessions',
   inpay_: 'invoice_payments',
   we_: 'webhook_endpoints',
+  clock_: 'test_clocks',
 };
 
 /** The table of an id, by its prefix; coupons have none (caller-chosen ids). */

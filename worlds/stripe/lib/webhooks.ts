@@ -20,6 +20,7 @@
 import { createHmac } from 'node:crypto';
 import type { Ctx } from 'seahaven';
 import { get, newId, put, type Stored } from './store.ts';
+import { worldSeconds } from './test-clocks.ts';
 
 type Delivery = Stored<'webhook_deliveries'>;
 
@@ -125,7 +126,8 @@ export function queueDeliveries(
       target,
       status: 'pending',
       attempts: [],
-      next_attempt: event.created,
+      // Due on the world clock: an event on a test clock carries the clock's time (test-clocks.ts).
+      next_attempt: Math.min(event.created, worldSeconds(ctx)),
       livemode: false,
     });
     n++;

@@ -15,6 +15,7 @@ import type { OpContext } from '../lib/op.ts';
 import { redeemCoupon, redeemableCoupon } from './coupons.ts';
 import { resolvePaymentMethod } from '../lib/test-cards.ts';
 import { attachPaymentMethod } from './payment-methods.ts';
+import { liveTestClock } from '../lib/test-clocks.ts';
 import { redeemPromotionCode, redeemablePromotionCode } from './promotion-codes.ts';
 import { addTaxIdData, checkTaxIdData, taxIdData } from './tax-ids.ts';
 
@@ -57,7 +58,6 @@ const writable = {
   coupon: p.string(),
   promotion_code: p.string(),
   discounts: p.arr(p.obj({ coupon: p.string(), discount: p.string(), promotion_code: p.string() })),
-  test_clock: p.string(),
   tax: p.obj({ ip_address: p.string(), validate_location: p.enum('deferred', 'immediately') }),
   tax_id_data: taxIdData,
   cash_balance: p.any(),
@@ -163,7 +163,8 @@ export const customerOps = [
     id: 'PostCustomers',
     method: 'POST',
     path: '/v1/customers',
-    params: writable,
+    // A customer is attached to a test clock when it is created, and stays on it (billing/test-clocks.ts).
+    params: { ...writable, test_clock: p.string() },
     run(c, params) {
       const ctx = c.ctx;
       const customer: Stored<'customers'> = {
@@ -193,7 +194,9 @@ export const customerOps = [
         preferred_locales: [],
         shipping: null,
         tax_exempt: 'none',
-        test_clock: null,
+        test_clock: params.test_clock
+          ? liveTestClock(ctx, params.test_clock, 'test_clock').id
+          : null,
       };
       // `payment_method` is attached once the customer exists; one that does not exist refuses the whole call.
       const pm =
@@ -259,6 +262,7 @@ export const customerOps = [
     run(c, params) {
       const where: [string, ...string[]][] = [];
       if (params.email) where.push(['email = ?', params.email]);
+      if (params.test_clock) where.push(['test_clock = ?', params.test_clock]);
       return listPage(c.ctx, 'customers', params, {
         url: '/v1/customers',
         what: 'customer',

@@ -177,7 +177,8 @@ async function world(): Promise<{ inst: Instance; ids: string[] }> {
     metadata: { k: 'v' },
   });
   const events = await s.events.list({ limit: 1 });
-  return { inst, ids: [c.id, events.data[0].id] };
+  const clock = await s.testHelpers.testClocks.create({ frozen_time: 1_798_761_600 });
+  return { inst, ids: [c.id, events.data[0].id, clock.id] };
 }
 
 describe('fuzzing the face', () => {

@@ -169,4 +169,60 @@ describe('invoice taxes', () => {
     expect(archived.message).toMatch(/archived/);
     expect(JSON.stringify(inst.changes())).toBe(before);
   });
+
+  it("subscriptions: an item's tax_rates and the subscription's default_tax_rates tax its invoices and prorations", async () => {
+    const { inst, s } = fresh();
+    const cus = await customerWithCard(s);
+    const vat = await s.taxRates.create({ display_name: 'VAT', percentage: 20, inclusive: true });
+    const sales = await s.taxRates.create({
+      display_name: 'Sales',
+      percentage: 10,
+      inclusive: false,
+    });
+    const price = await s.prices.create({
+      product_data: { name: 'Seat' },
+      unit_amount: 1200,
+      currency: 'usd',
+      recurring: { interval: 'month' },
+    });
+    const addOn = await s.prices.create({
+      product_data: { name: 'Add-on' },
+      unit_amount: 500,
+      currency: 'usd',
+      recurring: { interval: 'month' },
+    });
+    const sub = await s.subscriptions.create({
+      customer: cus.id,
+      default_tax_rates: [sales.id],
+      items: [{ price: price.id, tax_rates: [vat.id] }, { price: addOn.id }],
+      expand: ['latest_invoice'],
+    });
+    expect(sub.default_tax_rates?.map((r) => r.id)).toEqual([sales.id]);
+    expect(sub.items.data[0].tax_rates?.map((r) => r.id)).toEqual([vat.id]);
+    const first = sub.latest_invoice as Stripe.Invoice;
+    // 1200 with 20 % inside (200 of tax), and 500 + 10 % on top.
+    expect(first).toMatchObject({
+      status: 'paid',
+      subtotal: 1700,
+      subtotal_excluding_tax: 1500,
+      total: 1750,
+      amount_paid: 1750,
+    });
+    expect(first.default_tax_rates.map((r) => r.id)).toEqual([sales.id]);
+    // Half-way through, two seats: the prorations carry the item's rate.
+    const item = sub.items.data[0];
+    inst.advanceClock(((item.current_period_end - item.current_period_start) / 2) * 1000);
+    await s.subscriptionItems.update(item.id, { quantity: 2 });
+    const pending = (await s.invoiceItems.list({ customer: cus.id })).data;
+    expect(pending.every((ii) => ii.tax_rates?.[0]?.id === vat.id)).toBe(true);
+    const next = await s.invoices.createPreview({ subscription: sub.id });
+    const seatTaxes = next.lines.data
+      .filter((l) => l.parent?.subscription_item_details?.subscription_item === item.id)
+      .flatMap((l) => l.taxes ?? []);
+    expect(seatTaxes.map((t) => [t.amount, t.tax_behavior])).toEqual([[400, 'inclusive']]);
+    await s.subscriptions.update(sub.id, { default_tax_rates: '' });
+    const untaxed = await s.invoices.createPreview({ subscription: sub.id });
+    const addOnLine = untaxed.lines.data.find((l) => l.amount === 500)!;
+    expect(addOnLine.taxes).toEqual([]);
+  });
 });

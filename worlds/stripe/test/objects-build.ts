@@ -47,6 +47,7 @@ export const TABLE_OBJECTS = {
   invoice_payments: 'invoice_payment',
   webhook_endpoints: 'webhook_endpoint',
   webhook_deliveries: 'test_helpers.webhook_delivery',
+  test_clocks: 'test_helpers.test_clock',
 } as const;
 
 /**

@@ -26,8 +26,8 @@ interface Reference {
 
 /**
  * Stripe operations served beyond the reference list, with their paths and methods as stripe-node 23 calls them:
- * webhook endpoints (resources/webhook-endpoints.ts) and tax IDs (resources/tax-ids.ts). They follow the reference
- * rows in the table.
+ * webhook endpoints (resources/webhook-endpoints.ts), tax IDs (resources/tax-ids.ts) and test clocks
+ * (billing/test-clocks.ts). They follow the reference rows in the table.
  */
 const WEBHOOK_ENDPOINT_ROWS: Reference[] = [
   ['POST', '/v1/webhook_endpoints', 'PostWebhookEndpoints', 'stripe.webhookEndpoints.create'],
@@ -50,8 +50,38 @@ const WEBHOOK_ENDPOINT_ROWS: Reference[] = [
     'DeleteWebhookEndpointsWebhookEndpoint',
     'stripe.webhookEndpoints.del',
   ],
+  [
+    'POST',
+    '/v1/test_helpers/test_clocks',
+    'PostTestHelpersTestClocks',
+    'stripe.testHelpers.testClocks.create',
+  ],
+  [
+    'GET',
+    '/v1/test_helpers/test_clocks',
+    'GetTestHelpersTestClocks',
+    'stripe.testHelpers.testClocks.list',
+  ],
+  [
+    'GET',
+    '/v1/test_helpers/test_clocks/{test_clock}',
+    'GetTestHelpersTestClocksTestClock',
+    'stripe.testHelpers.testClocks.retrieve',
+  ],
+  [
+    'DELETE',
+    '/v1/test_helpers/test_clocks/{test_clock}',
+    'DeleteTestHelpersTestClocksTestClock',
+    'stripe.testHelpers.testClocks.del',
+  ],
+  [
+    'POST',
+    '/v1/test_helpers/test_clocks/{test_clock}/advance',
+    'PostTestHelpersTestClocksTestClockAdvance',
+    'stripe.testHelpers.testClocks.advance',
+  ],
 ].map(([method, path, operationId, sdk]) => ({
-  table: 'webhook_endpoints',
+  table: operationId.includes('TestClock') ? 'test_clocks' : 'webhook_endpoints',
   method,
   path,
   operationId,

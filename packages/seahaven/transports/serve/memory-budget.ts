@@ -145,12 +145,13 @@ export class MemoryBudget {
  * happens (`admitOpening`).
  */
 export function episodeCost(world: World, fixture: string | null | undefined): number {
-  const { bytes, loaded } =
+  const { bytes, loaded, openBytes } =
     fixture === null || fixture === undefined
-      ? { bytes: 0, loaded: true }
+      ? { bytes: 0, loaded: true, openBytes: 0 }
       : fixtureFootprint(world, fixture);
+  // Opening copies the images, or on copy-on-write bases (big fixtures) adds a page cache per store.
   return (
-    Math.ceil(bytes * ((loaded ? 0 : COST_FACTORS.load) + COST_FACTORS.open)) +
+    Math.ceil(bytes * (loaded ? 0 : COST_FACTORS.load) + openBytes * COST_FACTORS.open) +
     SESSION_OVERHEAD_BYTES
   );
 }

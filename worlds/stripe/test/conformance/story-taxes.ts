@@ -59,7 +59,7 @@ export async function invoiceTaxesChapter(s: Stripe, customer: string): Promise<
 
 /**
  * Previews of subscription changes: a price change mid-period with its prorations, billed at once, without
- * prorations, and a new subscription's first invoice (its trial too).
+ * prorations, and a new subscription's first invoice (its trial too); then the subscription taxed.
  */
 export async function subscriptionPreviewChapter(
   s: Stripe,
@@ -89,5 +89,12 @@ export async function subscriptionPreviewChapter(
       items: [{ price }],
       trial_end: item.current_period_start + 14 * 86_400,
     },
+  }); // The subscription taxed from now on: its defaults and the item's own rate, shown in its next invoice.
+  const gst = await s.taxRates.create({ display_name: 'GST', percentage: 5, inclusive: false });
+  await s.subscriptions.update(subscription.id, {
+    default_tax_rates: [gst.id],
+    items: [{ id: item.id, tax_rates: [gst.id] }],
+    proration_behavior: 'none',
   });
+  await s.invoices.createPreview({ subscription: subscription.id });
 }

@@ -2,7 +2,8 @@
  * One story, told through the official `stripe` SDK, that drives every operation of reference/operations.json at
  * least once: a catalog, customers with balances and discounts, cards set up and charged, refunds and disputes,
  * payouts, invoices from draft to paid, subscriptions through their life, credit notes, payment links and Checkout;
- * then the states that first pass does not reach (3D Secure, declines, trials and renewals on the world clock …).
+ * then the states that first pass does not reach (3D Secure, declines, trials and renewals on the world clock …), and
+ * test clocks (story-clocks.ts).
  * Every request the SDK sends is recorded with the reply it got, and every event the story caused is read back
  * through the events list. conformance.test.ts validates the replies against Stripe's declared schemas.
  */
@@ -13,6 +14,7 @@ import type { FaceReply, FaceRequest, Instance } from 'seahaven';
 import { stripe } from '../../index.ts';
 import { sdkFor } from '../sdk.ts';
 import { invoiceTaxesChapter, subscriptionPreviewChapter, taxIdsChapter } from './story-taxes.ts';
+import { testClocksChapter } from './story-clocks.ts';
 
 /** One request of the story and the reply it got. */
 export interface Exchange {
@@ -495,6 +497,7 @@ async function drive(s: Stripe, inst: Instance, readEvents: () => Promise<void>)
   await s.checkout.sessions.list({ limit: 5 });
 
   await states(s, inst, readEvents, { customer: ada.id, monthly: monthly.id, oneOff: oneOff.id });
+  await testClocksChapter(s, monthly.id);
 
   // Events.
   const recent = await s.events.list({ limit: 3 });

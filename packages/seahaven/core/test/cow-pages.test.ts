@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { changedBytes, CowBase, dropStore } from './cow.ts';
+import { changedPageBytes, PageBase, PageImage, type PageStore } from '../cow-pages.ts';
 
 type Db = InstanceType<typeof Database>;
 
 let dir: string;
-let base: CowBase;
+let base: PageBase;
 let image: Buffer;
 
 /** A few thousand rows over a few hundred pages, with an index, as a fixture image. */
@@ -28,6 +28,10 @@ const deserialized = (): Db => new Database(image);
 
 const bytesOf = (db: Db) => db.serialize();
 
+/** An episode on the base, as a connection on a fixture's reset image opens one. */
+const open = (): PageStore => new PageImage(base).open();
+const pages = (s: PageStore) => s.heldBytes / 4096;
+
 const WRITES = [
   "UPDATE t SET body = 'changed' WHERE id BETWEEN 500 AND 530",
   "INSERT INTO t (id, name, body) VALUES (5001, 'new', 'row')",
@@ -39,16 +43,16 @@ beforeAll(() => {
   const file = join(dir, 'fixture.sqlite');
   buildImage(file);
   image = readFileSync(file);
-  base = new CowBase(file);
+  base = new PageBase(file);
 });
 
 afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-describe('copy-on-write episodes', () => {
+describe('copy-on-write stores', () => {
   it('start as the base and give the bytes a deserialized copy gives after the same statements', () => {
-    const ep = base.open();
+    const ep = open();
     const mem = deserialized();
     expect(bytesOf(ep.db).equals(image)).toBe(true);
     for (const sql of WRITES) {
@@ -57,31 +61,31 @@ describe('copy-on-write episodes', () => {
     }
     expect(bytesOf(ep.db).equals(bytesOf(mem))).toBe(true);
     // Only the pages the statements changed are held, not the image.
-    const pages = image.length / 4096;
-    expect(ep.changedPages).toBeGreaterThan(0);
-    expect(ep.changedPages).toBeLessThan(pages / 4);
-    ep.destroy();
+    const imagePages = image.length / 4096;
+    expect(pages(ep)).toBeGreaterThan(0);
+    expect(pages(ep)).toBeLessThan(imagePages / 4);
+    ep.close();
     mem.close();
   });
 
   it('drop the pages a rolled-back transaction wrote back, even those spilled mid-transaction', () => {
-    const ep = base.open();
+    const ep = open();
     // A tiny cache makes SQLite spill dirty pages into the store before the transaction ends.
     ep.db.pragma('cache_size = 8');
     ep.db.exec('BEGIN');
     ep.db.exec("UPDATE t SET body = 'spill' || id");
-    expect(ep.changedPages).toBeGreaterThan(0);
+    expect(pages(ep)).toBeGreaterThan(0);
     ep.db.exec('ROLLBACK');
-    expect(ep.changedPages).toBe(0);
+    expect(pages(ep)).toBe(0);
     expect(bytesOf(ep.db).equals(image)).toBe(true);
-    ep.destroy();
+    ep.close();
   });
 
   it('fork into independent episodes that copy only the changed pages and leave the base alone', () => {
-    const a = base.open();
+    const a = open();
     a.db.exec(WRITES[0]);
-    const b = a.fork();
-    expect(b.changedPages).toBe(a.changedPages);
+    const b = a.freeze().open();
+    expect(pages(b)).toBe(pages(a));
     a.db.exec(WRITES[1]);
     b.db.exec(WRITES[2]);
     const memA = deserialized();
@@ -92,29 +96,36 @@ describe('copy-on-write episodes', () => {
     memB.exec(WRITES[2]);
     expect(bytesOf(a.db).equals(bytesOf(memA))).toBe(true);
     expect(bytesOf(b.db).equals(bytesOf(memB))).toBe(true);
-    expect(bytesOf(base.open().db).equals(image)).toBe(true);
-    expect(readFileSync(base.path).equals(image)).toBe(true);
-    a.destroy();
-    b.destroy();
+    expect(bytesOf(open().db).equals(image)).toBe(true);
+    expect(readFileSync(base.file).equals(image)).toBe(true);
+    a.close();
+    b.close();
     memA.close();
     memB.close();
   });
 
-  it('keep a closed store until it is dropped (hibernation), and reopen it with its changes', () => {
-    const ep = base.open();
+  it('keep a closed store frozen (hibernation), and wake it with its changes', () => {
+    const ep = open();
     ep.db.exec(WRITES[0]);
     const before = bytesOf(ep.db);
-    ep.close();
-    const again = base.open(ep.name);
+    const frozen = ep.closeFrozen();
+    expect(frozen.heldBytes).toBeGreaterThan(0);
+    expect(frozen.length).toBe(before.length);
+    const again = frozen.open();
     expect(bytesOf(again.db).equals(before)).toBe(true);
-    again.destroy();
-    const fresh = base.open(ep.name);
+    again.db.exec(WRITES[1]);
+    // Waking copies the frozen store: what the woken episode writes leaves the image as it was.
+    const twice = frozen.open();
+    expect(bytesOf(twice.db).equals(before)).toBe(true);
+    again.close();
+    twice.close();
+    const fresh = open();
     expect(bytesOf(fresh.db).equals(image)).toBe(true);
-    fresh.destroy();
+    fresh.close();
   });
 
   it('shrink and grow again as a deserialized copy does (VACUUM truncates the file)', () => {
-    const ep = base.open();
+    const ep = open();
     const mem = deserialized();
     for (const db of [ep.db, mem]) {
       db.exec('DELETE FROM t WHERE id > 200');
@@ -129,7 +140,7 @@ describe('copy-on-write episodes', () => {
     }
     expect(bytesOf(ep.db).length).toBeGreaterThan(image.length);
     expect(bytesOf(ep.db).equals(bytesOf(mem))).toBe(true);
-    ep.destroy();
+    ep.close();
     mem.close();
   });
 
@@ -143,19 +154,18 @@ describe('copy-on-write episodes', () => {
   });
 
   it('refuse a journal on disk for an episode, rather than keep one nowhere', () => {
-    const ep = base.open();
+    const ep = open();
     ep.db.pragma('journal_mode = DELETE');
     expect(() => ep.db.exec(WRITES[0])).toThrow();
-    ep.destroy();
+    ep.close();
   });
 
   it('account for what the stores hold and free it when they are dropped', () => {
-    const before = changedBytes();
-    const ep = base.open();
+    const before = changedPageBytes();
+    const ep = open();
     ep.db.exec(WRITES[0]);
-    expect(changedBytes() - before).toBe(ep.changedPages * 4096);
+    expect(changedPageBytes() - before).toBe(pages(ep) * 4096);
     ep.close();
-    dropStore(ep.name);
-    expect(changedBytes()).toBe(before);
+    expect(changedPageBytes()).toBe(before);
   });
 });

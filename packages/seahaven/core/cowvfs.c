@@ -22,6 +22,8 @@
 **                          would be copied with it.
 **   cow_drop(name)         forget a store (its changed chunks). Must not be open.
 **   cow_chunks(name)       the number of chunks store `name` holds (its changed pages), or NULL when there is none.
+**   cow_size(name)         the size in bytes of store `name`'s database, or NULL when there is none.
+**   cow_page(name)         the page size of store `name`'s base (the size of each of its chunks), or NULL.
 **   cow_total()            bytes held in changed chunks by every store of the process.
 */
 #include "sqlite3ext.h"
@@ -509,6 +511,24 @@ static void fnChunks(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   pthread_mutex_unlock(&registry);
 }
 
+static void fnSize(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  const char *zName = (const char *)sqlite3_value_text(argv[0]);
+  pthread_mutex_lock(&registry);
+  CowStore *s = zName ? storeNamed(zName) : 0;
+  if (s) sqlite3_result_int64(ctx, s->size);
+  else sqlite3_result_null(ctx);
+  pthread_mutex_unlock(&registry);
+}
+
+static void fnPage(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  const char *zName = (const char *)sqlite3_value_text(argv[0]);
+  pthread_mutex_lock(&registry);
+  CowStore *s = zName ? storeNamed(zName) : 0;
+  if (s) sqlite3_result_int(ctx, s->pBase->szChunk);
+  else sqlite3_result_null(ctx);
+  pthread_mutex_unlock(&registry);
+}
+
 static void fnTotal(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   sqlite3_int64 bytes = 0;
   pthread_mutex_lock(&registry);
@@ -559,6 +579,8 @@ int sqlite3_cowvfs_init(sqlite3 *db, char **pzErrMsg, const sqlite3_api_routines
   sqlite3_create_function(db, "cow_copy", 2, flags, 0, fnCopy, 0, 0);
   sqlite3_create_function(db, "cow_drop", 1, flags, 0, fnDrop, 0, 0);
   sqlite3_create_function(db, "cow_chunks", 1, flags, 0, fnChunks, 0, 0);
+  sqlite3_create_function(db, "cow_size", 1, flags, 0, fnSize, 0, 0);
+  sqlite3_create_function(db, "cow_page", 1, flags, 0, fnPage, 0, 0);
   sqlite3_create_function(db, "cow_total", 0, flags, 0, fnTotal, 0, 0);
   /* The VFS stays registered after this connection closes, so the library must stay loaded. */
   return SQLITE_OK_LOAD_PERMANENTLY;
