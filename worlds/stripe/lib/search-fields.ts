@@ -8,12 +8,12 @@
  */
 
 /** An object as stored: search reads its fields by path (store.ts builds its writes from this module). */
-type Obj = object;
+type Searched = object;
 
 export type FieldKind = 'id' | 'token' | 'string' | 'number' | 'boolean' | 'metadata';
 
 /** A searchable field: its kind, and where to read it when that is not simply its dotted path. */
-export type FieldSpec = FieldKind | { kind: FieldKind; read: (o: Obj) => unknown };
+export type FieldSpec = FieldKind | { kind: FieldKind; read: (o: Searched) => unknown };
 
 const card = (f: string) => `payment_method_details.card.${f}`;
 
@@ -101,7 +101,7 @@ export function kindOf(spec: FieldSpec): FieldKind {
   return typeof spec === 'string' ? spec : spec.kind;
 }
 
-export function readPath(o: Obj, path: string): unknown {
+export function readPath(o: Searched, path: string): unknown {
   let cur: unknown = o;
   for (const part of path.split('.')) {
     if (cur === null || typeof cur !== 'object') return undefined;
@@ -121,7 +121,7 @@ export interface SearchColumn {
   field: string;
   kind: FieldKind;
   column: string;
-  value: (o: Obj) => string | number | null;
+  value: (o: Searched) => string | number | null;
 }
 
 /** The value a field's column holds: what the query language compares, already normalised as it compares it. */
@@ -162,7 +162,7 @@ export const SEARCH_COLUMNS: Record<string, SearchColumn[]> = Object.fromEntries
       .filter(([field]) => field !== 'created')
       .map(([field, spec]): SearchColumn => {
         const kind = kindOf(spec);
-        const read = typeof spec === 'string' ? (o: Obj) => readPath(o, field) : spec.read;
+        const read = typeof spec === 'string' ? (o: Searched) => readPath(o, field) : spec.read;
         return { field, kind, column: columnName(field), value: (o) => stored(kind, read(o)) };
       }),
   ]),
