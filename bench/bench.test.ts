@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { runCallsBench } from './calls.ts';
 import { runResetBench } from './reset.ts';
 import { formatBilling, runBillingBench } from './billing.ts';
+import { formatSearch, runSearchBench } from './search.ts';
 
 const aTime = (v: number | undefined) => typeof v === 'number' && Number.isFinite(v) && v >= 0;
 
@@ -28,5 +29,14 @@ describe('benchmarks run', () => {
     expect(r.floor).toHaveLength(1);
     expect(r.floor[0]).toBeGreaterThan(0);
     expect(formatBilling(r)).toContain('| 20 | 20 |');
+  });
+  it('search', () => {
+    // Tiny: small_startup and two timed runs a query; big_co is the benchmark's own.
+    const r = runSearchBench({ fixture: 'small_startup', iterations: 2 });
+    expect(r.rows.length).toBeGreaterThan(20);
+    for (const row of r.rows)
+      for (const v of [...row.samples, ...row.floor, ...row.walk])
+        expect(aTime(v), row.query).toBe(true);
+    expect(formatSearch(r)).toContain('| customers | `email:');
   });
 });

@@ -11,6 +11,7 @@ export const SUITES = [
   'ws',
   'http-face',
   'billing',
+  'search',
   'stripe-episode',
   'python-client',
   'trl-rollouts',
@@ -58,6 +59,9 @@ export async function runBenchmarks(chosen: readonly string[], opts: BenchOption
         '## Subscription billing (Stripe World)',
         formatBilling(runBillingBench({ quick: opts.quick })),
       );
+    } else if (s === 'search') {
+      const { runSearchBench, formatSearch, HEADING } = await import('./search.ts');
+      emit(HEADING, formatSearch(runSearchBench({ quick: opts.quick })));
     } else if (s === 'stripe-episode') {
       const { runStripeEpisodeBench, formatStripeEpisodes, HEADING } =
         await import('./stripe-episode.ts');

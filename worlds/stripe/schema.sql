@@ -1,7 +1,8 @@
 -- Stripe World. Each resource table: id, seq (a global counter that orders objects created in the same second),
 -- created (unix seconds), the object's JSON in data, and the columns lists and searches filter on (lib/store.ts keeps
 -- them in step with data). A searchable table also holds one search_<field> column per searchable field, as search
--- compares it (lib/search-fields.ts); its order index carries them, so a search never reads a row it does not show.
+-- compares it (lib/search-fields.ts); its order index carries them, so a search that walks it reads only the rows it
+-- shows, and the fields usually looked up lead indexes of their own (lib/search-sql.ts picks which a page reads).
 
 CREATE TABLE customers (
   id TEXT PRIMARY KEY,
@@ -20,6 +21,10 @@ CREATE TABLE customers (
 ) STRICT;
 -- Search walks this index in its order and tests clauses on its entries (lib/search-fields.ts).
 CREATE INDEX customers_order ON customers (created DESC, seq DESC, deleted, search_email, search_metadata, search_name, search_phone);
+-- A search whose clause on one of these fields has few candidates reads them from the field's index (lib/search-sql.ts).
+CREATE INDEX customers_search_email ON customers (search_email, created DESC, seq DESC);
+CREATE INDEX customers_search_name ON customers (search_name, created DESC, seq DESC);
+CREATE INDEX customers_search_phone ON customers (search_phone, created DESC, seq DESC);
 CREATE UNIQUE INDEX customers_seq ON customers (seq);
 CREATE INDEX customers_email ON customers (email);
 CREATE INDEX customers_test_clock ON customers (test_clock) WHERE test_clock IS NOT NULL;
@@ -179,6 +184,10 @@ CREATE TABLE payment_intents (
 ) STRICT;
 -- Search walks this index in its order and tests clauses on its entries (lib/search-fields.ts).
 CREATE INDEX payment_intents_order ON payment_intents (created DESC, seq DESC, search_amount, search_currency, search_customer, search_metadata, search_status);
+-- A search whose clause on one of these fields has few candidates reads them from the field's index (lib/search-sql.ts).
+CREATE INDEX payment_intents_search_amount ON payment_intents (search_amount, created DESC, seq DESC);
+CREATE INDEX payment_intents_search_customer ON payment_intents (search_customer, created DESC, seq DESC);
+CREATE INDEX payment_intents_search_status ON payment_intents (search_status, created DESC, seq DESC);
 CREATE UNIQUE INDEX payment_intents_seq ON payment_intents (seq);
 CREATE INDEX payment_intents_customer ON payment_intents (customer);
 
@@ -207,6 +216,13 @@ CREATE TABLE charges (
 ) STRICT;
 -- Search walks this index in its order and tests clauses on its entries (lib/search-fields.ts).
 CREATE INDEX charges_order ON charges (created DESC, seq DESC, search_amount, search_address_postal_code, search_currency, search_customer, search_disputed, search_metadata, search_payment_intent, search_card_last4, search_card_brand, search_card_exp_month, search_card_exp_year, search_card_fingerprint, search_refunded, search_status);
+-- A search whose clause on one of these fields has few candidates reads them from the field's index (lib/search-sql.ts).
+CREATE INDEX charges_search_amount ON charges (search_amount, created DESC, seq DESC);
+CREATE INDEX charges_search_customer ON charges (search_customer, created DESC, seq DESC);
+CREATE INDEX charges_search_disputed ON charges (search_disputed, created DESC, seq DESC);
+CREATE INDEX charges_search_payment_intent ON charges (search_payment_intent, created DESC, seq DESC);
+CREATE INDEX charges_search_refunded ON charges (search_refunded, created DESC, seq DESC);
+CREATE INDEX charges_search_status ON charges (search_status, created DESC, seq DESC);
 CREATE UNIQUE INDEX charges_seq ON charges (seq);
 CREATE INDEX charges_customer ON charges (customer);
 CREATE INDEX charges_payment_intent ON charges (payment_intent);
@@ -329,6 +345,11 @@ CREATE TABLE invoices (
 ) STRICT;
 -- Search walks this index in its order and tests clauses on its entries (lib/search-fields.ts).
 CREATE INDEX invoices_order ON invoices (created DESC, seq DESC, search_currency, search_customer, search_last_finalization_error_code, search_last_finalization_error_type, search_metadata, search_number, search_receipt_number, search_status, search_subscription, search_total);
+-- A search whose clause on one of these fields has few candidates reads them from the field's index (lib/search-sql.ts).
+CREATE INDEX invoices_search_customer ON invoices (search_customer, created DESC, seq DESC);
+CREATE INDEX invoices_search_number ON invoices (search_number, created DESC, seq DESC);
+CREATE INDEX invoices_search_status ON invoices (search_status, created DESC, seq DESC);
+CREATE INDEX invoices_search_subscription ON invoices (search_subscription, created DESC, seq DESC);
 CREATE UNIQUE INDEX invoices_seq ON invoices (seq);
 CREATE INDEX invoices_customer ON invoices (customer);
 CREATE INDEX invoices_subscription ON invoices (subscription);
@@ -389,6 +410,8 @@ CREATE TABLE subscriptions (
 ) STRICT;
 -- Search walks this index in its order and tests clauses on its entries (lib/search-fields.ts).
 CREATE INDEX subscriptions_order ON subscriptions (created DESC, seq DESC, search_canceled_at, search_metadata, search_status);
+-- A search whose clause on one of these fields has few candidates reads them from the field's index (lib/search-sql.ts).
+CREATE INDEX subscriptions_search_status ON subscriptions (search_status, created DESC, seq DESC);
 CREATE INDEX subscriptions_billing_due ON subscriptions (billing_due, seq) WHERE billing_due IS NOT NULL;
 CREATE UNIQUE INDEX subscriptions_seq ON subscriptions (seq);
 CREATE INDEX subscriptions_customer ON subscriptions (customer);

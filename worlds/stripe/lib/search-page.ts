@@ -7,9 +7,9 @@ import type { Ctx } from 'seahaven';
 import { invalidRequest } from './errors.ts';
 import { limitOf } from './list.ts';
 import { checkSearch, SEARCH_FIELDS } from './search.ts';
-import { searchWhere } from './search-sql.ts';
+import { searchPlan } from './search-sql.ts';
 import type { ApiSearchResult } from './objects.ts';
-import { countRows, rows, type Stored, type Table } from './store.ts';
+import type { Stored, Table } from './store.ts';
 
 export interface SearchParams {
   query: string;
@@ -26,7 +26,7 @@ export function searchPage<T extends Table>(
   url: string,
 ): ApiSearchResult<Stored<T>> {
   const fields = SEARCH_FIELDS[table];
-  const where = searchWhere(table, checkSearch(params.query, fields));
+  const parsed = checkSearch(params.query, fields);
   const limit = limitOf(params.limit);
   let offset = 0;
   if (params.page) {
@@ -45,9 +45,19 @@ export function searchPage<T extends Table>(
   }
   const live =
     table === 'customers' || table === 'products' || table === 'prices' ? 'deleted = 0' : '1';
-  // The table's order index holds every search column, so SQL tests the clauses on index entries and reads the JSON of
-  // this page's rows only (search-fields.ts).
-  const found = rows(ctx, table, `${live} AND ${where.sql}`, where.args, false, limit + 1, offset);
+  // The order index holds every search column and a field's index its matches in order, so SQL tests the clauses on
+  // index entries (or a few candidates' rows) and reads the JSON of this page's rows only (search-sql.ts).
+  const plan = searchPlan(ctx.db, table, parsed);
+  const from = `${plan.from} WHERE ${live} AND ${plan.sql}`;
+  const found = ctx.db
+    .all<{ data: string }>(
+      // eslint-disable-next-line seahaven/no-sql-interpolation -- fixed clause text from search-sql.ts; values are parameters
+      `SELECT data FROM ${from} ORDER BY created DESC, seq DESC LIMIT ? OFFSET ?`,
+      ...plan.args,
+      limit + 1,
+      offset,
+    )
+    .map((r) => JSON.parse(r.data) as Stored<T>);
   const has_more = found.length > limit;
   const data = found.slice(0, limit);
   const out: ApiSearchResult<Stored<T>> = {
@@ -58,6 +68,10 @@ export function searchPage<T extends Table>(
     url,
   };
   if (params.expand?.includes('total_count'))
-    out.total_count = countRows(ctx, table, `${live} AND ${where.sql}`, where.args);
+    out.total_count = ctx.db.one<{ n: number }>(
+      // eslint-disable-next-line seahaven/no-sql-interpolation -- as above
+      `SELECT count(*) AS n FROM ${from}`,
+      ...plan.args,
+    )!.n;
   return out;
 }

@@ -345,12 +345,6 @@ export function rows<T extends Table>(
   return found.map((r) => JSON.parse(r.data) as Stored<T>);
 }
 
-/** How many rows of `table` match `where` (search's `total_count`). */
-export function countRows(ctx: Ctx, table: Table, where: string, args: SqlParam[]): number {
-  // eslint-disable-next-line seahaven/no-sql-interpolation
-  return ctx.db.one<{ n: number }>(`SELECT count(*) AS n FROM ${table} WHERE ${where}`, ...args)!.n;
-}
-
 /** Where an object sits in its table's order (a list cursor), or undefined. */
 export function positionOf(
   ctx: Ctx,

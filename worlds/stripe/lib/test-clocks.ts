@@ -7,7 +7,6 @@
  */
 import type { Ctx } from 'seahaven';
 import { resourceMissing } from './errors.ts';
-import type { OpContext } from './op.ts';
 import { get, nowSeconds, type Obj } from './store.ts';
 
 /** The world clock's unix seconds, on a context whose clock reads a test clock's time. Spreads copy it. */
@@ -81,11 +80,11 @@ function clockOf(
 }
 
 /** `c` on its objects' time: stamped with their test clock's `frozen_time`, or `c` itself on the world clock. */
-export function onObjectsTime(
-  c: OpContext,
+export function onObjectsTime<C extends { ctx: Ctx }>(
+  c: C,
   params: Record<string, unknown>,
   path: Record<string, string>,
-): OpContext {
+): C {
   const id = clockOf(c.ctx, params, path);
   const clock = id ? get(c.ctx, 'test_clocks', id) : undefined;
   if (!clock) return c;

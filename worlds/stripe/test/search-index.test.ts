@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { stripe } from '../index.ts';
 import { checkSearch, compileSearch, SEARCH_FIELDS, type FieldSpec } from '../lib/search.ts';
-import { searchWhere } from '../lib/search-sql.ts';
+import { INDEXED_FIELDS, searchPlan, searchWhere } from '../lib/search-sql.ts';
 import { kindOf, readPath, SEARCH_COLUMNS } from '../lib/search-fields.ts';
 import type { Obj } from '../lib/store.ts';
 
@@ -85,6 +85,7 @@ describe('search over the search columns', () => {
     const inst = stripe.instance({ fixture: 'small_startup' });
     try {
       let checked = 0;
+      const indexes = new Set<string>();
       for (const table of Object.keys(SEARCH_FIELDS)) {
         const live = LIVE.has(table) ? 'deleted = 0' : '1';
         const objs = inst
@@ -94,7 +95,17 @@ describe('search over the search columns', () => {
           .map((r) => JSON.parse(r.data) as Obj);
         expect(objs.length, table).toBeGreaterThan(0);
         const path = `/${table}/search`;
-        for (const query of queriesFor(table, objs)) {
+        const absent = (INDEXED_FIELDS[table] ?? []).flatMap((f) => {
+          const kind = kindOf((SEARCH_FIELDS[table] as Record<string, FieldSpec>)[f]);
+          const q =
+            kind === 'number'
+              ? `${f}>99999999`
+              : kind === 'boolean'
+                ? `${f}:true`
+                : `${f}:'none of these'`;
+          return [`${q} created>0`, `${q} OR ${q.replace('99999999', '88888888')}`];
+        });
+        for (const query of [...queriesFor(table, objs), ...absent]) {
           const want = objs.filter(compileSearch(query, SEARCH_FIELDS[table])).map((o) => o.id);
           // Every match, by the SQL the search pages run.
           const where = searchWhere(table, checkSearch(query, SEARCH_FIELDS[table]));
@@ -105,6 +116,23 @@ describe('search over the search columns', () => {
             )
             .map((r) => r.id);
           expect(all, `${table}: ${query}`).toEqual(want);
+          // Whichever index a plan reads (a field's, when its candidates are at most the limit, or the order index
+          // past it), it finds the same rows in the same order.
+          const db = {
+            one: <T>(sql: string, ...args: unknown[]) => inst.query<T>(sql, ...args)[0],
+          };
+          for (const limit of [0, 2, 2000]) {
+            const plan = searchPlan(db, table, checkSearch(query, SEARCH_FIELDS[table]), limit);
+            for (const m of plan.from.matchAll(/INDEXED BY (\w+)/g)) indexes.add(m[1]);
+            if (plan.from.endsWith('NOT INDEXED')) indexes.add(`${table} by rowid`);
+            const planned = inst
+              .query<{ id: string }>(
+                `SELECT id FROM ${plan.from} WHERE ${live} AND ${plan.sql} ORDER BY created DESC, seq DESC`,
+                ...plan.args,
+              )
+              .map((r) => r.id);
+            expect(planned, `${table} from ${plan.from}: ${query}`).toEqual(want);
+          }
           // And two pages through the face, with total_count.
           const got: string[] = [];
           let page: string | null = null;
@@ -135,6 +163,11 @@ describe('search over the search columns', () => {
         }
       }
       expect(checked).toBeGreaterThan(150);
+      // Every field index was read by some plan, as was every order index, and OR queries read rows by rowid.
+      expect(indexes).toContain('charges by rowid');
+      for (const [table, fields] of Object.entries(INDEXED_FIELDS))
+        for (const f of fields) expect(indexes, table).toContain(`${table}_search_${f}`);
+      for (const table of Object.keys(SEARCH_FIELDS)) expect(indexes).toContain(`${table}_order`);
     } finally {
       inst.destroy();
     }

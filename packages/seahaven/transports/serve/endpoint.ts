@@ -149,11 +149,13 @@ export class Endpoint implements EndpointCore {
   /**
    * Open a session on the default fixture. Throws `CapacityError`, or a `FACTORY_ERROR` when the instance cannot start.
    * `freeing`: places about to be given back by the session's first request (a connection come to adopt a held fork).
+   * `seed`: the instance's until a reset picks another (0: an OpenEnv session's first reset sets its own).
    */
   openSession(
     owner: SessionOwner,
     id: string = this.options.registry.newId(),
     freeing = 0,
+    seed = 0,
   ): Session {
     if (this.closing)
       throw new FrameError(
@@ -164,7 +166,7 @@ export class Endpoint implements EndpointCore {
     this.admitFixture('open a session', this.defaultFixture);
     let inst: Instance;
     try {
-      inst = this.world.instance({ fixture: this.defaultFixture, ...this.instanceOptions() });
+      inst = this.world.instance({ fixture: this.defaultFixture, seed, ...this.instanceOptions() });
     } catch (e) {
       throw new FrameError(
         'FACTORY_ERROR',

@@ -1,10 +1,23 @@
 /**
  * The keys of a world's HTTP face: each session is issued one (its reset metadata's `api_key`), and a key a client
- * brings is bound to the session opened for it. face-routes.ts finds a request's session here.
+ * brings is bound to the session opened for it, which is seeded from the key (`keySeed`). face-routes.ts finds a
+ * request's session here.
  */
 import { randomBytes } from 'node:crypto';
 import type { HttpFace } from '../../core/http-face.ts';
+import { hash128 } from '../../core/random.ts';
 import type { Session } from './sessions.ts';
+
+/**
+ * The seed of the account a key the server never issued opens: a stable hash of the key, a whole number below 2^53.
+ * Two keys get different seeds, so their accounts draw different ids (the first customer of one is never the first of
+ * another); the same key gets the same seed on any server and any worker, so its account replays byte for byte.
+ */
+export function keySeed(key: string): number {
+  const [hi, lo] = hash128('seahaven face key\u0000' + key);
+  // 21 bits of the first word and 32 of the second: every seed is a safe integer.
+  return (hi >>> 11) * 0x100000000 + lo;
+}
 
 /** The keys a world's sessions were issued, both ways, for one endpoint. */
 export class FaceKeys {

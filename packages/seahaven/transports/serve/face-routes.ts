@@ -5,8 +5,9 @@
  * The credential the face reads off a request picks the session: every session of a world with a face is issued a
  * key (the reset observation's `metadata.api_key`), so code an agent writes during an episode acts on that
  * episode's instance. A well-formed key bound to no session opens a session of its own on the default fixture (one
- * account per key), counted against `--max-sessions`, ended by the idle timeout like any other. Requests run in the
- * session's turn, after its earlier ones, through the same scheduler as every other transport.
+ * account per key), seeded from the key (`keySeed`), counted against `--max-sessions`, ended by the idle timeout like
+ * any other. Requests run in the session's turn, after its earlier ones, through the same scheduler as every other
+ * transport.
  */
 import { IncomingMessage } from 'node:http';
 import type { Context, Hono } from 'hono';
@@ -24,7 +25,7 @@ import {
   type BodyLimits,
 } from './body.ts';
 import type { Endpoint } from './endpoint.ts';
-import type { FaceKeys } from './face-keys.ts';
+import { keySeed, type FaceKeys } from './face-keys.ts';
 import { CapacityError } from './sessions.ts';
 import type { ClusterRouter } from './cluster.ts';
 import { handedOver } from './cluster-protocol.ts';
@@ -163,8 +164,9 @@ export async function answerWithKey(
   let session = keys.sessionOf(key);
   try {
     if (session === undefined) {
-      // One account per key: a key the server never issued gets a session of its own.
-      session = ep.openSession('http-key');
+      // One account per key: a key the server never issued gets a session of its own, seeded from the key, so no two
+      // accounts draw the same ids and a key's account replays on any server.
+      session = ep.openSession('http-key', undefined, 0, keySeed(key));
       keys.bind(key, session);
     }
     const s = session;

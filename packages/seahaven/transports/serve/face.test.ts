@@ -307,3 +307,62 @@ describe('a world HTTP face on the server', () => {
     expect((await call(guarded.url, 'GET', '/api/notes', issued)).status).toBe(200);
   });
 });
+
+describe('the account of a key the server never issued', () => {
+  const post = (url: string, key: string, text: string) =>
+    fetch(`${url}/api/notes`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}` },
+      body: JSON.stringify({ text }),
+    }).then((r) => r.json() as Promise<{ id: string }>);
+  const accountOf = (server: RunningServer, key: string) =>
+    [...server.sessions.list()].find((s) => server.endpoints.get('notes')!.faceKeyOf(s) === key)!;
+
+  it('is seeded from the key: two keys never share ids, one key replays on a fresh server', async () => {
+    const one = await startServer({ worlds: [notes], port: 0 });
+    const two = await startServer({ worlds: [notes], port: 0 });
+    try {
+      const ids = async (url: string, key: string) => {
+        const out: string[] = [];
+        for (const text of ['a', 'b', 'c']) out.push((await post(url, key, text)).id);
+        return out;
+      };
+      const a = await ids(one.url, 'key_alpha');
+      const b = await ids(one.url, 'key_beta');
+      expect(new Set([...a, ...b]).size).toBe(6);
+      // The same key on another server (started afresh, its other accounts aside) draws the same ids, and its
+      // account's whole state is the same, byte for byte.
+      await post(two.url, 'key_gamma', 'elsewhere');
+      expect(await ids(two.url, 'key_alpha')).toEqual(a);
+      const first = accountOf(one, 'key_alpha').inst;
+      const again = accountOf(two, 'key_alpha').inst;
+      expect(again.seed).toBe(first.seed);
+      expect(JSON.stringify(again.state())).toBe(JSON.stringify(first.state()));
+      // The seed is the instance's own, so the account replays in process from its call log.
+      const replay = notes.instance({ fixture: 'empty', seed: first.seed });
+      for (const c of first.callLog()) replay.operation(c.tool, c.args);
+      expect(JSON.stringify(replay.state())).toBe(JSON.stringify(first.state()));
+    } finally {
+      await one.close();
+      await two.close();
+    }
+  });
+
+  it('leaves the seed of an OpenEnv reset as it was: the issued key acts on that seed', async () => {
+    const server = await startServer({ worlds: [notes], port: 0 });
+    try {
+      const probe = await WireProbe.open(`${server.url.replace('http', 'ws')}/ws`);
+      const reset = await probe.ask({ type: 'reset', data: { fixture: 'empty', seed: 5 } });
+      expect(reset.data.observation.seed).toBe(5);
+      const made = await post(server.url, reset.data.metadata.api_key as string, 'seeded');
+      const inProcess = notes.instance({ fixture: 'empty', seed: 5 });
+      expect(inProcess.operation('PostNotes', { text: 'seeded' })).toEqual({
+        ok: true,
+        result: made,
+      });
+      await probe.close();
+    } finally {
+      await server.close();
+    }
+  });
+});
