@@ -232,12 +232,12 @@ export function draftObject(
 }
 
 /** Create a draft invoice (`invoice.created`); see the module comment. */
-export function createDraftInvoice(c: OpContext, input: DraftInput): Obj {
+export function createDraftInvoice(c: OpContext, input: DraftInput): Stored<'invoices'> {
   return putAndEmit(c, 'invoices', buildDraft(c, input), 'invoice.created');
 }
 
 /** A new draft with its lines and totals, its lines and invoice items stored; the draft itself is the caller's to store. */
-export function buildDraft(c: OpContext, input: DraftInput): Obj {
+export function buildDraft(c: OpContext, input: DraftInput): Stored<'invoices'> {
   const ctx = c.ctx;
   const customer = liveCustomer(ctx, input.customer);
   const invoice = draftObject(ctx, input, customer);
@@ -309,7 +309,11 @@ function addLine(c: OpContext, invoice: Stored<'invoices'>, input: LineInput): v
  * A line built from a line input, not stored: a subscription line for a `subscription_item`, otherwise a line of an
  * invoice item (`invoice_item` names it, or a placeholder id when a preview shows an item that does not exist).
  */
-export function lineObject(ctx: Ctx, invoice: Stored<'invoices'>, input: LineInput): Obj {
+export function lineObject(
+  ctx: Ctx,
+  invoice: Stored<'invoices'>,
+  input: LineInput,
+): Stored<'invoice_line_items'> {
   const price = resolvePrice(ctx, input.price, 'price');
   const quantity = input.quantity ?? 1;
   const amount = input.amount ?? (price ? priceAmount(price, quantity) : 0);
@@ -330,7 +334,7 @@ export function lineObject(ctx: Ctx, invoice: Stored<'invoices'>, input: LineInp
           subscription,
           subscription_item: input.subscription_item,
         },
-        type: 'subscription_item_details',
+        type: 'subscription_item_details' as const,
       }
     : {
         invoice_item_details: {
@@ -340,7 +344,7 @@ export function lineObject(ctx: Ctx, invoice: Stored<'invoices'>, input: LineInp
           subscription,
         },
         subscription_item_details: null,
-        type: 'invoice_item_details',
+        type: 'invoice_item_details' as const,
       };
   return {
     id: newId(ctx, 'il_'),

@@ -89,7 +89,7 @@ function applyCustomerBalance(
 }
 
 /** Finalize a draft (`invoice.finalized`); a zero amount due is paid at once. See the module comment. */
-export function finalizeInvoice(c: OpContext, invoiceRef: InvoiceRef): Obj {
+export function finalizeInvoice(c: OpContext, invoiceRef: InvoiceRef): Stored<'invoices'> {
   const ctx = c.ctx;
   const id = idOf(invoiceRef);
   const stored = mustInvoice(ctx, id);
@@ -105,7 +105,7 @@ export function finalizeInvoice(c: OpContext, invoiceRef: InvoiceRef): Obj {
 }
 
 /** Finalize `invoice`, a draft with its lines and totals that the caller holds as its own; stores it. */
-function finalizeDraft(c: OpContext, invoice: Stored<'invoices'>): Obj {
+function finalizeDraft(c: OpContext, invoice: Stored<'invoices'>): Stored<'invoices'> {
   const ctx = c.ctx;
   const now = nowSeconds(ctx);
   let customer = getCustomer(ctx, invoice.customer);
@@ -171,7 +171,7 @@ function paymentsListOf(data: Obj[]): Obj {
 }
 
 /** Void an open or uncollectible invoice (`invoice.voided`); credit taken from the customer balance goes back. */
-export function voidInvoice(c: OpContext, invoiceRef: InvoiceRef): Obj {
+export function voidInvoice(c: OpContext, invoiceRef: InvoiceRef): Stored<'invoices'> {
   const ctx = c.ctx;
   const before = mustInvoice(ctx, idOf(invoiceRef));
   if (!canMove(before.status, 'void')) {
@@ -254,7 +254,7 @@ function restoreBalance(c: OpContext, invoice: Stored<'invoices'>): void {
 }
 
 /** Mark an open invoice uncollectible (`invoice.marked_uncollectible`); it can still be paid later. */
-export function markUncollectible(c: OpContext, invoiceRef: InvoiceRef): Obj {
+export function markUncollectible(c: OpContext, invoiceRef: InvoiceRef): Stored<'invoices'> {
   const ctx = c.ctx;
   const before = mustInvoice(ctx, idOf(invoiceRef));
   if (!canMove(before.status, 'uncollectible')) {
@@ -282,7 +282,7 @@ export function markUncollectible(c: OpContext, invoiceRef: InvoiceRef): Obj {
  * period boundary): the same events and the same finalized invoice, but the draft is only announced, not stored and
  * read back, since the finalized invoice replaces it within the same call.
  */
-export function createFinalizedInvoice(c: OpContext, input: DraftInput): Obj {
+export function createFinalizedInvoice(c: OpContext, input: DraftInput): Stored<'invoices'> {
   const draft = buildDraft(c, input);
   emit(c, 'invoice.created', draft);
   return finalizeDraft(c, draft);

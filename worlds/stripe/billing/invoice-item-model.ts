@@ -182,7 +182,7 @@ export function updateInvoiceItem(
 }
 
 /** Build, store and announce an invoice item (`invoiceitem.created`). Checks the invoice it joins, if any. */
-export function createInvoiceItem(c: OpContext, input: InvoiceItemInput): Obj {
+export function createInvoiceItem(c: OpContext, input: InvoiceItemInput): Stored<'invoiceitems'> {
   return newInvoiceItem(c, input, null);
 }
 
@@ -298,7 +298,12 @@ export function newInvoiceItem(
 }
 
 /** The line an attached invoice item shows as. `id` keeps an existing line's id. */
-export function lineForItem(ctx: Ctx, item: Obj, invoiceId: string, id?: string): Obj {
+export function lineForItem(
+  ctx: Ctx,
+  item: Stored<'invoiceitems'>,
+  invoiceId: string,
+  id?: string,
+): Stored<'invoice_line_items'> {
   const subscription = item.parent?.subscription_details?.subscription ?? null;
   return {
     id: id ?? newId(ctx, 'il_'),
@@ -334,7 +339,10 @@ export function lineForItem(ctx: Ctx, item: Obj, invoiceId: string, id?: string)
 }
 
 /** The line of an attached invoice item, if it has one. */
-export function lineOfItem(ctx: Ctx, item: Obj): Obj | undefined {
+export function lineOfItem(
+  ctx: Ctx,
+  item: Stored<'invoiceitems'>,
+): Stored<'invoice_line_items'> | undefined {
   if (!item.invoice) return undefined;
   return linesOf(ctx, item.invoice).find(
     (l) => l.parent?.invoice_item_details?.invoice_item === item.id,
