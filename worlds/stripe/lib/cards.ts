@@ -47,7 +47,6 @@ export function cardView(pm: Obj, id: string = pm.id): Obj {
     name: pm.billing_details?.name ?? null,
     regulated_status: card.regulated_status ?? null,
     tokenization_method: null,
-    wallet: null,
   };
 }
 
