@@ -4,7 +4,7 @@ import { credentialOf } from '../face.ts';
 import { stripe } from '../index.ts';
 import { sdkFor } from './sdk.ts';
 
-const card = { number: '4242424242424242', exp_month: 12, exp_year: 2030, cvc: '123' };
+const card = { number: '4242424242424242', exp_month: '12', exp_year: '2030', cvc: '123' };
 
 describe('card tokens and customer card sources', () => {
   it('a publishable key makes a card token, which becomes a customer source once', async () => {
@@ -66,7 +66,7 @@ describe('card tokens and customer card sources', () => {
     const inst = stripe.instance({ fixture: 'empty' });
     const secret = sdkFor(inst, { key: 'sk_test_shop' });
     const expired = (await secret.tokens
-      .create({ card: { ...card, exp_year: 2018 } })
+      .create({ card: { ...card, exp_year: '2018' } })
       .catch((e: unknown) => e)) as Stripe.errors.StripeError;
     expect(expired).toMatchObject({ statusCode: 402, code: 'invalid_expiry_year' });
     const cus = await secret.customers.create({});

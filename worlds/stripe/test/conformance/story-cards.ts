@@ -4,7 +4,7 @@ import type Stripe from 'stripe';
 export async function cardsChapter(s: Stripe): Promise<void> {
   const holder = await s.customers.create({ name: 'Card holder' });
   const tok = await s.tokens.create({
-    card: { number: '4242424242424242', exp_month: 12, exp_year: 2030, cvc: '123' },
+    card: { number: '4242424242424242', exp_month: '12', exp_year: '2030', cvc: '123' },
   });
   await s.tokens.retrieve(tok.id);
   const first = await s.customers.createSource(holder.id, { source: tok.id });
