@@ -63,8 +63,10 @@ function masked(key: string): string {
 /** The key a request carries, or Stripe's 401. */
 export function credentialOf(
   headers: Readonly<Record<string, string>>,
+  body = '',
 ): { key: string } | { reply: FaceReply } {
-  const auth = headers.authorization;
+  const bodyKey = publishableKeyInBody(headers, body);
+  const auth = bodyKey !== undefined ? `Bearer ${bodyKey}` : headers.authorization;
   if (auth === undefined || auth.trim() === '') {
     return {
       reply: errorReply(
@@ -119,7 +121,24 @@ const PUBLISHABLE = new Set([
   'PostSetupIntentsIntentConfirm',
 ]);
 
-function isPublishable(headers: Readonly<Record<string, string>>): boolean {
+/** What a publishable key may call without a client secret: creating a card token, as Stripe.js does. */
+const PUBLISHABLE_OPEN = new Set(['PostTokens']);
+
+/**
+ * The publishable key a form body carries as `key` when there is no Authorization header: Stripe.js sends it so, and
+ * Stripe accepts it.
+ */
+function publishableKeyInBody(
+  headers: Readonly<Record<string, string>>,
+  body: string,
+): string | undefined {
+  if ((headers.authorization ?? '').trim() !== '') return undefined;
+  const m = /(?:^|&)key=(pk_(?:test|live)_[A-Za-z0-9_]*)(?:&|$)/.exec(body);
+  return m ? m[1] : undefined;
+}
+
+function isPublishable(headers: Readonly<Record<string, string>>, body: string): boolean {
+  if (publishableKeyInBody(headers, body) !== undefined) return true;
   const auth = headers.authorization ?? '';
   const bearer = /^Bearer\s+pk_test_/i.test(auth);
   const basic = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(auth);
@@ -211,7 +230,8 @@ function plainFace(ops: readonly StripeOp[]): HttpFace {
   return defineHttpFace({
     basePath: '/v1',
     operations: ops.map((o) => o.operation),
-    credential: (req) => credentialOf(req.headers),
+    credential: (req) =>
+      credentialOf(req.headers, req.method.toUpperCase() === 'POST' ? req.body : ''),
     issueKey: (token) => `sk_test_${token.replace(/[^A-Za-z0-9]/g, '').slice(0, 64)}`,
     route(req: FaceRequest) {
       const method = req.method.toUpperCase();
@@ -246,6 +266,9 @@ function plainFace(ops: readonly StripeOp[]): HttpFace {
             };
           throw e;
         }
+        const keyInBody =
+          method === 'POST' && publishableKeyInBody(req.headers, req.body) !== undefined;
+        if (keyInBody) delete params.key;
         const input: OpInput = {
           params,
           path,
@@ -262,7 +285,8 @@ function plainFace(ops: readonly StripeOp[]): HttpFace {
           };
         }
         if (
-          isPublishable(req.headers) &&
+          isPublishable(req.headers, method === 'POST' ? req.body : '') &&
+          !PUBLISHABLE_OPEN.has(r.op.id) &&
           !(PUBLISHABLE.has(r.op.id) && typeof params.client_secret === 'string')
         )
           return {

@@ -10,6 +10,8 @@ import { promotionCodesOps } from './resources/promotion-codes.ts';
 import { taxRatesOps } from './resources/tax-rates.ts';
 import { taxIdsOps } from './resources/tax-ids.ts';
 import { paymentMethodsOps } from './resources/payment-methods.ts';
+import { tokensOps } from './resources/tokens.ts';
+import { sourcesOps } from './resources/sources.ts';
 import { setupIntentsOps } from './resources/setup-intents.ts';
 import { paymentIntentsOps } from './resources/payment-intents.ts';
 import { chargesOps } from './resources/charges.ts';
@@ -41,6 +43,8 @@ export const operations: StripeOp[] = [
   ...taxRatesOps,
   ...taxIdsOps,
   ...paymentMethodsOps,
+  ...tokensOps,
+  ...sourcesOps,
   ...setupIntentsOps,
   ...paymentIntentsOps,
   ...chargesOps,

@@ -156,6 +156,13 @@ CREATE TABLE payment_method_setups (
   created INTEGER NOT NULL
 ) STRICT;
 
+-- Card tokens (`tok_…`, POST /v1/tokens): single use, so `used` turns true when one becomes a customer's source.
+CREATE TABLE tokens (
+  id TEXT PRIMARY KEY,
+  created INTEGER NOT NULL,
+  data TEXT NOT NULL
+) STRICT;
+
 CREATE TABLE setup_intents (
   id TEXT PRIMARY KEY,
   seq INTEGER NOT NULL,

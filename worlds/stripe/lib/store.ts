@@ -212,6 +212,7 @@ export const TABLE_OF_PREFIX: Record<string, Table> = {
   txr_: 'tax_rates',
   txi_: 'tax_ids',
   pm_: 'payment_methods',
+  card_: 'payment_methods',
   seti_: 'setup_intents',
   pi_: 'payment_intents',
   ch_: 'charges',

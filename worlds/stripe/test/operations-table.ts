@@ -119,7 +119,52 @@ const TAX_ID_ROWS: Reference[] = [
   ['DELETE', '/v1/tax_ids/{id}', 'DeleteTaxIdsId', 'stripe.taxIds.del'],
 ].map(([method, path, operationId, sdk]) => ({ table: 'tax_ids', method, path, operationId, sdk }));
 
-export const BEYOND_REFERENCE: Reference[] = [...WEBHOOK_ENDPOINT_ROWS, ...TAX_ID_ROWS];
+/** Card tokens (resources/tokens.ts) and customer card sources (resources/sources.ts). */
+const CARD_ROWS: Reference[] = [
+  ['POST', '/v1/tokens', 'PostTokens', 'stripe.tokens.create', 'tokens'],
+  ['GET', '/v1/tokens/{token}', 'GetTokensToken', 'stripe.tokens.retrieve', 'tokens'],
+  [
+    'POST',
+    '/v1/customers/{customer}/sources',
+    'PostCustomersCustomerSources',
+    'stripe.customers.createSource',
+    'payment_methods',
+  ],
+  [
+    'GET',
+    '/v1/customers/{customer}/sources',
+    'GetCustomersCustomerSources',
+    'stripe.customers.listSources',
+    'payment_methods',
+  ],
+  [
+    'GET',
+    '/v1/customers/{customer}/sources/{id}',
+    'GetCustomersCustomerSourcesId',
+    'stripe.customers.retrieveSource',
+    'payment_methods',
+  ],
+  [
+    'POST',
+    '/v1/customers/{customer}/sources/{id}',
+    'PostCustomersCustomerSourcesId',
+    'stripe.customers.updateSource',
+    'payment_methods',
+  ],
+  [
+    'DELETE',
+    '/v1/customers/{customer}/sources/{id}',
+    'DeleteCustomersCustomerSourcesId',
+    'stripe.customers.deleteSource',
+    'payment_methods',
+  ],
+].map(([method, path, operationId, sdk, table]) => ({ table, method, path, operationId, sdk }));
+
+export const BEYOND_REFERENCE: Reference[] = [
+  ...WEBHOOK_ENDPOINT_ROWS,
+  ...TAX_ID_ROWS,
+  ...CARD_ROWS,
+];
 
 /** Each test file's text, calls split across lines joined (`s.customers\n  .create(` reads `s.customers.create(`). */
 function testTexts(): [string, string][] {

@@ -13,6 +13,7 @@ import type Stripe from 'stripe';
 import type { FaceReply, FaceRequest, Instance } from 'seahaven';
 import { stripe } from '../../index.ts';
 import { sdkFor } from '../sdk.ts';
+import { cardsChapter } from './story-cards.ts';
 import { invoiceTaxesChapter, subscriptionPreviewChapter, taxIdsChapter } from './story-taxes.ts';
 import { testClocksChapter } from './story-clocks.ts';
 
@@ -206,6 +207,7 @@ async function drive(s: Stripe, inst: Instance, readEvents: () => Promise<void>)
   const gone = await s.customers.create({ name: 'Gone' });
   await s.customers.del(gone.id);
   await taxIdsChapter(s, ada.id);
+  await cardsChapter(s);
 
   // Payment methods and setup intents.
   const card = await s.paymentMethods.create({ type: 'card', card: { token: 'tok_visa' } });
