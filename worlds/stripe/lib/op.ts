@@ -11,6 +11,7 @@ import { expandObject } from './expand.ts';
 import { validate, p, type Spec } from './params.ts';
 import { onObjectsTime } from './test-clocks.ts';
 import { withDeliveries } from './webhooks.ts';
+import type { UntypedParams } from './untyped.ts';
 
 export const DEFAULT_API_VERSION = '2026-10-28.endive';
 
@@ -29,8 +30,7 @@ export type Method = 'GET' | 'POST' | 'DELETE';
 /** An operation's answer as its caller reads it: JSON, narrowed where a field is read. */
 export type Reply = Record<string, unknown>;
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- until every operation declares its parameters' type
-export interface StripeOpSpec<P = any> {
+export interface StripeOpSpec<P = UntypedParams> {
   /** The OpenAPI operationId, like `PostCustomers`. */
   id: string;
   method: Method;
@@ -122,8 +122,7 @@ function perform(
 }
 
 /** Define an operation. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- as StripeOpSpec
-export function op<P = any>(spec: StripeOpSpec<P>): StripeOp {
+export function op<P = UntypedParams>(spec: StripeOpSpec<P>): StripeOp {
   const fields: Record<string, Spec> = { expand: p.arr(p.string()), ...spec.params };
   const checked = { run: spec.run as StripeOpSpec['run'], checked: fields };
   const operation = defineOperation<OpInput, OpResult>({

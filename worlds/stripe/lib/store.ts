@@ -10,13 +10,9 @@ import { resourceMissing } from './errors.ts';
 import type { Tables } from './objects.ts';
 import { SEARCH_COLUMNS } from './search-fields.ts';
 
-/**
- * An untyped object: what code not yet moved onto the typed objects (`Stored<'customers'>` …) still passes around, to
- * be removed with its last use. New code uses `Stored<T>`, or `Record<string, unknown>` with narrowing for arbitrary
- * JSON.
- */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type Obj = any;
+import type { Obj } from './untyped.ts';
+
+export type { Obj };
 
 /** The resource tables (schema.sql). A table name is spliced into SQL only as one of these. */
 export type Table =
