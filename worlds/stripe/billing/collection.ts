@@ -9,7 +9,7 @@ import { emit, emitStored, putAndEmit } from '../lib/events.ts';
 import { failed, invalidRequest, isFailed, type Failed } from '../lib/errors.ts';
 import { DAY } from '../lib/money.ts';
 import { type OpContext } from '../lib/op.ts';
-import { get, newId, nowSeconds, put, putJson, rows, type Obj } from '../lib/store.ts';
+import { get, newId, nowSeconds, put, putJson, rows, type Obj, type Stored } from '../lib/store.ts';
 import { resolvePaymentMethod } from '../lib/test-cards.ts';
 import { type InvoiceRef, idOf, mustInvoice } from './drafting.ts';
 import { finalizeInvoice, markPaid, paymentsList } from './finalization.ts';
@@ -19,10 +19,15 @@ import { RETRY_DAYS, MAX_ATTEMPTS, canMove } from './invoice-states.ts';
  * The invoice's default payment record (the one its collection uses), made when first needed. `payments`: the
  * invoice's records, newest first.
  */
-function defaultPayment(c: OpContext, invoice: Obj, paymentIntent: Obj, payments: Obj[]): Obj {
+function defaultPayment(
+  c: OpContext,
+  invoice: Stored<'invoices'>,
+  paymentIntent: Obj,
+  payments: Obj[],
+): Obj {
   const found = payments.find((p) => p.payment?.payment_intent === paymentIntent.id);
   if (found) return found;
-  const record: Obj = {
+  const record: Stored<'invoice_payments'> = {
     id: newId(c.ctx, 'inpay_'),
     object: 'invoice_payment',
     amount_paid: null,
@@ -110,7 +115,7 @@ export function payInvoice(
   // records are read once, newest first (as `rows` orders them), and kept in step with what this attempt writes.
   const payments = rows(ctx, 'invoice_payments', 'invoice = ?', [invoice.id]);
   const open = payments.find((p) => p.status === 'open');
-  let pi: Obj | undefined = open
+  let pi: Obj | undefined = open?.payment.payment_intent
     ? get(ctx, 'payment_intents', open.payment.payment_intent)
     : undefined;
   if (
@@ -206,7 +211,7 @@ export function collectDueInvoices(c: OpContext, testClock: string | null = null
  */
 export function attemptQuietly(
   c: OpContext,
-  invoice: Obj,
+  invoice: Stored<'invoices'>,
   nextAttempt?: PayOptions['nextAttempt'],
 ): Obj {
   try {

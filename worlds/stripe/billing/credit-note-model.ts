@@ -9,7 +9,7 @@ import { invalidRequest, parameterMissing, resourceMissing } from '../lib/errors
 import { mustInvoice, linesOf } from './invoicing.ts';
 import { type OpContext } from '../lib/op.ts';
 import { mergeMetadata } from '../lib/params.ts';
-import { get, newId, nowSeconds, put, rows, type Obj } from '../lib/store.ts';
+import { get, newId, nowSeconds, put, rows, type Obj, type Stored } from '../lib/store.ts';
 import { accountOf } from '../resources/account.ts';
 import { getCustomer } from '../resources/customers.ts';
 
@@ -36,7 +36,7 @@ function creditedOfLine(notes: Obj[], lineId: string): number {
 }
 
 /** The charge that paid an invoice: the payment intent of its paid invoice payment. */
-export function chargeOfInvoice(ctx: Ctx, invoice: Obj): Obj | undefined {
+export function chargeOfInvoice(ctx: Ctx, invoice: Stored<'invoices'>): Obj | undefined {
   const paid = rows(
     ctx,
     'invoice_payments',
@@ -230,7 +230,7 @@ export function buildNote(
   const sequence = rows(ctx, 'credit_notes', 'invoice = ?', [invoice.id]).length + 1;
   const account = accountOf(ctx).id as string;
   const now = nowSeconds(ctx);
-  const note: Obj = {
+  const note: Stored<'credit_notes'> = {
     id: ids.note,
     object: 'credit_note',
     amount: total,
@@ -270,11 +270,11 @@ export function buildNote(
 }
 
 /** A `credit_note` customer balance transaction moving the balance by `amount`, with the customer's new balance. */
-export function moveBalance(c: OpContext, note: Obj, amount: number): Obj {
+export function moveBalance(c: OpContext, note: Stored<'credit_notes'>, amount: number): Obj {
   const ctx = c.ctx;
   const before = getCustomer(ctx, note.customer);
   const ending = (before.balance ?? 0) + amount;
-  const txn: Obj = {
+  const txn: Stored<'customer_balance_transactions'> = {
     id: newId(ctx, 'cbtxn_'),
     object: 'customer_balance_transaction',
     amount,

@@ -12,7 +12,7 @@ import { invalidRequest, resourceMissing } from '../lib/errors.ts';
 import { DAY } from '../lib/money.ts';
 import { type OpContext } from '../lib/op.ts';
 import { mergeMetadata } from '../lib/params.ts';
-import { get, newId, nowSeconds, put, type Obj } from '../lib/store.ts';
+import { get, newId, nowSeconds, put, type Obj, type Stored } from '../lib/store.ts';
 import {
   resolvePrice,
   newInvoiceItem,
@@ -77,7 +77,7 @@ export interface DraftInput {
 export { idOf, linesOf, mustInvoice, refreshInvoice, type InvoiceRef };
 
 /** The customer details an invoice copies while it is a draft (frozen at finalization). */
-export function customerDetails(customer: Obj): Obj {
+export function customerDetails(customer: Stored<'customers'>): Obj {
   return {
     customer_address: customer.address ?? null,
     customer_email: customer.email ?? null,
@@ -92,7 +92,7 @@ export function customerDetails(customer: Obj): Obj {
 export function draftObject(
   ctx: Ctx,
   input: DraftInput,
-  customer: Obj,
+  customer: Stored<'customers'>,
   id = newId(ctx, 'in_'),
 ): Obj {
   const now = nowSeconds(ctx);
@@ -116,7 +116,7 @@ export function draftObject(
   const subscription = input.subscription ?? null;
   const autoAdvance = input.auto_advance ?? subscription !== null;
   const account = accountOf(ctx);
-  const invoice: Obj = {
+  const invoice: Stored<'invoices'> = {
     id,
     object: 'invoice',
     account_country: account.country ?? 'US',
@@ -232,12 +232,12 @@ export function draftObject(
 }
 
 /** Create a draft invoice (`invoice.created`); see the module comment. */
-export function createDraftInvoice(c: OpContext, input: DraftInput): Obj {
+export function createDraftInvoice(c: OpContext, input: DraftInput): Stored<'invoices'> {
   return putAndEmit(c, 'invoices', buildDraft(c, input), 'invoice.created');
 }
 
 /** A new draft with its lines and totals, its lines and invoice items stored; the draft itself is the caller's to store. */
-export function buildDraft(c: OpContext, input: DraftInput): Obj {
+export function buildDraft(c: OpContext, input: DraftInput): Stored<'invoices'> {
   const ctx = c.ctx;
   const customer = liveCustomer(ctx, input.customer);
   const invoice = draftObject(ctx, input, customer);
@@ -263,7 +263,7 @@ export function buildDraft(c: OpContext, input: DraftInput): Obj {
  * Add a line to `invoice`, a draft its caller holds (just read, or being built by `buildDraft`) and stores afterwards
  * with its lines and totals.
  */
-function addLine(c: OpContext, invoice: Obj, input: LineInput): void {
+function addLine(c: OpContext, invoice: Stored<'invoices'>, input: LineInput): void {
   const ctx = c.ctx;
   const invoiceId = invoice.id as string;
   requireDraft(invoice);
@@ -309,7 +309,11 @@ function addLine(c: OpContext, invoice: Obj, input: LineInput): void {
  * A line built from a line input, not stored: a subscription line for a `subscription_item`, otherwise a line of an
  * invoice item (`invoice_item` names it, or a placeholder id when a preview shows an item that does not exist).
  */
-export function lineObject(ctx: Ctx, invoice: Obj, input: LineInput): Obj {
+export function lineObject(
+  ctx: Ctx,
+  invoice: Stored<'invoices'>,
+  input: LineInput,
+): Stored<'invoice_line_items'> {
   const price = resolvePrice(ctx, input.price, 'price');
   const quantity = input.quantity ?? 1;
   const amount = input.amount ?? (price ? priceAmount(price, quantity) : 0);
@@ -330,7 +334,7 @@ export function lineObject(ctx: Ctx, invoice: Obj, input: LineInput): Obj {
           subscription,
           subscription_item: input.subscription_item,
         },
-        type: 'subscription_item_details',
+        type: 'subscription_item_details' as const,
       }
     : {
         invoice_item_details: {
@@ -340,7 +344,7 @@ export function lineObject(ctx: Ctx, invoice: Obj, input: LineInput): Obj {
           subscription,
         },
         subscription_item_details: null,
-        type: 'invoice_item_details',
+        type: 'invoice_item_details' as const,
       };
   return {
     id: newId(ctx, 'il_'),

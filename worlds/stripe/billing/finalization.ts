@@ -9,7 +9,7 @@ import { getCustomer } from '../lib/customer-lookup.ts';
 import { emit, emitStored, changedAttributes, putAndEmit } from '../lib/events.ts';
 import { invalidRequest } from '../lib/errors.ts';
 import { type OpContext } from '../lib/op.ts';
-import { get, newId, nowSeconds, put, putJson, rows, type Obj } from '../lib/store.ts';
+import { get, newId, nowSeconds, put, putJson, rows, type Obj, type Stored } from '../lib/store.ts';
 import {
   type DraftInput,
   type InvoiceRef,
@@ -23,7 +23,7 @@ import { canMove, moveInvoice } from './invoice-states.ts';
 import { applyLines } from './invoice-totals.ts';
 
 /** The next invoice number of a customer (as stored), advancing its sequence; and the customer as it is stored now. */
-function takeNumber(ctx: Ctx, customer: Obj): { number: string; customer: Obj } {
+function takeNumber(ctx: Ctx, customer: Stored<'customers'>): { number: string; customer: Obj } {
   const seq = (customer.next_invoice_sequence as number | undefined) ?? 1;
   const prefix = customer.invoice_prefix ?? 'INV';
   const number = `${prefix}-${String(seq).padStart(4, '0')}`;
@@ -39,7 +39,11 @@ function takeNumber(ctx: Ctx, customer: Obj): { number: string; customer: Obj } 
  * negative total becomes credit. Writes the customer and an `applied_to_invoice` balance transaction when it moves.
  * `customer`: the invoice's customer as stored.
  */
-function applyCustomerBalance(c: OpContext, invoice: Obj, customer: Obj): void {
+function applyCustomerBalance(
+  c: OpContext,
+  invoice: Stored<'invoices'>,
+  customer: Stored<'customers'>,
+): void {
   const ctx = c.ctx;
   const start = customer.deleted ? 0 : ((customer.balance as number | undefined) ?? 0);
   const total = invoice.total as number;
@@ -61,7 +65,7 @@ function applyCustomerBalance(c: OpContext, invoice: Obj, customer: Obj): void {
   invoice.amount_due = due;
   invoice.amount_remaining = due - invoice.amount_paid;
   if (end === start || customer.deleted) return;
-  const txn: Obj = {
+  const txn: Stored<'customer_balance_transactions'> = {
     id: newId(ctx, 'cbtxn_'),
     object: 'customer_balance_transaction',
     amount: end - start,
@@ -85,7 +89,7 @@ function applyCustomerBalance(c: OpContext, invoice: Obj, customer: Obj): void {
 }
 
 /** Finalize a draft (`invoice.finalized`); a zero amount due is paid at once. See the module comment. */
-export function finalizeInvoice(c: OpContext, invoiceRef: InvoiceRef): Obj {
+export function finalizeInvoice(c: OpContext, invoiceRef: InvoiceRef): Stored<'invoices'> {
   const ctx = c.ctx;
   const id = idOf(invoiceRef);
   const stored = mustInvoice(ctx, id);
@@ -101,7 +105,7 @@ export function finalizeInvoice(c: OpContext, invoiceRef: InvoiceRef): Obj {
 }
 
 /** Finalize `invoice`, a draft with its lines and totals that the caller holds as its own; stores it. */
-function finalizeDraft(c: OpContext, invoice: Obj): Obj {
+function finalizeDraft(c: OpContext, invoice: Stored<'invoices'>): Stored<'invoices'> {
   const ctx = c.ctx;
   const now = nowSeconds(ctx);
   let customer = getCustomer(ctx, invoice.customer);
@@ -130,7 +134,12 @@ function finalizeDraft(c: OpContext, invoice: Obj): Obj {
  * Record an invoice as paid: `paid`, `amount_paid`, `paid_at`; `invoice.paid` and `invoice.payment_succeeded`.
  * `payments`: the invoice's payment records as they are now, newest first, when the caller has them.
  */
-export function markPaid(c: OpContext, invoice: Obj, amount: number | null, payments?: Obj[]): Obj {
+export function markPaid(
+  c: OpContext,
+  invoice: Stored<'invoices'>,
+  amount: number | null,
+  payments?: Obj[],
+): Obj {
   const now = nowSeconds(c.ctx);
   moveInvoice(invoice, 'paid');
   invoice.amount_paid += amount ?? invoice.amount_remaining;
@@ -162,7 +171,7 @@ function paymentsListOf(data: Obj[]): Obj {
 }
 
 /** Void an open or uncollectible invoice (`invoice.voided`); credit taken from the customer balance goes back. */
-export function voidInvoice(c: OpContext, invoiceRef: InvoiceRef): Obj {
+export function voidInvoice(c: OpContext, invoiceRef: InvoiceRef): Stored<'invoices'> {
   const ctx = c.ctx;
   const before = mustInvoice(ctx, idOf(invoiceRef));
   if (!canMove(before.status, 'void')) {
@@ -190,16 +199,18 @@ export function voidInvoice(c: OpContext, invoiceRef: InvoiceRef): Obj {
       status: 'canceled',
       status_transitions: { ...record.status_transitions, canceled_at: nowSeconds(ctx) },
     });
-    const pi = get(ctx, 'payment_intents', record.payment.payment_intent);
+    const pi = record.payment.payment_intent
+      ? get(ctx, 'payment_intents', record.payment.payment_intent)
+      : undefined;
     if (
       pi &&
       ['requires_payment_method', 'requires_confirmation', 'requires_action'].includes(pi.status)
     ) {
       const canceled = {
         ...pi,
-        status: 'canceled',
+        status: 'canceled' as const,
         canceled_at: nowSeconds(ctx),
-        cancellation_reason: 'void_invoice',
+        cancellation_reason: 'void_invoice' as const,
         next_action: null,
       };
       put(ctx, 'payment_intents', canceled);
@@ -213,13 +224,13 @@ export function voidInvoice(c: OpContext, invoiceRef: InvoiceRef): Obj {
 }
 
 /** Give back the customer balance a voided invoice applied at finalization. */
-function restoreBalance(c: OpContext, invoice: Obj): void {
+function restoreBalance(c: OpContext, invoice: Stored<'invoices'>): void {
   const moved = (invoice.ending_balance ?? invoice.starting_balance) - invoice.starting_balance;
   if (!moved) return;
   const customer = getCustomer(c.ctx, invoice.customer);
   if (customer.deleted) return;
   const end = (customer.balance as number) - moved;
-  const txn: Obj = {
+  const txn: Stored<'customer_balance_transactions'> = {
     id: newId(c.ctx, 'cbtxn_'),
     object: 'customer_balance_transaction',
     amount: -moved,
@@ -243,7 +254,7 @@ function restoreBalance(c: OpContext, invoice: Obj): void {
 }
 
 /** Mark an open invoice uncollectible (`invoice.marked_uncollectible`); it can still be paid later. */
-export function markUncollectible(c: OpContext, invoiceRef: InvoiceRef): Obj {
+export function markUncollectible(c: OpContext, invoiceRef: InvoiceRef): Stored<'invoices'> {
   const ctx = c.ctx;
   const before = mustInvoice(ctx, idOf(invoiceRef));
   if (!canMove(before.status, 'uncollectible')) {
@@ -271,7 +282,7 @@ export function markUncollectible(c: OpContext, invoiceRef: InvoiceRef): Obj {
  * period boundary): the same events and the same finalized invoice, but the draft is only announced, not stored and
  * read back, since the finalized invoice replaces it within the same call.
  */
-export function createFinalizedInvoice(c: OpContext, input: DraftInput): Obj {
+export function createFinalizedInvoice(c: OpContext, input: DraftInput): Stored<'invoices'> {
   const draft = buildDraft(c, input);
   emit(c, 'invoice.created', draft);
   return finalizeDraft(c, draft);

@@ -20,7 +20,7 @@ import { listPage } from '../lib/list.ts';
 import { subscriptionInvoicePaid } from './subscription-cycle.ts';
 import { op } from '../lib/op.ts';
 import { listParams, p } from '../lib/params.ts';
-import { get, newId, nowSeconds, put, rows, type Obj } from '../lib/store.ts';
+import { get, newId, nowSeconds, put, rows, type Stored } from '../lib/store.ts';
 import { preview } from './invoice-preview.ts';
 import { announceUpdate, discountsParam } from './invoices.ts';
 
@@ -200,7 +200,7 @@ export const invoiceActionsOps = [
         );
       const now = nowSeconds(ctx);
       const succeeded = pi.status === 'succeeded';
-      const record: Obj = {
+      const record: Stored<'invoice_payments'> = {
         id: newId(ctx, 'inpay_'),
         object: 'invoice_payment',
         amount_paid: succeeded ? pi.amount_received : null,
@@ -218,13 +218,15 @@ export const invoiceActionsOps = [
       if (succeeded) emit(c, 'invoice_payment.paid', record);
       const after = structuredClone(before);
       const payments = rows(ctx, 'invoice_payments', 'invoice = ?', [before.id]);
-      after.payments = {
-        object: 'list',
+      // Stripe counts an invoice's payments on the list it embeds, beyond the SDK's list type.
+      const list = {
+        object: 'list' as const,
         data: payments,
         has_more: false,
         total_count: payments.length,
         url: '/v1/invoice_payments',
       };
+      after.payments = list;
       if (succeeded && after.status === 'open') {
         after.amount_paid += pi.amount_received;
         after.amount_overpaid = Math.max(0, after.amount_paid - after.amount_due);

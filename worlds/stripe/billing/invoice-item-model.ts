@@ -10,7 +10,7 @@ import { changedAttributes, putAndEmit } from '../lib/events.ts';
 import { invalidRequest } from '../lib/errors.ts';
 import { type OpContext } from '../lib/op.ts';
 import { mergeMetadata } from '../lib/params.ts';
-import { get, newId, nowSeconds, put, rows, type Obj } from '../lib/store.ts';
+import { get, newId, nowSeconds, put, rows, type Obj, type Stored } from '../lib/store.ts';
 import { mustInvoice, linesOf, refreshInvoice } from './invoice-store.ts';
 import { requireDraft } from './invoice-states.ts';
 import { type Period, priceAmount, pricingOf, decimalOf, decimalAmount } from './invoice-totals.ts';
@@ -182,7 +182,7 @@ export function updateInvoiceItem(
 }
 
 /** Build, store and announce an invoice item (`invoiceitem.created`). Checks the invoice it joins, if any. */
-export function createInvoiceItem(c: OpContext, input: InvoiceItemInput): Obj {
+export function createInvoiceItem(c: OpContext, input: InvoiceItemInput): Stored<'invoiceitems'> {
   return newInvoiceItem(c, input, null);
 }
 
@@ -191,7 +191,11 @@ export function createInvoiceItem(c: OpContext, input: InvoiceItemInput): Obj {
  * `buildDraft` is building, not stored yet, or one `addInvoiceLine` has just read. The item's line is stored,
  * but the invoice is not refreshed: its holder stores it once, with all its lines.
  */
-export function newInvoiceItem(c: OpContext, input: InvoiceItemInput, draft: Obj | null): Obj {
+export function newInvoiceItem(
+  c: OpContext,
+  input: InvoiceItemInput,
+  draft: Stored<'invoices'> | null,
+): Obj {
   const ctx = c.ctx;
   const name = input.param ?? ((n: string) => n);
   const customer = liveCustomer(ctx, input.customer, name('customer'));
@@ -253,7 +257,7 @@ export function newInvoiceItem(c: OpContext, input: InvoiceItemInput, draft: Obj
   }
   const now = nowSeconds(ctx);
   const subscription = input.subscription ?? null;
-  const item: Obj = {
+  const item: Stored<'invoiceitems'> = {
     id: newId(ctx, 'ii_'),
     object: 'invoiceitem',
     amount,
@@ -294,7 +298,12 @@ export function newInvoiceItem(c: OpContext, input: InvoiceItemInput, draft: Obj
 }
 
 /** The line an attached invoice item shows as. `id` keeps an existing line's id. */
-export function lineForItem(ctx: Ctx, item: Obj, invoiceId: string, id?: string): Obj {
+export function lineForItem(
+  ctx: Ctx,
+  item: Stored<'invoiceitems'>,
+  invoiceId: string,
+  id?: string,
+): Stored<'invoice_line_items'> {
   const subscription = item.parent?.subscription_details?.subscription ?? null;
   return {
     id: id ?? newId(ctx, 'il_'),
@@ -330,7 +339,10 @@ export function lineForItem(ctx: Ctx, item: Obj, invoiceId: string, id?: string)
 }
 
 /** The line of an attached invoice item, if it has one. */
-export function lineOfItem(ctx: Ctx, item: Obj): Obj | undefined {
+export function lineOfItem(
+  ctx: Ctx,
+  item: Stored<'invoiceitems'>,
+): Stored<'invoice_line_items'> | undefined {
   if (!item.invoice) return undefined;
   return linesOf(ctx, item.invoice).find(
     (l) => l.parent?.invoice_item_details?.invoice_item === item.id,

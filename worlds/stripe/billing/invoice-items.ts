@@ -19,7 +19,7 @@ import {
 import { listPage } from '../lib/list.ts';
 import { op, type OpContext } from '../lib/op.ts';
 import { listParams, p } from '../lib/params.ts';
-import { get, remove, type Obj } from '../lib/store.ts';
+import { get, remove, type Stored } from '../lib/store.ts';
 import type { Ctx, SqlParam } from 'seahaven';
 
 const period = p.obj({ start: p.int().req(), end: p.int().req() });
@@ -47,14 +47,14 @@ const writable = {
   unit_amount_decimal: p.decimal(),
 };
 
-function mustItem(ctx: Ctx, id: string, param = 'invoiceitem'): Obj {
+function mustItem(ctx: Ctx, id: string, param = 'invoiceitem'): Stored<'invoiceitems'> {
   const item = get(ctx, 'invoiceitems', id);
   if (item === undefined) throw resourceMissing('invoiceitem', id, param);
   return item;
 }
 
 /** 400 unless the item may still change: pending, or on a draft. */
-function requireEditable(ctx: Ctx, item: Obj, verb: string): void {
+function requireEditable(ctx: Ctx, item: Stored<'invoiceitems'>, verb: string): void {
   if (!item.invoice) return;
   const invoice = get(ctx, 'invoices', item.invoice);
   if (invoice && invoice.status !== 'draft') {
@@ -179,7 +179,7 @@ export const invoiceItemsOps = [
       const line = lineOfItem(ctx, item);
       remove(ctx, 'invoiceitems', item.id);
       emit(c, 'invoiceitem.deleted', item);
-      if (line) {
+      if (line && item.invoice) {
         const invoiceBefore = mustInvoice(ctx, item.invoice);
         remove(ctx, 'invoice_line_items', line.id);
         invoiceUpdated(c, invoiceBefore);
@@ -214,7 +214,7 @@ export const invoiceItemsOps = [
 ];
 
 /** A draft's totals after its items changed, announced as `invoice.updated` against the invoice as it was. */
-function invoiceUpdated(c: OpContext, before: Obj): void {
+function invoiceUpdated(c: OpContext, before: Stored<'invoices'>): void {
   const after = refreshInvoice(c.ctx, before.id);
   const changed = changedAttributes(before, after);
   if (Object.keys(changed).length > 0) emit(c, 'invoice.updated', after, changed);

@@ -18,7 +18,7 @@ import {
 import { limitOf, listOf } from '../lib/list.ts';
 import { op, type OpContext } from '../lib/op.ts';
 import { mergeMetadata, p } from '../lib/params.ts';
-import { get, put, remove, type Obj } from '../lib/store.ts';
+import { get, put, remove, type Obj, type Stored } from '../lib/store.ts';
 
 const period = p.obj({ start: p.int().req(), end: p.int().req() });
 const discounts = p.arr(
@@ -70,7 +70,7 @@ function refuseUnsupported(line: Obj, name: (k: string) => string): void {
 }
 
 /** A line of the invoice, or Stripe's 404. */
-function mustLine(c: OpContext, invoice: Obj, id: string, param: string): Obj {
+function mustLine(c: OpContext, invoice: Stored<'invoices'>, id: string, param: string): Obj {
   const line = get(c.ctx, 'invoice_line_items', id);
   if (!line || line.invoice !== invoice.id) throw resourceMissing('invoice line item', id, param);
   return line;

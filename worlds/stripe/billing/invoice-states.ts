@@ -5,10 +5,10 @@
  * payments are retried.
  */
 import { invalidRequest } from '../lib/errors.ts';
-import { type Obj } from '../lib/store.ts';
+import type { Stored } from '../lib/store.ts';
 
 /** 400 unless the invoice is a draft (only drafts change their lines). */
-export function requireDraft(invoice: Obj, param?: string): void {
+export function requireDraft(invoice: Stored<'invoices'>, param?: string): void {
   if (invoice.status !== 'draft') {
     throw invalidRequest(
       `You can only modify draft invoices; invoice ${invoice.id} is ${invoice.status}.`,
@@ -33,12 +33,15 @@ export const INVOICE_TRANSITIONS: Readonly<Record<InvoiceStatus, readonly Invoic
 };
 
 /** Whether an invoice in `from` may move to `to`. */
-export function canMove(from: string, to: InvoiceStatus): boolean {
-  return (INVOICE_TRANSITIONS[from as InvoiceStatus] ?? []).includes(to);
+export function canMove(from: string | null, to: InvoiceStatus): boolean {
+  return from !== null && (INVOICE_TRANSITIONS[from as InvoiceStatus] ?? []).includes(to);
 }
 
 /** Set an invoice's status; a move the table does not allow is a bug in the caller, which checked `canMove`. */
-export function moveInvoice(invoice: Obj, to: InvoiceStatus): void {
+export function moveInvoice(
+  invoice: { id: string; status: string | null },
+  to: InvoiceStatus,
+): void {
   if (!canMove(invoice.status, to))
     throw new Error(
       `invoice ${invoice.id}: ${invoice.status} → ${to} is not a transition of INVOICE_TRANSITIONS`,

@@ -8,14 +8,22 @@
  */
 import type { Ctx } from 'seahaven';
 import { invalidRequest } from '../lib/errors.ts';
-import { get, put, type Obj } from '../lib/store.ts';
+import type { LineItemTax } from '../lib/objects.ts';
+import { get, put, type Stored } from '../lib/store.ts';
+
+type TaxRate = Stored<'tax_rates'>;
+type Line = Stored<'invoice_line_items'>;
+
+/** What a line's tax is reckoned from: a rate's id, whether it is inclusive, and its percentage. */
+type Rate = Pick<TaxRate, 'id' | 'inclusive' | 'percentage'> &
+  Partial<Pick<TaxRate, 'effective_percentage'>>;
 
 /** A line's tax for one rate, in the shape of a line item's `taxes` entries and an invoice's `total_taxes`. */
 export interface LineTax {
   amount: number;
   tax_behavior: 'exclusive' | 'inclusive';
   tax_rate_details: { tax_rate: string };
-  taxability_reason: string;
+  taxability_reason: LineItemTax['taxability_reason'];
   taxable_amount: number;
   type: 'tax_rate_details';
 }
@@ -26,10 +34,10 @@ function roundMinor(x: number): number {
   return x < 0 ? -r : r;
 }
 
-const percentOf = (rate: Obj): number => Number(rate.effective_percentage ?? rate.percentage ?? 0);
+const percentOf = (rate: Rate): number => Number(rate.effective_percentage ?? rate.percentage ?? 0);
 
 /** The taxes of a line of `amount` at `rates`, in the rates' order. */
-export function taxesFor(amount: number, rates: Obj[]): LineTax[] {
+export function taxesFor(amount: number, rates: Rate[]): LineTax[] {
   const inclusive = rates.filter((r) => r.inclusive === true);
   const inclusivePercent = inclusive.reduce((sum, r) => sum + percentOf(r), 0);
   const net = amount / (1 + inclusivePercent / 100);
@@ -37,7 +45,7 @@ export function taxesFor(amount: number, rates: Obj[]): LineTax[] {
     inclusive.map((r) => [r.id, roundMinor((net * percentOf(r)) / 100)]),
   );
   const taxable = amount - [...inclusiveTax.values()].reduce((a, b) => a + b, 0);
-  return rates.map((r) => ({
+  return rates.map((r): LineTax => ({
     amount: inclusiveTax.get(r.id) ?? roundMinor((taxable * percentOf(r)) / 100),
     tax_behavior: r.inclusive === true ? 'inclusive' : 'exclusive',
     tax_rate_details: { tax_rate: r.id },
@@ -49,7 +57,7 @@ export function taxesFor(amount: number, rates: Obj[]): LineTax[] {
 }
 
 /** The tax rates `ids` name, as objects; each must exist and be active. `param` names the parameter in errors. */
-export function taxRatesFor(ctx: Ctx, ids: unknown, param: string): Obj[] {
+export function taxRatesFor(ctx: Ctx, ids: unknown, param: string): TaxRate[] {
   // An empty string (how the SDKs send an empty list) clears them.
   if (ids === undefined || ids === null || ids === '') return [];
   if (!Array.isArray(ids) || ids.some((id) => typeof id !== 'string'))
@@ -75,10 +83,15 @@ export function taxRatesFor(ctx: Ctx, ids: unknown, param: string): Obj[] {
  * Subscription items not stored yet (a new subscription's first invoice is drafted before it is), by id, with their
  * `tax_rates`.
  */
-export type ItemRates = Record<string, { tax_rates?: Obj[] | null }>;
+export type ItemRates = Record<string, { tax_rates?: TaxRate[] | null }>;
 
 /** The rates a line is taxed at on `invoice`: its invoice item's or subscription item's own, else the invoice's defaults. */
-function ratesOfLine(ctx: Ctx, invoice: Obj, line: Obj, itemRates: ItemRates): Obj[] {
+function ratesOfLine(
+  ctx: Ctx,
+  invoice: Stored<'invoices'>,
+  line: Line,
+  itemRates: ItemRates,
+): TaxRate[] {
   const itemId = line.parent?.invoice_item_details?.invoice_item;
   const subItemId = line.parent?.subscription_item_details?.subscription_item;
   const item =
@@ -87,8 +100,7 @@ function ratesOfLine(ctx: Ctx, invoice: Obj, line: Obj, itemRates: ItemRates): O
       : typeof subItemId === 'string'
         ? (itemRates[subItemId] ?? get(ctx, 'subscription_items', subItemId))
         : undefined;
-  if (item && Array.isArray(item.tax_rates) && item.tax_rates.length > 0)
-    return item.tax_rates as Obj[];
+  if (item && Array.isArray(item.tax_rates) && item.tax_rates.length > 0) return item.tax_rates;
   return Array.isArray(invoice.default_tax_rates) ? invoice.default_tax_rates : [];
 }
 
@@ -99,14 +111,14 @@ function ratesOfLine(ctx: Ctx, invoice: Obj, line: Obj, itemRates: ItemRates): O
  */
 export function applyTaxes(
   ctx: Ctx,
-  invoice: Obj,
-  lines: Obj[],
+  invoice: Stored<'invoices'>,
+  lines: Line[],
   store = true,
   itemRates: ItemRates = {},
-): Obj[] {
+): Line[] {
   if (invoice.status !== 'draft') return lines;
   for (const line of lines) {
-    const taxes = taxesFor(line.amount as number, ratesOfLine(ctx, invoice, line, itemRates));
+    const taxes = taxesFor(line.amount, ratesOfLine(ctx, invoice, line, itemRates));
     if (JSON.stringify(taxes) === JSON.stringify(line.taxes ?? [])) continue;
     line.taxes = taxes;
     if (store) put(ctx, 'invoice_line_items', line);
@@ -115,7 +127,7 @@ export function applyTaxes(
 }
 
 /** The invoice's `total_taxes`: the lines' taxes summed by rate and behaviour, in the order they first appear. */
-export function totalTaxes(lines: Obj[]): LineTax[] {
+export function totalTaxes(lines: Line[]): LineTax[] {
   const byRate = new Map<string, LineTax>();
   for (const line of lines)
     for (const t of (line.taxes ?? []) as LineTax[]) {

@@ -2,7 +2,23 @@
  * An invoice's totals, pure: the amount of a price for a quantity, a line's pricing, and the totals and embedded
  * `lines` an invoice shows for its lines. Nothing here reads or writes the database.
  */
-import { type Obj } from '../lib/store.ts';
+import type { LineItemPricing, PriceTier } from '../lib/objects.ts';
+import type { Stored } from '../lib/store.ts';
+
+type Price = Stored<'prices'>;
+
+/** What an amount is computed from: a stored price, or the same fields of an inline `price_data`. */
+type Priced = Partial<
+  Pick<
+    Price,
+    | 'billing_scheme'
+    | 'tiers'
+    | 'tiers_mode'
+    | 'unit_amount'
+    | 'unit_amount_decimal'
+    | 'transform_quantity'
+  >
+>;
 import { totalTaxes } from './invoice-taxes.ts';
 
 /** How many lines an invoice embeds in its `lines` (the rest are paged through `/lines`). */
@@ -14,11 +30,11 @@ export interface Period {
 }
 
 /** The amount `quantity` units of `price` come to: per unit (with `transform_quantity`) or by tiers. */
-export function priceAmount(price: Obj, quantity: number): number {
+export function priceAmount(price: Priced, quantity: number): number {
   if (price.billing_scheme === 'tiered' && Array.isArray(price.tiers)) {
-    const tiers: Obj[] = price.tiers;
-    const unit = (t: Obj) => (t.unit_amount ?? Number(t.unit_amount_decimal ?? 0)) as number;
-    const flat = (t: Obj) => (t.flat_amount ?? Number(t.flat_amount_decimal ?? 0)) as number;
+    const tiers: PriceTier[] = price.tiers;
+    const unit = (t: PriceTier) => t.unit_amount ?? Number(t.unit_amount_decimal ?? 0);
+    const flat = (t: PriceTier) => t.flat_amount ?? Number(t.flat_amount_decimal ?? 0);
     if (price.tiers_mode === 'volume') {
       const tier =
         tiers.find((t) => t.up_to === null || quantity <= t.up_to) ?? tiers[tiers.length - 1];
@@ -44,14 +60,14 @@ export function priceAmount(price: Obj, quantity: number): number {
 }
 
 /** The `pricing` hash of an item or line: the price it came from, and the unit amount. */
-export function pricingOf(price: Obj | null, unitDecimal: string | null): Obj {
+export function pricingOf(price: Price | null, unitDecimal: string | null): LineItemPricing {
   return price
     ? {
         price_details: { price: price.id, product: price.product },
-        type: 'price_details',
+        type: 'price_details' as const,
         unit_amount_decimal: unitDecimal,
       }
-    : { type: 'price_details', unit_amount_decimal: unitDecimal };
+    : { type: 'price_details' as const, unit_amount_decimal: unitDecimal };
 }
 
 /** A decimal string for a unit amount, without float noise. */
@@ -65,16 +81,21 @@ export function decimalAmount(unit: string, quantity: number): number {
 }
 
 /** Set an invoice's embedded `lines` and, while it is a draft, its totals from `lines` (all of them, in order). */
-export function applyLines(invoice: Obj, lines: Obj[]): Obj {
-  invoice.lines = {
-    object: 'list',
+export function applyLines(
+  invoice: Stored<'invoices'>,
+  lines: Stored<'invoice_line_items'>[],
+): Stored<'invoices'> {
+  // Stripe counts an invoice's lines on the list it embeds, beyond the SDK's list type.
+  const embedded = {
+    object: 'list' as const,
     data: lines.slice(0, EMBEDDED_LINES),
     has_more: lines.length > EMBEDDED_LINES,
     total_count: lines.length,
     url: `/v1/invoices/${invoice.id}/lines`,
   };
+  invoice.lines = embedded;
   if (invoice.status !== 'draft') return invoice;
-  const subtotal = lines.reduce((sum, l) => sum + (l.amount as number), 0);
+  const subtotal = lines.reduce((sum, l) => sum + l.amount, 0);
   // Taxes (invoice-taxes.ts): inclusive ones are inside the lines' amounts, exclusive ones add to the total.
   const taxes = totalTaxes(lines);
   const taxed = (behavior: string) =>
@@ -88,8 +109,8 @@ export function applyLines(invoice: Obj, lines: Obj[]): Obj {
   invoice.amount_due = Math.max(0, total);
   invoice.amount_remaining = invoice.amount_due - invoice.amount_paid;
   if (invoice.parent === null && lines.length > 0 && invoice.billing_reason === 'manual') {
-    invoice.period_start = Math.min(invoice.created, ...lines.map((l) => l.period.start as number));
-    invoice.period_end = Math.max(invoice.created, ...lines.map((l) => l.period.end as number));
+    invoice.period_start = Math.min(invoice.created, ...lines.map((l) => l.period.start));
+    invoice.period_end = Math.max(invoice.created, ...lines.map((l) => l.period.end));
   }
   return invoice;
 }

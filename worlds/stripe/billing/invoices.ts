@@ -16,7 +16,7 @@ import { DAY } from '../lib/money.ts';
 import { op, type OpContext } from '../lib/op.ts';
 import { listParams, mergeMetadata, p, searchParams } from '../lib/params.ts';
 import { searchPage } from '../lib/search-page.ts';
-import { get, put, remove, rows, type Obj } from '../lib/store.ts';
+import { get, put, remove, rows, type Obj, type Stored } from '../lib/store.ts';
 
 const customField = p.obj({ name: p.string(40).req(), value: p.string(140).req() });
 const rendering = p.obj({
@@ -117,7 +117,7 @@ function checkPaymentMethod(c: OpContext, customer: string, id: string | null | 
 }
 
 /** Apply update parameters to a stored invoice. */
-function applyUpdate(c: OpContext, invoice: Obj, params: Record<string, any>): void {
+function applyUpdate(c: OpContext, invoice: Stored<'invoices'>, params: Record<string, any>): void {
   if (invoice.status !== 'draft') {
     const frozen = Object.keys(params).filter((k) => !AFTER_DRAFT.has(k));
     const allowed =

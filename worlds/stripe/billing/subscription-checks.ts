@@ -14,7 +14,7 @@ import {
 } from '../lib/errors.ts';
 import { inlinePrice } from './invoicing.ts';
 import { type OpContext } from '../lib/op.ts';
-import { get, must, newId, nowSeconds, put, type Obj } from '../lib/store.ts';
+import { get, must, newId, nowSeconds, put, type Obj, type Stored } from '../lib/store.ts';
 import { livePrice } from '../resources/prices.ts';
 import { redeemableCoupon, redeemCoupon } from '../resources/coupons.ts';
 import { redeemablePromotionCode, redeemPromotionCode } from '../resources/promotion-codes.ts';
@@ -157,7 +157,11 @@ export function trialEndOf(raw: unknown, now: number): number | 'now' | undefine
 }
 
 /** The discount objects `discounts[]` (or a legacy `coupon`/`promotion_code`) apply to a subscription. */
-export function discountsOf(ctx: Ctx, sub: Obj, params: Obj): Obj[] | undefined {
+export function discountsOf(
+  ctx: Ctx,
+  sub: Stored<'subscriptions'>,
+  params: Obj,
+): Obj[] | undefined {
   const given = (['coupon', 'promotion_code', 'discounts'] as const).filter(
     (k) => params[k] !== undefined,
   );
@@ -221,7 +225,11 @@ export function discountsOf(ctx: Ctx, sub: Obj, params: Obj): Obj[] | undefined 
 }
 
 /** `cancel_at` as given: a future time, the period's end, or unset. */
-function cancelAtOf(raw: unknown, sub: Obj, now: number): number | null | undefined {
+function cancelAtOf(
+  raw: unknown,
+  sub: Stored<'subscriptions'>,
+  now: number,
+): number | null | undefined {
   if (raw === undefined) return undefined;
   if (raw === null || raw === '') return null;
   if (raw === 'min_period_end' || raw === 'max_period_end') return periodOf(sub).end;
@@ -245,7 +253,7 @@ function cancelAtOf(raw: unknown, sub: Obj, now: number): number | null | undefi
   return n;
 }
 
-export function applyCancellation(sub: Obj, params: Obj, now: number): void {
+export function applyCancellation(sub: Stored<'subscriptions'>, params: Obj, now: number): void {
   if (params.cancel_at_period_end !== undefined && params.cancel_at_period_end !== null) {
     sub.cancel_at_period_end = params.cancel_at_period_end;
     sub.cancel_at = params.cancel_at_period_end ? periodOf(sub).end : null;
@@ -263,10 +271,16 @@ export function applyCancellation(sub: Obj, params: Obj, now: number): void {
     sub.canceled_at = at === null ? null : now;
   }
   if (params.cancellation_details) {
+    const details = sub.cancellation_details ?? {
+      comment: null,
+      feedback: null,
+      feedback_option: null,
+      reason: null,
+    };
     sub.cancellation_details = {
-      ...sub.cancellation_details,
-      comment: params.cancellation_details.comment ?? sub.cancellation_details.comment,
-      feedback: params.cancellation_details.feedback ?? sub.cancellation_details.feedback,
+      ...details,
+      comment: params.cancellation_details.comment ?? details.comment,
+      feedback: params.cancellation_details.feedback ?? details.feedback,
     };
   }
 }
@@ -281,7 +295,7 @@ export function money(amount: number, currency: string): string {
   return currency === 'usd' ? `$${text}` : `${text} ${currency.toUpperCase()}`;
 }
 
-export function productNameOf(ctx: Ctx, price: Obj): string {
+export function productNameOf(ctx: Ctx, price: Stored<'prices'>): string {
   return get(ctx, 'products', price.product)?.name ?? price.nickname ?? 'Subscription item';
 }
 

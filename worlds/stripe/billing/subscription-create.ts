@@ -17,7 +17,7 @@ import { emit } from '../lib/events.ts';
 import { addInvoiceLine } from './invoicing.ts';
 import { type OpContext } from '../lib/op.ts';
 import { mergeMetadata } from '../lib/params.ts';
-import { newId, nowSeconds, type Obj } from '../lib/store.ts';
+import { newId, nowSeconds, type Obj, type Stored } from '../lib/store.ts';
 import { liveCustomer } from '../lib/customer-lookup.ts';
 import { planOf } from '../resources/prices.ts';
 import {
@@ -82,7 +82,7 @@ export function createSubscription(c: OpContext, params: Obj): Obj {
     (anchor > now
       ? boundaryAfter(anchor, now, interval, count)
       : addIntervals(now, interval, count, 1));
-  const sub: Obj = {
+  const sub: Stored<'subscriptions'> = {
     id,
     object: 'subscription',
     application: null,
@@ -201,7 +201,7 @@ export function createSubscription(c: OpContext, params: Obj): Obj {
       quantity: item.quantity,
       description: trial
         ? `Trial period for ${productNameOf(ctx, item.price)}`
-        : `${item.quantity} × ${productNameOf(ctx, item.price)} (at ${money(item.price.unit_amount ?? 0, item.price.currency)} / ${item.price.recurring.interval})`,
+        : `${item.quantity} × ${productNameOf(ctx, item.price)} (at ${money(item.price.unit_amount ?? 0, item.price.currency)} / ${item.price.recurring?.interval})`,
       period: { start: now, end: periodEnd },
       subscription_item: item.id,
       proration: partial,

@@ -22,7 +22,7 @@ import { type Ctx } from 'seahaven';
 import { emit, changedAttributes } from '../lib/events.ts';
 import { DAY } from '../lib/money.ts';
 import { DEFAULT_API_VERSION, type OpContext } from '../lib/op.ts';
-import { get, nowSeconds, type Obj } from '../lib/store.ts';
+import { get, nowSeconds, type Obj, type Stored } from '../lib/store.ts';
 import { pruneEvents } from '../lib/retention.ts';
 import { attemptQuietly, collectDueInvoices, markUncollectible, voidInvoice } from './invoicing.ts';
 import {
@@ -137,7 +137,12 @@ export function* billingSteps(
 }
 
 /** Everything due on `sub` at `at`, in order: expiry, trial notice and end, collection resuming, cancellation, retry, renewal. */
-function* step(c: OpContext, sub: Obj, at: number, summary: TickSummary): Generator<void, void> {
+function* step(
+  c: OpContext,
+  sub: Stored<'subscriptions'>,
+  at: number,
+  summary: TickSummary,
+): Generator<void, void> {
   if (sub.status === 'incomplete') {
     expire(c, sub);
     summary.expired++;
@@ -149,7 +154,7 @@ function* step(c: OpContext, sub: Obj, at: number, summary: TickSummary): Genera
     return;
   }
   if (sub.status === 'trialing') {
-    if (at < sub.trial_end) {
+    if (sub.trial_end !== null && at < sub.trial_end) {
       emit(c, 'customer.subscription.trial_will_end', sub);
       saveSubscription(c.ctx, sub);
       return;
@@ -174,7 +179,7 @@ function* step(c: OpContext, sub: Obj, at: number, summary: TickSummary): Genera
 }
 
 /** An `incomplete` subscription whose first invoice went unpaid for 23 hours: `incomplete_expired`, its invoice voided. */
-function expire(c: OpContext, sub: Obj): void {
+function expire(c: OpContext, sub: Stored<'subscriptions'>): void {
   const after = structuredClone(sub);
   moveSubscription(after, 'incomplete_expired');
   after.ended_at = nowSeconds(c.ctx);
@@ -187,7 +192,7 @@ function expire(c: OpContext, sub: Obj): void {
 /** End a subscription now (a scheduled cancellation reached, or the retries ran out). */
 export function endNow(
   c: OpContext,
-  sub: Obj,
+  sub: Stored<'subscriptions'>,
   at: number,
   reason: 'cancellation_requested' | 'payment_failed',
 ): Obj {
@@ -196,14 +201,17 @@ export function endNow(
   after.ended_at = at;
   after.canceled_at ??= at;
   after.cancel_at_period_end = sub.cancel_at_period_end;
-  after.cancellation_details = { ...after.cancellation_details, reason };
+  after.cancellation_details = {
+    ...(after.cancellation_details ?? { comment: null, feedback: null, feedback_option: null }),
+    reason,
+  };
   saveSubscription(c.ctx, after);
   emit(c, 'customer.subscription.deleted', after);
   return after;
 }
 
 /** Move every item to the period that starts at `at`. */
-export function startPeriod(sub: Obj, at: number): void {
+export function startPeriod(sub: Stored<'subscriptions'>, at: number): void {
   const { interval, count } = intervalOf(sub);
   const end = boundaryAfter(sub.billing_cycle_anchor, at, interval, count);
   for (const item of sub.items.data) {
@@ -213,7 +221,12 @@ export function startPeriod(sub: Obj, at: number): void {
 }
 
 /** A period boundary: the next period begins, its invoice is made and collected. */
-function* renew(c: OpContext, sub: Obj, at: number, summary: TickSummary): Generator<void, void> {
+function* renew(
+  c: OpContext,
+  sub: Stored<'subscriptions'>,
+  at: number,
+  summary: TickSummary,
+): Generator<void, void> {
   const after = structuredClone(sub);
   const previous = periodOf(sub);
   startPeriod(after, at);
@@ -224,7 +237,7 @@ function* renew(c: OpContext, sub: Obj, at: number, summary: TickSummary): Gener
 /** A trial's end: the first paid period begins (or the subscription pauses or cancels without a payment method). */
 function* endTrial(
   c: OpContext,
-  sub: Obj,
+  sub: Stored<'subscriptions'>,
   at: number,
   summary: TickSummary,
 ): Generator<void, void> {
@@ -253,7 +266,7 @@ function* endTrial(
 }
 
 /** Whether the subscription has something to charge: its own default payment method or the customer's. */
-export function hasPaymentMethod(ctx: Ctx, sub: Obj): boolean {
+export function hasPaymentMethod(ctx: Ctx, sub: Stored<'subscriptions'>): boolean {
   if (sub.default_payment_method) return true;
   const customer = get(ctx, 'customers', sub.customer);
   return Boolean(customer?.invoice_settings?.default_payment_method || customer?.default_source);
@@ -320,9 +333,16 @@ function retrySchedule(at: number): (attemptCount: number) => number | null {
 }
 
 /** A scheduled retry of the latest invoice: paid → `active`; declined → the next retry, or the end once they are spent. */
-function retryPayment(c: OpContext, sub: Obj, at: number, summary: TickSummary): Obj {
+function retryPayment(
+  c: OpContext,
+  sub: Stored<'subscriptions'>,
+  at: number,
+  summary: TickSummary,
+): Obj {
   summary.retried++;
-  const inv = attemptQuietly(c, get(c.ctx, 'invoices', sub.latest_invoice)!, retrySchedule(at));
+  // A subscription retried is past due on its latest invoice, which it has.
+  const latest = get(c.ctx, 'invoices', sub.latest_invoice as string)!;
+  const inv = attemptQuietly(c, latest, retrySchedule(at));
   if (inv.status === 'paid') {
     const after = structuredClone(sub);
     if (after.status === 'past_due' || after.status === 'unpaid') moveSubscription(after, 'active');
@@ -343,7 +363,7 @@ function retryPayment(c: OpContext, sub: Obj, at: number, summary: TickSummary):
  * An invoice of a subscription was paid outside its own collection (`invoices.pay`, a confirmed payment intent): an
  * `incomplete` subscription becomes `active`, a `past_due` one too when this was its latest invoice.
  */
-export function subscriptionInvoicePaid(c: OpContext, invoice: Obj): void {
+export function subscriptionInvoicePaid(c: OpContext, invoice: Stored<'invoices'>): void {
   const subId = invoice.parent?.subscription_details?.subscription;
   if (typeof subId !== 'string') return;
   const sub = get(c.ctx, 'subscriptions', subId);

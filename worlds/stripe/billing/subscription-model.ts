@@ -8,7 +8,17 @@ import { isFailed, StripeError, type Failed } from '../lib/errors.ts';
 import { emitStored, changedAttributes } from '../lib/events.ts';
 import { DAY } from '../lib/money.ts';
 import { type OpContext } from '../lib/op.ts';
-import { get, newId, nowSeconds, put, putJson, remove, rows, type Obj } from '../lib/store.ts';
+import {
+  get,
+  newId,
+  nowSeconds,
+  put,
+  putJson,
+  remove,
+  rows,
+  type Obj,
+  type Stored,
+} from '../lib/store.ts';
 import {
   createDraftInvoice,
   createFinalizedInvoice,
@@ -34,8 +44,8 @@ export const INCOMPLETE_WINDOW = 23 * 3600;
 /** A new subscription item for `price` (stored through `saveSubscription`). */
 export function newItem(
   ctx: Ctx,
-  sub: Obj,
-  price: Obj,
+  sub: Stored<'subscriptions'>,
+  price: Stored<'prices'>,
   plan: Obj,
   quantity: number,
   metadata: Record<string, string>,
@@ -75,13 +85,17 @@ export function itemsEnvelope(subId: string, data: Obj[]): Obj {
  * Store a subscription and its items (items no longer on it are forgotten), and schedule what the clock owes it next.
  * `at`: the instant it is saved at (the boundary being processed, or now).
  */
-export function saveSubscription(ctx: Ctx, sub: Obj, removedItems: string[] = []): Obj {
+export function saveSubscription(
+  ctx: Ctx,
+  sub: Stored<'subscriptions'>,
+  removedItems: string[] = [],
+): Obj {
   storeSubscription(ctx, sub, removedItems);
   return sub;
 }
 
 /** `saveSubscription`, answering the subscription's stored JSON (for the event about it, `emitStored`). */
-function storeSubscription(ctx: Ctx, sub: Obj, removedItems: string[]): string {
+function storeSubscription(ctx: Ctx, sub: Stored<'subscriptions'>, removedItems: string[]): string {
   sub.items = itemsEnvelope(sub.id, sub.items.data);
   const json = putJson(ctx, 'subscriptions', sub);
   for (const item of sub.items.data) put(ctx, 'subscription_items', item);
@@ -110,8 +124,8 @@ function lineDescription(ctx: Ctx, item: Obj): string {
   return `${item.quantity} × ${name} (at ${formatMoney(item.price.unit_amount ?? 0, item.price.currency)} / ${every})`;
 }
 
-function productName(ctx: Ctx, price: Obj): string {
-  const id = typeof price.product === 'string' ? price.product : price.product?.id;
+function productName(ctx: Ctx, price: Stored<'prices'>): string {
+  const id = price.product;
   return (id && get(ctx, 'products', id)?.name) || price.nickname || 'Subscription item';
 }
 
@@ -121,7 +135,7 @@ function productName(ctx: Ctx, price: Obj): string {
  */
 export function prorationItem(
   c: OpContext,
-  sub: Obj,
+  sub: Stored<'subscriptions'>,
   item: Obj,
   sign: 1 | -1,
   at: number,
@@ -145,7 +159,7 @@ export function prorationItem(
 }
 
 /** The subscription's invoice items not yet on an invoice, oldest first. */
-export function pendingItemsOf(ctx: Ctx, sub: Obj): Obj[] {
+export function pendingItemsOf(ctx: Ctx, sub: Stored<'subscriptions'>): Obj[] {
   return rows(ctx, 'invoiceitems', 'customer = ? AND invoice IS NULL', [sub.customer], true).filter(
     (ii) => ii.parent?.subscription_details?.subscription === sub.id,
   );
@@ -163,7 +177,11 @@ export interface SubscriptionInvoice {
 }
 
 /** A draft invoice for the subscription: a line per item (when asked); its pending invoice items join by themselves. */
-export function draftInvoice(c: OpContext, sub: Obj, spec: SubscriptionInvoice): Obj {
+export function draftInvoice(
+  c: OpContext,
+  sub: Stored<'subscriptions'>,
+  spec: SubscriptionInvoice,
+): Obj {
   const lines: LineInput[] = !spec.items
     ? []
     : sub.items.data.map((item: Obj) => ({
@@ -200,8 +218,8 @@ export function draftInvoice(c: OpContext, sub: Obj, spec: SubscriptionInvoice):
  */
 export function collect(
   c: OpContext,
-  sub: Obj,
-  draft: Obj,
+  sub: Stored<'subscriptions'>,
+  draft: Stored<'invoices'>,
   opts: { attempt: boolean; offSession?: boolean },
 ): { invoice: Obj; failure: Failed | null } {
   const inv = finalizeInvoice(c, draft);
@@ -222,11 +240,11 @@ export function collect(
 // ——— The clock —————————————————————————————————————————————————————————————————————————————————————————————————
 
 /** The earliest instant the clock owes `sub` something, or null (nothing until someone acts). */
-export function dueOf(ctx: Ctx, sub: Obj): number | null {
+export function dueOf(ctx: Ctx, sub: Stored<'subscriptions'>): number | null {
   const now = nowSeconds(ctx);
   const times: number[] = [];
   if (sub.status === 'incomplete') return sub.created + INCOMPLETE_WINDOW;
-  if (sub.status === 'trialing') {
+  if (sub.status === 'trialing' && sub.trial_end !== null) {
     times.push(sub.trial_end - TRIAL_NOTICE > now ? sub.trial_end - TRIAL_NOTICE : sub.trial_end);
   } else if (sub.status === 'active' || sub.status === 'past_due') {
     times.push(periodOf(sub).end);
@@ -241,7 +259,7 @@ export function dueOf(ctx: Ctx, sub: Obj): number | null {
 }
 
 /** When the subscription's latest invoice is next retried, if it is an open one awaiting a retry. */
-export function retryDue(ctx: Ctx, sub: Obj): number | null {
+export function retryDue(ctx: Ctx, sub: Stored<'subscriptions'>): number | null {
   if (!sub.latest_invoice) return null;
   // Every save of a subscription asks, so the invoice's `status` column (`put` keeps it in step with the object) answers
   // first: only an open invoice is read whole.

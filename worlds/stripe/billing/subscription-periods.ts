@@ -4,7 +4,7 @@
  * Nothing here reads or writes the database.
  */
 import { DAY } from '../lib/money.ts';
-import { type Obj } from '../lib/store.ts';
+import type { Stored } from '../lib/store.ts';
 import { priceAmount } from './invoicing.ts';
 
 export const ENDED = new Set(['canceled', 'incomplete_expired']);
@@ -67,12 +67,12 @@ export function prorate(amount: number, remaining: number, length: number): numb
 // ——— Contexts ——————————————————————————————————————————————————————————————————————————————————————————————————
 
 /** The amount an item bills per period: the price's unit amount times its quantity. */
-export function itemAmount(item: Obj): number {
+export function itemAmount(item: Stored<'subscription_items'>): number {
   return priceAmount(item.price, item.quantity ?? 1);
 }
 
 /** The subscription's current period, from its items. */
-export function periodOf(sub: Obj): { start: number; end: number } {
+export function periodOf(sub: Stored<'subscriptions'>): { start: number; end: number } {
   const first = sub.items.data[0];
   return {
     start: first?.current_period_start ?? sub.start_date,
@@ -81,7 +81,7 @@ export function periodOf(sub: Obj): { start: number; end: number } {
 }
 
 /** The interval the subscription bills on (all its items share it). */
-export function intervalOf(sub: Obj): { interval: string; count: number } {
+export function intervalOf(sub: Stored<'subscriptions'>): { interval: string; count: number } {
   const r = sub.items.data[0]?.price?.recurring ?? { interval: 'month', interval_count: 1 };
   return { interval: r.interval, count: r.interval_count ?? 1 };
 }
@@ -113,6 +113,6 @@ export function formatDate(t: number): string {
 }
 
 /** Whether a subscription has ended (canceled, or expired before its first payment). */
-export function hasEnded(sub: Obj): boolean {
+export function hasEnded(sub: Stored<'subscriptions'>): boolean {
   return ENDED.has(sub.status);
 }

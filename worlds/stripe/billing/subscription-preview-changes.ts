@@ -13,7 +13,7 @@ import { invalidRequest, parameterMissing } from '../lib/errors.ts';
 import { liveCustomer } from '../lib/customer-lookup.ts';
 import type { OpContext } from '../lib/op.ts';
 import { p } from '../lib/params.ts';
-import { must, nowSeconds, type Obj } from '../lib/store.ts';
+import { must, nowSeconds, type Obj, type Stored } from '../lib/store.ts';
 import type { SubscriptionPreview } from './invoicing.ts';
 import { checkItems, itemPrice, productNameOf } from './subscription-checks.ts';
 import { priceData, prorationBehavior } from './subscription-params.ts';
@@ -55,7 +55,7 @@ export const subscriptionDetails = p.obj({
 /** The preview `build` makes, carried out of the savepoint by the throw that rolls it back. */
 class Built {
   readonly invoice: Obj;
-  constructor(invoice: Obj) {
+  constructor(invoice: Stored<'invoices'>) {
     this.invoice = invoice;
   }
 }
@@ -161,7 +161,7 @@ function newSubscription(
     return itemPrice(c, spec, `subscription_details[items][${i}]`);
   });
   checkItems(
-    prices.map((price: Obj) => ({ price })),
+    prices.map((price: Stored<'prices'>) => ({ price })),
     'subscription_details[items]',
   );
   const { interval, interval_count: count = 1 } = prices[0].recurring;
@@ -173,7 +173,7 @@ function newSubscription(
     period: { start, end: start },
     billing_reason: 'subscription_create',
     currency: prices[0].currency,
-    lines: prices.map((price: Obj, i: number) => {
+    lines: prices.map((price: Stored<'prices'>, i: number) => {
       const quantity = d.items[i].quantity ?? 1;
       return {
         price,

@@ -8,7 +8,7 @@
 import { invalidRequest } from '../lib/errors.ts';
 import type { SubscriptionPreview } from './invoicing.ts';
 import type { OpContext } from '../lib/op.ts';
-import { must, type Obj } from '../lib/store.ts';
+import { must } from '../lib/store.ts';
 import { addIntervals, hasEnded, intervalOf, periodOf } from './subscription-periods.ts';
 
 /** The subscription's part of `create_preview`: whose invoice, its period, and a line per item. */
@@ -38,7 +38,7 @@ export function previewSubscription(
     period: current,
     billing_reason: 'upcoming',
     currency: sub.currency,
-    lines: sub.items.data.map((item: Obj) => ({
+    lines: sub.items.data.map((item) => ({
       price: item.price.id,
       currency: item.price.currency,
       quantity: item.quantity,

@@ -3,7 +3,6 @@
  * (`SUBSCRIPTION_TRANSITIONS`, as data) and the move itself (`moveSubscription`), which refuses a transition the table
  * does not list. Staying in a status is always allowed (a renewal of an `active` subscription that stays `active`).
  */
-import type { Obj } from '../lib/store.ts';
 
 export type SubscriptionStatus =
   | 'incomplete'
@@ -41,7 +40,10 @@ export function canMoveSubscription(from: string, to: SubscriptionStatus): boole
 }
 
 /** Set a subscription's status; a move the table does not allow is a bug in the caller. */
-export function moveSubscription(sub: Obj, to: SubscriptionStatus): void {
+export function moveSubscription(
+  sub: { id: string; status: string },
+  to: SubscriptionStatus,
+): void {
   if (!canMoveSubscription(sub.status, to))
     throw new Error(
       `subscription ${sub.id}: ${sub.status} → ${to} is not a transition of SUBSCRIPTION_TRANSITIONS`,

@@ -18,7 +18,7 @@ import { listPage } from '../lib/list.ts';
 import { op } from '../lib/op.ts';
 import { listParams, p, searchParams } from '../lib/params.ts';
 import { searchPage } from '../lib/search-page.ts';
-import { nowSeconds, type Obj } from '../lib/store.ts';
+import { nowSeconds, type Stored } from '../lib/store.ts';
 import { mustSubscription } from './subscription-checks.ts';
 import { createSubscription } from './subscription-create.ts';
 import {
@@ -168,7 +168,7 @@ export const subscriptionsOps = [
           'billing_cycle_anchor[type]',
           'parameter_invalid_string',
         );
-      let draft: Obj | null = null;
+      let draft: Stored<'invoices'> | null = null;
       if (anchor === 'now') {
         after.billing_cycle_anchor = now;
         startPeriod(after, now);

@@ -16,7 +16,7 @@ import { emit } from '../lib/events.ts';
 import { invalidRequest } from '../lib/errors.ts';
 import type { OpContext } from '../lib/op.ts';
 import { onClockTime } from '../lib/test-clocks.ts';
-import { get, nowSeconds, put, remove, rows, type Obj } from '../lib/store.ts';
+import { get, nowSeconds, put, remove, rows, type Obj, type Stored } from '../lib/store.ts';
 import { billingSteps, endNow } from './subscription-cycle.ts';
 import { ENDED, addIntervals, intervalOf } from './subscription-periods.ts';
 
@@ -98,7 +98,9 @@ export function deleteClock(c: OpContext, clock: Obj): void {
   )) {
     // As a customer's delete leaves it (resources/customers.ts): a stub that keeps `created` for ordering.
     const stub = { id: customer.id, object: 'customer', deleted: true };
-    put(c.ctx, 'customers', { ...stub, created: customer.created, test_clock: clock.id });
+    // The row holds the stub in the customer's place; readers check `deleted` first (liveCustomer).
+    const stored = { ...stub, created: customer.created, test_clock: clock.id };
+    put(c.ctx, 'customers', stored as Stored<'customers'>);
     c.ctx.db.run('UPDATE customers SET data = ? WHERE id = ?', JSON.stringify(stub), customer.id);
     emit(onClock, 'customer.deleted', customer);
   }

@@ -4,22 +4,33 @@
  * that listen to its type (webhooks.ts), whose number is its `pending_webhooks`.
  */
 import type { OpContext } from './op.ts';
-import { newId, nowSeconds, putJson, type Obj, type Table } from './store.ts';
+import { newId, nowSeconds, putJson, type Stored, type Table } from './store.ts';
+
+/** An event's `type`: one of those the SDK declares (`customer.updated`). */
+export type EventType = Stored<'events'>['type'];
+
+/** The attributes an update changed, with their previous values (an event's `previous_attributes`). */
+type Previous = Record<string, unknown>;
 import { queueDeliveries } from './webhooks.ts';
 
 /** Write an event of `type` about `object`. `previous`: the attributes an update changed, with their old values. */
-export function emit(c: OpContext, type: string, object: Obj, previous?: Obj): Obj {
+export function emit(
+  c: OpContext,
+  type: EventType,
+  object: object,
+  previous?: Previous,
+): Stored<'events'> {
   return emitStored(c, type, object, JSON.stringify(object), previous);
 }
 
 /** Store `object` in `table` and write an event of `type` about it (`put`, then `emit`), serializing the object once. */
-export function putAndEmit(
+export function putAndEmit<T extends Table>(
   c: OpContext,
-  table: Table,
-  object: Obj,
-  type: string,
-  previous?: Obj,
-): Obj {
+  table: T,
+  object: Stored<T>,
+  type: EventType,
+  previous?: Previous,
+): Stored<T> {
   emitStored(c, type, object, putJson(c.ctx, table, object), previous);
   return object;
 }
@@ -32,22 +43,24 @@ export function putAndEmit(
  */
 export function emitStored(
   c: OpContext,
-  type: string,
-  object: Obj,
+  type: EventType,
+  object: object,
   json: string,
-  previous?: Obj,
-): Obj {
+  previous?: Previous,
+): Stored<'events'> {
   const id = newId(c.ctx, 'evt_');
   const created = nowSeconds(c.ctx);
   const request = { id: c.requestId, idempotency_key: c.idempotencyKey };
   const pending = queueDeliveries(c.ctx, { id, type, created });
   // The snapshot is the object itself, not a copy: the event is stored as JSON at once.
-  const event: Obj = {
+  // The snapshot is whatever object the reply shows, read as JSON.
+  const snapshot = object as Record<string, unknown>;
+  const event: Stored<'events'> = {
     id,
     object: 'event',
     api_version: c.version,
     created,
-    data: previous ? { object, previous_attributes: previous } : { object },
+    data: previous ? { object: snapshot, previous_attributes: previous } : { object: snapshot },
     livemode: false,
     pending_webhooks: pending,
     request,
@@ -69,10 +82,12 @@ export function emitStored(
 }
 
 /** The attributes of `before` that `after` changed, with their values in `before` (for `*.updated` events). */
-export function changedAttributes(before: Obj, after: Obj): Obj {
-  const out: Obj = {};
-  for (const k of Object.keys(after)) {
-    if (!sameJson(before[k], after[k])) out[k] = before[k] ?? null;
+export function changedAttributes<T extends object>(before: T, after: T): Previous {
+  const out: Previous = {};
+  const old = before as Record<string, unknown>;
+  const now = after as Record<string, unknown>;
+  for (const k of Object.keys(now)) {
+    if (!sameJson(old[k], now[k])) out[k] = old[k] ?? null;
   }
   return out;
 }
@@ -104,7 +119,7 @@ function provenSame(a: unknown, b: unknown): boolean {
   for (let i = 0; i < ka.length; i++) {
     const k = ka[i];
     if (k !== kb[i] || k === 'toJSON') return false;
-    if (!provenSame((a as Obj)[k], (b as Obj)[k])) return false;
+    if (!provenSame((a as Previous)[k], (b as Previous)[k])) return false;
   }
   return true;
 }

@@ -7,23 +7,29 @@
  */
 import type { Ctx } from 'seahaven';
 import { invalidRequest } from './errors.ts';
-import { get, tableOfId, type Obj } from './store.ts';
+import { get, tableOfId } from './store.ts';
+
+/** Any object of a reply, read as JSON: expansion walks whatever object the reply holds. */
+type Node = Record<string, unknown>;
+
+/** An object that has fields of its own to include: a resource, with its id. */
+type Owner = Node & { id: string };
 
 /**
  * Field-specific resolvers, by `<object>.<field>` (e.g. `price.product`), for ids without a telling prefix; or by
  * `<field>` alone for a field that names the same kind wherever it sits, even inside a hash with no `object` of its
  * own (`coupon`, in `discount.source` and `promotion_code.promotion`).
  */
-export const EXPANDERS: Record<string, (ctx: Ctx, id: string) => Obj | undefined> = {};
+export const EXPANDERS: Record<string, (ctx: Ctx, id: string) => object | undefined> = {};
 
 /**
  * Fields an object carries only when `expand[]` names them, by `<object>.<field>` (`customer.subscriptions`): each
  * makes the value (a list) from the object.
  */
-export const INCLUDERS: Record<string, (ctx: Ctx, owner: Obj) => Obj> = {};
+export const INCLUDERS: Record<string, (ctx: Ctx, owner: Owner) => object> = {};
 
-function resolve(ctx: Ctx, owner: Obj, field: string, id: string): Obj | undefined {
-  const key = [`${owner.object}.${field}`, field].find((k) => Object.hasOwn(EXPANDERS, k));
+function resolve(ctx: Ctx, owner: Node, field: string, id: string): object | undefined {
+  const key = [`${String(owner.object)}.${field}`, field].find((k) => Object.hasOwn(EXPANDERS, k));
   const custom = key === undefined ? undefined : EXPANDERS[key];
   if (custom) return custom(ctx, id);
   const table = tableOfId(id);
@@ -31,24 +37,26 @@ function resolve(ctx: Ctx, owner: Obj, field: string, id: string): Obj | undefin
 }
 
 /** `obj` with every path in `paths` expanded (a copy; `obj` is not changed). */
-export function expandObject(ctx: Ctx, obj: Obj, paths: readonly string[]): Obj {
-  let out = structuredClone(obj);
+export function expandObject<T extends object>(ctx: Ctx, obj: T, paths: readonly string[]): T {
+  const kind = (obj as Node).object;
+  let out = structuredClone(obj) as Node;
   // `expand[0]=` arrives as an unset (null) entry, which names nothing to expand.
   for (const path of paths.filter((x): x is string => typeof x === 'string' && x !== '')) {
     // A search result's `total_count` is included on request (search-page.ts), not expanded from an id.
-    if (path === 'total_count' && obj.object === 'search_result') continue;
+    if (path === 'total_count' && kind === 'search_result') continue;
     const parts = path.split('.');
     if (parts.length > 4)
       throw invalidRequest(
         `You cannot expand more than 4 levels of a property. Property: ${path}`,
         'expand',
       );
-    out = expandAt(ctx, out, parts, path, obj.object === 'list' || obj.object === 'search_result');
+    out = expandAt(ctx, out, parts, path, kind === 'list' || kind === 'search_result');
   }
-  return out;
+  // The copy keeps the caller's type: expanded fields hold the objects their ids named, as Stripe's replies do.
+  return out as T;
 }
 
-function expandAt(ctx: Ctx, node: Obj, parts: string[], full: string, isList: boolean): Obj {
+function expandAt(ctx: Ctx, node: Node, parts: string[], full: string, isList: boolean): Node {
   const [field, ...rest] = parts;
   if (node === null || typeof node !== 'object') return node;
   if (
@@ -58,11 +66,12 @@ function expandAt(ctx: Ctx, node: Obj, parts: string[], full: string, isList: bo
   ) {
     if (rest.length === 0)
       throw invalidRequest(`This property cannot be expanded (${full}).`, 'expand');
-    node.data = node.data.map((item: Obj) => expandAt(ctx, item, rest, full, false));
+    node.data = node.data.map((item: Node) => expandAt(ctx, item, rest, full, false));
     return node;
   }
-  const include = INCLUDERS[`${node.object}.${field}`];
-  if (!Object.hasOwn(node, field) && include !== undefined) node[field] = include(ctx, node);
+  const include = INCLUDERS[`${String(node.object)}.${field}`];
+  if (!Object.hasOwn(node, field) && include !== undefined)
+    node[field] = include(ctx, node as Owner);
   if (!Object.hasOwn(node, field)) {
     const hint = isList ? ` You may want to try expanding 'data.${full}' instead.` : '';
     throw invalidRequest(`This property cannot be expanded (${full}).${hint}`, 'expand');
@@ -77,6 +86,6 @@ function expandAt(ctx: Ctx, node: Obj, parts: string[], full: string, isList: bo
     throw invalidRequest(`This property cannot be expanded (${full}).`, 'expand');
   }
   node[field] =
-    value === null || rest.length === 0 ? value : expandAt(ctx, value, rest, full, false);
+    value === null || rest.length === 0 ? value : expandAt(ctx, value as Node, rest, full, false);
   return node;
 }

@@ -5,9 +5,9 @@
  */
 import type { Ctx, SqlParam } from 'seahaven';
 import { invalidRequest, resourceMissing } from './errors.ts';
-import { positionOf, rows, type Obj, type Table } from './store.ts';
+import { positionOf, rows, type Stored, type Table } from './store.ts';
 
-export interface ListOptions {
+export interface ListOptions<T extends Table = Table, O = Stored<T>> {
   /** Filters as SQL over the table's columns, like `customer = ?`, with their parameters. */
   where?: [string, ...SqlParam[]][];
   /** The list's own `url` (`/v1/customers`). */
@@ -17,7 +17,7 @@ export interface ListOptions {
   /** Leave out rows a list never shows (deleted customers). Default true for tables with a `deleted` column. */
   excludeDeleted?: boolean;
   /** Shape each object (the plans view of prices). */
-  map?: (o: Obj) => Obj;
+  map?: (o: Stored<T>) => O;
 }
 
 export interface ListParams {
@@ -33,9 +33,9 @@ export interface ListParams {
   } | null;
 }
 
-export interface ListEnvelope {
+export interface ListEnvelope<T = object> {
   object: 'list';
-  data: Obj[];
+  data: T[];
   has_more: boolean;
   url: string;
 }
@@ -55,12 +55,12 @@ export function limitOf(limit: number | null | undefined): number {
 const RANGE_OPS: Record<string, string> = { eq: '=', gt: '>', gte: '>=', lt: '<', lte: '<=' };
 
 /** One page of `table`, newest first. */
-export function listPage(
+export function listPage<T extends Table, O = Stored<T>>(
   ctx: Ctx,
-  table: Table,
+  table: T,
   params: ListParams,
-  options: ListOptions,
-): ListEnvelope {
+  options: ListOptions<T, O>,
+): ListEnvelope<O> {
   const limit = limitOf(params.limit);
   if (params.starting_after && params.ending_before) {
     throw invalidRequest(
@@ -109,8 +109,9 @@ export function listPage(
   const has_more = found.length > limit;
   let page = found.slice(0, limit);
   if (ascending) page = page.reverse();
-  if (options.map) page = page.map(options.map);
-  return { object: 'list', data: page, has_more, url: options.url };
+  // Without `map` the page is the stored objects themselves (`O` defaults to `Stored<T>`).
+  const data = options.map ? page.map(options.map) : (page as unknown as O[]);
+  return { object: 'list', data, has_more, url: options.url };
 }
 
 const withDeleted = new Set(['customers', 'products', 'prices', 'coupons']);
@@ -119,6 +120,6 @@ function hasDeleted(table: Table): boolean {
 }
 
 /** A list envelope over objects already in hand (nested lists such as `charge.refunds`). */
-export function listOf(data: Obj[], url: string, has_more = false): ListEnvelope {
+export function listOf<T>(data: T[], url: string, has_more = false): ListEnvelope<T> {
   return { object: 'list', data, has_more, url };
 }

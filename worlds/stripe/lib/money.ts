@@ -5,7 +5,7 @@
  * `GET /v1/balance` sums these rows.
  */
 import type { Ctx } from 'seahaven';
-import { newId, nowSeconds, put, type Obj } from './store.ts';
+import { newId, nowSeconds, put, type Stored } from './store.ts';
 
 export const DAY = 86_400;
 
@@ -41,10 +41,10 @@ export interface BalanceEntry {
 }
 
 /** Write a balance transaction and return it. */
-export function addBalanceTransaction(ctx: Ctx, e: BalanceEntry): Obj {
+export function addBalanceTransaction(ctx: Ctx, e: BalanceEntry): Stored<'balance_transactions'> {
   const created = nowSeconds(ctx);
   const fee = e.fee ?? 0;
-  const txn: Obj = {
+  const txn: Stored<'balance_transactions'> = {
     id: newId(ctx, 'txn_'),
     object: 'balance_transaction',
     amount: e.amount,

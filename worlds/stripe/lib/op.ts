@@ -9,7 +9,6 @@ import { defineOperation, ToolError, type Ctx, type Operation } from 'seahaven';
 import { StripeError, isFailed, type Failed, type StripeErrorBody } from './errors.ts';
 import { expandObject } from './expand.ts';
 import { validate, p, type Spec } from './params.ts';
-import type { Obj } from './store.ts';
 import { onObjectsTime } from './test-clocks.ts';
 import { withDeliveries } from './webhooks.ts';
 
@@ -27,6 +26,10 @@ export interface OpContext {
 
 export type Method = 'GET' | 'POST' | 'DELETE';
 
+/** An operation's answer as its caller reads it: JSON, narrowed where a field is read. */
+export type Reply = Record<string, unknown>;
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- until every operation declares its parameters' type
 export interface StripeOpSpec<P = any> {
   /** The OpenAPI operationId, like `PostCustomers`. */
   id: string;
@@ -35,7 +38,7 @@ export interface StripeOpSpec<P = any> {
   path: string;
   /** The endpoint's parameters besides `expand` (added for every endpoint). */
   params: Record<string, Spec>;
-  run(c: OpContext, params: P, path: Record<string, string>): Obj | Failed;
+  run(c: OpContext, params: P, path: Record<string, string>): object | Failed;
 }
 
 export interface StripeOp extends StripeOpSpec {
@@ -104,19 +107,22 @@ function perform(
   c: OpContext,
   params: Record<string, unknown>,
   path: Record<string, string>,
-): { ok: true; body: Obj } | Failed {
+): { ok: true; body: Reply } | Failed {
   const checked = validate(o.checked, params) as Record<string, unknown> & { expand?: string[] };
   // The events it wrote go to the composed world's webhook handler when the outermost operation is done (webhooks.ts).
   // An operation on objects attached to a test clock runs on the clock's time (test-clocks.ts).
   const out = withDeliveries(c.ctx, () => o.run(onObjectsTime(c, checked, path), checked, path));
   if (isFailed(out)) return out;
+  // What an operation answers is read as JSON by whoever runs it (a reply, a tool, another operation).
+  const body = out as Reply;
   return {
     ok: true,
-    body: checked.expand?.length ? expandObject(c.ctx, out, checked.expand) : out,
+    body: checked.expand?.length ? expandObject(c.ctx, body, checked.expand) : body,
   };
 }
 
 /** Define an operation. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- as StripeOpSpec
 export function op<P = any>(spec: StripeOpSpec<P>): StripeOp {
   const fields: Record<string, Spec> = { expand: p.arr(p.string()), ...spec.params };
   const checked = { run: spec.run as StripeOpSpec['run'], checked: fields };
@@ -188,7 +194,7 @@ export function registerOps(ops: readonly StripeOp[]): void {
 
 /** The outcome of running an operation from a tool: the object, or Stripe's error. */
 export type OpOutcome =
-  | { ok: true; body: Obj }
+  | { ok: true; body: Reply }
   | { ok: false; status: number; message: string; error: Record<string, unknown> };
 
 /**
@@ -238,7 +244,7 @@ export function toolOp(
   id: string,
   params: Record<string, unknown> = {},
   path: Record<string, string> = {},
-): Obj {
+): Reply {
   const r = runOp(ctx, id, params, path);
   if (r.ok) return r.body;
   throw new ToolError(

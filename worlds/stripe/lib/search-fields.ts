@@ -7,13 +7,13 @@
  * an object's JSON only for the rows on its page (schema.sql).
  */
 
-/** An object as stored (store.ts's `Obj`; declared here too, since store.ts builds its writes from this module). */
-type Obj = Record<string, any>;
+/** An object as stored: search reads its fields by path (store.ts builds its writes from this module). */
+type Searched = object;
 
 export type FieldKind = 'id' | 'token' | 'string' | 'number' | 'boolean' | 'metadata';
 
 /** A searchable field: its kind, and where to read it when that is not simply its dotted path. */
-export type FieldSpec = FieldKind | { kind: FieldKind; read: (o: Obj) => unknown };
+export type FieldSpec = FieldKind | { kind: FieldKind; read: (o: Searched) => unknown };
 
 const card = (f: string) => `payment_method_details.card.${f}`;
 
@@ -56,7 +56,10 @@ export const SEARCH_FIELDS: Partial<Record<string, Record<string, FieldSpec>>> =
     // Newer API versions moved the subscription under `parent`; either place answers.
     subscription: {
       kind: 'id',
-      read: (o) => o.subscription ?? o.parent?.subscription_details?.subscription ?? null,
+      read: (o) =>
+        readPath(o, 'subscription') ??
+        readPath(o, 'parent.subscription_details.subscription') ??
+        null,
     },
     total: 'number',
   },
@@ -98,20 +101,19 @@ export function kindOf(spec: FieldSpec): FieldKind {
   return typeof spec === 'string' ? spec : spec.kind;
 }
 
-export function readPath(o: Obj, path: string): unknown {
+export function readPath(o: Searched, path: string): unknown {
   let cur: unknown = o;
   for (const part of path.split('.')) {
     if (cur === null || typeof cur !== 'object') return undefined;
-    cur = (cur as Obj)[part];
+    cur = (cur as Record<string, unknown>)[part];
   }
   return cur;
 }
 
 /** A reference's id, whether stored as an id or an expanded object. */
 export function idOf(v: unknown): unknown {
-  return v !== null && typeof v === 'object' && typeof (v as Obj).id === 'string'
-    ? (v as Obj).id
-    : v;
+  const id = v !== null && typeof v === 'object' ? (v as { id?: unknown }).id : undefined;
+  return typeof id === 'string' ? id : v;
 }
 
 /** A search column: the field it holds, its kind, its name in the table, and how a row's value is read off the object. */
@@ -119,7 +121,7 @@ export interface SearchColumn {
   field: string;
   kind: FieldKind;
   column: string;
-  value: (o: Obj) => string | number | null;
+  value: (o: Searched) => string | number | null;
 }
 
 /** The value a field's column holds: what the query language compares, already normalised as it compares it. */
@@ -160,7 +162,7 @@ export const SEARCH_COLUMNS: Record<string, SearchColumn[]> = Object.fromEntries
       .filter(([field]) => field !== 'created')
       .map(([field, spec]): SearchColumn => {
         const kind = kindOf(spec);
-        const read = typeof spec === 'string' ? (o: Obj) => readPath(o, field) : spec.read;
+        const read = typeof spec === 'string' ? (o: Searched) => readPath(o, field) : spec.read;
         return { field, kind, column: columnName(field), value: (o) => stored(kind, read(o)) };
       }),
   ]),

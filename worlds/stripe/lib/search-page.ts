@@ -8,7 +8,8 @@ import { invalidRequest } from './errors.ts';
 import { limitOf } from './list.ts';
 import { checkSearch, SEARCH_FIELDS } from './search.ts';
 import { searchPlan } from './search-sql.ts';
-import type { Obj, Table } from './store.ts';
+import type { ApiSearchResult } from './objects.ts';
+import type { Stored, Table } from './store.ts';
 
 export interface SearchParams {
   query: string;
@@ -18,7 +19,12 @@ export interface SearchParams {
 }
 
 /** One page of search results, newest first; `page` is the previous page's `next_page`. */
-export function searchPage(ctx: Ctx, table: Table, params: SearchParams, url: string): Obj {
+export function searchPage<T extends Table>(
+  ctx: Ctx,
+  table: T,
+  params: SearchParams,
+  url: string,
+): ApiSearchResult<Stored<T>> {
   const fields = SEARCH_FIELDS[table];
   const parsed = checkSearch(params.query, fields);
   const limit = limitOf(params.limit);
@@ -51,10 +57,10 @@ export function searchPage(ctx: Ctx, table: Table, params: SearchParams, url: st
       limit + 1,
       offset,
     )
-    .map((r) => JSON.parse(r.data) as Obj);
+    .map((r) => JSON.parse(r.data) as Stored<T>);
   const has_more = found.length > limit;
   const data = found.slice(0, limit);
-  const out: Obj = {
+  const out: ApiSearchResult<Stored<T>> = {
     object: 'search_result',
     data,
     has_more,

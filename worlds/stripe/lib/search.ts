@@ -22,7 +22,6 @@
  */
 import { invalidRequest } from './errors.ts';
 import { idOf, kindOf, readPath, type FieldSpec } from './search-fields.ts';
-import type { Obj } from './store.ts';
 
 export { SEARCH_FIELDS, type FieldSpec } from './search-fields.ts';
 
@@ -225,7 +224,7 @@ function compileClause(
   query: string,
   c: Clause,
   fields: Record<string, FieldSpec>,
-): (o: Obj) => boolean {
+): (o: object) => boolean {
   const spec = fields[c.field];
   if (spec === undefined) {
     fail(
@@ -235,7 +234,7 @@ function compileClause(
     );
   }
   const kind = kindOf(spec);
-  const read = typeof spec === 'string' ? (o: Obj) => readPath(o, c.field) : spec.read;
+  const read = typeof spec === 'string' ? (o: object) => readPath(o, c.field) : spec.read;
   const where: (what: string) => never = (what) => fail(query, c.at, what);
   if (kind === 'metadata' && c.key === undefined)
     where(`metadata is searched by key, as in metadata['key']:'value'`);
@@ -243,7 +242,17 @@ function compileClause(
 
   if (v.type === 'null') {
     if (c.op !== ':') where(`null can only be matched with ':', as in ${c.field}:null`);
-    if (kind === 'metadata') return (o) => isNull(o.metadata?.[c.key as string]);
+    if (kind === 'metadata') {
+      const key = c.key as string;
+      return (o) => {
+        const metadata = readPath(o, 'metadata');
+        return isNull(
+          metadata && typeof metadata === 'object'
+            ? (metadata as Record<string, unknown>)[key]
+            : undefined,
+        );
+      };
+    }
     return (o) => isNull(read(o));
   }
   if (c.op === '~') {
@@ -300,7 +309,11 @@ function compileClause(
     case 'metadata': {
       const want = textOf(v);
       return (o) => {
-        const got = o.metadata?.[c.key as string];
+        const metadata = readPath(o, 'metadata');
+        const got =
+          metadata && typeof metadata === 'object'
+            ? (metadata as Record<string, unknown>)[c.key as string]
+            : undefined;
         return typeof got === 'string' && got === want;
       };
     }
@@ -338,12 +351,12 @@ export function textOf(v: Value): string {
 export function compileSearch(
   query: string,
   fields: Record<string, FieldSpec> | undefined,
-): (o: Obj) => boolean {
+): (o: object) => boolean {
   if (!fields) throw invalidRequest('This resource cannot be searched.');
   const parsed = parseSearch(query);
   const tests = parsed.clauses.map((c) => {
     const test = compileClause(query, c, fields);
-    return c.negated ? (o: Obj) => !test(o) : test;
+    return c.negated ? (o: object) => !test(o) : test;
   });
   return parsed.conj === 'OR' ? (o) => tests.some((t) => t(o)) : (o) => tests.every((t) => t(o));
 }

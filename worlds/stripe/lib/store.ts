@@ -10,7 +10,13 @@ import { resourceMissing } from './errors.ts';
 import type { Tables } from './objects.ts';
 import { SEARCH_COLUMNS } from './search-fields.ts';
 
-export type Obj = Record<string, any>;
+/**
+ * An untyped object: what code not yet moved onto the typed objects (`Stored<'customers'>` …) still passes around, to
+ * be removed with its last use. New code uses `Stored<T>`, or `Record<string, unknown>` with narrowing for arbitrary
+ * JSON.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Obj = any;
 
 /** The resource tables (schema.sql). A table name is spliced into SQL only as one of these. */
 export type Table =
@@ -45,30 +51,32 @@ export type Table =
   | 'test_clocks';
 
 /**
- * Fields the world keeps on a stored object beyond Stripe's example object: a deleted customer or product stays, marked
- * `deleted` (Stripe answers it so), and a refund that failed after it succeeded says why.
+ * What a stored object holds beyond (or narrower than) the SDK's declaration of it: a deleted customer or product
+ * stays, marked `deleted` (Stripe answers it so), a refund that failed after it succeeded says why, and an invoice is
+ * always a customer's.
  */
 interface StoredExtras {
   customers: { deleted?: boolean };
   products: { deleted?: boolean };
   refunds: { failure_reason?: string | null; failure_balance_transaction?: string | null };
+  // Every invoice the world writes is a customer's (the SDK allows one billed to an account instead).
+  invoices: { customer: string };
 }
 
 /** The object a table stores: its type in objects.ts (`Tables`), with what the world adds to it. */
 export type Stored<T extends Table> = Tables[T] &
   (T extends keyof StoredExtras ? StoredExtras[T] : unknown);
 
-type Col = (o: Obj) => SqlParam;
+type Col<T extends Table = Table> = (o: Stored<T>) => SqlParam;
 const bool = (v: unknown): number => (v ? 1 : 0);
-const ref = (v: unknown): string | null =>
-  typeof v === 'string'
-    ? v
-    : v && typeof v === 'object' && typeof (v as Obj).id === 'string'
-      ? (v as Obj).id
-      : null;
+const ref = (v: unknown): string | null => {
+  if (typeof v === 'string') return v;
+  const id = v && typeof v === 'object' ? (v as { id?: unknown }).id : undefined;
+  return typeof id === 'string' ? id : null;
+};
 
 /** The indexed columns of each table besides id, seq, created and data. */
-export const COLUMNS: Record<Table, Record<string, Col>> = {
+export const COLUMNS: { [T in Table]: Record<string, Col<T>> } = {
   customers: {
     email: (o) => o.email ?? null,
     name: (o) => o.name ?? null,
@@ -89,14 +97,15 @@ export const COLUMNS: Record<Table, Record<string, Col>> = {
     type: (o) => o.type ?? null,
     lookup_key: (o) => o.lookup_key ?? null,
     currency: (o) => o.currency ?? null,
-    deleted: (o) => bool(o.deleted),
     interval: (o) => o.recurring?.interval ?? null,
     usage_type: (o) => o.recurring?.usage_type ?? null,
   },
-  coupons: { deleted: (o) => bool(o.deleted) },
+  // A price's or coupon's `deleted` column is set by its delete (the object does not carry it), and `put` leaves it.
+  coupons: {},
   promotion_codes: {
     code: (o) => o.code ?? null,
-    coupon: (o) => ref(o.promotion?.coupon ?? o.coupon),
+    // Older API versions kept the coupon on the promotion code itself.
+    coupon: (o) => ref(o.promotion?.coupon ?? (o as { coupon?: unknown }).coupon),
     active: (o) => bool(o.active),
     customer: (o) => ref(o.customer),
   },
@@ -187,7 +196,7 @@ const WRITTEN: Record<Table, [string, Col][]> = Object.fromEntries(
   (Object.keys(COLUMNS) as Table[]).map((t) => [
     t,
     [
-      ...Object.entries(COLUMNS[t]),
+      ...(Object.entries(COLUMNS[t]) as [string, Col][]),
       ...(SEARCH_COLUMNS[t] ?? []).map((c): [string, Col] => [c.column, c.value]),
     ],
   ]),
@@ -273,7 +282,7 @@ const COLUMN_READERS = Object.fromEntries(
 ) as Record<Table, Col[]>;
 
 /** Insert or replace an object, in one statement. */
-export function put(ctx: Ctx, table: Table, obj: Obj): Obj {
+export function put<T extends Table>(ctx: Ctx, table: T, obj: Stored<T>): Stored<T> {
   putJson(ctx, table, obj);
   return obj;
 }
@@ -284,18 +293,14 @@ export function put(ctx: Ctx, table: Table, obj: Obj): Obj {
  * an event about each, and serializing them twice was much of its cost. `json` is the object's JSON when the caller
  * has made it already; it must be exactly `JSON.stringify(obj)`.
  */
-export function putJson(
+export function putJson<T extends Table>(
   ctx: Ctx,
-  table: Table,
-  obj: Obj,
+  table: T,
+  obj: Stored<T>,
   json: string = JSON.stringify(obj),
 ): string {
-  const created =
-    typeof obj.created === 'number'
-      ? obj.created
-      : typeof obj.date === 'number'
-        ? obj.date
-        : nowSeconds(ctx);
+  const { created: at, date } = obj as { created?: unknown; date?: unknown };
+  const created = typeof at === 'number' ? at : typeof date === 'number' ? date : nowSeconds(ctx);
   ctx.db.run(
     UPSERTS[table],
     obj.id,
@@ -310,33 +315,34 @@ export function putJson(
  * Rows of `table` as objects: `where` is SQL over its columns (fixed text with `?` placeholders), newest first unless
  * `ascending`. Lists and searches read through here, so a table name is spliced into SQL only in this module.
  */
-export function rows(
+export function rows<T extends Table>(
   ctx: Ctx,
-  table: Table,
+  table: T,
   where: string,
   args: SqlParam[],
   ascending = false,
   limit = -1,
   offset = 0,
-): Obj[] {
+): Stored<T>[] {
+  const name: Table = table;
   // `where` is fixed clause text joined by the caller (list.ts: `customer = ?`, `created < ?`; search-sql.ts); values
   // are parameters.
   const found = ascending
     ? ctx.db.all<{ data: string }>(
         // eslint-disable-next-line seahaven/no-sql-interpolation
-        `SELECT data FROM ${table} WHERE ${where} ORDER BY created ASC, seq ASC LIMIT ? OFFSET ?`,
+        `SELECT data FROM ${name} WHERE ${where} ORDER BY created ASC, seq ASC LIMIT ? OFFSET ?`,
         ...args,
         limit,
         offset,
       )
     : ctx.db.all<{ data: string }>(
         // eslint-disable-next-line seahaven/no-sql-interpolation
-        `SELECT data FROM ${table} WHERE ${where} ORDER BY created DESC, seq DESC LIMIT ? OFFSET ?`,
+        `SELECT data FROM ${name} WHERE ${where} ORDER BY created DESC, seq DESC LIMIT ? OFFSET ?`,
         ...args,
         limit,
         offset,
       );
-  return found.map((r) => JSON.parse(r.data) as Obj);
+  return found.map((r) => JSON.parse(r.data) as Stored<T>);
 }
 
 /** Where an object sits in its table's order (a list cursor), or undefined. */

@@ -10,7 +10,19 @@
 import type { Ctx } from 'seahaven';
 import { StripeError, resourceMissing } from './errors.ts';
 import type { OpContext } from './op.ts';
-import { get, newId, nowSeconds, put, type Obj } from './store.ts';
+import type { Address, PaymentMethodBillingDetails } from './objects.ts';
+import { get, newId, nowSeconds, put, type Stored } from './store.ts';
+
+type PaymentMethod = Stored<'payment_methods'>;
+
+/** `billing_details` as a request or another object gives it: any of its fields, the address in part. */
+export interface BillingDetailsGiven {
+  address?: Partial<Address> | null;
+  email?: string | null;
+  name?: string | null;
+  phone?: string | null;
+  tax_id?: string | null;
+}
 
 export type CardBrand = 'visa' | 'mastercard' | 'amex' | 'discover' | 'diners' | 'jcb' | 'unionpay';
 
@@ -344,7 +356,7 @@ export function isTestToken(id: string): boolean {
 }
 
 /** The test card behind a stored payment method (by its fingerprint), or undefined for non-card methods. */
-export function cardOfPaymentMethod(pm: Obj | null | undefined): TestCard | undefined {
+export function cardOfPaymentMethod(pm: PaymentMethod | null | undefined): TestCard | undefined {
   const fp = pm?.card?.fingerprint;
   const card = typeof fp === 'string' ? BY_FINGERPRINT.get(fp) : undefined;
   return card ? structuredClone(card) : undefined;
@@ -376,7 +388,7 @@ const DISPLAY_BRAND: Record<CardBrand, string> = {
 };
 
 /** Stripe's `billing_details`, every field present. */
-export function billingDetails(given?: Obj | null): Obj {
+export function billingDetails(given?: BillingDetailsGiven | null): PaymentMethodBillingDetails {
   const address = given?.address
     ? {
         city: null,
@@ -413,11 +425,11 @@ const ctxOf = (c: Ctx | OpContext): Ctx =>
 export function paymentMethodFromCard(
   c: Ctx | OpContext,
   card: TestCard,
-  billing_details?: Obj | null,
+  billing_details?: BillingDetailsGiven | null,
   options: PaymentMethodOptions = {},
-): Obj {
+): PaymentMethod {
   const ctx = ctxOf(c);
-  const pm: Obj = {
+  const pm: PaymentMethod = {
     id: newId(ctx, 'pm_'),
     object: 'payment_method',
     allow_redisplay: options.allow_redisplay ?? 'unspecified',
@@ -456,7 +468,11 @@ export function paymentMethodFromCard(
  * The payment method a parameter names: a stored `pm_…` by id, or a test token (`pm_card_visa`, `tok_visa`)
  * materialised into a new `pm_…` (a new id each time). Anything else is Stripe's 404 on `param`.
  */
-export function resolvePaymentMethod(c: OpContext, idOrToken: string, param: string): Obj {
+export function resolvePaymentMethod(
+  c: OpContext,
+  idOrToken: string,
+  param: string,
+): PaymentMethod {
   const card = isTestToken(idOrToken) ? cardFor(idOrToken) : undefined;
   if (card) return paymentMethodFromCard(c, card);
   const pm = get(c.ctx, 'payment_methods', idOrToken);
@@ -490,9 +506,9 @@ export function cardError(
   decline_code?: string,
   extra: {
     param?: string;
-    payment_method?: Obj;
-    setup_intent?: Obj;
-    payment_intent?: Obj;
+    payment_method?: PaymentMethod;
+    setup_intent?: Stored<'setup_intents'>;
+    payment_intent?: Stored<'payment_intents'>;
     charge?: string;
   } = {},
 ): StripeError {
@@ -530,7 +546,7 @@ export function isSetUp(c: Ctx | OpContext, paymentMethodId: string): boolean {
 }
 
 /** Whether confirming with `pm` needs 3D Secure now (by its test card, and whether it was set up). */
-export function needsAuthentication(c: Ctx | OpContext, pm: Obj): boolean {
+export function needsAuthentication(c: Ctx | OpContext, pm: PaymentMethod): boolean {
   const card = cardOfPaymentMethod(pm);
   if (card?.requiresAction === 'always') return true;
   return card?.requiresAction === 'unless_setup' && !isSetUp(c, pm.id);

@@ -19,8 +19,10 @@
  */
 import { createHmac } from 'node:crypto';
 import type { Ctx } from 'seahaven';
-import { get, newId, put, type Obj } from './store.ts';
+import { get, newId, put, type Stored } from './store.ts';
 import { worldSeconds } from './test-clocks.ts';
+
+type Delivery = Stored<'webhook_deliveries'>;
 
 /** Waits before each retry, in seconds: 1 hour, doubling. */
 export const RETRY_DELAYS: readonly number[] = [1, 2, 4, 8, 16, 32].map((h) => h * 3600);
@@ -110,9 +112,9 @@ export function queueDeliveries(
   );
   let n = 0;
   for (const row of endpoints) {
-    const endpoint = JSON.parse(row.data) as Obj;
-    if (!listensTo(endpoint.enabled_events as string[], event.type)) continue;
-    const target = targetOf(endpoint.url as string);
+    const endpoint = JSON.parse(row.data) as Stored<'webhook_endpoints'>;
+    if (!listensTo(endpoint.enabled_events, event.type)) continue;
+    const target = targetOf(endpoint.url);
     put(ctx, 'webhook_deliveries', {
       id: newId(ctx, 'whdel_'),
       object: 'test_helpers.webhook_delivery',
@@ -137,7 +139,7 @@ export function queueDeliveries(
  * The request of a delivery's next attempt, signed at unix time `t`: the event as it is now, as Stripe sends it (JSON
  * indented by two spaces). Undefined when the event or the endpoint is gone.
  */
-export function requestOf(ctx: Ctx, delivery: Obj, t: number): WebhookRequest | undefined {
+export function requestOf(ctx: Ctx, delivery: Delivery, t: number): WebhookRequest | undefined {
   const event = ctx.db.one<{ data: string }>(
     'SELECT data FROM events WHERE id = ?',
     delivery.event,
@@ -147,7 +149,7 @@ export function requestOf(ctx: Ctx, delivery: Obj, t: number): WebhookRequest | 
     delivery.webhook_endpoint,
   );
   if (!event || !endpoint || endpoint.secret === null) return undefined;
-  const url = (JSON.parse(endpoint.data) as Obj).url as string;
+  const url = (JSON.parse(endpoint.data) as Stored<'webhook_endpoints'>).url;
   const body = JSON.stringify(JSON.parse(event.data), null, 2);
   return {
     method: 'POST',
@@ -181,21 +183,21 @@ export interface Attempt {
  * Record an attempt on a pending delivery and settle what follows: delivered on a 2xx (the event's `pending_webhooks`
  * goes down by one), else retried after the next wait of `RETRY_DELAYS`, or failed once they are spent.
  */
-export function recordAttempt(ctx: Ctx, delivery: Obj, attempt: Attempt): Obj {
+export function recordAttempt(ctx: Ctx, delivery: Delivery, attempt: Attempt): Delivery {
   const after = structuredClone(delivery);
-  after.attempts = [...(delivery.attempts as Attempt[]), attempt];
+  after.attempts = [...delivery.attempts, attempt];
   const ok =
     attempt.status_code !== null && attempt.status_code >= 200 && attempt.status_code < 300;
   if (ok) {
     after.status = 'succeeded';
     after.next_attempt = null;
-    const event = get(ctx, 'events', delivery.event as string);
+    const event = get(ctx, 'events', delivery.event);
     if (event && event.pending_webhooks > 0) {
       event.pending_webhooks -= 1;
       put(ctx, 'events', event);
     }
   } else {
-    const retries = (after.attempts as Attempt[]).length - 1;
+    const retries = after.attempts.length - 1;
     if (retries < RETRY_DELAYS.length) {
       after.next_attempt = attempt.attempted_at + RETRY_DELAYS[retries];
     } else {
@@ -214,7 +216,7 @@ export function cancelPending(ctx: Ctx, endpoint: string): void {
     endpoint,
   );
   for (const row of pending) {
-    const d = JSON.parse(row.data) as Obj;
+    const d = JSON.parse(row.data) as Delivery;
     put(ctx, 'webhook_deliveries', { ...d, status: 'canceled', next_attempt: null });
   }
 }
@@ -226,7 +228,7 @@ export function retarget(ctx: Ctx, endpoint: string, url: string): void {
     endpoint,
   );
   for (const row of pending) {
-    const d = JSON.parse(row.data) as Obj;
+    const d = JSON.parse(row.data) as Delivery;
     put(ctx, 'webhook_deliveries', { ...d, url, target: targetOf(url) });
   }
 }
@@ -248,7 +250,8 @@ export function deliverDue(ctx: Ctx, until: number): number {
         until,
       );
       if (!row) break;
-      const delivery = JSON.parse(row.data) as Obj;
+      const delivery = JSON.parse(row.data) as Delivery;
+      // The query picked a delivery with an attempt due.
       const t = delivery.next_attempt as number;
       const request = requestOf(ctx, delivery, t);
       if (request === undefined) {

@@ -13,7 +13,7 @@ import { listPage } from '../lib/list.ts';
 import type { OpContext } from '../lib/op.ts';
 import { op } from '../lib/op.ts';
 import { listParams, p } from '../lib/params.ts';
-import { get, nowSeconds, put, rows, type Obj } from '../lib/store.ts';
+import { get, nowSeconds, put, rows, type Obj, type Stored } from '../lib/store.ts';
 
 /** The balance types a balance transaction can be of (Stripe's `type` filter accepts these). */
 export const BALANCE_TRANSACTION_TYPES = [
@@ -62,7 +62,7 @@ export const BALANCE_TRANSACTION_TYPES = [
 ] as const;
 
 /** A balance transaction as a reply shows it: its status read off the clock, whatever the stored row says. */
-export function currentTransaction(ctx: Ctx, txn: Obj): Obj {
+export function currentTransaction(ctx: Ctx, txn: Stored<'balance_transactions'>): Obj {
   const status = txn.available_on <= nowSeconds(ctx) ? 'available' : 'pending';
   return txn.status === status ? txn : { ...txn, status };
 }

@@ -23,7 +23,7 @@ import { addBalanceTransaction, cardFee } from '../lib/money.ts';
 import { op, type OpContext } from '../lib/op.ts';
 import { listParams, mergeMetadata, p, searchParams } from '../lib/params.ts';
 import { searchPage } from '../lib/search-page.ts';
-import { get, newId, nowSeconds, put, type Obj } from '../lib/store.ts';
+import { get, newId, nowSeconds, put, type Obj, type Stored } from '../lib/store.ts';
 import {
   cardOfPaymentMethod,
   declineMessage,
@@ -92,12 +92,13 @@ export interface ChargeOutcome {
 }
 
 function paymentMethodDetails(
-  pm: Obj,
+  pm: Stored<'payment_methods'>,
   amount: number,
   incremental: boolean,
   authenticated: boolean,
 ): Obj {
-  const card = pm.card ?? {};
+  // A payment method without card details (none the world makes) is charged as a default test card.
+  const card: Partial<NonNullable<Stored<'payment_methods'>['card']>> = pm.card ?? {};
   return {
     card: {
       amount_authorized: amount,
@@ -336,7 +337,7 @@ export function attemptCharge(c: OpContext, req: ChargeRequest): ChargeOutcome {
 }
 
 /** The balance transaction a captured card charge writes: the captured amount, Stripe's fee, pending unless bypassed. */
-function chargeBalanceTransaction(c: OpContext, charge: Obj, amount: number): Obj {
+function chargeBalanceTransaction(c: OpContext, charge: Stored<'charges'>, amount: number): Obj {
   const pm = charge.payment_method
     ? get(c.ctx, 'payment_methods', charge.payment_method)
     : undefined;
@@ -357,7 +358,7 @@ function chargeBalanceTransaction(c: OpContext, charge: Obj, amount: number): Ob
  */
 export function captureCharge(
   c: OpContext,
-  charge: Obj,
+  charge: Stored<'charges'>,
   amount: number | undefined,
   param = 'amount',
 ): Obj {
@@ -399,7 +400,11 @@ export function captureCharge(
 }
 
 /** A payment intent whose charge was just captured: succeeded, with what was received. */
-export function intentCaptured(c: OpContext, pi: Obj, charge: Obj): Obj {
+export function intentCaptured(
+  c: OpContext,
+  pi: Stored<'payment_intents'>,
+  charge: Stored<'charges'>,
+): Obj {
   const after: Obj = {
     ...pi,
     status: 'succeeded',
@@ -412,7 +417,7 @@ export function intentCaptured(c: OpContext, pi: Obj, charge: Obj): Obj {
 }
 
 /** Release an uncaptured charge in full (its payment intent was canceled): nothing moves, all counts as refunded. */
-export function releaseCharge(c: OpContext, charge: Obj): Obj {
+export function releaseCharge(c: OpContext, charge: Stored<'charges'>): Obj {
   if (charge.captured || charge.status !== 'succeeded') return charge;
   const before = structuredClone(charge);
   const after: Obj = { ...charge, amount_refunded: charge.amount, refunded: true };
@@ -422,7 +427,7 @@ export function releaseCharge(c: OpContext, charge: Obj): Obj {
 }
 
 /** The payment method a customer is charged with by default: the legacy default source, else the invoice default. */
-export function defaultPaymentMethodOf(ctx: Ctx, customer: Obj): Obj | undefined {
+export function defaultPaymentMethodOf(ctx: Ctx, customer: Stored<'customers'>): Obj | undefined {
   for (const id of [customer.default_source, customer.invoice_settings?.default_payment_method]) {
     if (typeof id !== 'string') continue;
     const pm = get(ctx, 'payment_methods', id);

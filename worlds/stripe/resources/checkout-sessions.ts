@@ -618,9 +618,10 @@ function countCompletion(c: OpContext, linkId: string): void {
   const before = get(c.ctx, 'payment_links', linkId);
   if (!before?.restrictions?.completed_sessions) return;
   const after = structuredClone(before);
-  after.restrictions.completed_sessions.count += 1;
-  if (after.restrictions.completed_sessions.count >= after.restrictions.completed_sessions.limit)
-    after.active = false;
+  const completed = after.restrictions?.completed_sessions;
+  if (!completed) return;
+  completed.count += 1;
+  if (completed.count >= completed.limit) after.active = false;
   put(c.ctx, 'payment_links', after);
   const url = `/v1/payment_links/${linkId}/line_items`;
   const shownBefore = withoutLineItems(c.ctx, before, undefined, url);

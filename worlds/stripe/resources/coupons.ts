@@ -10,10 +10,10 @@ import { EXPANDERS } from '../lib/expand.ts';
 import { listPage } from '../lib/list.ts';
 import { op } from '../lib/op.ts';
 import { listParams, mergeMetadata, p } from '../lib/params.ts';
-import { nowSeconds, put, type Obj } from '../lib/store.ts';
+import { nowSeconds, put, type Obj, type Stored } from '../lib/store.ts';
 
 /** Whether a coupon can still be redeemed: not deleted, not past `redeem_by`, not used up. */
-function isValid(ctx: Ctx, coupon: Obj, deleted: boolean): boolean {
+function isValid(ctx: Ctx, coupon: Stored<'coupons'>, deleted: boolean): boolean {
   if (deleted) return false;
   if (coupon.redeem_by !== null && coupon.redeem_by <= nowSeconds(ctx)) return false;
   if (coupon.max_redemptions !== null && coupon.times_redeemed >= coupon.max_redemptions)
@@ -54,7 +54,7 @@ export function redeemableCoupon(ctx: Ctx, id: string, param = 'coupon'): Obj {
 }
 
 /** Count one redemption of a coupon (a discount applied). */
-export function redeemCoupon(ctx: Ctx, coupon: Obj): Obj {
+export function redeemCoupon(ctx: Ctx, coupon: Stored<'coupons'>): Obj {
   const after: Obj = { ...coupon, times_redeemed: coupon.times_redeemed + 1 };
   after.valid = isValid(ctx, after, false);
   return put(ctx, 'coupons', after);
@@ -130,7 +130,7 @@ export const couponsOps = [
           param: 'id',
         });
       }
-      const coupon: Obj = {
+      const coupon: Stored<'coupons'> = {
         id,
         object: 'coupon',
         amount_off: hasAmount ? params.amount_off : null,

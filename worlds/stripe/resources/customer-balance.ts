@@ -8,7 +8,7 @@ import { invalidRequest, resourceMissing } from '../lib/errors.ts';
 import { listPage } from '../lib/list.ts';
 import { op } from '../lib/op.ts';
 import { listParams, mergeMetadata, p } from '../lib/params.ts';
-import { get, newId, nowSeconds, put, type Obj } from '../lib/store.ts';
+import { get, newId, nowSeconds, put, type Obj, type Stored } from '../lib/store.ts';
 import { getCustomer, liveCustomer } from './customers.ts';
 import type { Ctx } from 'seahaven';
 
@@ -71,7 +71,7 @@ export const customerBalanceOps = [
           'parameter_invalid_integer',
         );
       const ending = (before.balance ?? 0) + params.amount;
-      const txn: Obj = {
+      const txn: Stored<'customer_balance_transactions'> = {
         id: newId(ctx, 'cbtxn_'),
         object: 'customer_balance_transaction',
         amount: params.amount,

@@ -6,7 +6,7 @@ import { listPage } from '../lib/list.ts';
 import { op } from '../lib/op.ts';
 import { listParams, mergeMetadata, p, searchParams } from '../lib/params.ts';
 import { searchPage } from '../lib/search-page.ts';
-import { get, newId, nowSeconds, put, type Obj } from '../lib/store.ts';
+import { get, newId, nowSeconds, put, type Obj, type Stored } from '../lib/store.ts';
 import type { Ctx } from 'seahaven';
 import { getCustomer, liveCustomer } from '../lib/customer-lookup.ts';
 
@@ -167,7 +167,7 @@ export const customerOps = [
     params: { ...writable, test_clock: p.string() },
     run(c, params) {
       const ctx = c.ctx;
-      const customer: Obj = {
+      const customer: Stored<'customers'> = {
         id: newId(ctx, 'cus_'),
         object: 'customer',
         address: null,
@@ -246,7 +246,8 @@ export const customerOps = [
     run(c, _params, path) {
       const before = liveCustomer(c.ctx, path.customer, 'id');
       const stub = { id: before.id, object: 'customer', deleted: true };
-      put(c.ctx, 'customers', { ...stub, created: before.created });
+      // The row holds the stub in the customer's place; readers check `deleted` first (liveCustomer).
+      put(c.ctx, 'customers', { ...stub, created: before.created } as Stored<'customers'>);
       // The stored stub keeps `created` for ordering; the reply is Stripe's bare stub.
       c.ctx.db.run('UPDATE customers SET data = ? WHERE id = ?', JSON.stringify(stub), before.id);
       emit(c, 'customer.deleted', before);
@@ -327,7 +328,7 @@ interface DiscountChange {
 
 function applyDiscount(
   ctx: Ctx,
-  customer: Obj,
+  customer: Stored<'customers'>,
   params: Record<string, any>,
 ): DiscountChange | null {
   const given = (['coupon', 'promotion_code', 'discounts'] as const).filter(

@@ -14,7 +14,7 @@ import { listPage } from '../lib/list.ts';
 import { addBalanceTransaction, DAY } from '../lib/money.ts';
 import { op, type OpContext } from '../lib/op.ts';
 import { listParams, mergeMetadata, p } from '../lib/params.ts';
-import { get, newId, nowSeconds, put, type Obj } from '../lib/store.ts';
+import { get, newId, nowSeconds, put, type Obj, type Stored } from '../lib/store.ts';
 
 /** Stripe's dispute fee in the US, in cents. */
 export const DISPUTE_FEE = 1500;
@@ -109,15 +109,16 @@ function reinstate(c: OpContext, d: Obj): void {
  */
 export function openDisputeFor(
   c: OpContext,
-  charge: Obj,
+  charge: Stored<'charges'>,
   kind: 'fraudulent' | 'product_not_received' | 'inquiry',
 ): Obj {
   const ctx = c.ctx;
   const inquiry = kind === 'inquiry';
   const reason = inquiry ? 'general' : kind;
   const created = nowSeconds(ctx);
-  const card = charge.payment_method_details?.card ?? {};
-  const d: Obj = {
+  const card: { brand?: string | null; network?: string | null } =
+    charge.payment_method_details?.card ?? {};
+  const d: Stored<'disputes'> = {
     id: newId(ctx, 'du_'),
     object: 'dispute',
     amount: charge.amount_captured || charge.amount,
@@ -127,7 +128,11 @@ export function openDisputeFor(
     currency: charge.currency,
     enhanced_eligibility_types: [],
     evidence: {
-      ...Object.fromEntries(EVIDENCE_FIELDS.map((f) => [f, null])),
+      // Every evidence field, none given yet.
+      ...(Object.fromEntries(EVIDENCE_FIELDS.map((f) => [f, null])) as Omit<
+        Stored<'disputes'>['evidence'],
+        'enhanced_evidence'
+      >),
       enhanced_evidence: {},
     },
     evidence_details: {

@@ -11,7 +11,7 @@ import { invalidRequest, parameterMissing, resourceMissing } from '../lib/errors
 import { limitOf, listOf, listPage, type ListEnvelope } from '../lib/list.ts';
 import { op, type OpContext } from '../lib/op.ts';
 import { listParams, mergeMetadata, p } from '../lib/params.ts';
-import { get, newId, put, type Obj } from '../lib/store.ts';
+import { get, newId, put, type Obj, type Stored } from '../lib/store.ts';
 import { createPrice, createProduct, livePrice } from './prices.ts';
 
 const adjustableQuantity = p.obj({ enabled: p.bool().req(), maximum: p.int(1), minimum: p.int(0) });
@@ -47,7 +47,7 @@ export interface LineItemInput {
 }
 
 /** `sum` of a price for `quantity` units, in minor units; prices the world cannot total are refused. */
-export function priceTotal(price: Obj, quantity: number, param: string): number {
+export function priceTotal(price: Stored<'prices'>, quantity: number, param: string): number {
   if (typeof price.unit_amount === 'number') return price.unit_amount * quantity;
   if (typeof price.unit_amount_decimal === 'string')
     return Math.round(Number(price.unit_amount_decimal) * quantity);
@@ -109,7 +109,7 @@ export function priceOfLineItem(c: OpContext, item: LineItemInput, param: string
 /** A line item in Stripe's `item` shape, for `quantity` of `price`. */
 export function itemOf(
   c: OpContext,
-  price: Obj,
+  price: Stored<'prices'>,
   quantity: number,
   adjustable: Obj | null | undefined,
   param: string,
@@ -351,7 +351,11 @@ export function hasRecurring(items: Obj[]): boolean {
 }
 
 /** Apply the parameters create and update share. */
-function apply(link: Obj, params: Record<string, any>, recurring: boolean): void {
+function apply(
+  link: Stored<'payment_links'>,
+  params: Record<string, any>,
+  recurring: boolean,
+): void {
   if (params.after_completion !== undefined)
     link.after_completion = afterCompletionOf(params.after_completion);
   if (params.allow_promotion_codes !== undefined)
@@ -432,7 +436,7 @@ export const paymentLinksOps = [
         );
       const recurring = hasRecurring(items);
       const id = newId(ctx, 'plink_');
-      const link: Obj = {
+      const link: Stored<'payment_links'> = {
         id,
         object: 'payment_link',
         active: true,

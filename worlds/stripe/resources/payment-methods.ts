@@ -8,7 +8,7 @@ import { StripeError, invalidRequest, parameterMissing, resourceMissing } from '
 import { listPage } from '../lib/list.ts';
 import { op, type OpContext } from '../lib/op.ts';
 import { listParams, mergeMetadata, p } from '../lib/params.ts';
-import { get, nowSeconds, put, type Obj } from '../lib/store.ts';
+import { get, nowSeconds, put, type Obj, type Stored } from '../lib/store.ts';
 import {
   billingDetails,
   cardError,
@@ -232,7 +232,12 @@ export function getPaymentMethod(c: OpContext, id: string, param = 'payment_meth
  * attached: attaching verifies the card, so the decline comes now (402, nothing kept). Attaching to its own customer
  * again is a no-op; to another customer is refused.
  */
-export function attachPaymentMethod(c: OpContext, pm: Obj, customer: Obj, param = 'customer'): Obj {
+export function attachPaymentMethod(
+  c: OpContext,
+  pm: Stored<'payment_methods'>,
+  customer: Stored<'customers'>,
+  param = 'customer',
+): Obj {
   if (pm.customer === customer.id) return pm;
   if (pm.customer)
     throw invalidRequest(
@@ -289,8 +294,8 @@ export const paymentMethodsOps = [
         if (!card)
           throw invalidRequest('Only card payment methods can be cloned here.', 'payment_method');
         return paymentMethodFromCard(c, card, params.billing_details ?? source.billing_details, {
-          exp_month: source.card.exp_month,
-          exp_year: source.card.exp_year,
+          exp_month: source.card?.exp_month,
+          exp_year: source.card?.exp_year,
           metadata: cleanMetadata(params.metadata),
           allow_redisplay: params.allow_redisplay ?? undefined,
         });

@@ -13,7 +13,7 @@ import { listPage } from '../lib/list.ts';
 import { op, type OpContext } from '../lib/op.ts';
 import { listParams, mergeMetadata, p, searchParams, validate, type Spec } from '../lib/params.ts';
 import { searchPage } from '../lib/search-page.ts';
-import { get, newId, nowSeconds, put, type Obj } from '../lib/store.ts';
+import { get, newId, nowSeconds, put, type Obj, type Stored } from '../lib/store.ts';
 
 const CURRENCY = /^[a-z]{3}$/;
 
@@ -73,7 +73,7 @@ export function liveProduct(ctx: Ctx, id: string, param = 'id'): Obj {
 }
 
 /** Apply the fields create and update share. */
-export function applyProduct(product: Obj, params: Record<string, any>): void {
+export function applyProduct(product: Stored<'products'>, params: Record<string, any>): void {
   for (const k of [
     'description',
     'statement_descriptor',
@@ -166,7 +166,7 @@ export function livePrice(ctx: Ctx, id: string, param = 'price', what = 'price')
 }
 
 /** A recurring price in the legacy `plan` shape. */
-export function planOf(price: Obj): Obj {
+export function planOf(price: Stored<'prices'>): Obj {
   const plan: Obj = {
     id: price.id,
     object: 'plan',

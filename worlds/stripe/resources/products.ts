@@ -10,7 +10,7 @@ import { listPage } from '../lib/list.ts';
 import { op } from '../lib/op.ts';
 import { listParams, p, searchParams } from '../lib/params.ts';
 import { searchPage } from '../lib/search-page.ts';
-import { get, newId, nowSeconds, put } from '../lib/store.ts';
+import { get, newId, nowSeconds, put, type Stored } from '../lib/store.ts';
 import {
   applyProduct,
   createPrice,
@@ -136,7 +136,8 @@ export const productsOps = [
         );
       }
       const stub = { id: before.id, object: 'product', deleted: true };
-      put(c.ctx, 'products', stub);
+      // The row holds the stub in the product's place; readers check `deleted` first (liveProduct).
+      put(c.ctx, 'products', stub as Stored<'products'>);
       emit(c, 'product.deleted', before);
       return stub;
     },

@@ -9,7 +9,7 @@ import { StripeError, invalidRequest, parameterMissing, resourceMissing } from '
 import { listPage } from '../lib/list.ts';
 import { op } from '../lib/op.ts';
 import { listParams, mergeMetadata, p } from '../lib/params.ts';
-import { get, newId, nowSeconds, put, type Obj } from '../lib/store.ts';
+import { get, newId, nowSeconds, put, type Obj, type Stored } from '../lib/store.ts';
 import { liveCoupon, redeemableCoupon } from './coupons.ts';
 import { liveCustomer } from '../lib/customer-lookup.ts';
 
@@ -74,7 +74,7 @@ export function redeemablePromotionCode(
 }
 
 /** Count one redemption of a promotion code. */
-export function redeemPromotionCode(ctx: Ctx, promo: Obj): Obj {
+export function redeemPromotionCode(ctx: Ctx, promo: Stored<'promotion_codes'>): Obj {
   return put(ctx, 'promotion_codes', { ...promo, times_redeemed: promo.times_redeemed + 1 });
 }
 
@@ -139,7 +139,7 @@ export const promotionCodesOps = [
         );
       const active = params.active ?? true;
       if (active) refuseDuplicate(ctx, code, customer, null);
-      const promo: Obj = {
+      const promo: Stored<'promotion_codes'> = {
         id: newId(ctx, 'promo_'),
         object: 'promotion_code',
         active,

@@ -16,7 +16,7 @@ import { listPage } from '../lib/list.ts';
 import { addBalanceTransaction } from '../lib/money.ts';
 import { op, type OpContext } from '../lib/op.ts';
 import { listParams, mergeMetadata, p } from '../lib/params.ts';
-import { get, newId, nowSeconds, put, rows, type Obj } from '../lib/store.ts';
+import { get, newId, nowSeconds, put, rows, type Obj, type Stored } from '../lib/store.ts';
 import { cardOfPaymentMethod } from '../lib/test-cards.ts';
 
 /** Seconds after creation when a test card's refund takes its second step. */
@@ -30,7 +30,11 @@ export function mustRefund(ctx: Ctx, id: string, param = 'refund'): Obj {
 }
 
 /** Put the refund's current state into its charge's `refunds` list (newest first) and the refunded totals. */
-function chargeWithRefund(charge: Obj, refund: Obj, refundedDelta: number): Obj {
+function chargeWithRefund(
+  charge: Stored<'charges'>,
+  refund: Stored<'refunds'>,
+  refundedDelta: number,
+): Obj {
   const after = structuredClone(charge);
   const list = after.refunds ?? {
     object: 'list',
@@ -48,10 +52,15 @@ function chargeWithRefund(charge: Obj, refund: Obj, refundedDelta: number): Obj 
 }
 
 /** Store a refund's change and its charge's, with Stripe's events for the refund's new status. */
-function saveTransition(c: OpContext, before: Obj, refund: Obj, refundedDelta: number): void {
+function saveTransition(
+  c: OpContext,
+  before: Obj,
+  refund: Stored<'refunds'>,
+  refundedDelta: number,
+): void {
   const ctx = c.ctx;
   put(ctx, 'refunds', refund);
-  const charge = get(ctx, 'charges', refund.charge);
+  const charge = refund.charge ? get(ctx, 'charges', refund.charge) : undefined;
   if (charge) put(ctx, 'charges', chargeWithRefund(charge, refund, refundedDelta));
   const changed = changedAttributes(before, refund);
   if (refund.status === 'failed') emit(c, 'refund.failed', refund, changed);
@@ -60,7 +69,7 @@ function saveTransition(c: OpContext, before: Obj, refund: Obj, refundedDelta: n
 }
 
 /** Money a refund set aside comes back to the balance (a failed or canceled refund). */
-function giveBack(c: OpContext, refund: Obj): Obj {
+function giveBack(c: OpContext, refund: Stored<'refunds'>): Obj {
   return addBalanceTransaction(c.ctx, {
     amount: refund.amount,
     currency: refund.currency,
@@ -97,7 +106,7 @@ export function settleDueRefunds(c: OpContext): void {
 
 export interface RefundRequest {
   amount?: number | null;
-  reason?: string | null;
+  reason?: Stored<'refunds'>['reason'];
   metadata?: Record<string, string | null> | null;
 }
 
@@ -106,7 +115,11 @@ export interface RefundRequest {
  * transaction, the charge's new totals, and `refund.created` and `charge.refunded`. Throws Stripe's 400s for a charge
  * that cannot be refunded that much.
  */
-export function refundCharge(c: OpContext, charge: Obj, req: RefundRequest = {}): Obj {
+export function refundCharge(
+  c: OpContext,
+  charge: Stored<'charges'>,
+  req: RefundRequest = {},
+): Obj {
   const ctx = c.ctx;
   if (charge.status !== 'succeeded')
     throw invalidRequest(
@@ -147,7 +160,7 @@ export function refundCharge(c: OpContext, charge: Obj, req: RefundRequest = {})
   }
   const pm = charge.payment_method ? get(ctx, 'payment_methods', charge.payment_method) : undefined;
   const behaviour = cardOfPaymentMethod(pm)?.refund;
-  const refund: Obj = {
+  const refund: Stored<'refunds'> = {
     id: newId(ctx, 're_'),
     object: 'refund',
     amount,
@@ -194,7 +207,7 @@ export function refundCharge(c: OpContext, charge: Obj, req: RefundRequest = {})
 }
 
 /** Cancel or expire a refund still waiting: the money comes back and the charge counts it unrefunded again. */
-function stopRefund(c: OpContext, refund: Obj, how: 'cancel' | 'expire'): Obj {
+function stopRefund(c: OpContext, refund: Stored<'refunds'>, how: 'cancel' | 'expire'): Obj {
   if (refund.status !== 'pending' && refund.status !== 'requires_action') {
     const what = how === 'cancel' ? 'canceled' : 'expired';
     throw unexpectedState(

@@ -18,7 +18,7 @@ import {
 import { listPage } from '../lib/list.ts';
 import { op, type OpContext } from '../lib/op.ts';
 import { listParams, mergeMetadata, p } from '../lib/params.ts';
-import { get, newId, nowSeconds, put, type Obj } from '../lib/store.ts';
+import { get, newId, nowSeconds, put, type Obj, type Stored } from '../lib/store.ts';
 import {
   cardOfPaymentMethod,
   declineMessage,
@@ -103,7 +103,7 @@ export function getSetupIntent(c: OpContext, id: string, param = 'intent'): Obj 
 }
 
 /** 400 `setup_intent_unexpected_state`, with the intent as Stripe sends it. */
-function stateError(message: string, si: Obj): StripeError {
+function stateError(message: string, si: Stored<'setup_intents'>): StripeError {
   return new StripeError(400, {
     type: 'invalid_request_error',
     code: 'setup_intent_unexpected_state',
@@ -112,7 +112,7 @@ function stateError(message: string, si: Obj): StripeError {
   });
 }
 
-const wrongState = (si: Obj, action: string): StripeError =>
+const wrongState = (si: Stored<'setup_intents'>, action: string): StripeError =>
   stateError(`You cannot ${action} this SetupIntent because it has a status of ${si.status}.`, si);
 
 /** The payment method named by `payment_method` or built from `payment_method_data`. */
@@ -130,7 +130,7 @@ function paymentMethodOf(c: OpContext, params: Record<string, any>): Obj | undef
 }
 
 /** The customer a payment method may be used with: its own, if it has one. */
-function checkCustomer(pm: Obj, customer: string | null): void {
+function checkCustomer(pm: Stored<'payment_methods'>, customer: string | null): void {
   if (pm.customer && customer && pm.customer !== customer) {
     throw invalidRequest(
       `The provided PaymentMethod ${pm.id} is attached to another customer; it cannot be set up for ${customer}.`,
@@ -140,15 +140,15 @@ function checkCustomer(pm: Obj, customer: string | null): void {
 }
 
 /** Save `si` and its indexed columns. */
-const save = (c: OpContext, si: Obj): Obj => put(c.ctx, 'setup_intents', si);
+const save = (c: OpContext, si: Stored<'setup_intents'>): Obj => put(c.ctx, 'setup_intents', si);
 
 /** The setup succeeded: the card is attached to the intent's customer and marked as set up for future use. */
-function succeed(c: OpContext, si: Obj, pm: Obj): Obj {
+function succeed(c: OpContext, si: Stored<'setup_intents'>, pm: Stored<'payment_methods'>): Obj {
   if (si.customer) attachPaymentMethod(c, pm, liveCustomer(c.ctx, si.customer), 'customer');
   markSetUp(c, pm.id);
   const out = {
     ...si,
-    status: 'succeeded',
+    status: 'succeeded' as const,
     next_action: null,
     last_setup_error: null,
     payment_method: pm.id,
@@ -159,10 +159,15 @@ function succeed(c: OpContext, si: Obj, pm: Obj): Obj {
 }
 
 /** The setup failed: back to `requires_payment_method`, with the error kept on the intent. */
-function fail(c: OpContext, si: Obj, pm: Obj, error: Obj): Obj {
+function fail(
+  c: OpContext,
+  si: Stored<'setup_intents'>,
+  pm: Stored<'payment_methods'>,
+  error: Obj,
+): Obj {
   const out = {
     ...si,
-    status: 'requires_payment_method',
+    status: 'requires_payment_method' as const,
     next_action: null,
     payment_method: null,
     last_setup_error: { ...error, payment_method: pm },
@@ -173,7 +178,11 @@ function fail(c: OpContext, si: Obj, pm: Obj, error: Obj): Obj {
 }
 
 /** What the customer is asked to do for 3D Secure: a redirect when there is a `return_url`, else Stripe.js. */
-function authenticationAction(c: OpContext, si: Obj, returnUrl: string | null | undefined): Obj {
+function authenticationAction(
+  c: OpContext,
+  si: Stored<'setup_intents'>,
+  returnUrl: string | null | undefined,
+): Obj {
   const source = newId(c.ctx, 'src_');
   if (returnUrl)
     return {
@@ -199,8 +208,8 @@ function authenticationAction(c: OpContext, si: Obj, returnUrl: string | null | 
  */
 function confirm(
   c: OpContext,
-  si: Obj,
-  pm: Obj,
+  si: Stored<'setup_intents'>,
+  pm: Stored<'payment_methods'>,
   returnUrl: string | null | undefined,
 ): Obj | Failed {
   checkCustomer(pm, si.customer);
@@ -224,7 +233,7 @@ function confirm(
   if (needsAuthentication(c, pm)) {
     const out = {
       ...base,
-      status: 'requires_action',
+      status: 'requires_action' as const,
       next_action: authenticationAction(c, si, returnUrl),
     };
     save(c, out);
@@ -276,7 +285,7 @@ export const authenticationHandlers: Record<
  * and `automatic_payment_methods` from the parameters: cards, whichever way asked.
  */
 function methodTypes(params: Record<string, any>): {
-  allowed_payment_method_types: string[] | null;
+  allowed_payment_method_types: Stored<'setup_intents'>['allowed_payment_method_types'];
   automatic_payment_methods: Obj | null;
   payment_method_types: string[];
 } {
@@ -302,7 +311,8 @@ function methodTypes(params: Record<string, any>): {
         'automatic_payment_methods',
       );
     return {
-      allowed_payment_method_types: given,
+      // Every type given is card (checked above).
+      allowed_payment_method_types: given as 'card'[],
       automatic_payment_methods: null,
       payment_method_types: given,
     };
@@ -337,7 +347,7 @@ export const setupIntentsOps = [
       const pm = paymentMethodOf(c, params);
       if (pm) checkCustomer(pm, customer);
       const id = newId(ctx, 'seti_');
-      const si: Obj = {
+      const si: Stored<'setup_intents'> = {
         id,
         object: 'setup_intent',
         application: null,
@@ -555,7 +565,7 @@ export const setupIntentsOps = [
 ];
 
 /** 400 when a confirm has no payment method to confirm with. */
-function missingPaymentMethod(si: Obj): StripeError {
+function missingPaymentMethod(si: Stored<'setup_intents'>): StripeError {
   return stateError(
     "You cannot confirm this SetupIntent because it's missing a payment method. You can either update the SetupIntent with a payment method and then confirm it again, or confirm it again directly with a payment method.",
     si,

@@ -137,7 +137,8 @@ export function verifyTaxIds(
   );
   for (const taxId of due) {
     const status = testVerification(taxId.value);
-    if (status === 'pending') continue;
+    // The query picked tax ids whose verification is pending, so each has one.
+    if (status === 'pending' || taxId.verification === null) continue;
     const c = contextAt(ctx, taxId.created + VERIFICATION_DELAY);
     const previous = { verification: structuredClone(taxId.verification) };
     taxId.verification = { ...taxId.verification, status };

@@ -7,7 +7,7 @@ import { invalidRequest, resourceMissing } from '../lib/errors.ts';
 import { listPage } from '../lib/list.ts';
 import { op } from '../lib/op.ts';
 import { listParams, mergeMetadata, p } from '../lib/params.ts';
-import { get, newId, nowSeconds, put, type Obj } from '../lib/store.ts';
+import { get, newId, nowSeconds, put, type Obj, type Stored } from '../lib/store.ts';
 import type { Ctx } from 'seahaven';
 
 const TAX_TYPES = [
@@ -59,7 +59,7 @@ function mustTaxRate(ctx: Ctx, id: string): Obj {
   return rate;
 }
 
-function apply(rate: Obj, params: Record<string, any>): void {
+function apply(rate: Stored<'tax_rates'>, params: Record<string, any>): void {
   for (const k of ['description', 'jurisdiction', 'tax_type'] as const)
     if (params[k] !== undefined) rate[k] = params[k];
   for (const k of ['country', 'state'] as const) {
@@ -90,7 +90,7 @@ export const taxRatesOps = [
       percentage: p.num(0, 100).req(),
     },
     run(c, params) {
-      const rate: Obj = {
+      const rate: Stored<'tax_rates'> = {
         id: newId(c.ctx, 'txr_'),
         object: 'tax_rate',
         active: true,

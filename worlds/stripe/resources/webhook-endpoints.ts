@@ -10,7 +10,7 @@ import { invalidRequest, resourceMissing } from '../lib/errors.ts';
 import { listPage } from '../lib/list.ts';
 import { op } from '../lib/op.ts';
 import { mergeMetadata, p } from '../lib/params.ts';
-import { get, newId, nowSeconds, put, remove, type Obj } from '../lib/store.ts';
+import { get, newId, nowSeconds, put, remove, type Obj, type Stored } from '../lib/store.ts';
 import { cancelPending, newSecret, recordAttempt, requestOf, retarget } from '../lib/webhooks.ts';
 import type { Ctx, SqlParam } from 'seahaven';
 
@@ -67,7 +67,7 @@ function checkedEvents(events: (string | null)[] | undefined | null): string[] {
 }
 
 /** A delivery as the test_helpers routes show it; a pending one with the request its next attempt would send now. */
-function deliveryShown(ctx: Ctx, delivery: Obj): Obj {
+function deliveryShown(ctx: Ctx, delivery: Stored<'webhook_deliveries'>): Obj {
   if (delivery.next_attempt === null) return delivery;
   return { ...delivery, request: requestOf(ctx, delivery, nowSeconds(ctx)) ?? null };
 }
@@ -107,7 +107,7 @@ export const webhookEndpointsOps = [
         throw invalidRequest(
           `You have reached the maximum of ${MAX_ENDPOINTS} test webhook endpoints; delete one you no longer use first.`,
         );
-      const endpoint: Obj = {
+      const endpoint: Stored<'webhook_endpoints'> = {
         id: newId(c.ctx, 'we_'),
         object: 'webhook_endpoint',
         api_version: params.api_version ?? null,

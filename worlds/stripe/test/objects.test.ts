@@ -1,5 +1,5 @@
-// lib/objects.ts is what test/objects-build.ts prints from reference/shapes.json, and its `Tables` names one object
-// type for every resource table the store writes.
+// lib/objects.ts is what test/objects-build.ts prints from the stripe package's type declarations, and its `Tables`
+// names one object type for every resource table the store writes.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { COLUMNS } from '../lib/store.ts';
@@ -8,7 +8,7 @@ import { interfaceName, objectsSource, TABLE_OBJECTS } from './objects-build.ts'
 const COMMITTED = new URL('../lib/objects.ts', import.meta.url);
 
 describe('lib/objects.ts', () => {
-  it('is what objects-build.ts prints from reference/shapes.json', async () => {
+  it('is what objects-build.ts prints from the stripe package declarations', async () => {
     expect(
       readFileSync(COMMITTED, 'utf8') === (await objectsSource()),
       'lib/objects.ts is stale: regenerate it with `npx tsx worlds/stripe/test/objects-build.ts > worlds/stripe/lib/objects.ts`',

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import Stripe from 'stripe';
 import { stripe } from '../index.ts';
 import { cardFor, cardOfPaymentMethod, TEST_TOKENS } from '../lib/test-cards.ts';
+import type { Stored } from '../lib/store.ts';
 import { sdkFor } from './sdk.ts';
 import { plain, shapeDifferences } from './shape.ts';
 
@@ -128,7 +129,9 @@ describe('payment methods', () => {
       exp_year: 2031,
       checks: { cvc_check: 'pass' },
     });
-    expect(cardOfPaymentMethod(plain(byNumber))?.number).toBe('5555555555554444');
+    expect(
+      cardOfPaymentMethod(plain(byNumber) as unknown as Stored<'payment_methods'>)?.number,
+    ).toBe('5555555555554444');
 
     // Stripe lets only a saved payment method change.
     expect(await err(s.paymentMethods.update(pm.id, { metadata: { k: 'w' } }))).toMatchObject({

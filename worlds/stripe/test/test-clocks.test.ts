@@ -358,7 +358,7 @@ describe('test clocks', () => {
       fileURLToPath(new URL('../../../docs/stripe.md', import.meta.url)),
       'utf8',
     );
-    const block = /```ts clock-example\n([\s\S]*?)```/.exec(doc)![1];
+    const block = /```ts no-run clock-example[^\n]*\n([\s\S]*?)```/.exec(doc)![1];
     const { s } = fresh();
     const printed: unknown[] = [];
     const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor as new (

@@ -133,7 +133,10 @@ describe('the HTTP face fast path', () => {
         { ...headers, authorization: 'Bearer key_hono' },
         body,
       );
-      expect(fast, `${method} ${path}`).toEqual(hono);
+      // Two keys are two accounts, seeded each from its key, so their ids differ; the rest of the reply is the same.
+      const sameIds = (r: typeof fast) => ({ ...r, body: r.body.replace(/note_\w+/g, 'note_…') });
+      expect(sameIds(fast), `${method} ${path}`).toEqual(sameIds(hono));
+      if (method === 'POST' && fast.status === 200) expect(fast.body).not.toBe(hono.body);
     }
     // Only the in-process requests went through Hono.
     expect(honoRequests - before).toBe(steps.length);
