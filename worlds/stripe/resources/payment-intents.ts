@@ -15,8 +15,8 @@
  * `allowed_payment_method_types`); without either, automatic payment methods are on, as Stripe defaults.
  */
 import type { Ctx } from 'seahaven';
+import { attemptCharge } from './charge-attempts.ts';
 import {
-  attemptCharge,
   captureCharge,
   checkAmount,
   checkCurrency,
