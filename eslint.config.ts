@@ -113,6 +113,8 @@ const STRIPE_STILL_UNTYPED = [
   'worlds/stripe/billing/subscription-preview-changes.ts',
   'worlds/stripe/resources/checkout-sessions.ts',
   'worlds/stripe/resources/customers.ts',
+  'worlds/stripe/resources/payment-intent-flow.ts',
+  'worlds/stripe/resources/payment-intent-params.ts',
   'worlds/stripe/resources/payment-intents.ts',
   'worlds/stripe/resources/payment-links.ts',
   'worlds/stripe/resources/payment-methods.ts',

@@ -3,6 +3,7 @@
  * types and requiredness from the operation's `p.*` spec (lib/params.ts), the one declaration REST validates against,
  * and layers the tool's descriptions and defaults on top. Path parameters are required strings.
  */
+import type { UntypedParams } from './lib/untyped.ts';
 import { z, type ToolAnnotations } from 'seahaven';
 import type { Spec } from './lib/params.ts';
 import { operations } from './operations.ts';
@@ -107,7 +108,10 @@ export function argsOf(operationId: string, args: Record<string, Arg>) {
     [...o.path.matchAll(/\{([^}]+)\}/g)].map((m) => [m[1], { kind: 'string', required: true }]),
   ) as Record<string, Spec>;
   return z.object(
-    shapeOf({ ...o.params, ...path }, args, operationId) as Record<string, z.ZodType<any>>,
+    shapeOf({ ...o.params, ...path }, args, operationId) as Record<
+      string,
+      z.ZodType<UntypedParams>
+    >,
   );
 }
 /*

@@ -2,7 +2,7 @@
  * Collecting an invoice: a payment attempt by a payment intent, its invoice payment record, retries on the clock, and
  * the automatic finalization of due drafts.
  */
-import { createPaymentIntent, confirmPaymentIntent } from '../resources/payment-intents.ts';
+import { createPaymentIntent, confirmPaymentIntent } from '../resources/payment-intent-flow.ts';
 import { defaultPaymentMethodOf } from '../resources/charges.ts';
 import { getCustomer } from '../lib/customer-lookup.ts';
 import { emit, emitStored, putAndEmit } from '../lib/events.ts';

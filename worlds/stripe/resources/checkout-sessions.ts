@@ -34,7 +34,7 @@ import {
   authenticatePaymentIntent,
   confirmPaymentIntent,
   createPaymentIntent,
-} from './payment-intents.ts';
+} from './payment-intent-flow.ts';
 import { attachPaymentMethod } from './payment-methods.ts';
 import { completeAuthentication } from './setup-intents.ts';
 import {
