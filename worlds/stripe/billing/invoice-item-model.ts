@@ -4,7 +4,8 @@
  */
 import { taxRatesFor } from './invoice-taxes.ts';
 import { type Ctx, type SqlParam } from 'seahaven';
-import { createPrice, createProduct, livePrice, liveProduct } from '../resources/prices.ts';
+import { createProduct, liveProduct } from '../resources/price-fields.ts';
+import { createPrice, livePrice } from '../resources/price-model.ts';
 import { liveCustomer } from '../lib/customer-lookup.ts';
 import { changedAttributes, putAndEmit } from '../lib/events.ts';
 import { invalidRequest } from '../lib/errors.ts';

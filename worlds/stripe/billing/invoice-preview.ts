@@ -19,7 +19,7 @@ import { previewSubscription } from './subscription-preview.ts';
 import { liveCustomer } from '../lib/customer-lookup.ts';
 import { type OpContext } from '../lib/op.ts';
 import { get, newId, type Obj } from '../lib/store.ts';
-import { livePrice } from '../resources/prices.ts';
+import { livePrice } from '../resources/price-model.ts';
 
 /**
  * `create_preview`: the invoice the customer would get now — their pending items plus `invoice_items` (or, through a

@@ -15,7 +15,7 @@ import {
 import { inlinePrice } from './invoicing.ts';
 import { type OpContext } from '../lib/op.ts';
 import { get, must, newId, nowSeconds, put, type Obj, type Stored } from '../lib/store.ts';
-import { livePrice } from '../resources/prices.ts';
+import { livePrice } from '../resources/price-model.ts';
 import { redeemableCoupon, redeemCoupon } from '../resources/coupons.ts';
 import { redeemablePromotionCode, redeemPromotionCode } from '../resources/promotion-codes.ts';
 import { DAYS_730 } from './subscription-params.ts';

@@ -19,7 +19,7 @@ import { type OpContext } from '../lib/op.ts';
 import { mergeMetadata } from '../lib/params.ts';
 import { newId, nowSeconds, type Obj, type Stored } from '../lib/store.ts';
 import { liveCustomer } from '../lib/customer-lookup.ts';
-import { planOf } from '../resources/prices.ts';
+import { planOf } from '../resources/price-model.ts';
 import {
   itemPrice,
   checkItems,

@@ -19,7 +19,7 @@ import { voidInvoice } from './invoicing.ts';
 import { type OpContext } from '../lib/op.ts';
 import { mergeMetadata } from '../lib/params.ts';
 import { get, nowSeconds, remove, type Obj } from '../lib/store.ts';
-import { planOf } from '../resources/prices.ts';
+import { planOf } from '../resources/price-model.ts';
 import {
   itemPrice,
   checkItems,

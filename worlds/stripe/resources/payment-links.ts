@@ -12,7 +12,8 @@ import { limitOf, listOf, listPage, type ListEnvelope } from '../lib/list.ts';
 import { op, type OpContext } from '../lib/op.ts';
 import { listParams, mergeMetadata, p } from '../lib/params.ts';
 import { get, newId, put, type Obj, type Stored } from '../lib/store.ts';
-import { createPrice, createProduct, livePrice } from './prices.ts';
+import { createProduct } from './price-fields.ts';
+import { createPrice, livePrice } from './price-model.ts';
 
 const adjustableQuantity = p.obj({ enabled: p.bool().req(), maximum: p.int(1), minimum: p.int(0) });
 

@@ -11,14 +11,8 @@ import { op } from '../lib/op.ts';
 import { listParams, p, searchParams } from '../lib/params.ts';
 import { searchPage } from '../lib/search-page.ts';
 import { get, newId, nowSeconds, put, type Stored } from '../lib/store.ts';
-import {
-  applyProduct,
-  createPrice,
-  createProduct,
-  livePrice,
-  liveProduct,
-  priceDataFields,
-} from './prices.ts';
+import { applyProduct, createProduct, liveProduct, priceDataFields } from './price-fields.ts';
+import { createPrice, livePrice } from './price-model.ts';
 
 const packageDimensions = p.obj({
   height: p.num(0).req(),
