@@ -82,7 +82,6 @@ export function buildSubscriptions(n: number, seed = 1): Instance {
   return inst;
 }
 
-
 /** Stripe World's empty fixture image: its schema with every index, and the rows it starts with. */
 function emptyImage(): Buffer {
   const pkg = createRequire(import.meta.url).resolve('@seahaven/stripe/package.json');
@@ -100,7 +99,9 @@ class Floor {
   readonly #statements = new Map<string, Database.Statement>();
   constructor(image: Buffer) {
     this.db = new Database(image);
-    this.db.exec('PRAGMA foreign_keys = ON; PRAGMA temp_store = MEMORY; PRAGMA cache_size = -262144');
+    this.db.exec(
+      'PRAGMA foreign_keys = ON; PRAGMA temp_store = MEMORY; PRAGMA cache_size = -262144',
+    );
   }
   #statement(sql: string): Database.Statement {
     let s = this.#statements.get(sql);
