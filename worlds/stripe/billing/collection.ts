@@ -9,7 +9,17 @@ import { emit, emitStored, putAndEmit } from '../lib/events.ts';
 import { failed, invalidRequest, isFailed, type Failed } from '../lib/errors.ts';
 import { DAY } from '../lib/money.ts';
 import { type OpContext } from '../lib/op.ts';
-import { get, newId, nowSeconds, put, putJson, rows, type Obj, type Stored } from '../lib/store.ts';
+import {
+  coalescedWrites,
+  get,
+  newId,
+  nowSeconds,
+  put,
+  putJson,
+  rows,
+  type Obj,
+  type Stored,
+} from '../lib/store.ts';
 import { resolvePaymentMethod } from '../lib/test-cards.ts';
 import { type InvoiceRef, idOf, mustInvoice } from './drafting.ts';
 import { finalizeInvoice, markPaid, paymentsList } from './finalization.ts';
@@ -189,9 +199,11 @@ export function collectDueInvoices(c: OpContext, testClock: string | null = null
       draft.automatically_finalizes_at > now
     )
       continue;
-    const open = finalizeInvoice(c, draft);
-    if (open.status === 'open' && open.collection_method === 'charge_automatically')
-      attemptQuietly(c, open);
+    coalesced(c, (cc) => {
+      const open = finalizeInvoice(cc, draft);
+      if (open.status === 'open' && open.collection_method === 'charge_automatically')
+        attemptQuietly(cc, open);
+    });
   }
   for (const open of rows(ctx, 'invoices', `status = 'open' AND ${onClock}`, args, true)) {
     if (
@@ -201,8 +213,15 @@ export function collectDueInvoices(c: OpContext, testClock: string | null = null
       open.next_payment_attempt > now
     )
       continue;
-    attemptQuietly(c, open);
+    coalesced(c, (cc) => attemptQuietly(cc, open));
   }
+}
+
+/** Run `fn` as a stretch of coalesced writes (lib/coalesce.ts): each invoice's collection writes its objects once. */
+function coalesced(c: OpContext, fn: (c: OpContext) => void): void {
+  const writes = coalescedWrites(c.ctx);
+  fn({ ...c, ctx: writes.ctx });
+  writes.end();
 }
 
 /**

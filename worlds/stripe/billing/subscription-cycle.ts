@@ -22,7 +22,7 @@ import { type Ctx } from 'seahaven';
 import { emit, changedAttributes } from '../lib/events.ts';
 import { DAY } from '../lib/money.ts';
 import { DEFAULT_API_VERSION, type OpContext } from '../lib/op.ts';
-import { get, nowSeconds, type Obj, type Stored } from '../lib/store.ts';
+import { coalescedWrites, get, nowSeconds, type Obj, type Stored } from '../lib/store.ts';
 import { pruneEvents } from '../lib/retention.ts';
 import { attemptQuietly, collectDueInvoices, markUncollectible, voidInvoice } from './invoicing.ts';
 import {
@@ -116,9 +116,13 @@ export function* billingSteps(
             end,
           );
     if (!next) break;
-    const c = contextAt(ctx, next.billing_due);
+    // A step writes its invoice, payment intent and payment record once each, with their last values (coalesce.ts).
+    const stamped = contextAt(ctx, next.billing_due);
+    const writes = coalescedWrites(stamped.ctx);
+    const c = { ...stamped, ctx: writes.ctx };
     const sub = get(ctx, 'subscriptions', next.id)!;
     yield* step(c, sub, next.billing_due, summary);
+    writes.end();
     const after = ctx.db.one<{ billing_due: number | null }>(
       'SELECT billing_due FROM subscriptions WHERE id = ?',
       next.id,

@@ -6,6 +6,7 @@
  * columns (search-fields.ts) are written the same way.
  */
 import type { Ctx, SqlParam } from 'seahaven';
+import { coalescing, directDb, keepPending, pendingJson } from './coalesce.ts';
 import { resourceMissing } from './errors.ts';
 import type { Tables } from './objects.ts';
 import { SEARCH_COLUMNS } from './search-fields.ts';
@@ -298,14 +299,20 @@ export function putJson<T extends Table>(
 ): string {
   const { created: at, date } = obj as { created?: unknown; date?: unknown };
   const created = typeof at === 'number' ? at : typeof date === 'number' ? date : nowSeconds(ctx);
-  ctx.db.run(
-    UPSERTS[table],
-    obj.id,
-    created,
-    json,
-    ...COLUMN_READERS[table].map((col) => col(obj)),
-  );
+  const params = [obj.id, created, json, ...COLUMN_READERS[table].map((col) => col(obj))];
+  if (!keepPending(ctx, table, obj.id, UPSERTS[table], params, json))
+    ctx.db.run(UPSERTS[table], ...params);
   return json;
+}
+
+const TABLES = Object.keys(WRITTEN) as Table[];
+
+/**
+ * A stretch of work whose puts are coalesced (coalesce.ts): each object it writes several times is written once, with
+ * its last value, by `end()`. Billing opens one per subscription step.
+ */
+export function coalescedWrites(ctx: Ctx): { ctx: Ctx; end(): void } {
+  return coalescing(ctx, TABLES);
 }
 
 /**
@@ -358,7 +365,10 @@ export function positionOf(
 export function get<T extends Table>(ctx: Ctx, table: T, id: string): Stored<T> | undefined {
   // The lint rule reads a table name off its declared type, one of `Table`'s names.
   const name: Table = table;
-  const row = ctx.db.one<{ data: string }>(`SELECT data FROM ${name} WHERE id = ?`, id);
+  const pending = pendingJson(ctx, name, id);
+  if (pending !== undefined) return JSON.parse(pending) as Stored<T>;
+  // Not pending: the database holds its current value.
+  const row = directDb(ctx).one<{ data: string }>(`SELECT data FROM ${name} WHERE id = ?`, id);
   return row ? (JSON.parse(row.data) as Stored<T>) : undefined;
 }
 
