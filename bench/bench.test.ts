@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { runCallsBench } from './calls.ts';
 import { runResetBench } from './reset.ts';
-import { formatBilling, runBillingBench } from './billing.ts';
+import { formatBilling, runBillingBench, runFixtureBilling } from './billing.ts';
 import { formatSearch, runSearchBench } from './search.ts';
 
 const aTime = (v: number | undefined) => typeof v === 'number' && Number.isFinite(v) && v >= 0;
@@ -29,6 +29,14 @@ describe('benchmarks run', () => {
     expect(r.floor).toHaveLength(1);
     expect(r.floor[0]).toBeGreaterThan(0);
     expect(formatBilling(r)).toContain('| 20 | 20 |');
+  });
+  it('billing on a fixture of its own', () => {
+    // small_startup stands in for big_co, the benchmark's own.
+    const r = runFixtureBilling('small_startup', 1);
+    expect(r.subscriptions).toBeGreaterThan(0);
+    expect(r.renewed).toBeGreaterThan(0);
+    expect(r.floor[0]).toBeGreaterThan(0);
+    expect(formatBilling(r)).toContain('| `small_startup` |');
   });
   it('search', () => {
     // Tiny: small_startup and two timed runs a query; big_co is the benchmark's own.
