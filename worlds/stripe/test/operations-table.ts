@@ -184,10 +184,27 @@ const CARD_ROWS: Reference[] = [
   ].map((row) => [...row, RAW_REQUEST, 'payment_methods']),
 ].map(([method, path, operationId, sdk, table]) => ({ table, method, path, operationId, sdk }));
 
+/** A customer's subscriptions under the customer (billing/subscriptions.ts), as older clients list them. */
+const CUSTOMER_SUBSCRIPTION_ROWS: Reference[] = [
+  ['GET', '/v1/customers/{customer}/subscriptions', 'GetCustomersCustomerSubscriptions'],
+  [
+    'GET',
+    '/v1/customers/{customer}/subscriptions/{subscription_exposed_id}',
+    'GetCustomersCustomerSubscriptionsSubscriptionExposedId',
+  ],
+].map(([method, path, operationId]) => ({
+  table: 'subscriptions',
+  method,
+  path,
+  operationId,
+  sdk: RAW_REQUEST,
+}));
+
 export const BEYOND_REFERENCE: Reference[] = [
   ...WEBHOOK_ENDPOINT_ROWS,
   ...TAX_ID_ROWS,
   ...CARD_ROWS,
+  ...CUSTOMER_SUBSCRIPTION_ROWS,
 ];
 
 /** Each test file's text, calls split across lines joined (`s.customers\n  .create(` reads `s.customers.create(`). */

@@ -107,6 +107,39 @@ describe('subscriptions', () => {
     expect(types).toContain('invoice.paid');
   });
 
+  it("lists and retrieves a customer's subscriptions under the customer, the ended ones left out", async () => {
+    const { s } = fresh();
+    const { customer } = await customerWith(s);
+    const other = await s.customers.create({});
+    const { basic, premium } = await plans(s);
+    const first = await s.subscriptions.create({
+      customer: customer.id,
+      items: [{ price: basic.id }],
+    });
+    const second = await s.subscriptions.create({
+      customer: customer.id,
+      items: [{ price: premium.id }],
+    });
+    await s.subscriptions.cancel(first.id);
+    const path = `/v1/customers/${customer.id}/subscriptions`;
+    const listed = (await s.rawRequest(
+      'GET',
+      `/v1/customers/${customer.id}/subscriptions`,
+    )) as Stripe.ApiList<Stripe.Subscription>;
+    expect(listed).toMatchObject({ object: 'list', has_more: false, url: path });
+    expect(listed.data.map((x) => x.id)).toEqual([second.id]);
+    expect(
+      plain(await s.rawRequest('GET', `/v1/customers/${customer.id}/subscriptions/${second.id}`)),
+    ).toEqual(plain(await s.subscriptions.retrieve(second.id)));
+    expect(
+      await err(s.rawRequest('GET', `/v1/customers/${other.id}/subscriptions/${second.id}`)),
+    ).toMatchObject({ statusCode: 404, code: 'resource_missing' });
+    expect(await err(s.rawRequest('GET', `/v1/customers/cus_nope/subscriptions`))).toMatchObject({
+      statusCode: 404,
+      param: 'customer',
+    });
+  });
+
   it('answers mistakes as Stripe does', async () => {
     const { s } = fresh();
     const { customer } = await customerWith(s);
