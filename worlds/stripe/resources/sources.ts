@@ -7,9 +7,11 @@
  * (lib/cards.ts), so anything that charges a payment method charges it. The first card becomes the customer's
  * `default_source` (what a charge with only `customer` uses); deleting it moves the default to the newest card left.
  */
+import type { Ctx } from 'seahaven';
 import { billingOfCardFields, cardView } from '../lib/cards.ts';
 import { StripeError, invalidRequest, parameterMissing, resourceMissing } from '../lib/errors.ts';
 import { emit } from '../lib/events.ts';
+import { INCLUDERS } from '../lib/expand.ts';
 import { listPage } from '../lib/list.ts';
 import { liveCustomer } from '../lib/customer-lookup.ts';
 import { op, type OpContext } from '../lib/op.ts';
@@ -130,9 +132,9 @@ function createSource(c: OpContext, params: UntypedParams, path: Record<string, 
   return card;
 }
 
-/** A page of the customer's cards, listed at `url`'s path. */
-function listCards(c: OpContext, params: UntypedParams, customer: Obj, url: string) {
-  return listPage(c.ctx, 'payment_methods', params, {
+/** A page of the customer's cards, newest first, listed at `url`'s path. */
+function listCards(ctx: Ctx, params: UntypedParams, customer: Obj, url: string) {
+  return listPage(ctx, 'payment_methods', params, {
     where: [['customer = ?', customer.id], ["id LIKE 'card\\_%' ESCAPE '\\'"]],
     url,
     what: 'source',
@@ -173,6 +175,10 @@ function deleteSource(c: OpContext, path: Record<string, string>) {
   return { id: before.id, object: 'card', deleted: true };
 }
 
+// A customer's `sources` appear when `expand[]` names them, as since 2020-08-27: its first 10 cards, newest first.
+INCLUDERS['customer.sources'] = (ctx, customer) =>
+  listCards(ctx, { limit: 10 }, customer, `/v1/customers/${customer.id}/sources`);
+
 const createParams = { source: p.any(), metadata: p.any(), validate: p.bool() };
 
 export const sourcesOps = [
@@ -193,7 +199,7 @@ export const sourcesOps = [
       const url = `/v1/customers/${customer.id}/sources`;
       if (params.object && params.object !== 'card')
         return { object: 'list', data: [], has_more: false, url };
-      return listCards(c, params, customer, url);
+      return listCards(c.ctx, params, customer, url);
     },
   }),
   op({
@@ -234,7 +240,7 @@ export const sourcesOps = [
     params: listCardsParams,
     run(c, params, path) {
       const customer = liveCustomer(c.ctx, path.customer);
-      return listCards(c, params, customer, `/v1/customers/${customer.id}/cards`);
+      return listCards(c.ctx, params, customer, `/v1/customers/${customer.id}/cards`);
     },
   }),
   op({

@@ -35,6 +35,19 @@ describe('card tokens and customer card sources', () => {
     const other = await secret.customers.createSource(cus.id, { source: 'tok_mastercard' });
     const list = await secret.customers.listSources(cus.id, { object: 'card' });
     expect(list.data.map((c) => c.id)).toEqual([other.id, src.id]);
+    // The customer carries its sources only when expand[] names them.
+    expect((await secret.customers.retrieve(cus.id)) as Stripe.Customer).not.toHaveProperty(
+      'sources',
+    );
+    const expanded = (await secret.customers.retrieve(cus.id, {
+      expand: ['sources'],
+    })) as Stripe.Customer;
+    expect(expanded.sources).toMatchObject({
+      object: 'list',
+      has_more: false,
+      url: `/v1/customers/${cus.id}/sources`,
+    });
+    expect(expanded.sources!.data.map((c) => c.id)).toEqual([other.id, src.id]);
 
     const renamed = (await secret.customers.updateSource(cus.id, src.id, {
       name: 'Jane Doe',
