@@ -350,7 +350,11 @@ export function lineOfItem(
   );
 }
 
-/** Pending invoice items of the customer that a new invoice takes in: same currency, and the same subscription. */
+/**
+ * Pending invoice items of the customer that a new invoice takes in, in its currency. A subscription's invoice takes the
+ * subscription's items and those of no subscription, which go to the customer's next subscription invoice; the items of
+ * another subscription wait for that one's. An invoice of no subscription takes the items of none.
+ */
 export function pendingItems(
   ctx: Ctx,
   customer: string,
@@ -358,9 +362,8 @@ export function pendingItems(
   subscription: string | null,
 ): Obj[] {
   const args: SqlParam[] = [customer];
-  return rows(ctx, 'invoiceitems', 'customer = ? AND invoice IS NULL', args, true).filter(
-    (ii) =>
-      ii.currency === currency &&
-      (ii.parent?.subscription_details?.subscription ?? null) === subscription,
-  );
+  return rows(ctx, 'invoiceitems', 'customer = ? AND invoice IS NULL', args, true).filter((ii) => {
+    const own = ii.parent?.subscription_details?.subscription ?? null;
+    return ii.currency === currency && (own === subscription || own === null);
+  });
 }

@@ -1,6 +1,7 @@
 /**
  * `POST /v1/invoices/create_preview`: the invoice a customer would get, built in memory from their pending items, the
- * request's `invoice_items`, or a subscription's next period (subscription-preview.ts), and never stored.
+ * request's `invoice_items`, or a subscription's next period (subscription-preview.ts), and never stored. It previews
+ * a subscription (or a change to one, or a new one) or the request's `invoice_items`; a request with none is 400.
  */
 import { previewChange } from './subscription-preview-changes.ts';
 import { applyTaxes } from './invoice-taxes.ts';
@@ -38,6 +39,19 @@ export function preview(
     automatic_tax: params.automatic_tax,
     issuer: params.issuer,
   });
+  // Since 2025-03-31.basil a preview is of a subscription, a schedule or the given items, never of a customer as a
+  // whole (what the removed GET /v1/invoices/upcoming answered).
+  if (
+    part === undefined &&
+    !params.subscription &&
+    !params.subscription_details?.items &&
+    !params.schedule &&
+    !params.schedule_details?.phases &&
+    !params.invoice_items
+  )
+    throw invalidRequest(
+      'You must provide at least one of: `subscription`, `schedule`, `subscription_details.items`, `schedule_details.phases`, `invoice_items`.',
+    );
   if (params.schedule || params.schedule_details)
     throw invalidRequest(
       'Subscription schedules are not supported by this account.',

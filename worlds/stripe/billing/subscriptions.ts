@@ -13,6 +13,7 @@ import {
 import { collect, draftInvoice, prorationItem, updated } from './subscription-model.ts';
 import { startPeriod } from './subscription-cycle.ts';
 import { invalidRequest, resourceMissing } from '../lib/errors.ts';
+import { liveCustomer } from '../lib/customer-lookup.ts';
 import { emit } from '../lib/events.ts';
 import { listPage } from '../lib/list.ts';
 import { op } from '../lib/op.ts';
@@ -127,6 +128,42 @@ export const subscriptionsOps = [
         what: 'subscription',
         where,
       });
+    },
+  }),
+  // The customer's subscriptions under the customer, the path older clients list them at (Stripe's specification keeps
+  // it): those not ended, as GET /v1/subscriptions?customer=… lists them.
+  op({
+    id: 'GetCustomersCustomerSubscriptions',
+    method: 'GET',
+    path: '/v1/customers/{customer}/subscriptions',
+    params: listParams,
+    run(c, params, path) {
+      const customer = liveCustomer(c.ctx, path.customer);
+      return listPage(c.ctx, 'subscriptions', params, {
+        url: `/v1/customers/${customer.id}/subscriptions`,
+        what: 'subscription',
+        where: [
+          ['customer = ?', customer.id],
+          ["status NOT IN ('canceled', 'incomplete_expired')"],
+        ],
+      });
+    },
+  }),
+  op({
+    id: 'GetCustomersCustomerSubscriptionsSubscriptionExposedId',
+    method: 'GET',
+    path: '/v1/customers/{customer}/subscriptions/{subscription_exposed_id}',
+    params: {},
+    run(c, _params, path) {
+      const customer = liveCustomer(c.ctx, path.customer);
+      const sub = mustSubscription(c.ctx, path.subscription_exposed_id);
+      if (sub.customer !== customer.id)
+        throw resourceMissing(
+          'subscription',
+          path.subscription_exposed_id,
+          'subscription_exposed_id',
+        );
+      return sub;
     },
   }),
   op({

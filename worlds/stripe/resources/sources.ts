@@ -1,21 +1,26 @@
 /**
  * A customer's card sources (`/v1/customers/{customer}/sources`), the API before payment methods that Stripe still
  * serves: a source is added from a token (a `tok_…` from POST /v1/tokens, used once, or a test token such as
- * `tok_visa`), listed, retrieved, updated and deleted. A card source is a payment method with a `card_…` id
+ * `tok_visa`) or from a dictionary of card details (`source[object]=card`, `source[number]`, …), listed, retrieved,
+ * updated and deleted. `/v1/customers/{customer}/cards` is the same for cards (the path of Stripe's Cards reference
+ * for listing and retrieving, and of its specification for the rest). A card source is a payment method with a `card_…` id
  * (lib/cards.ts), so anything that charges a payment method charges it. The first card becomes the customer's
  * `default_source` (what a charge with only `customer` uses); deleting it moves the default to the newest card left.
  */
+import type { Ctx } from 'seahaven';
 import { billingOfCardFields, cardView } from '../lib/cards.ts';
-import { invalidRequest, parameterMissing, resourceMissing } from '../lib/errors.ts';
+import { StripeError, invalidRequest, parameterMissing, resourceMissing } from '../lib/errors.ts';
 import { emit } from '../lib/events.ts';
+import { INCLUDERS } from '../lib/expand.ts';
 import { listPage } from '../lib/list.ts';
 import { liveCustomer } from '../lib/customer-lookup.ts';
 import { op, type OpContext } from '../lib/op.ts';
-import { listParams, mergeMetadata, p } from '../lib/params.ts';
+import { listParams, mergeMetadata, p, validate } from '../lib/params.ts';
 import { get, newId, nowSeconds, put, rows, type Obj } from '../lib/store.ts';
 import { cardFor, isTestToken, paymentMethodFromCard } from '../lib/test-cards.ts';
 import { attachPaymentMethod } from './payment-methods.ts';
-import { getTokenRow, useToken } from './tokens.ts';
+import { cardOfFields, getTokenRow, useToken } from './tokens.ts';
+import type { UntypedParams } from '../lib/untyped.ts';
 
 /** The unattached card payment method (with a `card_…` id) a token names. */
 function cardOfToken(c: OpContext, source: string): Obj {
@@ -36,6 +41,40 @@ function cardOfToken(c: OpContext, source: string): Obj {
   // The test token's card is stored again under the card id it gets as a source.
   c.ctx.db.run('DELETE FROM payment_methods WHERE id = ?', pm.id);
   return { ...pm, id: newId(c.ctx, 'card_'), created: nowSeconds(c.ctx) };
+}
+
+/** The fields of a card dictionary given as `source` (Stripe's `customer_payment_source_card`). */
+const sourceCardFields = {
+  object: p.enum('card'),
+  number: p.string().req(),
+  exp_month: p.int().req(),
+  exp_year: p.int().req(),
+  cvc: p.string(),
+  currency: p.string(),
+  name: p.string(),
+  address_city: p.string(),
+  address_country: p.string(),
+  address_line1: p.string(),
+  address_line2: p.string(),
+  address_state: p.string(),
+  address_zip: p.string(),
+  metadata: p.metadata(),
+};
+
+/**
+ * The unattached card payment method (with a `card_…` id) a dictionary of card details makes, checked as a token's
+ * card is; its errors name `source[…]`, the parameter the card came in.
+ */
+function cardOfDictionary(c: OpContext, source: Record<string, unknown>): Obj {
+  const card = validate(sourceCardFields, source, ['source']);
+  try {
+    const pm = cardOfFields(c, card);
+    return card.metadata ? { ...pm, metadata: mergeMetadata({}, card.metadata as Obj) } : pm;
+  } catch (e) {
+    if (e instanceof StripeError && e.error.param?.startsWith('card['))
+      throw new StripeError(e.status, { ...e.error, param: `source${e.error.param.slice(4)}` });
+    throw e;
+  }
 }
 
 /** A card source of `customer`, or Stripe's 404. */
@@ -67,25 +106,88 @@ const cardUpdateParams = {
   metadata: p.any(),
 };
 
+const listCardsParams = { ...listParams };
+
+/** Add a card to the customer from a token or a card dictionary (`source`). */
+function createSource(c: OpContext, params: UntypedParams, path: Record<string, string>) {
+  const customer = liveCustomer(c.ctx, path.customer);
+  const source = params.source;
+  if (source === undefined || source === null || source === '') throw parameterMissing('source');
+  let pm: Obj;
+  if (typeof source === 'string') pm = cardOfToken(c, source);
+  else if (typeof source === 'object' && source !== null && !Array.isArray(source))
+    pm = cardOfDictionary(c, source as Record<string, unknown>);
+  else
+    throw invalidRequest(
+      'Invalid source: pass a token id (tok_…) or a dictionary of card details (source[object]=card, source[number], …).',
+      'source',
+    );
+  const withMeta = params.metadata
+    ? { ...pm, metadata: mergeMetadata(pm.metadata ?? {}, params.metadata) }
+    : pm;
+  const attached = attachPaymentMethod(c, withMeta, customer, 'source');
+  const card = cardView(attached);
+  emit(c, 'customer.source.created', card);
+  if (!customer.default_source) setDefaultSource(c, customer, attached.id);
+  return card;
+}
+
+/** A page of the customer's cards, newest first, listed at `url`'s path. */
+function listCards(ctx: Ctx, params: UntypedParams, customer: Obj, url: string) {
+  return listPage(ctx, 'payment_methods', params, {
+    where: [['customer = ?', customer.id], ["id LIKE 'card\\_%' ESCAPE '\\'"]],
+    url,
+    what: 'source',
+    map: (pm) => cardView(pm),
+  });
+}
+
+function updateSource(c: OpContext, params: UntypedParams, path: Record<string, string>) {
+  const before = sourceOf(c, liveCustomer(c.ctx, path.customer), path.id);
+  const after: Obj = {
+    ...before,
+    billing_details: billingOfCardFields(params, before.billing_details),
+    card: {
+      ...before.card,
+      exp_month: params.exp_month ?? before.card.exp_month,
+      exp_year: params.exp_year ?? before.card.exp_year,
+    },
+    metadata: params.metadata ? mergeMetadata(before.metadata, params.metadata) : before.metadata,
+  };
+  put(c.ctx, 'payment_methods', after);
+  const card = cardView(after);
+  emit(c, 'customer.source.updated', card);
+  return card;
+}
+
+function deleteSource(c: OpContext, path: Record<string, string>) {
+  const customer = liveCustomer(c.ctx, path.customer);
+  const before = sourceOf(c, customer, path.id);
+  const after = { ...before, customer: null };
+  put(c.ctx, 'payment_methods', after);
+  emit(c, 'customer.source.deleted', cardView(before));
+  if (customer.default_source === before.id) {
+    const next = rows(c.ctx, 'payment_methods', "customer = ? AND id LIKE 'card\\_%' ESCAPE '\\'", [
+      customer.id,
+    ])[0];
+    setDefaultSource(c, customer, next ? (next.id as string) : null);
+  }
+  return { id: before.id, object: 'card', deleted: true };
+}
+
+// A customer's `sources` appear when `expand[]` names them, as since 2020-08-27: its first 10 cards, newest first.
+INCLUDERS['customer.sources'] = (ctx, customer) =>
+  listCards(ctx, { limit: 10 }, customer, `/v1/customers/${customer.id}/sources`);
+
+const createParams = { source: p.any(), metadata: p.any(), validate: p.bool() };
+
 export const sourcesOps = [
   op({
     id: 'PostCustomersCustomerSources',
     method: 'POST',
     path: '/v1/customers/{customer}/sources',
-    params: { source: p.string(), metadata: p.any(), validate: p.bool() },
-    run(c, params, path) {
-      const customer = liveCustomer(c.ctx, path.customer);
-      if (!params.source) throw parameterMissing('source');
-      const pm = cardOfToken(c, params.source);
-      const withMeta = params.metadata
-        ? { ...pm, metadata: mergeMetadata({}, params.metadata) }
-        : pm;
-      const attached = attachPaymentMethod(c, withMeta, customer, 'source');
-      const card = cardView(attached);
-      emit(c, 'customer.source.created', card);
-      if (!customer.default_source) setDefaultSource(c, customer, attached.id);
-      return card;
-    },
+    params: createParams,
+    run: (c, params, path) => createSource(c, params, path),
   }),
   op({
     id: 'GetCustomersCustomerSources',
@@ -97,12 +199,7 @@ export const sourcesOps = [
       const url = `/v1/customers/${customer.id}/sources`;
       if (params.object && params.object !== 'card')
         return { object: 'list', data: [], has_more: false, url };
-      return listPage(c.ctx, 'payment_methods', params, {
-        where: [['customer = ?', customer.id], ["id LIKE 'card\\_%' ESCAPE '\\'"]],
-        url,
-        what: 'source',
-        map: (pm) => cardView(pm),
-      });
+      return listCards(c.ctx, params, customer, url);
     },
   }),
   op({
@@ -119,47 +216,54 @@ export const sourcesOps = [
     method: 'POST',
     path: '/v1/customers/{customer}/sources/{id}',
     params: cardUpdateParams,
-    run(c, params, path) {
-      const before = sourceOf(c, liveCustomer(c.ctx, path.customer), path.id);
-      const after: Obj = {
-        ...before,
-        billing_details: billingOfCardFields(params, before.billing_details),
-        card: {
-          ...before.card,
-          exp_month: params.exp_month ?? before.card.exp_month,
-          exp_year: params.exp_year ?? before.card.exp_year,
-        },
-        metadata: params.metadata
-          ? mergeMetadata(before.metadata, params.metadata)
-          : before.metadata,
-      };
-      put(c.ctx, 'payment_methods', after);
-      const card = cardView(after);
-      emit(c, 'customer.source.updated', card);
-      return card;
-    },
+    run: (c, params, path) => updateSource(c, params, path),
   }),
   op({
     id: 'DeleteCustomersCustomerSourcesId',
     method: 'DELETE',
     path: '/v1/customers/{customer}/sources/{id}',
     params: {},
-    run(c, _params, path) {
+    run: (c, _params, path) => deleteSource(c, path),
+  }),
+  // The same for cards under /cards.
+  op({
+    id: 'PostCustomersCustomerCards',
+    method: 'POST',
+    path: '/v1/customers/{customer}/cards',
+    params: createParams,
+    run: (c, params, path) => createSource(c, params, path),
+  }),
+  op({
+    id: 'GetCustomersCustomerCards',
+    method: 'GET',
+    path: '/v1/customers/{customer}/cards',
+    params: listCardsParams,
+    run(c, params, path) {
       const customer = liveCustomer(c.ctx, path.customer);
-      const before = sourceOf(c, customer, path.id);
-      const after = { ...before, customer: null };
-      put(c.ctx, 'payment_methods', after);
-      emit(c, 'customer.source.deleted', cardView(before));
-      if (customer.default_source === before.id) {
-        const next = rows(
-          c.ctx,
-          'payment_methods',
-          "customer = ? AND id LIKE 'card\\_%' ESCAPE '\\'",
-          [customer.id],
-        )[0];
-        setDefaultSource(c, customer, next ? (next.id as string) : null);
-      }
-      return { id: before.id, object: 'card', deleted: true };
+      return listCards(c.ctx, params, customer, `/v1/customers/${customer.id}/cards`);
     },
+  }),
+  op({
+    id: 'GetCustomersCustomerCardsId',
+    method: 'GET',
+    path: '/v1/customers/{customer}/cards/{id}',
+    params: {},
+    run(c, _params, path) {
+      return cardView(sourceOf(c, liveCustomer(c.ctx, path.customer), path.id));
+    },
+  }),
+  op({
+    id: 'PostCustomersCustomerCardsId',
+    method: 'POST',
+    path: '/v1/customers/{customer}/cards/{id}',
+    params: cardUpdateParams,
+    run: (c, params, path) => updateSource(c, params, path),
+  }),
+  op({
+    id: 'DeleteCustomersCustomerCardsId',
+    method: 'DELETE',
+    path: '/v1/customers/{customer}/cards/{id}',
+    params: {},
+    run: (c, _params, path) => deleteSource(c, path),
   }),
 ];

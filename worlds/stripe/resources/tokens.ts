@@ -49,9 +49,12 @@ export function useToken(ctx: Ctx, row: TokenRow): void {
   ctx.db.run('UPDATE tokens SET data = ? WHERE id = ?', JSON.stringify(after), row.token.id);
 }
 
-function createCardToken(c: OpContext, card: Obj): Obj {
-  // The card is checked exactly as a payment method's (the same errors, on `card[…]`); the token keeps it, not a
-  // payment method of its own.
+/**
+ * The card payment method (with a `card_…` id, not stored) that card fields make: `number`, `exp_month`, `exp_year`,
+ * `cvc` and the `name` and `address_…` fields. The card is checked exactly as a payment method's is (the same errors,
+ * on `card[…]`).
+ */
+export function cardOfFields(c: OpContext, card: Obj): Obj {
   const pm = paymentMethodFromParams(c, {
     type: 'card',
     card: {
@@ -63,9 +66,13 @@ function createCardToken(c: OpContext, card: Obj): Obj {
     billing_details: billingOfCardFields(card, billingDetails(null)),
   });
   remove(c.ctx, 'payment_methods', pm.id);
-  const cardId = newId(c.ctx, 'card_');
-  const created = nowSeconds(c.ctx);
-  const payment_method = { ...pm, id: cardId, created };
+  return { ...pm, id: newId(c.ctx, 'card_'), created: nowSeconds(c.ctx) };
+}
+
+function createCardToken(c: OpContext, card: Obj): Obj {
+  // The token keeps the card, not a payment method of its own.
+  const payment_method = cardOfFields(c, card);
+  const created = payment_method.created as number;
   const token = {
     id: newId(c.ctx, 'tok_'),
     object: 'token',

@@ -490,7 +490,7 @@ describe('invoices', () => {
   });
 
   it('lists with filters, searches, previews, and attaches an outside payment', async () => {
-    const { s } = fresh();
+    const { inst, s } = fresh();
     const { cus } = await customerWith(s);
     const other = await s.customers.create({});
     const a = await s.invoices.create({ customer: cus.id });
@@ -517,6 +517,20 @@ describe('invoices', () => {
     expect(preview.lines.data).toHaveLength(2);
     expect(shapeDifferences('invoice', plain(preview))).toEqual([]);
     expect(await err(s.invoices.retrieve(preview.id))).toMatchObject({ statusCode: 404 });
+    // A preview names what it previews: a customer alone (their pending items) is not enough since basil.
+    const before = inst.changes().length;
+    expect(await err(s.invoices.createPreview({ customer: cus.id }))).toMatchObject({
+      statusCode: 400,
+      type: 'StripeInvalidRequestError',
+      message:
+        'You must provide at least one of: `subscription`, `schedule`, `subscription_details.items`, `schedule_details.phases`, `invoice_items`.',
+    });
+    expect(
+      await err(
+        s.invoices.createPreview({ customer: cus.id, subscription_details: { cancel_now: true } }),
+      ),
+    ).toMatchObject({ statusCode: 400 });
+    expect(inst.changes()).toHaveLength(before);
 
     const pi = await s.paymentIntents.create({
       amount: 1000,

@@ -119,7 +119,23 @@ const TAX_ID_ROWS: Reference[] = [
   ['DELETE', '/v1/tax_ids/{id}', 'DeleteTaxIdsId', 'stripe.taxIds.del'],
 ].map(([method, path, operationId, sdk]) => ({ table: 'tax_ids', method, path, operationId, sdk }));
 
-/** Card tokens (resources/tokens.ts) and customer card sources (resources/sources.ts). */
+/** The SDK method of an operation stripe-node has none for, which tests call by its path. */
+const RAW_REQUEST = 'stripe.rawRequest';
+
+/**
+ * Whether a test's text drives an operation through the SDK: calls its stripe-node method (`.customers.create(`), or,
+ * for an operation without one, `rawRequest` with its method and path (`.rawRequest('GET', \`/v1/customers/${id}/cards\``).
+ */
+export function drives(text: string, o: { method: string; path: string; sdk: string }): boolean {
+  if (o.sdk !== RAW_REQUEST) return text.includes(`${o.sdk.replace(/^stripe/, '')}(`);
+  const path = o.path
+    .split(/\{[^}]+\}/)
+    .map((part) => part.replace(/[.*+?^$()|[\]\\/]/g, '\\$&'))
+    .join('\\$\\{[^}]+\\}');
+  return new RegExp(`\\.rawRequest\\(\\s*'${o.method}',\\s*\`${path}\``).test(text);
+}
+
+/** Card tokens (resources/tokens.ts) and customer card sources (resources/sources.ts and its /cards paths). */
 const CARD_ROWS: Reference[] = [
   ['POST', '/v1/tokens', 'PostTokens', 'stripe.tokens.create', 'tokens'],
   ['GET', '/v1/tokens/{token}', 'GetTokensToken', 'stripe.tokens.retrieve', 'tokens'],
@@ -158,12 +174,37 @@ const CARD_ROWS: Reference[] = [
     'stripe.customers.deleteSource',
     'payment_methods',
   ],
+  // stripe-node has no methods for /cards: tests call these paths with the SDK's rawRequest.
+  ...[
+    ['POST', '/v1/customers/{customer}/cards', 'PostCustomersCustomerCards'],
+    ['GET', '/v1/customers/{customer}/cards', 'GetCustomersCustomerCards'],
+    ['GET', '/v1/customers/{customer}/cards/{id}', 'GetCustomersCustomerCardsId'],
+    ['POST', '/v1/customers/{customer}/cards/{id}', 'PostCustomersCustomerCardsId'],
+    ['DELETE', '/v1/customers/{customer}/cards/{id}', 'DeleteCustomersCustomerCardsId'],
+  ].map((row) => [...row, RAW_REQUEST, 'payment_methods']),
 ].map(([method, path, operationId, sdk, table]) => ({ table, method, path, operationId, sdk }));
+
+/** A customer's subscriptions under the customer (billing/subscriptions.ts), as older clients list them. */
+const CUSTOMER_SUBSCRIPTION_ROWS: Reference[] = [
+  ['GET', '/v1/customers/{customer}/subscriptions', 'GetCustomersCustomerSubscriptions'],
+  [
+    'GET',
+    '/v1/customers/{customer}/subscriptions/{subscription_exposed_id}',
+    'GetCustomersCustomerSubscriptionsSubscriptionExposedId',
+  ],
+].map(([method, path, operationId]) => ({
+  table: 'subscriptions',
+  method,
+  path,
+  operationId,
+  sdk: RAW_REQUEST,
+}));
 
 export const BEYOND_REFERENCE: Reference[] = [
   ...WEBHOOK_ENDPOINT_ROWS,
   ...TAX_ID_ROWS,
   ...CARD_ROWS,
+  ...CUSTOMER_SUBSCRIPTION_ROWS,
 ];
 
 /** Each test file's text, calls split across lines joined (`s.customers\n  .create(` reads `s.customers.create(`). */
@@ -182,8 +223,7 @@ export function generateTable(): string {
   ];
   const texts = testTexts();
   const rows = ops.map((o) => {
-    const call = `${o.sdk.replace(/^stripe/, '')}(`;
-    const files = texts.filter(([, text]) => text.includes(call)).map(([f]) => `\`${f}\``);
+    const files = texts.filter(([, text]) => drives(text, o)).map(([f]) => `\`${f}\``);
     return `| \`${o.operationId}\` | \`${o.method} ${o.path}\` | \`${o.sdk}\` | ${files.length ? files.join(', ') : '—'} |`;
   });
   return ['| Operation | HTTP | SDK method | Tested in |', '|---|---|---|---|', ...rows].join('\n');

@@ -35,6 +35,19 @@ describe('card tokens and customer card sources', () => {
     const other = await secret.customers.createSource(cus.id, { source: 'tok_mastercard' });
     const list = await secret.customers.listSources(cus.id, { object: 'card' });
     expect(list.data.map((c) => c.id)).toEqual([other.id, src.id]);
+    // The customer carries its sources only when expand[] names them.
+    expect((await secret.customers.retrieve(cus.id)) as Stripe.Customer).not.toHaveProperty(
+      'sources',
+    );
+    const expanded = (await secret.customers.retrieve(cus.id, {
+      expand: ['sources'],
+    })) as Stripe.Customer;
+    expect(expanded.sources).toMatchObject({
+      object: 'list',
+      has_more: false,
+      url: `/v1/customers/${cus.id}/sources`,
+    });
+    expect(expanded.sources!.data.map((c) => c.id)).toEqual([other.id, src.id]);
 
     const renamed = (await secret.customers.updateSource(cus.id, src.id, {
       name: 'Jane Doe',
@@ -79,6 +92,94 @@ describe('card tokens and customer card sources', () => {
       .createSource(cus.id, { source: 'tok_nope' })
       .catch((e: unknown) => e)) as Stripe.errors.StripeError;
     expect(missing).toMatchObject({ statusCode: 404, param: 'source' });
+  });
+
+  it('adds a card from a dictionary of card details, on /sources and on /cards, and serves cards under /cards', async () => {
+    const inst = stripe.instance({ fixture: 'empty' });
+    const s = sdkFor(inst, { key: 'sk_test_shop' });
+    const cus = await s.customers.create({});
+    const details = { object: 'card', ...card, name: 'Ada Lovelace', metadata: { kind: 'work' } };
+    const first = (await s.rawRequest('POST', `/v1/customers/${cus.id}/sources`, {
+      source: details,
+    })) as Stripe.Card;
+    expect(first).toMatchObject({
+      object: 'card',
+      customer: cus.id,
+      brand: 'Visa',
+      last4: '4242',
+      exp_year: 2030,
+      name: 'Ada Lovelace',
+      metadata: { kind: 'work' },
+    });
+    expect(first.id).toMatch(/^card_/);
+    expect(((await s.customers.retrieve(cus.id)) as Stripe.Customer).default_source).toBe(first.id);
+    const second = (await s.rawRequest('POST', `/v1/customers/${cus.id}/cards`, {
+      source: { ...details, number: '5555555555554444' },
+    })) as Stripe.Card;
+    expect(second).toMatchObject({ object: 'card', brand: 'MasterCard', customer: cus.id });
+
+    const listed = (await s.rawRequest(
+      'GET',
+      `/v1/customers/${cus.id}/cards`,
+    )) as Stripe.ApiList<Stripe.Card>;
+    expect(listed).toMatchObject({ object: 'list', url: `/v1/customers/${cus.id}/cards` });
+    expect(listed.data.map((c) => c.id)).toEqual([second.id, first.id]);
+    expect(await s.rawRequest('GET', `/v1/customers/${cus.id}/cards/${first.id}`)).toMatchObject({
+      id: first.id,
+      last4: '4242',
+    });
+    expect(
+      await s.rawRequest('POST', `/v1/customers/${cus.id}/cards/${second.id}`, {
+        name: 'Jane Doe',
+      }),
+    ).toMatchObject({ id: second.id, name: 'Jane Doe' });
+    expect(await s.rawRequest('DELETE', `/v1/customers/${cus.id}/cards/${first.id}`)).toEqual(
+      expect.objectContaining({ id: first.id, object: 'card', deleted: true }),
+    );
+    expect(((await s.customers.retrieve(cus.id)) as Stripe.Customer).default_source).toBe(
+      second.id,
+    );
+    const gone = (await s
+      .rawRequest('GET', `/v1/customers/${cus.id}/cards/${first.id}`)
+      .catch((e: unknown) => e)) as Stripe.errors.StripeError;
+    expect(gone).toMatchObject({ statusCode: 404 });
+  });
+
+  it('refuses a card dictionary as a token card is refused, naming source[…], and changes nothing', async () => {
+    const inst = stripe.instance({ fixture: 'empty' });
+    const s = sdkFor(inst, { key: 'sk_test_shop' });
+    const cus = await s.customers.create({});
+    const start = inst.changes().length;
+    const add = (source: unknown) =>
+      s
+        .rawRequest('POST', `/v1/customers/${cus.id}/cards`, { source })
+        .catch((e: unknown) => e) as Promise<Stripe.errors.StripeError>;
+    expect(await add({ object: 'card', ...card, number: '4000000000000002' })).toMatchObject({
+      statusCode: 402,
+      type: 'StripeCardError',
+      code: 'card_declined',
+    });
+    expect(await add({ object: 'card', ...card, exp_year: '2020' })).toMatchObject({
+      statusCode: 402,
+      code: 'invalid_expiry_year',
+      param: 'source[exp_year]',
+    });
+    expect(await add({ object: 'card', exp_month: '12', exp_year: '2030' })).toMatchObject({
+      statusCode: 400,
+      code: 'parameter_missing',
+      param: 'source[number]',
+    });
+    expect(await add('')).toMatchObject({
+      statusCode: 400,
+      code: 'parameter_missing',
+      param: 'source',
+    });
+    expect(await add({ object: 'bank_account', ...card })).toMatchObject({
+      statusCode: 400,
+      param: 'source[object]',
+    });
+    expect(inst.changes()).toHaveLength(start);
+    expect((await s.rawRequest('GET', `/v1/customers/${cus.id}/cards`)).data).toEqual([]);
   });
 
   it("reads a publishable key from the form body's `key`, as Stripe.js sends it", () => {

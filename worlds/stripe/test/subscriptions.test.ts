@@ -107,6 +107,39 @@ describe('subscriptions', () => {
     expect(types).toContain('invoice.paid');
   });
 
+  it("lists and retrieves a customer's subscriptions under the customer, the ended ones left out", async () => {
+    const { s } = fresh();
+    const { customer } = await customerWith(s);
+    const other = await s.customers.create({});
+    const { basic, premium } = await plans(s);
+    const first = await s.subscriptions.create({
+      customer: customer.id,
+      items: [{ price: basic.id }],
+    });
+    const second = await s.subscriptions.create({
+      customer: customer.id,
+      items: [{ price: premium.id }],
+    });
+    await s.subscriptions.cancel(first.id);
+    const path = `/v1/customers/${customer.id}/subscriptions`;
+    const listed = (await s.rawRequest(
+      'GET',
+      `/v1/customers/${customer.id}/subscriptions`,
+    )) as Stripe.ApiList<Stripe.Subscription>;
+    expect(listed).toMatchObject({ object: 'list', has_more: false, url: path });
+    expect(listed.data.map((x) => x.id)).toEqual([second.id]);
+    expect(
+      plain(await s.rawRequest('GET', `/v1/customers/${customer.id}/subscriptions/${second.id}`)),
+    ).toEqual(plain(await s.subscriptions.retrieve(second.id)));
+    expect(
+      await err(s.rawRequest('GET', `/v1/customers/${other.id}/subscriptions/${second.id}`)),
+    ).toMatchObject({ statusCode: 404, code: 'resource_missing' });
+    expect(await err(s.rawRequest('GET', `/v1/customers/cus_nope/subscriptions`))).toMatchObject({
+      statusCode: 404,
+      param: 'customer',
+    });
+  });
+
   it('answers mistakes as Stripe does', async () => {
     const { s } = fresh();
     const { customer } = await customerWith(s);
@@ -233,6 +266,51 @@ describe('subscriptions', () => {
       created: sub.trial_end,
     });
     expect(notices()).toHaveLength(1);
+  });
+
+  it("the customer's pending items of no subscription go on the next subscription invoice; another subscription's wait", async () => {
+    const { inst, s } = fresh();
+    const { customer } = await customerWith(s);
+    const { basic, seat } = await plans(s);
+    const setup = await s.invoiceItems.create({
+      customer: customer.id,
+      amount: 1200,
+      currency: 'usd',
+      description: 'Setup fee',
+    });
+    const first = await s.subscriptions.create({
+      customer: customer.id,
+      items: [{ price: basic.id }],
+    });
+    const firstInvoice = await s.invoices.retrieve(first.latest_invoice as string);
+    expect(firstInvoice).toMatchObject({ total: 3000 + 1200, amount_paid: 4200 });
+    expect((await s.invoiceItems.retrieve(setup.id)).invoice).toBe(firstInvoice.id);
+
+    const second = await s.subscriptions.create({
+      customer: customer.id,
+      items: [{ price: seat.id }],
+    });
+    const ownToFirst = await s.invoiceItems.create({
+      customer: customer.id,
+      subscription: first.id,
+      amount: 700,
+      currency: 'usd',
+    });
+    const loose = await s.invoiceItems.create({
+      customer: customer.id,
+      amount: 300,
+      currency: 'usd',
+    });
+    // Both renew at the same boundary: the first's own item goes on its renewal, the loose one on one renewal only.
+    inst.advanceClock(31 * DAY);
+    const renewedFirst = await s.subscriptions.retrieve(first.id);
+    const renewedSecond = await s.subscriptions.retrieve(second.id);
+    const firstRenewal = await s.invoices.retrieve(renewedFirst.latest_invoice as string);
+    const secondRenewal = await s.invoices.retrieve(renewedSecond.latest_invoice as string);
+    expect((await s.invoiceItems.retrieve(ownToFirst.id)).invoice).toBe(firstRenewal.id);
+    const looseOn = (await s.invoiceItems.retrieve(loose.id)).invoice;
+    expect([firstRenewal.id, secondRenewal.id]).toContain(looseOn);
+    expect(firstRenewal.total + secondRenewal.total).toBe(3000 + 700 + 1000 + 300);
   });
 
   it('a month passes: the renewal is invoiced and paid at the boundary, with a charge and a balance transaction', async () => {
