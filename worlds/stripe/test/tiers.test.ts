@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import Stripe from 'stripe';
 import { stripe } from '../index.ts';
@@ -430,5 +432,23 @@ describe('tiered prices through the SDK', () => {
     // The same tiers, in order, are a price.
     const ok = await s.plans.create({ ...plan, expand: ['tiers'] });
     expect(ok.tiers).toHaveLength(1);
+  });
+
+  it("runs docs/stripe.md's tiered price example as written", async () => {
+    const doc = readFileSync(
+      fileURLToPath(new URL('../../../docs/stripe.md', import.meta.url)),
+      'utf8',
+    );
+    const block = /```ts no-run tiers-example[^\n]*\n([\s\S]*?)```/.exec(doc)![1];
+    const { s } = fresh();
+    const printed: unknown[] = [];
+    const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor as new (
+      ...args: string[]
+    ) => (stripe: Api, console: { log: (v: unknown) => void }) => Promise<void>;
+    await new AsyncFunction('stripe', 'console', block)(s, { log: (v) => printed.push(v) });
+    expect(printed).toEqual([
+      [700, 650, 600],
+      [7950, 'subscription_create'],
+    ]);
   });
 });
