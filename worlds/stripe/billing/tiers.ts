@@ -6,8 +6,9 @@
  * bills every unit, plus its flat amount. No tier is reached by a quantity of 0, which comes to 0 in both modes.
  *
  * Amounts are decimal strings of minor units with up to 12 decimal places (`unit_amount_decimal`), so the arithmetic
- * is exact: in units of 10⁻¹² of a minor unit, as bigints. Stripe rounds on the line, once: the exact total is
- * rounded to the nearest whole minor unit, a half up (0.05 × 30 = 1.5 → 2).
+ * is exact: in units of 10⁻¹² of a minor unit, as bigints. Stripe rounds by invoice line, and shows a tiered price's
+ * line per tier: the tier's units at its unit amount, and its flat amount (tier-lines.ts). So each of those is rounded
+ * to the nearest whole minor unit, a half up (0.05 × 30 = 1.5 → 2), and the amount is their sum.
  */
 import type { PriceTier } from '../lib/objects.ts';
 
@@ -45,14 +46,33 @@ export function flatOf(tier: PriceTier): bigint {
   return tier.flat_amount === null ? 0n : BigInt(tier.flat_amount) * SCALE;
 }
 
-/** The part of a quantity one tier bills: which tier, how many of the units, and what they come to exactly. */
+/** The part of a quantity one tier bills: which tier, how many of the units, and what they come to. */
 export interface TierSlice {
   /** The tier's index in `tiers`. */
   tier: number;
   /** The units it bills. */
   quantity: number;
-  /** Its unit amount times those units, plus its flat amount, in trillionths of a minor unit. */
-  exact: bigint;
+  /** Its unit amount times those units, in trillionths of a minor unit. */
+  unitExact: bigint;
+  /** Its flat amount, in trillionths of a minor unit. */
+  flatExact: bigint;
+  /** `unitExact` in whole minor units, rounded as a line is. */
+  unitAmount: number;
+  /** `flatExact` in whole minor units, rounded as a line is. */
+  flatAmount: number;
+}
+
+function slice(tiers: readonly PriceTier[], tier: number, quantity: number): TierSlice {
+  const unitExact = unitOf(tiers[tier]) * BigInt(quantity);
+  const flatExact = flatOf(tiers[tier]);
+  return {
+    tier,
+    quantity,
+    unitExact,
+    flatExact,
+    unitAmount: rounded(unitExact),
+    flatAmount: rounded(flatExact),
+  };
 }
 
 /** The index of the tier `quantity` falls in (the first whose `up_to` it does not pass), or -1 for a quantity of 0. */
@@ -69,8 +89,7 @@ export function graduatedSlices(tiers: readonly PriceTier[], quantity: number): 
   for (let i = 0; i < tiers.length && quantity > below; i++) {
     const t = tiers[i];
     const top = t.up_to === null || i === tiers.length - 1 ? quantity : Math.min(quantity, t.up_to);
-    const units = top - below;
-    slices.push({ tier: i, quantity: units, exact: unitOf(t) * BigInt(units) + flatOf(t) });
+    slices.push(slice(tiers, i, top - below));
     below = top;
   }
   return slices;
@@ -79,27 +98,25 @@ export function graduatedSlices(tiers: readonly PriceTier[], quantity: number): 
 /** What `quantity` bills in volume mode: every unit in the one tier it falls in (none for 0). */
 export function volumeSlices(tiers: readonly PriceTier[], quantity: number): TierSlice[] {
   const i = tierIndexOf(tiers, quantity);
-  if (i === -1) return [];
-  const t = tiers[i];
-  return [{ tier: i, quantity, exact: unitOf(t) * BigInt(quantity) + flatOf(t) }];
+  return i === -1 ? [] : [slice(tiers, i, quantity)];
 }
 
-/** The slices of `quantity` under `mode`. */
+/** The slices of a whole `quantity` (at least 0) under `mode`. */
 export function tierSlices(
   mode: TiersMode,
   tiers: readonly PriceTier[],
   quantity: number,
 ): TierSlice[] {
+  if (!Number.isSafeInteger(quantity) || quantity < 0)
+    throw new RangeError(`a tiered price bills a whole quantity of at least 0, not ${quantity}`);
   return mode === 'volume' ? volumeSlices(tiers, quantity) : graduatedSlices(tiers, quantity);
 }
 
-/** What `quantity` units of a tiered price come to, in whole minor units (rounded once, on the total). */
+/** What `quantity` units of a tiered price come to, in whole minor units: its slices' rounded amounts, summed. */
 export function tieredAmount(
   mode: TiersMode,
   tiers: readonly PriceTier[],
   quantity: number,
 ): number {
-  if (!Number.isSafeInteger(quantity) || quantity < 0)
-    throw new RangeError(`a tiered price bills a whole quantity of at least 0, not ${quantity}`);
-  return rounded(tierSlices(mode, tiers, quantity).reduce((sum, s) => sum + s.exact, 0n));
+  return tierSlices(mode, tiers, quantity).reduce((sum, s) => sum + s.unitAmount + s.flatAmount, 0);
 }

@@ -58,24 +58,26 @@ const drawnTiers = fc
 /** Stripe's line rounding of an amount in thousandths: to the nearest whole minor unit, a half up. */
 const roundMilli = (milli: number) => Math.floor((milli + 500) / 1000);
 
-/** Graduated, unit by unit: each unit at the rate of the tier it falls in, each tier reached adding its flat amount. */
+/**
+ * Graduated, unit by unit: each unit at the rate of the tier it falls in; each tier reached is a line of its units and
+ * a line of its flat amount, each rounded.
+ */
 function referenceGraduated(tiers: Drawn[], quantity: number): number {
-  let milli = 0;
-  const reached = new Set<number>();
+  const units = new Map<number, number>();
   for (let unit = 1; unit <= quantity; unit++) {
     const i = tiers.findIndex((t) => t.upTo === null || unit <= t.upTo);
-    milli += tiers[i].unitMilli ?? 0;
-    reached.add(i);
+    units.set(i, (units.get(i) ?? 0) + (tiers[i].unitMilli ?? 0));
   }
-  for (const i of reached) milli += tiers[i].flatMilli ?? 0;
-  return roundMilli(milli);
+  let total = 0;
+  for (const [i, milli] of units) total += roundMilli(milli) + roundMilli(tiers[i].flatMilli ?? 0);
+  return total;
 }
 
-/** Volume: every unit at the rate of the tier the whole quantity falls in, plus that tier's flat amount. */
+/** Volume: every unit at the rate of the tier the whole quantity falls in, and that tier's flat amount. */
 function referenceVolume(tiers: Drawn[], quantity: number): number {
   if (quantity === 0) return 0;
   const t = tiers.find((x) => x.upTo === null || quantity <= x.upTo)!;
-  return roundMilli((t.unitMilli ?? 0) * quantity + (t.flatMilli ?? 0));
+  return roundMilli((t.unitMilli ?? 0) * quantity) + roundMilli(t.flatMilli ?? 0);
 }
 
 describe('tier arithmetic (billing/tiers.ts)', () => {
@@ -103,7 +105,7 @@ describe('tier arithmetic (billing/tiers.ts)', () => {
     );
   });
 
-  it('graduated is monotone in quantity and is the sum of its per-tier slices', () => {
+  it('graduated is monotone in quantity and is the sum of its per-tier lines, each rounded', () => {
     fc.assert(
       fc.property(drawnTiers, quantity, (drawn, q) => {
         const tiers = drawn.map(tierOf);
@@ -114,8 +116,13 @@ describe('tier arithmetic (billing/tiers.ts)', () => {
         expect(slices.reduce((n, s) => n + s.quantity, 0)).toBe(q);
         expect(slices.map((s) => s.tier)).toEqual(slices.map((_, i) => i));
         expect(slices.every((s) => s.quantity > 0)).toBe(true);
-        const exact = slices.reduce((n, s) => n + s.exact, 0n);
-        expect(tieredAmount('graduated', tiers, q)).toBe(rounded(exact));
+        for (const x of slices) {
+          expect(x.unitAmount).toBe(rounded(x.unitExact));
+          expect(x.flatAmount).toBe(rounded(x.flatExact));
+        }
+        expect(tieredAmount('graduated', tiers, q)).toBe(
+          slices.reduce((n, x) => n + x.unitAmount + x.flatAmount, 0),
+        );
       }),
       { numRuns: 400 },
     );
@@ -160,6 +167,13 @@ describe('tier arithmetic (billing/tiers.ts)', () => {
     const tiny = [tierOf({ upTo: null, unitMilli: 50, flatMilli: null })];
     expect(tieredAmount('volume', tiny, 30)).toBe(2);
     expect(tieredAmount('graduated', tiny, 29)).toBe(1);
+    // Each tier's line is rounded on its own: half a cent in each of two tiers is a cent each.
+    const halves = [
+      tierOf({ upTo: 1, unitMilli: 500, flatMilli: null }),
+      tierOf({ upTo: null, unitMilli: 500, flatMilli: null }),
+    ];
+    expect(tieredAmount('graduated', halves, 2)).toBe(2);
+    expect(tieredAmount('volume', halves, 2)).toBe(1);
     expect(scaled('0.000000000001')).toBe(1n);
     expect(rounded(scaled('2.5'))).toBe(3);
     expect(() => tieredAmount('graduated', fonts, 1.5)).toThrow(RangeError);

@@ -177,7 +177,7 @@ describe('tiered prices through the SDK', () => {
       ],
       expand: ['latest_invoice'],
     });
-    // Graduated 12: 5 × 700 + 5 × 650 + 2 × 600 = 7950. Volume 7: 7 × 650.5 + 500 = 5053.5 → 5054.
+    // Graduated 12: 5 × 700 + 5 × 650 + 2 × 600 = 7950. Volume 7: 7 × 650.5 = 4553.5 → 4554, plus 500 flat.
     const first = sub.latest_invoice as Stripe.Invoice;
     expect(first).toMatchObject({
       status: 'paid',
@@ -186,17 +186,33 @@ describe('tiered prices through the SDK', () => {
       total: 13004,
       amount_paid: 13004,
     });
+    // As Stripe shows a tiered item: a line per tier reached for its units at the tier's unit amount, and one for its
+    // flat amount (every tier reached, in graduated mode; the tier's, when it has one, in volume mode).
+    const shown = (lines: Stripe.InvoiceLineItem[]) =>
+      lines.map((l) => [
+        l.pricing?.price_details?.price,
+        l.quantity,
+        l.amount,
+        l.description,
+        l.pricing?.unit_amount_decimal == null ? null : String(l.pricing.unit_amount_decimal),
+      ]);
+    expect(shown(first.lines.data)).toEqual([
+      [graduated.id, 5, 3500, '5 × Fonts (Tier 1 at $7.00 / month)', '700'],
+      [graduated.id, 0, 0, 'Fonts (Tier 1 at $0.00 / month)', null],
+      [graduated.id, 5, 3250, '5 × Fonts (Tier 2 at $6.50 / month)', '650'],
+      [graduated.id, 0, 0, 'Fonts (Tier 2 at $0.00 / month)', null],
+      [graduated.id, 2, 1200, '2 × Fonts (Tier 3 at $6.00 / month)', '600'],
+      [graduated.id, 0, 0, 'Fonts (Tier 3 at $0.00 / month)', null],
+      [volume.id, 7, 4554, '7 × Fonts (Tier 2 at $6.505 / month)', '650.5'],
+      [volume.id, 0, 500, 'Fonts (Tier 2 at $5.00 / month)', null],
+    ]);
+    const items = sub.items.data.map((i) => i.id);
     expect(
-      first.lines.data.map((l) => [l.pricing?.price_details?.price, l.quantity, l.amount]),
-    ).toEqual(
-      expect.arrayContaining([
-        [graduated.id, 12, 7950],
-        [volume.id, 7, 5054],
-      ]),
-    );
-    // A tiered price has no single unit amount for its line.
-    expect(first.lines.data.map((l) => l.pricing?.unit_amount_decimal)).toEqual([null, null]);
+      first.lines.data.map((l) => l.parent?.subscription_item_details?.subscription_item),
+    ).toEqual([...Array(6).fill(items[0]), items[1], items[1]]);
     expect(shapeDifferences('invoice', plain(first))).toEqual([]);
+    const paged = await s.invoices.listLineItems(first.id, { limit: 3 });
+    expect(paged.data.map((l) => l.amount)).toEqual([3500, 0, 3250]);
 
     // Down to 5 on the volume item, a boundary: 5 × 700 + 1000 = 4500 from the next period on.
     const volumeItem = sub.items.data.find((i) => i.price.id === volume.id)!;
@@ -213,7 +229,11 @@ describe('tiered prices through the SDK', () => {
       total: 12450,
       amount_paid: 12450,
     });
-    expect(cycle.lines.data.map((l) => l.amount).sort((a, b) => a - b)).toEqual([4500, 7950]);
+    expect(shown(cycle.lines.data).slice(6)).toEqual([
+      [volume.id, 5, 3500, '5 × Fonts (Tier 1 at $7.00 / month)', '700'],
+      [volume.id, 0, 1000, 'Fonts (Tier 1 at $10.00 / month)', null],
+    ]);
+    expect(cycle.lines.data.reduce((n, l) => n + l.amount, 0)).toBe(12450);
     expect((await s.charges.list({ customer: customer.id })).data.map((ch) => ch.amount)).toEqual([
       12450, 13004,
     ]);
@@ -236,8 +256,16 @@ describe('tiered prices through the SDK', () => {
         proration_behavior: 'none',
       },
     });
-    // 5 × 700 + 5 × 650 + 1 × 600.
-    expect(preview.lines.data.map((l) => [l.quantity, l.amount])).toEqual([[11, 7350]]);
+    // 5 × 700 + 5 × 650 + 1 × 600, a line per tier as on the invoice.
+    expect(preview.total).toBe(7350);
+    expect(preview.lines.data.map((l) => [l.quantity, l.amount])).toEqual([
+      [5, 3500],
+      [0, 0],
+      [5, 3250],
+      [0, 0],
+      [1, 600],
+      [0, 0],
+    ]);
     expect(inst.changes().length).toBe(before);
 
     const oneTime = await s.prices.create({
@@ -449,6 +477,11 @@ describe('tiered prices through the SDK', () => {
     expect(printed).toEqual([
       [700, 650, 600],
       [7950, 'subscription_create'],
+      [
+        '5 × Fonts (Tier 1 at $7.00 / month)',
+        '5 × Fonts (Tier 2 at $6.50 / month)',
+        '2 × Fonts (Tier 3 at $6.00 / month)',
+      ],
     ]);
   });
 });
