@@ -46,22 +46,30 @@ function strip(value: unknown): unknown {
   if (Array.isArray(value)) {
     let copy: unknown[] | undefined;
     for (let i = 0; i < value.length; i++) {
-      const item = strip(value[i]);
-      if (item !== value[i]) (copy ??= value.slice())[i] = item;
+      const item: unknown = value[i];
+      if (item === null || typeof item !== 'object') continue;
+      const inner = strip(item);
+      if (inner !== item) (copy ??= value.slice())[i] = inner;
     }
     return copy ?? value;
   }
   const node = value as Node;
   let copy: Node | undefined;
   const hidden = typeof node.object === 'string' ? HIDDEN[node.object] : undefined;
-  for (const field of hidden ?? []) {
-    if (!Object.hasOwn(node, field)) continue;
-    copy ??= { ...node };
-    delete copy[field];
+  if (hidden !== undefined) {
+    for (const field of hidden) {
+      if (!Object.hasOwn(node, field)) continue;
+      copy ??= { ...node };
+      delete copy[field];
+    }
   }
-  for (const key of Object.keys(copy ?? node)) {
-    const inner = strip(node[key]);
-    if (inner !== node[key]) (copy ??= { ...node })[key] = inner;
+  // Only objects and arrays can hold an object with hidden fields; a reply's other values are passed over.
+  for (const key in node) {
+    const v = node[key];
+    if (v === null || typeof v !== 'object' || (copy !== undefined && !Object.hasOwn(copy, key)))
+      continue;
+    const inner = strip(v);
+    if (inner !== v) (copy ??= { ...node })[key] = inner;
   }
   return copy ?? node;
 }
@@ -109,7 +117,8 @@ function expandAt(ctx: Ctx, node: Node, parts: string[], full: string, isList: b
   }
   const include = INCLUDERS[`${String(node.object)}.${field}`];
   if (!Object.hasOwn(node, field) && include !== undefined) {
-    node[field] = include(ctx, node as Owner);
+    // What an includer makes (a customer's subscriptions) shows its objects as replies do, hidden fields dropped.
+    node[field] = withoutHidden(include(ctx, node as Owner));
     // An included array (a price's `tiers`) is a value of its own, with nothing in it to expand.
     if (Array.isArray(node[field]) && rest.length === 0) return node;
   }

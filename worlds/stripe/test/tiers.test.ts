@@ -159,6 +159,10 @@ describe('tiered prices through the SDK', () => {
       expand: ['items.data.price.tiers'],
     });
     expect(plain(withTiers.items.data[0].price.tiers)).toEqual(fontTiers);
+    // An included list shows its prices as replies do: a customer's subscriptions.
+    const owner = await s.customers.retrieve(customer.id, { expand: ['subscriptions'] });
+    const [listedSub] = (owner as Stripe.Customer).subscriptions!.data;
+    expect('tiers' in listedSub.items.data[0].price).toBe(false);
     // Events carry the object as a reply shows it by default.
     const created = (await s.events.list({ type: 'price.created' })).data;
     expect(created.some((e) => 'tiers' in (e.data.object as object))).toBe(false);
