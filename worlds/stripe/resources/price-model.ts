@@ -145,15 +145,13 @@ export function tiersOf(raw: Obj[], param: string): PriceTier[] {
         `Only the last tier may have \`up_to\` set to \`inf\`; ${here} is not the last of ${raw.length} tiers.`,
         `${here}[up_to]`,
       );
-    if (upTo === null || last) {
-      if (upTo !== null)
-        throw invalidRequest(`The last tier must have \`up_to\` set to \`inf\`.`, `${here}[up_to]`);
-    } else if (upTo <= previous) {
+    if (upTo !== null && last)
+      throw invalidRequest(`The last tier must have \`up_to\` set to \`inf\`.`, `${here}[up_to]`);
+    if (upTo !== null && upTo <= previous)
       throw invalidRequest(
         `Tiers must be in ascending order of \`up_to\`: ${here}[up_to] (${upTo}) must be greater than ${param}[${i - 1}][up_to] (${previous}).`,
         `${here}[up_to]`,
       );
-    }
     if (upTo !== null) previous = upTo;
     const unit = tierAmount(t, 'unit_amount', here);
     const flat = tierAmount(t, 'flat_amount', here);
