@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import Stripe from 'stripe';
-import { stripe } from '../index.ts';
+import { defineTool, defineWorld, z } from 'seahaven';
+import { stripe, type WebhookRequest } from '../index.ts';
 import { ReplyValidator } from './conformance/validate.ts';
 import { sdkFor } from './sdk.ts';
 import { plain, shapeDifferences } from './shape.ts';
@@ -167,6 +168,62 @@ describe('tiered prices through the SDK', () => {
     const created = (await s.events.list({ type: 'price.created' })).data;
     expect(created.some((e) => 'tiers' in (e.data.object as object))).toBe(false);
     expect(inst.query('SELECT count(*) AS n FROM prices')).toEqual([{ n: 3 }]);
+  });
+
+  it('webhooks deliver the event as GET /v1/events shows it: no tiers on its prices', async () => {
+    const host = defineWorld({
+      name: 'tier_host',
+      version: '1.0.0',
+      schema: 'CREATE TABLE received (n INTEGER PRIMARY KEY, body TEXT NOT NULL) STRICT;',
+      tools: [
+        defineTool({
+          name: 'count_received',
+          description: 'How many webhook deliveries the host has received.',
+          input: z.object({}),
+          run: (ctx) => ctx.db.one('SELECT count(*) AS n FROM received'),
+        }),
+      ],
+      worlds: {
+        stripe: {
+          world: stripe,
+          prefix: 'stripe_',
+          http: true,
+          receive(ctx, message) {
+            ctx.db.run('INSERT INTO received (body) VALUES (?)', (message as WebhookRequest).body);
+            return { status: 200 };
+          },
+        },
+      },
+    });
+    const inst = host.instance();
+    try {
+      const s = sdkFor(inst);
+      await s.webhookEndpoints.create({
+        url: 'seahaven://host/stripe',
+        enabled_events: ['price.created', 'plan.created', 'customer.subscription.created'],
+      });
+      const { graduated } = await tieredPrices(s);
+      const customer = await payingCustomer(s);
+      await s.subscriptions.create({
+        customer: customer.id,
+        items: [{ price: graduated.id, quantity: 3 }],
+      });
+      const bodies = (inst.query('SELECT body FROM received ORDER BY n') as { body: string }[]).map(
+        (r) => JSON.parse(r.body) as Stripe.Event,
+      );
+      expect(bodies.map((e) => e.type)).toEqual([
+        'price.created',
+        'plan.created',
+        'price.created',
+        'plan.created',
+        'customer.subscription.created',
+      ]);
+      for (const e of bodies) expect(JSON.stringify(e)).not.toContain('"tiers"');
+      const sub = bodies[4].data.object as Stripe.Subscription;
+      expect(sub.items.data[0].price).toMatchObject({ id: graduated.id, tiers_mode: 'graduated' });
+    } finally {
+      inst.destroy();
+    }
   });
 
   it('a subscription bills by its tiers, at creation and at each renewal; lines as Stripe shows them', async () => {
