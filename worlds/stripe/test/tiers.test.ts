@@ -300,6 +300,45 @@ describe('tiered prices through the SDK', () => {
     ]);
   });
 
+  it('a test clock renews a tiered item by its tiers; a quantity of 0 reaches no tier and bills 0', async () => {
+    const { s } = fresh();
+    const { graduated, volume } = await tieredPrices(s);
+    const frozen = 1_798_761_600; // 2027-01-01
+    const clock = await s.testHelpers.testClocks.create({ frozen_time: frozen });
+    const customer = await s.customers.create({ test_clock: clock.id });
+    const pm = await s.paymentMethods.attach('pm_card_visa', { customer: customer.id });
+    const sub = await s.subscriptions.create({
+      customer: customer.id,
+      default_payment_method: pm.id,
+      items: [
+        { price: graduated.id, quantity: 10 },
+        { price: volume.id, quantity: 0 },
+      ],
+    });
+    // 10 sits on the boundary of the second tier: 5 × 700 + 5 × 650. The volume item's 0 is one line of 0.
+    const first = await s.invoices.retrieve(sub.latest_invoice as string);
+    expect(first.total).toBe(6750);
+    expect(first.lines.data.filter((l) => l.quantity! > 0).map((l) => l.description)).toEqual([
+      '5 × Fonts (Tier 1 at $7.00 / month)',
+      '5 × Fonts (Tier 2 at $6.50 / month)',
+    ]);
+    expect(
+      first.lines.data
+        .filter((l) => l.pricing?.price_details?.price === volume.id)
+        .map((l) => [l.quantity, l.amount]),
+    ).toEqual([[0, 0]]);
+    let ticking = await s.testHelpers.testClocks.advance(clock.id, {
+      frozen_time: frozen + 32 * 86_400,
+    });
+    while (ticking.status !== 'ready') ticking = await s.testHelpers.testClocks.retrieve(clock.id);
+    const invoices = (await s.invoices.list({ subscription: sub.id })).data;
+    expect(invoices.map((i) => [i.billing_reason, i.total, i.status])).toEqual([
+      ['subscription_cycle', 6750, 'paid'],
+      ['subscription_create', 6750, 'paid'],
+    ]);
+    expect(invoices[0].lines.data).toHaveLength(first.lines.data.length);
+  });
+
   it('previews a quantity change on a tiered item, and invoice items take a one-time tiered price', async () => {
     const { inst, s } = fresh();
     const { graduated } = await tieredPrices(s);
