@@ -23,6 +23,7 @@ import {
 import { AUTO_FINALIZE_DELAY, requireDraft } from './invoice-states.ts';
 import { idOf, linesOf, mustInvoice, refreshInvoice, type InvoiceRef } from './invoice-store.ts';
 import { type Period, priceAmount, pricingOf, decimalOf, applyLines } from './invoice-totals.ts';
+import { tierLines } from './tier-lines.ts';
 
 export interface LineInput {
   /** A price id or object; the amount is the price times the quantity unless `amount` is given. */
@@ -40,6 +41,8 @@ export interface LineInput {
   invoice_item?: string | null;
   metadata?: Record<string, string> | null;
   discountable?: boolean;
+  /** The unit amount the line's pricing shows, when not its price's (a tier's, tier-lines.ts). */
+  unit_amount_decimal?: string | null;
 }
 
 export interface DraftInput {
@@ -302,7 +305,9 @@ function addLine(c: OpContext, invoice: Stored<'invoices'>, input: LineInput): v
     );
     return;
   }
-  put(ctx, 'invoice_line_items', lineObject(ctx, invoice, input));
+  // A subscription item on a tiered price is a line per tier (tier-lines.ts).
+  for (const line of tierLines(ctx, input))
+    put(ctx, 'invoice_line_items', lineObject(ctx, invoice, line));
 }
 
 /**
@@ -320,9 +325,13 @@ export function lineObject(
   const subscription =
     input.subscription ?? invoice.parent?.subscription_details?.subscription ?? null;
   const now = nowSeconds(ctx);
-  const unit = price
-    ? (price.unit_amount_decimal ?? (price.unit_amount != null ? String(price.unit_amount) : null))
-    : decimalOf(quantity ? amount / quantity : amount);
+  const unit =
+    input.unit_amount_decimal !== undefined
+      ? input.unit_amount_decimal
+      : price
+        ? (price.unit_amount_decimal ??
+          (price.unit_amount != null ? String(price.unit_amount) : null))
+        : decimalOf(quantity ? amount / quantity : amount);
   const proration = input.proration ?? false;
   const parent = input.subscription_item
     ? {

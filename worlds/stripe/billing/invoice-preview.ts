@@ -16,6 +16,7 @@ import {
   type LineInput,
   type SubscriptionPreview,
 } from './invoicing.ts';
+import { tierLines } from './tier-lines.ts';
 import { previewSubscription } from './subscription-preview.ts';
 import { liveCustomer } from '../lib/customer-lookup.ts';
 import { type OpContext } from '../lib/op.ts';
@@ -134,7 +135,9 @@ export function preview(
   const lines: Obj[] = [];
   for (const item of pendingItems(ctx, customer.id, invoice.currency, sub?.subscription ?? null))
     lines.push(lineForItem(ctx, overrides.get(item.id) ?? item, invoice.id));
-  for (const line of [...(sub?.lines ?? []), ...extra]) lines.push(lineObject(ctx, invoice, line));
+  // A subscription item on a tiered price is a line per tier, as on the invoice itself (tier-lines.ts).
+  for (const line of [...(sub?.lines ?? []), ...extra])
+    for (const part of tierLines(ctx, line)) lines.push(lineObject(ctx, invoice, part));
   applyLines(invoice, applyTaxes(ctx, invoice, lines, false));
   invoice.lines.url = `/v1/invoices/${invoice.id}/lines`;
   const balance = (customer.balance as number | undefined) ?? 0;

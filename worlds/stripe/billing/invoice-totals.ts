@@ -2,7 +2,7 @@
  * An invoice's totals, pure: the amount of a price for a quantity, a line's pricing, and the totals and embedded
  * `lines` an invoice shows for its lines. Nothing here reads or writes the database.
  */
-import type { LineItemPricing, PriceTier } from '../lib/objects.ts';
+import type { LineItemPricing } from '../lib/objects.ts';
 import type { Stored } from '../lib/store.ts';
 
 type Price = Stored<'prices'>;
@@ -20,6 +20,7 @@ type Priced = Partial<
   >
 >;
 import { totalTaxes } from './invoice-taxes.ts';
+import { tieredAmount } from './tiers.ts';
 
 /** How many lines an invoice embeds in its `lines` (the rest are paged through `/lines`). */
 const EMBEDDED_LINES = 10;
@@ -29,27 +30,10 @@ export interface Period {
   end: number;
 }
 
-/** The amount `quantity` units of `price` come to: per unit (with `transform_quantity`) or by tiers. */
+/** The amount `quantity` units of `price` come to: per unit (with `transform_quantity`) or by tiers (tiers.ts). */
 export function priceAmount(price: Priced, quantity: number): number {
-  if (price.billing_scheme === 'tiered' && Array.isArray(price.tiers)) {
-    const tiers: PriceTier[] = price.tiers;
-    const unit = (t: PriceTier) => t.unit_amount ?? Number(t.unit_amount_decimal ?? 0);
-    const flat = (t: PriceTier) => t.flat_amount ?? Number(t.flat_amount_decimal ?? 0);
-    if (price.tiers_mode === 'volume') {
-      const tier =
-        tiers.find((t) => t.up_to === null || quantity <= t.up_to) ?? tiers[tiers.length - 1];
-      return Math.round(unit(tier) * quantity + (quantity > 0 ? flat(tier) : 0));
-    }
-    let total = 0;
-    let below = 0;
-    for (const t of tiers) {
-      if (quantity <= below) break;
-      const top = t.up_to === null ? quantity : Math.min(quantity, t.up_to);
-      total += unit(t) * (top - below) + flat(t);
-      below = top;
-    }
-    return Math.round(total);
-  }
+  if (price.billing_scheme === 'tiered' && Array.isArray(price.tiers))
+    return tieredAmount(price.tiers_mode ?? 'graduated', price.tiers, quantity);
   const per = price.unit_amount ?? Number(price.unit_amount_decimal ?? 0);
   const tq = price.transform_quantity;
   if (tq?.divide_by) {

@@ -197,7 +197,8 @@ export function createSubscription(c: OpContext, params: Obj): Obj {
           : itemAmount(item);
     inv = addInvoiceLine(c, inv, {
       price: item.price.id,
-      amount,
+      // A whole period is the price's own amount (on a tiered price, a line per tier: tier-lines.ts).
+      amount: !trial && !partial && anchor <= now ? undefined : amount,
       quantity: item.quantity,
       description: trial
         ? `Trial period for ${productNameOf(ctx, item.price)}`

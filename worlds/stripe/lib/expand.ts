@@ -3,7 +3,8 @@
  * (`latest_charge.balance_transaction`, `data.customer` on lists). A field can be expanded when it holds an id of a
  * known kind (or null, which stays null); anything else is Stripe's 400 `This property cannot be expanded (foo).`
  * Resources with references that the prefix does not tell (coupons) register a resolver in `EXPANDERS`; fields
- * that appear only when expanded (a customer's `subscriptions`) register one in `INCLUDERS`.
+ * that appear only when expanded (a customer's `subscriptions`) register one in `INCLUDERS`, and those an object
+ * stores but shows only when expanded (a price's `tiers`) are named in `HIDDEN` as well.
  */
 import type { Ctx } from 'seahaven';
 import { invalidRequest } from './errors.ts';
@@ -27,6 +28,51 @@ export const EXPANDERS: Record<string, (ctx: Ctx, id: string) => object | undefi
  * makes the value (a list) from the object.
  */
 export const INCLUDERS: Record<string, (ctx: Ctx, owner: Owner) => object> = {};
+
+/**
+ * Fields an object's stored form carries but its replies show only when `expand[]` names them, by `object`
+ * (`price: ['tiers']`): `withoutHidden` drops them wherever such an object sits in a reply, and an includer for the
+ * same `<object>.<field>` brings them back where `expand[]` asks.
+ */
+export const HIDDEN: Record<string, readonly string[]> = {};
+
+/** `value` without the HIDDEN fields of the objects in it, at any depth; copied only along the paths that lose one. */
+export function withoutHidden<T>(value: T): T {
+  return strip(value) as T;
+}
+
+function strip(value: unknown): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) {
+    let copy: unknown[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i];
+      if (item === null || typeof item !== 'object') continue;
+      const inner = strip(item);
+      if (inner !== item) (copy ??= value.slice())[i] = inner;
+    }
+    return copy ?? value;
+  }
+  const node = value as Node;
+  let copy: Node | undefined;
+  const hidden = typeof node.object === 'string' ? HIDDEN[node.object] : undefined;
+  if (hidden !== undefined) {
+    for (const field of hidden) {
+      if (!Object.hasOwn(node, field)) continue;
+      copy ??= { ...node };
+      delete copy[field];
+    }
+  }
+  // Only objects and arrays can hold an object with hidden fields; a reply's other values are passed over.
+  for (const key in node) {
+    const v = node[key];
+    if (v === null || typeof v !== 'object' || (copy !== undefined && !Object.hasOwn(copy, key)))
+      continue;
+    const inner = strip(v);
+    if (inner !== v) (copy ??= { ...node })[key] = inner;
+  }
+  return copy ?? node;
+}
 
 function resolve(ctx: Ctx, owner: Node, field: string, id: string): object | undefined {
   const key = [`${String(owner.object)}.${field}`, field].find((k) => Object.hasOwn(EXPANDERS, k));
@@ -70,8 +116,12 @@ function expandAt(ctx: Ctx, node: Node, parts: string[], full: string, isList: b
     return node;
   }
   const include = INCLUDERS[`${String(node.object)}.${field}`];
-  if (!Object.hasOwn(node, field) && include !== undefined)
-    node[field] = include(ctx, node as Owner);
+  if (!Object.hasOwn(node, field) && include !== undefined) {
+    // What an includer makes (a customer's subscriptions) shows its objects as replies do, hidden fields dropped.
+    node[field] = withoutHidden(include(ctx, node as Owner));
+    // An included array (a price's `tiers`) is a value of its own, with nothing in it to expand.
+    if (Array.isArray(node[field]) && rest.length === 0) return node;
+  }
   if (!Object.hasOwn(node, field)) {
     const hint = isList ? ` You may want to try expanding 'data.${full}' instead.` : '';
     throw invalidRequest(`This property cannot be expanded (${full}).${hint}`, 'expand');
@@ -81,7 +131,7 @@ function expandAt(ctx: Ctx, node: Node, parts: string[], full: string, isList: b
     const found = resolve(ctx, node, field, value);
     if (found === undefined)
       throw invalidRequest(`This property cannot be expanded (${full}).`, 'expand');
-    value = found;
+    value = withoutHidden(found);
   } else if (value !== null && (typeof value !== 'object' || Array.isArray(value))) {
     throw invalidRequest(`This property cannot be expanded (${full}).`, 'expand');
   }

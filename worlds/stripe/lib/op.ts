@@ -7,7 +7,7 @@
  */
 import { defineOperation, ToolError, type Ctx, type Operation } from 'seahaven';
 import { StripeError, isFailed, type Failed, type StripeErrorBody } from './errors.ts';
-import { expandObject } from './expand.ts';
+import { expandObject, withoutHidden } from './expand.ts';
 import { validate, p, type Spec } from './params.ts';
 import { onObjectsTime } from './test-clocks.ts';
 import { withDeliveries } from './webhooks.ts';
@@ -114,7 +114,8 @@ function perform(
   const out = withDeliveries(c.ctx, () => o.run(onObjectsTime(c, checked, path), checked, path));
   if (isFailed(out)) return out;
   // What an operation answers is read as JSON by whoever runs it (a reply, a tool, another operation).
-  const body = out as Reply;
+  // Fields shown only on request (a price's `tiers`) leave the reply unless `expand[]` brings them back.
+  const body = withoutHidden(out as Reply);
   return {
     ok: true,
     body: checked.expand?.length ? expandObject(c.ctx, body, checked.expand) : body,

@@ -19,6 +19,7 @@
  */
 import { createHmac } from 'node:crypto';
 import type { Ctx } from 'seahaven';
+import { withoutHidden } from './expand.ts';
 import { get, newId, put, type Stored } from './store.ts';
 import { worldSeconds } from './test-clocks.ts';
 
@@ -150,7 +151,8 @@ export function requestOf(ctx: Ctx, delivery: Delivery, t: number): WebhookReque
   );
   if (!event || !endpoint || endpoint.secret === null) return undefined;
   const url = (JSON.parse(endpoint.data) as Stored<'webhook_endpoints'>).url;
-  const body = JSON.stringify(JSON.parse(event.data), null, 2);
+  // The event's object as a reply shows it: without the fields only `expand[]` shows (a price's `tiers`).
+  const body = JSON.stringify(withoutHidden(JSON.parse(event.data)), null, 2);
   return {
     method: 'POST',
     url,

@@ -4,9 +4,10 @@
 import type { Ctx } from 'seahaven';
 import { emit, changedAttributes } from '../lib/events.ts';
 import { StripeError, invalidRequest, parameterMissing, resourceMissing } from '../lib/errors.ts';
-import { EXPANDERS } from '../lib/expand.ts';
+import { EXPANDERS, HIDDEN, INCLUDERS } from '../lib/expand.ts';
 import { type OpContext } from '../lib/op.ts';
 import { mergeMetadata, p } from '../lib/params.ts';
+import type { PriceTier } from '../lib/objects.ts';
 import { get, newId, nowSeconds, put, type Obj, type Stored } from '../lib/store.ts';
 import {
   CURRENCY,
@@ -93,28 +94,74 @@ export function claimLookupKey(c: OpContext, key: string, transfer: boolean, sel
   emitPrice(c, 'updated', after, before);
 }
 
-export function tiersOf(raw: Obj[], param: string): Obj[] {
+/** A tier's two forms of one amount (`unit_amount`, `unit_amount_decimal`), checked and shown as Stripe shows them. */
+function tierAmount(
+  t: Obj,
+  key: 'unit_amount' | 'flat_amount',
+  param: string,
+): { amount: number | null; decimal: string | null } {
+  const whole = t[key] ?? null;
+  const given = t[`${key}_decimal`] ?? null;
+  if (whole !== null && given !== null)
+    throw invalidRequest(
+      `You may only specify one of these parameters: ${key}, ${key}_decimal.`,
+      `${param}[${key}]`,
+    );
+  if (whole !== null) return { amount: whole, decimal: String(whole) };
+  if (given === null) return { amount: null, decimal: null };
+  const decimal = normalDecimal(given);
+  if (decimal.startsWith('-'))
+    throw invalidRequest(
+      `Invalid ${param}[${key}_decimal]: must be at least 0.`,
+      `${param}[${key}_decimal]`,
+    );
+  return { amount: /^\d+$/.test(decimal) ? Number(decimal) : null, decimal };
+}
+
+/**
+ * A tiered price's `tiers` as Stripe stores them, or its 400: each tier a whole `up_to` above the previous one's
+ * (the last one `inf`, shown as `null`, and no other), at most one of each amount's two forms, and some amount.
+ */
+export function tiersOf(raw: Obj[], param: string): PriceTier[] {
+  let previous = 0;
   return raw.map((t, i) => {
+    const here = `${param}[${i}]`;
+    const last = i === raw.length - 1;
     const upTo =
       t.up_to === 'inf'
         ? null
         : typeof t.up_to === 'string' && /^\d+$/.test(t.up_to)
           ? Number(t.up_to)
-          : typeof t.up_to === 'number'
+          : typeof t.up_to === 'number' && Number.isSafeInteger(t.up_to)
             ? t.up_to
             : undefined;
-    if (upTo === undefined)
+    if (upTo === undefined || upTo === 0)
       throw invalidRequest(
-        `Invalid ${param}[${i}][up_to]: must be a positive integer or \`inf\`.`,
-        `${param}[${i}][up_to]`,
+        `Invalid ${here}[up_to]: must be a positive integer or \`inf\`.`,
+        `${here}[up_to]`,
       );
-    const unit = t.unit_amount ?? null;
-    const flat = t.flat_amount ?? null;
+    if (upTo === null && !last)
+      throw invalidRequest(
+        `Only the last tier may have \`up_to\` set to \`inf\`; ${here} is not the last of ${raw.length} tiers.`,
+        `${here}[up_to]`,
+      );
+    if (upTo !== null && last)
+      throw invalidRequest(`The last tier must have \`up_to\` set to \`inf\`.`, `${here}[up_to]`);
+    if (upTo !== null && upTo <= previous)
+      throw invalidRequest(
+        `Tiers must be in ascending order of \`up_to\`: ${here}[up_to] (${upTo}) must be greater than ${param}[${i - 1}][up_to] (${previous}).`,
+        `${here}[up_to]`,
+      );
+    if (upTo !== null) previous = upTo;
+    const unit = tierAmount(t, 'unit_amount', here);
+    const flat = tierAmount(t, 'flat_amount', here);
+    if (unit.decimal === null && flat.decimal === null)
+      throw invalidRequest('An entry in the tiers array is missing an amount.', param);
     return {
-      flat_amount: flat,
-      flat_amount_decimal: flat !== null ? String(flat) : (t.flat_amount_decimal ?? null),
-      unit_amount: unit,
-      unit_amount_decimal: unit !== null ? String(unit) : (t.unit_amount_decimal ?? null),
+      flat_amount: flat.amount,
+      flat_amount_decimal: flat.decimal,
+      unit_amount: unit.amount,
+      unit_amount_decimal: unit.decimal,
       up_to: upTo,
     };
   });
@@ -139,16 +186,24 @@ export interface PriceInput {
   /** An id of the caller's choosing (plans take one). */
   id?: string | null;
   /** Parameter names in errors: the plans endpoint calls `unit_amount` `amount`. */
-  names?: { unit_amount: string; unit_amount_decimal: string; tiers: string };
+  names?: {
+    unit_amount: string;
+    unit_amount_decimal: string;
+    tiers: string;
+    /** The plans endpoint calls `transform_quantity` `transform_usage`. */
+    transform_quantity?: string;
+  };
 }
 
 /** Check, store and announce a new price of `product`. */
 export function createPrice(c: OpContext, input: PriceInput, product: string): Obj {
   const ctx = c.ctx;
-  const names = input.names ?? {
+  const names = {
     unit_amount: 'unit_amount',
     unit_amount_decimal: 'unit_amount_decimal',
     tiers: 'tiers',
+    transform_quantity: 'transform_quantity',
+    ...input.names,
   };
   const currency = input.currency.toLowerCase();
   if (!CURRENCY.test(currency))
@@ -168,21 +223,39 @@ export function createPrice(c: OpContext, input: PriceInput, product: string): O
     );
   let unitAmount: number | null = null;
   let unitDecimal: string | null = null;
-  let tiers: Obj[] | null = null;
+  let tiers: PriceTier[] | null = null;
+  if (scheme !== 'tiered') {
+    if (input.tiers?.length)
+      throw invalidRequest(
+        `${names.tiers} can only be set when billing_scheme is tiered.`,
+        names.tiers,
+      );
+    if (input.tiers_mode)
+      throw invalidRequest(
+        'tiers_mode can only be set when billing_scheme is tiered.',
+        'tiers_mode',
+      );
+  }
   if (scheme === 'tiered') {
+    const given = hasAmount ? names.unit_amount : names.unit_amount_decimal;
     if (hasAmount || hasDecimal)
       throw invalidRequest(
-        `${names.unit_amount} cannot be set when billing_scheme is tiered; price each tier instead.`,
-        names.unit_amount,
+        `${given} cannot be set when billing_scheme is tiered; price each tier instead.`,
+        given,
+      );
+    if (custom)
+      throw invalidRequest(
+        `You may only specify one of these parameters: custom_unit_amount, ${names.tiers}.`,
+        'custom_unit_amount',
       );
     if (!input.tiers?.length) throw parameterMissing(names.tiers);
     if (!input.tiers_mode) throw parameterMissing('tiers_mode');
-    tiers = tiersOf(input.tiers, names.tiers);
-    if (tiers[tiers.length - 1].up_to !== null)
+    if (input.transform_quantity)
       throw invalidRequest(
-        `The last tier must have \`up_to\` set to \`inf\`.`,
-        `${names.tiers}[${tiers.length - 1}][up_to]`,
+        `You may only specify one of these parameters: ${names.tiers}, ${names.transform_quantity}.`,
+        names.tiers,
       );
+    tiers = tiersOf(input.tiers, names.tiers);
   } else if (custom) {
     if (hasAmount || hasDecimal)
       throw invalidRequest(
@@ -266,7 +339,8 @@ export function createPrice(c: OpContext, input: PriceInput, product: string): O
     unit_amount: unitAmount,
     unit_amount_decimal: unitDecimal,
   };
-  // Stripe shows a tiered price's tiers only when asked (`expand[]=tiers`); here they ride along on tiered prices.
+  // A tiered price stores its tiers (billing reads them off the price, or a subscription item's copy of it); replies
+  // show them only when `expand[]` names them (HIDDEN, below).
   if (tiers) price.tiers = tiers;
   put(ctx, 'prices', price);
   emitPrice(c, 'created', price);
@@ -369,3 +443,13 @@ export function livePlan(ctx: Ctx, id: string, param = 'id'): Obj {
 // A price's product may carry a caller-chosen id, with no `prod_` prefix to find it by.
 EXPANDERS['price.product'] = (ctx, id) => get(ctx, 'products', id);
 EXPANDERS['plan.product'] = (ctx, id) => get(ctx, 'products', id);
+
+// `tiers` is includable on prices and plans: absent from every reply that holds one, a price's own or one embedded in
+// a subscription item, until `expand[]` names it (`tiers`, `data.tiers`, `items.data.price.tiers`). A price that is
+// not tiered has none.
+HIDDEN.price = ['tiers'];
+HIDDEN.plan = ['tiers'];
+const storedTiers = (ctx: Ctx, owner: { id: string }): PriceTier[] =>
+  get(ctx, 'prices', owner.id)?.tiers ?? [];
+INCLUDERS['price.tiers'] = storedTiers;
+INCLUDERS['plan.tiers'] = storedTiers;

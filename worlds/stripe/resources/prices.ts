@@ -151,7 +151,12 @@ export const pricesOps = [
             trial_period_days: params.trial_period_days,
             meter: params.meter,
           },
-          names: { unit_amount: 'amount', unit_amount_decimal: 'amount_decimal', tiers: 'tiers' },
+          names: {
+            unit_amount: 'amount',
+            unit_amount_decimal: 'amount_decimal',
+            tiers: 'tiers',
+            transform_quantity: 'transform_usage',
+          },
         },
         product,
       );

@@ -9,7 +9,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type Stripe from 'stripe';
+import Stripe from 'stripe';
 import type { FaceReply, FaceRequest, Instance } from 'seahaven';
 import { stripe } from '../../index.ts';
 import { sdkFor } from '../sdk.ts';
@@ -597,6 +597,22 @@ async function states(
     unit_amount: 100,
     transform_quantity: { divide_by: 10, round: 'up' },
   });
+  // Tiers are shown only on request: a price's, a plan's, a list's, and a volume price's with flat and decimal amounts.
+  await s.prices.retrieve(tiered.id, { expand: ['tiers'] });
+  await s.plans.retrieve(tiered.id, { expand: ['tiers'] });
+  await s.prices.create({
+    product: seats.id,
+    currency: 'usd',
+    recurring: { interval: 'month' },
+    billing_scheme: 'tiered',
+    tiers_mode: 'volume',
+    tiers: [
+      { up_to: 10, unit_amount_decimal: Stripe.Decimal.from('99.5'), flat_amount: 500 },
+      { up_to: 'inf', unit_amount: 90, flat_amount_decimal: Stripe.Decimal.from('250') },
+    ],
+    expand: ['tiers'],
+  });
+  await s.prices.list({ product: seats.id, expand: ['data.tiers'] });
   const onlySeats = await s.coupons.create({
     percent_off: 20,
     duration: 'repeating',
@@ -624,6 +640,7 @@ async function states(
     trial_settings: { end_behavior: { missing_payment_method: 'cancel' } },
     expand: ['latest_invoice'],
   });
+  await s.subscriptions.retrieve(trial.id, { expand: ['items.data.price.tiers'] });
   const leaving = await s.subscriptions.create({
     customer: lin.id,
     items: [{ price: ids.monthly }],
