@@ -121,8 +121,6 @@ const STRIPE_STILL_UNTYPED = [
   'worlds/stripe/resources/payment-intents.ts',
   'worlds/stripe/resources/payment-links.ts',
   'worlds/stripe/resources/payment-methods.ts',
-  'worlds/stripe/resources/price-fields.ts',
-  'worlds/stripe/resources/price-model.ts',
   'worlds/stripe/resources/prices.ts',
   'worlds/stripe/resources/setup-intents.ts',
   'worlds/stripe/resources/tax-ids.ts',

@@ -6,7 +6,8 @@ import { emit } from '../lib/events.ts';
 import { StripeError, invalidRequest, resourceMissing } from '../lib/errors.ts';
 import { type OpContext } from '../lib/op.ts';
 import { mergeMetadata, p, type Spec } from '../lib/params.ts';
-import { get, newId, nowSeconds, put, type Obj, type Stored } from '../lib/store.ts';
+import type { ProductPackageDimensions } from '../lib/objects.ts';
+import { get, newId, nowSeconds, put, type Stored } from '../lib/store.ts';
 
 export const CURRENCY = /^[a-z]{3}$/;
 
@@ -58,15 +59,33 @@ export const productDataFields: Record<string, Spec> = {
   unit_label: p.string(12),
 };
 
+/** A product's fields as create, update and inline `product_data` give them (`productDataFields`, products.ts). */
+export interface ProductData {
+  id?: string | null;
+  name?: string | null;
+  active?: boolean | null;
+  description?: string | null;
+  statement_descriptor?: string | null;
+  tax_code?: string | null;
+  unit_label?: string | null;
+  url?: string | null;
+  shippable?: boolean | null;
+  images?: string[] | null;
+  marketing_features?: { name: string }[] | null;
+  package_dimensions?: ProductPackageDimensions | null;
+  metadata?: Record<string, string | null> | null;
+  type?: Stored<'products'>['type'] | null;
+}
+
 /** A product that has not been deleted, or Stripe's 404. */
-export function liveProduct(ctx: Ctx, id: string, param = 'id'): Obj {
+export function liveProduct(ctx: Ctx, id: string, param = 'id'): Stored<'products'> {
   const product = get(ctx, 'products', id);
   if (product === undefined || product.deleted) throw resourceMissing('product', id, param);
   return product;
 }
 
 /** Apply the fields create and update share. */
-export function applyProduct(product: Stored<'products'>, params: Record<string, any>): void {
+export function applyProduct(product: Stored<'products'>, params: ProductData): void {
   for (const k of [
     'description',
     'statement_descriptor',
@@ -74,7 +93,8 @@ export function applyProduct(product: Stored<'products'>, params: Record<string,
     'unit_label',
     'url',
   ] as const) {
-    if (params[k] !== undefined) product[k] = params[k];
+    const value = params[k];
+    if (value !== undefined) product[k] = value;
   }
   // tax_details carries the tax code (no performance location: the world has no tax locations).
   product.tax_details = product.tax_code
@@ -91,7 +111,7 @@ export function applyProduct(product: Stored<'products'>, params: Record<string,
   if (params.marketing_features !== undefined) {
     if ((params.marketing_features ?? []).length > 15)
       throw invalidRequest('A product can have up to 15 marketing features.', 'marketing_features');
-    product.marketing_features = (params.marketing_features ?? []).map((f: Obj) => ({
+    product.marketing_features = (params.marketing_features ?? []).map((f) => ({
       name: f.name,
     }));
   }
@@ -107,9 +127,9 @@ export function applyProduct(product: Stored<'products'>, params: Record<string,
  */
 export function createProduct(
   c: OpContext,
-  params: Record<string, any>,
+  params: ProductData,
   defaultPrice: string | null = null,
-): Obj {
+): Stored<'products'> {
   const ctx = c.ctx;
   if (params.id && get(ctx, 'products', params.id)) {
     throw new StripeError(400, {
@@ -120,7 +140,7 @@ export function createProduct(
     });
   }
   const now = nowSeconds(ctx);
-  const product: Obj = {
+  const product: Stored<'products'> = {
     id: params.id ?? newId(ctx, 'prod_'),
     object: 'product',
     active: true,
@@ -131,7 +151,8 @@ export function createProduct(
     livemode: false,
     marketing_features: [],
     metadata: {},
-    name: params.name,
+    // `name` is required (productDataFields); the spec refused a request without it.
+    name: params.name as string,
     package_dimensions: null,
     shippable: null,
     statement_descriptor: null,

@@ -7,8 +7,8 @@ import { StripeError, invalidRequest, parameterMissing, resourceMissing } from '
 import { EXPANDERS, HIDDEN, INCLUDERS } from '../lib/expand.ts';
 import { type OpContext } from '../lib/op.ts';
 import { mergeMetadata, p } from '../lib/params.ts';
-import type { PriceTier } from '../lib/objects.ts';
-import { get, newId, nowSeconds, put, type Obj, type Stored } from '../lib/store.ts';
+import type { Plan, PriceRecurring, PriceTier } from '../lib/objects.ts';
+import { get, newId, nowSeconds, put, type Stored } from '../lib/store.ts';
 import {
   CURRENCY,
   createProduct,
@@ -17,21 +17,24 @@ import {
   productDataFields,
   tier,
   transform,
+  type ProductData,
 } from './price-fields.ts';
 
 /** A price that has not been deleted (through the plans endpoint), or Stripe's 404. */
-export function livePrice(ctx: Ctx, id: string, param = 'price', what = 'price'): Obj {
+export function livePrice(ctx: Ctx, id: string, param = 'price', what = 'price'): Stored<'prices'> {
   const row = ctx.db.one<{ data: string; deleted: number }>(
     'SELECT data, deleted FROM prices WHERE id = ?',
     id,
   );
   if (!row || row.deleted === 1) throw resourceMissing(what, id, param);
-  return JSON.parse(row.data) as Obj;
+  return JSON.parse(row.data) as Stored<'prices'>;
 }
 
 /** A recurring price in the legacy `plan` shape. */
-export function planOf(price: Stored<'prices'>): Obj {
-  const plan: Obj = {
+export function planOf(price: Stored<'prices'>): Plan {
+  // Only a recurring price is a plan (`livePlan`); its recurrence is set.
+  const recurring = price.recurring as PriceRecurring;
+  const plan: Plan = {
     id: price.id,
     object: 'plan',
     active: price.active,
@@ -40,17 +43,17 @@ export function planOf(price: Stored<'prices'>): Obj {
     billing_scheme: price.billing_scheme,
     created: price.created,
     currency: price.currency,
-    interval: price.recurring?.interval ?? null,
-    interval_count: price.recurring?.interval_count ?? null,
+    interval: recurring.interval,
+    interval_count: recurring.interval_count,
     livemode: false,
     metadata: price.metadata,
-    meter: price.recurring?.meter ?? null,
+    meter: recurring.meter,
     nickname: price.nickname,
     product: price.product,
     tiers_mode: price.tiers_mode,
     transform_usage: price.transform_quantity,
-    trial_period_days: price.recurring?.trial_period_days ?? null,
-    usage_type: price.recurring?.usage_type ?? null,
+    trial_period_days: recurring.trial_period_days,
+    usage_type: recurring.usage_type,
   };
   if (price.tiers) plan.tiers = price.tiers;
   return plan;
@@ -60,8 +63,8 @@ export function planOf(price: Stored<'prices'>): Obj {
 export function emitPrice(
   c: OpContext,
   verb: 'created' | 'updated' | 'deleted',
-  after: Obj,
-  before?: Obj,
+  after: Stored<'prices'>,
+  before?: Stored<'prices'>,
 ): void {
   const previous = before ? changedAttributes(before, after) : undefined;
   if (previous && Object.keys(previous).length === 0) return;
@@ -88,7 +91,8 @@ export function claimLookupKey(c: OpContext, key: string, transfer: boolean, sel
       param: 'lookup_key',
     });
   }
-  const before = get(c.ctx, 'prices', holder.id) as Obj;
+  // The holder was found by its row just now.
+  const before = get(c.ctx, 'prices', holder.id)!;
   const after = { ...before, lookup_key: null };
   put(c.ctx, 'prices', after);
   emitPrice(c, 'updated', after, before);
@@ -96,12 +100,12 @@ export function claimLookupKey(c: OpContext, key: string, transfer: boolean, sel
 
 /** A tier's two forms of one amount (`unit_amount`, `unit_amount_decimal`), checked and shown as Stripe shows them. */
 function tierAmount(
-  t: Obj,
+  t: TierInput,
   key: 'unit_amount' | 'flat_amount',
   param: string,
 ): { amount: number | null; decimal: string | null } {
-  const whole = t[key] ?? null;
-  const given = t[`${key}_decimal`] ?? null;
+  const whole = (key === 'unit_amount' ? t.unit_amount : t.flat_amount) ?? null;
+  const given = (key === 'unit_amount' ? t.unit_amount_decimal : t.flat_amount_decimal) ?? null;
   if (whole !== null && given !== null)
     throw invalidRequest(
       `You may only specify one of these parameters: ${key}, ${key}_decimal.`,
@@ -122,7 +126,7 @@ function tierAmount(
  * A tiered price's `tiers` as Stripe stores them, or its 400: each tier a whole `up_to` above the previous one's
  * (the last one `inf`, shown as `null`, and no other), at most one of each amount's two forms, and some amount.
  */
-export function tiersOf(raw: Obj[], param: string): PriceTier[] {
+export function tiersOf(raw: TierInput[], param: string): PriceTier[] {
   let previous = 0;
   return raw.map((t, i) => {
     const here = `${param}[${i}]`;
@@ -167,19 +171,57 @@ export function tiersOf(raw: Obj[], param: string): PriceTier[] {
   });
 }
 
+/** A tier as a request gives it (`tiers[i][…]`): `up_to` a whole number or `inf`, each amount in one of two forms. */
+export interface TierInput {
+  up_to?: string | number | null;
+  unit_amount?: number | null;
+  unit_amount_decimal?: string | null;
+  flat_amount?: number | null;
+  flat_amount_decimal?: string | null;
+}
+
+/** `transform_quantity` (`transform_usage` on plans) as a request gives it. */
+interface PriceTransformQuantityInput {
+  divide_by: number;
+  round: 'down' | 'up';
+}
+
+/** What the price and plan update endpoints change. */
+export interface PriceUpdate {
+  active?: boolean | null;
+  nickname?: string | null;
+  metadata?: Record<string, string | null> | null;
+  lookup_key?: string | null;
+  transfer_lookup_key?: boolean | null;
+  tax_behavior?: Stored<'prices'>['tax_behavior'];
+  trial_period_days?: number | null;
+  product?: string | null;
+}
+
 export interface PriceInput {
   currency: string;
   unit_amount?: number | null;
   unit_amount_decimal?: string | null;
-  custom_unit_amount?: Obj | null;
-  recurring?: Obj | null;
-  tax_behavior?: string | null;
+  custom_unit_amount?: {
+    enabled?: boolean | null;
+    maximum?: number | null;
+    minimum?: number | null;
+    preset?: number | null;
+  } | null;
+  recurring?: {
+    interval: PriceRecurring['interval'];
+    interval_count?: number | null;
+    meter?: string | null;
+    trial_period_days?: number | null;
+    usage_type?: PriceRecurring['usage_type'] | null;
+  } | null;
+  tax_behavior?: Stored<'prices'>['tax_behavior'];
   metadata?: Record<string, string | null> | null;
   active?: boolean | null;
-  billing_scheme?: string | null;
-  tiers?: Obj[] | null;
-  tiers_mode?: string | null;
-  transform_quantity?: Obj | null;
+  billing_scheme?: Stored<'prices'>['billing_scheme'] | null;
+  tiers?: TierInput[] | null;
+  tiers_mode?: Stored<'prices'>['tiers_mode'];
+  transform_quantity?: PriceTransformQuantityInput | null;
   lookup_key?: string | null;
   transfer_lookup_key?: boolean | null;
   nickname?: string | null;
@@ -196,7 +238,7 @@ export interface PriceInput {
 }
 
 /** Check, store and announce a new price of `product`. */
-export function createPrice(c: OpContext, input: PriceInput, product: string): Obj {
+export function createPrice(c: OpContext, input: PriceInput, product: string): Stored<'prices'> {
   const ctx = c.ctx;
   const names = {
     unit_amount: 'unit_amount',
@@ -281,7 +323,7 @@ export function createPrice(c: OpContext, input: PriceInput, product: string): O
   } else {
     throw parameterMissing(names.unit_amount);
   }
-  const recurring = input.recurring
+  const recurring: PriceRecurring | null = input.recurring
     ? {
         interval: input.recurring.interval,
         interval_count: input.recurring.interval_count ?? 1,
@@ -292,8 +334,7 @@ export function createPrice(c: OpContext, input: PriceInput, product: string): O
     : null;
   if (recurring) {
     const days =
-      { day: 1, week: 7, month: 31, year: 366 }[recurring.interval as 'day'] *
-      recurring.interval_count;
+      { day: 1, week: 7, month: 31, year: 366 }[recurring.interval] * recurring.interval_count;
     if (days > 3 * 366)
       throw invalidRequest(
         'The maximum billing interval is three years (3 years, 36 months, or 156 weeks).',
@@ -310,7 +351,7 @@ export function createPrice(c: OpContext, input: PriceInput, product: string): O
     });
   }
   if (input.lookup_key) claimLookupKey(c, input.lookup_key, input.transfer_lookup_key === true, id);
-  const price: Obj = {
+  const price: Stored<'prices'> = {
     id,
     object: 'price',
     active: input.active ?? true,
@@ -331,7 +372,7 @@ export function createPrice(c: OpContext, input: PriceInput, product: string): O
     product,
     recurring,
     tax_behavior: input.tax_behavior ?? 'unspecified',
-    tiers_mode: scheme === 'tiered' ? input.tiers_mode : null,
+    tiers_mode: scheme === 'tiered' ? (input.tiers_mode ?? null) : null,
     transform_quantity: input.transform_quantity
       ? { divide_by: input.transform_quantity.divide_by, round: input.transform_quantity.round }
       : null,
@@ -360,7 +401,7 @@ export function normalDecimal(d: string): string {
 export function productFor(
   c: OpContext,
   id: unknown,
-  data: Obj | null | undefined,
+  data: ProductData | null | undefined,
   param: string,
 ): string {
   if (typeof id === 'string' && id !== '') {
@@ -390,7 +431,11 @@ export const priceCreate = {
 };
 
 /** Apply a price update (the fields both endpoints change). */
-export function updatePrice(c: OpContext, before: Obj, params: Record<string, any>): Obj {
+export function updatePrice(
+  c: OpContext,
+  before: Stored<'prices'>,
+  params: PriceUpdate,
+): Stored<'prices'> {
   const after = structuredClone(before);
   if (params.active !== undefined && params.active !== null) {
     if (params.active === false && before.active) {
@@ -434,7 +479,7 @@ export function updatePrice(c: OpContext, before: Obj, params: Record<string, an
 }
 
 /** A price that is a plan (recurring), or the plans endpoint's 404. */
-export function livePlan(ctx: Ctx, id: string, param = 'id'): Obj {
+export function livePlan(ctx: Ctx, id: string, param = 'id'): Stored<'prices'> {
   const price = livePrice(ctx, id, param, 'plan');
   if (price.type !== 'recurring') throw resourceMissing('plan', id, param);
   return price;
