@@ -17,7 +17,6 @@ import {
   put,
   putJson,
   rows,
-  type Obj,
   type Stored,
 } from '../lib/store.ts';
 import { resolvePaymentMethod } from '../lib/test-cards.ts';
@@ -32,9 +31,9 @@ import { RETRY_DAYS, MAX_ATTEMPTS, canMove } from './invoice-states.ts';
 function defaultPayment(
   c: OpContext,
   invoice: Stored<'invoices'>,
-  paymentIntent: Obj,
-  payments: Obj[],
-): Obj {
+  paymentIntent: Stored<'payment_intents'>,
+  payments: Stored<'invoice_payments'>[],
+): Stored<'invoice_payments'> {
   const found = payments.find((p) => p.payment?.payment_intent === paymentIntent.id);
   if (found) return found;
   const record: Stored<'invoice_payments'> = {
@@ -54,7 +53,11 @@ function defaultPayment(
   return put(c.ctx, 'invoice_payments', record);
 }
 
-function paymentPaid(c: OpContext, record: Obj, amount: number): Obj {
+function paymentPaid(
+  c: OpContext,
+  record: Stored<'invoice_payments'>,
+  amount: number,
+): Stored<'invoice_payments'> {
   const paid = {
     ...record,
     amount_paid: amount,
@@ -81,7 +84,7 @@ export function payInvoice(
   c: OpContext,
   invoiceRef: InvoiceRef,
   options: PayOptions = {},
-): Obj | Failed {
+): Stored<'invoices'> | Failed {
   const ctx = c.ctx;
   let current = mustInvoice(ctx, idOf(invoiceRef));
   if (current.status === 'paid')
@@ -108,7 +111,7 @@ export function payInvoice(
   }
   if (invoice.amount_remaining <= 0) return markPaid(c, invoice, null);
   const customer = getCustomer(ctx, invoice.customer);
-  let pm: Obj | undefined;
+  let pm: Stored<'payment_methods'> | undefined;
   if (options.payment_method)
     pm = resolvePaymentMethod(c, options.payment_method, 'payment_method');
   else if (invoice.default_payment_method)
@@ -125,22 +128,21 @@ export function payInvoice(
   // records are read once, newest first (as `rows` orders them), and kept in step with what this attempt writes.
   const payments = rows(ctx, 'invoice_payments', 'invoice = ?', [invoice.id]);
   const open = payments.find((p) => p.status === 'open');
-  let pi: Obj | undefined = open?.payment.payment_intent
+  const earlier = open?.payment.payment_intent
     ? get(ctx, 'payment_intents', open.payment.payment_intent)
     : undefined;
-  if (
-    !pi ||
-    !['requires_payment_method', 'requires_confirmation'].includes(pi.status) ||
-    pi.amount !== invoice.amount_remaining
-  ) {
-    pi = createPaymentIntent(c, {
-      amount: invoice.amount_remaining,
-      currency: invoice.currency,
-      customer: customer.deleted ? null : customer.id,
-      description: 'Payment for Invoice',
-      metadata: {},
-    });
-  }
+  const pi: Stored<'payment_intents'> =
+    earlier &&
+    ['requires_payment_method', 'requires_confirmation'].includes(earlier.status) &&
+    earlier.amount === invoice.amount_remaining
+      ? earlier
+      : createPaymentIntent(c, {
+          amount: invoice.amount_remaining,
+          currency: invoice.currency,
+          customer: customer.deleted ? null : customer.id,
+          description: 'Payment for Invoice',
+          metadata: {},
+        });
   const record = defaultPayment(c, invoice, pi, payments);
   const out = confirmPaymentIntent(c, pi, {
     payment_method: pm.id,
@@ -232,7 +234,7 @@ export function attemptQuietly(
   c: OpContext,
   invoice: Stored<'invoices'>,
   nextAttempt?: PayOptions['nextAttempt'],
-): Obj {
+): Stored<'invoices'> {
   try {
     const out = payInvoice(c, invoice, { off_session: true, nextAttempt });
     return isFailed(out) ? mustInvoice(c.ctx, invoice.id) : out;

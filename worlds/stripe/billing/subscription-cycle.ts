@@ -22,7 +22,7 @@ import { type Ctx } from 'seahaven';
 import { emit, changedAttributes } from '../lib/events.ts';
 import { DAY } from '../lib/money.ts';
 import { DEFAULT_API_VERSION, type OpContext } from '../lib/op.ts';
-import { coalescedWrites, get, nowSeconds, type Obj, type Stored } from '../lib/store.ts';
+import { coalescedWrites, get, nowSeconds, type Stored } from '../lib/store.ts';
 import { pruneEvents } from '../lib/retention.ts';
 import { attemptQuietly, collectDueInvoices, markUncollectible, voidInvoice } from './invoicing.ts';
 import {
@@ -199,7 +199,7 @@ export function endNow(
   sub: Stored<'subscriptions'>,
   at: number,
   reason: 'cancellation_requested' | 'payment_failed',
-): Obj {
+): Stored<'subscriptions'> {
   const after = structuredClone(sub);
   moveSubscription(after, 'canceled');
   after.ended_at = at;
@@ -282,8 +282,8 @@ export function hasPaymentMethod(ctx: Ctx, sub: Stored<'subscriptions'>): boolea
  */
 function* billPeriod(
   c: OpContext,
-  before: Obj,
-  after: Obj,
+  before: Stored<'subscriptions'>,
+  after: Stored<'subscriptions'>,
   previous: { start: number; end: number },
   reason: 'subscription_cycle',
   summary: TickSummary,
@@ -342,7 +342,7 @@ function retryPayment(
   sub: Stored<'subscriptions'>,
   at: number,
   summary: TickSummary,
-): Obj {
+): Stored<'subscriptions'> {
   summary.retried++;
   // A subscription retried is past due on its latest invoice, which it has.
   const latest = get(c.ctx, 'invoices', sub.latest_invoice as string)!;
