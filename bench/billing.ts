@@ -143,46 +143,59 @@ function floorMs(image: Buffer, start: Change[], writes: Change[]): number {
   return ms;
 }
 
+/** One round: `inst` advanced 30 days, timed, then its floor replaying the advance's row writes on `image`. */
+function month(
+  inst: Instance,
+  image: Buffer,
+  start: Change[],
+): { ms: number; floor: number; renewed: number; rows: number } {
+  const t0 = process.hrtime.bigint();
+  const out = inst.advanceClock(30 * DAY_MS);
+  const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+  if (!out.ok) throw new Error(`advance failed: ${JSON.stringify(out.error)}`);
+  const call = inst.callCount;
+  const writes = inst.changeLog().filter((e) => e.call === call);
+  inst.destroy();
+  return {
+    ms,
+    floor: floorMs(image, start, writes),
+    renewed: (out.result as { renewed: number }).renewed,
+    rows: writes.length,
+  };
+}
+
+/** Rounds into a result, their figures sorted. */
+function result(
+  what: string,
+  subscriptions: number,
+  rounds: ReturnType<typeof month>[],
+): BillingResult {
+  const sorted = (xs: number[]) => xs.sort((a, b) => a - b);
+  const last = rounds[rounds.length - 1];
+  return {
+    what,
+    subscriptions,
+    rounds: sorted(rounds.map((r) => r.ms)),
+    floor: sorted(rounds.map((r) => r.floor)),
+    paired: sorted(rounds.map((r) => r.ms / r.floor)),
+    renewed: last.renewed,
+    rows: last.rows,
+  };
+}
+
 export function runBillingBench(opts: { quick?: boolean; n?: number } = {}): BillingResult {
   const n = opts.n ?? 1000;
-  const rounds: number[] = [];
-  const floor: number[] = [];
-  const paired: number[] = [];
   const image = fixtureImage('empty');
-  let renewed = 0;
-  let rows = 0;
   // A full run first advances one instance untimed: the process's first month of billing also pays for memory the
   // allocator has never handed out before and for code the JIT has not compiled yet, as a server does once.
   const warmUp = opts.quick ? 0 : 1;
+  const rounds: ReturnType<typeof month>[] = [];
   for (let r = 0; r < warmUp + (opts.quick ? 1 : 3); r++) {
     const inst = buildSubscriptions(n);
-    const start = inst.changes();
-    const t0 = process.hrtime.bigint();
-    const out = inst.advanceClock(30 * DAY_MS);
-    const ms = Number(process.hrtime.bigint() - t0) / 1e6;
-    if (!out.ok) throw new Error(`advance failed: ${JSON.stringify(out.error)}`);
-    const call = inst.callCount;
-    const writes = inst.changeLog().filter((e) => e.call === call);
-    inst.destroy();
-    const floorTime = floorMs(image, start, writes);
-    if (r >= warmUp) {
-      rounds.push(ms);
-      floor.push(floorTime);
-      paired.push(ms / floorTime);
-    }
-    renewed = (out.result as { renewed: number }).renewed;
-    rows = writes.length;
+    const round = month(inst, image, inst.changes());
+    if (r >= warmUp) rounds.push(round);
   }
-  const sorted = (xs: number[]) => xs.sort((a, b) => a - b);
-  return {
-    what: `${n.toLocaleString('en-US')} subscriptions`,
-    subscriptions: n,
-    rounds: sorted(rounds),
-    floor: sorted(floor),
-    paired: sorted(paired),
-    renewed,
-    rows,
-  };
+  return result(`${n.toLocaleString('en-US')} subscriptions`, n, rounds);
 }
 
 /**
@@ -191,11 +204,7 @@ export function runBillingBench(opts: { quick?: boolean; n?: number } = {}): Bil
  */
 export function runFixtureBilling(fixture: string, rounds = 2): BillingResult {
   const image = fixtureImage(fixture);
-  const times: number[] = [];
-  const floor: number[] = [];
-  const paired: number[] = [];
-  let renewed = 0;
-  let rows = 0;
+  const done: ReturnType<typeof month>[] = [];
   let subscriptions = 0;
   for (let r = 0; r < rounds; r++) {
     const inst = stripe.instance({ fixture, seed: 1, slowCallMs: Infinity });
@@ -208,30 +217,9 @@ export function runFixtureBilling(fixture: string, rounds = 2): BillingResult {
         )
         .get() as { n: number }
     ).n;
-    const t0 = process.hrtime.bigint();
-    const out = inst.advanceClock(30 * DAY_MS);
-    const ms = Number(process.hrtime.bigint() - t0) / 1e6;
-    if (!out.ok) throw new Error(`advance failed: ${JSON.stringify(out.error)}`);
-    const call = inst.callCount;
-    const writes = inst.changeLog().filter((e) => e.call === call);
-    inst.destroy();
-    const floorTime = floorMs(image, [], writes);
-    times.push(ms);
-    floor.push(floorTime);
-    paired.push(ms / floorTime);
-    renewed = (out.result as { renewed: number }).renewed;
-    rows = writes.length;
+    done.push(month(inst, image, []));
   }
-  const sorted = (xs: number[]) => xs.sort((a, b) => a - b);
-  return {
-    what: `\`${fixture}\``,
-    subscriptions,
-    rounds: sorted(times),
-    floor: sorted(floor),
-    paired: sorted(paired),
-    renewed,
-    rows,
-  };
+  return result(`\`${fixture}\``, subscriptions, done);
 }
 
 export function formatBilling(...results: BillingResult[]): string {

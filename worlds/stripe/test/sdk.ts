@@ -5,6 +5,7 @@
  */
 import Stripe from 'stripe';
 import type { Instance } from 'seahaven';
+import { stripe } from '../index.ts';
 
 /** A fetch function whose requests to `/v1/...` are answered by `inst`, as `seahaven serve` answers them. */
 export function fetchFor(inst: Instance): typeof fetch {
@@ -55,4 +56,20 @@ export function headerOf(
   const h = obj.lastResponse.headers;
   if (h instanceof Headers) return h.get(name) ?? undefined;
   return (h as Record<string, string | undefined>)[name.toLowerCase()];
+}
+
+/** A fresh instance of the empty fixture with seed `seed`, and an SDK client answered by it. */
+export function freshSdk(seed: number): { inst: Instance; s: Stripe } {
+  const inst = stripe.instance({ fixture: 'empty', seed });
+  return { inst, s: sdkFor(inst) };
+}
+
+/** The Stripe error `p` rejects with, or null when it resolves. */
+export async function stripeError(
+  p: Promise<unknown>,
+): Promise<InstanceType<typeof Stripe.errors.StripeError>> {
+  return (await p.then(
+    () => null,
+    (e: unknown) => e,
+  )) as InstanceType<typeof Stripe.errors.StripeError>;
 }

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import Stripe from 'stripe';
 import { stripe } from '../index.ts';
-import { sdkFor } from './sdk.ts';
+import { freshSdk, sdkFor, stripeError } from './sdk.ts';
 
 // Test clocks through the official SDK's `stripe.testHelpers.testClocks`: customers and subscriptions on a clock live on
 // its frozen time, and advancing it bills them as the world clock bills the rest (renewals, trial ends, invoices
@@ -13,18 +13,11 @@ const DAY = 86_400;
 /** 2027-01-01T00:00:00Z, seven months after the world's epoch. */
 const JAN_2027 = 1_798_761_600;
 
-function fresh(seed = 7) {
-  const inst = stripe.instance({ fixture: 'empty', seed });
-  return { inst, s: sdkFor(inst) };
-}
+const fresh = (seed = 7) => freshSdk(seed);
 
 type Api = ReturnType<typeof sdkFor>;
 
-const err = async (p: Promise<unknown>) =>
-  (await p.then(
-    () => null,
-    (e: unknown) => e,
-  )) as InstanceType<typeof Stripe.errors.StripeError>;
+const err = stripeError;
 
 /** A customer whose default payment method is `card` (a test PaymentMethod token). */
 async function payingCustomer(s: Api, card: string, params: Stripe.CustomerCreateParams = {}) {

@@ -5,7 +5,7 @@ import Stripe from 'stripe';
 import { defineTool, defineWorld, z } from 'seahaven';
 import { stripe, type WebhookRequest } from '../index.ts';
 import { ReplyValidator } from './conformance/validate.ts';
-import { sdkFor } from './sdk.ts';
+import { freshSdk, sdkFor, stripeError } from './sdk.ts';
 import { plain, shapeDifferences } from './shape.ts';
 
 // Tiered prices and plans through the official SDK: tiers shown only when expanded, Stripe's refusals, and the
@@ -14,18 +14,11 @@ import { plain, shapeDifferences } from './shape.ts';
 
 const DAY = 86_400_000;
 
-function fresh(seed = 23) {
-  const inst = stripe.instance({ fixture: 'empty', seed });
-  return { inst, s: sdkFor(inst) };
-}
+const fresh = (seed = 23) => freshSdk(seed);
 
 type Api = ReturnType<typeof sdkFor>;
 
-const err = async (p: Promise<unknown>) =>
-  (await p.then(
-    () => null,
-    (e: unknown) => e,
-  )) as InstanceType<typeof Stripe.errors.StripeError>;
+const err = stripeError;
 
 /** The fonts price of Stripe's tiered-pricing guide, graduated, and a volume price with flat fees and a decimal. */
 async function tieredPrices(s: Api) {
