@@ -119,7 +119,6 @@ const STRIPE_STILL_UNTYPED = [
   'worlds/stripe/resources/payment-intent-flow.ts',
   'worlds/stripe/resources/payment-intent-params.ts',
   'worlds/stripe/resources/payment-intents.ts',
-  'worlds/stripe/resources/payment-links.ts',
   'worlds/stripe/resources/payment-methods.ts',
   'worlds/stripe/resources/price-fields.ts',
   'worlds/stripe/resources/price-model.ts',
