@@ -111,7 +111,7 @@ export function openDisputeFor(
   c: OpContext,
   charge: Stored<'charges'>,
   kind: 'fraudulent' | 'product_not_received' | 'inquiry',
-): Obj {
+): Stored<'charges'> {
   const ctx = c.ctx;
   const inquiry = kind === 'inquiry';
   const reason = inquiry ? 'general' : kind;
