@@ -111,7 +111,6 @@ const STRIPE_STILL_UNTYPED = [
   'worlds/stripe/billing/invoices.ts',
   'worlds/stripe/billing/subscription-preview.ts',
   'worlds/stripe/billing/subscription-preview-changes.ts',
-  'worlds/stripe/resources/payment-methods.ts',
   'worlds/stripe/resources/price-fields.ts',
   'worlds/stripe/resources/price-model.ts',
   'worlds/stripe/resources/prices.ts',
