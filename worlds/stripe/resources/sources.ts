@@ -11,14 +11,14 @@ import { emit } from '../lib/events.ts';
 import { listPage } from '../lib/list.ts';
 import { liveCustomer } from '../lib/customer-lookup.ts';
 import { op, type OpContext } from '../lib/op.ts';
-import { listParams, mergeMetadata, p } from '../lib/params.ts';
-import { get, newId, nowSeconds, put, rows, type Obj } from '../lib/store.ts';
+import { listParams, mergeMetadata, p, type OpParams } from '../lib/params.ts';
+import { get, newId, nowSeconds, put, rows, type Stored } from '../lib/store.ts';
 import { cardFor, isTestToken, paymentMethodFromCard } from '../lib/test-cards.ts';
 import { attachPaymentMethod } from './payment-methods.ts';
 import { getTokenRow, useToken } from './tokens.ts';
 
 /** The unattached card payment method (with a `card_…` id) a token names. */
-function cardOfToken(c: OpContext, source: string): Obj {
+function cardOfToken(c: OpContext, source: string): Stored<'payment_methods'> {
   const row = getTokenRow(c.ctx, source);
   if (row) {
     if (row.token.used)
@@ -39,7 +39,11 @@ function cardOfToken(c: OpContext, source: string): Obj {
 }
 
 /** A card source of `customer`, or Stripe's 404. */
-function sourceOf(c: OpContext, customer: Obj, id: string): Obj {
+function sourceOf(
+  c: OpContext,
+  customer: Stored<'customers'>,
+  id: string,
+): Stored<'payment_methods'> {
   const pm = get(c.ctx, 'payment_methods', id);
   if (!pm || pm.customer !== customer.id || !id.startsWith('card_'))
     throw resourceMissing('source', id, 'id');
@@ -47,7 +51,7 @@ function sourceOf(c: OpContext, customer: Obj, id: string): Obj {
 }
 
 /** Set the customer's `default_source`, saying so with `customer.updated`. */
-function setDefaultSource(c: OpContext, customer: Obj, id: string | null): void {
+function setDefaultSource(c: OpContext, customer: Stored<'customers'>, id: string | null): void {
   if (customer.default_source === id) return;
   const after = { ...customer, default_source: id };
   put(c.ctx, 'customers', after);
@@ -67,18 +71,29 @@ const cardUpdateParams = {
   metadata: p.any(),
 };
 
+const createParams = { source: p.string(), metadata: p.any(), validate: p.bool() };
+const listSourcesParams = { ...listParams, object: p.string() };
+
+/**
+ * Metadata as a source's parameters give it: taken as given (p.any), a form's `metadata[key]=value`, read as the
+ * update `mergeMetadata` takes.
+ */
+function metadataGiven(given: unknown): Record<string, string | null> {
+  return given as Record<string, string | null>;
+}
+
 export const sourcesOps = [
   op({
     id: 'PostCustomersCustomerSources',
     method: 'POST',
     path: '/v1/customers/{customer}/sources',
-    params: { source: p.string(), metadata: p.any(), validate: p.bool() },
-    run(c, params, path) {
+    params: createParams,
+    run(c, params: OpParams<typeof createParams>, path) {
       const customer = liveCustomer(c.ctx, path.customer);
       if (!params.source) throw parameterMissing('source');
       const pm = cardOfToken(c, params.source);
       const withMeta = params.metadata
-        ? { ...pm, metadata: mergeMetadata({}, params.metadata) }
+        ? { ...pm, metadata: mergeMetadata({}, metadataGiven(params.metadata)) }
         : pm;
       const attached = attachPaymentMethod(c, withMeta, customer, 'source');
       const card = cardView(attached);
@@ -91,8 +106,8 @@ export const sourcesOps = [
     id: 'GetCustomersCustomerSources',
     method: 'GET',
     path: '/v1/customers/{customer}/sources',
-    params: { ...listParams, object: p.string() },
-    run(c, params, path) {
+    params: listSourcesParams,
+    run(c, params: OpParams<typeof listSourcesParams>, path) {
       const customer = liveCustomer(c.ctx, path.customer);
       const url = `/v1/customers/${customer.id}/sources`;
       if (params.object && params.object !== 'card')
@@ -110,7 +125,7 @@ export const sourcesOps = [
     method: 'GET',
     path: '/v1/customers/{customer}/sources/{id}',
     params: {},
-    run(c, _params, path) {
+    run(c, _params: OpParams, path) {
       return cardView(sourceOf(c, liveCustomer(c.ctx, path.customer), path.id));
     },
   }),
@@ -119,18 +134,21 @@ export const sourcesOps = [
     method: 'POST',
     path: '/v1/customers/{customer}/sources/{id}',
     params: cardUpdateParams,
-    run(c, params, path) {
+    run(c, params: OpParams<typeof cardUpdateParams>, path) {
       const before = sourceOf(c, liveCustomer(c.ctx, path.customer), path.id);
-      const after: Obj = {
+      // A source is a card (cardOfToken).
+      const details = before.card;
+      if (!details) throw new Error(`source ${before.id} has no card details`);
+      const after: Stored<'payment_methods'> = {
         ...before,
         billing_details: billingOfCardFields(params, before.billing_details),
         card: {
-          ...before.card,
-          exp_month: params.exp_month ?? before.card.exp_month,
-          exp_year: params.exp_year ?? before.card.exp_year,
+          ...details,
+          exp_month: params.exp_month ?? details.exp_month,
+          exp_year: params.exp_year ?? details.exp_year,
         },
         metadata: params.metadata
-          ? mergeMetadata(before.metadata, params.metadata)
+          ? mergeMetadata(before.metadata ?? {}, metadataGiven(params.metadata))
           : before.metadata,
       };
       put(c.ctx, 'payment_methods', after);
@@ -144,7 +162,7 @@ export const sourcesOps = [
     method: 'DELETE',
     path: '/v1/customers/{customer}/sources/{id}',
     params: {},
-    run(c, _params, path) {
+    run(c, _params: OpParams, path) {
       const customer = liveCustomer(c.ctx, path.customer);
       const before = sourceOf(c, customer, path.id);
       const after = { ...before, customer: null };
@@ -157,7 +175,7 @@ export const sourcesOps = [
           "customer = ? AND id LIKE 'card\\_%' ESCAPE '\\'",
           [customer.id],
         )[0];
-        setDefaultSource(c, customer, next ? (next.id as string) : null);
+        setDefaultSource(c, customer, next ? next.id : null);
       }
       return { id: before.id, object: 'card', deleted: true };
     },

@@ -9,8 +9,9 @@ import type { Ctx } from 'seahaven';
 import { billingOfCardFields, cardView } from '../lib/cards.ts';
 import { invalidRequest, parameterMissing, resourceMissing } from '../lib/errors.ts';
 import { op, type OpContext } from '../lib/op.ts';
-import { p } from '../lib/params.ts';
-import { newId, nowSeconds, remove, type Obj } from '../lib/store.ts';
+import type { Card } from '../lib/objects.ts';
+import { p, type OpParams, type ParamValue } from '../lib/params.ts';
+import { newId, nowSeconds, remove, type Stored } from '../lib/store.ts';
 import { billingDetails } from '../lib/test-cards.ts';
 import { paymentMethodFromParams } from './payment-methods.ts';
 
@@ -32,8 +33,20 @@ const tokenCardParam = p.obj({
 
 /** What the tokens table keeps: the token as Stripe answers it, and the payment method its card becomes. */
 interface TokenRow {
-  token: Obj;
-  payment_method: Obj;
+  token: Token;
+  payment_method: Stored<'payment_methods'>;
+}
+
+/** A card token as Stripe answers it. */
+interface Token {
+  id: string;
+  object: 'token';
+  card: Card;
+  client_ip: null;
+  created: number;
+  livemode: false;
+  type: 'card';
+  used: boolean;
 }
 
 /** A created token's row, if `id` is one. */
@@ -49,7 +62,7 @@ export function useToken(ctx: Ctx, row: TokenRow): void {
   ctx.db.run('UPDATE tokens SET data = ? WHERE id = ?', JSON.stringify(after), row.token.id);
 }
 
-function createCardToken(c: OpContext, card: Obj): Obj {
+function createCardToken(c: OpContext, card: ParamValue<typeof tokenCardParam>): Token {
   // The card is checked exactly as a payment method's (the same errors, on `card[…]`); the token keeps it, not a
   // payment method of its own.
   const pm = paymentMethodFromParams(c, {
@@ -66,7 +79,7 @@ function createCardToken(c: OpContext, card: Obj): Obj {
   const cardId = newId(c.ctx, 'card_');
   const created = nowSeconds(c.ctx);
   const payment_method = { ...pm, id: cardId, created };
-  const token = {
+  const token: Token = {
     id: newId(c.ctx, 'tok_'),
     object: 'token',
     card: cardView(payment_method),
@@ -85,21 +98,23 @@ function createCardToken(c: OpContext, card: Obj): Obj {
   return token;
 }
 
+const createParams = {
+  card: tokenCardParam,
+  customer: p.string(),
+  bank_account: p.any(),
+  pii: p.any(),
+  account: p.any(),
+  person: p.any(),
+  cvc_update: p.any(),
+};
+
 export const tokensOps = [
   op({
     id: 'PostTokens',
     method: 'POST',
     path: '/v1/tokens',
-    params: {
-      card: tokenCardParam,
-      customer: p.string(),
-      bank_account: p.any(),
-      pii: p.any(),
-      account: p.any(),
-      person: p.any(),
-      cvc_update: p.any(),
-    },
-    run(c, params) {
+    params: createParams,
+    run(c, params: OpParams<typeof createParams>) {
       for (const kind of ['bank_account', 'pii', 'account', 'person', 'cvc_update'] as const)
         if (params[kind] !== undefined)
           throw invalidRequest(
@@ -120,7 +135,7 @@ export const tokensOps = [
     method: 'GET',
     path: '/v1/tokens/{token}',
     params: {},
-    run(c, _params, path) {
+    run(c, _params: OpParams, path) {
       const row = getTokenRow(c.ctx, path.token);
       if (!row) throw resourceMissing('token', path.token, 'token');
       return row.token;
