@@ -114,7 +114,6 @@ const STRIPE_STILL_UNTYPED = [
   'worlds/stripe/resources/price-fields.ts',
   'worlds/stripe/resources/price-model.ts',
   'worlds/stripe/resources/prices.ts',
-  'worlds/stripe/resources/tax-rates.ts',
   'worlds/stripe/tasks.ts',
 ];
 
