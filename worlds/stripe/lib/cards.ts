@@ -4,7 +4,31 @@
  * intents and invoices use it as they use a `pm_…`; `cardView` answers it as the `card` object the Tokens and
  * customer sources endpoints return.
  */
-import type { Obj } from './store.ts';
+import type { Address, Card, PaymentMethodBillingDetails } from './objects.ts';
+import type { Stored } from './store.ts';
+
+/** The card-holder fields of a token's `card[…]` or a source update (`address_city`, `name`, …). */
+export type CardHolderFields = Partial<
+  Record<
+    | 'name'
+    | 'address_city'
+    | 'address_country'
+    | 'address_line1'
+    | 'address_line2'
+    | 'address_state'
+    | 'address_zip',
+    string | null
+  >
+>;
+
+const NO_ADDRESS: Address = {
+  city: null,
+  country: null,
+  line1: null,
+  line2: null,
+  postal_code: null,
+  state: null,
+};
 
 const BRAND: Record<string, string> = {
   visa: 'Visa',
@@ -17,9 +41,11 @@ const BRAND: Record<string, string> = {
 };
 
 /** The `card` object of a card payment method `pm` (a token's card has no customer). */
-export function cardView(pm: Obj, id: string = pm.id): Obj {
-  const card = pm.card ?? {};
-  const address = pm.billing_details?.address ?? {};
+export function cardView(pm: Stored<'payment_methods'>, id: string = pm.id): Card {
+  // Every payment method the world makes is a card.
+  const card = pm.card;
+  if (!card) throw new Error(`payment method ${pm.id} has no card details`);
+  const address: Partial<Address> = pm.billing_details?.address ?? {};
   const check = (v: unknown): string | null => (v === undefined ? null : (v as string | null));
   return {
     id,
@@ -51,9 +77,13 @@ export function cardView(pm: Obj, id: string = pm.id): Obj {
 }
 
 /** The card-holder fields of a token's `card[…]` or a source update, as a payment method's billing details. */
-export function billingOfCardFields(fields: Obj, current: Obj = {}): Obj {
-  const address = { ...(current.address ?? {}) };
-  const map: [string, string][] = [
+export function billingOfCardFields(
+  fields: CardHolderFields,
+  current: PaymentMethodBillingDetails,
+): PaymentMethodBillingDetails {
+  // A stored billing address is whole (billingDetails); one that is not starts empty.
+  const address: Address = { ...(current.address ?? NO_ADDRESS) };
+  const map: [keyof CardHolderFields, keyof Address][] = [
     ['address_city', 'city'],
     ['address_country', 'country'],
     ['address_line1', 'line1'],
@@ -61,8 +91,11 @@ export function billingOfCardFields(fields: Obj, current: Obj = {}): Obj {
     ['address_state', 'state'],
     ['address_zip', 'postal_code'],
   ];
-  for (const [from, to] of map) if (fields[from] !== undefined) address[to] = fields[from];
-  const out: Obj = { ...current, address };
+  for (const [from, to] of map) {
+    const value = fields[from];
+    if (value !== undefined) address[to] = value;
+  }
+  const out: PaymentMethodBillingDetails = { ...current, address };
   if (fields.name !== undefined) out.name = fields.name;
   return out;
 }

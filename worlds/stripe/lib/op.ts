@@ -238,6 +238,15 @@ export function runOp(
   }
 }
 
+/**
+ * A reply read as the object its operation answers (`Stored<'customers'>` from `PostCustomers`): operations are kept
+ * by id, not by the type each answers, so the caller that ran one names it.
+ */
+export function replyOf<T extends object>(body: Reply): T {
+  // The reply is the object the operation's run returned, as JSON (perform).
+  return body as unknown as T;
+}
+
 /** `runOp` for a tool: the object, or a ToolError reading `Stripe API error: …` with the operation to look up. */
 export function toolOp(
   ctx: Ctx,

@@ -15,7 +15,7 @@ export interface SearchParams {
   query: string;
   limit?: number | null;
   page?: string | null;
-  expand?: string[];
+  expand?: string[] | null;
 }
 
 /** One page of search results, newest first; `page` is the previous page's `next_page`. */

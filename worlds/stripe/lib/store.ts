@@ -53,11 +53,39 @@ export type Table =
  * always a customer's.
  */
 interface StoredExtras {
+  checkout_sessions: SessionPrivate;
   customers: { deleted?: boolean };
   products: { deleted?: boolean };
   refunds: { failure_reason?: string | null; failure_balance_transaction?: string | null };
   // Every invoice the world writes is a customer's (the SDK allows one billed to an account instead).
   invoices: { customer: string };
+}
+
+/** Metadata as a request gives it: a null value deletes its key (params.ts, `mergeMetadata`). */
+type MetadataInput = Record<string, string | null>;
+
+/**
+ * What a checkout session keeps for its completion, as its create parameters (or its payment link) said it: the
+ * payment intent, subscription or setup intent it makes. Replies leave these out (checkout-session-create.ts).
+ */
+export interface SessionPrivate {
+  payment_intent_data?: {
+    capture_method?: 'automatic' | 'automatic_async' | 'manual' | null;
+    description?: string | null;
+    metadata?: MetadataInput | null;
+    receipt_email?: string | null;
+    setup_future_usage?: 'off_session' | 'on_session' | null;
+    statement_descriptor?: string | null;
+    statement_descriptor_suffix?: string | null;
+    transfer_group?: string | null;
+  } | null;
+  subscription_data?: {
+    description?: string | null;
+    metadata?: MetadataInput | null;
+    trial_period_days?: number | null;
+    trial_end?: number | null;
+  } | null;
+  setup_intent_data?: { description?: string | null; metadata?: MetadataInput | null } | null;
 }
 
 /** The object a table stores: its type in objects.ts (`Tables`), with what the world adds to it. */

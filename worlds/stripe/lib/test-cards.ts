@@ -10,7 +10,7 @@
 import type { Ctx } from 'seahaven';
 import { StripeError, resourceMissing } from './errors.ts';
 import type { OpContext } from './op.ts';
-import type { Address, PaymentMethodBillingDetails } from './objects.ts';
+import type { Address, PaymentMethodBillingDetails, SetupIntentLastSetupError } from './objects.ts';
 import { get, newId, nowSeconds, put, type Stored } from './store.ts';
 
 type PaymentMethod = Stored<'payment_methods'>;
@@ -24,12 +24,15 @@ export interface BillingDetailsGiven {
   tax_id?: string | null;
 }
 
+/** One of Stripe's error codes (a decline's `code`). */
+export type ErrorCode = NonNullable<SetupIntentLastSetupError['code']>;
+
 export type CardBrand = 'visa' | 'mastercard' | 'amex' | 'discover' | 'diners' | 'jcb' | 'unionpay';
 
 /** What a test card does besides succeeding. */
 export interface CardBehaviour {
   /** Declined on confirm/charge with this error `code` (and `decline_code` for `card_declined`). */
-  decline?: { code: string; decline_code?: string };
+  decline?: { code: ErrorCode; decline_code?: string };
   /** Refuses to be attached to a customer (or set up): the decline comes at attach time. */
   attachDecline?: boolean;
   /** Attaches fine, then every charge declines (`pm_card_chargeCustomerFail`). */
@@ -82,7 +85,7 @@ interface Row {
   behaviour?: CardBehaviour;
 }
 
-const declined = (code: string, decline_code?: string): CardBehaviour => ({
+const declined = (code: ErrorCode, decline_code?: string): CardBehaviour => ({
   decline: decline_code ? { code, decline_code } : { code },
   attachDecline: true,
 });

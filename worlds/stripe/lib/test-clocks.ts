@@ -7,7 +7,7 @@
  */
 import type { Ctx } from 'seahaven';
 import { resourceMissing } from './errors.ts';
-import { get, nowSeconds, type Obj } from './store.ts';
+import { get, nowSeconds, type Stored } from './store.ts';
 
 /** The world clock's unix seconds, on a context whose clock reads a test clock's time. Spreads copy it. */
 const WORLD = Symbol('world seconds');
@@ -15,7 +15,7 @@ const WORLD = Symbol('world seconds');
 type Stamped = Ctx & { [WORLD]?: number };
 
 /** A test clock by id, or Stripe's 404 (`No such test_clock: 'clock_…'`). */
-export function liveTestClock(ctx: Ctx, id: string, param = 'test_clock'): Obj {
+export function liveTestClock(ctx: Ctx, id: string, param = 'test_clock'): Stored<'test_clocks'> {
   const clock = get(ctx, 'test_clocks', id);
   if (!clock) throw resourceMissing('test_clock', id, param);
   return clock;

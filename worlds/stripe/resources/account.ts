@@ -1,19 +1,20 @@
 /** The account this world is (`GET /v1/account`, `GET /v1/accounts/{account}`). */
 import type { Ctx } from 'seahaven';
 import { resourceMissing } from '../lib/errors.ts';
+import type { Account } from '../lib/objects.ts';
 import { op } from '../lib/op.ts';
-import type { Obj } from '../lib/store.ts';
+import type { OpParams } from '../lib/params.ts';
 
 export const ACCOUNT_ID = 'acct_1SeahavenWorld01';
 
 /** The account object; created with the world (schema seeds no rows, so it is made on first read). */
-export function accountOf(ctx: Ctx): Obj {
+export function accountOf(ctx: Ctx): Account {
   const row = ctx.db.one<{ data: string }>('SELECT data FROM account WHERE id = ?', ACCOUNT_ID);
-  if (row) return JSON.parse(row.data) as Obj;
+  if (row) return JSON.parse(row.data) as Account;
   return defaultAccount();
 }
 
-export function defaultAccount(): Obj {
+export function defaultAccount(): Account {
   const address = {
     city: 'San Francisco',
     country: 'US',
@@ -120,7 +121,7 @@ export const accountOps = [
     method: 'GET',
     path: '/v1/accounts/{account}',
     params: {},
-    run(c, _params, path) {
+    run(c, _params: OpParams, path) {
       if (path.account !== ACCOUNT_ID) throw resourceMissing('account', path.account, 'account');
       return accountOf(c.ctx);
     },

@@ -12,8 +12,8 @@ import { emit } from '../lib/events.ts';
 import { listPage } from '../lib/list.ts';
 import type { OpContext } from '../lib/op.ts';
 import { op } from '../lib/op.ts';
-import { listParams, p } from '../lib/params.ts';
-import { get, nowSeconds, put, rows, type Obj, type Stored } from '../lib/store.ts';
+import { listParams, p, type OpParams } from '../lib/params.ts';
+import { get, nowSeconds, put, rows, type Stored } from '../lib/store.ts';
 
 /** The balance types a balance transaction can be of (Stripe's `type` filter accepts these). */
 export const BALANCE_TRANSACTION_TYPES = [
@@ -62,7 +62,10 @@ export const BALANCE_TRANSACTION_TYPES = [
 ] as const;
 
 /** A balance transaction as a reply shows it: its status read off the clock, whatever the stored row says. */
-export function currentTransaction(ctx: Ctx, txn: Stored<'balance_transactions'>): Obj {
+export function currentTransaction(
+  ctx: Ctx,
+  txn: Stored<'balance_transactions'>,
+): Stored<'balance_transactions'> {
   const status = txn.available_on <= nowSeconds(ctx) ? 'available' : 'pending';
   return txn.status === status ? txn : { ...txn, status };
 }
@@ -82,6 +85,22 @@ export function settleBalance(c: OpContext): void {
   if (due.length === 0) return;
   for (const txn of due) put(c.ctx, 'balance_transactions', { ...txn, status: 'available' });
   emit(c, 'balance.available', balanceOf(c.ctx));
+}
+
+/** Funds of one currency, by the source types they came from. */
+interface Funds {
+  amount: number;
+  currency: string;
+  source_types: { card: number };
+}
+
+/** The `balance` object (the SDK declares no type for it in the world's tables). */
+interface Balance {
+  object: 'balance';
+  available: Funds[];
+  connect_reserved: { amount: number; currency: string }[];
+  livemode: false;
+  pending: Funds[];
 }
 
 interface Sums {
@@ -109,7 +128,7 @@ export function availableIn(ctx: Ctx, currency: string): number {
 }
 
 /** The `balance` object: the account's default currency first (always shown, even at zero), then the others. */
-export function balanceOf(ctx: Ctx): Obj {
+export function balanceOf(ctx: Ctx): Balance {
   const home = String(accountOf(ctx).default_currency ?? 'usd');
   const sums = balanceSums(ctx);
   if (!sums.some((s) => s.currency === home))
@@ -126,7 +145,7 @@ export function balanceOf(ctx: Ctx): Obj {
             : 0,
   );
   // Every payment this world takes is a card payment, so all funds are of source type `card`.
-  const entry = (amount: number, currency: string) => ({
+  const entry = (amount: number, currency: string): Funds => ({
     amount: Math.round(amount),
     currency,
     source_types: { card: Math.round(amount) },
@@ -139,6 +158,14 @@ export function balanceOf(ctx: Ctx): Obj {
     pending: sums.map((s) => entry(s.pending, s.currency)),
   };
 }
+
+const listTransactionsParams = {
+  ...listParams,
+  currency: p.string(3),
+  payout: p.string(),
+  source: p.string(),
+  type: p.string(),
+};
 
 export const balanceOps = [
   op({
@@ -156,7 +183,7 @@ export const balanceOps = [
     method: 'GET',
     path: '/v1/balance_transactions/{id}',
     params: {},
-    run(c, _params, path) {
+    run(c, _params: OpParams, path) {
       settleBalance(c);
       const txn = get(c.ctx, 'balance_transactions', path.id);
       if (txn === undefined) throw resourceMissing('balance transaction', path.id, 'id');
@@ -167,14 +194,8 @@ export const balanceOps = [
     id: 'GetBalanceTransactions',
     method: 'GET',
     path: '/v1/balance_transactions',
-    params: {
-      ...listParams,
-      currency: p.string(3),
-      payout: p.string(),
-      source: p.string(),
-      type: p.string(),
-    },
-    run(c, params) {
+    params: listTransactionsParams,
+    run(c, params: OpParams<typeof listTransactionsParams>) {
       settleBalance(c);
       const ctx = c.ctx;
       const where: [string, ...SqlParam[]][] = [];

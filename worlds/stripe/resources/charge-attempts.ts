@@ -13,14 +13,25 @@ import { type StripeErrorBody } from '../lib/errors.ts';
 import { listOf } from '../lib/list.ts';
 import { addBalanceTransaction, cardFee } from '../lib/money.ts';
 import { type OpContext } from '../lib/op.ts';
-import { get, newId, nowSeconds, type Obj, type Stored } from '../lib/store.ts';
-import { cardOfPaymentMethod, declineMessage, needsAuthentication } from '../lib/test-cards.ts';
+import type {
+  ChargeOutcome as Outcome,
+  ChargePaymentMethodDetails,
+  ChargePaymentMethodDetailsCard,
+  ChargeShipping,
+} from '../lib/objects.ts';
+import { get, newId, nowSeconds, type Stored } from '../lib/store.ts';
+import {
+  cardOfPaymentMethod,
+  declineMessage,
+  needsAuthentication,
+  type ErrorCode,
+} from '../lib/test-cards.ts';
 
 export interface ChargeRequest {
   amount: number;
   currency: string;
   /** The stored payment method the charge draws on. */
-  paymentMethod: Obj;
+  paymentMethod: Stored<'payment_methods'>;
   customer?: string | null;
   description?: string | null;
   metadata?: Record<string, string>;
@@ -30,7 +41,7 @@ export interface ChargeRequest {
   receiptEmail?: string | null;
   statementDescriptor?: string | null;
   statementDescriptorSuffix?: string | null;
-  shipping?: Obj | null;
+  shipping?: ChargeShipping | null;
   transferGroup?: string | null;
   /** An authorisation the merchant asked to be able to increase (`request_incremental_authorization`). */
   incrementalAuthorization?: boolean;
@@ -42,9 +53,13 @@ export interface ChargeRequest {
 
 /** What a charge attempt came to: the stored charge, and the card error when it failed. */
 export interface ChargeOutcome {
-  charge: Obj;
+  charge: Stored<'charges'>;
   /** The decline (without `payment_intent`, which the caller adds when there is one). */
-  error?: StripeErrorBody;
+  error?: StripeErrorBody & {
+    code: ErrorCode;
+    charge: string;
+    payment_method: Stored<'payment_methods'>;
+  };
 }
 
 function paymentMethodDetails(
@@ -52,7 +67,7 @@ function paymentMethodDetails(
   amount: number,
   incremental: boolean,
   authenticated: boolean,
-): Obj {
+): ChargePaymentMethodDetails & { card: ChargePaymentMethodDetailsCard } {
   // A payment method without card details (none the world makes) is charged as a default test card.
   const card: Partial<NonNullable<Stored<'payment_methods'>['card']>> = pm.card ?? {};
   return {
@@ -108,7 +123,7 @@ function outcomeOf(
   riskLevel: string,
   reason: string | null,
   message: string,
-): Obj {
+): Outcome {
   return {
     advice_code: null,
     network_advice_code: null,
@@ -148,7 +163,13 @@ export function attemptCharge(c: OpContext, req: ChargeRequest): ChargeOutcome {
       : card?.radar === 'elevated'
         ? 'elevated'
         : 'normal';
-  const charge: Obj = {
+  const details = paymentMethodDetails(
+    pm,
+    req.amount,
+    !capture && req.incrementalAuthorization === true,
+    req.authenticated === true,
+  );
+  const charge: Stored<'charges'> = {
     id: newId(ctx, 'ch_'),
     object: 'charge',
     amount: req.amount,
@@ -195,12 +216,7 @@ export function attemptCharge(c: OpContext, req: ChargeRequest): ChargeOutcome {
     paid: false,
     payment_intent: req.paymentIntent ?? null,
     payment_method: pm.id,
-    payment_method_details: paymentMethodDetails(
-      pm,
-      req.amount,
-      !capture && req.incrementalAuthorization === true,
-      req.authenticated === true,
-    ),
+    payment_method_details: details,
     receipt_email: req.receiptEmail ?? null,
     receipt_number: null,
     receipt_url: null,
@@ -219,7 +235,7 @@ export function attemptCharge(c: OpContext, req: ChargeRequest): ChargeOutcome {
   charge.receipt_url = receiptUrl(charge.id);
   charge.refunds = listOf([], `/v1/charges/${charge.id}/refunds`);
 
-  let error: StripeErrorBody | undefined;
+  let error: (StripeErrorBody & { code: ErrorCode }) | undefined;
   if (req.unauthenticatable && !req.authenticated && needsAuthentication(ctx, pm)) {
     // A 3D Secure card with nobody present to authenticate: the issuer declines it.
     const code =
@@ -269,7 +285,7 @@ export function attemptCharge(c: OpContext, req: ChargeRequest): ChargeOutcome {
   if (error) {
     charge.failure_code = error.code;
     charge.failure_message = error.message;
-    charge.payment_method_details.card.amount_authorized = null;
+    details.card.amount_authorized = null;
     putAndEmit(c, 'charges', charge, 'charge.failed');
     return { charge, error: { ...error, charge: charge.id, payment_method: structuredClone(pm) } };
   }
@@ -297,7 +313,7 @@ export function chargeBalanceTransaction(
   c: OpContext,
   charge: Stored<'charges'>,
   amount: number,
-): Obj {
+): Stored<'balance_transactions'> {
   const pm = charge.payment_method
     ? get(c.ctx, 'payment_methods', charge.payment_method)
     : undefined;

@@ -21,9 +21,17 @@ import {
 import { listPage } from '../lib/list.ts';
 
 import { op, type OpContext } from '../lib/op.ts';
-import { listParams, mergeMetadata, p, searchParams } from '../lib/params.ts';
+import type { ChargeShipping } from '../lib/objects.ts';
+import {
+  listParams,
+  mergeMetadata,
+  p,
+  searchParams,
+  type OpParams,
+  type ParamValue,
+} from '../lib/params.ts';
 import { searchPage } from '../lib/search-page.ts';
-import { get, put, type Obj, type Stored } from '../lib/store.ts';
+import { get, put, type Stored } from '../lib/store.ts';
 import { cardOfPaymentMethod, resolvePaymentMethod } from '../lib/test-cards.ts';
 
 /** Stripe's minimum charge: 50 cents (README 6); we apply it to every currency as the USD figure. */
@@ -49,7 +57,7 @@ export function checkCurrency(currency: string, param = 'currency'): string {
 }
 
 /** A stored charge, or Stripe's 404. */
-export function mustCharge(ctx: Ctx, id: string, param = 'charge'): Obj {
+export function mustCharge(ctx: Ctx, id: string, param = 'charge'): Stored<'charges'> {
   const ch = get(ctx, 'charges', id);
   if (ch === undefined) throw resourceMissing('charge', id, param);
   return ch;
@@ -64,7 +72,7 @@ export function captureCharge(
   charge: Stored<'charges'>,
   amount: number | undefined,
   param = 'amount',
-): Obj {
+): Stored<'charges'> {
   if (charge.captured || charge.status !== 'succeeded') {
     throw unexpectedState(
       'charge_already_captured',
@@ -85,7 +93,7 @@ export function captureCharge(
     );
   if (take < MINIMUM_AMOUNT && take !== charge.amount) checkAmount(take, param);
   const before = structuredClone(charge);
-  const after: Obj = {
+  const after: Stored<'charges'> = {
     ...charge,
     captured: true,
     amount_captured: take,
@@ -93,8 +101,10 @@ export function captureCharge(
   };
   after.refunded = after.amount_refunded === after.amount;
   after.balance_transaction = chargeBalanceTransaction(c, after, take).id;
-  after.payment_method_details = structuredClone(charge.payment_method_details);
-  after.payment_method_details.card.incremental_authorization = { status: 'unavailable' };
+  const details = structuredClone(charge.payment_method_details);
+  // Every charge the world makes is a card's (charge-attempts.ts).
+  if (details?.card) details.card.incremental_authorization = { status: 'unavailable' };
+  after.payment_method_details = details;
   put(c.ctx, 'charges', after);
   emit(c, 'charge.captured', after, changedAttributes(before, after));
   const pm = after.payment_method ? get(c.ctx, 'payment_methods', after.payment_method) : undefined;
@@ -107,8 +117,8 @@ export function intentCaptured(
   c: OpContext,
   pi: Stored<'payment_intents'>,
   charge: Stored<'charges'>,
-): Obj {
-  const after: Obj = {
+): Stored<'payment_intents'> {
+  const after: Stored<'payment_intents'> = {
     ...pi,
     status: 'succeeded',
     amount_capturable: 0,
@@ -120,17 +130,20 @@ export function intentCaptured(
 }
 
 /** Release an uncaptured charge in full (its payment intent was canceled): nothing moves, all counts as refunded. */
-export function releaseCharge(c: OpContext, charge: Stored<'charges'>): Obj {
+export function releaseCharge(c: OpContext, charge: Stored<'charges'>): Stored<'charges'> {
   if (charge.captured || charge.status !== 'succeeded') return charge;
   const before = structuredClone(charge);
-  const after: Obj = { ...charge, amount_refunded: charge.amount, refunded: true };
+  const after: Stored<'charges'> = { ...charge, amount_refunded: charge.amount, refunded: true };
   put(c.ctx, 'charges', after);
   emit(c, 'charge.refunded', after, changedAttributes(before, after));
   return after;
 }
 
 /** The payment method a customer is charged with by default: the legacy default source, else the invoice default. */
-export function defaultPaymentMethodOf(ctx: Ctx, customer: Stored<'customers'>): Obj | undefined {
+export function defaultPaymentMethodOf(
+  ctx: Ctx,
+  customer: Stored<'customers'>,
+): Stored<'payment_methods'> | undefined {
   for (const id of [customer.default_source, customer.invoice_settings?.default_payment_method]) {
     if (typeof id !== 'string') continue;
     const pm = get(ctx, 'payment_methods', id);
@@ -154,7 +167,7 @@ const shippingParam = p.obj({
   tracking_number: p.string(),
 });
 
-function shippingOf(s: Obj | null | undefined): Obj | null {
+function shippingOf(s: ParamValue<typeof shippingParam> | null | undefined): ChargeShipping | null {
   if (!s) return null;
   const a = s.address ?? {};
   return {
@@ -167,7 +180,8 @@ function shippingOf(s: Obj | null | undefined): Obj | null {
       state: a.state ?? null,
     },
     carrier: s.carrier ?? null,
-    name: s.name ?? null,
+    // A name not given is null, where the SDK declares a string.
+    name: (s.name ?? null) as string,
     phone: s.phone ?? null,
     tracking_number: s.tracking_number ?? null,
   };
@@ -175,35 +189,65 @@ function shippingOf(s: Obj | null | undefined): Obj | null {
 
 export { shippingParam, shippingOf };
 
+const createParams = {
+  amount: p.int().req(),
+  currency: p.string().req(),
+  customer: p.string(),
+  source: p.string(),
+  description: p.string(),
+  metadata: p.metadata(),
+  capture: p.bool(),
+  receipt_email: p.string(),
+  statement_descriptor: p.string(22),
+  statement_descriptor_suffix: p.string(22),
+  shipping: shippingParam,
+  transfer_group: p.string(),
+  on_behalf_of: p.string(),
+  application_fee_amount: p.int(),
+  transfer_data: p.obj({ amount: p.int(), destination: p.string().req() }),
+  radar_options: p.obj({ session: p.string() }),
+};
+
+const updateParams = {
+  customer: p.string(),
+  description: p.string(),
+  fraud_details: p.obj({ user_report: p.enum('fraudulent', 'safe').req() }),
+  metadata: p.metadata(),
+  receipt_email: p.string(),
+  shipping: shippingParam,
+  transfer_group: p.string(),
+};
+
+const listChargesParams = {
+  ...listParams,
+  customer: p.string(),
+  payment_intent: p.string(),
+  transfer_group: p.string(),
+};
+
+const captureParams = {
+  amount: p.int(),
+  application_fee: p.int(),
+  application_fee_amount: p.int(),
+  receipt_email: p.string(),
+  statement_descriptor: p.string(22),
+  statement_descriptor_suffix: p.string(22),
+  transfer_data: p.obj({ amount: p.int() }),
+  transfer_group: p.string(),
+};
+
 export const chargesOps = [
   op({
     id: 'PostCharges',
     method: 'POST',
     path: '/v1/charges',
-    params: {
-      amount: p.int().req(),
-      currency: p.string().req(),
-      customer: p.string(),
-      source: p.string(),
-      description: p.string(),
-      metadata: p.metadata(),
-      capture: p.bool(),
-      receipt_email: p.string(),
-      statement_descriptor: p.string(22),
-      statement_descriptor_suffix: p.string(22),
-      shipping: shippingParam,
-      transfer_group: p.string(),
-      on_behalf_of: p.string(),
-      application_fee_amount: p.int(),
-      transfer_data: p.obj({ amount: p.int(), destination: p.string().req() }),
-      radar_options: p.obj({ session: p.string() }),
-    },
-    run(c, params): Obj | Failed {
+    params: createParams,
+    run(c, params: OpParams<typeof createParams>): Stored<'charges'> | Failed {
       const ctx = c.ctx;
       checkAmount(params.amount);
       const currency = checkCurrency(params.currency);
       const customer = params.customer ? liveCustomer(ctx, params.customer) : undefined;
-      let pm: Obj | undefined;
+      let pm: Stored<'payment_methods'> | undefined;
       if (params.source) pm = resolvePaymentMethod(c, params.source, 'source');
       else if (customer) pm = defaultPaymentMethodOf(ctx, customer);
       if (pm === undefined) {
@@ -229,7 +273,7 @@ export const chargesOps = [
         customer: customer?.id ?? null,
         description: params.description ?? null,
         metadata: mergeMetadata({}, params.metadata),
-        capture: params.capture,
+        capture: params.capture ?? undefined,
         receiptEmail: params.receipt_email ?? null,
         statementDescriptor: params.statement_descriptor ?? null,
         statementDescriptorSuffix: params.statement_descriptor_suffix ?? null,
@@ -246,7 +290,7 @@ export const chargesOps = [
     method: 'GET',
     path: '/v1/charges/{charge}',
     params: {},
-    run(c, _params, path) {
+    run(c, _params: OpParams, path) {
       settleDueRefunds(c);
       return mustCharge(c.ctx, path.charge);
     },
@@ -255,16 +299,8 @@ export const chargesOps = [
     id: 'PostChargesCharge',
     method: 'POST',
     path: '/v1/charges/{charge}',
-    params: {
-      customer: p.string(),
-      description: p.string(),
-      fraud_details: p.obj({ user_report: p.enum('fraudulent', 'safe').req() }),
-      metadata: p.metadata(),
-      receipt_email: p.string(),
-      shipping: shippingParam,
-      transfer_group: p.string(),
-    },
-    run(c, params, path) {
+    params: updateParams,
+    run(c, params: OpParams<typeof updateParams>, path) {
       const before = mustCharge(c.ctx, path.charge);
       const after = structuredClone(before);
       if (params.customer !== undefined && params.customer !== null) {
@@ -297,13 +333,8 @@ export const chargesOps = [
     id: 'GetCharges',
     method: 'GET',
     path: '/v1/charges',
-    params: {
-      ...listParams,
-      customer: p.string(),
-      payment_intent: p.string(),
-      transfer_group: p.string(),
-    },
-    run(c, params) {
+    params: listChargesParams,
+    run(c, params: OpParams<typeof listChargesParams>) {
       settleDueRefunds(c);
       const where: [string, ...string[]][] = [];
       if (params.customer) where.push(['customer = ?', params.customer]);
@@ -323,23 +354,15 @@ export const chargesOps = [
     method: 'GET',
     path: '/v1/charges/search',
     params: searchParams,
-    run: (c, params) => searchPage(c.ctx, 'charges', params, '/v1/charges/search'),
+    run: (c, params: OpParams<typeof searchParams>) =>
+      searchPage(c.ctx, 'charges', params, '/v1/charges/search'),
   }),
   op({
     id: 'PostChargesChargeCapture',
     method: 'POST',
     path: '/v1/charges/{charge}/capture',
-    params: {
-      amount: p.int(),
-      application_fee: p.int(),
-      application_fee_amount: p.int(),
-      receipt_email: p.string(),
-      statement_descriptor: p.string(22),
-      statement_descriptor_suffix: p.string(22),
-      transfer_data: p.obj({ amount: p.int() }),
-      transfer_group: p.string(),
-    },
-    run(c, params, path) {
+    params: captureParams,
+    run(c, params: OpParams<typeof captureParams>, path) {
       const charge = mustCharge(c.ctx, path.charge);
       if (params.receipt_email !== undefined) charge.receipt_email = params.receipt_email;
       const captured = captureCharge(c, charge, params.amount ?? undefined);

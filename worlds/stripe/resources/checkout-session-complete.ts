@@ -10,8 +10,10 @@ import {
   type Failed,
   type StripeErrorBody,
 } from '../lib/errors.ts';
-import { runOp, type OpContext } from '../lib/op.ts';
-import { get, newId, put, type Obj } from '../lib/store.ts';
+import type { CheckoutSession, LineitemsLineItem } from '../lib/objects.ts';
+import { replyOf, runOp, type OpContext } from '../lib/op.ts';
+import type { OpParams, ParamValue } from '../lib/params.ts';
+import { get, newId, put, type Stored } from '../lib/store.ts';
 import { resolvePaymentMethod } from '../lib/test-cards.ts';
 import { liveCustomer } from './customers.ts';
 import {
@@ -23,12 +25,36 @@ import { attachPaymentMethod } from './payment-methods.ts';
 import { completeAuthentication } from './setup-intents.ts';
 import { hasRecurring, storedItems, withoutLineItems } from './payment-links.ts';
 import { createSession, detailsOf, shown } from './checkout-session-create.ts';
+import type { completeParams } from './checkout-session-params.ts';
+
+type Session = Stored<'checkout_sessions'>;
+
+/** What the buyer entered on the page (`customer_details`). */
+type BuyerDetails = ParamValue<(typeof completeParams)['customer_details']>;
+
+/** A card's failure as a payment or setup reported it: its error, or its `last_payment_error`. */
+type CardFailure = Partial<
+  Record<
+    | 'code'
+    | 'message'
+    | 'decline_code'
+    | 'charge'
+    | 'payment_intent'
+    | 'setup_intent'
+    | 'payment_method',
+    unknown
+  >
+>;
 
 /** The customer a completing session pays as: its own, or a new one from what the buyer entered. */
-export function buyerOf(c: OpContext, session: Obj, given: Obj | null | undefined): Obj {
+export function buyerOf(
+  c: OpContext,
+  session: Session,
+  given: BuyerDetails | null | undefined,
+): Stored<'customers'> {
   if (session.customer) return liveCustomer(c.ctx, session.customer);
   const email = given?.email ?? session.customer_email ?? session.customer_details?.email ?? null;
-  const params: Obj = {};
+  const params: Record<string, unknown> = {};
   if (email) params.email = email;
   for (const k of ['name', 'phone', 'address'] as const) if (given?.[k]) params[k] = given[k];
   const made = runOp(c.ctx, 'PostCustomers', params);
@@ -37,11 +63,11 @@ export function buyerOf(c: OpContext, session: Obj, given: Obj | null | undefine
       `customer_details: ${made.message}`,
       `customer_details[${String(made.error.param ?? 'email')}]`,
     );
-  return made.body;
+  return replyOf<Stored<'customers'>>(made.body);
 }
 
 /** 402 for a card that could not pay or be saved: the decline as the payment or setup reported it. */
-export function notCompleted(error: Obj): Failed {
+export function notCompleted(error: CardFailure): Failed {
   const code = typeof error.code === 'string' ? error.code : 'card_declined';
   const body: StripeErrorBody = {
     type: 'card_error',
@@ -56,7 +82,7 @@ export function notCompleted(error: Obj): Failed {
     'setup_intent',
     'payment_method',
   ] as const)
-    if (error[k] !== undefined && error[k] !== null) (body as Obj)[k] = error[k];
+    if (error[k] !== undefined && error[k] !== null) Object.assign(body, { [k]: error[k] });
   return failed(402, body);
 }
 
@@ -67,9 +93,9 @@ export function notCompleted(error: Obj): Failed {
  */
 export function completeSession(
   c: OpContext,
-  start: Obj,
-  params: Record<string, any>,
-): Obj | Failed {
+  start: Session,
+  params: OpParams<typeof completeParams>,
+): Session | Failed {
   const ctx = c.ctx;
   if (start.status !== 'open')
     throw invalidRequest(
@@ -89,16 +115,20 @@ export function completeSession(
     ),
   });
   const pmRef: string = params.payment_method ?? 'pm_card_visa';
-  const stayOpen = (error: Obj): Failed => {
+  const stayOpen = (error: CardFailure): Failed => {
     put(ctx, 'checkout_sessions', session);
     return notCompleted(error);
   };
   if (session.mode === 'payment') {
     const data = session.payment_intent_data ?? {};
+    const { amount_total: amount, currency } = session;
+    // A payment-mode session has line items, so an amount and a currency (createSession).
+    if (amount === null || currency === null)
+      throw new Error(`checkout session ${session.id} has no amount to pay`);
     const pm = resolvePaymentMethod(c, pmRef, 'payment_method');
     const pi = createPaymentIntent(c, {
-      amount: session.amount_total,
-      currency: session.currency,
+      amount,
+      currency,
       customer: buyer.id,
       payment_method: pm.id,
       payment_method_types: ['card'],
@@ -116,7 +146,7 @@ export function completeSession(
     // The buyer is on the page: a 3D Secure challenge is passed there.
     if (!isFailed(out) && out.status === 'requires_action')
       out = authenticatePaymentIntent(c, out.id, 'succeed');
-    if (isFailed(out)) return stayOpen(out.error as Obj);
+    if (isFailed(out)) return stayOpen(out.error);
     if (out.status === 'requires_payment_method') return stayOpen(out.last_payment_error ?? {});
     session.payment_status = 'paid';
   } else if (session.mode === 'setup') {
@@ -134,19 +164,18 @@ export function completeSession(
       if (made.status !== 402) throw invalidRequest(made.message, 'payment_method');
       return stayOpen(made.error);
     }
-    session.setup_intent = made.body.id;
-    if (made.body.status === 'requires_action') {
-      const authed = completeAuthentication(c, made.body, 'succeed');
+    const intent = replyOf<Stored<'setup_intents'>>(made.body);
+    session.setup_intent = intent.id;
+    if (intent.status === 'requires_action') {
+      const authed = completeAuthentication(c, intent, 'succeed');
       if (authed.status !== 'succeeded') return stayOpen(authed.last_setup_error ?? {});
     }
   } else {
     const started = startSubscription(c, session, buyer, pmRef);
-    if (isFailed(started)) return stayOpen(started.error as Obj);
+    if (isFailed(started)) return stayOpen(started.error);
     session.subscription = started.id;
-    session.invoice =
-      typeof started.latest_invoice === 'string'
-        ? started.latest_invoice
-        : (started.latest_invoice?.id ?? null);
+    // Not expanded: the reply of a run without `expand[]`.
+    session.invoice = started.latest_invoice;
     session.payment_status = started.status === 'trialing' ? 'no_payment_required' : 'paid';
   }
   session.status = 'complete';
@@ -162,10 +191,10 @@ export function completeSession(
  */
 export function startSubscription(
   c: OpContext,
-  session: Obj,
-  buyer: Obj,
+  session: Session,
+  buyer: Stored<'customers'>,
   pmRef: string,
-): Obj | Failed {
+): Stored<'subscriptions'> | Failed {
   const ctx = c.ctx;
   const pm = attachPaymentMethod(
     c,
@@ -174,10 +203,10 @@ export function startSubscription(
     'payment_method',
   );
   const data = session.subscription_data ?? {};
-  const params: Obj = {
+  const params: Record<string, unknown> = {
     customer: buyer.id,
-    items: (session.line_items?.data ?? []).map((x: Obj) => ({
-      price: x.price.id,
+    items: (session.line_items?.data ?? []).map((x) => ({
+      price: priceIdOf(x),
       quantity: x.quantity,
     })),
     default_payment_method: pm.id,
@@ -198,7 +227,13 @@ export function startSubscription(
       message: `The first invoice of subscription ${made.body.id} could not be paid with this card.`,
     });
   }
-  return made.body;
+  return replyOf<Stored<'subscriptions'>>(made.body);
+}
+
+/** The id of an item's price: every item the world writes holds its price object (payment-links.ts, itemOf). */
+function priceIdOf(item: LineitemsLineItem): string {
+  if (!item.price) throw new Error(`line item ${item.id} has no price`);
+  return item.price.id;
 }
 
 /** A payment link's completed sessions count toward its `restrictions`; at the limit the link deactivates. */
@@ -218,21 +253,23 @@ export function countCompletion(c: OpContext, linkId: string): void {
 }
 
 /** A visit to a payment link's URL: a new open session with the link's items and settings. */
-export function sessionFromLink(c: OpContext, link: Obj): Obj {
+export function sessionFromLink(c: OpContext, link: Stored<'payment_links'>): Session {
   if (!link.active)
     throw invalidRequest(
       link.inactive_message ?? `The payment link ${link.id} is no longer active.`,
       'payment_link',
       'payment_link_inactive',
     );
-  const items: Obj[] = storedItems(c.ctx, link).map((x) => ({ ...x, id: newId(c.ctx, 'li_') }));
+  const items = storedItems(c.ctx, link).map((x) => ({ ...x, id: newId(c.ctx, 'li_') }));
   const subscription = hasRecurring(items);
   return createSession(c, {
     mode: subscription ? 'subscription' : 'payment',
     items,
     payment_link: link.id,
     success_url:
-      link.after_completion?.type === 'redirect' ? link.after_completion.redirect.url : null,
+      link.after_completion?.type === 'redirect'
+        ? (link.after_completion.redirect?.url ?? null)
+        : null,
     metadata: link.metadata,
     customer_creation: subscription ? undefined : link.customer_creation,
     allow_promotion_codes: link.allow_promotion_codes,
@@ -253,6 +290,10 @@ export function sessionFromLink(c: OpContext, link: Obj): Obj {
 }
 
 /** A session's reply: itself shown, or the failure with the writes that led to it kept. */
-export function reply(ctx: Ctx, out: Obj | Failed, expand?: string[]): Obj | Failed {
+export function reply(
+  ctx: Ctx,
+  out: Session | Failed,
+  expand?: string[] | null,
+): CheckoutSession | Failed {
   return isFailed(out) ? out : shown(ctx, out, expand);
 }

@@ -6,16 +6,30 @@ import { emit } from '../lib/events.ts';
 import { invalidRequest, resourceMissing } from '../lib/errors.ts';
 import { listOf } from '../lib/list.ts';
 import { type OpContext } from '../lib/op.ts';
-import { mergeMetadata } from '../lib/params.ts';
-import { get, newId, nowSeconds, put, rows, type Obj } from '../lib/store.ts';
+import type {
+  Address,
+  CheckoutSession,
+  CheckoutSessionCustomerDetails,
+  LineitemsLineItem,
+} from '../lib/objects.ts';
+import { mergeMetadata, type OpParams } from '../lib/params.ts';
+import { get, newId, nowSeconds, put, rows, type Stored } from '../lib/store.ts';
 import { checkAmount } from './charges.ts';
 import { liveCustomer } from './customers.ts';
 import { hasRecurring, withoutLineItems } from './payment-links.ts';
-import { HOUR, noAddress, PRIVATE, UI_MODE_RENAMED } from './checkout-session-params.ts';
+import {
+  HOUR,
+  noAddress,
+  PRIVATE,
+  UI_MODE_RENAMED,
+  type createParams,
+} from './checkout-session-params.ts';
+
+type Session = Stored<'checkout_sessions'>;
 
 /** A session as Stripe shows it: without what only its completion reads, `line_items` only when asked for. */
-export function shown(ctx: Ctx, session: Obj, expand?: string[]): Obj {
-  const out = withoutLineItems(ctx, session, expand, lineItemsUrl(session.id));
+export function shown(ctx: Ctx, session: Session, expand?: string[] | null): CheckoutSession {
+  const out: Session = withoutLineItems(ctx, session, expand, lineItemsUrl(session.id));
   for (const k of PRIVATE) delete out[k];
   return out;
 }
@@ -23,7 +37,7 @@ export function shown(ctx: Ctx, session: Obj, expand?: string[]): Obj {
 export const lineItemsUrl = (id: string) => `/v1/checkout/sessions/${id}/line_items`;
 
 /** A session by id, or 404. */
-export function mustSession(ctx: Ctx, id: string, param = 'session'): Obj {
+export function mustSession(ctx: Ctx, id: string, param = 'session'): Session {
   const s = get(ctx, 'checkout_sessions', id);
   if (!s) throw resourceMissing('checkout.session', id, param);
   return s;
@@ -37,8 +51,8 @@ export function expireDueSessions(c: OpContext): void {
   }
 }
 
-export function expire(c: OpContext, session: Obj): Obj {
-  const after = { ...session, status: 'expired' };
+export function expire(c: OpContext, session: Session): Session {
+  const after: Session = { ...session, status: 'expired' };
   put(c.ctx, 'checkout_sessions', after);
   emit(c, 'checkout.session.expired', shown(c.ctx, after));
   return after;
@@ -50,14 +64,14 @@ export function checkUrl(url: string | null | undefined, param: string): void {
 }
 
 /** What a new session is made of: the checked create parameters, or a payment link's settings. */
-export interface SessionInput extends Record<string, any> {
-  mode: 'payment' | 'setup' | 'subscription';
-  items: Obj[];
+export type SessionInput = Omit<Partial<OpParams<typeof createParams>>, 'mode' | 'line_items'> & {
+  mode: CheckoutSession['mode'];
+  items: LineitemsLineItem[];
   payment_link?: string | null;
-}
+};
 
 /** Check, store and announce a new open session. */
-export function createSession(c: OpContext, input: SessionInput): Obj {
+export function createSession(c: OpContext, input: SessionInput): Session {
   const ctx = c.ctx;
   const { mode, items } = input;
   if (input.customer && input.customer_email)
@@ -68,7 +82,11 @@ export function createSession(c: OpContext, input: SessionInput): Obj {
   const customer = input.customer ? liveCustomer(ctx, input.customer).id : null;
   checkUrl(input.success_url, 'success_url');
   checkUrl(input.cancel_url, 'cancel_url');
-  const uiMode = UI_MODE_RENAMED[input.ui_mode] ?? input.ui_mode ?? 'hosted_page';
+  const given = input.ui_mode;
+  const uiMode =
+    given === 'custom' || given === 'embedded' || given === 'hosted'
+      ? UI_MODE_RENAMED[given]
+      : (given ?? 'hosted_page');
   if (uiMode !== 'hosted_page' && input.success_url)
     throw invalidRequest(
       `success_url cannot be used with ui_mode=${uiMode}; use return_url.`,
@@ -80,7 +98,7 @@ export function createSession(c: OpContext, input: SessionInput): Obj {
       'return_url',
     );
   if (input.payment_method_types) {
-    const other = input.payment_method_types.find((t: string) => t !== 'card');
+    const other = input.payment_method_types.find((t) => t !== 'card');
     if (other)
       throw invalidRequest(
         `The payment method type "${other}" is not available in this test-mode account; use "card".`,
@@ -147,7 +165,7 @@ export function createSession(c: OpContext, input: SessionInput): Obj {
     );
   const id = newId(ctx, 'cs_test_');
   const customerObj = customer ? get(ctx, 'customers', customer) : undefined;
-  const session: Obj = {
+  const session: Session = {
     id,
     object: 'checkout.session',
     adaptive_pricing: mode === 'payment' ? { enabled: false } : null,
@@ -203,7 +221,8 @@ export function createSession(c: OpContext, input: SessionInput): Obj {
           }
         : null,
     livemode: false,
-    locale: input.locale ?? null,
+    // Stored as given: Stripe checks a locale against its list, the world takes any.
+    locale: (input.locale ?? null) as CheckoutSession['locale'],
     managed_payments: null,
     metadata: mergeMetadata({}, input.metadata),
     mode,
@@ -251,7 +270,15 @@ export function createSession(c: OpContext, input: SessionInput): Obj {
 }
 
 /** `customer_details` as the buyer gave them (or as the customer's record has them). */
-export function detailsOf(email: string | null, from?: Obj | null): Obj {
+export function detailsOf(
+  email: string | null,
+  from?: {
+    address?: Partial<Address> | null;
+    name?: string | null;
+    phone?: string | null;
+    tax_exempt?: CheckoutSessionCustomerDetails['tax_exempt'];
+  } | null,
+): CheckoutSessionCustomerDetails {
   return {
     address: from?.address ? { ...noAddress(), ...from.address } : null,
     business_name: null,

@@ -126,11 +126,11 @@ export const createParams = {
 };
 
 /** The UI modes' names before Stripe renamed them, still accepted: the reply carries the current name. */
-export const UI_MODE_RENAMED: Record<string, string> = {
+export const UI_MODE_RENAMED = {
   custom: 'elements',
   embedded: 'embedded_page',
   hosted: 'hosted_page',
-};
+} as const;
 
 export const completeParams = {
   payment_method: p.string(),

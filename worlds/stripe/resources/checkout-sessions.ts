@@ -16,7 +16,7 @@
 import { invalidRequest } from '../lib/errors.ts';
 import { listPage } from '../lib/list.ts';
 import { op } from '../lib/op.ts';
-import { listParams, mergeMetadata, p } from '../lib/params.ts';
+import { listParams, mergeMetadata, p, type OpParams } from '../lib/params.ts';
 import { put } from '../lib/store.ts';
 import { lineItemsOf, mustPaymentLink, nestedPage, storedItems } from './payment-links.ts';
 import { completeParams, createParams } from './checkout-session-params.ts';
@@ -30,13 +30,31 @@ import {
   shown,
 } from './checkout-session-create.ts';
 
+const updateParams = {
+  metadata: p.metadata(),
+  collected_information: p.any(),
+  shipping_options: p.any(),
+  line_items: p.any(),
+};
+
+const listSessionsParams = {
+  ...listParams,
+  status: p.enum('complete', 'expired', 'open'),
+  customer: p.string(),
+  customer_account: p.string(),
+  customer_details: p.obj({ email: p.string().req() }),
+  payment_intent: p.string(),
+  payment_link: p.string(),
+  subscription: p.string(),
+};
+
 export const checkoutSessionsOps = [
   op({
     id: 'PostCheckoutSessions',
     method: 'POST',
     path: '/v1/checkout/sessions',
     params: createParams,
-    run(c, params) {
+    run(c, params: OpParams<typeof createParams>) {
       expireDueSessions(c);
       const items = params.line_items?.length ? lineItemsOf(c, params.line_items) : [];
       const session = createSession(c, { ...params, items });
@@ -48,7 +66,7 @@ export const checkoutSessionsOps = [
     method: 'GET',
     path: '/v1/checkout/sessions/{session}',
     params: {},
-    run(c, params, path) {
+    run(c, params: OpParams, path) {
       expireDueSessions(c);
       return shown(c.ctx, mustSession(c.ctx, path.session), params.expand);
     },
@@ -57,13 +75,8 @@ export const checkoutSessionsOps = [
     id: 'PostCheckoutSessionsSession',
     method: 'POST',
     path: '/v1/checkout/sessions/{session}',
-    params: {
-      metadata: p.metadata(),
-      collected_information: p.any(),
-      shipping_options: p.any(),
-      line_items: p.any(),
-    },
-    run(c, params, path) {
+    params: updateParams,
+    run(c, params: OpParams<typeof updateParams>, path) {
       expireDueSessions(c);
       const before = mustSession(c.ctx, path.session);
       if (params.line_items !== undefined)
@@ -83,17 +96,8 @@ export const checkoutSessionsOps = [
     id: 'GetCheckoutSessions',
     method: 'GET',
     path: '/v1/checkout/sessions',
-    params: {
-      ...listParams,
-      status: p.enum('complete', 'expired', 'open'),
-      customer: p.string(),
-      customer_account: p.string(),
-      customer_details: p.obj({ email: p.string().req() }),
-      payment_intent: p.string(),
-      payment_link: p.string(),
-      subscription: p.string(),
-    },
-    run(c, params) {
+    params: listSessionsParams,
+    run(c, params: OpParams<typeof listSessionsParams>) {
       expireDueSessions(c);
       const where: [string, ...string[]][] = [];
       for (const k of [
@@ -123,7 +127,7 @@ export const checkoutSessionsOps = [
     method: 'POST',
     path: '/v1/checkout/sessions/{session}/expire',
     params: {},
-    run(c, params, path) {
+    run(c, params: OpParams, path) {
       expireDueSessions(c);
       const session = mustSession(c.ctx, path.session);
       if (session.status !== 'open')
@@ -139,7 +143,7 @@ export const checkoutSessionsOps = [
     method: 'GET',
     path: '/v1/checkout/sessions/{session}/line_items',
     params: listParams,
-    run(c, params, path) {
+    run(c, params: OpParams<typeof listParams>, path) {
       const session = mustSession(c.ctx, path.session);
       return nestedPage(storedItems(c.ctx, session), params, lineItemsUrl(session.id), 'line item');
     },
@@ -149,7 +153,7 @@ export const checkoutSessionsOps = [
     method: 'POST',
     path: '/v1/test_helpers/checkout/sessions/{session}/complete',
     params: completeParams,
-    run(c, params, path) {
+    run(c, params: OpParams<typeof completeParams>, path) {
       expireDueSessions(c);
       const session = mustSession(c.ctx, path.session);
       return reply(c.ctx, completeSession(c, session, params), params.expand);
@@ -160,7 +164,7 @@ export const checkoutSessionsOps = [
     method: 'POST',
     path: '/v1/test_helpers/payment_links/{payment_link}/complete',
     params: completeParams,
-    run(c, params, path) {
+    run(c, params: OpParams<typeof completeParams>, path) {
       expireDueSessions(c);
       const session = sessionFromLink(c, mustPaymentLink(c.ctx, path.payment_link));
       return reply(c.ctx, completeSession(c, session, params), params.expand);

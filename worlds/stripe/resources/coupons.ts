@@ -9,8 +9,10 @@ import { StripeError, invalidRequest, parameterMissing, resourceMissing } from '
 import { EXPANDERS } from '../lib/expand.ts';
 import { listPage } from '../lib/list.ts';
 import { op } from '../lib/op.ts';
-import { listParams, mergeMetadata, p } from '../lib/params.ts';
-import { nowSeconds, put, type Obj, type Stored } from '../lib/store.ts';
+import { listParams, mergeMetadata, p, type OpParams } from '../lib/params.ts';
+import { nowSeconds, put, type Stored } from '../lib/store.ts';
+
+type Coupon = Stored<'coupons'>;
 
 /** Whether a coupon can still be redeemed: not deleted, not past `redeem_by`, not used up. */
 function isValid(ctx: Ctx, coupon: Stored<'coupons'>, deleted: boolean): boolean {
@@ -22,26 +24,26 @@ function isValid(ctx: Ctx, coupon: Stored<'coupons'>, deleted: boolean): boolean
 }
 
 /** A stored coupon as the API shows it now: `valid` follows the clock and the redemption count. */
-function readCoupon(ctx: Ctx, id: string): { coupon: Obj; deleted: boolean } | undefined {
+function readCoupon(ctx: Ctx, id: string): { coupon: Coupon; deleted: boolean } | undefined {
   const row = ctx.db.one<{ data: string; deleted: number }>(
     'SELECT data, deleted FROM coupons WHERE id = ?',
     id,
   );
   if (!row) return undefined;
-  const coupon = JSON.parse(row.data) as Obj;
+  const coupon = JSON.parse(row.data) as Coupon;
   coupon.valid = isValid(ctx, coupon, row.deleted === 1);
   return { coupon, deleted: row.deleted === 1 };
 }
 
 /** A coupon that has not been deleted, or Stripe's 404. */
-export function liveCoupon(ctx: Ctx, id: string, param = 'coupon'): Obj {
+export function liveCoupon(ctx: Ctx, id: string, param = 'coupon'): Coupon {
   const found = readCoupon(ctx, id);
   if (!found || found.deleted) throw resourceMissing('coupon', id, param);
   return found.coupon;
 }
 
 /** A coupon that can be applied now, or the 400 Stripe gives for an expired or used-up one. */
-export function redeemableCoupon(ctx: Ctx, id: string, param = 'coupon'): Obj {
+export function redeemableCoupon(ctx: Ctx, id: string, param = 'coupon'): Coupon {
   const coupon = liveCoupon(ctx, id, param);
   if (!coupon.valid)
     throw new StripeError(400, {
@@ -54,8 +56,8 @@ export function redeemableCoupon(ctx: Ctx, id: string, param = 'coupon'): Obj {
 }
 
 /** Count one redemption of a coupon (a discount applied). */
-export function redeemCoupon(ctx: Ctx, coupon: Stored<'coupons'>): Obj {
-  const after: Obj = { ...coupon, times_redeemed: coupon.times_redeemed + 1 };
+export function redeemCoupon(ctx: Ctx, coupon: Coupon): Coupon {
+  const after: Coupon = { ...coupon, times_redeemed: coupon.times_redeemed + 1 };
   after.valid = isValid(ctx, after, false);
   return put(ctx, 'coupons', after);
 }
@@ -65,27 +67,32 @@ EXPANDERS.coupon = (ctx, id) => readCoupon(ctx, id)?.coupon;
 
 const CURRENCY = /^[a-z]{3}$/;
 
+const createParams = {
+  id: p.string(),
+  amount_off: p.int(1),
+  currency: p.string(3),
+  duration: p.enum('forever', 'once', 'repeating'),
+  duration_in_months: p.int(1),
+  max_redemptions: p.int(1),
+  metadata: p.metadata(),
+  name: p.string(40),
+  percent_off: p.num(),
+  redeem_by: p.int(),
+};
+const updateParams = { metadata: p.metadata(), name: p.string(40) };
+
 export const couponsOps = [
   op({
     id: 'PostCoupons',
     method: 'POST',
     path: '/v1/coupons',
-    params: {
-      id: p.string(),
-      amount_off: p.int(1),
-      currency: p.string(3),
-      duration: p.enum('forever', 'once', 'repeating'),
-      duration_in_months: p.int(1),
-      max_redemptions: p.int(1),
-      metadata: p.metadata(),
-      name: p.string(40),
-      percent_off: p.num(),
-      redeem_by: p.int(),
-    },
-    run(c, params) {
+    params: createParams,
+    run(c, params: OpParams<typeof createParams>) {
       const ctx = c.ctx;
-      const hasPercent = params.percent_off !== undefined && params.percent_off !== null;
-      const hasAmount = params.amount_off !== undefined && params.amount_off !== null;
+      const percent = params.percent_off;
+      const amount = params.amount_off;
+      const hasPercent = percent !== undefined && percent !== null;
+      const hasAmount = amount !== undefined && amount !== null;
       if (hasPercent && hasAmount)
         throw invalidRequest(
           'You may only specify one of these parameters: amount_off, percent_off.',
@@ -97,7 +104,7 @@ export const couponsOps = [
           'percent_off',
           'parameter_missing',
         );
-      if (hasPercent && !(params.percent_off > 0 && params.percent_off <= 100))
+      if (hasPercent && !(percent > 0 && percent <= 100))
         throw invalidRequest(
           'Invalid percent_off: must be greater than 0 and at most 100.',
           'percent_off',
@@ -133,16 +140,17 @@ export const couponsOps = [
       const coupon: Stored<'coupons'> = {
         id,
         object: 'coupon',
-        amount_off: hasAmount ? params.amount_off : null,
+        amount_off: hasAmount ? amount : null,
         created: nowSeconds(ctx),
         currency: hasAmount ? currency : null,
         duration,
-        duration_in_months: duration === 'repeating' ? params.duration_in_months : null,
+        // Set when repeating (checked above).
+        duration_in_months: duration === 'repeating' ? (params.duration_in_months ?? null) : null,
         livemode: false,
         max_redemptions: params.max_redemptions ?? null,
         metadata: mergeMetadata({}, params.metadata),
         name: params.name ?? null,
-        percent_off: hasPercent ? params.percent_off : null,
+        percent_off: hasPercent ? percent : null,
         redeem_by: params.redeem_by ?? null,
         times_redeemed: 0,
         valid: true,
@@ -157,14 +165,14 @@ export const couponsOps = [
     method: 'GET',
     path: '/v1/coupons/{coupon}',
     params: {},
-    run: (c, _params, path) => liveCoupon(c.ctx, path.coupon, 'id'),
+    run: (c, _params: OpParams, path) => liveCoupon(c.ctx, path.coupon, 'id'),
   }),
   op({
     id: 'PostCouponsCoupon',
     method: 'POST',
     path: '/v1/coupons/{coupon}',
-    params: { metadata: p.metadata(), name: p.string(40) },
-    run(c, params, path) {
+    params: updateParams,
+    run(c, params: OpParams<typeof updateParams>, path) {
       const before = liveCoupon(c.ctx, path.coupon, 'id');
       const after = structuredClone(before);
       if (params.name !== undefined) after.name = params.name;
@@ -181,7 +189,7 @@ export const couponsOps = [
     method: 'DELETE',
     path: '/v1/coupons/{coupon}',
     params: {},
-    run(c, _params, path) {
+    run(c, _params: OpParams, path) {
       const before = liveCoupon(c.ctx, path.coupon, 'id');
       const kept = { ...before, valid: false };
       put(c.ctx, 'coupons', kept);
@@ -197,7 +205,7 @@ export const couponsOps = [
     method: 'GET',
     path: '/v1/coupons',
     params: listParams,
-    run(c, params) {
+    run(c, params: OpParams<typeof listParams>) {
       return listPage(c.ctx, 'coupons', params, {
         url: '/v1/coupons',
         what: 'coupon',

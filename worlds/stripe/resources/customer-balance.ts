@@ -7,26 +7,39 @@ import { emit, changedAttributes } from '../lib/events.ts';
 import { invalidRequest, resourceMissing } from '../lib/errors.ts';
 import { listPage } from '../lib/list.ts';
 import { op } from '../lib/op.ts';
-import { listParams, mergeMetadata, p } from '../lib/params.ts';
-import { get, newId, nowSeconds, put, type Obj, type Stored } from '../lib/store.ts';
+import { listParams, mergeMetadata, p, type OpParams } from '../lib/params.ts';
+import { get, newId, nowSeconds, put, type Stored } from '../lib/store.ts';
 import { getCustomer, liveCustomer } from './customers.ts';
 import type { Ctx } from 'seahaven';
 
 /** A customer's balance transaction, or 404 when it is missing or another customer's. */
-function mustTransaction(ctx: Ctx, customer: string, id: string): Obj {
+function mustTransaction(
+  ctx: Ctx,
+  customer: string,
+  id: string,
+): Stored<'customer_balance_transactions'> {
   const txn = get(ctx, 'customer_balance_transactions', id);
   if (txn === undefined || txn.customer !== customer)
     throw resourceMissing('customer balance transaction', id, 'transaction');
   return txn;
 }
 
+const listTransactionsParams = { ...listParams, invoice: p.string() };
+const createParams = {
+  amount: p.int().req(),
+  currency: p.string(3).req(),
+  description: p.string(350),
+  metadata: p.metadata(),
+};
+const updateParams = { description: p.string(350), metadata: p.metadata() };
+
 export const customerBalanceOps = [
   op({
     id: 'GetCustomersCustomerBalanceTransactions',
     method: 'GET',
     path: '/v1/customers/{customer}/balance_transactions',
-    params: { ...listParams, invoice: p.string() },
-    run(c, params, path) {
+    params: listTransactionsParams,
+    run(c, params: OpParams<typeof listTransactionsParams>, path) {
       const customer = getCustomer(c.ctx, path.customer);
       const where: [string, ...string[]][] = [['customer = ?', customer.id]];
       // Entries here are adjustments made through the API; none belongs to an invoice.
@@ -42,13 +55,8 @@ export const customerBalanceOps = [
     id: 'PostCustomersCustomerBalanceTransactions',
     method: 'POST',
     path: '/v1/customers/{customer}/balance_transactions',
-    params: {
-      amount: p.int().req(),
-      currency: p.string(3).req(),
-      description: p.string(350),
-      metadata: p.metadata(),
-    },
-    run(c, params, path) {
+    params: createParams,
+    run(c, params: OpParams<typeof createParams>, path) {
       const ctx = c.ctx;
       const before = liveCustomer(ctx, path.customer);
       const currency = String(params.currency).toLowerCase();
@@ -102,7 +110,7 @@ export const customerBalanceOps = [
     method: 'GET',
     path: '/v1/customers/{customer}/balance_transactions/{transaction}',
     params: {},
-    run(c, _params, path) {
+    run(c, _params: OpParams, path) {
       const customer = getCustomer(c.ctx, path.customer);
       return mustTransaction(c.ctx, customer.id, path.transaction);
     },
@@ -111,8 +119,8 @@ export const customerBalanceOps = [
     id: 'PostCustomersCustomerBalanceTransactionsTransaction',
     method: 'POST',
     path: '/v1/customers/{customer}/balance_transactions/{transaction}',
-    params: { description: p.string(350), metadata: p.metadata() },
-    run(c, params, path) {
+    params: updateParams,
+    run(c, params: OpParams<typeof updateParams>, path) {
       const customer = liveCustomer(c.ctx, path.customer);
       const before = mustTransaction(c.ctx, customer.id, path.transaction);
       const after = structuredClone(before);

@@ -4,9 +4,17 @@ import { invalidRequest, resourceMissing } from '../lib/errors.ts';
 import { INCLUDERS } from '../lib/expand.ts';
 import { listPage } from '../lib/list.ts';
 import { op } from '../lib/op.ts';
-import { listParams, mergeMetadata, p, searchParams } from '../lib/params.ts';
+import type { Discount } from '../lib/objects.ts';
+import {
+  listParams,
+  mergeMetadata,
+  p,
+  searchParams,
+  type OpParams,
+  type ParamsOf,
+} from '../lib/params.ts';
 import { searchPage } from '../lib/search-page.ts';
-import { get, newId, nowSeconds, put, type Obj, type Stored } from '../lib/store.ts';
+import { get, newId, nowSeconds, put, type Stored } from '../lib/store.ts';
 import type { Ctx } from 'seahaven';
 import { getCustomer, liveCustomer } from '../lib/customer-lookup.ts';
 
@@ -81,20 +89,19 @@ function invoicePrefix(ctx: Ctx): string {
     .replace(/[^A-Z0-9]/g, 'X');
 }
 
+type Writable = ParamsOf<typeof writable>;
+
 /** Apply create/update parameters to a customer object. */
-function apply(ctx: Ctx, c: Obj, params: Record<string, any>): void {
-  for (const k of [
-    'description',
-    'email',
-    'name',
-    'phone',
-    'tax_exempt',
-    'balance',
-    'next_invoice_sequence',
-  ] as const) {
-    if (params[k] !== undefined)
-      c[k] = params[k] ?? (k === 'tax_exempt' ? 'none' : k === 'balance' ? 0 : null);
-  }
+function apply(ctx: Ctx, c: Stored<'customers'>, params: Writable): void {
+  if (params.description !== undefined) c.description = params.description ?? null;
+  if (params.email !== undefined) c.email = params.email ?? null;
+  if (params.name !== undefined) c.name = params.name ?? null;
+  if (params.phone !== undefined) c.phone = params.phone ?? null;
+  if (params.tax_exempt !== undefined) c.tax_exempt = params.tax_exempt ?? 'none';
+  if (params.balance !== undefined) c.balance = params.balance ?? 0;
+  // An emptied sequence is null, where the SDK declares a number.
+  if (params.next_invoice_sequence !== undefined)
+    c.next_invoice_sequence = (params.next_invoice_sequence ?? null) as number;
   if (params.invoice_prefix !== undefined && params.invoice_prefix !== null) {
     if (!/^[A-Z0-9]{3,12}$/.test(params.invoice_prefix))
       throw invalidRequest(
@@ -114,7 +121,8 @@ function apply(ctx: Ctx, c: Obj, params: Record<string, any>): void {
         ? null
         : {
             address: { ...emptyAddress(), ...(params.shipping.address ?? {}) },
-            name: params.shipping.name ?? null,
+            // A name not given is null, where the SDK declares a string.
+            name: (params.shipping.name ?? null) as string,
             phone: params.shipping.phone ?? null,
           };
   if (params.preferred_locales !== undefined) c.preferred_locales = params.preferred_locales ?? [];
@@ -158,14 +166,17 @@ INCLUDERS['customer.subscriptions'] = (ctx, customer) =>
     },
   );
 
+const createParams = { ...writable, test_clock: p.string() };
+const listCustomersParams = { ...listParams, email: p.string(512), test_clock: p.string() };
+
 export const customerOps = [
   op({
     id: 'PostCustomers',
     method: 'POST',
     path: '/v1/customers',
     // A customer is attached to a test clock when it is created, and stays on it (billing/test-clocks.ts).
-    params: { ...writable, test_clock: p.string() },
-    run(c, params) {
+    params: createParams,
+    run(c, params: OpParams<typeof createParams>) {
       const ctx = c.ctx;
       const customer: Stored<'customers'> = {
         id: newId(ctx, 'cus_'),
@@ -202,7 +213,8 @@ export const customerOps = [
       const pm =
         params.payment_method === undefined
           ? undefined
-          : resolvePaymentMethod(c, params.payment_method, 'payment_method');
+          : // An emptied one is looked up as 'null', so it is the usual 404.
+            resolvePaymentMethod(c, String(params.payment_method), 'payment_method');
       apply(ctx, customer, params);
       const discount = applyDiscount(ctx, customer, params);
       checkTaxIdData(params.tax_id_data);
@@ -219,14 +231,14 @@ export const customerOps = [
     method: 'GET',
     path: '/v1/customers/{customer}',
     params: {},
-    run: (c, _params, path) => getCustomer(c.ctx, path.customer, 'id'),
+    run: (c, _params: OpParams, path) => getCustomer(c.ctx, path.customer, 'id'),
   }),
   op({
     id: 'PostCustomersCustomer',
     method: 'POST',
     path: '/v1/customers/{customer}',
     params: writable,
-    run(c, params, path) {
+    run(c, params: OpParams<typeof writable>, path) {
       const before = liveCustomer(c.ctx, path.customer, 'id');
       const after = structuredClone(before);
       apply(c.ctx, after, params);
@@ -243,7 +255,7 @@ export const customerOps = [
     method: 'DELETE',
     path: '/v1/customers/{customer}',
     params: {},
-    run(c, _params, path) {
+    run(c, _params: OpParams, path) {
       const before = liveCustomer(c.ctx, path.customer, 'id');
       const stub = { id: before.id, object: 'customer', deleted: true };
       // The row holds the stub in the customer's place; readers check `deleted` first (liveCustomer).
@@ -258,8 +270,8 @@ export const customerOps = [
     id: 'GetCustomers',
     method: 'GET',
     path: '/v1/customers',
-    params: { ...listParams, email: p.string(512), test_clock: p.string() },
-    run(c, params) {
+    params: listCustomersParams,
+    run(c, params: OpParams<typeof listCustomersParams>) {
       const where: [string, ...string[]][] = [];
       if (params.email) where.push(['email = ?', params.email]);
       if (params.test_clock) where.push(['test_clock = ?', params.test_clock]);
@@ -275,14 +287,15 @@ export const customerOps = [
     method: 'GET',
     path: '/v1/customers/search',
     params: searchParams,
-    run: (c, params) => searchPage(c.ctx, 'customers', params, '/v1/customers/search'),
+    run: (c, params: OpParams<typeof searchParams>) =>
+      searchPage(c.ctx, 'customers', params, '/v1/customers/search'),
   }),
   op({
     id: 'DeleteCustomersCustomerDiscount',
     method: 'DELETE',
     path: '/v1/customers/{customer}/discount',
     params: {},
-    run(c, _params, path) {
+    run(c, _params: OpParams, path) {
       const before = liveCustomer(c.ctx, path.customer);
       if (!before.discount) throw resourceMissing('discount', path.customer, 'customer');
       const discount = before.discount;
@@ -311,9 +324,11 @@ export const customerOps = [
   }),
 ];
 
-function pick(o: Obj, keys: string[]): Obj {
-  const out: Obj = {};
-  for (const k of keys) if (Object.hasOwn(o, k)) out[k] = o[k];
+/** The fields of `o` among `keys` (older API versions' names too), in the order of `keys`. */
+function pick(o: object, keys: string[]): Record<string, unknown> {
+  const from = o as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const k of keys) if (Object.hasOwn(from, k)) out[k] = from[k];
   return out;
 }
 
@@ -322,14 +337,17 @@ function pick(o: Obj, keys: string[]): Obj {
  * apply one, redeeming its coupon and promotion code; an empty value removes it. A customer holds at most one.
  */
 interface DiscountChange {
-  before: Obj | null;
-  after: Obj | null;
+  before: Discount | null;
+  after: Discount | null;
 }
+
+/** One discount as requested: `discounts[0]`, or what `coupon` or `promotion_code` names. */
+type DiscountEntry = NonNullable<Writable['discounts']>[number];
 
 function applyDiscount(
   ctx: Ctx,
   customer: Stored<'customers'>,
-  params: Record<string, any>,
+  params: Pick<Writable, 'coupon' | 'promotion_code' | 'discounts'>,
 ): DiscountChange | null {
   const given = (['coupon', 'promotion_code', 'discounts'] as const).filter(
     (k) => params[k] !== undefined,
@@ -341,8 +359,8 @@ function applyDiscount(
       given[1],
     );
   const key = given[0];
-  const before: Obj | null = customer.discount ?? null;
-  const entries: Obj[] =
+  const before = customer.discount ?? null;
+  const entries: DiscountEntry[] =
     key === 'discounts'
       ? (params.discounts ?? [])
       : params[key] === null
@@ -355,32 +373,29 @@ function applyDiscount(
     customer.discount = null;
     return before ? { before, after: null } : null;
   }
-  const named = (['coupon', 'promotion_code', 'discount'] as const).filter(
-    (k) => entry[k] !== undefined && entry[k] !== null,
-  );
+  // The fields the entry sets, each with the id it names.
+  const named = (['coupon', 'promotion_code', 'discount'] as const).flatMap((k) => {
+    const id = entry[k];
+    return id !== undefined && id !== null ? [{ k, id }] : [];
+  });
   const where = (k: string) => (key === 'discounts' ? `discounts[0][${k}]` : k);
   if (named.length !== 1)
     throw invalidRequest(
       'Each discount needs exactly one of coupon, promotion_code or discount.',
-      where(named[1] ?? 'coupon'),
+      where(named[1]?.k ?? 'coupon'),
     );
-  if (named[0] === 'discount') {
+  const { k: kind, id } = named[0];
+  if (kind === 'discount') {
     // An existing discount can only be kept, not moved between customers.
-    if (!before || before.id !== entry.discount)
-      throw resourceMissing('discount', entry.discount, where('discount'));
+    if (!before || before.id !== id) throw resourceMissing('discount', id, where('discount'));
     return null;
   }
-  let coupon: Obj;
-  let promo: Obj | null = null;
-  if (named[0] === 'promotion_code') {
-    ({ promo, coupon } = redeemablePromotionCode(
-      ctx,
-      entry.promotion_code,
-      customer.id,
-      where('promotion_code'),
-    ));
+  let coupon: Stored<'coupons'>;
+  let promo: Stored<'promotion_codes'> | null = null;
+  if (kind === 'promotion_code') {
+    ({ promo, coupon } = redeemablePromotionCode(ctx, id, customer.id, where('promotion_code')));
   } else {
-    coupon = redeemableCoupon(ctx, entry.coupon, where('coupon'));
+    coupon = redeemableCoupon(ctx, id, where('coupon'));
   }
   // Applying what already applies is no change (and no second redemption).
   if (
@@ -392,13 +407,13 @@ function applyDiscount(
   redeemCoupon(ctx, coupon);
   if (promo) redeemPromotionCode(ctx, promo);
   const start = nowSeconds(ctx);
-  const discount: Obj = {
+  const discount: Discount = {
     id: newId(ctx, 'di_'),
     object: 'discount',
     checkout_session: null,
     customer: customer.id,
     customer_account: null,
-    end: coupon.duration === 'repeating' ? addMonths(start, coupon.duration_in_months) : null,
+    end: coupon.duration === 'repeating' ? addMonths(start, coupon.duration_in_months ?? 0) : null,
     invoice: null,
     invoice_item: null,
     promotion_code: promo?.id ?? null,

@@ -13,8 +13,10 @@ import { invalidRequest, resourceMissing, unexpectedState } from '../lib/errors.
 import { listPage } from '../lib/list.ts';
 import { addBalanceTransaction, DAY } from '../lib/money.ts';
 import { op, type OpContext } from '../lib/op.ts';
-import { listParams, mergeMetadata, p } from '../lib/params.ts';
-import { get, newId, nowSeconds, put, type Obj, type Stored } from '../lib/store.ts';
+import { listParams, mergeMetadata, p, type OpParams } from '../lib/params.ts';
+import { get, newId, nowSeconds, put, type Stored } from '../lib/store.ts';
+
+type Dispute = Stored<'disputes'>;
 
 /** Stripe's dispute fee in the US, in cents. */
 export const DISPUTE_FEE = 1500;
@@ -59,18 +61,18 @@ const NETWORK_REASON: Record<string, string> = {
 };
 
 /** A stored dispute, or Stripe's 404. */
-export function mustDispute(ctx: Ctx, id: string, param = 'dispute'): Obj {
+export function mustDispute(ctx: Ctx, id: string, param = 'dispute'): Dispute {
   const d = get(ctx, 'disputes', id);
   if (d === undefined) throw resourceMissing('dispute', id, param);
   return d;
 }
 
-function isInquiry(d: Obj): boolean {
+function isInquiry(d: Dispute): boolean {
   return d.status.startsWith('warning_');
 }
 
 /** Withdraw the disputed amount and the fee: one balance transaction, as Stripe writes it. */
-function withdraw(c: OpContext, d: Obj): void {
+function withdraw(c: OpContext, d: Dispute): void {
   const txn = addBalanceTransaction(c.ctx, {
     amount: -d.amount,
     currency: d.currency,
@@ -87,7 +89,7 @@ function withdraw(c: OpContext, d: Obj): void {
 }
 
 /** Give back the amount and the fee of a won chargeback. */
-function reinstate(c: OpContext, d: Obj): void {
+function reinstate(c: OpContext, d: Dispute): void {
   const txn = addBalanceTransaction(c.ctx, {
     amount: d.amount,
     currency: d.currency,
@@ -111,7 +113,7 @@ export function openDisputeFor(
   c: OpContext,
   charge: Stored<'charges'>,
   kind: 'fraudulent' | 'product_not_received' | 'inquiry',
-): Obj {
+): Stored<'charges'> {
   const ctx = c.ctx;
   const inquiry = kind === 'inquiry';
   const reason = inquiry ? 'general' : kind;
@@ -172,7 +174,7 @@ export function openDisputeFor(
 }
 
 /** The magic string in submitted evidence that decides a test dispute, if any. */
-function verdictOf(evidence: Obj): 'won' | 'lost' | 'escalate' | undefined {
+function verdictOf(evidence: Dispute['evidence']): 'won' | 'lost' | 'escalate' | undefined {
   const texts = Object.values(evidence).filter((v): v is string => typeof v === 'string');
   if (texts.some((t) => t.includes('escalate_inquiry_evidence'))) return 'escalate';
   if (texts.some((t) => t.includes('losing_evidence'))) return 'lost';
@@ -181,7 +183,7 @@ function verdictOf(evidence: Obj): 'won' | 'lost' | 'escalate' | undefined {
 }
 
 /** Close a dispute with `status`, giving the money back when a chargeback is won. */
-function decide(c: OpContext, d: Obj, outcome: 'won' | 'lost'): void {
+function decide(c: OpContext, d: Dispute, outcome: 'won' | 'lost'): void {
   const before = structuredClone(d);
   if (isInquiry(d)) {
     d.status = 'warning_closed';
@@ -195,9 +197,20 @@ function decide(c: OpContext, d: Obj, outcome: 'won' | 'lost'): void {
 }
 
 const evidenceParam = p.obj({
-  ...Object.fromEntries(EVIDENCE_FIELDS.map((f) => [f, p.string(150_000)])),
+  ...(Object.fromEntries(EVIDENCE_FIELDS.map((f) => [f, p.string(150_000)])) as Record<
+    (typeof EVIDENCE_FIELDS)[number],
+    ReturnType<typeof p.string>
+  >),
   enhanced_evidence: p.any(),
 });
+
+const updateParams = {
+  evidence: evidenceParam,
+  metadata: p.metadata(),
+  submit: p.bool(),
+  intended_submission_method: p.string(),
+};
+const listDisputesParams = { ...listParams, charge: p.string(), payment_intent: p.string() };
 
 export const disputesOps = [
   op({
@@ -205,19 +218,14 @@ export const disputesOps = [
     method: 'GET',
     path: '/v1/disputes/{dispute}',
     params: {},
-    run: (c, _params, path) => mustDispute(c.ctx, path.dispute),
+    run: (c, _params: OpParams, path) => mustDispute(c.ctx, path.dispute),
   }),
   op({
     id: 'PostDisputesDispute',
     method: 'POST',
     path: '/v1/disputes/{dispute}',
-    params: {
-      evidence: evidenceParam,
-      metadata: p.metadata(),
-      submit: p.bool(),
-      intended_submission_method: p.string(),
-    },
-    run(c, params, path) {
+    params: updateParams,
+    run(c, params: OpParams<typeof updateParams>, path) {
       const start = mustDispute(c.ctx, path.dispute);
       const open = start.status === 'needs_response' || start.status === 'warning_needs_response';
       if (params.evidence && !open) {
@@ -231,14 +239,15 @@ export const disputesOps = [
       if (params.metadata !== undefined)
         d.metadata = mergeMetadata(d.metadata ?? {}, params.metadata);
       if (params.evidence) {
+        const given = params.evidence;
         for (const f of EVIDENCE_FIELDS) {
-          if (params.evidence[f] !== undefined) d.evidence[f] = params.evidence[f];
+          const value = given[f];
+          if (value !== undefined) d.evidence[f] = value;
         }
-        if (
-          params.evidence.enhanced_evidence !== undefined &&
-          params.evidence.enhanced_evidence !== null
-        )
-          d.evidence.enhanced_evidence = params.evidence.enhanced_evidence;
+        // Taken as given (p.any).
+        if (given.enhanced_evidence !== undefined && given.enhanced_evidence !== null)
+          d.evidence.enhanced_evidence =
+            given.enhanced_evidence as Dispute['evidence']['enhanced_evidence'];
         d.evidence_details.has_evidence = EVIDENCE_FIELDS.some((f) => d.evidence[f] !== null);
       }
       // Stripe submits by default; `submit=false` only stages the evidence.
@@ -266,7 +275,8 @@ export const disputesOps = [
           );
         // The issuer turns the inquiry into a chargeback: the funds go now, and the merchant responds afresh.
         d.status = 'needs_response';
-        d.payment_method_details.card.case_type = 'chargeback';
+        // A dispute the world opens is a card's (openDisputeFor).
+        if (d.payment_method_details?.card) d.payment_method_details.card.case_type = 'chargeback';
         d.evidence_details.submission_count += 1;
         d.evidence_details.submission_method = 'manual';
         withdraw(c, d);
@@ -288,8 +298,8 @@ export const disputesOps = [
     id: 'GetDisputes',
     method: 'GET',
     path: '/v1/disputes',
-    params: { ...listParams, charge: p.string(), payment_intent: p.string() },
-    run(c, params) {
+    params: listDisputesParams,
+    run(c, params: OpParams<typeof listDisputesParams>) {
       const where: [string, ...string[]][] = [];
       if (params.charge) where.push(['charge = ?', params.charge]);
       if (params.payment_intent) where.push(['payment_intent = ?', params.payment_intent]);
@@ -301,7 +311,7 @@ export const disputesOps = [
     method: 'POST',
     path: '/v1/disputes/{dispute}/close',
     params: {},
-    run(c, _params, path) {
+    run(c, _params: OpParams, path) {
       const d = mustDispute(c.ctx, path.dispute);
       if (
         ![

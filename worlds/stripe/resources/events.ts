@@ -9,11 +9,18 @@ import type { SqlParam } from 'seahaven';
 import { invalidRequest, resourceMissing } from '../lib/errors.ts';
 import { listPage } from '../lib/list.ts';
 import { op } from '../lib/op.ts';
-import { listParams, p } from '../lib/params.ts';
+import { listParams, p, type OpParams } from '../lib/params.ts';
 import { get } from '../lib/store.ts';
 import { settle } from './payouts.ts';
 
 const EVENT_TYPE = /^[a-z0-9_.*]+$/;
+
+const listEventsParams = {
+  ...listParams,
+  delivery_success: p.bool(),
+  type: p.string(),
+  types: p.arr(p.string()),
+};
 
 export const eventsOps = [
   op({
@@ -21,7 +28,7 @@ export const eventsOps = [
     method: 'GET',
     path: '/v1/events/{id}',
     params: {},
-    run(c, _params, path) {
+    run(c, _params: OpParams, path) {
       settle(c);
       const event = get(c.ctx, 'events', path.id);
       if (event === undefined) throw resourceMissing('event', path.id, 'id');
@@ -32,13 +39,8 @@ export const eventsOps = [
     id: 'GetEvents',
     method: 'GET',
     path: '/v1/events',
-    params: {
-      ...listParams,
-      delivery_success: p.bool(),
-      type: p.string(),
-      types: p.arr(p.string()),
-    },
-    run(c, params) {
+    params: listEventsParams,
+    run(c, params: OpParams<typeof listEventsParams>) {
       settle(c);
       const where: [string, ...SqlParam[]][] = [];
       // pending_webhooks counts the endpoints an event has not reached yet, failed deliveries included (webhooks.ts).
@@ -56,15 +58,14 @@ export const eventsOps = [
           );
         if (params.type.includes('*')) {
           // `*` stands for any run of characters; `_` and `%` are literal in event names, so they are escaped.
-          const pattern = params.type
-            .replace(/[\\%_]/g, (m: string) => `\\${m}`)
-            .replace(/\*/g, '%');
+          const pattern = params.type.replace(/[\\%_]/g, (m) => `\\${m}`).replace(/\*/g, '%');
           where.push(["type LIKE ? ESCAPE '\\'", pattern]);
         } else {
           where.push(['type = ?', params.type]);
         }
       }
-      const types = (params.types ?? []).filter((t: string | null) => t !== null) as string[];
+      // An emptied item (`types[0]=`) is null.
+      const types = (params.types ?? []).filter((t: string | null): t is string => t !== null);
       if (types.length > 20)
         throw invalidRequest(
           `Invalid types: at most 20 event types, got ${types.length}.`,

@@ -21,33 +21,34 @@ import {
   type Failed,
 } from '../lib/errors.ts';
 import { type OpContext } from '../lib/op.ts';
-import { mergeMetadata } from '../lib/params.ts';
-import { get, newId, nowSeconds, type Obj } from '../lib/store.ts';
+import type { PaymentIntentNextAction } from '../lib/objects.ts';
+import { mergeMetadata, type ParamsOf } from '../lib/params.ts';
+import { get, newId, nowSeconds, type Stored } from '../lib/store.ts';
 import { markSetUp, needsAuthentication } from '../lib/test-cards.ts';
 import {
   CONFIRMABLE,
   DEFAULT_PMC,
   applyCommon,
   docUrl,
+  type confirmParams,
+  type createParams,
   mustPaymentIntent,
   truthy,
 } from './payment-intent-params.ts';
 
-export interface IntentRequest {
+type PaymentIntent = Stored<'payment_intents'>;
+
+/** What a new payment intent is made of: create's parameters (an amount and a currency, at least). */
+export type IntentRequest = Partial<ParamsOf<typeof createParams>> & {
   amount: number;
   currency: string;
-  customer?: string | null;
-  description?: string | null;
-  metadata?: Record<string, string | null> | null;
-  payment_method?: string | null;
-  [k: string]: unknown;
-}
+};
+
+/** What a confirm takes: confirm's parameters (create passes on those it shares). */
+export type ConfirmRequest = Partial<ParamsOf<typeof confirmParams>>;
 
 /** Build and store a new payment intent (`payment_intent.created`), not yet confirmed. */
-export function createPaymentIntent(
-  c: OpContext,
-  params: IntentRequest & Record<string, any>,
-): Obj {
+export function createPaymentIntent(c: OpContext, params: IntentRequest): PaymentIntent {
   const ctx = c.ctx;
   checkAmount(params.amount);
   const currency = checkCurrency(params.currency);
@@ -67,7 +68,7 @@ export function createPaymentIntent(
   const automatic = params.automatic_payment_methods
     ? params.automatic_payment_methods.enabled !== false
     : true;
-  const pi: Obj = {
+  const pi: PaymentIntent = {
     id,
     object: 'payment_intent',
     allowed_payment_method_types: null,
@@ -136,10 +137,10 @@ export function createPaymentIntent(
 /** The charge attempt behind a confirm (or a finished authentication): moves the intent on and answers. */
 export function charge(
   c: OpContext,
-  pi: Obj,
-  pm: Obj,
+  pi: PaymentIntent,
+  pm: Stored<'payment_methods'>,
   opts: { offSession: boolean; authenticated: boolean },
-): Obj | Failed {
+): PaymentIntent | Failed {
   const manual = pi.capture_method === 'manual';
   const out = attemptCharge(c, {
     amount: pi.amount,
@@ -193,7 +194,7 @@ export function charge(
 }
 
 /** `setup_future_usage`: the card is attached to the customer and counts as set up for later off-session use. */
-export function saveForLater(c: OpContext, pm: Obj, customer: string): void {
+export function saveForLater(c: OpContext, pm: Stored<'payment_methods'>, customer: string): void {
   if (!pm.customer) {
     const attached = { ...pm, customer };
     putAndEmit(c, 'payment_methods', attached, 'payment_method.attached');
@@ -202,7 +203,11 @@ export function saveForLater(c: OpContext, pm: Obj, customer: string): void {
 }
 
 /** The 3D Secure step a card asks for: `next_action` as Stripe.js (or a redirect, with a return_url) reads it. */
-export function nextActionOf(c: OpContext, pi: Obj, returnUrl: string | null | undefined): Obj {
+export function nextActionOf(
+  c: OpContext,
+  pi: PaymentIntent,
+  returnUrl: string | null | undefined,
+): PaymentIntentNextAction {
   const url = `https://hooks.stripe.com/3d_secure_2/hosted?merchant=acct_1SeahavenWorld01&payment_intent=${pi.id}&payment_intent_client_secret=${pi.client_secret}`;
   if (returnUrl)
     return { redirect_to_url: { return_url: returnUrl, url }, type: 'redirect_to_url' };
@@ -222,9 +227,9 @@ export function nextActionOf(c: OpContext, pi: Obj, returnUrl: string | null | u
  */
 export function confirmPaymentIntent(
   c: OpContext,
-  start: Obj,
-  params: Record<string, any> = {},
-): Obj | Failed {
+  start: PaymentIntent,
+  params: ConfirmRequest = {},
+): PaymentIntent | Failed {
   const ctx = c.ctx;
   // The secret is checked first: a caller holding only the publishable key learns nothing else without it.
   if (params.client_secret && params.client_secret !== start.client_secret)
@@ -262,7 +267,7 @@ export function confirmPaymentIntent(
       pi.payment_method = null;
       const error = {
         type: 'card_error' as const,
-        code: 'authentication_required',
+        code: 'authentication_required' as const,
         decline_code: 'authentication_required',
         message: 'Your card was declined. This transaction requires authentication.',
         payment_method: pm,
@@ -289,7 +294,7 @@ export function authenticatePaymentIntent(
   c: OpContext,
   id: string,
   outcome: 'succeed' | 'fail' = 'succeed',
-): Obj | Failed {
+): PaymentIntent | Failed {
   const ctx = c.ctx;
   const start = mustPaymentIntent(ctx, id);
   if (start.status !== 'requires_action') {
@@ -308,7 +313,8 @@ export function authenticatePaymentIntent(
       doc_url: docUrl('payment_intent_authentication_failure'),
       message:
         'The provided PaymentMethod has failed authentication. You can provide payment_method_data or a new PaymentMethod to attempt to fulfill this PaymentIntent again.',
-      payment_method: pm ?? null,
+      // Null when the payment method is gone, where the SDK declares the field optional.
+      payment_method: (pm ?? null) as Stored<'payment_methods'>,
       type: 'invalid_request_error',
     };
     pi.payment_method = null;
@@ -321,10 +327,14 @@ export function authenticatePaymentIntent(
 // The authentication test hook reaches payment intents through here. A decline after authentication is a recorded
 // failure (402, writes kept), which the hook answers like any operation's.
 authenticationHandlers.payment_intent = (c, intent, outcome) =>
-  authenticatePaymentIntent(c, intent.id, outcome) as Obj;
+  authenticatePaymentIntent(c, intent.id, outcome);
 
 /** Capture a `requires_capture` intent: all of it, or `amount_to_capture` (the rest is released). */
-export function capturePaymentIntent(c: OpContext, pi: Obj, amountToCapture?: number | null): Obj {
+export function capturePaymentIntent(
+  c: OpContext,
+  pi: PaymentIntent,
+  amountToCapture?: number | null,
+): PaymentIntent {
   if (pi.status !== 'requires_capture') {
     throw unexpectedState(
       'payment_intent_unexpected_state',
@@ -339,6 +349,8 @@ export function capturePaymentIntent(c: OpContext, pi: Obj, amountToCapture?: nu
       'amount_too_large',
     );
   }
+  // An intent is authorised (requires_capture) by its charge.
+  if (!pi.latest_charge) throw new Error(`payment intent ${pi.id} has no charge to capture`);
   const ch = captureCharge(c, mustCharge(c.ctx, pi.latest_charge), amount, 'amount_to_capture');
   return intentCaptured(c, pi, ch);
 }

@@ -7,15 +7,24 @@ import { shippingOf, shippingParam } from './charges.ts';
 import { invalidRequest, resourceMissing } from '../lib/errors.ts';
 import { listOf } from '../lib/list.ts';
 import { type OpContext } from '../lib/op.ts';
-import { p } from '../lib/params.ts';
-import { get, newId, type Obj } from '../lib/store.ts';
+import type {
+  PaymentIntentAmountDetailsLineItem,
+  PaymentIntentAmountDetailsLineItemPaymentMethodOptions,
+  PaymentIntentPaymentMethodOptionsCard,
+} from '../lib/objects.ts';
+import { p, type ParamsOf, type ParamValue } from '../lib/params.ts';
+import { get, newId, type Stored } from '../lib/store.ts';
 import { resolvePaymentMethod } from '../lib/test-cards.ts';
 
 /** The payment method configuration automatic payment methods use (the account's default one). */
 export const DEFAULT_PMC = 'pmc_1SeahavenDefaultConfig0';
 
-export const CONFIRMABLE = ['requires_payment_method', 'requires_confirmation', 'requires_action'];
-export const CANCELABLE = [
+export const CONFIRMABLE: readonly string[] = [
+  'requires_payment_method',
+  'requires_confirmation',
+  'requires_action',
+];
+export const CANCELABLE: readonly string[] = [
   'requires_payment_method',
   'requires_confirmation',
   'requires_action',
@@ -24,7 +33,11 @@ export const CANCELABLE = [
 ];
 
 /** A stored payment intent, or Stripe's 404. */
-export function mustPaymentIntent(ctx: Ctx, id: string, param = 'intent'): Obj {
+export function mustPaymentIntent(
+  ctx: Ctx,
+  id: string,
+  param = 'intent',
+): Stored<'payment_intents'> {
   const pi = get(ctx, 'payment_intents', id);
   if (pi === undefined) throw resourceMissing('payment_intent', id, param);
   return pi;
@@ -138,16 +151,35 @@ export function truthy(v: unknown): boolean {
   return v === true || v === 'true' || v === 'one_off' || v === 'recurring';
 }
 
-export function cardOptions(given: unknown, current?: Obj): Obj {
-  const base: Obj = current ?? {
+type CardOptions = PaymentIntentPaymentMethodOptionsCard;
+
+/** The parameters create, update and confirm share, as `applyCommon` reads them. */
+export type CommonParams = ParamsOf<typeof common> & {
+  amount_details?: ParamValue<typeof amountDetailsParam> | null;
+};
+
+/**
+ * `payment_method_types` lists as given: the world keeps the types it is told (a confirm checks for card), where the
+ * SDK declares Stripe's list of them.
+ */
+function typesAsGiven<T extends string>(given: string[]): T[] {
+  return given as T[];
+}
+
+export function cardOptions(given: unknown, current?: CardOptions | null): CardOptions {
+  const base: CardOptions = current ?? {
     installments: null,
     mandate_options: null,
     network: null,
     request_three_d_secure: 'automatic',
   };
-  const card = given && typeof given === 'object' ? (given as Obj).card : undefined;
+  // `payment_method_options` is taken as the request gives it (p.any), so it is read as JSON and its card options
+  // are kept as given.
+  const card =
+    given && typeof given === 'object' ? (given as Record<string, unknown>).card : undefined;
   if (!card || typeof card !== 'object') return base;
-  const out = { ...base };
+  const from = card as Record<string, unknown>;
+  const out: Record<string, unknown> = { ...base };
   for (const k of [
     'request_three_d_secure',
     'request_incremental_authorization',
@@ -158,18 +190,23 @@ export function cardOptions(given: unknown, current?: Obj): Obj {
     'setup_future_usage',
     'network',
   ]) {
-    if (card[k] !== undefined) out[k] = card[k] === '' ? null : card[k];
+    if (from[k] !== undefined) out[k] = from[k] === '' ? null : from[k];
   }
-  return out;
+  return out as unknown as CardOptions;
 }
 
 /** A line item of `amount_details[line_items]`, as the line items list returns it. */
-export function lineItemOf(ctx: Ctx, li: Obj): Obj {
+export function lineItemOf(
+  ctx: Ctx,
+  li: ParamValue<typeof lineItemParam>,
+): PaymentIntentAmountDetailsLineItem {
   return {
     id: newId(ctx, 'uli_'),
     object: 'payment_intent_amount_details_line_item',
     discount_amount: li.discount_amount ?? null,
-    payment_method_options: li.payment_method_options ?? null,
+    // Taken as given (p.any).
+    payment_method_options: (li.payment_method_options ??
+      null) as PaymentIntentAmountDetailsLineItemPaymentMethodOptions | null,
     product_code: li.product_code ?? null,
     product_name: li.product_name,
     quantity: li.quantity,
@@ -180,7 +217,11 @@ export function lineItemOf(ctx: Ctx, li: Obj): Obj {
 }
 
 /** Apply the parameters create, update and confirm share; `pm` is set when one was named (a new pm for a token). */
-export function applyCommon(c: OpContext, pi: Obj, params: Record<string, any>): void {
+export function applyCommon(
+  c: OpContext,
+  pi: Stored<'payment_intents'>,
+  params: CommonParams,
+): void {
   const ctx = c.ctx;
   const types = params.allowed_payment_method_types ?? params.payment_method_types;
   if (types !== undefined && types !== null) {
@@ -191,12 +232,16 @@ export function applyCommon(c: OpContext, pi: Obj, params: Record<string, any>):
       );
     pi.payment_method_types = types;
     if (params.allowed_payment_method_types !== undefined)
-      pi.allowed_payment_method_types = params.allowed_payment_method_types;
+      pi.allowed_payment_method_types = params.allowed_payment_method_types
+        ? typesAsGiven(params.allowed_payment_method_types)
+        : params.allowed_payment_method_types;
     pi.automatic_payment_methods = null;
     pi.payment_method_configuration_details = null;
   }
   if (params.excluded_payment_method_types !== undefined)
-    pi.excluded_payment_method_types = params.excluded_payment_method_types;
+    pi.excluded_payment_method_types = params.excluded_payment_method_types
+      ? typesAsGiven(params.excluded_payment_method_types)
+      : params.excluded_payment_method_types;
   if (params.receipt_email !== undefined) pi.receipt_email = params.receipt_email;
   if (params.setup_future_usage !== undefined) pi.setup_future_usage = params.setup_future_usage;
   if (params.shipping !== undefined) pi.shipping = shippingOf(params.shipping);
@@ -208,7 +253,7 @@ export function applyCommon(c: OpContext, pi: Obj, params: Record<string, any>):
       card: cardOptions(params.payment_method_options, pi.payment_method_options?.card),
     };
   if (params.amount_details?.line_items) {
-    const items = (params.amount_details.line_items as Obj[]).map((li) => lineItemOf(ctx, li));
+    const items = params.amount_details.line_items.map((li) => lineItemOf(ctx, li));
     pi.amount_details = {
       ...pi.amount_details,
       line_items: listOf(items, `/v1/payment_intents/${pi.id}/amount_details_line_items`),
@@ -217,8 +262,12 @@ export function applyCommon(c: OpContext, pi: Obj, params: Record<string, any>):
   let pmId: string | null | undefined = params.payment_method;
   const data = params.payment_method_data;
   if (pmId === undefined && data && typeof data === 'object') {
-    const token = data.card?.token ?? (typeof data.card === 'string' ? data.card : undefined);
-    if (data.type !== 'card' || typeof token !== 'string') {
+    // `payment_method_data` is taken as given (p.any): read as JSON.
+    const { type, card } = data as { type?: unknown; card?: unknown };
+    const token =
+      (card && typeof card === 'object' ? (card as { token?: unknown }).token : undefined) ??
+      (typeof card === 'string' ? card : undefined);
+    if (type !== 'card' || typeof token !== 'string') {
       throw invalidRequest(
         'payment_method_data takes a card by token here: payment_method_data[type]=card&payment_method_data[card][token]=tok_visa.',
         'payment_method_data',

@@ -18,11 +18,11 @@ import { checkAmount, checkCurrency, mustCharge, releaseCharge } from './charges
 import { liveCustomer } from './customers.ts';
 import { putAndEmit } from '../lib/events.ts';
 import { invalidRequest, resourceMissing, unexpectedState, type Failed } from '../lib/errors.ts';
-import { limitOf, listPage, listOf } from '../lib/list.ts';
+import { limitOf, listPage, listOf, type ListEnvelope } from '../lib/list.ts';
 import { op } from '../lib/op.ts';
-import { listParams, mergeMetadata, p, searchParams } from '../lib/params.ts';
+import { listParams, mergeMetadata, p, searchParams, type OpParams } from '../lib/params.ts';
 import { searchPage } from '../lib/search-page.ts';
-import { nowSeconds, put, type Obj } from '../lib/store.ts';
+import { nowSeconds, put, type Stored } from '../lib/store.ts';
 import {
   CANCELABLE,
   applyCommon,
@@ -38,11 +38,11 @@ import {
 } from './payment-intent-flow.ts';
 
 /** In-memory cursor pagination over a nested list (the intent's line items), as Stripe pages its lists. */
-function pageOf(
-  items: Obj[],
+function pageOf<T extends { id: string }>(
+  items: T[],
   params: { limit?: number | null; starting_after?: string | null; ending_before?: string | null },
   url: string,
-): Obj {
+): ListEnvelope<T> {
   const limit = limitOf(params.limit);
   let from = 0;
   let to = items.length;
@@ -70,13 +70,44 @@ function pageOf(
   return listOf(data, url, from + limit < to);
 }
 
+const retrieveParams = { client_secret: p.string() };
+const listIntentsParams = { ...listParams, customer: p.string(), customer_account: p.string() };
+const captureParams = {
+  amount_to_capture: p.int(),
+  application_fee_amount: p.int(),
+  final_capture: p.bool(),
+  metadata: p.metadata(),
+  statement_descriptor: p.string(22),
+  statement_descriptor_suffix: p.string(22),
+  transfer_data: p.any(),
+  amount_details: p.any(),
+  payment_details: p.any(),
+  hooks: p.any(),
+};
+const cancelParams = {
+  cancellation_reason: p.enum('abandoned', 'duplicate', 'fraudulent', 'requested_by_customer'),
+};
+const incrementParams = {
+  amount: p.int().req(),
+  description: p.string(),
+  metadata: p.metadata(),
+  statement_descriptor: p.string(22),
+  application_fee_amount: p.int(),
+  transfer_data: p.any(),
+  amount_details: p.any(),
+  payment_details: p.any(),
+  hooks: p.any(),
+};
+const applyBalanceParams = { amount: p.int(0), currency: p.string() };
+const lineItemsParams = { limit: p.int(), starting_after: p.string(), ending_before: p.string() };
+
 export const paymentIntentsOps = [
   op({
     id: 'PostPaymentIntents',
     method: 'POST',
     path: '/v1/payment_intents',
     params: createParams,
-    run(c, params): Obj | Failed {
+    run(c, params: OpParams<typeof createParams>): Stored<'payment_intents'> | Failed {
       const pi = createPaymentIntent(c, params);
       if (params.confirm)
         return confirmPaymentIntent(c, pi, {
@@ -91,8 +122,8 @@ export const paymentIntentsOps = [
     id: 'GetPaymentIntentsIntent',
     method: 'GET',
     path: '/v1/payment_intents/{intent}',
-    params: { client_secret: p.string() },
-    run(c, params, path) {
+    params: retrieveParams,
+    run(c, params: OpParams<typeof retrieveParams>, path) {
       const pi = mustPaymentIntent(c.ctx, path.intent);
       if (params.client_secret && params.client_secret !== pi.client_secret)
         throw invalidRequest(
@@ -107,7 +138,7 @@ export const paymentIntentsOps = [
     method: 'POST',
     path: '/v1/payment_intents/{intent}',
     params: updateParams,
-    run(c, params, path) {
+    run(c, params: OpParams<typeof updateParams>, path) {
       const ctx = c.ctx;
       const before = mustPaymentIntent(ctx, path.intent);
       const pi = structuredClone(before);
@@ -150,18 +181,17 @@ export const paymentIntentsOps = [
       if (params.description !== undefined) pi.description = params.description;
       if (params.metadata !== undefined)
         pi.metadata = mergeMetadata(pi.metadata ?? {}, params.metadata);
-      for (const k of [
-        'statement_descriptor',
-        'statement_descriptor_suffix',
-        'transfer_group',
-        'application_fee_amount',
-      ] as const) {
-        if (params[k] !== undefined) pi[k] = params[k];
-      }
+      if (params.statement_descriptor !== undefined)
+        pi.statement_descriptor = params.statement_descriptor;
+      if (params.statement_descriptor_suffix !== undefined)
+        pi.statement_descriptor_suffix = params.statement_descriptor_suffix;
+      if (params.transfer_group !== undefined) pi.transfer_group = params.transfer_group;
+      if (params.application_fee_amount !== undefined)
+        pi.application_fee_amount = params.application_fee_amount;
       applyCommon(c, pi, params);
-      const reconfirm = ['amount', 'currency', 'payment_method', 'payment_method_data'].some(
-        (k) => params[k] !== undefined,
-      );
+      const reconfirm = (
+        ['amount', 'currency', 'payment_method', 'payment_method_data'] as const
+      ).some((k) => params[k] !== undefined);
       if (!final && pi.status !== 'requires_capture') {
         if (!pi.payment_method) pi.status = 'requires_payment_method';
         else if (reconfirm || pi.status === 'requires_payment_method')
@@ -176,8 +206,8 @@ export const paymentIntentsOps = [
     id: 'GetPaymentIntents',
     method: 'GET',
     path: '/v1/payment_intents',
-    params: { ...listParams, customer: p.string(), customer_account: p.string() },
-    run(c, params) {
+    params: listIntentsParams,
+    run(c, params: OpParams<typeof listIntentsParams>) {
       const where: [string, ...string[]][] = [];
       if (params.customer) where.push(['customer = ?', params.customer]);
       return listPage(c.ctx, 'payment_intents', params, {
@@ -192,33 +222,23 @@ export const paymentIntentsOps = [
     method: 'GET',
     path: '/v1/payment_intents/search',
     params: searchParams,
-    run: (c, params) => searchPage(c.ctx, 'payment_intents', params, '/v1/payment_intents/search'),
+    run: (c, params: OpParams<typeof searchParams>) =>
+      searchPage(c.ctx, 'payment_intents', params, '/v1/payment_intents/search'),
   }),
   op({
     id: 'PostPaymentIntentsIntentConfirm',
     method: 'POST',
     path: '/v1/payment_intents/{intent}/confirm',
     params: confirmParams,
-    run: (c, params, path) =>
+    run: (c, params: OpParams<typeof confirmParams>, path) =>
       confirmPaymentIntent(c, mustPaymentIntent(c.ctx, path.intent), params),
   }),
   op({
     id: 'PostPaymentIntentsIntentCapture',
     method: 'POST',
     path: '/v1/payment_intents/{intent}/capture',
-    params: {
-      amount_to_capture: p.int(),
-      application_fee_amount: p.int(),
-      final_capture: p.bool(),
-      metadata: p.metadata(),
-      statement_descriptor: p.string(22),
-      statement_descriptor_suffix: p.string(22),
-      transfer_data: p.any(),
-      amount_details: p.any(),
-      payment_details: p.any(),
-      hooks: p.any(),
-    },
-    run(c, params, path) {
+    params: captureParams,
+    run(c, params: OpParams<typeof captureParams>, path) {
       const pi = mustPaymentIntent(c.ctx, path.intent);
       if (params.metadata !== undefined)
         pi.metadata = mergeMetadata(pi.metadata ?? {}, params.metadata);
@@ -229,10 +249,8 @@ export const paymentIntentsOps = [
     id: 'PostPaymentIntentsIntentCancel',
     method: 'POST',
     path: '/v1/payment_intents/{intent}/cancel',
-    params: {
-      cancellation_reason: p.enum('abandoned', 'duplicate', 'fraudulent', 'requested_by_customer'),
-    },
-    run(c, params, path) {
+    params: cancelParams,
+    run(c, params: OpParams<typeof cancelParams>, path) {
       const ctx = c.ctx;
       const pi = mustPaymentIntent(ctx, path.intent);
       if (!CANCELABLE.includes(pi.status)) {
@@ -243,7 +261,7 @@ export const paymentIntentsOps = [
       }
       if (pi.status === 'requires_capture' && pi.latest_charge)
         releaseCharge(c, mustCharge(ctx, pi.latest_charge));
-      const after: Obj = {
+      const after: Stored<'payment_intents'> = {
         ...pi,
         status: 'canceled',
         canceled_at: nowSeconds(ctx),
@@ -259,18 +277,8 @@ export const paymentIntentsOps = [
     id: 'PostPaymentIntentsIntentIncrementAuthorization',
     method: 'POST',
     path: '/v1/payment_intents/{intent}/increment_authorization',
-    params: {
-      amount: p.int().req(),
-      description: p.string(),
-      metadata: p.metadata(),
-      statement_descriptor: p.string(22),
-      application_fee_amount: p.int(),
-      transfer_data: p.any(),
-      amount_details: p.any(),
-      payment_details: p.any(),
-      hooks: p.any(),
-    },
-    run(c, params, path) {
+    params: incrementParams,
+    run(c, params: OpParams<typeof incrementParams>, path) {
       const ctx = c.ctx;
       const pi = mustPaymentIntent(ctx, path.intent);
       if (pi.status !== 'requires_capture') {
@@ -279,6 +287,8 @@ export const paymentIntentsOps = [
           `This PaymentIntent's authorization could not be incremented because it has a status of ${pi.status}. Only a PaymentIntent with one of the following statuses may be incremented: requires_capture.`,
         );
       }
+      // An intent is authorised (requires_capture) by its charge.
+      if (!pi.latest_charge) throw new Error(`payment intent ${pi.id} has no charge`);
       const ch = mustCharge(ctx, pi.latest_charge);
       if (ch.payment_method_details?.card?.incremental_authorization?.status !== 'available') {
         throw invalidRequest(
@@ -294,10 +304,18 @@ export const paymentIntentsOps = [
         );
       const charge = structuredClone(ch);
       charge.amount = params.amount;
-      charge.payment_method_details.card.amount_authorized = params.amount;
-      charge.payment_method_details.card.overcapture.maximum_amount_capturable = params.amount;
+      // The charge is a card's that allows incremental authorization (checked above).
+      const card = charge.payment_method_details?.card;
+      if (card) {
+        card.amount_authorized = params.amount;
+        if (card.overcapture) card.overcapture.maximum_amount_capturable = params.amount;
+      }
       put(ctx, 'charges', charge);
-      const after: Obj = { ...pi, amount: params.amount, amount_capturable: params.amount };
+      const after: Stored<'payment_intents'> = {
+        ...pi,
+        amount: params.amount,
+        amount_capturable: params.amount,
+      };
       if (params.description !== undefined) after.description = params.description;
       if (params.metadata !== undefined)
         after.metadata = mergeMetadata(pi.metadata ?? {}, params.metadata);
@@ -311,8 +329,8 @@ export const paymentIntentsOps = [
     id: 'PostPaymentIntentsIntentApplyCustomerBalance',
     method: 'POST',
     path: '/v1/payment_intents/{intent}/apply_customer_balance',
-    params: { amount: p.int(0), currency: p.string() },
-    run(c, params, path) {
+    params: applyBalanceParams,
+    run(c, params: OpParams<typeof applyBalanceParams>, path) {
       const pi = mustPaymentIntent(c.ctx, path.intent);
       if (!pi.payment_method_types.includes('customer_balance')) {
         throw invalidRequest(
@@ -354,7 +372,7 @@ export const paymentIntentsOps = [
     method: 'POST',
     path: '/v1/payment_intents/{intent}/verify_microdeposits',
     params: { amounts: p.arr(p.int()), descriptor_code: p.string(), client_secret: p.string() },
-    run(c, _params, path) {
+    run(c, _params: OpParams, path) {
       const pi = mustPaymentIntent(c.ctx, path.intent);
       // Only bank debits verified by microdeposits stop at `verify_with_microdeposits`; card payments never do.
       throw unexpectedState(
@@ -367,10 +385,10 @@ export const paymentIntentsOps = [
     id: 'GetPaymentIntentsIntentAmountDetailsLineItems',
     method: 'GET',
     path: '/v1/payment_intents/{intent}/amount_details_line_items',
-    params: { limit: p.int(), starting_after: p.string(), ending_before: p.string() },
-    run(c, params, path) {
+    params: lineItemsParams,
+    run(c, params: OpParams<typeof lineItemsParams>, path) {
       const pi = mustPaymentIntent(c.ctx, path.intent);
-      const items: Obj[] = pi.amount_details?.line_items?.data ?? [];
+      const items = pi.amount_details?.line_items?.data ?? [];
       return pageOf(items, params, `/v1/payment_intents/${pi.id}/amount_details_line_items`);
     },
   }),

@@ -10,8 +10,23 @@ import { emit, changedAttributes } from '../lib/events.ts';
 import { invalidRequest, parameterMissing, resourceMissing } from '../lib/errors.ts';
 import { limitOf, listOf, listPage, type ListEnvelope } from '../lib/list.ts';
 import { op, type OpContext } from '../lib/op.ts';
-import { listParams, mergeMetadata, p } from '../lib/params.ts';
-import { get, newId, put, type Obj, type Stored } from '../lib/store.ts';
+import type {
+  LineitemsLineItem,
+  PaymentLinkAfterCompletion,
+  PaymentLinkPaymentIntentData,
+  PaymentLinkSubscriptionData,
+  PaymentLinkSubscriptionDataInvoiceSettings,
+  Price,
+} from '../lib/objects.ts';
+import {
+  listParams,
+  mergeMetadata,
+  p,
+  type OpParams,
+  type ParamsOf,
+  type ParamValue,
+} from '../lib/params.ts';
+import { get, newId, put, type Stored } from '../lib/store.ts';
 import { createProduct } from './price-fields.ts';
 import { createPrice, livePrice } from './price-model.ts';
 
@@ -38,13 +53,21 @@ export const lineItemPriceData = p.obj({
   unit_amount_decimal: p.decimal(),
 });
 
+/** A line item's `adjustable_quantity` as requested. */
+export type AdjustableQuantityInput = ParamValue<typeof adjustableQuantity>;
+
 /** What one requested line item says: a price (or an inline one) and a quantity. */
 export interface LineItemInput {
   price?: string | null;
-  price_data?: Obj | null;
+  price_data?: ParamValue<typeof lineItemPriceData> | null;
   quantity?: number | null;
-  adjustable_quantity?: Obj | null;
+  adjustable_quantity?: AdjustableQuantityInput | null;
   [k: string]: unknown;
+}
+
+/** An object that keeps line items of its own (a payment link, a checkout session). */
+interface WithLineItems {
+  line_items?: ListEnvelope<LineitemsLineItem> | null;
 }
 
 /** `sum` of a price for `quantity` units, in minor units; prices the world cannot total are refused. */
@@ -59,7 +82,11 @@ export function priceTotal(price: Stored<'prices'>, quantity: number, param: str
 }
 
 /** The price a line item names, or a new one made from its `price_data` (and a new product from `product_data`). */
-export function priceOfLineItem(c: OpContext, item: LineItemInput, param: string): Obj {
+export function priceOfLineItem(
+  c: OpContext,
+  item: LineItemInput,
+  param: string,
+): Stored<'prices'> {
   if (item.price && item.price_data)
     throw invalidRequest(
       'You may only specify one of these parameters: price, price_data.',
@@ -112,9 +139,9 @@ export function itemOf(
   c: OpContext,
   price: Stored<'prices'>,
   quantity: number,
-  adjustable: Obj | null | undefined,
+  adjustable: AdjustableQuantityInput | null | undefined,
   param: string,
-): Obj {
+): LineitemsLineItem {
   const product = get(c.ctx, 'products', price.product);
   const amount = priceTotal(price, quantity, param);
   return {
@@ -140,7 +167,11 @@ export function itemOf(
 }
 
 /** Line items from request entries: each checked, all in one currency. */
-export function lineItemsOf(c: OpContext, entries: LineItemInput[], param = 'line_items'): Obj[] {
+export function lineItemsOf(
+  c: OpContext,
+  entries: LineItemInput[],
+  param = 'line_items',
+): LineitemsLineItem[] {
   if (entries.length > 20) throw invalidRequest('You may provide up to 20 line items.', param);
   const items = entries.map((entry, i) => {
     const here = `${param}[${i}]`;
@@ -165,18 +196,25 @@ export function lineItemsOf(c: OpContext, entries: LineItemInput[], param = 'lin
 }
 
 /** A line item as it reads now: its price as currently stored (an archived price shows `active: false`). */
-function currentItem(ctx: Ctx, item: Obj): Obj {
-  const price = get(ctx, 'prices', typeof item.price === 'string' ? item.price : item.price.id);
+function currentItem(ctx: Ctx, item: LineitemsLineItem): LineitemsLineItem {
+  // Every item the world writes holds its price object (itemOf).
+  const price = item.price ? get(ctx, 'prices', item.price.id) : undefined;
   return price ? { ...item, price } : item;
 }
 
+/** A stored item's price: every item the world writes holds one (itemOf). */
+function priceOfItem(item: LineitemsLineItem): Price {
+  if (!item.price) throw new Error(`line item ${item.id} has no price`);
+  return item.price;
+}
+
 /** In-memory cursor pagination over line items an object keeps, in their order, as Stripe pages nested lists. */
-export function nestedPage(
-  items: Obj[],
+export function nestedPage<T extends { id: string }>(
+  items: T[],
   params: { limit?: number | null; starting_after?: string | null; ending_before?: string | null },
   url: string,
   what: string,
-): ListEnvelope {
+): ListEnvelope<T> {
   const limit = limitOf(params.limit);
   let from = 0;
   let to = items.length;
@@ -194,27 +232,31 @@ export function nestedPage(
 }
 
 /** A payment link by id, or 404. */
-export function mustPaymentLink(ctx: Ctx, id: string, param = 'payment_link'): Obj {
+export function mustPaymentLink(
+  ctx: Ctx,
+  id: string,
+  param = 'payment_link',
+): Stored<'payment_links'> {
   const link = get(ctx, 'payment_links', id);
   if (!link) throw resourceMissing('payment link', id, param);
   return link;
 }
 
 /** The stored line items of a link (or a checkout session), current prices shown. */
-export function storedItems(ctx: Ctx, owner: Obj): Obj[] {
-  return (owner.line_items?.data ?? []).map((x: Obj) => currentItem(ctx, x));
+export function storedItems(ctx: Ctx, owner: WithLineItems): LineitemsLineItem[] {
+  return (owner.line_items?.data ?? []).map((x) => currentItem(ctx, x));
 }
 
 /**
  * An object as a reply: its `line_items` are Stripe's includable field, present only when `expand[]` names it
  * (op() then leaves the list as it is).
  */
-export function withoutLineItems(
+export function withoutLineItems<O extends WithLineItems>(
   ctx: Ctx,
-  obj: Obj,
-  expand: string[] | undefined,
+  obj: O,
+  expand: string[] | null | undefined,
   url: string,
-): Obj {
+): O {
   const out = { ...obj };
   delete out.line_items;
   if (expand?.includes('line_items')) {
@@ -280,6 +322,8 @@ const shared = {
   }),
 };
 
+type Shared = ParamsOf<typeof shared>;
+
 const createParams = {
   ...shared,
   line_items: p
@@ -303,7 +347,7 @@ const updateParams = {
   ),
 };
 
-function afterCompletionOf(given: Obj | null | undefined): Obj {
+function afterCompletionOf(given: Shared['after_completion']): PaymentLinkAfterCompletion {
   if (!given || given.type === 'hosted_confirmation')
     return {
       hosted_confirmation: { custom_message: given?.hosted_confirmation?.custom_message ?? null },
@@ -315,7 +359,9 @@ function afterCompletionOf(given: Obj | null | undefined): Obj {
   return { redirect: { url: given.redirect.url }, type: 'redirect' };
 }
 
-function paymentIntentDataOf(given: Obj | null | undefined): Obj | null {
+function paymentIntentDataOf(
+  given: Shared['payment_intent_data'],
+): PaymentLinkPaymentIntentData | null {
   if (!given) return null;
   return {
     capture_method: given.capture_method ?? null,
@@ -328,7 +374,10 @@ function paymentIntentDataOf(given: Obj | null | undefined): Obj | null {
   };
 }
 
-function subscriptionDataOf(given: Obj | null | undefined, recurring: boolean): Obj | null {
+function subscriptionDataOf(
+  given: Shared['subscription_data'],
+  recurring: boolean,
+): PaymentLinkSubscriptionData | null {
   if (!recurring) {
     if (given)
       throw invalidRequest(
@@ -339,7 +388,8 @@ function subscriptionDataOf(given: Obj | null | undefined, recurring: boolean): 
   }
   return {
     description: given?.description ?? null,
-    invoice_settings: { issuer: { type: 'self' } },
+    // A link's subscriptions are invoiced by the account itself; the world answers only that issuer.
+    invoice_settings: { issuer: { type: 'self' } } as PaymentLinkSubscriptionDataInvoiceSettings,
     metadata: mergeMetadata({}, given?.metadata),
     trial_period_days: given?.trial_period_days ?? null,
     trial_settings: null,
@@ -347,16 +397,15 @@ function subscriptionDataOf(given: Obj | null | undefined, recurring: boolean): 
 }
 
 /** Whether any of the items bills on a schedule (the link then starts subscriptions). */
-export function hasRecurring(items: Obj[]): boolean {
+export function hasRecurring(items: LineitemsLineItem[]): boolean {
   return items.some((x) => x.price?.type === 'recurring');
 }
 
+/** The one payment method type the test-mode account has. */
+const isCard = (t: string): t is 'card' => t === 'card';
+
 /** Apply the parameters create and update share. */
-function apply(
-  link: Stored<'payment_links'>,
-  params: Record<string, any>,
-  recurring: boolean,
-): void {
+function apply(link: Stored<'payment_links'>, params: Shared, recurring: boolean): void {
   if (params.after_completion !== undefined)
     link.after_completion = afterCompletionOf(params.after_completion);
   if (params.allow_promotion_codes !== undefined)
@@ -385,16 +434,15 @@ function apply(
   if (params.payment_method_collection !== undefined)
     link.payment_method_collection = params.payment_method_collection ?? 'always';
   if (params.payment_method_types !== undefined) {
-    const other = (params.payment_method_types ?? []).find((t: string) => t !== 'card');
+    const types = params.payment_method_types ?? [];
+    const other = types.find((t) => !isCard(t));
     if (other)
       throw invalidRequest(
         `The payment method type "${other}" is not available in this test-mode account; use "card".`,
         'payment_method_types',
         'payment_method_unactivated',
       );
-    link.payment_method_types = params.payment_method_types?.length
-      ? params.payment_method_types
-      : null;
+    link.payment_method_types = types.length ? types.filter(isCard) : null;
   }
   if (params.phone_number_collection !== undefined)
     link.phone_number_collection = { enabled: params.phone_number_collection?.enabled ?? false };
@@ -425,7 +473,7 @@ export const paymentLinksOps = [
     method: 'POST',
     path: '/v1/payment_links',
     params: createParams,
-    run(c, params) {
+    run(c, params: OpParams<typeof createParams>) {
       const ctx = c.ctx;
       if (params.line_items.length === 0) throw parameterMissing('line_items');
       const items = lineItemsOf(c, params.line_items);
@@ -503,7 +551,7 @@ export const paymentLinksOps = [
     method: 'GET',
     path: '/v1/payment_links/{payment_link}',
     params: {},
-    run: (c, params, path) =>
+    run: (c, params: OpParams, path) =>
       withoutLineItems(
         c.ctx,
         mustPaymentLink(c.ctx, path.payment_link),
@@ -516,14 +564,14 @@ export const paymentLinksOps = [
     method: 'POST',
     path: '/v1/payment_links/{payment_link}',
     params: updateParams,
-    run(c, params, path) {
+    run(c, params: OpParams<typeof updateParams>, path) {
       const ctx = c.ctx;
       const before = mustPaymentLink(ctx, path.payment_link);
       const after = structuredClone(before);
       if (params.active !== undefined && params.active !== null) after.active = params.active;
       if (params.line_items) {
-        const items: Obj[] = after.line_items.data;
-        params.line_items.forEach((given: Obj, i: number) => {
+        const items = after.line_items?.data ?? [];
+        params.line_items.forEach((given, i) => {
           const item = items.find((x) => x.id === given.id);
           if (!item) throw resourceMissing('line item', given.id, `line_items[${i}][id]`);
           if (given.quantity !== undefined && given.quantity !== null) {
@@ -533,7 +581,7 @@ export const paymentLinksOps = [
                 `line_items[${i}][quantity]`,
                 'parameter_invalid_integer',
               );
-            const price = get(ctx, 'prices', item.price.id) ?? item.price;
+            const price = get(ctx, 'prices', priceOfItem(item).id) ?? priceOfItem(item);
             Object.assign(
               item,
               itemOf(c, price, given.quantity, item.adjustable_quantity, `line_items[${i}]`),
@@ -550,7 +598,7 @@ export const paymentLinksOps = [
               : null;
         });
       }
-      apply(after, params, hasRecurring(after.line_items.data));
+      apply(after, params, hasRecurring(after.line_items?.data ?? []));
       put(ctx, 'payment_links', after);
       const shownBefore = withoutLineItems(ctx, before, undefined, urlOf(before.id));
       const shownAfter = withoutLineItems(ctx, after, undefined, urlOf(after.id));
@@ -568,7 +616,7 @@ export const paymentLinksOps = [
     method: 'GET',
     path: '/v1/payment_links',
     params: { ...listParams, active: p.bool() },
-    run(c, params) {
+    run(c, params: OpParams<typeof listParams & { active: ReturnType<typeof p.bool> }>) {
       const where: [string, ...number[]][] = [];
       if (params.active !== undefined && params.active !== null)
         where.push(['active = ?', params.active ? 1 : 0]);
@@ -585,7 +633,7 @@ export const paymentLinksOps = [
     method: 'GET',
     path: '/v1/payment_links/{payment_link}/line_items',
     params: listParams,
-    run(c, params, path) {
+    run(c, params: OpParams<typeof listParams>, path) {
       const link = mustPaymentLink(c.ctx, path.payment_link);
       return nestedPage(storedItems(c.ctx, link), params, urlOf(link.id), 'line item');
     },

@@ -7,8 +7,16 @@ import { changedAttributes, emit } from '../lib/events.ts';
 import { StripeError, invalidRequest, parameterMissing, resourceMissing } from '../lib/errors.ts';
 import { listPage } from '../lib/list.ts';
 import { op, type OpContext } from '../lib/op.ts';
-import { listParams, mergeMetadata, p } from '../lib/params.ts';
-import { get, nowSeconds, put, type Obj, type Stored } from '../lib/store.ts';
+import type { PaymentMethodBillingDetails } from '../lib/objects.ts';
+import {
+  listParams,
+  mergeMetadata,
+  p,
+  type OpParams,
+  type ParamsOf,
+  type ParamValue,
+} from '../lib/params.ts';
+import { get, nowSeconds, put, type Stored } from '../lib/store.ts';
 import {
   billingDetails,
   cardError,
@@ -117,6 +125,12 @@ const createParams = {
   customer_account: p.string(),
 };
 
+/** What a new card is made from: create's parameters, or an intent's `payment_method_data`. */
+type PaymentMethodInput = Pick<
+  ParamsOf<typeof createParams>,
+  'type' | 'card' | 'billing_details' | 'metadata' | 'allow_redisplay'
+>;
+
 const cleanMetadata = (
   m: Record<string, string | null> | null | undefined,
 ): Record<string, string> => mergeMetadata({}, m ?? undefined);
@@ -127,9 +141,9 @@ const cleanMetadata = (
  */
 export function paymentMethodFromParams(
   c: OpContext,
-  params: Record<string, any>,
+  params: PaymentMethodInput,
   prefix = '',
-): Obj {
+): Stored<'payment_methods'> {
   const name = (k: string) => (prefix ? prefix + k.replace(/^(\w+)/, '[$1]') : k);
   const type = params.type;
   if (!type) throw parameterMissing(name('type'));
@@ -221,7 +235,11 @@ export function paymentMethodFromParams(
 }
 
 /** A stored payment method by id (no test tokens: reads never create objects), or 404. */
-export function getPaymentMethod(c: OpContext, id: string, param = 'payment_method'): Obj {
+export function getPaymentMethod(
+  c: OpContext,
+  id: string,
+  param = 'payment_method',
+): Stored<'payment_methods'> {
   const pm = get(c.ctx, 'payment_methods', id);
   if (pm === undefined) throw resourceMissing('PaymentMethod', id, param);
   return pm;
@@ -237,7 +255,7 @@ export function attachPaymentMethod(
   pm: Stored<'payment_methods'>,
   customer: Stored<'customers'>,
   param = 'customer',
-): Obj {
+): Stored<'payment_methods'> {
   if (pm.customer === customer.id) return pm;
   if (pm.customer)
     throw invalidRequest(
@@ -254,8 +272,20 @@ export function attachPaymentMethod(
   return after;
 }
 
+const NO_ADDRESS = {
+  city: null,
+  country: null,
+  line1: null,
+  line2: null,
+  postal_code: null,
+  state: null,
+};
+
 /** The parameters create and update of a payment method apply to billing details. */
-function mergeBilling(current: Obj, update: Obj | null | undefined): Obj {
+function mergeBilling(
+  current: PaymentMethodBillingDetails,
+  update: ParamValue<typeof billingDetailsParam> | null | undefined,
+): PaymentMethodBillingDetails {
   if (update === undefined) return current;
   if (update === null) return billingDetails(null);
   const out = { ...current };
@@ -265,7 +295,8 @@ function mergeBilling(current: Obj, update: Obj | null | undefined): Obj {
     out.address =
       update.address === null
         ? billingDetails(null).address
-        : { ...current.address, ...update.address };
+        : // Every stored billing address is whole (billingDetails); one that is not starts empty.
+          { ...(current.address ?? NO_ADDRESS), ...update.address };
   return out;
 }
 
@@ -275,13 +306,34 @@ const customerPaymentMethodsList = {
   allow_redisplay: p.enum('always', 'limited', 'unspecified'),
 };
 
+const updateParams = {
+  billing_details: billingDetailsParam,
+  metadata: p.metadata(),
+  allow_redisplay: p.enum('always', 'limited', 'unspecified'),
+  card: p.obj({
+    exp_month: p.int(),
+    exp_year: p.int(),
+    networks: p.obj({ preferred: p.string() }),
+  }),
+  payto: p.any(),
+  us_bank_account: p.any(),
+};
+const listMethodsParams = {
+  ...listParams,
+  customer: p.string(),
+  type: p.string(),
+  allow_redisplay: p.enum('always', 'limited', 'unspecified'),
+  customer_account: p.string(),
+};
+const attachParams = { customer: p.string().req(), customer_account: p.string() };
+
 export const paymentMethodsOps = [
   op({
     id: 'PostPaymentMethods',
     method: 'POST',
     path: '/v1/payment_methods',
     params: createParams,
-    run(c, params) {
+    run(c, params: OpParams<typeof createParams>) {
       if (params.payment_method) {
         // Cloning a customer's payment method (Stripe's Connect flow): the card again, with no customer.
         const source = resolvePaymentMethod(c, params.payment_method, 'payment_method');
@@ -313,25 +365,14 @@ export const paymentMethodsOps = [
     method: 'GET',
     path: '/v1/payment_methods/{payment_method}',
     params: {},
-    run: (c, _params, path) => getPaymentMethod(c, path.payment_method),
+    run: (c, _params: OpParams, path) => getPaymentMethod(c, path.payment_method),
   }),
   op({
     id: 'PostPaymentMethodsPaymentMethod',
     method: 'POST',
     path: '/v1/payment_methods/{payment_method}',
-    params: {
-      billing_details: billingDetailsParam,
-      metadata: p.metadata(),
-      allow_redisplay: p.enum('always', 'limited', 'unspecified'),
-      card: p.obj({
-        exp_month: p.int(),
-        exp_year: p.int(),
-        networks: p.obj({ preferred: p.string() }),
-      }),
-      payto: p.any(),
-      us_bank_account: p.any(),
-    },
-    run(c, params, path) {
+    params: updateParams,
+    run(c, params: OpParams<typeof updateParams>, path) {
       const before = getPaymentMethod(c, path.payment_method);
       // Stripe lets only a saved payment method change.
       if (!before.customer)
@@ -347,6 +388,9 @@ export const paymentMethodsOps = [
         after.allow_redisplay = params.allow_redisplay ?? 'unspecified';
       after.billing_details = mergeBilling(after.billing_details, params.billing_details);
       if (params.card) {
+        // Every payment method the world makes is a card.
+        const card = after.card;
+        if (!card) throw new Error(`payment method ${after.id} has no card details`);
         if (params.card.exp_month !== undefined && params.card.exp_month !== null) {
           if (params.card.exp_month < 1 || params.card.exp_month > 12)
             throw new StripeError(402, {
@@ -355,7 +399,7 @@ export const paymentMethodsOps = [
               message: "Your card's expiration month is invalid.",
               param: 'card[exp_month]',
             });
-          after.card.exp_month = params.card.exp_month;
+          card.exp_month = params.card.exp_month;
         }
         if (params.card.exp_year !== undefined && params.card.exp_year !== null) {
           const year =
@@ -367,11 +411,13 @@ export const paymentMethodsOps = [
               message: "Your card's expiration year is invalid.",
               param: 'card[exp_year]',
             });
-          after.card.exp_year = year;
+          card.exp_year = year;
         }
         if (params.card.networks !== undefined)
-          after.card.networks = {
-            ...after.card.networks,
+          // A stored card lists its networks (paymentMethodFromCard); one that does not starts with none.
+          card.networks = {
+            available: [],
+            ...card.networks,
             preferred: params.card.networks?.preferred ?? null,
           };
       }
@@ -390,14 +436,8 @@ export const paymentMethodsOps = [
     id: 'GetPaymentMethods',
     method: 'GET',
     path: '/v1/payment_methods',
-    params: {
-      ...listParams,
-      customer: p.string(),
-      type: p.string(),
-      allow_redisplay: p.enum('always', 'limited', 'unspecified'),
-      customer_account: p.string(),
-    },
-    run(c, params) {
+    params: listMethodsParams,
+    run(c, params: OpParams<typeof listMethodsParams>) {
       const where: [string, ...string[]][] = [];
       if (params.customer) {
         liveCustomer(c.ctx, params.customer);
@@ -417,8 +457,8 @@ export const paymentMethodsOps = [
     id: 'PostPaymentMethodsPaymentMethodAttach',
     method: 'POST',
     path: '/v1/payment_methods/{payment_method}/attach',
-    params: { customer: p.string().req(), customer_account: p.string() },
-    run(c, params, path) {
+    params: attachParams,
+    run(c, params: OpParams<typeof attachParams>, path) {
       const customer = liveCustomer(c.ctx, params.customer);
       // `pm_card_visa` attaches a fresh payment method made from the test card.
       const pm = resolvePaymentMethod(c, path.payment_method, 'payment_method');
@@ -430,7 +470,7 @@ export const paymentMethodsOps = [
     method: 'POST',
     path: '/v1/payment_methods/{payment_method}/detach',
     params: {},
-    run(c, _params, path) {
+    run(c, _params: OpParams, path) {
       const before = getPaymentMethod(c, path.payment_method);
       if (!before.customer)
         throw invalidRequest(
@@ -463,7 +503,7 @@ export const paymentMethodsOps = [
     method: 'GET',
     path: '/v1/customers/{customer}/payment_methods',
     params: customerPaymentMethodsList,
-    run(c, params, path) {
+    run(c, params: OpParams<typeof customerPaymentMethodsList>, path) {
       liveCustomer(c.ctx, path.customer);
       const where: [string, ...string[]][] = [['customer = ?', path.customer]];
       if (params.type) where.push(['type = ?', params.type]);
@@ -481,7 +521,7 @@ export const paymentMethodsOps = [
     method: 'GET',
     path: '/v1/customers/{customer}/payment_methods/{payment_method}',
     params: {},
-    run(c, _params, path) {
+    run(c, _params: OpParams, path) {
       liveCustomer(c.ctx, path.customer);
       const pm = get(c.ctx, 'payment_methods', path.payment_method);
       if (pm === undefined || pm.customer !== path.customer)

@@ -19,14 +19,17 @@ import { changedAttributes, emit } from '../lib/events.ts';
 import { listPage } from '../lib/list.ts';
 import { addBalanceTransaction, DAY } from '../lib/money.ts';
 import { op, type OpContext } from '../lib/op.ts';
-import { listParams, mergeMetadata, p } from '../lib/params.ts';
-import { get, newId, nowSeconds, put, rows, type Obj } from '../lib/store.ts';
+import type { Metadata } from '../lib/objects.ts';
+import { listParams, mergeMetadata, p, type OpParams, type Range } from '../lib/params.ts';
+import { get, newId, nowSeconds, put, rows, type Stored } from '../lib/store.ts';
+
+type Payout = Stored<'payouts'>;
 import { availableIn, settleBalance } from './balance.ts';
 
 /** The account's one bank account: where every payout goes. */
 export const BANK_ACCOUNT_ID = 'ba_1SeahavenBankAcct01';
 
-const STATUSES = ['paid', 'pending', 'in_transit', 'canceled', 'failed'];
+const STATUSES: readonly string[] = ['paid', 'pending', 'in_transit', 'canceled', 'failed'];
 
 /** Midnight UTC, `days` days after the day of `t` (unix seconds). */
 function dayAfter(t: number, days: number): number {
@@ -44,7 +47,11 @@ export function settlePayouts(c: OpContext): void {
   );
   due.sort((a, b) => a.arrival_date - b.arrival_date);
   for (const payout of due) {
-    const paid = { ...payout, status: 'paid', trace_id: { status: 'unsupported', value: null } };
+    const paid: Payout = {
+      ...payout,
+      status: 'paid',
+      trace_id: { status: 'unsupported', value: null },
+    };
     put(c.ctx, 'payouts', paid);
     emit(c, 'payout.paid', paid);
   }
@@ -56,7 +63,7 @@ export function settle(c: OpContext): void {
   settlePayouts(c);
 }
 
-function mustPayout(c: OpContext, id: string): Obj {
+function mustPayout(c: OpContext, id: string): Payout {
   const payout = get(c.ctx, 'payouts', id);
   if (payout === undefined) throw resourceMissing('payout', id, 'payout');
   return payout;
@@ -72,10 +79,10 @@ function newPayout(
     method: string;
     source_type: string;
     statement_descriptor: string | null;
-    metadata: Obj;
+    metadata: Metadata;
     original_payout: string | null;
   },
-): Obj {
+): Payout {
   return {
     id: newId(c.ctx, 'po_'),
     object: 'payout',
@@ -110,7 +117,7 @@ function newPayout(
 /** A `{eq|gt|gte|lt|lte}` filter (validated by `p.range()`) as SQL over `column`. */
 function rangeWhere(
   column: 'arrival_date',
-  range: Record<string, number | null> | null | undefined,
+  range: Range | null | undefined,
 ): [string, ...SqlParam[]][] {
   const ops: Record<string, string> = { eq: '=', gt: '>', gte: '>=', lt: '<', lte: '<=' };
   const out: [string, ...SqlParam[]][] = [];
@@ -121,23 +128,32 @@ function rangeWhere(
   return out;
 }
 
+const createParams = {
+  amount: p.int(1).req(),
+  currency: p.string(3).req(),
+  description: p.string(),
+  destination: p.string(),
+  metadata: p.metadata(),
+  method: p.enum('standard', 'instant'),
+  payout_method: p.string(),
+  source_type: p.enum('bank_account', 'card', 'fpx'),
+  statement_descriptor: p.string(22),
+};
+const metadataParams = { metadata: p.metadata() };
+const listPayoutsParams = {
+  ...listParams,
+  arrival_date: p.range(),
+  destination: p.string(),
+  status: p.string(),
+};
+
 export const payoutsOps = [
   op({
     id: 'PostPayouts',
     method: 'POST',
     path: '/v1/payouts',
-    params: {
-      amount: p.int(1).req(),
-      currency: p.string(3).req(),
-      description: p.string(),
-      destination: p.string(),
-      metadata: p.metadata(),
-      method: p.enum('standard', 'instant'),
-      payout_method: p.string(),
-      source_type: p.enum('bank_account', 'card', 'fpx'),
-      statement_descriptor: p.string(22),
-    },
-    run(c, params) {
+    params: createParams,
+    run(c, params: OpParams<typeof createParams>) {
       settle(c);
       const ctx = c.ctx;
       const currency = String(params.currency).toLowerCase();
@@ -193,7 +209,7 @@ export const payoutsOps = [
     method: 'GET',
     path: '/v1/payouts/{payout}',
     params: {},
-    run(c, _params, path) {
+    run(c, _params: OpParams, path) {
       settle(c);
       return mustPayout(c, path.payout);
     },
@@ -202,8 +218,8 @@ export const payoutsOps = [
     id: 'PostPayoutsPayout',
     method: 'POST',
     path: '/v1/payouts/{payout}',
-    params: { metadata: p.metadata() },
-    run(c, params, path) {
+    params: metadataParams,
+    run(c, params: OpParams<typeof metadataParams>, path) {
       settle(c);
       const before = mustPayout(c, path.payout);
       const after = { ...before, metadata: mergeMetadata(before.metadata ?? {}, params.metadata) };
@@ -217,8 +233,8 @@ export const payoutsOps = [
     id: 'GetPayouts',
     method: 'GET',
     path: '/v1/payouts',
-    params: { ...listParams, arrival_date: p.range(), destination: p.string(), status: p.string() },
-    run(c, params) {
+    params: listPayoutsParams,
+    run(c, params: OpParams<typeof listPayoutsParams>) {
       settle(c);
       const where: [string, ...SqlParam[]][] = rangeWhere('arrival_date', params.arrival_date);
       if (params.status) {
@@ -240,7 +256,7 @@ export const payoutsOps = [
     method: 'POST',
     path: '/v1/payouts/{payout}/cancel',
     params: {},
-    run(c, _params, path) {
+    run(c, _params: OpParams, path) {
       settle(c);
       const before = mustPayout(c, path.payout);
       if (before.status !== 'pending') {
@@ -256,7 +272,7 @@ export const payoutsOps = [
         description: `Payout ${before.id} canceled`,
         availableNow: true,
       });
-      const after = { ...before, status: 'canceled', failure_balance_transaction: txn.id };
+      const after: Payout = { ...before, status: 'canceled', failure_balance_transaction: txn.id };
       put(c.ctx, 'payouts', after);
       emit(c, 'payout.canceled', after);
       return after;
@@ -266,8 +282,8 @@ export const payoutsOps = [
     id: 'PostPayoutsPayoutReverse',
     method: 'POST',
     path: '/v1/payouts/{payout}/reverse',
-    params: { metadata: p.metadata() },
-    run(c, params, path) {
+    params: metadataParams,
+    run(c, params: OpParams<typeof metadataParams>, path) {
       settle(c);
       const original = mustPayout(c, path.payout);
       if (original.status !== 'paid') {

@@ -8,7 +8,7 @@ import { invalidRequest } from '../lib/errors.ts';
 import { EXPANDERS } from '../lib/expand.ts';
 import { listPage } from '../lib/list.ts';
 import { op } from '../lib/op.ts';
-import { listParams, p, searchParams } from '../lib/params.ts';
+import { listParams, p, searchParams, type OpParams } from '../lib/params.ts';
 import { searchPage } from '../lib/search-page.ts';
 import { get, newId, nowSeconds, put, type Stored } from '../lib/store.ts';
 import { applyProduct, createProduct, liveProduct, priceDataFields } from './price-fields.ts';
@@ -37,6 +37,21 @@ const writable = {
   tax_code: p.string(),
   unit_label: p.string(12),
   url: p.string(5000),
+};
+
+const updateParams = {
+  ...writable,
+  name: p.string(),
+  default_price: p.string(),
+  tax_details: p.any(),
+};
+const listProductsParams = {
+  ...listParams,
+  active: p.bool(),
+  ids: p.arr(p.string()),
+  shippable: p.bool(),
+  type: p.enum('good', 'service'),
+  url: p.string(),
 };
 
 export const productsOps = [
@@ -76,14 +91,14 @@ export const productsOps = [
     method: 'GET',
     path: '/v1/products/{id}',
     params: {},
-    run: (c, _params, path) => liveProduct(c.ctx, path.id),
+    run: (c, _params: OpParams, path) => liveProduct(c.ctx, path.id),
   }),
   op({
     id: 'PostProductsId',
     method: 'POST',
     path: '/v1/products/{id}',
-    params: { ...writable, name: p.string(), default_price: p.string(), tax_details: p.any() },
-    run(c, params, path) {
+    params: updateParams,
+    run(c, params: OpParams<typeof updateParams>, path) {
       if (params.tax_details !== undefined)
         throw invalidRequest(
           'tax_details is not supported by this Stripe World; set tax_code instead.',
@@ -121,7 +136,7 @@ export const productsOps = [
     method: 'DELETE',
     path: '/v1/products/{id}',
     params: {},
-    run(c, _params, path) {
+    run(c, _params: OpParams, path) {
       const before = liveProduct(c.ctx, path.id);
       if (c.ctx.db.one('SELECT 1 FROM prices WHERE product = ? AND deleted = 0', before.id)) {
         throw invalidRequest(
@@ -140,15 +155,8 @@ export const productsOps = [
     id: 'GetProducts',
     method: 'GET',
     path: '/v1/products',
-    params: {
-      ...listParams,
-      active: p.bool(),
-      ids: p.arr(p.string()),
-      shippable: p.bool(),
-      type: p.enum('good', 'service'),
-      url: p.string(),
-    },
-    run(c, params) {
+    params: listProductsParams,
+    run(c, params: OpParams<typeof listProductsParams>) {
       const where: [string, ...(string | number)[]][] = [];
       if (typeof params.active === 'boolean') where.push(['active = ?', params.active ? 1 : 0]);
       if (typeof params.shippable === 'boolean')
@@ -165,6 +173,7 @@ export const productsOps = [
     method: 'GET',
     path: '/v1/products/search',
     params: searchParams,
-    run: (c, params) => searchPage(c.ctx, 'products', params, '/v1/products/search'),
+    run: (c, params: OpParams<typeof searchParams>) =>
+      searchPage(c.ctx, 'products', params, '/v1/products/search'),
   }),
 ];

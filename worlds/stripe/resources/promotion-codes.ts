@@ -8,17 +8,24 @@ import { emit, changedAttributes } from '../lib/events.ts';
 import { StripeError, invalidRequest, parameterMissing, resourceMissing } from '../lib/errors.ts';
 import { listPage } from '../lib/list.ts';
 import { op } from '../lib/op.ts';
-import { listParams, mergeMetadata, p } from '../lib/params.ts';
-import { get, newId, nowSeconds, put, type Obj, type Stored } from '../lib/store.ts';
+import { listParams, mergeMetadata, p, type OpParams } from '../lib/params.ts';
+import { get, newId, nowSeconds, put, type Stored } from '../lib/store.ts';
 import { liveCoupon, redeemableCoupon } from './coupons.ts';
 import { liveCustomer } from '../lib/customer-lookup.ts';
 
 const CODE = /^[A-Za-z0-9]+$/;
 
-function mustPromotionCode(ctx: Ctx, id: string, param = 'id'): Obj {
+function mustPromotionCode(ctx: Ctx, id: string, param = 'id'): Stored<'promotion_codes'> {
   const code = get(ctx, 'promotion_codes', id);
   if (code === undefined) throw resourceMissing('promotion_code', id, param);
   return code;
+}
+
+/** The coupon a code is for: every code the world makes names one. */
+function couponOf(promo: Stored<'promotion_codes'>): string {
+  const id = promo.promotion.coupon;
+  if (id === null) throw new Error(`promotion code ${promo.id} names no coupon`);
+  return id;
 }
 
 /** 400 when another active code reads the same (case-insensitively) for the same customer. */
@@ -53,7 +60,7 @@ export function redeemablePromotionCode(
   id: string,
   customer: string | null,
   param = 'promotion_code',
-): { promo: Obj; coupon: Obj } {
+): { promo: Stored<'promotion_codes'>; coupon: Stored<'coupons'> } {
   const promo = mustPromotionCode(ctx, id, param);
   const now = nowSeconds(ctx);
   const refuse = (why: string) =>
@@ -69,36 +76,49 @@ export function redeemablePromotionCode(
     throw refuse('it has reached its maximum number of redemptions');
   if (promo.customer !== null && promo.customer !== customer)
     throw refuse(`it is restricted to customer ${promo.customer}`);
-  const coupon = redeemableCoupon(ctx, promo.promotion.coupon, param);
+  const coupon = redeemableCoupon(ctx, couponOf(promo), param);
   return { promo, coupon };
 }
 
 /** Count one redemption of a promotion code. */
-export function redeemPromotionCode(ctx: Ctx, promo: Stored<'promotion_codes'>): Obj {
+export function redeemPromotionCode(
+  ctx: Ctx,
+  promo: Stored<'promotion_codes'>,
+): Stored<'promotion_codes'> {
   return put(ctx, 'promotion_codes', { ...promo, times_redeemed: promo.times_redeemed + 1 });
 }
+
+const createParams = {
+  promotion: p.obj({ type: p.enum('coupon').req(), coupon: p.string() }),
+  coupon: p.string(),
+  active: p.bool(),
+  code: p.string(500),
+  customer: p.string(),
+  expires_at: p.int(),
+  max_redemptions: p.int(1),
+  metadata: p.metadata(),
+  restrictions: p.obj({
+    first_time_transaction: p.bool(),
+    minimum_amount: p.int(0),
+    minimum_amount_currency: p.string(3),
+  }),
+};
+const updateParams = { active: p.bool(), metadata: p.metadata() };
+const listCodesParams = {
+  ...listParams,
+  active: p.bool(),
+  code: p.string(),
+  coupon: p.string(),
+  customer: p.string(),
+};
 
 export const promotionCodesOps = [
   op({
     id: 'PostPromotionCodes',
     method: 'POST',
     path: '/v1/promotion_codes',
-    params: {
-      promotion: p.obj({ type: p.enum('coupon').req(), coupon: p.string() }),
-      coupon: p.string(),
-      active: p.bool(),
-      code: p.string(500),
-      customer: p.string(),
-      expires_at: p.int(),
-      max_redemptions: p.int(1),
-      metadata: p.metadata(),
-      restrictions: p.obj({
-        first_time_transaction: p.bool(),
-        minimum_amount: p.int(0),
-        minimum_amount_currency: p.string(3),
-      }),
-    },
-    run(c, params) {
+    params: createParams,
+    run(c, params: OpParams<typeof createParams>) {
       const ctx = c.ctx;
       if (params.coupon && params.promotion?.coupon)
         throw invalidRequest(
@@ -125,8 +145,9 @@ export const promotionCodesOps = [
             'expires_at',
           );
       }
-      const r = params.restrictions ?? {};
-      const hasMinimum = r.minimum_amount !== undefined && r.minimum_amount !== null;
+      const r: NonNullable<typeof params.restrictions> = params.restrictions ?? {};
+      const minimum = r.minimum_amount;
+      const hasMinimum = minimum !== undefined && minimum !== null;
       if (hasMinimum && !r.minimum_amount_currency)
         throw parameterMissing('restrictions[minimum_amount_currency]');
       if (!hasMinimum && r.minimum_amount_currency)
@@ -154,7 +175,7 @@ export const promotionCodesOps = [
         promotion: { coupon: coupon.id, type: 'coupon' },
         restrictions: {
           first_time_transaction: r.first_time_transaction ?? false,
-          minimum_amount: hasMinimum ? r.minimum_amount : null,
+          minimum_amount: hasMinimum ? minimum : null,
           minimum_amount_currency: hasMinimum
             ? String(r.minimum_amount_currency).toLowerCase()
             : null,
@@ -171,14 +192,14 @@ export const promotionCodesOps = [
     method: 'GET',
     path: '/v1/promotion_codes/{promotion_code}',
     params: {},
-    run: (c, _params, path) => mustPromotionCode(c.ctx, path.promotion_code),
+    run: (c, _params: OpParams, path) => mustPromotionCode(c.ctx, path.promotion_code),
   }),
   op({
     id: 'PostPromotionCodesPromotionCode',
     method: 'POST',
     path: '/v1/promotion_codes/{promotion_code}',
-    params: { active: p.bool(), metadata: p.metadata() },
-    run(c, params, path) {
+    params: updateParams,
+    run(c, params: OpParams<typeof updateParams>, path) {
       const before = mustPromotionCode(c.ctx, path.promotion_code);
       const after = structuredClone(before);
       if (
@@ -187,7 +208,7 @@ export const promotionCodesOps = [
         params.active !== before.active
       ) {
         if (params.active) {
-          const coupon = liveCoupon(c.ctx, before.promotion.coupon, 'active');
+          const coupon = liveCoupon(c.ctx, couponOf(before), 'active');
           if (!coupon.valid)
             throw invalidRequest(
               `This promotion code cannot be reactivated: its coupon ${coupon.id} is no longer valid.`,
@@ -209,14 +230,8 @@ export const promotionCodesOps = [
     id: 'GetPromotionCodes',
     method: 'GET',
     path: '/v1/promotion_codes',
-    params: {
-      ...listParams,
-      active: p.bool(),
-      code: p.string(),
-      coupon: p.string(),
-      customer: p.string(),
-    },
-    run(c, params) {
+    params: listCodesParams,
+    run(c, params: OpParams<typeof listCodesParams>) {
       const where: [string, ...(string | number)[]][] = [];
       if (typeof params.active === 'boolean') where.push(['active = ?', params.active ? 1 : 0]);
       if (params.code) where.push(['code = ? COLLATE NOCASE', params.code]);

@@ -15,15 +15,15 @@ import { invalidRequest, resourceMissing, unexpectedState } from '../lib/errors.
 import { listPage } from '../lib/list.ts';
 import { addBalanceTransaction } from '../lib/money.ts';
 import { op, type OpContext } from '../lib/op.ts';
-import { listParams, mergeMetadata, p } from '../lib/params.ts';
-import { get, newId, nowSeconds, put, rows, type Obj, type Stored } from '../lib/store.ts';
+import { listParams, mergeMetadata, p, type OpParams } from '../lib/params.ts';
+import { get, newId, nowSeconds, put, rows, type Stored } from '../lib/store.ts';
 import { cardOfPaymentMethod } from '../lib/test-cards.ts';
 
 /** Seconds after creation when a test card's refund takes its second step. */
 const SETTLE_AFTER = 1;
 
 /** A stored refund, or Stripe's 404. */
-export function mustRefund(ctx: Ctx, id: string, param = 'refund'): Obj {
+export function mustRefund(ctx: Ctx, id: string, param = 'refund'): Stored<'refunds'> {
   const r = get(ctx, 'refunds', id);
   if (r === undefined) throw resourceMissing('refund', id, param);
   return r;
@@ -34,7 +34,7 @@ function chargeWithRefund(
   charge: Stored<'charges'>,
   refund: Stored<'refunds'>,
   refundedDelta: number,
-): Obj {
+): Stored<'charges'> {
   const after = structuredClone(charge);
   const list = after.refunds ?? {
     object: 'list',
@@ -42,7 +42,7 @@ function chargeWithRefund(
     has_more: false,
     url: `/v1/charges/${charge.id}/refunds`,
   };
-  const i = list.data.findIndex((r: Obj) => r.id === refund.id);
+  const i = list.data.findIndex((r) => r.id === refund.id);
   if (i >= 0) list.data[i] = structuredClone(refund);
   else list.data.unshift(structuredClone(refund));
   after.refunds = list;
@@ -54,7 +54,7 @@ function chargeWithRefund(
 /** Store a refund's change and its charge's, with Stripe's events for the refund's new status. */
 function saveTransition(
   c: OpContext,
-  before: Obj,
+  before: Stored<'refunds'>,
   refund: Stored<'refunds'>,
   refundedDelta: number,
 ): void {
@@ -69,7 +69,7 @@ function saveTransition(
 }
 
 /** Money a refund set aside comes back to the balance (a failed or canceled refund). */
-function giveBack(c: OpContext, refund: Stored<'refunds'>): Obj {
+function giveBack(c: OpContext, refund: Stored<'refunds'>): Stored<'balance_transactions'> {
   return addBalanceTransaction(c.ctx, {
     amount: refund.amount,
     currency: refund.currency,
@@ -119,7 +119,7 @@ export function refundCharge(
   c: OpContext,
   charge: Stored<'charges'>,
   req: RefundRequest = {},
-): Obj {
+): Stored<'refunds'> {
   const ctx = c.ctx;
   if (charge.status !== 'succeeded')
     throw invalidRequest(
@@ -207,7 +207,11 @@ export function refundCharge(
 }
 
 /** Cancel or expire a refund still waiting: the money comes back and the charge counts it unrefunded again. */
-function stopRefund(c: OpContext, refund: Stored<'refunds'>, how: 'cancel' | 'expire'): Obj {
+function stopRefund(
+  c: OpContext,
+  refund: Stored<'refunds'>,
+  how: 'cancel' | 'expire',
+): Stored<'refunds'> {
   if (refund.status !== 'pending' && refund.status !== 'requires_action') {
     const what = how === 'cancel' ? 'canceled' : 'expired';
     throw unexpectedState(
@@ -223,25 +227,28 @@ function stopRefund(c: OpContext, refund: Stored<'refunds'>, how: 'cancel' | 'ex
   return after;
 }
 
+const createParams = {
+  amount: p.int(1),
+  charge: p.string(),
+  payment_intent: p.string(),
+  reason: p.enum('duplicate', 'fraudulent', 'requested_by_customer'),
+  metadata: p.metadata(),
+  currency: p.string(),
+  customer: p.string(),
+  instructions_email: p.string(),
+  origin: p.enum('customer_balance'),
+  refund_application_fee: p.bool(),
+  reverse_transfer: p.bool(),
+};
+const listRefundsParams = { ...listParams, charge: p.string(), payment_intent: p.string() };
+
 export const refundsOps = [
   op({
     id: 'PostRefunds',
     method: 'POST',
     path: '/v1/refunds',
-    params: {
-      amount: p.int(1),
-      charge: p.string(),
-      payment_intent: p.string(),
-      reason: p.enum('duplicate', 'fraudulent', 'requested_by_customer'),
-      metadata: p.metadata(),
-      currency: p.string(),
-      customer: p.string(),
-      instructions_email: p.string(),
-      origin: p.enum('customer_balance'),
-      refund_application_fee: p.bool(),
-      reverse_transfer: p.bool(),
-    },
-    run(c, params) {
+    params: createParams,
+    run(c, params: OpParams<typeof createParams>) {
       settleDueRefunds(c);
       const ctx = c.ctx;
       if (!params.charge && !params.payment_intent) {
@@ -251,7 +258,7 @@ export const refundsOps = [
           'parameter_missing',
         );
       }
-      let charge: Obj | undefined;
+      let charge: Stored<'charges'> | undefined;
       if (params.charge) {
         charge = get(ctx, 'charges', params.charge);
         if (!charge) throw resourceMissing('charge', params.charge, 'charge');
@@ -296,7 +303,7 @@ export const refundsOps = [
     method: 'GET',
     path: '/v1/refunds/{refund}',
     params: {},
-    run(c, _params, path) {
+    run(c, _params: OpParams, path) {
       settleDueRefunds(c);
       return mustRefund(c.ctx, path.refund);
     },
@@ -306,17 +313,17 @@ export const refundsOps = [
     method: 'POST',
     path: '/v1/refunds/{refund}',
     params: { metadata: p.metadata() },
-    run(c, params, path) {
+    run(c, params: OpParams<{ metadata: ReturnType<typeof p.metadata> }>, path) {
       settleDueRefunds(c);
       const before = mustRefund(c.ctx, path.refund);
-      const after: Obj = {
+      const after: Stored<'refunds'> = {
         ...before,
         metadata: mergeMetadata(before.metadata ?? {}, params.metadata),
       };
       const changed = changedAttributes(before, after);
       if (Object.keys(changed).length === 0) return before;
       put(c.ctx, 'refunds', after);
-      const charge = get(c.ctx, 'charges', after.charge);
+      const charge = after.charge ? get(c.ctx, 'charges', after.charge) : undefined;
       if (charge) put(c.ctx, 'charges', chargeWithRefund(charge, after, 0));
       emit(c, 'refund.updated', after, changed);
       emit(c, 'charge.refund.updated', after, changed);
@@ -327,8 +334,8 @@ export const refundsOps = [
     id: 'GetRefunds',
     method: 'GET',
     path: '/v1/refunds',
-    params: { ...listParams, charge: p.string(), payment_intent: p.string() },
-    run(c, params) {
+    params: listRefundsParams,
+    run(c, params: OpParams<typeof listRefundsParams>) {
       settleDueRefunds(c);
       const where: [string, ...string[]][] = [];
       if (params.charge) where.push(['charge = ?', params.charge]);
@@ -341,7 +348,7 @@ export const refundsOps = [
     method: 'POST',
     path: '/v1/refunds/{refund}/cancel',
     params: {},
-    run(c, _params, path) {
+    run(c, _params: OpParams, path) {
       settleDueRefunds(c);
       return stopRefund(c, mustRefund(c.ctx, path.refund), 'cancel');
     },
@@ -351,7 +358,7 @@ export const refundsOps = [
     method: 'POST',
     path: '/v1/test_helpers/refunds/{refund}/expire',
     params: {},
-    run(c, _params, path) {
+    run(c, _params: OpParams, path) {
       settleDueRefunds(c);
       return stopRefund(c, mustRefund(c.ctx, path.refund), 'expire');
     },

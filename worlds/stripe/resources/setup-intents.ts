@@ -17,8 +17,9 @@ import {
 } from '../lib/errors.ts';
 import { listPage } from '../lib/list.ts';
 import { op, type OpContext } from '../lib/op.ts';
-import { listParams, mergeMetadata, p } from '../lib/params.ts';
-import { get, newId, nowSeconds, put, type Obj, type Stored } from '../lib/store.ts';
+import type { SetupIntentLastSetupError, SetupIntentNextAction } from '../lib/objects.ts';
+import { listParams, mergeMetadata, p, type OpParams, type ParamValue } from '../lib/params.ts';
+import { get, newId, nowSeconds, put, type Stored } from '../lib/store.ts';
 import {
   cardOfPaymentMethod,
   declineMessage,
@@ -93,10 +94,16 @@ const confirmParams = {
 };
 
 /** The states from which a setup intent can still be changed, confirmed or canceled. */
-const OPEN = ['requires_payment_method', 'requires_confirmation', 'requires_action'];
+const OPEN: readonly string[] = [
+  'requires_payment_method',
+  'requires_confirmation',
+  'requires_action',
+];
+
+type SetupIntent = Stored<'setup_intents'>;
 
 /** A setup intent by id, or 404. */
-export function getSetupIntent(c: OpContext, id: string, param = 'intent'): Obj {
+export function getSetupIntent(c: OpContext, id: string, param = 'intent'): SetupIntent {
   const si = get(c.ctx, 'setup_intents', id);
   if (si === undefined) throw resourceMissing('setupintent', id, param);
   return si;
@@ -116,7 +123,13 @@ const wrongState = (si: Stored<'setup_intents'>, action: string): StripeError =>
   stateError(`You cannot ${action} this SetupIntent because it has a status of ${si.status}.`, si);
 
 /** The payment method named by `payment_method` or built from `payment_method_data`. */
-function paymentMethodOf(c: OpContext, params: Record<string, any>): Obj | undefined {
+function paymentMethodOf(
+  c: OpContext,
+  params: {
+    payment_method?: string | null;
+    payment_method_data?: ParamValue<typeof paymentMethodDataParam> | null;
+  },
+): Stored<'payment_methods'> | undefined {
   if (params.payment_method && params.payment_method_data)
     throw invalidRequest(
       'You cannot provide both payment_method and payment_method_data.',
@@ -140,10 +153,10 @@ function checkCustomer(pm: Stored<'payment_methods'>, customer: string | null): 
 }
 
 /** Save `si` and its indexed columns. */
-const save = (c: OpContext, si: Stored<'setup_intents'>): Obj => put(c.ctx, 'setup_intents', si);
+const save = (c: OpContext, si: SetupIntent): SetupIntent => put(c.ctx, 'setup_intents', si);
 
 /** The setup succeeded: the card is attached to the intent's customer and marked as set up for future use. */
-function succeed(c: OpContext, si: Stored<'setup_intents'>, pm: Stored<'payment_methods'>): Obj {
+function succeed(c: OpContext, si: SetupIntent, pm: Stored<'payment_methods'>): SetupIntent {
   if (si.customer) attachPaymentMethod(c, pm, liveCustomer(c.ctx, si.customer), 'customer');
   markSetUp(c, pm.id);
   const out = {
@@ -163,8 +176,8 @@ function fail(
   c: OpContext,
   si: Stored<'setup_intents'>,
   pm: Stored<'payment_methods'>,
-  error: Obj,
-): Obj {
+  error: Omit<SetupIntentLastSetupError, 'payment_method'>,
+): SetupIntent {
   const out = {
     ...si,
     status: 'requires_payment_method' as const,
@@ -182,7 +195,7 @@ function authenticationAction(
   c: OpContext,
   si: Stored<'setup_intents'>,
   returnUrl: string | null | undefined,
-): Obj {
+): SetupIntentNextAction {
   const source = newId(c.ctx, 'src_');
   if (returnUrl)
     return {
@@ -211,13 +224,13 @@ function confirm(
   si: Stored<'setup_intents'>,
   pm: Stored<'payment_methods'>,
   returnUrl: string | null | undefined,
-): Obj | Failed {
+): SetupIntent | Failed {
   checkCustomer(pm, si.customer);
   const card = cardOfPaymentMethod(pm);
   const base = { ...si, payment_method: pm.id, last_setup_error: null };
   if (card?.attachDecline && card.decline) {
     const error = {
-      type: 'card_error',
+      type: 'card_error' as const,
       code: card.decline.code,
       ...(card.decline.decline_code ? { decline_code: card.decline.decline_code } : {}),
       message: declineMessage(card.decline.code, card.decline.decline_code),
@@ -225,7 +238,7 @@ function confirm(
     };
     const out = fail(c, base, pm, error);
     return failed(402, {
-      ...(error as { type: 'card_error'; code: string; message: string }),
+      ...error,
       payment_method: pm,
       setup_intent: out,
     });
@@ -251,9 +264,19 @@ function confirm(
  */
 export function completeAuthentication(
   c: OpContext,
-  intent: Obj,
+  intent: SetupIntent,
   outcome: 'succeed' | 'fail',
-): Obj {
+): SetupIntent;
+export function completeAuthentication(
+  c: OpContext,
+  intent: AuthenticatedIntent,
+  outcome: 'succeed' | 'fail',
+): object;
+export function completeAuthentication(
+  c: OpContext,
+  intent: AuthenticatedIntent,
+  outcome: 'succeed' | 'fail',
+): object {
   if (intent.object !== 'setup_intent') {
     const handler = authenticationHandlers[intent.object];
     if (!handler)
@@ -261,7 +284,9 @@ export function completeAuthentication(
     return handler(c, intent, outcome);
   }
   if (intent.status !== 'requires_action') throw wrongState(intent, 'authenticate');
-  const pm = get(c.ctx, 'payment_methods', intent.payment_method);
+  const pm = intent.payment_method
+    ? get(c.ctx, 'payment_methods', intent.payment_method)
+    : undefined;
   if (pm === undefined)
     throw resourceMissing('PaymentMethod', String(intent.payment_method), 'payment_method');
   if (outcome === 'succeed') return succeed(c, intent, pm);
@@ -274,22 +299,31 @@ export function completeAuthentication(
   });
 }
 
+/** The intents 3D Secure is completed for. */
+type AuthenticatedIntent = SetupIntent | Stored<'payment_intents'>;
+
 /** Handlers for `completeAuthentication` by intent `object`, for intents other than setup intents. */
-export const authenticationHandlers: Record<
-  string,
-  (c: OpContext, intent: Obj, outcome: 'succeed' | 'fail') => Obj
-> = {};
+export const authenticationHandlers: {
+  payment_intent?: (
+    c: OpContext,
+    intent: Stored<'payment_intents'>,
+    outcome: 'succeed' | 'fail',
+  ) => object;
+} = {};
 
 /**
  * `allowed_payment_method_types` (2026-09-30 on; `payment_method_types` before, accepted too), `payment_method_types`
  * and `automatic_payment_methods` from the parameters: cards, whichever way asked.
  */
-function methodTypes(params: Record<string, any>): {
-  allowed_payment_method_types: Stored<'setup_intents'>['allowed_payment_method_types'];
-  automatic_payment_methods: Obj | null;
-  payment_method_types: string[];
-} {
-  const given: string[] | undefined = params.allowed_payment_method_types?.length
+function methodTypes(params: {
+  allowed_payment_method_types?: string[] | null;
+  payment_method_types?: string[] | null;
+  automatic_payment_methods?: ParamValue<(typeof createParams)['automatic_payment_methods']> | null;
+}): Pick<
+  SetupIntent,
+  'allowed_payment_method_types' | 'automatic_payment_methods' | 'payment_method_types'
+> {
+  const given: string[] | null | undefined = params.allowed_payment_method_types?.length
     ? params.allowed_payment_method_types
     : params.payment_method_types?.length
       ? params.payment_method_types
@@ -333,13 +367,39 @@ function methodTypes(params: Record<string, any>): {
   };
 }
 
+/** `excluded_payment_method_types` as given: Stripe checks each type against its list, the world keeps any. */
+function excludedTypes(
+  given: string[] | null | undefined,
+): SetupIntent['excluded_payment_method_types'] {
+  return given?.length
+    ? (given as NonNullable<SetupIntent['excluded_payment_method_types']>)
+    : null;
+}
+
+const listSetupIntentsParams = {
+  ...listParams,
+  customer: p.string(),
+  payment_method: p.string(),
+  attach_to_self: p.bool(),
+  customer_account: p.string(),
+};
+const cancelParams = {
+  cancellation_reason: p.enum('abandoned', 'duplicate', 'requested_by_customer'),
+};
+const verifyParams = {
+  amounts: p.arr(p.int()),
+  descriptor_code: p.string(),
+  client_secret: p.string(),
+};
+const authenticateParams = { outcome: p.enum('succeed', 'fail').req() };
+
 export const setupIntentsOps = [
   op({
     id: 'PostSetupIntents',
     method: 'POST',
     path: '/v1/setup_intents',
     params: createParams,
-    run(c, params) {
+    run(c, params: OpParams<typeof createParams>) {
       const ctx = c.ctx;
       const customer = params.customer ? liveCustomer(ctx, params.customer).id : null;
       if (params.return_url && !params.confirm)
@@ -357,9 +417,7 @@ export const setupIntentsOps = [
         created: nowSeconds(ctx),
         customer,
         description: params.description ?? null,
-        excluded_payment_method_types: params.excluded_payment_method_types?.length
-          ? params.excluded_payment_method_types
-          : null,
+        excluded_payment_method_types: excludedTypes(params.excluded_payment_method_types),
         flow_directions: params.flow_directions?.length ? params.flow_directions : null,
         last_setup_error: null,
         latest_attempt: null,
@@ -389,7 +447,7 @@ export const setupIntentsOps = [
     method: 'GET',
     path: '/v1/setup_intents/{intent}',
     params: { client_secret: p.string() },
-    run(c, params, path) {
+    run(c, params: OpParams<{ client_secret: ReturnType<typeof p.string> }>, path) {
       const si = getSetupIntent(c, path.intent);
       if (params.client_secret && params.client_secret !== si.client_secret)
         throw invalidRequest(
@@ -404,7 +462,7 @@ export const setupIntentsOps = [
     method: 'POST',
     path: '/v1/setup_intents/{intent}',
     params: updateParams,
-    run(c, params, path) {
+    run(c, params: OpParams<typeof updateParams>, path) {
       const before = getSetupIntent(c, path.intent);
       if (!OPEN.includes(before.status)) throw wrongState(before, 'update');
       const after = structuredClone(before);
@@ -422,9 +480,7 @@ export const setupIntentsOps = [
       if (params.flow_directions !== undefined)
         after.flow_directions = params.flow_directions?.length ? params.flow_directions : null;
       if (params.excluded_payment_method_types !== undefined)
-        after.excluded_payment_method_types = params.excluded_payment_method_types?.length
-          ? params.excluded_payment_method_types
-          : null;
+        after.excluded_payment_method_types = excludedTypes(params.excluded_payment_method_types);
       if (params.allowed_payment_method_types?.length || params.payment_method_types?.length)
         Object.assign(
           after,
@@ -453,14 +509,8 @@ export const setupIntentsOps = [
     id: 'GetSetupIntents',
     method: 'GET',
     path: '/v1/setup_intents',
-    params: {
-      ...listParams,
-      customer: p.string(),
-      payment_method: p.string(),
-      attach_to_self: p.bool(),
-      customer_account: p.string(),
-    },
-    run(c, params) {
+    params: listSetupIntentsParams,
+    run(c, params: OpParams<typeof listSetupIntentsParams>) {
       const where: [string, ...string[]][] = [];
       if (params.customer) where.push(['customer = ?', params.customer]);
       if (params.payment_method) where.push(['payment_method = ?', params.payment_method]);
@@ -476,7 +526,7 @@ export const setupIntentsOps = [
     method: 'POST',
     path: '/v1/setup_intents/{intent}/confirm',
     params: confirmParams,
-    run(c, params, path) {
+    run(c, params: OpParams<typeof confirmParams>, path) {
       const si = getSetupIntent(c, path.intent);
       if (params.client_secret && params.client_secret !== si.client_secret)
         throw invalidRequest(
@@ -497,11 +547,11 @@ export const setupIntentsOps = [
     id: 'PostSetupIntentsIntentCancel',
     method: 'POST',
     path: '/v1/setup_intents/{intent}/cancel',
-    params: { cancellation_reason: p.enum('abandoned', 'duplicate', 'requested_by_customer') },
-    run(c, params, path) {
+    params: cancelParams,
+    run(c, params: OpParams<typeof cancelParams>, path) {
       const si = getSetupIntent(c, path.intent);
       if (!OPEN.includes(si.status)) throw wrongState(si, 'cancel');
-      const out = {
+      const out: SetupIntent = {
         ...si,
         status: 'canceled',
         cancellation_reason: params.cancellation_reason ?? null,
@@ -516,8 +566,8 @@ export const setupIntentsOps = [
     id: 'PostSetupIntentsIntentVerifyMicrodeposits',
     method: 'POST',
     path: '/v1/setup_intents/{intent}/verify_microdeposits',
-    params: { amounts: p.arr(p.int()), descriptor_code: p.string(), client_secret: p.string() },
-    run(c, params, path) {
+    params: verifyParams,
+    run(c, params: OpParams<typeof verifyParams>, path) {
       const si = getSetupIntent(c, path.intent);
       if (params.amounts === undefined && params.descriptor_code === undefined)
         throw invalidRequest(
@@ -545,8 +595,8 @@ export const setupIntentsOps = [
     id: 'PostTestHelpersAuthenticate',
     method: 'POST',
     path: '/v1/test_helpers/authenticate/{intent}',
-    params: { outcome: p.enum('succeed', 'fail').req() },
-    run(c, params, path) {
+    params: authenticateParams,
+    run(c, params: OpParams<typeof authenticateParams>, path) {
       const table = path.intent.startsWith('seti_')
         ? 'setup_intents'
         : path.intent.startsWith('pi_')

@@ -4,9 +4,13 @@
  * `tax_id_invalid`). Formats follow the examples of Stripe's "Customer tax IDs" guide; a type without a format here is
  * accepted as given. Which types Stripe verifies with a government registry (`verification`) is here too.
  */
+import type { TaxId } from '../lib/objects.ts';
+
+/** A tax ID's `type`, as the SDK declares it. */
+export type TaxIdType = TaxId['type'];
 
 /** Every `type` a tax ID can be created with (`unknown` is only for legacy ids, so it is not accepted). */
-export const TAX_ID_TYPES = [
+export const TAX_ID_TYPES: readonly TaxIdType[] = [
   'ad_nrt',
   'ae_trn',
   'al_tin',

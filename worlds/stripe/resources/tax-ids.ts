@@ -10,13 +10,14 @@ import type { Ctx } from 'seahaven';
 import { emit } from '../lib/events.ts';
 import { invalidRequest, resourceMissing } from '../lib/errors.ts';
 import { INCLUDERS } from '../lib/expand.ts';
-import { listPage } from '../lib/list.ts';
+import { listPage, type ListEnvelope } from '../lib/list.ts';
 import { liveCustomer } from '../lib/customer-lookup.ts';
 import { op, type OpContext } from '../lib/op.ts';
-import { listParams, p } from '../lib/params.ts';
-import { get, newId, nowSeconds, put, remove, rows, type Obj } from '../lib/store.ts';
+import { listParams, p, type OpParams, type ParamValue } from '../lib/params.ts';
+import { get, newId, nowSeconds, put, remove, rows, type Stored } from '../lib/store.ts';
 import {
   TAX_ID_TYPES,
+  type TaxIdType,
   countryOfTaxId,
   isVerifiedType,
   testVerification,
@@ -32,7 +33,7 @@ const taxIdParams = { type: p.enum(...TAX_ID_TYPES).req(), value: p.string().req
 export const taxIdData = p.arr(p.obj(taxIdParams));
 
 /** Check every entry of `tax_id_data` before anything is written (a bad one refuses the whole create). */
-export function checkTaxIdData(data: { type: string; value: string }[] | null | undefined): void {
+export function checkTaxIdData(data: ParamValue<typeof taxIdData> | null | undefined): void {
   (data ?? []).forEach((d, i) => checkTaxId(d.type, d.value, `tax_id_data[${i}][value]`));
 }
 
@@ -40,7 +41,7 @@ export function checkTaxIdData(data: { type: string; value: string }[] | null | 
 export function addTaxIdData(
   c: OpContext,
   customer: string,
-  data: { type: string; value: string }[] | null | undefined,
+  data: ParamValue<typeof taxIdData> | null | undefined,
 ): void {
   for (const d of data ?? []) addCustomerTaxId(c, customer, d.type, d.value);
 }
@@ -52,7 +53,12 @@ export function checkTaxId(type: string, value: string, param = 'value'): void {
 }
 
 /** A new tax ID object (not stored): the customer's when `customer` is given, else the account's own (`self`). */
-function taxIdObject(ctx: Ctx, type: string, value: string, customer: string | null): Obj {
+function taxIdObject(
+  ctx: Ctx,
+  type: TaxIdType,
+  value: string,
+  customer: string | null,
+): Stored<'tax_ids'> {
   return {
     id: newId(ctx, 'txi_'),
     object: 'tax_id',
@@ -78,7 +84,12 @@ function taxIdObject(ctx: Ctx, type: string, value: string, customer: string | n
 }
 
 /** Add a tax ID to a live customer (checked first), with `customer.tax_id.created`. */
-export function addCustomerTaxId(c: OpContext, customer: string, type: string, value: string): Obj {
+export function addCustomerTaxId(
+  c: OpContext,
+  customer: string,
+  type: TaxIdType,
+  value: string,
+): Stored<'tax_ids'> {
   checkTaxId(type, value);
   const taxId = taxIdObject(c.ctx, type, value, customer);
   put(c.ctx, 'tax_ids', taxId);
@@ -86,21 +97,28 @@ export function addCustomerTaxId(c: OpContext, customer: string, type: string, v
   return taxId;
 }
 
-function mustTaxId(ctx: Ctx, id: string, customer?: string): Obj {
+function mustTaxId(ctx: Ctx, id: string, customer?: string): Stored<'tax_ids'> {
   const taxId = get(ctx, 'tax_ids', id);
   if (taxId === undefined || (customer !== undefined && taxId.customer !== customer))
     throw resourceMissing('tax_id', id, 'id');
   return taxId;
 }
 
-function deleteTaxId(c: OpContext, taxId: Obj): Obj {
+function deleteTaxId(
+  c: OpContext,
+  taxId: Stored<'tax_ids'>,
+): { id: string; object: 'tax_id'; deleted: true } {
   remove(c.ctx, 'tax_ids', taxId.id);
   if (taxId.customer) emit(c, 'customer.tax_id.deleted', taxId);
   return { id: taxId.id, object: 'tax_id', deleted: true };
 }
 
 /** A customer's tax IDs, newest first, as the list its `/tax_ids` answers. */
-function customerTaxIds(ctx: Ctx, customer: string, params: Record<string, any>): Obj {
+function customerTaxIds(
+  ctx: Ctx,
+  customer: string,
+  params: OpParams<typeof listParams>,
+): ListEnvelope<Stored<'tax_ids'>> {
   return listPage(ctx, 'tax_ids', params, {
     url: `/v1/customers/${customer}/tax_ids`,
     what: 'tax_id',
@@ -155,7 +173,10 @@ const ownerParam = p.obj({
 });
 
 /** The customer an `owner` names, or null for the account itself; Connect owners are refused. */
-function ownerCustomer(ctx: Ctx, owner: Obj | undefined): string | null {
+function ownerCustomer(
+  ctx: Ctx,
+  owner: ParamValue<typeof ownerParam> | null | undefined,
+): string | null {
   if (!owner || owner.type === 'self') return null;
   if (owner.type === 'customer') {
     if (!owner.customer)
@@ -171,13 +192,16 @@ function ownerCustomer(ctx: Ctx, owner: Obj | undefined): string | null {
   );
 }
 
+const createParams = { ...taxIdParams, owner: ownerParam };
+const listTaxIdsParams = { ...listParams, owner: ownerParam };
+
 export const taxIdsOps = [
   op({
     id: 'PostCustomersCustomerTaxIds',
     method: 'POST',
     path: '/v1/customers/{customer}/tax_ids',
     params: taxIdParams,
-    run(c, params, path) {
+    run(c, params: OpParams<typeof taxIdParams>, path) {
       const customer = liveCustomer(c.ctx, path.customer, 'customer');
       return addCustomerTaxId(c, customer.id, params.type, params.value);
     },
@@ -187,7 +211,7 @@ export const taxIdsOps = [
     method: 'GET',
     path: '/v1/customers/{customer}/tax_ids',
     params: listParams,
-    run(c, params, path) {
+    run(c, params: OpParams<typeof listParams>, path) {
       const customer = liveCustomer(c.ctx, path.customer, 'customer');
       return customerTaxIds(c.ctx, customer.id, params);
     },
@@ -197,7 +221,7 @@ export const taxIdsOps = [
     method: 'GET',
     path: '/v1/customers/{customer}/tax_ids/{id}',
     params: {},
-    run(c, _params, path) {
+    run(c, _params: OpParams, path) {
       const customer = liveCustomer(c.ctx, path.customer, 'customer');
       return mustTaxId(c.ctx, path.id, customer.id);
     },
@@ -207,7 +231,7 @@ export const taxIdsOps = [
     method: 'DELETE',
     path: '/v1/customers/{customer}/tax_ids/{id}',
     params: {},
-    run(c, _params, path) {
+    run(c, _params: OpParams, path) {
       const customer = liveCustomer(c.ctx, path.customer, 'customer');
       return deleteTaxId(c, mustTaxId(c.ctx, path.id, customer.id));
     },
@@ -216,8 +240,8 @@ export const taxIdsOps = [
     id: 'PostTaxIds',
     method: 'POST',
     path: '/v1/tax_ids',
-    params: { ...taxIdParams, owner: ownerParam },
-    run(c, params) {
+    params: createParams,
+    run(c, params: OpParams<typeof createParams>) {
       const customer = ownerCustomer(c.ctx, params.owner);
       if (customer) return addCustomerTaxId(c, customer, params.type, params.value);
       checkTaxId(params.type, params.value);
@@ -228,8 +252,8 @@ export const taxIdsOps = [
     id: 'GetTaxIds',
     method: 'GET',
     path: '/v1/tax_ids',
-    params: { ...listParams, owner: ownerParam },
-    run(c, params) {
+    params: listTaxIdsParams,
+    run(c, params: OpParams<typeof listTaxIdsParams>) {
       const customer = ownerCustomer(c.ctx, params.owner);
       return listPage(c.ctx, 'tax_ids', params, {
         url: '/v1/tax_ids',
@@ -243,13 +267,13 @@ export const taxIdsOps = [
     method: 'GET',
     path: '/v1/tax_ids/{id}',
     params: {},
-    run: (c, _params, path) => mustTaxId(c.ctx, path.id),
+    run: (c, _params: OpParams, path) => mustTaxId(c.ctx, path.id),
   }),
   op({
     id: 'DeleteTaxIdsId',
     method: 'DELETE',
     path: '/v1/tax_ids/{id}',
     params: {},
-    run: (c, _params, path) => deleteTaxId(c, mustTaxId(c.ctx, path.id)),
+    run: (c, _params: OpParams, path) => deleteTaxId(c, mustTaxId(c.ctx, path.id)),
   }),
 ];

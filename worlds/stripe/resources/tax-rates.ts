@@ -6,11 +6,12 @@ import { emit, changedAttributes } from '../lib/events.ts';
 import { invalidRequest, resourceMissing } from '../lib/errors.ts';
 import { listPage } from '../lib/list.ts';
 import { op } from '../lib/op.ts';
-import { listParams, mergeMetadata, p } from '../lib/params.ts';
-import { get, newId, nowSeconds, put, type Obj, type Stored } from '../lib/store.ts';
+import type { TaxRate } from '../lib/objects.ts';
+import { listParams, mergeMetadata, p, type OpParams, type ParamsOf } from '../lib/params.ts';
+import { get, newId, nowSeconds, put, type Stored } from '../lib/store.ts';
 import type { Ctx } from 'seahaven';
 
-const TAX_TYPES = [
+const TAX_TYPES: readonly NonNullable<TaxRate['tax_type']>[] = [
   'amusement_tax',
   'communications_tax',
   'gst',
@@ -53,23 +54,25 @@ const writable = {
   tax_type: p.enum(...TAX_TYPES),
 };
 
-function mustTaxRate(ctx: Ctx, id: string): Obj {
+function mustTaxRate(ctx: Ctx, id: string): Stored<'tax_rates'> {
   const rate = get(ctx, 'tax_rates', id);
   if (rate === undefined) throw resourceMissing('tax_rate', id, 'id');
   return rate;
 }
 
-function apply(rate: Stored<'tax_rates'>, params: Record<string, any>): void {
-  for (const k of ['description', 'jurisdiction', 'tax_type'] as const)
-    if (params[k] !== undefined) rate[k] = params[k];
+function apply(rate: Stored<'tax_rates'>, params: ParamsOf<typeof writable>): void {
+  if (params.description !== undefined) rate.description = params.description;
+  if (params.jurisdiction !== undefined) rate.jurisdiction = params.jurisdiction;
+  if (params.tax_type !== undefined) rate.tax_type = params.tax_type;
   for (const k of ['country', 'state'] as const) {
-    if (params[k] === undefined) continue;
-    if (params[k] !== null && !/^[A-Za-z]{2}$/.test(params[k]))
+    const given = params[k];
+    if (given === undefined) continue;
+    if (given !== null && !/^[A-Za-z]{2}$/.test(given))
       throw invalidRequest(
-        `Invalid ${k}: ${params[k]}; use a two-letter ${k === 'country' ? 'ISO 3166-1 country' : 'ISO 3166-2 subdivision'} code.`,
+        `Invalid ${k}: ${given}; use a two-letter ${k === 'country' ? 'ISO 3166-1 country' : 'ISO 3166-2 subdivision'} code.`,
         k,
       );
-    rate[k] = params[k] === null ? null : String(params[k]).toUpperCase();
+    rate[k] = given === null ? null : String(given).toUpperCase();
   }
   if (params.display_name !== undefined && params.display_name !== null)
     rate.display_name = params.display_name;
@@ -78,18 +81,21 @@ function apply(rate: Stored<'tax_rates'>, params: Record<string, any>): void {
     rate.metadata = mergeMetadata(rate.metadata ?? {}, params.metadata);
 }
 
+const createParams = {
+  ...writable,
+  display_name: p.string(50).req(),
+  inclusive: p.bool().req(),
+  percentage: p.num(0, 100).req(),
+};
+const listRatesParams = { ...listParams, active: p.bool(), inclusive: p.bool() };
+
 export const taxRatesOps = [
   op({
     id: 'PostTaxRates',
     method: 'POST',
     path: '/v1/tax_rates',
-    params: {
-      ...writable,
-      display_name: p.string(50).req(),
-      inclusive: p.bool().req(),
-      percentage: p.num(0, 100).req(),
-    },
-    run(c, params) {
+    params: createParams,
+    run(c, params: OpParams<typeof createParams>) {
       const rate: Stored<'tax_rates'> = {
         id: newId(c.ctx, 'txr_'),
         object: 'tax_rate',
@@ -122,14 +128,14 @@ export const taxRatesOps = [
     method: 'GET',
     path: '/v1/tax_rates/{tax_rate}',
     params: {},
-    run: (c, _params, path) => mustTaxRate(c.ctx, path.tax_rate),
+    run: (c, _params: OpParams, path) => mustTaxRate(c.ctx, path.tax_rate),
   }),
   op({
     id: 'PostTaxRatesTaxRate',
     method: 'POST',
     path: '/v1/tax_rates/{tax_rate}',
     params: writable,
-    run(c, params, path) {
+    run(c, params: OpParams<typeof writable>, path) {
       const before = mustTaxRate(c.ctx, path.tax_rate);
       const after = structuredClone(before);
       apply(after, params);
@@ -143,8 +149,8 @@ export const taxRatesOps = [
     id: 'GetTaxRates',
     method: 'GET',
     path: '/v1/tax_rates',
-    params: { ...listParams, active: p.bool(), inclusive: p.bool() },
-    run(c, params) {
+    params: listRatesParams,
+    run(c, params: OpParams<typeof listRatesParams>) {
       const where: [string, ...number[]][] = [];
       if (typeof params.active === 'boolean') where.push(['active = ?', params.active ? 1 : 0]);
       if (typeof params.inclusive === 'boolean')

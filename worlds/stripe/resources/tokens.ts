@@ -9,8 +9,9 @@ import type { Ctx } from 'seahaven';
 import { billingOfCardFields, cardView } from '../lib/cards.ts';
 import { invalidRequest, parameterMissing, resourceMissing } from '../lib/errors.ts';
 import { op, type OpContext } from '../lib/op.ts';
-import { p } from '../lib/params.ts';
-import { newId, nowSeconds, remove, type Obj } from '../lib/store.ts';
+import type { Card } from '../lib/objects.ts';
+import { p, type OpParams, type ParamValue } from '../lib/params.ts';
+import { newId, nowSeconds, remove, type Stored } from '../lib/store.ts';
 import { billingDetails } from '../lib/test-cards.ts';
 import { paymentMethodFromParams } from './payment-methods.ts';
 
@@ -32,8 +33,20 @@ const tokenCardParam = p.obj({
 
 /** What the tokens table keeps: the token as Stripe answers it, and the payment method its card becomes. */
 interface TokenRow {
-  token: Obj;
-  payment_method: Obj;
+  token: Token;
+  payment_method: Stored<'payment_methods'>;
+}
+
+/** A card token as Stripe answers it. */
+interface Token {
+  id: string;
+  object: 'token';
+  card: Card;
+  client_ip: null;
+  created: number;
+  livemode: false;
+  type: 'card';
+  used: boolean;
 }
 
 /** A created token's row, if `id` is one. */
@@ -49,12 +62,15 @@ export function useToken(ctx: Ctx, row: TokenRow): void {
   ctx.db.run('UPDATE tokens SET data = ? WHERE id = ?', JSON.stringify(after), row.token.id);
 }
 
+/** The card fields a token's `card[…]` or a source's card dictionary gives. */
+type CardFields = ParamValue<typeof tokenCardParam>;
+
 /**
  * The card payment method (with a `card_…` id, not stored) that card fields make: `number`, `exp_month`, `exp_year`,
  * `cvc` and the `name` and `address_…` fields. The card is checked exactly as a payment method's is (the same errors,
  * on `card[…]`).
  */
-export function cardOfFields(c: OpContext, card: Obj): Obj {
+export function cardOfFields(c: OpContext, card: CardFields): Stored<'payment_methods'> {
   const pm = paymentMethodFromParams(c, {
     type: 'card',
     card: {
@@ -69,11 +85,11 @@ export function cardOfFields(c: OpContext, card: Obj): Obj {
   return { ...pm, id: newId(c.ctx, 'card_'), created: nowSeconds(c.ctx) };
 }
 
-function createCardToken(c: OpContext, card: Obj): Obj {
+function createCardToken(c: OpContext, card: CardFields): Token {
   // The token keeps the card, not a payment method of its own.
   const payment_method = cardOfFields(c, card);
-  const created = payment_method.created as number;
-  const token = {
+  const created = payment_method.created;
+  const token: Token = {
     id: newId(c.ctx, 'tok_'),
     object: 'token',
     card: cardView(payment_method),
@@ -92,21 +108,23 @@ function createCardToken(c: OpContext, card: Obj): Obj {
   return token;
 }
 
+const createParams = {
+  card: tokenCardParam,
+  customer: p.string(),
+  bank_account: p.any(),
+  pii: p.any(),
+  account: p.any(),
+  person: p.any(),
+  cvc_update: p.any(),
+};
+
 export const tokensOps = [
   op({
     id: 'PostTokens',
     method: 'POST',
     path: '/v1/tokens',
-    params: {
-      card: tokenCardParam,
-      customer: p.string(),
-      bank_account: p.any(),
-      pii: p.any(),
-      account: p.any(),
-      person: p.any(),
-      cvc_update: p.any(),
-    },
-    run(c, params) {
+    params: createParams,
+    run(c, params: OpParams<typeof createParams>) {
       for (const kind of ['bank_account', 'pii', 'account', 'person', 'cvc_update'] as const)
         if (params[kind] !== undefined)
           throw invalidRequest(
@@ -127,7 +145,7 @@ export const tokensOps = [
     method: 'GET',
     path: '/v1/tokens/{token}',
     params: {},
-    run(c, _params, path) {
+    run(c, _params: OpParams, path) {
       const row = getTokenRow(c.ctx, path.token);
       if (!row) throw resourceMissing('token', path.token, 'token');
       return row.token;

@@ -9,8 +9,8 @@
 import { invalidRequest, resourceMissing } from '../lib/errors.ts';
 import { listPage } from '../lib/list.ts';
 import { op } from '../lib/op.ts';
-import { mergeMetadata, p } from '../lib/params.ts';
-import { get, newId, nowSeconds, put, remove, type Obj, type Stored } from '../lib/store.ts';
+import { mergeMetadata, p, type OpParams } from '../lib/params.ts';
+import { get, newId, nowSeconds, put, remove, type Stored } from '../lib/store.ts';
 import { cancelPending, newSecret, recordAttempt, requestOf, retarget } from '../lib/webhooks.ts';
 import type { Ctx, SqlParam } from 'seahaven';
 
@@ -21,7 +21,7 @@ const API_VERSION = /^\d{4}-\d{2}-\d{2}(\.[a-z]+)?$/;
 
 const pageParams = { limit: p.int(), starting_after: p.string(), ending_before: p.string() };
 
-function mustEndpoint(ctx: Ctx, id: string): Obj {
+function mustEndpoint(ctx: Ctx, id: string): Stored<'webhook_endpoints'> {
   const endpoint = get(ctx, 'webhook_endpoints', id);
   if (endpoint === undefined) throw resourceMissing('webhook_endpoint', id, 'id');
   return endpoint;
@@ -67,31 +67,56 @@ function checkedEvents(events: (string | null)[] | undefined | null): string[] {
 }
 
 /** A delivery as the test_helpers routes show it; a pending one with the request its next attempt would send now. */
-function deliveryShown(ctx: Ctx, delivery: Stored<'webhook_deliveries'>): Obj {
+function deliveryShown(
+  ctx: Ctx,
+  delivery: Stored<'webhook_deliveries'>,
+): Stored<'webhook_deliveries'> & { request?: ReturnType<typeof requestOf> | null } {
   if (delivery.next_attempt === null) return delivery;
   return { ...delivery, request: requestOf(ctx, delivery, nowSeconds(ctx)) ?? null };
 }
 
-function mustDelivery(ctx: Ctx, id: string): Obj {
+function mustDelivery(ctx: Ctx, id: string): Stored<'webhook_deliveries'> {
   const delivery = get(ctx, 'webhook_deliveries', id);
   if (delivery === undefined) throw resourceMissing('webhook_delivery', id, 'delivery');
   return delivery;
 }
+
+const createParams = {
+  url: p.string(5000).req(),
+  enabled_events: p.arr(p.string(100)).req(),
+  api_version: p.string(40),
+  connect: p.bool(),
+  description: p.string(5000),
+  metadata: p.metadata(),
+};
+const updateParams = {
+  description: p.string(5000),
+  disabled: p.bool(),
+  enabled_events: p.arr(p.string(100)),
+  metadata: p.metadata(),
+  url: p.string(5000),
+};
+const listDeliveriesParams = {
+  ...pageParams,
+  event: p.string(),
+  webhook_endpoint: p.string(),
+  status: p.enum('pending', 'succeeded', 'failed', 'canceled'),
+  target: p.enum('host', 'network'),
+  due: p.bool(),
+};
+const attemptParams = {
+  attempted_at: p.int(0).req(),
+  status_code: p.int(100, 599),
+  error: p.string(500),
+};
 
 export const webhookEndpointsOps = [
   op({
     id: 'PostWebhookEndpoints',
     method: 'POST',
     path: '/v1/webhook_endpoints',
-    params: {
-      url: p.string(5000).req(),
-      enabled_events: p.arr(p.string(100)).req(),
-      api_version: p.string(40),
-      connect: p.bool(),
-      description: p.string(5000),
-      metadata: p.metadata(),
-    },
-    run(c, params) {
+    params: createParams,
+    run(c, params: OpParams<typeof createParams>) {
       if (params.connect)
         throw invalidRequest(
           'Stripe World has no connected accounts, so it has no Connect endpoints: leave connect out (or false).',
@@ -132,20 +157,14 @@ export const webhookEndpointsOps = [
     method: 'GET',
     path: '/v1/webhook_endpoints/{webhook_endpoint}',
     params: {},
-    run: (c, _params, path) => mustEndpoint(c.ctx, path.webhook_endpoint),
+    run: (c, _params: OpParams, path) => mustEndpoint(c.ctx, path.webhook_endpoint),
   }),
   op({
     id: 'PostWebhookEndpointsWebhookEndpoint',
     method: 'POST',
     path: '/v1/webhook_endpoints/{webhook_endpoint}',
-    params: {
-      description: p.string(5000),
-      disabled: p.bool(),
-      enabled_events: p.arr(p.string(100)),
-      metadata: p.metadata(),
-      url: p.string(5000),
-    },
-    run(c, params, path) {
+    params: updateParams,
+    run(c, params: OpParams<typeof updateParams>, path) {
       const before = mustEndpoint(c.ctx, path.webhook_endpoint);
       const after = structuredClone(before);
       if (params.description !== undefined) after.description = params.description || null;
@@ -169,7 +188,7 @@ export const webhookEndpointsOps = [
     method: 'GET',
     path: '/v1/webhook_endpoints',
     params: pageParams,
-    run: (c, params) =>
+    run: (c, params: OpParams<typeof pageParams>) =>
       listPage(c.ctx, 'webhook_endpoints', params, {
         url: '/v1/webhook_endpoints',
         what: 'webhook_endpoint',
@@ -180,7 +199,7 @@ export const webhookEndpointsOps = [
     method: 'DELETE',
     path: '/v1/webhook_endpoints/{webhook_endpoint}',
     params: {},
-    run(c, _params, path) {
+    run(c, _params: OpParams, path) {
       const endpoint = mustEndpoint(c.ctx, path.webhook_endpoint);
       cancelPending(c.ctx, endpoint.id);
       remove(c.ctx, 'webhook_endpoints', endpoint.id);
@@ -193,15 +212,8 @@ export const webhookEndpointsOps = [
     id: 'GetTestHelpersWebhookDeliveries',
     method: 'GET',
     path: '/v1/test_helpers/webhook_deliveries',
-    params: {
-      ...pageParams,
-      event: p.string(),
-      webhook_endpoint: p.string(),
-      status: p.enum('pending', 'succeeded', 'failed', 'canceled'),
-      target: p.enum('host', 'network'),
-      due: p.bool(),
-    },
-    run(c, params) {
+    params: listDeliveriesParams,
+    run(c, params: OpParams<typeof listDeliveriesParams>) {
       const where: [string, ...SqlParam[]][] = [];
       if (params.event) where.push(['event = ?', params.event]);
       if (params.webhook_endpoint) where.push(['webhook_endpoint = ?', params.webhook_endpoint]);
@@ -223,18 +235,14 @@ export const webhookEndpointsOps = [
     method: 'GET',
     path: '/v1/test_helpers/webhook_deliveries/{delivery}',
     params: {},
-    run: (c, _params, path) => deliveryShown(c.ctx, mustDelivery(c.ctx, path.delivery)),
+    run: (c, _params: OpParams, path) => deliveryShown(c.ctx, mustDelivery(c.ctx, path.delivery)),
   }),
   op({
     id: 'PostTestHelpersWebhookDeliveriesDeliveryAttempts',
     method: 'POST',
     path: '/v1/test_helpers/webhook_deliveries/{delivery}/attempts',
-    params: {
-      attempted_at: p.int(0).req(),
-      status_code: p.int(100, 599),
-      error: p.string(500),
-    },
-    run(c, params, path) {
+    params: attemptParams,
+    run(c, params: OpParams<typeof attemptParams>, path) {
       const delivery = mustDelivery(c.ctx, path.delivery);
       if (delivery.target !== 'network')
         throw invalidRequest(
