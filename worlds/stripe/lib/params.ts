@@ -32,13 +32,59 @@ export const p = {
   num: (min?: number, max?: number) => make({ kind: 'number' as const, min, max }),
   decimal: () => make({ kind: 'decimal' as const }),
   bool: () => make({ kind: 'boolean' as const }),
-  enum: (...values: string[]) => make({ kind: 'enum' as const, values }),
-  obj: (fields: Record<string, Spec>) => make({ kind: 'object' as const, fields }),
-  arr: (item: Spec) => make({ kind: 'array' as const, item }),
+  enum: <V extends string>(...values: V[]) => make({ kind: 'enum' as const, values }),
+  obj: <F extends Record<string, Spec>>(fields: F) => make({ kind: 'object' as const, fields }),
+  arr: <I extends Spec>(item: I) => make({ kind: 'array' as const, item }),
   metadata: () => make({ kind: 'metadata' as const }),
   /** A unix time or a range `{gt, gte, lt, lte}` (list filters such as `created`). */
   range: () => make({ kind: 'range' as const }),
   any: () => make({ kind: 'any' as const }),
+};
+
+/** A list filter's range as `validate` answers it: a bare unix time is `eq`. */
+export interface Range {
+  eq?: number;
+  gt?: number | null;
+  gte?: number | null;
+  lt?: number | null;
+  lte?: number | null;
+}
+
+/**
+ * The value `validate` answers for a parameter of spec `S`. An array's items are typed as given: an empty item
+ * (`items[0]=`) coerces to null, which no operation takes.
+ */
+export type ParamValue<S extends Spec> = S extends { kind: 'string' | 'decimal' }
+  ? string
+  : S extends { kind: 'integer' | 'number' }
+    ? number
+    : S extends { kind: 'boolean' }
+      ? boolean
+      : S extends { kind: 'enum'; values: readonly (infer V)[] }
+        ? V
+        : S extends { kind: 'object'; fields: infer F extends Record<string, Spec> }
+          ? ParamsOf<F>
+          : S extends { kind: 'array'; item: infer I extends Spec }
+            ? ParamValue<I>[]
+            : S extends { kind: 'metadata' }
+              ? Record<string, string | null>
+              : S extends { kind: 'range' }
+                ? Range
+                : unknown;
+
+type RequiredKeys<F> = { [K in keyof F]: F[K] extends { required: true } ? K : never }[keyof F];
+
+/**
+ * The parameters `validate` answers for `fields`, as an operation's run reads them: a required one is present, any
+ * other may be absent or null (set to empty: unset).
+ */
+export type ParamsOf<F extends Record<string, Spec>> = {
+  [K in RequiredKeys<F>]: ParamValue<F[K]>;
+} & { [K in Exclude<keyof F, RequiredKeys<F>>]?: ParamValue<F[K]> | null };
+
+/** What an operation's run reads: the parameters it declares, and the `expand[]` op.ts adds to every endpoint. */
+export type OpParams<F extends Record<string, Spec> = Record<never, Spec>> = ParamsOf<F> & {
+  expand?: string[] | null;
 };
 
 /** The parameters every list endpoint takes. */
