@@ -127,7 +127,6 @@ const STRIPE_STILL_UNTYPED = [
   'worlds/stripe/resources/setup-intents.ts',
   'worlds/stripe/resources/tax-ids.ts',
   'worlds/stripe/resources/tax-rates.ts',
-  'worlds/stripe/tasks.ts',
 ];
 
 export default tseslint.config(
