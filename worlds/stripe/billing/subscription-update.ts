@@ -213,9 +213,10 @@ export function updateSubscription(c: OpContext, before: Obj, params: Obj): Upda
   }
   if (removed.length && !prorating) {
     // Without prorations, an item's pending prorations leave with it (Stripe keeps none for a removed item).
-    for (const ii of pendingItemsOf(ctx, after).filter((x) =>
-      removed.includes(x.parent?.subscription_details?.subscription_item),
-    )) {
+    for (const ii of pendingItemsOf(ctx, after).filter((x) => {
+      const item = x.parent?.subscription_details?.subscription_item;
+      return item !== undefined && removed.includes(item);
+    })) {
       remove(ctx, 'invoiceitems', ii.id);
       emit(c, 'invoiceitem.deleted', { ...ii, deleted: true });
     }
