@@ -145,3 +145,12 @@ export const updateParams = {
 };
 
 export type UpdateParams = OpParams<typeof updateParams>;
+
+/** What canceling a subscription now takes (`DeleteSubscriptionsSubscriptionExposedId`). */
+export const cancelParams = {
+  cancellation_details: cancellationDetails,
+  invoice_now: p.bool(),
+  prorate: p.bool(),
+};
+
+export type CancelParams = OpParams<typeof cancelParams>;
