@@ -3,7 +3,6 @@
  * the next invoice (invoice-preview.ts), attaching a payment, and the invoice payments. The states themselves, and
  * which moves they allow, are invoice-states.ts.
  */
-import { subscriptionDetails } from './subscription-preview-changes.ts';
 import type { SqlParam } from 'seahaven';
 import { emit } from '../lib/events.ts';
 import { invalidRequest, isFailed, resourceMissing } from '../lib/errors.ts';
@@ -21,8 +20,8 @@ import { subscriptionInvoicePaid } from './subscription-cycle.ts';
 import { op } from '../lib/op.ts';
 import { listParams, p } from '../lib/params.ts';
 import { get, newId, nowSeconds, put, rows, type Stored } from '../lib/store.ts';
-import { preview } from './invoice-preview.ts';
-import { announceUpdate, discountsParam } from './invoices.ts';
+import { preview, previewParams, type PreviewParams } from './invoice-preview.ts';
+import { announceUpdate } from './invoices.ts';
 
 export const invoiceActionsOps = [
   op({
@@ -113,49 +112,8 @@ export const invoiceActionsOps = [
     id: 'PostInvoicesCreatePreview',
     method: 'POST',
     path: '/v1/invoices/create_preview',
-    params: {
-      automatic_tax: p.obj({ enabled: p.bool().req(), liability: p.any() }),
-      currency: p.string(3),
-      customer: p.string(),
-      customer_account: p.string(),
-      customer_details: p.any(),
-      discounts: discountsParam,
-      invoice_items: p.arr(
-        p.obj({
-          amount: p.int(),
-          currency: p.string(3),
-          description: p.string(),
-          discountable: p.bool(),
-          discounts: discountsParam,
-          invoiceitem: p.string(),
-          metadata: p.metadata(),
-          period: p.obj({ start: p.int().req(), end: p.int().req() }),
-          price: p.string(),
-          price_data: p.obj({
-            currency: p.string().req(),
-            product: p.string().req(),
-            tax_behavior: p.enum('exclusive', 'inclusive', 'unspecified'),
-            unit_amount: p.int(),
-            unit_amount_decimal: p.decimal(),
-          }),
-          quantity: p.int(0),
-          quantity_decimal: p.decimal(),
-          tax_behavior: p.enum('exclusive', 'inclusive', 'unspecified'),
-          tax_code: p.string(),
-          tax_rates: p.arr(p.string()),
-          unit_amount: p.int(),
-          unit_amount_decimal: p.decimal(),
-        }),
-      ),
-      issuer: p.obj({ account: p.string(), type: p.enum('account', 'self').req() }),
-      on_behalf_of: p.string(),
-      preview_mode: p.enum('next', 'recurring'),
-      schedule: p.string(),
-      schedule_details: p.any(),
-      subscription: p.string(),
-      subscription_details: subscriptionDetails,
-    },
-    run: (c, params) => preview(c, params),
+    params: previewParams,
+    run: (c, params: PreviewParams) => preview(c, params),
   }),
   op({
     id: 'PostInvoicesInvoiceAttachPayment',
