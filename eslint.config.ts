@@ -106,7 +106,6 @@ const layersRule: TSESLint.RuleModule<'layer', []> = {
 const STRIPE_STILL_UNTYPED = [
   'worlds/stripe/lib/untyped.ts',
   'worlds/stripe/billing/invoice-item-model.ts',
-  'worlds/stripe/billing/invoices.ts',
   'worlds/stripe/resources/checkout-session-complete.ts',
   'worlds/stripe/resources/checkout-session-create.ts',
   'worlds/stripe/resources/checkout-session-params.ts',
