@@ -18,18 +18,39 @@ import { moveInvoice } from './invoice-states.ts';
 import { listPage } from '../lib/list.ts';
 import { subscriptionInvoicePaid } from './subscription-cycle.ts';
 import { op } from '../lib/op.ts';
-import { listParams, p } from '../lib/params.ts';
+import { listParams, p, type OpParams } from '../lib/params.ts';
 import { get, newId, nowSeconds, put, rows, type Stored } from '../lib/store.ts';
 import { preview, previewParams, type PreviewParams } from './invoice-preview.ts';
 import { announceUpdate } from './invoices.ts';
+
+const finalizeParams = { auto_advance: p.bool() };
+const payParams = {
+  forgive: p.bool(),
+  mandate: p.string(),
+  off_session: p.bool(),
+  paid_out_of_band: p.bool(),
+  payment_method: p.string(),
+  source: p.string(),
+};
+const attachPaymentParams = { payment_intent: p.string(), payment_record: p.string() };
+const listPaymentsParams = {
+  ...listParams,
+  invoice: p.string(),
+  payment: p.obj({
+    payment_intent: p.string(),
+    payment_record: p.string(),
+    type: p.enum('payment_intent', 'payment_record').req(),
+  }),
+  status: p.enum('canceled', 'open', 'paid'),
+};
 
 export const invoiceActionsOps = [
   op({
     id: 'PostInvoicesInvoiceFinalize',
     method: 'POST',
     path: '/v1/invoices/{invoice}/finalize',
-    params: { auto_advance: p.bool() },
-    run(c, params, path) {
+    params: finalizeParams,
+    run(c, params: OpParams<typeof finalizeParams>, path) {
       const ctx = c.ctx;
       const draft = mustInvoice(ctx, path.invoice);
       if (
@@ -55,15 +76,8 @@ export const invoiceActionsOps = [
     id: 'PostInvoicesInvoicePay',
     method: 'POST',
     path: '/v1/invoices/{invoice}/pay',
-    params: {
-      forgive: p.bool(),
-      mandate: p.string(),
-      off_session: p.bool(),
-      paid_out_of_band: p.bool(),
-      payment_method: p.string(),
-      source: p.string(),
-    },
-    run(c, params, path) {
+    params: payParams,
+    run(c, params: OpParams<typeof payParams>, path) {
       mustInvoice(c.ctx, path.invoice);
       const out = payInvoice(c, path.invoice, {
         off_session: params.off_session,
@@ -80,7 +94,7 @@ export const invoiceActionsOps = [
     method: 'POST',
     path: '/v1/invoices/{invoice}/send',
     params: {},
-    run(c, _params, path) {
+    run(c, _params: OpParams, path) {
       let invoice = mustInvoice(c.ctx, path.invoice);
       if (invoice.status === 'void')
         throw invalidRequest(
@@ -99,14 +113,14 @@ export const invoiceActionsOps = [
     method: 'POST',
     path: '/v1/invoices/{invoice}/void',
     params: {},
-    run: (c, _params, path) => voidInvoice(c, mustInvoice(c.ctx, path.invoice)),
+    run: (c, _params: OpParams, path) => voidInvoice(c, mustInvoice(c.ctx, path.invoice)),
   }),
   op({
     id: 'PostInvoicesInvoiceMarkUncollectible',
     method: 'POST',
     path: '/v1/invoices/{invoice}/mark_uncollectible',
     params: {},
-    run: (c, _params, path) => markUncollectible(c, mustInvoice(c.ctx, path.invoice)),
+    run: (c, _params: OpParams, path) => markUncollectible(c, mustInvoice(c.ctx, path.invoice)),
   }),
   op({
     id: 'PostInvoicesCreatePreview',
@@ -119,8 +133,8 @@ export const invoiceActionsOps = [
     id: 'PostInvoicesInvoiceAttachPayment',
     method: 'POST',
     path: '/v1/invoices/{invoice}/attach_payment',
-    params: { payment_intent: p.string(), payment_record: p.string() },
-    run(c, params, path) {
+    params: attachPaymentParams,
+    run(c, params: OpParams<typeof attachPaymentParams>, path) {
       const ctx = c.ctx;
       const before = mustInvoice(ctx, path.invoice);
       if (params.payment_record)
@@ -209,17 +223,8 @@ export const invoiceActionsOps = [
     id: 'GetInvoicePayments',
     method: 'GET',
     path: '/v1/invoice_payments',
-    params: {
-      ...listParams,
-      invoice: p.string(),
-      payment: p.obj({
-        payment_intent: p.string(),
-        payment_record: p.string(),
-        type: p.enum('payment_intent', 'payment_record').req(),
-      }),
-      status: p.enum('canceled', 'open', 'paid'),
-    },
-    run(c, params) {
+    params: listPaymentsParams,
+    run(c, params: OpParams<typeof listPaymentsParams>) {
       const where: [string, ...SqlParam[]][] = [];
       if (params.invoice) where.push(['invoice = ?', params.invoice]);
       if (params.status) where.push(['status = ?', params.status]);
@@ -238,7 +243,7 @@ export const invoiceActionsOps = [
     method: 'GET',
     path: '/v1/invoice_payments/{invoice_payment}',
     params: {},
-    run(c, _params, path) {
+    run(c, _params: OpParams, path) {
       const record = get(c.ctx, 'invoice_payments', path.invoice_payment);
       if (!record)
         throw resourceMissing('invoice payment', path.invoice_payment, 'invoice_payment');
