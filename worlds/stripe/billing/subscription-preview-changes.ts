@@ -87,8 +87,8 @@ function refuseUnsupported(d: SubscriptionDetails): void {
 }
 
 /**
- * The preview of `params.subscription_details` (`d`): `build` makes the invoice from the request and the subscription's
- * part (invoice-preview.ts), here on the changed subscription inside the savepoint.
+ * The preview of `params.subscription_details` (`d`): `build` makes the invoice from the request and the
+ * subscription's part (invoice-preview.ts), here on the changed subscription inside the savepoint.
  */
 export function previewChange(
   c: OpContext,
