@@ -105,14 +105,8 @@ const layersRule: TSESLint.RuleModule<'layer', []> = {
 /** Stripe World files that still read request parameters as `any`; each leaves this list when it is typed. */
 const STRIPE_STILL_UNTYPED = [
   'worlds/stripe/lib/untyped.ts',
-  'worlds/stripe/billing/credit-note-model.ts',
   'worlds/stripe/billing/invoice-item-model.ts',
-  'worlds/stripe/billing/invoice-preview.ts',
-  'worlds/stripe/billing/invoices.ts',
-  'worlds/stripe/billing/subscription-preview.ts',
-  'worlds/stripe/billing/subscription-preview-changes.ts',
   'worlds/stripe/resources/prices.ts',
-  'worlds/stripe/tasks.ts',
 ];
 
 export default tseslint.config(

@@ -38,6 +38,17 @@ import {
   type Rubric,
   type RubricPart,
 } from 'seahaven/rewards';
+import type {
+  Customer,
+  Dispute,
+  Invoice,
+  PaymentIntent,
+  PaymentMethod,
+  Price,
+  Product,
+  Subscription,
+} from './lib/objects.ts';
+import type { Stored, Table } from './lib/store.ts';
 
 /**
  * Ids of `small_startup` rows the graders name. They come from the fixture builder's seeded id streams, so they stay
@@ -83,14 +94,15 @@ export const IDS = {
   analyticsMonthly: 'price_uXP5t1O3JqF7L2ttPXSDOnh0',
 } as const;
 
-type Obj = Record<string, any>;
+/** A list tool's reply, as gold solutions read it. */
+type Listed<T> = { data: T[] };
 
 /** Call a tool in a gold solution (a failed call throws: the gold solution is broken). */
-const call = <T = Obj>(inst: GoldTarget, tool: string, args: Record<string, unknown> = {}): T =>
+const call = <T = unknown>(inst: GoldTarget, tool: string, args: Record<string, unknown> = {}): T =>
   goldCall<T>(inst, tool, args);
 
 /** Run any API operation through the agent's generic write tool. */
-function apiWrite<T = Obj>(
+function apiWrite<T = unknown>(
   inst: GoldTarget,
   operation: string,
   parameters: Record<string, unknown>,
@@ -99,7 +111,7 @@ function apiWrite<T = Obj>(
 }
 
 /** Run any read operation through the agent's generic read tool. */
-function apiRead<T = Obj>(
+function apiRead<T = unknown>(
   inst: GoldTarget,
   operation: string,
   parameters: Record<string, unknown>,
@@ -108,8 +120,8 @@ function apiRead<T = Obj>(
 }
 
 /** The one customer named exactly `name` (and, among namesakes, with `email`), found by search. */
-function customerNamed(inst: GoldTarget, name: string, email?: string): Obj {
-  const { data } = call<{ data: Obj[] }>(inst, 'search_stripe_resources', {
+function customerNamed(inst: GoldTarget, name: string, email?: string): Customer {
+  const { data } = call<Listed<Customer>>(inst, 'search_stripe_resources', {
     query: `customers:name:"${name}"`,
   });
   const found = data.filter((c) => c.name === name && (email === undefined || c.email === email));
@@ -121,8 +133,8 @@ function customerNamed(inst: GoldTarget, name: string, email?: string): Obj {
 }
 
 /** The active recurring price with a lookup key. */
-function priceByLookupKey(inst: GoldTarget, key: string): Obj {
-  const { data } = apiRead<{ data: Obj[] }>(inst, 'GetPrices', {
+function priceByLookupKey(inst: GoldTarget, key: string): Price {
+  const { data } = apiRead<Listed<Price>>(inst, 'GetPrices', {
     lookup_keys: [key],
     active: true,
   });
@@ -131,26 +143,30 @@ function priceByLookupKey(inst: GoldTarget, key: string): Obj {
   return data[0];
 }
 
-/** The parsed object of a Stripe row's `data` column; null when it is not an object's JSON. */
-function objectOf(data: unknown): Obj | null {
+/**
+ * The parsed object of a Stripe row's `data` column in table `T`; null when it is not an object's JSON. The column
+ * holds what the world stored (store.ts), so it is read as the table's object.
+ */
+function objectOf<T extends Table>(data: unknown): Stored<T> | null {
   if (typeof data !== 'string') return null;
   try {
     const o = JSON.parse(data) as unknown;
-    return o !== null && typeof o === 'object' ? (o as Obj) : null;
+    return o !== null && typeof o === 'object' ? (o as Stored<T>) : null;
   } catch {
     return null;
   }
 }
 
 /** A `data` matcher: the stored object satisfies `test`, described by `label` in reasons. */
-const object = (label: string, test: (o: Obj) => boolean) =>
+const object = <T extends Table>(label: string, test: (o: Stored<T>) => boolean) =>
   where((d) => {
-    const o = objectOf(d);
+    const o = objectOf<T>(d);
     return o !== null && test(o);
   }, label);
 
 /** The id of a reference that may be expanded. */
-const idOf = (v: unknown): unknown => (v !== null && typeof v === 'object' ? (v as Obj).id : v);
+const idOf = (v: unknown): unknown =>
+  v !== null && typeof v === 'object' ? (v as { id?: unknown }).id : v;
 
 /**
  * Bookkeeping every write brings along, never the task: the events Stripe records, and balance transactions turning
@@ -200,7 +216,7 @@ function oneRefund(
         payment_intent: paymentIntent,
         charge,
         status: 'succeeded',
-        data: object(
+        data: object<'refunds'>(
           `amount = ${amount}, reason = "${reason}"`,
           (o) => o.amount === amount && o.reason === reason,
         ),
@@ -210,7 +226,7 @@ function oneRefund(
             'charges',
             { id: charge },
             {
-              data: object(
+              data: object<'charges'>(
                 'refunded in full',
                 (o) => o.refunded === true && o.amount_refunded === amount,
               ),
@@ -220,7 +236,7 @@ function oneRefund(
             'charges',
             { id: charge },
             {
-              data: object(
+              data: object<'charges'>(
                 `amount_refunded = ${amount}, not fully refunded`,
                 (o) => o.amount_refunded === amount && o.refunded === false,
               ),
@@ -289,7 +305,7 @@ export const createCustomerWithMetadata = defineTask({
         name: NADIA.name,
         email: NADIA.email,
         deleted: 0,
-        data: object(
+        data: object<'customers'>(
           `metadata.crm_id = "${NADIA.crmId}"`,
           (o) => o.metadata?.crm_id === NADIA.crmId,
         ),
@@ -324,7 +340,7 @@ export const updateCustomerEmail = defineTask({
 });
 
 const AUDIT = { name: 'Audit Log Export', amount: 1500 };
-const isAuditProduct = (c: Change) => objectOf(c.after?.data)?.name === AUDIT.name;
+const isAuditProduct = (c: Change) => objectOf<'products'>(c.after?.data)?.name === AUDIT.name;
 
 export const productWithMonthlyPrice = defineTask({
   id: 'product_with_monthly_price',
@@ -338,14 +354,14 @@ export const productWithMonthlyPrice = defineTask({
       inserted('products', {
         active: 1,
         deleted: 0,
-        data: object(`name = "${AUDIT.name}"`, (o) => o.name === AUDIT.name),
+        data: object<'products'>(`name = "${AUDIT.name}"`, (o) => o.name === AUDIT.name),
       }),
       inserted('prices', {
         active: 1,
         type: 'recurring',
         currency: 'usd',
         interval: 'month',
-        data: object(
+        data: object<'prices'>(
           'unit_amount = 1500, every 1 month',
           (o) => o.unit_amount === AUDIT.amount && (o.recurring?.interval_count ?? 1) === 1,
         ),
@@ -362,7 +378,7 @@ export const productWithMonthlyPrice = defineTask({
     ],
   ),
   gold(inst) {
-    const product = call(inst, 'create_product', {
+    const product = call<Product>(inst, 'create_product', {
       name: AUDIT.name,
       description: 'Export of the audit log to your own storage, daily.',
     });
@@ -377,7 +393,7 @@ export const productWithMonthlyPrice = defineTask({
 
 const SPRING = { name: 'Spring launch', code: 'SPRING20' };
 /** 20% off, repeating for 3 months. */
-const springTerms = (o: Obj | null) =>
+const springTerms = (o: Stored<'coupons'> | null) =>
   o?.percent_off === 20 && o?.duration === 'repeating' && o?.duration_in_months === 3;
 
 export const couponWithPromotionCode = defineTask({
@@ -391,7 +407,7 @@ export const couponWithPromotionCode = defineTask({
     [
       inserted('coupons', {
         deleted: 0,
-        data: object(
+        data: object<'coupons'>(
           `name = "${SPRING.name}", 20% off, repeating for 3 months`,
           (o) => o.name === SPRING.name && springTerms(o),
         ),
@@ -403,13 +419,13 @@ export const couponWithPromotionCode = defineTask({
         'promotion_codes',
         'coupon',
         'coupons',
-        (c) => springTerms(objectOf(c.after?.data)),
+        (c) => springTerms(objectOf<'coupons'>(c.after?.data)),
         'the promotion code redeems the new coupon',
       ),
     ],
   ),
   gold(inst) {
-    const coupon = call(inst, 'create_coupon', {
+    const coupon = call<Stored<'coupons'>>(inst, 'create_coupon', {
       name: SPRING.name,
       percent_off: 20,
       duration: 'repeating',
@@ -435,10 +451,10 @@ export const paymentLinkForPrice = defineTask({
     [
       inserted('payment_links', {
         active: 1,
-        data: object(
+        data: object<'payment_links'>(
           `one line: the analytics_monthly price (${IDS.analyticsMonthly}), quantity 1`,
           (o) => {
-            const items = (o.line_items?.data ?? []) as Obj[];
+            const items = o.line_items?.data ?? [];
             return (
               items.length === 1 &&
               idOf(items[0].price) === IDS.analyticsMonthly &&
@@ -454,7 +470,9 @@ export const paymentLinkForPrice = defineTask({
           .changes()
           .filter((c) => c.table === 'payment_links' && c.op === 'insert');
         const ok = links.some(
-          (c) => objectOf(c.after?.data)?.after_completion?.redirect?.url === WELCOME_URL,
+          (c) =>
+            objectOf<'payment_links'>(c.after?.data)?.after_completion?.redirect?.url ===
+            WELCOME_URL,
         );
         const reason = ok
           ? `The new payment link redirects to ${WELCOME_URL}.`
@@ -477,10 +495,10 @@ export const paymentLinkForPrice = defineTask({
     ],
   ),
   gold(inst) {
-    const { data: products } = call<{ data: Obj[] }>(inst, 'list_products', { limit: 100 });
+    const { data: products } = call<Listed<Product>>(inst, 'list_products', { limit: 100 });
     const analytics = products.find((p) => p.name === 'Analytics Add-on');
     if (!analytics) throw new Error('gold: no Analytics Add-on product');
-    const { data: prices } = call<{ data: Obj[] }>(inst, 'list_prices', {
+    const { data: prices } = call<Listed<Price>>(inst, 'list_prices', {
       product: analytics.id,
       limit: 100,
     });
@@ -515,7 +533,7 @@ export const partialRefundWithReason = defineTask({
   ),
   gold(inst) {
     const liam = customerNamed(inst, 'Liam Novak', 'liam.novak2@heron.com');
-    const { data } = call<{ data: Obj[] }>(inst, 'list_payment_intents', {
+    const { data } = call<Listed<PaymentIntent>>(inst, 'list_payment_intents', {
       customer: liam.id,
       limit: 100,
     });
@@ -543,10 +561,11 @@ const isArjunInvoice = (c: Change) => c.after?.customer === IDS.arjunPatel;
  */
 const trainingLine = rubric('the line is for an additional training session', (target) => {
   const changes = target.changes();
-  const inserts = (table: string) =>
+  // A row whose data is not an object's JSON reads as an object without fields.
+  const inserts = <T extends Table>(table: T): Partial<Stored<T>>[] =>
     changes
       .filter((c) => c.table === table && c.op === 'insert')
-      .map((c) => objectOf(c.after?.data) ?? {});
+      .map((c) => objectOf<T>(c.after?.data) ?? {});
   const productNames = new Map(inserts('products').map((p) => [p.id, String(p.name ?? '')]));
   const lines = inserts('invoiceitems').filter((ii) => ii.customer === IDS.arjunPatel);
   const named = lines.filter(
@@ -601,12 +620,12 @@ export const invoiceFinalizeAndSend = defineTask({
           (v) => typeof v === 'number' && Math.abs(v - (NOW + 14 * DAY)) <= DAY / 2,
           'due 14 days from today',
         ),
-        data: object('amount_due = 35000', (o) => o.amount_due === 35_000),
+        data: object<'invoices'>('amount_due = 35000', (o) => o.amount_due === 35_000),
       }),
       inserted('invoiceitems', {
         customer: IDS.arjunPatel,
         invoice: regex(/^in_/),
-        data: object('amount = 35000', (o) => o.amount === 35_000),
+        data: object<'invoiceitems'>('amount = 35000', (o) => o.amount === 35_000),
       }),
     ],
     [
@@ -623,7 +642,10 @@ export const invoiceFinalizeAndSend = defineTask({
   ),
   gold(inst) {
     const arjun = customerNamed(inst, 'Arjun Patel');
-    const invoice = call(inst, 'create_invoice', { customer: arjun.id, days_until_due: 14 });
+    const invoice = call<Invoice>(inst, 'create_invoice', {
+      customer: arjun.id,
+      days_until_due: 14,
+    });
     apiWrite(inst, 'PostInvoiceitems', {
       customer: arjun.id,
       invoice: invoice.id,
@@ -637,9 +659,12 @@ export const invoiceFinalizeAndSend = defineTask({
 });
 
 /** 25% off, once. */
-const apologyTerms = (o: Obj | null) => o?.percent_off === 25 && o?.duration === 'once';
+const apologyTerms = (o: Stored<'coupons'> | null) =>
+  o?.percent_off === 25 && o?.duration === 'once';
+/** A discount as graders read it: its source's coupon, or (older API versions) the coupon itself. */
+type DiscountLike = { source?: { coupon?: unknown } | null; coupon?: unknown };
 /** The coupon a discount object draws on. */
-const couponOfDiscount = (d: Obj | null | undefined): unknown =>
+const couponOfDiscount = (d: DiscountLike | null | undefined): unknown =>
   d?.source?.coupon ?? idOf(d?.coupon);
 
 /** Desmond's account or his subscription carries a discount from a coupon created in the episode with the terms asked. */
@@ -651,7 +676,9 @@ const apologyApplied = rubric(
       changes
         .filter(
           (c) =>
-            c.table === 'coupons' && c.op === 'insert' && apologyTerms(objectOf(c.after?.data)),
+            c.table === 'coupons' &&
+            c.op === 'insert' &&
+            apologyTerms(objectOf<'coupons'>(c.after?.data)),
         )
         .map((c) => c.key.id),
     );
@@ -660,14 +687,14 @@ const apologyApplied = rubric(
         c.table === 'customers' &&
         c.op === 'update' &&
         c.key.id === IDS.desmondJensen &&
-        coupons.has(couponOfDiscount(objectOf(c.after?.data)?.discount) as string),
+        coupons.has(couponOfDiscount(objectOf<'customers'>(c.after?.data)?.discount) as string),
     );
     const onSubscription = changes.some(
       (c) =>
         c.table === 'subscriptions' &&
         c.op === 'update' &&
         c.key.id === IDS.desmondSubscription &&
-        ((objectOf(c.after?.data)?.discounts ?? []) as Obj[]).some((d) =>
+        (objectOf<'subscriptions'>(c.after?.data)?.discounts ?? []).some((d) =>
           coupons.has(couponOfDiscount(typeof d === 'string' ? { coupon: d } : d) as string),
         ),
     );
@@ -706,12 +733,12 @@ export const applyCouponNextInvoice = defineTask({
       updated('customers', { id: IDS.desmondJensen }, { deleted: 0 }),
       updated('subscriptions', { id: IDS.desmondSubscription }, { status: 'active' }),
     ],
-    [inserted('coupons', { deleted: 0, data: object('25% off, once', apologyTerms) })],
+    [inserted('coupons', { deleted: 0, data: object<'coupons'>('25% off, once', apologyTerms) })],
     [apologyApplied],
   ),
   gold(inst) {
     const desmond = customerNamed(inst, 'Desmond Jensen');
-    const coupon = call(inst, 'create_coupon', {
+    const coupon = call<Stored<'coupons'>>(inst, 'create_coupon', {
       name: 'Outage apology',
       percent_off: 25,
       duration: 'once',
@@ -738,7 +765,7 @@ export const voidChurnedInvoices = defineTask({
   ),
   gold(inst) {
     const grace = customerNamed(inst, 'Grace Whitaker');
-    const { data } = call<{ data: Obj[] }>(inst, 'list_invoices', {
+    const { data } = call<Listed<Invoice>>(inst, 'list_invoices', {
       customer: grace.id,
       limit: 100,
     });
@@ -761,7 +788,7 @@ export const refundDuplicateCharge = defineTask({
   grade: oneRefund(IDS.priyaDuplicatePayment, IDS.priyaDuplicateCharge, 75_000, 'duplicate', true),
   gold(inst) {
     const priya = customerNamed(inst, 'Priya Raman');
-    const { data } = call<{ data: Obj[] }>(inst, 'list_payment_intents', {
+    const { data } = call<Listed<PaymentIntent>>(inst, 'list_payment_intents', {
       customer: priya.id,
       limit: 100,
     });
@@ -802,7 +829,7 @@ export const migrateRetiredPrice = defineTask({
         currency: 'usd',
         interval: 'year',
         lookup_key: 'support_yearly',
-        data: object('unit_amount = 219000', (o) => o.unit_amount === NEW_SUPPORT_YEARLY),
+        data: object<'prices'>('unit_amount = 219000', (o) => o.unit_amount === NEW_SUPPORT_YEARLY),
       }),
       updated('prices', { id: IDS.supportYearly }, { active: 0, deleted: 0 }),
       updated(
@@ -810,11 +837,11 @@ export const migrateRetiredPrice = defineTask({
         { id: IDS.tomasSupport },
         {
           status: 'active',
-          data: object(
+          data: object<'subscriptions'>(
             'one item: the new $2,190 yearly Priority Support price, quantity 1; no cancellation',
             (o) => {
-              const items = (o.items?.data ?? []) as Obj[];
-              const price = items[0]?.price as Obj | undefined;
+              const items = o.items?.data ?? [];
+              const price: Price | undefined = items[0]?.price;
               return (
                 items.length === 1 &&
                 items[0].quantity === 1 &&
@@ -834,14 +861,14 @@ export const migrateRetiredPrice = defineTask({
         inserted('invoiceitems', {
           customer: IDS.tomas,
           invoice: null,
-          data: object('a pending proration', (o) => o.proration === true),
+          data: object<'invoiceitems'>('a pending proration', (o) => o.proration === true),
         }),
       ),
     ],
   ),
   gold(inst) {
     const old = priceByLookupKey(inst, 'support_yearly');
-    const successor = apiWrite(inst, 'PostPrices', {
+    const successor = apiWrite<Price>(inst, 'PostPrices', {
       product: idOf(old.product),
       unit_amount: NEW_SUPPORT_YEARLY,
       currency: 'usd',
@@ -849,12 +876,12 @@ export const migrateRetiredPrice = defineTask({
       lookup_key: 'support_yearly',
       transfer_lookup_key: true,
     });
-    const { data: subscriptions } = call<{ data: Obj[] }>(inst, 'list_subscriptions', {
+    const { data: subscriptions } = call<Listed<Subscription>>(inst, 'list_subscriptions', {
       price: old.id,
       limit: 100,
     });
     for (const sub of subscriptions) {
-      const items = (sub.items.data as Obj[]).filter((it) => it.price.id === old.id);
+      const items = sub.items.data.filter((it) => it.price.id === old.id);
       call(inst, 'update_subscription', {
         subscription: sub.id,
         proration_behavior: 'create_prorations',
@@ -871,11 +898,11 @@ const ALMA = {
   serviceDate: '2026-05-12',
 };
 /** One evidence field of the dispute, as its own criterion (so partial evidence earns partial credit). */
-const evidence = (field: string, test: (v: unknown) => boolean, label: string) =>
+const evidence = (field: keyof Dispute['evidence'], test: (v: unknown) => boolean, label: string) =>
   updated(
     'disputes',
     { id: IDS.almaDispute },
-    { data: object(`evidence.${field} ${label}`, (o) => test(o.evidence?.[field])) },
+    { data: object<'disputes'>(`evidence.${field} ${label}`, (o) => test(o.evidence?.[field])) },
   );
 
 export const respondToDispute = defineTask({
@@ -920,13 +947,13 @@ export const respondToDispute = defineTask({
   ),
   gold(inst) {
     const alma = customerNamed(inst, ALMA.name);
-    const { data: payments } = call<{ data: Obj[] }>(inst, 'list_payment_intents', {
+    const { data: payments } = call<Listed<PaymentIntent>>(inst, 'list_payment_intents', {
       customer: alma.id,
       limit: 100,
     });
     const workshop = payments.find((p) => p.description === 'Onboarding workshop');
     if (!workshop) throw new Error('gold: no Onboarding workshop payment');
-    const { data: disputes } = call<{ data: Obj[] }>(inst, 'list_disputes', {
+    const { data: disputes } = call<Listed<Dispute>>(inst, 'list_disputes', {
       payment_intent: workshop.id,
     });
     const open = disputes.filter((d) => d.status === 'needs_response');
@@ -976,7 +1003,7 @@ export const fixFailingCard = defineTask({
         'customers',
         { id: IDS.henrik },
         {
-          data: object(
+          data: object<'customers'>(
             `invoice_settings.default_payment_method = ${IDS.henrikOtherCard}`,
             (o) => idOf(o.invoice_settings?.default_payment_method) === IDS.henrikOtherCard,
           ),
@@ -990,10 +1017,14 @@ export const fixFailingCard = defineTask({
   gold(inst) {
     const henrik = customerNamed(inst, 'Henrik Larsen');
     const failing = idOf(henrik.invoice_settings?.default_payment_method) as string;
-    const { data: cards } = apiRead<{ data: Obj[] }>(inst, 'GetCustomersCustomerPaymentMethods', {
-      customer: henrik.id,
-      type: 'card',
-    });
+    const { data: cards } = apiRead<Listed<PaymentMethod>>(
+      inst,
+      'GetCustomersCustomerPaymentMethods',
+      {
+        customer: henrik.id,
+        type: 'card',
+      },
+    );
     const others = cards.filter((c) => c.id !== failing);
     if (others.length !== 1)
       throw new Error(`gold: expected one other card, found ${others.length}`);
@@ -1001,7 +1032,7 @@ export const fixFailingCard = defineTask({
       id: henrik.id,
       invoice_settings: { default_payment_method: others[0].id },
     });
-    const { data: invoices } = call<{ data: Obj[] }>(inst, 'list_invoices', {
+    const { data: invoices } = call<Listed<Invoice>>(inst, 'list_invoices', {
       customer: henrik.id,
       limit: 100,
     });
@@ -1037,7 +1068,7 @@ export const churnAtPeriodEnd = defineTask({
           'subscriptions',
           { id },
           {
-            data: object(
+            data: object<'subscriptions'>(
               'cancel_at_period_end = true, not canceled yet',
               (o) => o.cancel_at_period_end === true && o.status !== 'canceled',
             ),
@@ -1048,13 +1079,13 @@ export const churnAtPeriodEnd = defineTask({
   ),
   gold(inst) {
     const mateo = customerNamed(inst, 'Mateo Jensen');
-    const { data: invoices } = call<{ data: Obj[] }>(inst, 'list_invoices', {
+    const { data: invoices } = call<Listed<Invoice>>(inst, 'list_invoices', {
       customer: mateo.id,
       limit: 100,
     });
     for (const invoice of invoices.filter((i) => i.status === 'open'))
       apiWrite(inst, 'PostInvoicesInvoiceVoid', { id: invoice.id });
-    const { data: subscriptions } = call<{ data: Obj[] }>(inst, 'list_subscriptions', {
+    const { data: subscriptions } = call<Listed<Subscription>>(inst, 'list_subscriptions', {
       customer: mateo.id,
       limit: 100,
     });

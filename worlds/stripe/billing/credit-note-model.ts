@@ -8,35 +8,88 @@ import { emit, changedAttributes } from '../lib/events.ts';
 import { invalidRequest, parameterMissing, resourceMissing } from '../lib/errors.ts';
 import { mustInvoice, linesOf } from './invoicing.ts';
 import { type OpContext } from '../lib/op.ts';
-import { mergeMetadata } from '../lib/params.ts';
-import { get, newId, nowSeconds, put, rows, type Obj, type Stored } from '../lib/store.ts';
+import type { CreditNoteLineItem } from '../lib/objects.ts';
+import { mergeMetadata, p, type ParamsOf } from '../lib/params.ts';
+import { get, newId, nowSeconds, put, rows, type Stored } from '../lib/store.ts';
 import { accountOf } from '../resources/account.ts';
 import { getCustomer } from '../resources/customers.ts';
 
 export const linesUrl = (id: string) => `/v1/credit_notes/${id}/lines`;
 
+const REASONS = ['duplicate', 'fraudulent', 'order_change', 'product_unsatisfactory'] as const;
+
+const lineParam = p.obj({
+  type: p.enum('invoice_line_item', 'custom_line_item').req(),
+  invoice_line_item: p.string(),
+  quantity: p.int(0),
+  amount: p.int(0),
+  description: p.string(),
+  unit_amount: p.int(0),
+  unit_amount_decimal: p.decimal(),
+  tax_rates: p.arr(p.string()),
+  tax_amounts: p.any(),
+  metadata: p.metadata(),
+});
+
+/** What create and the previews take. */
+export const noteParams = {
+  invoice: p.string().req(),
+  amount: p.int(0),
+  credit_amount: p.int(0),
+  refund_amount: p.int(0),
+  out_of_band_amount: p.int(0),
+  lines: p.arr(lineParam),
+  memo: p.string(),
+  metadata: p.metadata(),
+  reason: p.enum(...REASONS),
+  effective_at: p.int(),
+  email_type: p.enum('credit_note', 'none'),
+  shipping_cost: p.any(),
+  refunds: p.arr(
+    p.obj({
+      refund: p.string(),
+      amount_refunded: p.int(0),
+      type: p.string(),
+      payment_record_refund: p.any(),
+    }),
+  ),
+};
+
+export type NoteParams = ParamsOf<typeof noteParams>;
+
+/**
+ * A credit note line as the world writes it: a custom line says `invoice_line_item: null`, where the SDK's declaration
+ * (objects.ts) leaves the field out.
+ */
+type NoteLine = Omit<CreditNoteLineItem, 'invoice_line_item'> & {
+  invoice_line_item: string | null;
+};
+
 /** A credit note by id, or 404. */
-export function mustCreditNote(ctx: Ctx, id: string, param = 'id'): Obj {
+export function mustCreditNote(ctx: Ctx, id: string, param = 'id'): Stored<'credit_notes'> {
   const note = get(ctx, 'credit_notes', id);
   if (!note) throw resourceMissing('credit note', id, param);
   return note;
 }
 
 /** The credit notes already issued on an invoice (void ones give back what they took). */
-function issuedOn(ctx: Ctx, invoiceId: string): Obj[] {
+function issuedOn(ctx: Ctx, invoiceId: string): Stored<'credit_notes'>[] {
   return rows(ctx, 'credit_notes', 'invoice = ? AND status = ?', [invoiceId, 'issued'], true);
 }
 
 /** How much of an invoice line earlier notes have credited. */
-function creditedOfLine(notes: Obj[], lineId: string): number {
+function creditedOfLine(notes: Stored<'credit_notes'>[], lineId: string): number {
   let sum = 0;
   for (const n of notes)
-    for (const l of n.lines.data as Obj[]) if (l.invoice_line_item === lineId) sum += l.amount;
+    for (const l of n.lines.data) if (l.invoice_line_item === lineId) sum += l.amount;
   return sum;
 }
 
 /** The charge that paid an invoice: the payment intent of its paid invoice payment. */
-export function chargeOfInvoice(ctx: Ctx, invoice: Stored<'invoices'>): Obj | undefined {
+export function chargeOfInvoice(
+  ctx: Ctx,
+  invoice: Stored<'invoices'>,
+): Stored<'charges'> | undefined {
   const paid = rows(
     ctx,
     'invoice_payments',
@@ -61,9 +114,9 @@ export function chargeOfInvoice(ctx: Ctx, invoice: Stored<'invoices'>): Obj | un
  */
 export function buildNote(
   c: OpContext,
-  params: Record<string, any>,
+  params: NoteParams,
   ids: { note: string; line: (i: number) => string },
-): { note: Obj; refund: number; credit: number } {
+): { note: Stored<'credit_notes'>; refund: number; credit: number } {
   const ctx = c.ctx;
   const invoice = mustInvoice(ctx, params.invoice, 'invoice');
   if (invoice.status !== 'open' && invoice.status !== 'paid') {
@@ -75,11 +128,11 @@ export function buildNote(
   }
   const earlier = issuedOn(ctx, invoice.id);
   const invoiceLines = linesOf(ctx, invoice.id);
-  const lines: Obj[] = (params.lines ?? []).map((given: Obj, i: number) => {
+  const lines = (params.lines ?? []).map((given, i): NoteLine => {
     const here = `lines[${i}]`;
     const base = {
       id: ids.line(i),
-      object: 'credit_note_line_item',
+      object: 'credit_note_line_item' as const,
       discount_amount: 0,
       discount_amounts: [],
       livemode: false,
@@ -124,20 +177,22 @@ export function buildNote(
       );
     const lineQuantity: number = line.quantity ?? 1;
     const unit = lineQuantity ? line.amount / lineQuantity : line.amount;
-    const hasQuantity = given.quantity !== undefined && given.quantity !== null;
-    const hasAmount = given.amount !== undefined && given.amount !== null;
+    const givenQuantity = given.quantity;
+    const givenAmount = given.amount;
+    const hasQuantity = givenQuantity !== undefined && givenQuantity !== null;
+    const hasAmount = givenAmount !== undefined && givenAmount !== null;
     if (hasQuantity && hasAmount)
       throw invalidRequest(
         'You may only specify one of these parameters: amount, quantity.',
         `${here}[amount]`,
       );
-    if (hasQuantity && given.quantity > lineQuantity)
+    if (hasQuantity && givenQuantity > lineQuantity)
       throw invalidRequest(
         `The quantity (${given.quantity}) is greater than the quantity of invoice line item ${line.id} (${lineQuantity}).`,
         `${here}[quantity]`,
       );
-    const quantity = hasQuantity ? given.quantity : hasAmount ? null : lineQuantity;
-    const amount = hasAmount ? given.amount : Math.round(unit * (quantity as number));
+    const quantity = hasQuantity ? givenQuantity : hasAmount ? null : lineQuantity;
+    const amount = hasAmount ? givenAmount : Math.round(unit * (quantity as number));
     const left = line.amount - creditedOfLine(earlier, line.id);
     if (amount > left)
       throw invalidRequest(
@@ -244,7 +299,13 @@ export function buildNote(
     discount_amounts: [],
     effective_at: params.effective_at ?? now,
     invoice: invoice.id,
-    lines: { object: 'list', data: lines, has_more: false, url: linesUrl(ids.note) },
+    // A custom line's `invoice_line_item` is null (`NoteLine`).
+    lines: {
+      object: 'list',
+      data: lines as CreditNoteLineItem[],
+      has_more: false,
+      url: linesUrl(ids.note),
+    },
     livemode: false,
     memo: params.memo ?? null,
     metadata: mergeMetadata({}, params.metadata),
@@ -270,7 +331,11 @@ export function buildNote(
 }
 
 /** A `credit_note` customer balance transaction moving the balance by `amount`, with the customer's new balance. */
-export function moveBalance(c: OpContext, note: Stored<'credit_notes'>, amount: number): Obj {
+export function moveBalance(
+  c: OpContext,
+  note: Stored<'credit_notes'>,
+  amount: number,
+): Stored<'customer_balance_transactions'> {
   const ctx = c.ctx;
   const before = getCustomer(ctx, note.customer);
   const ending = (before.balance ?? 0) + amount;
@@ -301,7 +366,11 @@ export function moveBalance(c: OpContext, note: Stored<'credit_notes'>, amount: 
 }
 
 /** Store an invoice a note changed, and say so (`invoice.updated`, and `invoice.paid` when nothing is left to pay). */
-export function saveInvoice(c: OpContext, before: Obj, after: Obj): void {
+export function saveInvoice(
+  c: OpContext,
+  before: Stored<'invoices'>,
+  after: Stored<'invoices'>,
+): void {
   put(c.ctx, 'invoices', after);
   emit(c, 'invoice.updated', after, changedAttributes(before, after));
   if (before.status !== 'paid' && after.status === 'paid') emit(c, 'invoice.paid', after);

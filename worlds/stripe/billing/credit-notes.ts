@@ -18,8 +18,8 @@ import { listPage } from '../lib/list.ts';
 import { mustInvoice } from './invoicing.ts';
 import { moveInvoice } from './invoice-states.ts';
 import { op } from '../lib/op.ts';
-import { listParams, mergeMetadata, p } from '../lib/params.ts';
-import { get, newId, nowSeconds, put, type Obj } from '../lib/store.ts';
+import { listParams, mergeMetadata, p, type OpParams } from '../lib/params.ts';
+import { get, newId, nowSeconds, put, type Stored } from '../lib/store.ts';
 import { nestedPage } from '../resources/payment-links.ts';
 import { refundCharge } from '../resources/refunds.ts';
 import {
@@ -29,45 +29,22 @@ import {
   buildNote,
   moveBalance,
   saveInvoice,
+  noteParams,
+  type NoteParams,
 } from './credit-note-model.ts';
 
-const REASONS = ['duplicate', 'fraudulent', 'order_change', 'product_unsatisfactory'] as const;
-
-const lineParam = p.obj({
-  type: p.enum('invoice_line_item', 'custom_line_item').req(),
-  invoice_line_item: p.string(),
-  quantity: p.int(0),
-  amount: p.int(0),
-  description: p.string(),
-  unit_amount: p.int(0),
-  unit_amount_decimal: p.decimal(),
-  tax_rates: p.arr(p.string()),
-  tax_amounts: p.any(),
-  metadata: p.metadata(),
-});
-
-/** What create and the previews take. */
-const noteParams = {
-  invoice: p.string().req(),
-  amount: p.int(0),
-  credit_amount: p.int(0),
-  refund_amount: p.int(0),
-  out_of_band_amount: p.int(0),
-  lines: p.arr(lineParam),
-  memo: p.string(),
-  metadata: p.metadata(),
-  reason: p.enum(...REASONS),
-  effective_at: p.int(),
-  email_type: p.enum('credit_note', 'none'),
-  shipping_cost: p.any(),
-  refunds: p.arr(
-    p.obj({
-      refund: p.string(),
-      amount_refunded: p.int(0),
-      type: p.string(),
-      payment_record_refund: p.any(),
-    }),
-  ),
+const previewLinesParams = {
+  ...noteParams,
+  limit: listParams.limit,
+  starting_after: listParams.starting_after,
+  ending_before: listParams.ending_before,
+};
+const updateParams = { memo: p.string(), metadata: p.metadata() };
+const listNotesParams = {
+  ...listParams,
+  customer: p.string(),
+  invoice: p.string(),
+  customer_account: p.string(),
 };
 
 function previewIds() {
@@ -80,7 +57,7 @@ export const creditNotesOps = [
     method: 'POST',
     path: '/v1/credit_notes',
     params: noteParams,
-    run(c, params) {
+    run(c, params: OpParams<typeof noteParams>) {
       const ctx = c.ctx;
       const noteId = newId(ctx, 'cn_');
       const {
@@ -107,7 +84,8 @@ export const creditNotesOps = [
         invoice.post_payment_credit_notes_amount =
           (invoice.post_payment_credit_notes_amount ?? 0) + note.total;
         if (toRefund > 0) {
-          const charge = chargeOfInvoice(ctx, invoice) as Obj;
+          // buildNote has checked that a charge paid the invoice.
+          const charge = chargeOfInvoice(ctx, invoice) as Stored<'charges'>;
           const refund = refundCharge(c, charge, { amount: toRefund, metadata: null });
           note.refunds = [
             {
@@ -131,19 +109,14 @@ export const creditNotesOps = [
     method: 'GET',
     path: '/v1/credit_notes/preview',
     params: noteParams,
-    run: (c, params) => buildNote(c, params, previewIds()).note,
+    run: (c, params: NoteParams) => buildNote(c, params, previewIds()).note,
   }),
   op({
     id: 'GetCreditNotesPreviewLines',
     method: 'GET',
     path: '/v1/credit_notes/preview/lines',
-    params: {
-      ...noteParams,
-      limit: listParams.limit,
-      starting_after: listParams.starting_after,
-      ending_before: listParams.ending_before,
-    },
-    run(c, params) {
+    params: previewLinesParams,
+    run(c, params: OpParams<typeof previewLinesParams>) {
       const { note } = buildNote(c, params, previewIds());
       return nestedPage(
         note.lines.data,
@@ -158,14 +131,14 @@ export const creditNotesOps = [
     method: 'GET',
     path: '/v1/credit_notes/{id}',
     params: {},
-    run: (c, _params, path) => mustCreditNote(c.ctx, path.id),
+    run: (c, _params: OpParams, path) => mustCreditNote(c.ctx, path.id),
   }),
   op({
     id: 'PostCreditNotesId',
     method: 'POST',
     path: '/v1/credit_notes/{id}',
-    params: { memo: p.string(), metadata: p.metadata() },
-    run(c, params, path) {
+    params: updateParams,
+    run(c, params: OpParams<typeof updateParams>, path) {
       const before = mustCreditNote(c.ctx, path.id);
       const after = structuredClone(before);
       if (params.memo !== undefined) after.memo = params.memo;
@@ -181,13 +154,8 @@ export const creditNotesOps = [
     id: 'GetCreditNotes',
     method: 'GET',
     path: '/v1/credit_notes',
-    params: {
-      ...listParams,
-      customer: p.string(),
-      invoice: p.string(),
-      customer_account: p.string(),
-    },
-    run(c, params) {
+    params: listNotesParams,
+    run(c, params: OpParams<typeof listNotesParams>) {
       const where: [string, ...string[]][] = [];
       if (params.customer) where.push(['customer = ?', params.customer]);
       if (params.invoice) where.push(['invoice = ?', params.invoice]);
@@ -203,7 +171,7 @@ export const creditNotesOps = [
     method: 'GET',
     path: '/v1/credit_notes/{credit_note}/lines',
     params: listParams,
-    run(c, params, path) {
+    run(c, params: OpParams<typeof listParams>, path) {
       const note = mustCreditNote(c.ctx, path.credit_note, 'credit_note');
       return nestedPage(note.lines.data, params, linesUrl(note.id), 'credit note line item');
     },
@@ -213,7 +181,7 @@ export const creditNotesOps = [
     method: 'POST',
     path: '/v1/credit_notes/{id}/void',
     params: {},
-    run(c, _params, path) {
+    run(c, _params: OpParams, path) {
       const ctx = c.ctx;
       const before = mustCreditNote(ctx, path.id);
       if (before.status === 'void')
@@ -245,7 +213,7 @@ export const creditNotesOps = [
           : undefined;
         if (credited) moveBalance(c, before, -credited.amount);
       }
-      const after = { ...before, status: 'void', voided_at: nowSeconds(ctx) };
+      const after = { ...before, status: 'void' as const, voided_at: nowSeconds(ctx) };
       put(ctx, 'credit_notes', after);
       emit(c, 'credit_note.voided', after);
       saveInvoice(c, invoiceBefore, invoice);

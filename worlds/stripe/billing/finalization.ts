@@ -9,7 +9,8 @@ import { getCustomer } from '../lib/customer-lookup.ts';
 import { emit, emitStored, changedAttributes, putAndEmit } from '../lib/events.ts';
 import { invalidRequest } from '../lib/errors.ts';
 import { type OpContext } from '../lib/op.ts';
-import { get, newId, nowSeconds, put, putJson, rows, type Obj, type Stored } from '../lib/store.ts';
+import type { ApiList } from '../lib/objects.ts';
+import { get, newId, nowSeconds, put, putJson, rows, type Stored } from '../lib/store.ts';
 import {
   type DraftInput,
   type InvoiceRef,
@@ -23,7 +24,10 @@ import { canMove, moveInvoice } from './invoice-states.ts';
 import { applyLines } from './invoice-totals.ts';
 
 /** The next invoice number of a customer (as stored), advancing its sequence; and the customer as it is stored now. */
-function takeNumber(ctx: Ctx, customer: Stored<'customers'>): { number: string; customer: Obj } {
+function takeNumber(
+  ctx: Ctx,
+  customer: Stored<'customers'>,
+): { number: string; customer: Stored<'customers'> } {
   const seq = (customer.next_invoice_sequence as number | undefined) ?? 1;
   const prefix = customer.invoice_prefix ?? 'INV';
   const number = `${prefix}-${String(seq).padStart(4, '0')}`;
@@ -138,8 +142,8 @@ export function markPaid(
   c: OpContext,
   invoice: Stored<'invoices'>,
   amount: number | null,
-  payments?: Obj[],
-): Obj {
+  payments?: Stored<'invoice_payments'>[],
+): Stored<'invoices'> {
   const now = nowSeconds(c.ctx);
   moveInvoice(invoice, 'paid');
   invoice.amount_paid += amount ?? invoice.amount_remaining;
@@ -154,13 +158,16 @@ export function markPaid(
   return invoice;
 }
 
+/** An invoice's payments as embedded in it: a list that says how many it holds. */
+type PaymentsList = ApiList<Stored<'invoice_payments'>> & { total_count: number };
+
 /** The invoice's payments, as embedded in it. */
-export function paymentsList(ctx: Ctx, invoiceId: string): Obj {
+export function paymentsList(ctx: Ctx, invoiceId: string): PaymentsList {
   return paymentsListOf(rows(ctx, 'invoice_payments', 'invoice = ?', [invoiceId]));
 }
 
 /** An invoice's payment records (newest first) as the list embedded in it. */
-function paymentsListOf(data: Obj[]): Obj {
+function paymentsListOf(data: Stored<'invoice_payments'>[]): PaymentsList {
   return {
     object: 'list',
     data,

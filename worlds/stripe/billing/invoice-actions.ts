@@ -3,7 +3,6 @@
  * the next invoice (invoice-preview.ts), attaching a payment, and the invoice payments. The states themselves, and
  * which moves they allow, are invoice-states.ts.
  */
-import { subscriptionDetails } from './subscription-preview-changes.ts';
 import type { SqlParam } from 'seahaven';
 import { emit } from '../lib/events.ts';
 import { invalidRequest, isFailed, resourceMissing } from '../lib/errors.ts';
@@ -19,18 +18,39 @@ import { moveInvoice } from './invoice-states.ts';
 import { listPage } from '../lib/list.ts';
 import { subscriptionInvoicePaid } from './subscription-cycle.ts';
 import { op } from '../lib/op.ts';
-import { listParams, p } from '../lib/params.ts';
+import { listParams, p, type OpParams } from '../lib/params.ts';
 import { get, newId, nowSeconds, put, rows, type Stored } from '../lib/store.ts';
-import { preview } from './invoice-preview.ts';
-import { announceUpdate, discountsParam } from './invoices.ts';
+import { preview, previewParams, type PreviewParams } from './invoice-preview.ts';
+import { announceUpdate } from './invoices.ts';
+
+const finalizeParams = { auto_advance: p.bool() };
+const payParams = {
+  forgive: p.bool(),
+  mandate: p.string(),
+  off_session: p.bool(),
+  paid_out_of_band: p.bool(),
+  payment_method: p.string(),
+  source: p.string(),
+};
+const attachPaymentParams = { payment_intent: p.string(), payment_record: p.string() };
+const listPaymentsParams = {
+  ...listParams,
+  invoice: p.string(),
+  payment: p.obj({
+    payment_intent: p.string(),
+    payment_record: p.string(),
+    type: p.enum('payment_intent', 'payment_record').req(),
+  }),
+  status: p.enum('canceled', 'open', 'paid'),
+};
 
 export const invoiceActionsOps = [
   op({
     id: 'PostInvoicesInvoiceFinalize',
     method: 'POST',
     path: '/v1/invoices/{invoice}/finalize',
-    params: { auto_advance: p.bool() },
-    run(c, params, path) {
+    params: finalizeParams,
+    run(c, params: OpParams<typeof finalizeParams>, path) {
       const ctx = c.ctx;
       const draft = mustInvoice(ctx, path.invoice);
       if (
@@ -56,15 +76,8 @@ export const invoiceActionsOps = [
     id: 'PostInvoicesInvoicePay',
     method: 'POST',
     path: '/v1/invoices/{invoice}/pay',
-    params: {
-      forgive: p.bool(),
-      mandate: p.string(),
-      off_session: p.bool(),
-      paid_out_of_band: p.bool(),
-      payment_method: p.string(),
-      source: p.string(),
-    },
-    run(c, params, path) {
+    params: payParams,
+    run(c, params: OpParams<typeof payParams>, path) {
       mustInvoice(c.ctx, path.invoice);
       const out = payInvoice(c, path.invoice, {
         off_session: params.off_session,
@@ -81,7 +94,7 @@ export const invoiceActionsOps = [
     method: 'POST',
     path: '/v1/invoices/{invoice}/send',
     params: {},
-    run(c, _params, path) {
+    run(c, _params: OpParams, path) {
       let invoice = mustInvoice(c.ctx, path.invoice);
       if (invoice.status === 'void')
         throw invalidRequest(
@@ -100,69 +113,28 @@ export const invoiceActionsOps = [
     method: 'POST',
     path: '/v1/invoices/{invoice}/void',
     params: {},
-    run: (c, _params, path) => voidInvoice(c, mustInvoice(c.ctx, path.invoice)),
+    run: (c, _params: OpParams, path) => voidInvoice(c, mustInvoice(c.ctx, path.invoice)),
   }),
   op({
     id: 'PostInvoicesInvoiceMarkUncollectible',
     method: 'POST',
     path: '/v1/invoices/{invoice}/mark_uncollectible',
     params: {},
-    run: (c, _params, path) => markUncollectible(c, mustInvoice(c.ctx, path.invoice)),
+    run: (c, _params: OpParams, path) => markUncollectible(c, mustInvoice(c.ctx, path.invoice)),
   }),
   op({
     id: 'PostInvoicesCreatePreview',
     method: 'POST',
     path: '/v1/invoices/create_preview',
-    params: {
-      automatic_tax: p.obj({ enabled: p.bool().req(), liability: p.any() }),
-      currency: p.string(3),
-      customer: p.string(),
-      customer_account: p.string(),
-      customer_details: p.any(),
-      discounts: discountsParam,
-      invoice_items: p.arr(
-        p.obj({
-          amount: p.int(),
-          currency: p.string(3),
-          description: p.string(),
-          discountable: p.bool(),
-          discounts: discountsParam,
-          invoiceitem: p.string(),
-          metadata: p.metadata(),
-          period: p.obj({ start: p.int().req(), end: p.int().req() }),
-          price: p.string(),
-          price_data: p.obj({
-            currency: p.string().req(),
-            product: p.string().req(),
-            tax_behavior: p.enum('exclusive', 'inclusive', 'unspecified'),
-            unit_amount: p.int(),
-            unit_amount_decimal: p.decimal(),
-          }),
-          quantity: p.int(0),
-          quantity_decimal: p.decimal(),
-          tax_behavior: p.enum('exclusive', 'inclusive', 'unspecified'),
-          tax_code: p.string(),
-          tax_rates: p.arr(p.string()),
-          unit_amount: p.int(),
-          unit_amount_decimal: p.decimal(),
-        }),
-      ),
-      issuer: p.obj({ account: p.string(), type: p.enum('account', 'self').req() }),
-      on_behalf_of: p.string(),
-      preview_mode: p.enum('next', 'recurring'),
-      schedule: p.string(),
-      schedule_details: p.any(),
-      subscription: p.string(),
-      subscription_details: subscriptionDetails,
-    },
-    run: (c, params) => preview(c, params),
+    params: previewParams,
+    run: (c, params: PreviewParams) => preview(c, params),
   }),
   op({
     id: 'PostInvoicesInvoiceAttachPayment',
     method: 'POST',
     path: '/v1/invoices/{invoice}/attach_payment',
-    params: { payment_intent: p.string(), payment_record: p.string() },
-    run(c, params, path) {
+    params: attachPaymentParams,
+    run(c, params: OpParams<typeof attachPaymentParams>, path) {
       const ctx = c.ctx;
       const before = mustInvoice(ctx, path.invoice);
       if (params.payment_record)
@@ -251,17 +223,8 @@ export const invoiceActionsOps = [
     id: 'GetInvoicePayments',
     method: 'GET',
     path: '/v1/invoice_payments',
-    params: {
-      ...listParams,
-      invoice: p.string(),
-      payment: p.obj({
-        payment_intent: p.string(),
-        payment_record: p.string(),
-        type: p.enum('payment_intent', 'payment_record').req(),
-      }),
-      status: p.enum('canceled', 'open', 'paid'),
-    },
-    run(c, params) {
+    params: listPaymentsParams,
+    run(c, params: OpParams<typeof listPaymentsParams>) {
       const where: [string, ...SqlParam[]][] = [];
       if (params.invoice) where.push(['invoice = ?', params.invoice]);
       if (params.status) where.push(['status = ?', params.status]);
@@ -280,7 +243,7 @@ export const invoiceActionsOps = [
     method: 'GET',
     path: '/v1/invoice_payments/{invoice_payment}',
     params: {},
-    run(c, _params, path) {
+    run(c, _params: OpParams, path) {
       const record = get(c.ctx, 'invoice_payments', path.invoice_payment);
       if (!record)
         throw resourceMissing('invoice payment', path.invoice_payment, 'invoice_payment');

@@ -3,9 +3,9 @@
  * request's `invoice_items`, or a subscription's next period (subscription-preview.ts), and never stored. It previews
  * a subscription (or a change to one, or a new one) or the request's `invoice_items`; a request with none is 400.
  */
-import { previewChange } from './subscription-preview-changes.ts';
+import { previewChange, subscriptionDetails } from './subscription-preview-changes.ts';
 import { applyTaxes } from './invoice-taxes.ts';
-import { refuseUnsupported } from './invoices.ts';
+import { discountsParam, refuseUnsupported } from './invoices.ts';
 import { invalidRequest, resourceMissing } from '../lib/errors.ts';
 import {
   applyLines,
@@ -20,8 +20,55 @@ import { tierLines } from './tier-lines.ts';
 import { previewSubscription } from './subscription-preview.ts';
 import { liveCustomer } from '../lib/customer-lookup.ts';
 import { type OpContext } from '../lib/op.ts';
-import { get, newId, type Obj } from '../lib/store.ts';
+import { p, type OpParams } from '../lib/params.ts';
+import { get, newId, type Stored } from '../lib/store.ts';
 import { livePrice } from '../resources/price-model.ts';
+
+/** The parameters of `create_preview`. */
+export const previewParams = {
+  automatic_tax: p.obj({ enabled: p.bool().req(), liability: p.any() }),
+  currency: p.string(3),
+  customer: p.string(),
+  customer_account: p.string(),
+  customer_details: p.any(),
+  discounts: discountsParam,
+  invoice_items: p.arr(
+    p.obj({
+      amount: p.int(),
+      currency: p.string(3),
+      description: p.string(),
+      discountable: p.bool(),
+      discounts: discountsParam,
+      invoiceitem: p.string(),
+      metadata: p.metadata(),
+      period: p.obj({ start: p.int().req(), end: p.int().req() }),
+      price: p.string(),
+      price_data: p.obj({
+        currency: p.string().req(),
+        product: p.string().req(),
+        tax_behavior: p.enum('exclusive', 'inclusive', 'unspecified'),
+        unit_amount: p.int(),
+        unit_amount_decimal: p.decimal(),
+      }),
+      quantity: p.int(0),
+      quantity_decimal: p.decimal(),
+      tax_behavior: p.enum('exclusive', 'inclusive', 'unspecified'),
+      tax_code: p.string(),
+      tax_rates: p.arr(p.string()),
+      unit_amount: p.int(),
+      unit_amount_decimal: p.decimal(),
+    }),
+  ),
+  issuer: p.obj({ account: p.string(), type: p.enum('account', 'self').req() }),
+  on_behalf_of: p.string(),
+  preview_mode: p.enum('next', 'recurring'),
+  schedule: p.string(),
+  schedule_details: p.any(),
+  subscription: p.string(),
+  subscription_details: subscriptionDetails,
+};
+
+export type PreviewParams = OpParams<typeof previewParams>;
 
 /**
  * `create_preview`: the invoice the customer would get now — their pending items plus `invoice_items` (or, through a
@@ -30,9 +77,9 @@ import { livePrice } from '../resources/price-model.ts';
  */
 export function preview(
   c: OpContext,
-  params: Record<string, any>,
+  params: PreviewParams,
   part?: SubscriptionPreview,
-): Obj {
+): Stored<'invoices'> {
   const ctx = c.ctx;
   refuseUnsupported({
     discounts: params.discounts,
@@ -47,7 +94,8 @@ export function preview(
     !params.subscription &&
     !params.subscription_details?.items &&
     !params.schedule &&
-    !params.schedule_details?.phases &&
+    // Schedules are refused below; their details are read only for what the refusal names.
+    !(params.schedule_details as { phases?: unknown } | null | undefined)?.phases &&
     !params.invoice_items
   )
     throw invalidRequest(
@@ -60,13 +108,19 @@ export function preview(
     );
   // A change to a subscription (or a new one) is previewed on it as changed, then undone (subscription-preview-changes.ts).
   if (params.subscription_details && part === undefined)
-    return previewChange(c, params, (rest, changed) => preview(c, rest, changed));
-  const sub = part ?? (params.subscription ? previewSubscription(c, params) : undefined);
+    return previewChange(c, params, params.subscription_details, (rest, changed) =>
+      preview(c, rest, changed),
+    );
+  const sub =
+    part ??
+    (params.subscription
+      ? previewSubscription(c, { subscription: params.subscription, customer: params.customer })
+      : undefined);
   const customerId = params.customer ?? sub?.customer;
   if (!customerId)
     throw invalidRequest('Missing required param: customer.', 'customer', 'parameter_missing');
   const customer = liveCustomer(ctx, customerId);
-  const invoice = draftObject(
+  const invoice: Stored<'invoices'> = draftObject(
     ctx,
     {
       customer: customer.id,
@@ -78,11 +132,13 @@ export function preview(
     customer,
     `upcoming_${newId(ctx, 'in_')}`,
   );
-  const overrides = new Map<string, Obj>();
+  const overrides = new Map<string, Stored<'invoiceitems'>>();
   const extra: LineInput[] = [];
-  (params.invoice_items ?? []).forEach((item: Obj, i: number) => {
+  (params.invoice_items ?? []).forEach((item, i) => {
     const param = (k: string) => `invoice_items[${i}][${k}]`;
-    const price = item.price ? livePrice(ctx, item.price, param('price')) : null;
+    const price: Stored<'prices'> | null = item.price
+      ? livePrice(ctx, item.price, param('price'))
+      : null;
     const quantity = item.quantity ?? 1;
     let amount: number | null = item.amount ?? null;
     if (item.price_data)
@@ -128,11 +184,12 @@ export function preview(
       quantity,
       description: item.description ?? null,
       period: item.period ?? null,
-      metadata: item.metadata ?? null,
+      // As given: a key set to empty (null) stays on the preview's line.
+      metadata: (item.metadata ?? null) as Record<string, string> | null,
       discountable: item.discountable ?? undefined,
     });
   });
-  const lines: Obj[] = [];
+  const lines: Stored<'invoice_line_items'>[] = [];
   for (const item of pendingItems(ctx, customer.id, invoice.currency, sub?.subscription ?? null))
     lines.push(lineForItem(ctx, overrides.get(item.id) ?? item, invoice.id));
   // A subscription item on a tiered price is a line per tier, as on the invoice itself (tier-lines.ts).

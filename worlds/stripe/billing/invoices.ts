@@ -14,9 +14,17 @@ import { liveCustomer } from '../lib/customer-lookup.ts';
 import { listPage } from '../lib/list.ts';
 import { DAY } from '../lib/money.ts';
 import { op, type OpContext } from '../lib/op.ts';
-import { listParams, mergeMetadata, p, searchParams } from '../lib/params.ts';
+import type { InvoicePaymentSettings } from '../lib/objects.ts';
+import {
+  listParams,
+  mergeMetadata,
+  p,
+  searchParams,
+  type OpParams,
+  type ParamValue,
+} from '../lib/params.ts';
 import { searchPage } from '../lib/search-page.ts';
-import { get, put, remove, rows, type Obj, type Stored } from '../lib/store.ts';
+import { get, put, remove, rows, type Stored } from '../lib/store.ts';
 
 const customField = p.obj({ name: p.string(40).req(), value: p.string(140).req() });
 const rendering = p.obj({
@@ -64,6 +72,28 @@ const writable = {
   transfer_data: p.any(),
 };
 
+type WritableParams = OpParams<typeof writable>;
+
+const createParams = {
+  ...writable,
+  currency: p.string(3),
+  customer: p.string(),
+  customer_account: p.string(),
+  from_invoice: p.obj({ action: p.enum('revision').req(), invoice: p.string().req() }),
+  pending_invoice_items_behavior: p.enum('exclude', 'include'),
+  subscription: p.string(),
+};
+
+const listInvoicesParams = {
+  ...listParams,
+  collection_method: p.enum('charge_automatically', 'send_invoice'),
+  customer: p.string(),
+  customer_account: p.string(),
+  due_date: p.range(),
+  status: p.enum('draft', 'open', 'paid', 'uncollectible', 'void'),
+  subscription: p.string(),
+};
+
 /** Parameters this account cannot honour (no Connect, no tax, no shipping rates): accepted only when empty. */
 const UNSUPPORTED = [
   'account_tax_ids',
@@ -72,9 +102,15 @@ const UNSUPPORTED = [
   'on_behalf_of',
   'shipping_cost',
   'transfer_data',
-];
+] as const;
 
-export function refuseUnsupported(params: Record<string, any>): void {
+/** What `refuseUnsupported` reads of a request. */
+type MaybeUnsupported = { [K in (typeof UNSUPPORTED)[number]]?: unknown } & {
+  automatic_tax?: { enabled?: boolean } | null;
+  issuer?: { type?: string } | null;
+};
+
+export function refuseUnsupported(params: MaybeUnsupported): void {
   for (const k of UNSUPPORTED) {
     const v = params[k];
     if (v === undefined || v === null || (Array.isArray(v) && v.length === 0)) continue;
@@ -117,7 +153,7 @@ function checkPaymentMethod(c: OpContext, customer: string, id: string | null | 
 }
 
 /** Apply update parameters to a stored invoice. */
-function applyUpdate(c: OpContext, invoice: Stored<'invoices'>, params: Record<string, any>): void {
+function applyUpdate(c: OpContext, invoice: Stored<'invoices'>, params: WritableParams): void {
   if (invoice.status !== 'draft') {
     const frozen = Object.keys(params).filter((k) => !AFTER_DRAFT.has(k));
     const allowed =
@@ -135,15 +171,12 @@ function applyUpdate(c: OpContext, invoice: Stored<'invoices'>, params: Record<s
     }
   }
   refuseUnsupported(params);
-  for (const k of [
-    'description',
-    'footer',
-    'statement_descriptor',
-    'number',
-    'effective_at',
-  ] as const) {
-    if (params[k] !== undefined) invoice[k] = params[k];
-  }
+  if (params.description !== undefined) invoice.description = params.description;
+  if (params.footer !== undefined) invoice.footer = params.footer;
+  if (params.statement_descriptor !== undefined)
+    invoice.statement_descriptor = params.statement_descriptor;
+  if (params.number !== undefined) invoice.number = params.number;
+  if (params.effective_at !== undefined) invoice.effective_at = params.effective_at;
   if (params.auto_advance !== undefined && params.auto_advance !== null) {
     invoice.auto_advance = params.auto_advance;
     if (invoice.status === 'draft')
@@ -200,7 +233,10 @@ function applyUpdate(c: OpContext, invoice: Stored<'invoices'>, params: Record<s
   }
 }
 
-function renderingOf(given: Obj, current: Obj | null): Obj {
+function renderingOf(
+  given: ParamValue<typeof rendering>,
+  current: Stored<'invoices'>['rendering'],
+): NonNullable<Stored<'invoices'>['rendering']> {
   return {
     amount_tax_display: given.amount_tax_display ?? current?.amount_tax_display ?? null,
     pdf: { page_size: given.pdf?.page_size ?? current?.pdf?.page_size ?? 'auto' },
@@ -209,16 +245,24 @@ function renderingOf(given: Obj, current: Obj | null): Obj {
   };
 }
 
-function paymentSettingsOf(given: Obj): Obj {
+function paymentSettingsOf(given: ParamValue<typeof paymentSettings>): InvoicePaymentSettings {
   return {
     default_mandate: given.default_mandate ?? null,
-    payment_method_options: given.payment_method_options ?? null,
-    payment_method_types: given.payment_method_types ?? null,
+    // Taken as given: params.ts checks no more than that it is JSON.
+    payment_method_options: (given.payment_method_options ??
+      null) as InvoicePaymentSettings['payment_method_options'],
+    // Kept as given: params.ts checks that each is a string, not that Stripe knows it.
+    payment_method_types: (given.payment_method_types ??
+      null) as InvoicePaymentSettings['payment_method_types'],
   };
 }
 
 /** Announce an invoice change as `invoice.updated`, when something changed. */
-export function announceUpdate(c: OpContext, before: Obj, after: Obj): void {
+export function announceUpdate(
+  c: OpContext,
+  before: Stored<'invoices'>,
+  after: Stored<'invoices'>,
+): void {
   const changed = changedAttributes(before, after);
   if (Object.keys(changed).length > 0) emit(c, 'invoice.updated', after, changed);
 }
@@ -228,16 +272,8 @@ export const invoicesOps = [
     id: 'PostInvoices',
     method: 'POST',
     path: '/v1/invoices',
-    params: {
-      ...writable,
-      currency: p.string(3),
-      customer: p.string(),
-      customer_account: p.string(),
-      from_invoice: p.obj({ action: p.enum('revision').req(), invoice: p.string().req() }),
-      pending_invoice_items_behavior: p.enum('exclude', 'include'),
-      subscription: p.string(),
-    },
-    run(c, params) {
+    params: createParams,
+    run(c, params: OpParams<typeof createParams>) {
       if (params.from_invoice)
         throw invalidRequest(
           'Invoice revisions are not supported by this account.',
@@ -301,14 +337,14 @@ export const invoicesOps = [
     method: 'GET',
     path: '/v1/invoices/{invoice}',
     params: {},
-    run: (c, _params, path) => mustInvoice(c.ctx, path.invoice),
+    run: (c, _params: OpParams, path) => mustInvoice(c.ctx, path.invoice),
   }),
   op({
     id: 'PostInvoicesInvoice',
     method: 'POST',
     path: '/v1/invoices/{invoice}',
     params: writable,
-    run(c, params, path) {
+    run(c, params: WritableParams, path) {
       const before = mustInvoice(c.ctx, path.invoice);
       const after = structuredClone(before);
       applyUpdate(c, after, params);
@@ -325,7 +361,7 @@ export const invoicesOps = [
     method: 'DELETE',
     path: '/v1/invoices/{invoice}',
     params: {},
-    run(c, _params, path) {
+    run(c, _params: OpParams, path) {
       const ctx = c.ctx;
       const invoice = mustInvoice(ctx, path.invoice);
       if (invoice.status !== 'draft')
@@ -353,16 +389,8 @@ export const invoicesOps = [
     id: 'GetInvoices',
     method: 'GET',
     path: '/v1/invoices',
-    params: {
-      ...listParams,
-      collection_method: p.enum('charge_automatically', 'send_invoice'),
-      customer: p.string(),
-      customer_account: p.string(),
-      due_date: p.range(),
-      status: p.enum('draft', 'open', 'paid', 'uncollectible', 'void'),
-      subscription: p.string(),
-    },
-    run(c, params) {
+    params: listInvoicesParams,
+    run(c, params: OpParams<typeof listInvoicesParams>) {
       const where: [string, ...SqlParam[]][] = [];
       if (params.customer) where.push(['customer = ?', params.customer]);
       if (params.status) where.push(['status = ?', params.status]);

@@ -14,14 +14,45 @@ import {
 } from '../lib/errors.ts';
 import { inlinePrice } from './invoicing.ts';
 import { type OpContext } from '../lib/op.ts';
+import type { Discount, PriceRecurring } from '../lib/objects.ts';
 import { get, must, newId, nowSeconds, put, type Obj, type Stored } from '../lib/store.ts';
 import { livePrice } from '../resources/price-model.ts';
 import { redeemableCoupon, redeemCoupon } from '../resources/coupons.ts';
 import { redeemablePromotionCode, redeemPromotionCode } from '../resources/promotion-codes.ts';
-import { DAYS_730 } from './subscription-params.ts';
+import {
+  DAYS_730,
+  type CancellationParams,
+  type DiscountParams,
+  type ItemParams,
+} from './subscription-params.ts';
+
+/**
+ * A subscription's discounts as the world stores them: the discount objects `discountsOf` makes, where the SDK's
+ * declaration of a subscription (objects.ts) has their ids. Read and written through these two, so the difference is
+ * said once.
+ */
+export function discountObjects(sub: Stored<'subscriptions'>): Discount[] {
+  // Stored as objects, declared as ids.
+  return (sub.discounts ?? []) as unknown as Discount[];
+}
+
+/** Set a subscription's discounts (`discountObjects`). */
+export function setDiscounts(sub: Stored<'subscriptions'>, discounts: Discount[]): void {
+  // Stored as objects, declared as ids.
+  sub.discounts = discounts as unknown as string[];
+}
+
+/** Every price on a subscription item is recurring (`itemPrice` takes no other), so its `recurring` is set. */
+export function recurringOf(price: Stored<'prices'>): PriceRecurring {
+  return price.recurring as PriceRecurring;
+}
 
 /** The recurring, active price an item names (`price`, legacy `plan`, or `price_data`). */
-export function itemPrice(c: OpContext, spec: Obj, param: string): Obj {
+export function itemPrice(
+  c: OpContext,
+  spec: Pick<ItemParams, 'price' | 'plan' | 'price_data'>,
+  param: string,
+): Stored<'prices'> {
   const named = (['price', 'plan', 'price_data'] as const).filter(
     (k) => spec[k] !== undefined && spec[k] !== null,
   );
@@ -31,9 +62,10 @@ export function itemPrice(c: OpContext, spec: Obj, param: string): Obj {
       `You may only specify one of these parameters: ${named.join(', ')}.`,
       `${param}[${named[1]}]`,
     );
-  let price: Obj;
-  if (named[0] === 'price_data') {
-    const d = spec.price_data;
+  let price: Stored<'prices'>;
+  // `named` holds only the fields that are set.
+  const d = spec.price_data;
+  if (named[0] === 'price_data' && d) {
     price = inlinePrice(
       c,
       {
@@ -59,7 +91,7 @@ export function itemPrice(c: OpContext, spec: Obj, param: string): Obj {
     put(c.ctx, 'prices', price);
     return price;
   }
-  price = livePrice(c.ctx, spec[named[0]], `${param}[${named[0]}]`, named[0]);
+  price = livePrice(c.ctx, spec[named[0]] as string, `${param}[${named[0]}]`, named[0]);
   if (price.type !== 'recurring' || !price.recurring) {
     throw invalidRequest(
       `The price specified is set to \`type=one_time\` but this field only accepts prices with \`type=recurring\`.`,
@@ -75,7 +107,7 @@ export function itemPrice(c: OpContext, spec: Obj, param: string): Obj {
 }
 
 /** All items share a currency and a billing interval, and no price appears twice. */
-export function checkItems(items: Obj[], param = 'items'): void {
+export function checkItems(items: readonly { price: Stored<'prices'> }[], param = 'items'): void {
   if (items.length === 0)
     throw invalidRequest(
       'A subscription must have at least one active plan. To cancel a subscription, please use the cancel API endpoint.',
@@ -86,15 +118,15 @@ export function checkItems(items: Obj[], param = 'items'): void {
   const first = items[0].price;
   const seen = new Set<string>();
   items.forEach((item, i) => {
-    const r = item.price.recurring;
+    const r = recurringOf(item.price);
     if (item.price.currency !== first.currency)
       throw invalidRequest(
         `All prices on a subscription must have the same currency; ${item.price.id} is in ${item.price.currency}, ${first.id} in ${first.currency}.`,
         `${param}[${i}][price]`,
       );
     if (
-      r.interval !== first.recurring.interval ||
-      (r.interval_count ?? 1) !== (first.recurring.interval_count ?? 1)
+      r.interval !== recurringOf(first).interval ||
+      (r.interval_count ?? 1) !== (recurringOf(first).interval_count ?? 1)
     ) {
       throw invalidRequest(
         'Currently, all prices on a subscription must have the same `recurring.interval` and `recurring.interval_count`.',
@@ -160,8 +192,8 @@ export function trialEndOf(raw: unknown, now: number): number | 'now' | undefine
 export function discountsOf(
   ctx: Ctx,
   sub: Stored<'subscriptions'>,
-  params: Obj,
-): Obj[] | undefined {
+  params: DiscountParams,
+): Discount[] | undefined {
   const given = (['coupon', 'promotion_code', 'discounts'] as const).filter(
     (k) => params[k] !== undefined,
   );
@@ -171,13 +203,13 @@ export function discountsOf(
       `You may only specify one of these parameters: ${given.join(', ')}.`,
       given[1],
     );
-  const entries: Obj[] =
+  const entries: NonNullable<DiscountParams['discounts']> =
     given[0] === 'discounts'
       ? (params.discounts ?? [])
       : params[given[0]] === null
         ? []
         : [{ [given[0]]: params[given[0]] }];
-  const kept = new Map<string, Obj>((sub.discounts ?? []).map((d: Obj) => [d.id, d]));
+  const kept = new Map<string, Discount>(discountObjects(sub).map((d) => [d.id, d]));
   return entries.map((entry, i) => {
     const where = (k: string) => (given[0] === 'discounts' ? `discounts[${i}][${k}]` : k);
     if (entry.discount) {
@@ -185,8 +217,8 @@ export function discountsOf(
       if (!d) throw resourceMissing('discount', entry.discount, where('discount'));
       return d;
     }
-    let coupon: Obj;
-    let promo: Obj | null = null;
+    let coupon: Stored<'coupons'>;
+    let promo: Stored<'promotion_codes'> | null = null;
     if (entry.promotion_code)
       ({ promo, coupon } = redeemablePromotionCode(
         ctx,
@@ -203,7 +235,7 @@ export function discountsOf(
     redeemCoupon(ctx, coupon);
     if (promo) redeemPromotionCode(ctx, promo);
     const start = nowSeconds(ctx);
-    return {
+    const discount: Discount = {
       id: newId(ctx, 'di_'),
       object: 'discount',
       checkout_session: null,
@@ -211,7 +243,8 @@ export function discountsOf(
       customer_account: null,
       end:
         coupon.duration === 'repeating'
-          ? addIntervals(start, 'month', 1, coupon.duration_in_months)
+          ? // A repeating coupon says for how many months.
+            addIntervals(start, 'month', 1, coupon.duration_in_months as number)
           : null,
       invoice: null,
       invoice_item: null,
@@ -221,6 +254,7 @@ export function discountsOf(
       subscription: sub.id,
       subscription_item: null,
     };
+    return discount;
   });
 }
 
@@ -253,7 +287,11 @@ function cancelAtOf(
   return n;
 }
 
-export function applyCancellation(sub: Stored<'subscriptions'>, params: Obj, now: number): void {
+export function applyCancellation(
+  sub: Stored<'subscriptions'>,
+  params: CancellationParams,
+  now: number,
+): void {
   if (params.cancel_at_period_end !== undefined && params.cancel_at_period_end !== null) {
     sub.cancel_at_period_end = params.cancel_at_period_end;
     sub.cancel_at = params.cancel_at_period_end ? periodOf(sub).end : null;
@@ -300,6 +338,15 @@ export function productNameOf(ctx: Ctx, price: Stored<'prices'>): string {
 }
 
 /** A subscription by id, or Stripe's 404. */
-export function mustSubscription(ctx: Ctx, id: string, param = 'subscription_exposed_id'): Obj {
+export function storedSubscription(
+  ctx: Ctx,
+  id: string,
+  param = 'subscription_exposed_id',
+): Stored<'subscriptions'> {
   return must(ctx, 'subscriptions', id, 'subscription', param);
+}
+
+/** `storedSubscription`, for the subscription endpoints (subscriptions.ts), which read it untyped. */
+export function mustSubscription(ctx: Ctx, id: string, param = 'subscription_exposed_id'): Obj {
+  return storedSubscription(ctx, id, param);
 }

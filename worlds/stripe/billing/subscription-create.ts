@@ -17,7 +17,8 @@ import { emit } from '../lib/events.ts';
 import { addInvoiceLine } from './invoicing.ts';
 import { type OpContext } from '../lib/op.ts';
 import { mergeMetadata } from '../lib/params.ts';
-import { newId, nowSeconds, type Obj, type Stored } from '../lib/store.ts';
+import type { SubscriptionPaymentSettings } from '../lib/objects.ts';
+import { newId, nowSeconds, type Stored } from '../lib/store.ts';
 import { liveCustomer } from '../lib/customer-lookup.ts';
 import { planOf } from '../resources/price-model.ts';
 import {
@@ -30,15 +31,27 @@ import {
   thrown,
   productNameOf,
   money,
+  recurringOf,
+  setDiscounts,
 } from './subscription-checks.ts';
+import type { CreateParams } from './subscription-params.ts';
 import { moveSubscription } from './subscription-states.ts';
 
+/** `payment_settings` as given: taken as any JSON (params.ts checks no more), read for what a subscription keeps. */
+function paymentSettingsOf(params: CreateParams): Partial<SubscriptionPaymentSettings> | null {
+  const given = params.payment_settings;
+  return given !== null && typeof given === 'object'
+    ? (given as Partial<SubscriptionPaymentSettings>)
+    : null;
+}
+
 /** Create a subscription; see the module comment. */
-export function createSubscription(c: OpContext, params: Obj): Obj {
+export function createSubscription(c: OpContext, params: CreateParams): Stored<'subscriptions'> {
   const ctx = c.ctx;
   if (!params.customer) throw parameterMissing('customer');
   const customer = liveCustomer(ctx, params.customer);
-  if (!params.items || params.items.length === 0) throw parameterMissing('items');
+  const items = params.items;
+  if (!items || items.length === 0) throw parameterMissing('items');
   const now = nowSeconds(ctx);
   const id = newId(ctx, 'sub_');
   const collection = params.collection_method ?? 'charge_automatically';
@@ -49,7 +62,7 @@ export function createSubscription(c: OpContext, params: Obj): Obj {
       'days_until_due can only be set when collection_method is send_invoice.',
       'days_until_due',
     );
-  const prices = (params.items as Obj[]).map((spec, i) => itemPrice(c, spec, `items[${i}]`));
+  const prices = items.map((spec, i) => itemPrice(c, spec, `items[${i}]`));
   // Trials: an explicit end, a number of days, or the first price's own trial days.
   let trialEnd = trialEndOf(params.trial_end, now);
   if (trialEnd !== undefined && params.trial_period_days != null)
@@ -62,7 +75,7 @@ export function createSubscription(c: OpContext, params: Obj): Obj {
   if (trialEnd === undefined && params.trial_from_plan && prices[0].recurring?.trial_period_days)
     trialEnd = now + prices[0].recurring.trial_period_days * 86_400;
   const trial = typeof trialEnd === 'number' ? trialEnd : null;
-  const { interval, interval_count: count = 1 } = prices[0].recurring;
+  const { interval, interval_count: count = 1 } = recurringOf(prices[0]);
   let anchor = trial ?? now;
   if (params.billing_cycle_anchor != null) {
     if (trial)
@@ -110,7 +123,8 @@ export function createSubscription(c: OpContext, params: Obj): Obj {
     currency: prices[0].currency,
     customer: customer.id,
     customer_account: null,
-    days_until_due: collection === 'send_invoice' ? params.days_until_due : null,
+    // Set when collection is send_invoice (checked above).
+    days_until_due: collection === 'send_invoice' ? (params.days_until_due ?? null) : null,
     default_payment_method: params.default_payment_method
       ? checkPaymentMethod(ctx, params.default_payment_method, customer.id)
       : null,
@@ -137,7 +151,7 @@ export function createSubscription(c: OpContext, params: Obj): Obj {
     payment_settings: {
       payment_method_options: null,
       payment_method_types: null,
-      save_default_payment_method: params.payment_settings?.save_default_payment_method ?? 'off',
+      save_default_payment_method: paymentSettingsOf(params)?.save_default_payment_method ?? 'off',
     },
     pending_invoice_item_interval: null,
     pending_setup_intent: null,
@@ -163,17 +177,17 @@ export function createSubscription(c: OpContext, params: Obj): Obj {
       sub,
       price,
       planOf(price),
-      params.items[i].quantity ?? 1,
-      mergeMetadata({}, params.items[i].metadata),
+      items[i].quantity ?? 1,
+      mergeMetadata({}, items[i].metadata),
       now,
       periodEnd,
     ),
   );
-  sub.items.data.forEach((item: Obj, i: number) => {
-    item.tax_rates = taxRatesFor(ctx, params.items[i].tax_rates, `items[${i}][tax_rates]`);
+  sub.items.data.forEach((item, i) => {
+    item.tax_rates = taxRatesFor(ctx, items[i].tax_rates, `items[${i}][tax_rates]`);
   });
   checkItems(sub.items.data);
-  sub.discounts = discountsOf(ctx, sub, params) ?? [];
+  setDiscounts(sub, discountsOf(ctx, sub, params) ?? []);
   applyCancellation(sub, params, now);
 
   // The first invoice: $0 lines for a trial, a partial period up to a future anchor, else the whole first period.

@@ -7,18 +7,9 @@ import { type Ctx } from 'seahaven';
 import { isFailed, StripeError, type Failed } from '../lib/errors.ts';
 import { emitStored, changedAttributes } from '../lib/events.ts';
 import { DAY } from '../lib/money.ts';
+import type { ApiList, PriceRecurring } from '../lib/objects.ts';
 import { type OpContext } from '../lib/op.ts';
-import {
-  get,
-  newId,
-  nowSeconds,
-  put,
-  putJson,
-  remove,
-  rows,
-  type Obj,
-  type Stored,
-} from '../lib/store.ts';
+import { get, newId, nowSeconds, put, putJson, remove, rows, type Stored } from '../lib/store.ts';
 import {
   createDraftInvoice,
   createFinalizedInvoice,
@@ -46,12 +37,12 @@ export function newItem(
   ctx: Ctx,
   sub: Stored<'subscriptions'>,
   price: Stored<'prices'>,
-  plan: Obj,
+  plan: Stored<'subscription_items'>['plan'],
   quantity: number,
   metadata: Record<string, string>,
   start: number,
   end: number,
-): Obj {
+): Stored<'subscription_items'> {
   return {
     id: newId(ctx, 'si_'),
     object: 'subscription_item',
@@ -70,8 +61,11 @@ export function newItem(
   };
 }
 
-/** The items' list envelope on a subscription. */
-export function itemsEnvelope(subId: string, data: Obj[]): Obj {
+/** The items' list envelope on a subscription: a list that says how many items it holds. */
+export function itemsEnvelope(
+  subId: string,
+  data: Stored<'subscription_items'>[],
+): ApiList<Stored<'subscription_items'>> & { total_count: number } {
   return {
     object: 'list',
     data,
@@ -89,7 +83,7 @@ export function saveSubscription(
   ctx: Ctx,
   sub: Stored<'subscriptions'>,
   removedItems: string[] = [],
-): Obj {
+): Stored<'subscriptions'> {
   storeSubscription(ctx, sub, removedItems);
   return sub;
 }
@@ -105,7 +99,12 @@ function storeSubscription(ctx: Ctx, sub: Stored<'subscriptions'>, removedItems:
 }
 
 /** Write the subscription and announce the change: `customer.subscription.updated` with what changed. */
-export function updated(c: OpContext, before: Obj, after: Obj, removedItems: string[] = []): Obj {
+export function updated(
+  c: OpContext,
+  before: Stored<'subscriptions'>,
+  after: Stored<'subscriptions'>,
+  removedItems: string[] = [],
+): Stored<'subscriptions'> {
   const json = storeSubscription(c.ctx, after, removedItems);
   const changed = changedAttributes(before, after);
   if (Object.keys(changed).length > 0)
@@ -116,9 +115,9 @@ export function updated(c: OpContext, before: Obj, after: Obj, removedItems: str
 // ——— Invoices ——————————————————————————————————————————————————————————————————————————————————————————————————
 
 /** `1 × Pro (at $30.00 / month)`, Stripe's line description for an item's period. */
-function lineDescription(ctx: Ctx, item: Obj): string {
+function lineDescription(ctx: Ctx, item: Stored<'subscription_items'>): string {
   const name = productName(ctx, item.price);
-  const r = item.price.recurring ?? {};
+  const r: Partial<PriceRecurring> = item.price.recurring ?? {};
   const every =
     (r.interval_count ?? 1) === 1 ? r.interval : `every ${r.interval_count} ${r.interval}s`;
   return `${item.quantity} × ${name} (at ${formatMoney(item.price.unit_amount ?? 0, item.price.currency)} / ${every})`;
@@ -136,10 +135,10 @@ function productName(ctx: Ctx, price: Stored<'prices'>): string {
 export function prorationItem(
   c: OpContext,
   sub: Stored<'subscriptions'>,
-  item: Obj,
+  item: Stored<'subscription_items'>,
   sign: 1 | -1,
   at: number,
-): Obj | null {
+): Stored<'invoiceitems'> | null {
   const { start, end } = { start: item.current_period_start, end: item.current_period_end };
   const amount = sign * prorate(itemAmount(item), end - at, end - start);
   if (amount === 0) return null;
@@ -159,7 +158,7 @@ export function prorationItem(
 }
 
 /** The subscription's invoice items not yet on an invoice, oldest first. */
-export function pendingItemsOf(ctx: Ctx, sub: Stored<'subscriptions'>): Obj[] {
+export function pendingItemsOf(ctx: Ctx, sub: Stored<'subscriptions'>): Stored<'invoiceitems'>[] {
   return rows(ctx, 'invoiceitems', 'customer = ? AND invoice IS NULL', [sub.customer], true).filter(
     (ii) => ii.parent?.subscription_details?.subscription === sub.id,
   );
@@ -181,10 +180,10 @@ export function draftInvoice(
   c: OpContext,
   sub: Stored<'subscriptions'>,
   spec: SubscriptionInvoice,
-): Obj {
+): Stored<'invoices'> {
   const lines: LineInput[] = !spec.items
     ? []
-    : sub.items.data.map((item: Obj) => ({
+    : sub.items.data.map((item) => ({
         price: item.price.id,
         currency: item.price.currency,
         quantity: item.quantity,
@@ -207,7 +206,7 @@ export function draftInvoice(
     auto_advance: spec.autoAdvance ?? true,
     lines,
     default_tax_rates: sub.default_tax_rates ?? [],
-    item_tax_rates: Object.fromEntries(sub.items.data.map((item: Obj) => [item.id, item])),
+    item_tax_rates: Object.fromEntries(sub.items.data.map((item) => [item.id, item])),
   });
 }
 
@@ -221,11 +220,11 @@ export function collect(
   sub: Stored<'subscriptions'>,
   draft: Stored<'invoices'>,
   opts: { attempt: boolean; offSession?: boolean },
-): { invoice: Obj; failure: Failed | null } {
+): { invoice: Stored<'invoices'>; failure: Failed | null } {
   const inv = finalizeInvoice(c, draft);
   if (inv.status !== 'open' || sub.collection_method !== 'charge_automatically' || !opts.attempt)
     return { invoice: inv, failure: null };
-  let paid: Obj | Failed;
+  let paid: Stored<'invoices'> | Failed;
   try {
     paid = payInvoice(c, inv, { off_session: opts.offSession ?? false });
   } catch (e) {

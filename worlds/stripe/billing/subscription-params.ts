@@ -2,7 +2,7 @@
  * The parameters of the subscription endpoints, as params.ts declares them: what create and update accept, their
  * items, discounts and cancellation details.
  */
-import { p } from '../lib/params.ts';
+import { p, type OpParams, type ParamsOf } from '../lib/params.ts';
 
 export const DAYS_730 = 730 * 86_400;
 
@@ -32,6 +32,9 @@ const itemFields = {
   billing_thresholds: p.any(),
   current_trial: p.any(),
 };
+
+/** An item of `items[]` as create reads it (update's items also name the item they change). */
+export type ItemParams = ParamsOf<typeof itemFields>;
 
 const discountsParam = p.arr(
   p.obj({ coupon: p.string(), discount: p.string(), promotion_code: p.string() }),
@@ -109,6 +112,20 @@ export const createParams = {
   trial_period_days: p.int(0),
 };
 
+/** What a subscription's discounts are set from: `discounts[]`, or a legacy `coupon` or `promotion_code`. */
+export type DiscountParams = Pick<
+  ParamsOf<typeof common>,
+  'coupon' | 'promotion_code' | 'discounts'
+>;
+
+/** What says when (and why) a subscription is to be canceled. */
+export type CancellationParams = Pick<
+  ParamsOf<typeof updateParams>,
+  'cancel_at' | 'cancel_at_period_end' | 'cancellation_details'
+>;
+
+export type CreateParams = OpParams<typeof createParams>;
+
 export const updateParams = {
   ...common,
   items: p.arr(p.obj({ ...itemFields, id: p.string(), deleted: p.bool(), clear_usage: p.bool() })),
@@ -126,3 +143,14 @@ export const updateParams = {
   ),
   proration_date: p.int(),
 };
+
+export type UpdateParams = OpParams<typeof updateParams>;
+
+/** What canceling a subscription now takes (`DeleteSubscriptionsSubscriptionExposedId`). */
+export const cancelParams = {
+  cancellation_details: cancellationDetails,
+  invoice_now: p.bool(),
+  prorate: p.bool(),
+};
+
+export type CancelParams = OpParams<typeof cancelParams>;

@@ -12,11 +12,12 @@ import type { Ctx } from 'seahaven';
 import { invalidRequest, parameterMissing } from '../lib/errors.ts';
 import { liveCustomer } from '../lib/customer-lookup.ts';
 import type { OpContext } from '../lib/op.ts';
-import { p } from '../lib/params.ts';
-import { must, nowSeconds, type Obj, type Stored } from '../lib/store.ts';
+import { p, type ParamValue } from '../lib/params.ts';
+import { must, nowSeconds, type Stored } from '../lib/store.ts';
+import type { PreviewParams } from './invoice-preview.ts';
 import type { SubscriptionPreview } from './invoicing.ts';
-import { checkItems, itemPrice, productNameOf } from './subscription-checks.ts';
-import { priceData, prorationBehavior } from './subscription-params.ts';
+import { checkItems, itemPrice, productNameOf, recurringOf } from './subscription-checks.ts';
+import { priceData, prorationBehavior, type UpdateParams } from './subscription-params.ts';
 import { addIntervals } from './subscription-periods.ts';
 import { previewSubscription } from './subscription-preview.ts';
 import { updateSubscription } from './subscription-update.ts';
@@ -52,16 +53,18 @@ export const subscriptionDetails = p.obj({
   resume_at: p.any(),
 });
 
+type SubscriptionDetails = ParamValue<typeof subscriptionDetails>;
+
 /** The preview `build` makes, carried out of the savepoint by the throw that rolls it back. */
 class Built {
-  readonly invoice: Obj;
+  readonly invoice: Stored<'invoices'>;
   constructor(invoice: Stored<'invoices'>) {
     this.invoice = invoice;
   }
 }
 
 /** `fn`'s result, with everything it wrote undone. */
-function rolledBack(ctx: Ctx, fn: () => Obj): Obj {
+function rolledBack(ctx: Ctx, fn: () => Stored<'invoices'>): Stored<'invoices'> {
   try {
     ctx.db.transaction(() => {
       throw new Built(fn());
@@ -74,7 +77,7 @@ function rolledBack(ctx: Ctx, fn: () => Obj): Obj {
 }
 
 /** Refuse what a preview here cannot make: schedules of phases, and pauses. */
-function refuseUnsupported(d: Obj): void {
+function refuseUnsupported(d: SubscriptionDetails): void {
   for (const k of ['billing_schedules', 'resume_at', 'cancel_at'] as const)
     if (d[k] !== undefined && d[k] !== null)
       throw invalidRequest(
@@ -84,34 +87,29 @@ function refuseUnsupported(d: Obj): void {
 }
 
 /**
- * The preview of `params.subscription_details`: `build` makes the invoice from the request and the subscription's
- * part (invoice-preview.ts), here on the changed subscription inside the savepoint.
+ * The preview of `params.subscription_details` (`d`): `build` makes the invoice from the request and the
+ * subscription's part (invoice-preview.ts), here on the changed subscription inside the savepoint.
  */
 export function previewChange(
   c: OpContext,
-  params: Record<string, any>,
-  build: (params: Record<string, any>, sub: SubscriptionPreview) => Obj,
-): Obj {
-  const d: Obj = params.subscription_details;
+  params: PreviewParams,
+  d: SubscriptionDetails,
+  build: (params: PreviewParams, sub: SubscriptionPreview) => Stored<'invoices'>,
+): Stored<'invoices'> {
   refuseUnsupported(d);
-  if (!params.subscription)
+  const subscription = params.subscription;
+  if (!subscription)
     return rolledBack(c.ctx, () => build(params, newSubscription(c, params.customer, d)));
   return rolledBack(c.ctx, () => {
-    const before = must(
-      c.ctx,
-      'subscriptions',
-      params.subscription,
-      'subscription',
-      'subscription',
-    );
+    const before = must(c.ctx, 'subscriptions', subscription, 'subscription', 'subscription');
     if (params.customer && params.customer !== before.customer)
       throw invalidRequest(
         `The subscription ${before.id} does not belong to the customer ${params.customer}.`,
         'customer',
       );
-    const behavior: string = d.proration_behavior ?? 'create_prorations';
+    const behavior = d.proration_behavior ?? 'create_prorations';
     const at: number = d.proration_date ?? nowSeconds(c.ctx);
-    const change: Obj = {
+    const change: UpdateParams = {
       // Billing at once is previewed, not done: the prorations are made pending and shown as that invoice.
       proration_behavior: behavior === 'always_invoice' ? 'create_prorations' : behavior,
       ...(d.items ? { items: d.items } : {}),
@@ -139,8 +137,8 @@ export function previewChange(
 /** The first invoice of a new subscription of `customer` to `d.items`, starting now (or at `start_date`). */
 function newSubscription(
   c: OpContext,
-  customerId: string | undefined,
-  d: Obj,
+  customerId: string | null | undefined,
+  d: SubscriptionDetails,
 ): SubscriptionPreview {
   if (!customerId)
     throw invalidRequest(
@@ -149,10 +147,11 @@ function newSubscription(
       'parameter_missing',
     );
   const customer = liveCustomer(c.ctx, customerId);
-  if (!d.items?.length) throw parameterMissing('subscription_details[items]');
+  const items = d.items;
+  if (!items?.length) throw parameterMissing('subscription_details[items]');
   const start: number = d.start_date ?? nowSeconds(c.ctx);
   // Prices named by `price_data` are made in a savepoint too: the preview keeps their objects, not their rows.
-  const prices = d.items.map((spec: Obj, i: number) => {
+  const prices = items.map((spec, i) => {
     if (spec.id || spec.deleted)
       throw invalidRequest(
         'A new subscription has no items to change; give each item a price.',
@@ -164,7 +163,7 @@ function newSubscription(
     prices.map((price: Stored<'prices'>) => ({ price })),
     'subscription_details[items]',
   );
-  const { interval, interval_count: count = 1 } = prices[0].recurring;
+  const { interval, interval_count: count = 1 } = recurringOf(prices[0]);
   const trialEnd = typeof d.trial_end === 'number' ? d.trial_end : Number(d.trial_end) || null;
   const end = trialEnd && trialEnd > start ? trialEnd : addIntervals(start, interval, count, 1);
   return {
@@ -174,7 +173,7 @@ function newSubscription(
     billing_reason: 'subscription_create',
     currency: prices[0].currency,
     lines: prices.map((price: Stored<'prices'>, i: number) => {
-      const quantity = d.items[i].quantity ?? 1;
+      const quantity = items[i].quantity ?? 1;
       return {
         price,
         currency: price.currency,

@@ -14,7 +14,7 @@ import { addIntervals, hasEnded, intervalOf, periodOf } from './subscription-per
 /** The subscription's part of `create_preview`: whose invoice, its period, and a line per item. */
 export function previewSubscription(
   c: OpContext,
-  params: Record<string, any>,
+  params: { subscription: string; customer?: string | null },
 ): SubscriptionPreview {
   const sub = must(c.ctx, 'subscriptions', params.subscription, 'subscription', 'subscription');
   if (params.customer && params.customer !== sub.customer)

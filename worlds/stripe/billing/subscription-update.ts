@@ -18,7 +18,7 @@ import { emit } from '../lib/events.ts';
 import { voidInvoice } from './invoicing.ts';
 import { type OpContext } from '../lib/op.ts';
 import { mergeMetadata } from '../lib/params.ts';
-import { get, nowSeconds, remove, type Obj } from '../lib/store.ts';
+import { get, nowSeconds, remove, type Stored } from '../lib/store.ts';
 import { planOf } from '../resources/price-model.ts';
 import {
   itemPrice,
@@ -28,20 +28,27 @@ import {
   discountsOf,
   applyCancellation,
   thrown,
+  recurringOf,
+  setDiscounts,
 } from './subscription-checks.ts';
+import type { CancelParams, UpdateParams } from './subscription-params.ts';
 import { moveSubscription } from './subscription-states.ts';
 
 export interface UpdateOutcome {
-  subscription: Obj;
+  subscription: Stored<'subscriptions'>;
   /** Items added by this update, in order. */
-  added: Obj[];
+  added: Stored<'subscription_items'>[];
 }
 
 /**
  * Update a subscription: items (price, quantity, added, deleted) with prorations, the billing cycle, trial, cancellation,
  * collection pause and the plain fields. Shared with the subscription item endpoints.
  */
-export function updateSubscription(c: OpContext, before: Obj, params: Obj): UpdateOutcome {
+export function updateSubscription(
+  c: OpContext,
+  before: Stored<'subscriptions'>,
+  params: UpdateParams,
+): UpdateOutcome {
   const ctx = c.ctx;
   const now = nowSeconds(ctx);
   if (hasEnded(before)) {
@@ -65,14 +72,14 @@ export function updateSubscription(c: OpContext, before: Obj, params: Obj): Upda
   const billable = before.status === 'active' || before.status === 'past_due';
   const prorating = behavior !== 'none' && billable;
   const removed: string[] = [];
-  const added: Obj[] = [];
+  const added: Stored<'subscription_items'>[] = [];
   // Changes to items are collected first, so a reset of the billing cycle can credit the old items as they were.
-  const credits: Obj[] = [];
-  const charges: Obj[] = [];
-  for (const [i, spec] of ((params.items ?? []) as Obj[]).entries()) {
+  const credits: Stored<'subscription_items'>[] = [];
+  const charges: Stored<'subscription_items'>[] = [];
+  for (const [i, spec] of (params.items ?? []).entries()) {
     const param = `items[${i}]`;
     if (spec.id) {
-      const index = after.items.data.findIndex((it: Obj) => it.id === spec.id);
+      const index = after.items.data.findIndex((it) => it.id === spec.id);
       if (index < 0) throw resourceMissing('subscription item', spec.id, `${param}[id]`);
       const old = after.items.data[index];
       if (spec.deleted) {
@@ -81,7 +88,7 @@ export function updateSubscription(c: OpContext, before: Obj, params: Obj): Upda
         credits.push(old);
         continue;
       }
-      const changesPrice = ['price', 'plan', 'price_data'].some(
+      const changesPrice = (['price', 'plan', 'price_data'] as const).some(
         (k) => spec[k] !== undefined && spec[k] !== null,
       );
       const price = changesPrice ? itemPrice(c, spec, param) : old.price;
@@ -124,7 +131,7 @@ export function updateSubscription(c: OpContext, before: Obj, params: Obj): Upda
   }
   if (params.items) checkItems(after.items.data);
   const before0 = before.items.data[0]?.price.recurring;
-  const now0 = after.items.data[0].price.recurring;
+  const now0 = recurringOf(after.items.data[0].price);
   const intervalChanged =
     before0 &&
     (before0.interval !== now0.interval ||
@@ -179,7 +186,7 @@ export function updateSubscription(c: OpContext, before: Obj, params: Obj): Upda
       },
     };
   const discounts = discountsOf(ctx, after, params);
-  if (discounts) after.discounts = discounts;
+  if (discounts) setDiscounts(after, discounts);
   applyCancellation(after, params, now);
 
   // Trials: 'now' ends one at once (a new period, invoiced now); a future time starts or extends one.
@@ -213,9 +220,10 @@ export function updateSubscription(c: OpContext, before: Obj, params: Obj): Upda
   }
   if (removed.length && !prorating) {
     // Without prorations, an item's pending prorations leave with it (Stripe keeps none for a removed item).
-    for (const ii of pendingItemsOf(ctx, after).filter((x) =>
-      removed.includes(x.parent?.subscription_details?.subscription_item),
-    )) {
+    for (const ii of pendingItemsOf(ctx, after).filter((x) => {
+      const item = x.parent?.subscription_details?.subscription_item;
+      return item !== undefined && removed.includes(item);
+    })) {
       remove(ctx, 'invoiceitems', ii.id);
       emit(c, 'invoiceitem.deleted', { ...ii, deleted: true });
     }
@@ -245,7 +253,11 @@ export function updateSubscription(c: OpContext, before: Obj, params: Obj): Upda
 }
 
 /** Cancel now: the final invoice (`invoice_now`), credit for unused time (`prorate`), `customer.subscription.deleted`. */
-export function cancelSubscription(c: OpContext, before: Obj, params: Obj): Obj {
+export function cancelSubscription(
+  c: OpContext,
+  before: Stored<'subscriptions'>,
+  params: CancelParams,
+): Stored<'subscriptions'> {
   const ctx = c.ctx;
   if (hasEnded(before))
     throw invalidRequest(

@@ -16,7 +16,7 @@ import { emit } from '../lib/events.ts';
 import { invalidRequest } from '../lib/errors.ts';
 import type { OpContext } from '../lib/op.ts';
 import { onClockTime } from '../lib/test-clocks.ts';
-import { get, nowSeconds, put, remove, rows, type Obj, type Stored } from '../lib/store.ts';
+import { get, nowSeconds, put, remove, rows, type Stored } from '../lib/store.ts';
 import { billingSteps, endNow } from './subscription-cycle.ts';
 import { ENDED, addIntervals, intervalOf } from './subscription-periods.ts';
 
@@ -29,14 +29,14 @@ function onClockOf(c: OpContext, at: number): OpContext {
 }
 
 /** The live subscriptions on a clock, oldest first. */
-function subscriptionsOn(ctx: Ctx, clock: string): Obj[] {
+function subscriptionsOn(ctx: Ctx, clock: string): Stored<'subscriptions'>[] {
   return rows(ctx, 'subscriptions', 'test_clock = ?', [clock], true).filter(
     (s) => !ENDED.has(s.status),
   );
 }
 
 /** The latest time `clock` may advance to: two intervals of its shortest live subscription, else two years. */
-function advanceLimit(ctx: Ctx, clock: Obj): { limit: number; what: string } {
+function advanceLimit(ctx: Ctx, clock: Stored<'test_clocks'>): { limit: number; what: string } {
   const from = clock.frozen_time as number;
   let best = { limit: addIntervals(from, 'year', 1, 2), what: 'two years' };
   for (const sub of subscriptionsOn(ctx, clock.id)) {
@@ -49,7 +49,11 @@ function advanceLimit(ctx: Ctx, clock: Obj): { limit: number; what: string } {
 }
 
 /** Advance `clock` to `to`: check the limits, then bill everything on it due by then, on its time. */
-export function advanceClock(c: OpContext, clock: Obj, to: number): Obj {
+export function advanceClock(
+  c: OpContext,
+  clock: Stored<'test_clocks'>,
+  to: number,
+): Stored<'test_clocks'> {
   const from = clock.frozen_time as number;
   if (clock.status !== 'ready')
     throw invalidRequest(
@@ -70,21 +74,21 @@ export function advanceClock(c: OpContext, clock: Obj, to: number): Obj {
   // The clock's own events carry its time: `advancing` the time it leaves, `ready` the time it reached.
   emit(onClockOf(c, from), 'test_helpers.test_clock.advancing', {
     ...clock,
-    status: 'advancing',
+    status: 'advancing' as const,
     status_details: { advancing: { target_frozen_time: to } },
   });
   // Billing on the clock's time, the world's kept for webhook deliveries (lib/test-clocks.ts).
   const onClock = onClockTime(c.ctx, from);
   const steps = billingSteps(onClock, { from: from * 1000, to: to * 1000 }, clock.id);
   while (!steps.next().done);
-  const ready = { ...clock, frozen_time: to, status: 'ready', status_details: {} };
+  const ready = { ...clock, frozen_time: to, status: 'ready' as const, status_details: {} };
   put(c.ctx, 'test_clocks', ready);
   emit(onClockOf(c, to), 'test_helpers.test_clock.ready', ready);
   return ready;
 }
 
 /** Delete `clock`: its customers are deleted and their live subscriptions end, at the clock's time; then the clock. */
-export function deleteClock(c: OpContext, clock: Obj): void {
+export function deleteClock(c: OpContext, clock: Stored<'test_clocks'>): void {
   const at = clock.frozen_time as number;
   const onClock = onClockOf(c, at);
   for (const sub of subscriptionsOn(c.ctx, clock.id))

@@ -10,10 +10,13 @@ import { changedAttributes, emit } from '../lib/events.ts';
 import { invalidRequest, parameterMissing } from '../lib/errors.ts';
 import { listPage } from '../lib/list.ts';
 import { op } from '../lib/op.ts';
-import { listParams, p } from '../lib/params.ts';
-import { newId, nowSeconds, put, type Obj } from '../lib/store.ts';
+import { listParams, p, type OpParams } from '../lib/params.ts';
+import { newId, nowSeconds, put, type Stored } from '../lib/store.ts';
 import { liveTestClock } from '../lib/test-clocks.ts';
 import { CLOCK_LIFETIME, advanceClock, deleteClock } from './test-clock-advance.ts';
+
+const createParams = { frozen_time: p.int(), name: p.string(300), customer: p.string() };
+const advanceParams = { frozen_time: p.int() };
 
 /** Unix seconds Stripe accepts for a frozen time: from 1970 to the year 9999. */
 const MAX_TIME = 253_402_300_799;
@@ -34,7 +37,7 @@ function frozenTime(value: unknown): number {
  * A customer a new clock may take (`customer` on create): live, on no clock yet (a customer never changes clocks),
  * and with no live subscription, whose periods were drawn on the world clock.
  */
-function attachable(ctx: Ctx, id: string): Obj {
+function attachable(ctx: Ctx, id: string): Stored<'customers'> {
   const customer = liveCustomer(ctx, id, 'customer');
   if (customer.test_clock)
     throw invalidRequest(
@@ -58,11 +61,11 @@ export const testClocksOps = [
     id: 'PostTestHelpersTestClocks',
     method: 'POST',
     path: '/v1/test_helpers/test_clocks',
-    params: { frozen_time: p.int(), name: p.string(300), customer: p.string() },
-    run(c, params) {
+    params: createParams,
+    run(c, params: OpParams<typeof createParams>) {
       const now = nowSeconds(c.ctx);
       const customer = params.customer ? attachable(c.ctx, params.customer) : undefined;
-      const clock: Obj = {
+      const clock: Stored<'test_clocks'> = {
         id: newId(c.ctx, 'clock_'),
         object: 'test_helpers.test_clock',
         created: now,
@@ -88,14 +91,14 @@ export const testClocksOps = [
     method: 'GET',
     path: '/v1/test_helpers/test_clocks/{test_clock}',
     params: {},
-    run: (c, _params, path) => liveTestClock(c.ctx, path.test_clock, 'test_clock'),
+    run: (c, _params: OpParams, path) => liveTestClock(c.ctx, path.test_clock, 'test_clock'),
   }),
   op({
     id: 'GetTestHelpersTestClocks',
     method: 'GET',
     path: '/v1/test_helpers/test_clocks',
     params: listParams,
-    run: (c, params) =>
+    run: (c, params: OpParams<typeof listParams>) =>
       listPage(c.ctx, 'test_clocks', params, {
         url: '/v1/test_helpers/test_clocks',
         what: 'test_clock',
@@ -106,7 +109,7 @@ export const testClocksOps = [
     method: 'DELETE',
     path: '/v1/test_helpers/test_clocks/{test_clock}',
     params: {},
-    run(c, _params, path) {
+    run(c, _params: OpParams, path) {
       const clock = liveTestClock(c.ctx, path.test_clock, 'test_clock');
       deleteClock(c, clock);
       return { id: clock.id, object: 'test_helpers.test_clock', deleted: true };
@@ -116,8 +119,8 @@ export const testClocksOps = [
     id: 'PostTestHelpersTestClocksTestClockAdvance',
     method: 'POST',
     path: '/v1/test_helpers/test_clocks/{test_clock}/advance',
-    params: { frozen_time: p.int() },
-    run(c, params, path) {
+    params: advanceParams,
+    run(c, params: OpParams<typeof advanceParams>, path) {
       const clock = liveTestClock(c.ctx, path.test_clock, 'test_clock');
       return advanceClock(c, clock, frozenTime(params.frozen_time));
     },
