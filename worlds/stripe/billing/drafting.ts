@@ -12,7 +12,12 @@ import { invalidRequest, resourceMissing } from '../lib/errors.ts';
 import { DAY } from '../lib/money.ts';
 import { type OpContext } from '../lib/op.ts';
 import { mergeMetadata } from '../lib/params.ts';
-import { get, newId, nowSeconds, put, type Obj, type Stored } from '../lib/store.ts';
+import type {
+  InvoiceCustomField,
+  InvoicePaymentSettings,
+  InvoiceRendering,
+} from '../lib/objects.ts';
+import { get, newId, nowSeconds, put, type Stored } from '../lib/store.ts';
 import {
   resolvePrice,
   newInvoiceItem,
@@ -27,7 +32,7 @@ import { tierLines } from './tier-lines.ts';
 
 export interface LineInput {
   /** A price id or object; the amount is the price times the quantity unless `amount` is given. */
-  price?: string | Obj | null;
+  price?: string | Stored<'prices'> | null;
   /** The line's total in minor units (negative for a credit). */
   amount?: number | null;
   currency?: string | null;
@@ -51,7 +56,7 @@ export interface DraftInput {
   collection_method?: 'charge_automatically' | 'send_invoice' | null;
   days_until_due?: number | null;
   due_date?: number | null;
-  billing_reason?: string | null;
+  billing_reason?: Stored<'invoices'>['billing_reason'];
   period?: Period | null;
   description?: string | null;
   metadata?: Record<string, string | null> | null;
@@ -64,23 +69,34 @@ export interface DraftInput {
   lines?: LineInput[];
   default_payment_method?: string | null;
   footer?: string | null;
-  custom_fields?: Obj[] | null;
+  custom_fields?: InvoiceCustomField[] | null;
   statement_descriptor?: string | null;
   number?: string | null;
   automatically_finalizes_at?: number | null;
   effective_at?: number | null;
-  rendering?: Obj | null;
-  payment_settings?: Obj | null;
+  rendering?: InvoiceRendering | null;
+  payment_settings?: InvoicePaymentSettings | null;
   /** Tax rate objects for the lines without their own (invoice-taxes.ts). */
-  default_tax_rates?: Obj[];
+  default_tax_rates?: Stored<'tax_rates'>[];
   /** The subscription's items with their `tax_rates`, by id, when it is not stored yet. */
   item_tax_rates?: ItemRates;
 }
 
 export { idOf, linesOf, mustInvoice, refreshInvoice, type InvoiceRef };
 
+/** The customer fields of an invoice. */
+type CustomerDetails = Pick<
+  Stored<'invoices'>,
+  | 'customer_address'
+  | 'customer_email'
+  | 'customer_name'
+  | 'customer_phone'
+  | 'customer_shipping'
+  | 'customer_tax_exempt'
+>;
+
 /** The customer details an invoice copies while it is a draft (frozen at finalization). */
-export function customerDetails(customer: Stored<'customers'>): Obj {
+export function customerDetails(customer: Stored<'customers'>): CustomerDetails {
   return {
     customer_address: customer.address ?? null,
     customer_email: customer.email ?? null,
@@ -97,7 +113,7 @@ export function draftObject(
   input: DraftInput,
   customer: Stored<'customers'>,
   id = newId(ctx, 'in_'),
-): Obj {
+): Stored<'invoices'> {
   const now = nowSeconds(ctx);
   const collection = input.collection_method ?? 'charge_automatically';
   if (collection === 'send_invoice' && input.days_until_due == null && input.due_date == null) {
@@ -384,13 +400,17 @@ export interface SubscriptionPreview {
   customer: string;
   subscription: string | null;
   period?: Period | null;
-  billing_reason?: string;
+  billing_reason?: Stored<'invoices'>['billing_reason'];
   currency?: string | null;
   lines: LineInput[];
 }
 
 /** Add a line to a draft and return the refreshed invoice; see the module comment. */
-export function addInvoiceLine(c: OpContext, invoice: InvoiceRef, input: LineInput): Obj {
+export function addInvoiceLine(
+  c: OpContext,
+  invoice: InvoiceRef,
+  input: LineInput,
+): Stored<'invoices'> {
   addLine(c, mustInvoice(c.ctx, idOf(invoice)), input);
   return refreshInvoice(c.ctx, idOf(invoice));
 }

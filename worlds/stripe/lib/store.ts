@@ -57,8 +57,13 @@ interface StoredExtras {
   customers: { deleted?: boolean };
   products: { deleted?: boolean };
   refunds: { failure_reason?: string | null; failure_balance_transaction?: string | null };
-  // Every invoice the world writes is a customer's (the SDK allows one billed to an account instead).
-  invoices: { customer: string };
+  // Every invoice the world writes is a customer's (the SDK allows one billed to an account instead). Its embedded
+  // lists carry `total_count`, as live Stripe's do (shape-exceptions.json).
+  invoices: {
+    customer: string;
+    lines: { total_count: number };
+    payments: { total_count: number };
+  };
 }
 
 /** Metadata as a request gives it: a null value deletes its key (params.ts, `mergeMetadata`). */

@@ -7,6 +7,7 @@
  * `tax_ids` (expandable) lists them, and invoices copy them into `customer_tax_ids`.
  */
 import type { Ctx } from 'seahaven';
+import type { InvoiceCustomerTaxId } from '../lib/objects.ts';
 import { emit } from '../lib/events.ts';
 import { invalidRequest, resourceMissing } from '../lib/errors.ts';
 import { INCLUDERS } from '../lib/expand.ts';
@@ -127,7 +128,7 @@ function customerTaxIds(
 }
 
 /** The customer's tax IDs as `{ type, value }`, oldest first: what an invoice shows in `customer_tax_ids`. */
-export function customerTaxIdsOf(ctx: Ctx, customer: string): { type: string; value: string }[] {
+export function customerTaxIdsOf(ctx: Ctx, customer: string): InvoiceCustomerTaxId[] {
   return rows(ctx, 'tax_ids', 'customer = ?', [customer], true, 100).map((t) => ({
     type: t.type,
     value: t.value,
