@@ -83,6 +83,32 @@ export function readIncoming(
   const limit = limits.maxBodyBytes;
   if (Number(incoming.headers['content-length'] ?? NaN) > limit)
     return Promise.reject(new BodyTooLarge(limit));
+  // A small body comes in the same read as its headers on a kept-alive connection, and by the time a microtask runs
+  // Node's parser has put all of it in the request's buffer: it is taken from there at once, without the stream's
+  // listeners, ticks and deadline timer, which cost a small form POST about a tenth of its server time.
+  return Promise.resolve().then(() =>
+    incoming.complete && !incoming.readableDidRead
+      ? buffered(incoming, limit)
+      : streamed(incoming, method, pathname, limits),
+  );
+}
+
+/** The whole body of a request whose parser has already seen its end, read out of the request's buffer. */
+function buffered(incoming: IncomingMessage, limit: number): string {
+  const data = incoming.read() as Buffer | null;
+  if (data === null) return '';
+  if (data.byteLength > limit) throw new BodyTooLarge(limit);
+  return data.toString('utf8');
+}
+
+/** `readIncoming` of a body still arriving: off the stream's events, within the deadline. */
+function streamed(
+  incoming: IncomingMessage,
+  method: string,
+  pathname: () => string,
+  limits: BodyLimits,
+): Promise<string> {
+  const limit = limits.maxBodyBytes;
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
