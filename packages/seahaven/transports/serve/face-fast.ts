@@ -93,21 +93,12 @@ async function answer(
     }
     const req: FaceRequest = { method, path, query, headers: headersOf(incoming.rawHeaders), body };
     const credential = credentialOf(t, req, pathname);
-    if ('reply' in credential) return write(res, credential.reply);
-    // The reply is written in the session's turn as soon as it is made: the turn's other requests (a session with
-    // several connections queues them) do not hold it back, and the client can send its next request meanwhile.
-    let written = false;
-    let failed: { error: unknown } | null = null;
-    const reply = await answerWithKey(t, credential.key, req, pathname, (r) => {
-      written = true;
-      try {
-        write(res, r);
-      } catch (error) {
-        failed = { error };
-      }
-    });
-    if (failed !== null) throw (failed as { error: unknown }).error;
-    if (!written) write(res, reply);
+    write(
+      res,
+      'reply' in credential
+        ? credential.reply
+        : await answerWithKey(t, credential.key, req, pathname),
+    );
   } catch (e) {
     // Nothing above throws but a body failure it does not know; answered as Hono's error handler would.
     if (!res.headersSent) {

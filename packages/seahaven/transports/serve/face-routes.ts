@@ -152,17 +152,12 @@ export function credentialOf(
   }
 }
 
-/**
- * Answer a request whose credential is `key` on the key's session (opened for a key the server never issued). `sent`,
- * when given, gets the operation's reply in the session's turn, as soon as it is made (the promise then resolves to
- * the same reply): the fast path writes it there, so a reply does not wait for the rest of the turn's requests.
- */
+/** Answer a request whose credential is `key` on the key's session (opened for a key the server never issued). */
 export async function answerWithKey(
   t: FaceTarget,
   key: string,
   req: FaceRequest,
   pathname: string,
-  sent?: (reply: FaceReply) => void,
 ): Promise<FaceReply> {
   const { ep, keys } = t;
   const { logger, serverToken } = t.options;
@@ -187,11 +182,7 @@ export async function answerWithKey(
     }
     const s = session;
     s.lastActive = performance.now();
-    return await ep.run(s, () => {
-      const reply = s.inst.request(req);
-      sent?.(reply);
-      return reply;
-    });
+    return await ep.run(s, () => s.inst.request(req));
   } catch (e) {
     const known =
       e instanceof CapacityError || e instanceof FrameError || e instanceof MemoryRefusal;
