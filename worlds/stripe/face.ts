@@ -66,7 +66,8 @@ export function credentialOf(
   body = '',
 ): { key: string } | { reply: FaceReply } {
   const bodyKey = publishableKeyInBody(headers, body);
-  const auth = bodyKey !== undefined ? `Bearer ${bodyKey}` : headers.authorization;
+  if (bodyKey !== undefined) return keyOf(`Bearer ${bodyKey}`);
+  const auth = headers.authorization;
   if (auth === undefined || auth.trim() === '') {
     return {
       reply: errorReply(
@@ -75,9 +76,39 @@ export function credentialOf(
       ),
     };
   }
+  return authOf(auth).credential;
+}
+
+/** What an Authorization header says: the key it carries (or the 401), and whether that key is a publishable one. */
+interface Auth {
+  credential: { key: string } | { reply: FaceReply };
+  publishable: boolean;
+}
+
+/**
+ * Headers already read, by their text: a server sees the same few keys on request after request, and reading one is
+ * several regular expressions (and a base64 decoding for Basic). Forgotten all at once when it holds `AUTH_CACHE` of
+ * them; only well-formed keys are kept (a refusal is built afresh each time).
+ */
+const authCache = new Map<string, Auth>();
+const AUTH_CACHE = 1024;
+
+function authOf(auth: string): Auth {
+  const known = authCache.get(auth);
+  if (known !== undefined) return known;
+  const read: Auth = { credential: keyOf(auth), publishable: publishableAuth(auth) };
+  if ('key' in read.credential) {
+    if (authCache.size >= AUTH_CACHE) authCache.clear();
+    authCache.set(auth, read);
+  }
+  return read;
+}
+
+/** The key an Authorization header's text carries, or Stripe's 401. */
+function keyOf(auth: string): { key: string } | { reply: FaceReply } {
   let key: string;
   const bearer = /^Bearer\s+(\S+)\s*$/i.exec(auth);
-  const basic = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(auth);
+  const basic = bearer ? null : /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(auth);
   if (bearer) key = bearer[1];
   else if (basic) key = Buffer.from(basic[1], 'base64').toString('utf8').split(':')[0];
   else
@@ -139,13 +170,15 @@ function publishableKeyInBody(
 
 function isPublishable(headers: Readonly<Record<string, string>>, body: string): boolean {
   if (publishableKeyInBody(headers, body) !== undefined) return true;
-  const auth = headers.authorization ?? '';
-  const bearer = /^Bearer\s+pk_test_/i.test(auth);
+  const auth = headers.authorization;
+  return auth !== undefined && auth.trim() !== '' && authOf(auth).publishable;
+}
+
+/** Whether an Authorization header's text carries a publishable test key (Bearer, or Basic with it as user name). */
+function publishableAuth(auth: string): boolean {
+  if (/^Bearer\s+pk_test_/i.test(auth)) return true;
   const basic = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(auth);
-  return (
-    bearer ||
-    (basic !== null && Buffer.from(basic[1], 'base64').toString('utf8').startsWith('pk_test_'))
-  );
+  return basic !== null && Buffer.from(basic[1], 'base64').toString('utf8').startsWith('pk_test_');
 }
 
 interface CompiledRoute {
@@ -195,6 +228,13 @@ function firstSegment(path: string): string {
   return end === -1 ? path.slice(1) : path.slice(1, end);
 }
 
+/** Which routes may match a request: its method, its first segment and how many segments it has. */
+function shapeOf(method: string, path: string): string {
+  let segments = 0;
+  for (let i = 0; i < path.length; i++) if (path.charCodeAt(i) === 47) segments++;
+  return `${method} ${firstSegment(path)} ${segments}`;
+}
+
 /** Build the face over the operations. */
 export function stripeFace(ops: readonly StripeOp[]): HttpFace {
   const face = plainFace(ops);
@@ -216,16 +256,25 @@ export function stripeFace(ops: readonly StripeOp[]): HttpFace {
 /** The face with replies as objects; `stripeFace` writes them out. */
 function plainFace(ops: readonly StripeOp[]): HttpFace {
   const all = ops.map(compile).sort((a, b) => b.literals - a.literals);
-  // Every route's first segment is literal, so a request is matched only against the routes that share its own
-  // (in the same order), instead of against all 155.
-  const bySegment = new Map<string, CompiledRoute[]>();
+  // Every route's first segment is literal, and each of its segments matches one segment of a path, so a request is
+  // matched only against the routes of its method with its first segment and its number of segments (in the same
+  // order), instead of against all 155: a route of another method is passed over when it matches anyway.
+  const byShape = new Map<string, CompiledRoute[]>();
   for (const r of all) {
-    const first = firstSegment(r.op.path.replace(/^\/v1/, ''));
-    if (first.startsWith('{'))
+    const below = r.op.path.replace(/^\/v1/, '');
+    if (firstSegment(below).startsWith('{'))
       throw new Error(
         `stripeFace: ${r.op.id} (${r.op.path}) starts with a placeholder; routes are looked up by their first segment`,
       );
-    bySegment.set(first, [...(bySegment.get(first) ?? []), r]);
+    const shape = shapeOf(r.op.method, below);
+    byShape.set(shape, [...(byShape.get(shape) ?? []), r]);
+  }
+  // A path without placeholders (`POST /customers`) is found by its text: no route that comes before it in that order
+  // can match it (a match with as many literal segments is the same path), so it is the one the walk would find.
+  const literal = new Map<string, CompiledRoute>();
+  for (const r of all) {
+    const key = `${r.op.method} ${r.op.path.replace(/^\/v1/, '')}`;
+    if (r.names.length === 0 && !literal.has(key)) literal.set(key, r);
   }
   return defineHttpFace({
     basePath: '/v1',
@@ -235,14 +284,12 @@ function plainFace(ops: readonly StripeOp[]): HttpFace {
     issueKey: (token) => `sk_test_${token.replace(/[^A-Za-z0-9]/g, '').slice(0, 64)}`,
     route(req: FaceRequest) {
       const method = req.method.toUpperCase();
-      let pathOnly: CompiledRoute | undefined;
-      for (const r of bySegment.get(firstSegment(req.path)) ?? []) {
+      const exact = literal.get(`${method} ${req.path}`);
+      for (const r of exact !== undefined
+        ? [exact]
+        : (byShape.get(shapeOf(method, req.path)) ?? [])) {
         const m = r.pattern.exec(req.path);
         if (!m) continue;
-        if (r.op.method !== method) {
-          pathOnly ??= r;
-          continue;
-        }
         const path: Record<string, string> = {};
         try {
           r.names.forEach((n, i) => (path[n] = decodeURIComponent(m[i + 1])));
@@ -297,7 +344,6 @@ function plainFace(ops: readonly StripeOp[]): HttpFace {
           };
         return { operation: r.op.id, input };
       }
-      void pathOnly;
       return {
         reply: errorReply(
           404,

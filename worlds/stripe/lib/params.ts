@@ -142,18 +142,24 @@ export function validate(
         nameOf([...path, key]),
       );
   }
-  for (const [key, spec] of Object.entries(fields)) {
-    const here = [...path, key];
+  // Most of an endpoint's fields are absent from a request: those cost a lookup, and only a field that is there (or
+  // missing but required) gets its path.
+  for (const key in fields) {
+    if (!Object.hasOwn(fields, key)) continue;
+    const spec = fields[key];
     const raw = record[key];
     if (raw === undefined) {
-      if (spec.required)
+      if (spec.required) {
+        const here = [...path, key];
         throw invalid(
           'parameter_missing',
           `Missing required param: ${nameOf(here)}.`,
           nameOf(here),
         );
+      }
       continue;
     }
+    const here = [...path, key];
     out[key] = coerce(spec, raw, here);
     if (out[key] === null && spec.required)
       throw invalid('parameter_missing', `Missing required param: ${nameOf(here)}.`, nameOf(here));
@@ -162,7 +168,7 @@ export function validate(
 }
 
 function coerce(spec: Spec, raw: unknown, path: string[]): unknown {
-  const name = nameOf(path);
+  // `nameOf(path)`, the parameter as an error names it, is built only for an error.
   if (raw === '' && spec.kind !== 'string' && spec.kind !== 'metadata') return null;
   switch (spec.kind) {
     case 'any':
@@ -170,13 +176,13 @@ function coerce(spec: Spec, raw: unknown, path: string[]): unknown {
     case 'string': {
       if (typeof raw === 'number' || typeof raw === 'boolean') return String(raw);
       if (typeof raw !== 'string')
-        throw invalid('parameter_invalid_string', `Invalid string: ${describe(raw)}`, name);
+        throw invalid('parameter_invalid_string', `Invalid string: ${describe(raw)}`, nameOf(path));
       if (raw === '') return null;
       if (spec.max !== undefined && raw.length > spec.max)
         throw invalid(
           'parameter_invalid_string_too_long',
           `Invalid string: ${raw.slice(0, 20)}...; must be at most ${spec.max} characters`,
-          name,
+          nameOf(path),
         );
       return raw;
     }
@@ -188,18 +194,22 @@ function coerce(spec: Spec, raw: unknown, path: string[]): unknown {
             ? Number(raw)
             : Number.NaN;
       if (!Number.isSafeInteger(n))
-        throw invalid('parameter_invalid_integer', `Invalid integer: ${describe(raw)}`, name);
+        throw invalid(
+          'parameter_invalid_integer',
+          `Invalid integer: ${describe(raw)}`,
+          nameOf(path),
+        );
       if (spec.min !== undefined && n < spec.min)
         throw invalid(
           'parameter_invalid_integer',
           `This value must be greater than or equal to ${spec.min}.`,
-          name,
+          nameOf(path),
         );
       if (spec.max !== undefined && n > spec.max)
         throw invalid(
           'parameter_invalid_integer',
           `This value must be less than or equal to ${spec.max}.`,
-          name,
+          nameOf(path),
         );
       return n;
     }
@@ -211,45 +221,49 @@ function coerce(spec: Spec, raw: unknown, path: string[]): unknown {
             ? Number(raw)
             : Number.NaN;
       if (!Number.isFinite(n))
-        throw invalid('parameter_invalid_float', `Invalid float: ${describe(raw)}`, name);
+        throw invalid('parameter_invalid_float', `Invalid float: ${describe(raw)}`, nameOf(path));
       if (spec.min !== undefined && n < spec.min)
         throw invalid(
           'parameter_invalid_float',
           `This value must be greater than or equal to ${spec.min}.`,
-          name,
+          nameOf(path),
         );
       if (spec.max !== undefined && n > spec.max)
         throw invalid(
           'parameter_invalid_float',
           `This value must be less than or equal to ${spec.max}.`,
-          name,
+          nameOf(path),
         );
       return n;
     }
     case 'decimal': {
       const t = typeof raw === 'number' ? String(raw) : raw;
       if (typeof t !== 'string' || !/^-?\d+(\.\d{1,12})?$/.test(t.trim()))
-        throw invalid('parameter_invalid_decimal', `Invalid decimal: ${describe(raw)}`, name);
+        throw invalid(
+          'parameter_invalid_decimal',
+          `Invalid decimal: ${describe(raw)}`,
+          nameOf(path),
+        );
       return t.trim();
     }
     case 'boolean': {
       if (raw === true || raw === 'true') return true;
       if (raw === false || raw === 'false') return false;
-      throw invalid('parameter_invalid_boolean', `Invalid boolean: ${describe(raw)}`, name);
+      throw invalid('parameter_invalid_boolean', `Invalid boolean: ${describe(raw)}`, nameOf(path));
     }
     case 'enum': {
       if (typeof raw !== 'string' || !spec.values.includes(raw)) {
         throw invalid(
           'parameter_invalid_string',
-          `Invalid ${name}: must be one of ${spec.values.join(', ')}`,
-          name,
+          `Invalid ${nameOf(path)}: must be one of ${spec.values.join(', ')}`,
+          nameOf(path),
         );
       }
       return raw;
     }
     case 'object':
       if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
-        throw invalid('parameter_invalid_object', `Invalid object`, name);
+        throw invalid('parameter_invalid_object', `Invalid object`, nameOf(path));
       return validate(spec.fields, raw, path);
     case 'array': {
       const items = Array.isArray(raw)
@@ -262,27 +276,27 @@ function coerce(spec: Spec, raw: unknown, path: string[]): unknown {
     case 'metadata': {
       if (raw === '') return null;
       if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
-        throw invalid('parameter_invalid_object', `Invalid object`, name);
+        throw invalid('parameter_invalid_object', `Invalid object`, nameOf(path));
       const out: Record<string, string | null> = {};
       for (const [k, v] of Object.entries(raw as Record<string, unknown>)) {
         if (k.length > 40)
           throw invalid(
             'parameter_invalid_string',
             `Metadata keys can have up to 40 characters; "${k}" has ${k.length}.`,
-            `${name}[${k}]`,
+            `${nameOf(path)}[${k}]`,
           );
         if (typeof v !== 'string' && typeof v !== 'number' && typeof v !== 'boolean')
           throw invalid(
             'parameter_invalid_string',
             `Invalid metadata value for ${k}: metadata values are strings`,
-            `${name}[${k}]`,
+            `${nameOf(path)}[${k}]`,
           );
         const text = String(v);
         if (text.length > 500)
           throw invalid(
             'parameter_invalid_string',
             `Metadata values can have up to 500 characters; the value of "${k}" has ${text.length}.`,
-            `${name}[${k}]`,
+            `${nameOf(path)}[${k}]`,
           );
         out[k] = text === '' ? null : text;
       }
@@ -292,7 +306,11 @@ function coerce(spec: Spec, raw: unknown, path: string[]): unknown {
       if (typeof raw === 'string' || typeof raw === 'number')
         return { eq: coerce({ kind: 'integer' }, raw, path) };
       if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
-        throw invalid('parameter_invalid_integer', `Invalid integer: ${describe(raw)}`, name);
+        throw invalid(
+          'parameter_invalid_integer',
+          `Invalid integer: ${describe(raw)}`,
+          nameOf(path),
+        );
       return validate(
         {
           gt: { kind: 'integer' },

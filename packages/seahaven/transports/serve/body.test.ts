@@ -173,6 +173,49 @@ describe('request bodies', () => {
     }
   });
 
+  it('reads a body sent whole with its headers, on one kept-alive connection, with the same limit', async () => {
+    const face = await startServer({
+      worlds: [stripe],
+      port: 0,
+      maxBodyBytes: 64,
+      logger: () => {},
+    });
+    try {
+      const socket = connect(face.port, '127.0.0.1');
+      await new Promise((r) => socket.once('connect', r));
+      let text = '';
+      socket.on('data', (d) => (text += d));
+      const head = `POST /v1/customers HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer sk_test_whole\r\nContent-Type: application/x-www-form-urlencoded\r\n`;
+      const replies = (n: number) =>
+        expect.poll(() => text.split('HTTP/1.1 ').length - 1, { timeout: 5000 }).toBe(n);
+      // Each request in one write: its head and its whole body (by length, then chunked), the next after the reply.
+      for (const [i, name] of ['Ada', 'Grace', 'Édith'].entries()) {
+        const body = `name=${encodeURIComponent(name)}`;
+        socket.write(`${head}Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+        await replies(2 * i + 1);
+        const chunked = `email=${name.length}%40example.com`;
+        socket.write(
+          `${head}Transfer-Encoding: chunked\r\n\r\n${chunked.length.toString(16)}\r\n${chunked}\r\n0\r\n\r\n`,
+        );
+        await replies(2 * i + 2);
+      }
+      // A chunked body past the limit, all of it in one write: no length to refuse it by, so it is refused once read.
+      const long = `description=${'x'.repeat(80)}`;
+      socket.write(
+        `${head}Transfer-Encoding: chunked\r\n\r\n${long.length.toString(16)}\r\n${long}\r\n0\r\n\r\n`,
+      );
+      await replies(7);
+      const statuses = [...text.matchAll(/HTTP\/1\.1 (\d+)/g)].map((m) => m[1]);
+      expect(statuses).toEqual(['200', '200', '200', '200', '200', '200', '413']);
+      const names = [...text.matchAll(/"name": "([^"]*)"/g)].map((m) => m[1]);
+      expect(names).toEqual(['Ada', 'Grace', 'Édith']);
+      expect(text).toContain('"email": "5@example.com"');
+      socket.destroy();
+    } finally {
+      await face.close();
+    }
+  });
+
   it('gives JSON-RPC on /mcp the same deadline', async () => {
     const s = await partial('/mcp', 100, '{"jsonrpc"');
     const { text } = await untilClosed(s);

@@ -115,8 +115,14 @@ async function answer(
 }
 
 function write(res: ServerResponse, reply: FaceReply): void {
-  const { status, headers, body } = replyParts(reply);
+  const { status, head, body } = replyParts(reply);
   if (res.destroyed) return;
-  res.writeHead(status, { ...headers, 'content-length': Buffer.byteLength(body) });
+  const length = String(Buffer.byteLength(body));
+  // A content-length the face gave is replaced where it stands, as the framing's own.
+  let at = 0;
+  while (at < head.length && head[at] !== 'content-length') at += 2;
+  head[at] = 'content-length';
+  head[at + 1] = length;
+  res.writeHead(status, head);
   res.end(body);
 }

@@ -33,32 +33,43 @@ import { FrameError, MemoryRefusal, logInternal } from './errors.ts';
 
 /**
  * The reply as it goes on the wire: header names in lower case and in order (as a WHATWG `Headers` gives them, without
- * building one), a content type when the face set none, the body as text.
+ * building one), a content type when the face set none, the body as text. `head` is the headers as Node's `writeHead`
+ * takes them, a flat list of names and values.
  */
 export function replyParts(reply: FaceReply): {
   status: number;
-  headers: Record<string, string>;
+  head: string[];
   body: string;
 } {
   const given = reply.headers ?? {};
-  const headers: Record<string, string> = {};
-  for (const name of Object.keys(given)
-    .map((n) => n.toLowerCase())
-    .sort())
-    headers[name] = '';
-  for (const [name, value] of Object.entries(given)) {
-    const lower = name.toLowerCase();
-    headers[lower] = headers[lower] === '' ? String(value) : headers[lower] + ', ' + String(value);
+  const entries: [string, string][] = [];
+  for (const name in given)
+    if (Object.hasOwn(given, name)) entries.push([name.toLowerCase(), String(given[name])]);
+  // A stable sort keeps the values of names that differ only in case in the order they were given.
+  entries.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  const head: string[] = [];
+  let contentType = false;
+  for (let i = 0; i < entries.length; i++) {
+    const [name, value] = entries[i];
+    const last = head.length - 1;
+    if (i > 0 && entries[i - 1][0] === name)
+      head[last] = head[last] === '' ? value : head[last] + ', ' + value;
+    else head.push(name, value);
+    if (name === 'content-type') contentType = true;
   }
   const body = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
-  if (!('content-type' in headers))
-    headers['content-type'] =
-      typeof reply.body === 'string' ? 'text/plain; charset=utf-8' : 'application/json';
-  return { status: reply.status, headers, body };
+  if (!contentType)
+    head.push(
+      'content-type',
+      typeof reply.body === 'string' ? 'text/plain; charset=utf-8' : 'application/json',
+    );
+  return { status: reply.status, head, body };
 }
 
 function send(c: Context, reply: FaceReply): Response {
-  const { status, headers, body } = replyParts(reply);
+  const { status, head, body } = replyParts(reply);
+  const headers: Record<string, string> = {};
+  for (let i = 0; i < head.length; i += 2) headers[head[i]] = head[i + 1];
   return c.body(body, status as 200, headers);
 }
 
