@@ -1,5 +1,5 @@
 /** Customers: create, retrieve (a deleted one is its stub), update, delete, list, search, and the discount. */
-import { emit, changedAttributes } from '../lib/events.ts';
+import { emit, changedAttributes, putAndEmit } from '../lib/events.ts';
 import { invalidRequest, resourceMissing } from '../lib/errors.ts';
 import { INCLUDERS } from '../lib/expand.ts';
 import { listPage } from '../lib/list.ts';
@@ -218,8 +218,8 @@ export const customerOps = [
       apply(ctx, customer, params);
       const discount = applyDiscount(ctx, customer, params);
       checkTaxIdData(params.tax_id_data);
-      put(ctx, 'customers', customer);
-      emit(c, 'customer.created', customer);
+      // The row and its event share one serialization of the customer.
+      putAndEmit(c, 'customers', customer, 'customer.created');
       addTaxIdData(c, customer.id, params.tax_id_data);
       emitDiscount(c, discount);
       if (pm !== undefined) attachPaymentMethod(c, pm, customer, 'payment_method');
@@ -243,9 +243,10 @@ export const customerOps = [
       const after = structuredClone(before);
       apply(c.ctx, after, params);
       const discount = applyDiscount(c.ctx, after, params);
-      put(c.ctx, 'customers', after);
       const changed = changedAttributes(before, after);
-      if (Object.keys(changed).length > 0) emit(c, 'customer.updated', after, changed);
+      if (Object.keys(changed).length > 0)
+        putAndEmit(c, 'customers', after, 'customer.updated', changed);
+      else put(c.ctx, 'customers', after);
       emitDiscount(c, discount);
       return after;
     },
