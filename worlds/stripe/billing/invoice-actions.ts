@@ -20,7 +20,8 @@ import { subscriptionInvoicePaid } from './subscription-cycle.ts';
 import { op } from '../lib/op.ts';
 import { listParams, p, type OpParams } from '../lib/params.ts';
 import { get, newId, nowSeconds, put, rows, type Stored } from '../lib/store.ts';
-import { preview, previewParams, type PreviewParams } from './invoice-preview.ts';
+import { preview } from './invoice-preview.ts';
+import { previewParams, type PreviewParams } from './invoice-preview-params.ts';
 import { announceUpdate } from './invoices.ts';
 
 const finalizeParams = { auto_advance: p.bool() };

@@ -3,9 +3,10 @@
  * request's `invoice_items`, or a subscription's next period (subscription-preview.ts), and never stored. It previews
  * a subscription (or a change to one, or a new one) or the request's `invoice_items`; a request with none is 400.
  */
-import { previewChange, subscriptionDetails } from './subscription-preview-changes.ts';
+import { previewChange } from './subscription-preview-changes.ts';
 import { applyTaxes } from './invoice-taxes.ts';
-import { discountsParam, refuseUnsupported } from './invoices.ts';
+import { refuseUnsupported } from './invoices.ts';
+import type { PreviewParams } from './invoice-preview-params.ts';
 import { invalidRequest, resourceMissing } from '../lib/errors.ts';
 import {
   applyLines,
@@ -20,55 +21,8 @@ import { tierLines } from './tier-lines.ts';
 import { previewSubscription } from './subscription-preview.ts';
 import { liveCustomer } from '../lib/customer-lookup.ts';
 import { type OpContext } from '../lib/op.ts';
-import { p, type OpParams } from '../lib/params.ts';
 import { get, newId, type Stored } from '../lib/store.ts';
 import { livePrice } from '../resources/price-model.ts';
-
-/** The parameters of `create_preview`. */
-export const previewParams = {
-  automatic_tax: p.obj({ enabled: p.bool().req(), liability: p.any() }),
-  currency: p.string(3),
-  customer: p.string(),
-  customer_account: p.string(),
-  customer_details: p.any(),
-  discounts: discountsParam,
-  invoice_items: p.arr(
-    p.obj({
-      amount: p.int(),
-      currency: p.string(3),
-      description: p.string(),
-      discountable: p.bool(),
-      discounts: discountsParam,
-      invoiceitem: p.string(),
-      metadata: p.metadata(),
-      period: p.obj({ start: p.int().req(), end: p.int().req() }),
-      price: p.string(),
-      price_data: p.obj({
-        currency: p.string().req(),
-        product: p.string().req(),
-        tax_behavior: p.enum('exclusive', 'inclusive', 'unspecified'),
-        unit_amount: p.int(),
-        unit_amount_decimal: p.decimal(),
-      }),
-      quantity: p.int(0),
-      quantity_decimal: p.decimal(),
-      tax_behavior: p.enum('exclusive', 'inclusive', 'unspecified'),
-      tax_code: p.string(),
-      tax_rates: p.arr(p.string()),
-      unit_amount: p.int(),
-      unit_amount_decimal: p.decimal(),
-    }),
-  ),
-  issuer: p.obj({ account: p.string(), type: p.enum('account', 'self').req() }),
-  on_behalf_of: p.string(),
-  preview_mode: p.enum('next', 'recurring'),
-  schedule: p.string(),
-  schedule_details: p.any(),
-  subscription: p.string(),
-  subscription_details: subscriptionDetails,
-};
-
-export type PreviewParams = OpParams<typeof previewParams>;
 
 /**
  * `create_preview`: the invoice the customer would get now — their pending items plus `invoice_items` (or, through a

@@ -98,3 +98,24 @@ export function applyLines(
   }
   return invoice;
 }
+
+/** A line to add to a draft (drafting.ts `addLine`), as billing code gives it. */
+export interface LineInput {
+  /** A price id or object; the amount is the price times the quantity unless `amount` is given. */
+  price?: string | Stored<'prices'> | null;
+  /** The line's total in minor units (negative for a credit). */
+  amount?: number | null;
+  currency?: string | null;
+  quantity?: number | null;
+  description?: string | null;
+  period?: Period | null;
+  proration?: boolean;
+  subscription_item?: string | null;
+  subscription?: string | null;
+  /** An invoice item already attached to this invoice, whose line this is. */
+  invoice_item?: string | null;
+  metadata?: Record<string, string> | null;
+  discountable?: boolean;
+  /** The unit amount the line's pricing shows, when not its price's (a tier's, tier-lines.ts). */
+  unit_amount_decimal?: string | null;
+}

@@ -43,7 +43,7 @@
  * customer balance (a credit lowers it, a debt raises it), applied at finalization and recorded as
  * `starting_balance`/`ending_balance` and a customer balance transaction of type `applied_to_invoice`.
  */
-export { priceAmount, decimalAmount, applyLines } from './invoice-totals.ts';
+export { decimalAmount, applyLines } from './invoice-totals.ts';
 export { requireDraft } from './invoice-states.ts';
 export {
   type LineInput,

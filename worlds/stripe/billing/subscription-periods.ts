@@ -5,7 +5,7 @@
  */
 import { DAY } from '../lib/money.ts';
 import type { Stored } from '../lib/store.ts';
-import { priceAmount } from './invoicing.ts';
+import { priceAmount } from './invoice-totals.ts';
 
 export const ENDED = new Set(['canceled', 'incomplete_expired']);
 

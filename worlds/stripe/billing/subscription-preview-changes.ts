@@ -12,47 +12,17 @@ import type { Ctx } from 'seahaven';
 import { invalidRequest, parameterMissing } from '../lib/errors.ts';
 import { liveCustomer } from '../lib/customer-lookup.ts';
 import type { OpContext } from '../lib/op.ts';
-import { p, type ParamValue } from '../lib/params.ts';
+import type { ParamValue } from '../lib/params.ts';
 import { must, nowSeconds, type Stored } from '../lib/store.ts';
-import type { PreviewParams } from './invoice-preview.ts';
+import { subscriptionDetails, type PreviewParams } from './invoice-preview-params.ts';
 import type { SubscriptionPreview } from './invoicing.ts';
 import { checkItems, itemPrice, productNameOf, recurringOf } from './subscription-checks.ts';
-import { priceData, prorationBehavior, type UpdateParams } from './subscription-params.ts';
+import type { UpdateParams } from './subscription-params.ts';
 import { addIntervals } from './subscription-periods.ts';
 import { previewSubscription } from './subscription-preview.ts';
 import { updateSubscription } from './subscription-update.ts';
 
 /** The `subscription_details` parameter of `create_preview`. */
-export const subscriptionDetails = p.obj({
-  items: p.arr(
-    p.obj({
-      id: p.string(),
-      deleted: p.bool(),
-      clear_usage: p.bool(),
-      price: p.string(),
-      plan: p.string(),
-      price_data: priceData,
-      quantity: p.int(0),
-      metadata: p.metadata(),
-      tax_rates: p.any(),
-      discounts: p.any(),
-      billing_thresholds: p.any(),
-    }),
-  ),
-  proration_behavior: prorationBehavior,
-  proration_date: p.int(),
-  billing_cycle_anchor: p.enum('now', 'unchanged'),
-  cancel_at_period_end: p.bool(),
-  cancel_at: p.any(),
-  cancel_now: p.bool(),
-  trial_end: p.any(),
-  start_date: p.int(),
-  default_tax_rates: p.any(),
-  billing_mode: p.any(),
-  billing_schedules: p.any(),
-  resume_at: p.any(),
-});
-
 type SubscriptionDetails = ParamValue<typeof subscriptionDetails>;
 
 /** The preview `build` makes, carried out of the savepoint by the throw that rolls it back. */

@@ -7,7 +7,7 @@
  */
 import type { Ctx } from 'seahaven';
 import { get, type Stored } from '../lib/store.ts';
-import type { LineInput } from './drafting.ts';
+import type { LineInput } from './invoice-totals.ts';
 import { formatMoney } from './subscription-periods.ts';
 import { tierSlices } from './tiers.ts';
 
