@@ -19,7 +19,7 @@ import { listParams, mergeMetadata, p, validate } from '../lib/params.ts';
 import { get, newId, nowSeconds, put, rows, type Obj } from '../lib/store.ts';
 import { cardFor, isTestToken, paymentMethodFromCard } from '../lib/test-cards.ts';
 import { attachPaymentMethod } from './payment-methods.ts';
-import { cardOfFields, getTokenRow, useToken } from './tokens.ts';
+import { cardDetailFields, cardOfFields, getTokenRow, useToken } from './tokens.ts';
 import type { UntypedParams } from '../lib/untyped.ts';
 
 /** The unattached card payment method (with a `card_…` id) a token names. */
@@ -49,15 +49,7 @@ const sourceCardFields = {
   number: p.string().req(),
   exp_month: p.int().req(),
   exp_year: p.int().req(),
-  cvc: p.string(),
-  currency: p.string(),
-  name: p.string(),
-  address_city: p.string(),
-  address_country: p.string(),
-  address_line1: p.string(),
-  address_line2: p.string(),
-  address_state: p.string(),
-  address_zip: p.string(),
+  ...cardDetailFields,
   metadata: p.metadata(),
 };
 

@@ -15,10 +15,8 @@ import { newId, nowSeconds, remove, type Stored } from '../lib/store.ts';
 import { billingDetails } from '../lib/test-cards.ts';
 import { paymentMethodFromParams } from './payment-methods.ts';
 
-const tokenCardParam = p.obj({
-  number: p.string(),
-  exp_month: p.int(),
-  exp_year: p.int(),
+/** A card's fields besides its number and expiry, as a token's `card[…]` and a source's card dictionary give them. */
+export const cardDetailFields = {
   cvc: p.string(),
   currency: p.string(),
   name: p.string(),
@@ -28,6 +26,13 @@ const tokenCardParam = p.obj({
   address_line2: p.string(),
   address_state: p.string(),
   address_zip: p.string(),
+};
+
+const tokenCardParam = p.obj({
+  number: p.string(),
+  exp_month: p.int(),
+  exp_year: p.int(),
+  ...cardDetailFields,
   networks: p.obj({ preferred: p.string() }),
 });
 
