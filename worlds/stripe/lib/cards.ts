@@ -21,14 +21,15 @@ export type CardHolderFields = Partial<
   >
 >;
 
-const NO_ADDRESS: Address = {
+/** An address with every field present and empty: what Stripe shows for one not given. Spread it to fill one in. */
+export const NO_ADDRESS: Readonly<Address> = Object.freeze({
   city: null,
   country: null,
   line1: null,
   line2: null,
   postal_code: null,
   state: null,
-};
+});
 
 const BRAND: Record<string, string> = {
   visa: 'Visa',

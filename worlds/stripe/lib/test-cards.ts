@@ -8,6 +8,7 @@
  * method through its fingerprint, which is fixed per card number (`cardOfPaymentMethod`).
  */
 import type { Ctx } from 'seahaven';
+import { NO_ADDRESS } from './cards.ts';
 import { StripeError, resourceMissing } from './errors.ts';
 import type { OpContext } from './op.ts';
 import type { Address, PaymentMethodBillingDetails, SetupIntentLastSetupError } from './objects.ts';
@@ -392,17 +393,7 @@ const DISPLAY_BRAND: Record<CardBrand, string> = {
 
 /** Stripe's `billing_details`, every field present. */
 export function billingDetails(given?: BillingDetailsGiven | null): PaymentMethodBillingDetails {
-  const address = given?.address
-    ? {
-        city: null,
-        country: null,
-        line1: null,
-        line2: null,
-        postal_code: null,
-        state: null,
-        ...given.address,
-      }
-    : { city: null, country: null, line1: null, line2: null, postal_code: null, state: null };
+  const address = { ...NO_ADDRESS, ...given?.address };
   return {
     address,
     email: given?.email ?? null,

@@ -21,6 +21,7 @@ import type {
 } from '../lib/objects.ts';
 import { get, newId, nowSeconds, type Stored } from '../lib/store.ts';
 import {
+  billingDetails,
   cardOfPaymentMethod,
   declineMessage,
   needsAuthentication,
@@ -179,22 +180,7 @@ export function attemptCharge(c: OpContext, req: ChargeRequest): ChargeOutcome {
     application_fee: null,
     application_fee_amount: null,
     balance_transaction: null,
-    billing_details: structuredClone(
-      pm.billing_details ?? {
-        address: {
-          city: null,
-          country: null,
-          line1: null,
-          line2: null,
-          postal_code: null,
-          state: null,
-        },
-        email: null,
-        name: null,
-        phone: null,
-        tax_id: null,
-      },
-    ),
+    billing_details: pm.billing_details ? structuredClone(pm.billing_details) : billingDetails(),
     calculated_statement_descriptor:
       req.statementDescriptor ??
       accountOf(ctx).settings?.payments?.statement_descriptor ??

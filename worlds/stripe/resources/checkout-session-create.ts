@@ -1,6 +1,7 @@
 /**
  * Opening a checkout session: how one is shown, found and expired, and the checks and writes of a new open session.
  */
+import { NO_ADDRESS } from '../lib/cards.ts';
 import type { Ctx } from 'seahaven';
 import { emit } from '../lib/events.ts';
 import { invalidRequest, resourceMissing } from '../lib/errors.ts';
@@ -17,13 +18,7 @@ import { get, newId, nowSeconds, put, rows, type Stored } from '../lib/store.ts'
 import { checkAmount } from './charges.ts';
 import { liveCustomer } from './customers.ts';
 import { hasRecurring, withoutLineItems } from './payment-links.ts';
-import {
-  HOUR,
-  noAddress,
-  PRIVATE,
-  UI_MODE_RENAMED,
-  type createParams,
-} from './checkout-session-params.ts';
+import { HOUR, PRIVATE, UI_MODE_RENAMED, type createParams } from './checkout-session-params.ts';
 
 type Session = Stored<'checkout_sessions'>;
 
@@ -280,7 +275,7 @@ export function detailsOf(
   } | null,
 ): CheckoutSessionCustomerDetails {
   return {
-    address: from?.address ? { ...noAddress(), ...from.address } : null,
+    address: from?.address ? { ...NO_ADDRESS, ...from.address } : null,
     business_name: null,
     email,
     individual_name: null,

@@ -141,12 +141,3 @@ export const completeParams = {
     address,
   }),
 };
-
-export const noAddress = () => ({
-  city: null,
-  country: null,
-  line1: null,
-  line2: null,
-  postal_code: null,
-  state: null,
-});

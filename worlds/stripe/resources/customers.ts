@@ -21,6 +21,7 @@ import { getCustomer, liveCustomer } from '../lib/customer-lookup.ts';
 export { getCustomer, liveCustomer };
 import type { OpContext } from '../lib/op.ts';
 import { redeemCoupon, redeemableCoupon } from './coupons.ts';
+import { NO_ADDRESS } from '../lib/cards.ts';
 import { resolvePaymentMethod } from '../lib/test-cards.ts';
 import { attachPaymentMethod } from './payment-methods.ts';
 import { liveTestClock } from '../lib/test-clocks.ts';
@@ -72,15 +73,6 @@ const writable = {
   default_source: p.string(),
 };
 
-const emptyAddress = () => ({
-  city: null,
-  country: null,
-  line1: null,
-  line2: null,
-  postal_code: null,
-  state: null,
-});
-
 /** A 7-character invoice prefix from the id stream, like Stripe's `7FE1103`. */
 function invoicePrefix(ctx: Ctx): string {
   return ctx.ids
@@ -112,15 +104,13 @@ function apply(ctx: Ctx, c: Stored<'customers'>, params: Writable): void {
   }
   if (params.address !== undefined)
     c.address =
-      params.address === null
-        ? null
-        : { ...emptyAddress(), ...(c.address ?? {}), ...params.address };
+      params.address === null ? null : { ...NO_ADDRESS, ...(c.address ?? {}), ...params.address };
   if (params.shipping !== undefined)
     c.shipping =
       params.shipping === null
         ? null
         : {
-            address: { ...emptyAddress(), ...(params.shipping.address ?? {}) },
+            address: { ...NO_ADDRESS, ...(params.shipping.address ?? {}) },
             // A name not given is null, where the SDK declares a string.
             name: (params.shipping.name ?? null) as string,
             phone: params.shipping.phone ?? null,

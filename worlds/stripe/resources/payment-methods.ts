@@ -3,6 +3,7 @@
  * test card number (`card[number]`), or named directly as `pm_card_visa` wherever an id is accepted (lib/test-cards.ts);
  * attached to and detached from customers; listed overall and per customer.
  */
+import { NO_ADDRESS } from '../lib/cards.ts';
 import { changedAttributes, emit } from '../lib/events.ts';
 import { StripeError, invalidRequest, parameterMissing, resourceMissing } from '../lib/errors.ts';
 import { listPage } from '../lib/list.ts';
@@ -271,15 +272,6 @@ export function attachPaymentMethod(
   emit(c, 'payment_method.attached', after);
   return after;
 }
-
-const NO_ADDRESS = {
-  city: null,
-  country: null,
-  line1: null,
-  line2: null,
-  postal_code: null,
-  state: null,
-};
 
 /** The parameters create and update of a payment method apply to billing details. */
 function mergeBilling(
