@@ -173,14 +173,48 @@ INCLUDERS['customer.sources'] = (ctx, customer) =>
 
 const createParams = { source: p.any(), metadata: p.any(), validate: p.bool() };
 
+/**
+ * Adding, retrieving, updating and deleting a customer's cards, at `/v1/customers/{customer}/<segment>`: Stripe serves
+ * the same under `sources` and under `cards`. Their lists differ (below).
+ */
+function cardOps(name: 'Sources' | 'Cards', segment: 'sources' | 'cards') {
+  const base = `/v1/customers/{customer}/${segment}`;
+  return [
+    op({
+      id: `PostCustomersCustomer${name}`,
+      method: 'POST',
+      path: base,
+      params: createParams,
+      run: (c, params, path) => createSource(c, params, path),
+    }),
+    op({
+      id: `GetCustomersCustomer${name}Id`,
+      method: 'GET',
+      path: `${base}/{id}`,
+      params: {},
+      run(c, _params, path) {
+        return cardView(sourceOf(c, liveCustomer(c.ctx, path.customer), path.id));
+      },
+    }),
+    op({
+      id: `PostCustomersCustomer${name}Id`,
+      method: 'POST',
+      path: `${base}/{id}`,
+      params: cardUpdateParams,
+      run: (c, params, path) => updateSource(c, params, path),
+    }),
+    op({
+      id: `DeleteCustomersCustomer${name}Id`,
+      method: 'DELETE',
+      path: `${base}/{id}`,
+      params: {},
+      run: (c, _params, path) => deleteSource(c, path),
+    }),
+  ];
+}
+
 export const sourcesOps = [
-  op({
-    id: 'PostCustomersCustomerSources',
-    method: 'POST',
-    path: '/v1/customers/{customer}/sources',
-    params: createParams,
-    run: (c, params, path) => createSource(c, params, path),
-  }),
+  ...cardOps('Sources', 'sources'),
   op({
     id: 'GetCustomersCustomerSources',
     method: 'GET',
@@ -194,37 +228,8 @@ export const sourcesOps = [
       return listCards(c.ctx, params, customer, url);
     },
   }),
-  op({
-    id: 'GetCustomersCustomerSourcesId',
-    method: 'GET',
-    path: '/v1/customers/{customer}/sources/{id}',
-    params: {},
-    run(c, _params, path) {
-      return cardView(sourceOf(c, liveCustomer(c.ctx, path.customer), path.id));
-    },
-  }),
-  op({
-    id: 'PostCustomersCustomerSourcesId',
-    method: 'POST',
-    path: '/v1/customers/{customer}/sources/{id}',
-    params: cardUpdateParams,
-    run: (c, params, path) => updateSource(c, params, path),
-  }),
-  op({
-    id: 'DeleteCustomersCustomerSourcesId',
-    method: 'DELETE',
-    path: '/v1/customers/{customer}/sources/{id}',
-    params: {},
-    run: (c, _params, path) => deleteSource(c, path),
-  }),
   // The same for cards under /cards.
-  op({
-    id: 'PostCustomersCustomerCards',
-    method: 'POST',
-    path: '/v1/customers/{customer}/cards',
-    params: createParams,
-    run: (c, params, path) => createSource(c, params, path),
-  }),
+  ...cardOps('Cards', 'cards'),
   op({
     id: 'GetCustomersCustomerCards',
     method: 'GET',
@@ -234,28 +239,5 @@ export const sourcesOps = [
       const customer = liveCustomer(c.ctx, path.customer);
       return listCards(c.ctx, params, customer, `/v1/customers/${customer.id}/cards`);
     },
-  }),
-  op({
-    id: 'GetCustomersCustomerCardsId',
-    method: 'GET',
-    path: '/v1/customers/{customer}/cards/{id}',
-    params: {},
-    run(c, _params, path) {
-      return cardView(sourceOf(c, liveCustomer(c.ctx, path.customer), path.id));
-    },
-  }),
-  op({
-    id: 'PostCustomersCustomerCardsId',
-    method: 'POST',
-    path: '/v1/customers/{customer}/cards/{id}',
-    params: cardUpdateParams,
-    run: (c, params, path) => updateSource(c, params, path),
-  }),
-  op({
-    id: 'DeleteCustomersCustomerCardsId',
-    method: 'DELETE',
-    path: '/v1/customers/{customer}/cards/{id}',
-    params: {},
-    run: (c, _params, path) => deleteSource(c, path),
   }),
 ];
