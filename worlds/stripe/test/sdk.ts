@@ -3,6 +3,8 @@
  * function that answers with `inst.request()`, so every byte the SDK sends is decoded by the face exactly as
  * `seahaven serve` decodes it. (`serve.test.ts` drives the same SDK over a real socket.)
  */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import Stripe from 'stripe';
 import type { Instance } from 'seahaven';
 import { stripe } from '../index.ts';
@@ -72,4 +74,22 @@ export async function stripeError(
     () => null,
     (e: unknown) => e,
   )) as InstanceType<typeof Stripe.errors.StripeError>;
+}
+
+/**
+ * Run docs/stripe.md's fenced block tagged `ts no-run <name>` as written, with `stripe` bound to `s`: what it prints
+ * with `console.log`, in order.
+ */
+export async function runDocExample(name: string, s: Stripe): Promise<unknown[]> {
+  const doc = readFileSync(
+    fileURLToPath(new URL('../../../docs/stripe.md', import.meta.url)),
+    'utf8',
+  );
+  const block = new RegExp('```ts no-run ' + name + '[^\\n]*\\n([\\s\\S]*?)```').exec(doc)![1];
+  const printed: unknown[] = [];
+  const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor as new (
+    ...args: string[]
+  ) => (stripe: Stripe, console: { log: (v: unknown) => void }) => Promise<void>;
+  await new AsyncFunction('stripe', 'console', block)(s, { log: (v) => printed.push(v) });
+  return printed;
 }

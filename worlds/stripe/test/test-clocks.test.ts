@@ -1,9 +1,7 @@
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import Stripe from 'stripe';
 import { stripe } from '../index.ts';
-import { freshSdk, sdkFor, stripeError } from './sdk.ts';
+import { freshSdk, runDocExample, sdkFor, stripeError } from './sdk.ts';
 
 // Test clocks through the official SDK's `stripe.testHelpers.testClocks`: customers and subscriptions on a clock live on
 // its frozen time, and advancing it bills them as the world clock bills the rest (renewals, trial ends, invoices
@@ -347,17 +345,8 @@ describe('test clocks', () => {
   });
 
   it("runs docs/stripe.md's test clock example as written", async () => {
-    const doc = readFileSync(
-      fileURLToPath(new URL('../../../docs/stripe.md', import.meta.url)),
-      'utf8',
-    );
-    const block = /```ts no-run clock-example[^\n]*\n([\s\S]*?)```/.exec(doc)![1];
     const { s } = fresh();
-    const printed: unknown[] = [];
-    const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor as new (
-      ...args: string[]
-    ) => (stripe: Api, console: { log: (v: unknown) => void }) => Promise<void>;
-    await new AsyncFunction('stripe', 'console', block)(s, { log: (v) => printed.push(v) });
+    const printed = await runDocExample('clock-example', s);
     expect(printed).toEqual([['subscription_cycle', 'subscription_create']]);
   });
 });

@@ -1,11 +1,9 @@
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import Stripe from 'stripe';
 import { defineTool, defineWorld, z } from 'seahaven';
 import { stripe, type WebhookRequest } from '../index.ts';
 import { ReplyValidator } from './conformance/validate.ts';
-import { freshSdk, sdkFor, stripeError } from './sdk.ts';
+import { freshSdk, runDocExample, sdkFor, stripeError } from './sdk.ts';
 import { plain, shapeDifferences } from './shape.ts';
 
 // Tiered prices and plans through the official SDK: tiers shown only when expanded, Stripe's refusals, and the
@@ -556,17 +554,8 @@ describe('tiered prices through the SDK', () => {
   });
 
   it("runs docs/stripe.md's tiered price example as written", async () => {
-    const doc = readFileSync(
-      fileURLToPath(new URL('../../../docs/stripe.md', import.meta.url)),
-      'utf8',
-    );
-    const block = /```ts no-run tiers-example[^\n]*\n([\s\S]*?)```/.exec(doc)![1];
     const { s } = fresh();
-    const printed: unknown[] = [];
-    const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor as new (
-      ...args: string[]
-    ) => (stripe: Api, console: { log: (v: unknown) => void }) => Promise<void>;
-    await new AsyncFunction('stripe', 'console', block)(s, { log: (v) => printed.push(v) });
+    const printed = await runDocExample('tiers-example', s);
     expect(printed).toEqual([
       [700, 650, 600],
       [7950, 'subscription_create'],
