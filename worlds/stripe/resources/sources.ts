@@ -15,15 +15,14 @@ import { INCLUDERS } from '../lib/expand.ts';
 import { listPage } from '../lib/list.ts';
 import { liveCustomer } from '../lib/customer-lookup.ts';
 import { op, type OpContext } from '../lib/op.ts';
-import { listParams, mergeMetadata, p, validate } from '../lib/params.ts';
-import { get, newId, nowSeconds, put, rows, type Obj } from '../lib/store.ts';
+import { listParams, mergeMetadata, p, validate, type OpParams } from '../lib/params.ts';
+import { get, newId, nowSeconds, put, rows, type Stored } from '../lib/store.ts';
 import { cardFor, isTestToken, paymentMethodFromCard } from '../lib/test-cards.ts';
 import { attachPaymentMethod } from './payment-methods.ts';
 import { cardDetailFields, cardOfFields, getTokenRow, useToken } from './tokens.ts';
-import type { UntypedParams } from '../lib/untyped.ts';
 
 /** The unattached card payment method (with a `card_…` id) a token names. */
-function cardOfToken(c: OpContext, source: string): Obj {
+function cardOfToken(c: OpContext, source: string): Stored<'payment_methods'> {
   const row = getTokenRow(c.ctx, source);
   if (row) {
     if (row.token.used)
@@ -57,11 +56,16 @@ const sourceCardFields = {
  * The unattached card payment method (with a `card_…` id) a dictionary of card details makes, checked as a token's
  * card is; its errors name `source[…]`, the parameter the card came in.
  */
-function cardOfDictionary(c: OpContext, source: Record<string, unknown>): Obj {
+function cardOfDictionary(
+  c: OpContext,
+  source: Record<string, unknown>,
+): Stored<'payment_methods'> {
   const card = validate(sourceCardFields, source, ['source']);
   try {
     const pm = cardOfFields(c, card);
-    return card.metadata ? { ...pm, metadata: mergeMetadata({}, card.metadata as Obj) } : pm;
+    return card.metadata
+      ? { ...pm, metadata: mergeMetadata({}, card.metadata as Record<string, string | null>) }
+      : pm;
   } catch (e) {
     if (e instanceof StripeError && e.error.param?.startsWith('card['))
       throw new StripeError(e.status, { ...e.error, param: `source${e.error.param.slice(4)}` });
@@ -70,7 +74,11 @@ function cardOfDictionary(c: OpContext, source: Record<string, unknown>): Obj {
 }
 
 /** A card source of `customer`, or Stripe's 404. */
-function sourceOf(c: OpContext, customer: Obj, id: string): Obj {
+function sourceOf(
+  c: OpContext,
+  customer: Stored<'customers'>,
+  id: string,
+): Stored<'payment_methods'> {
   const pm = get(c.ctx, 'payment_methods', id);
   if (!pm || pm.customer !== customer.id || !id.startsWith('card_'))
     throw resourceMissing('source', id, 'id');
@@ -78,7 +86,7 @@ function sourceOf(c: OpContext, customer: Obj, id: string): Obj {
 }
 
 /** Set the customer's `default_source`, saying so with `customer.updated`. */
-function setDefaultSource(c: OpContext, customer: Obj, id: string | null): void {
+function setDefaultSource(c: OpContext, customer: Stored<'customers'>, id: string | null): void {
   if (customer.default_source === id) return;
   const after = { ...customer, default_source: id };
   put(c.ctx, 'customers', after);
@@ -95,17 +103,21 @@ const cardUpdateParams = {
   address_zip: p.string(),
   exp_month: p.int(),
   exp_year: p.int(),
-  metadata: p.any(),
+  metadata: p.metadata(),
 };
 
 const listCardsParams = { ...listParams };
 
 /** Add a card to the customer from a token or a card dictionary (`source`). */
-function createSource(c: OpContext, params: UntypedParams, path: Record<string, string>) {
+function createSource(
+  c: OpContext,
+  params: OpParams<typeof createParams>,
+  path: Record<string, string>,
+) {
   const customer = liveCustomer(c.ctx, path.customer);
   const source = params.source;
   if (source === undefined || source === null || source === '') throw parameterMissing('source');
-  let pm: Obj;
+  let pm: Stored<'payment_methods'>;
   if (typeof source === 'string') pm = cardOfToken(c, source);
   else if (typeof source === 'object' && source !== null && !Array.isArray(source))
     pm = cardOfDictionary(c, source as Record<string, unknown>);
@@ -125,7 +137,12 @@ function createSource(c: OpContext, params: UntypedParams, path: Record<string, 
 }
 
 /** A page of the customer's cards, newest first, listed at `url`'s path. */
-function listCards(ctx: Ctx, params: UntypedParams, customer: Obj, url: string) {
+function listCards(
+  ctx: Ctx,
+  params: OpParams<typeof listCardsParams>,
+  customer: { id: string },
+  url: string,
+) {
   return listPage(ctx, 'payment_methods', params, {
     where: [['customer = ?', customer.id], ["id LIKE 'card\\_%' ESCAPE '\\'"]],
     url,
@@ -134,17 +151,25 @@ function listCards(ctx: Ctx, params: UntypedParams, customer: Obj, url: string) 
   });
 }
 
-function updateSource(c: OpContext, params: UntypedParams, path: Record<string, string>) {
+function updateSource(
+  c: OpContext,
+  params: OpParams<typeof cardUpdateParams>,
+  path: Record<string, string>,
+) {
   const before = sourceOf(c, liveCustomer(c.ctx, path.customer), path.id);
-  const after: Obj = {
+  const { card: details } = before;
+  if (!details) throw new Error(`payment method ${before.id} has no card details`);
+  const after: Stored<'payment_methods'> = {
     ...before,
     billing_details: billingOfCardFields(params, before.billing_details),
     card: {
-      ...before.card,
-      exp_month: params.exp_month ?? before.card.exp_month,
-      exp_year: params.exp_year ?? before.card.exp_year,
+      ...details,
+      exp_month: params.exp_month ?? details.exp_month,
+      exp_year: params.exp_year ?? details.exp_year,
     },
-    metadata: params.metadata ? mergeMetadata(before.metadata, params.metadata) : before.metadata,
+    metadata: params.metadata
+      ? mergeMetadata(before.metadata ?? {}, params.metadata)
+      : before.metadata,
   };
   put(c.ctx, 'payment_methods', after);
   const card = cardView(after);
@@ -171,7 +196,7 @@ function deleteSource(c: OpContext, path: Record<string, string>) {
 INCLUDERS['customer.sources'] = (ctx, customer) =>
   listCards(ctx, { limit: 10 }, customer, `/v1/customers/${customer.id}/sources`);
 
-const createParams = { source: p.any(), metadata: p.any(), validate: p.bool() };
+const createParams = { source: p.any(), metadata: p.metadata(), validate: p.bool() };
 
 /**
  * Adding, retrieving, updating and deleting a customer's cards, at `/v1/customers/{customer}/<segment>`: Stripe serves

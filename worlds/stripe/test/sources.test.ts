@@ -178,8 +178,33 @@ describe('card tokens and customer card sources', () => {
       statusCode: 400,
       param: 'source[object]',
     });
+    expect(await add({ object: 'card', ...card, metadata: 'work' })).toMatchObject({
+      statusCode: 400,
+      param: 'source[metadata]',
+    });
     expect(inst.changes()).toHaveLength(start);
     expect((await s.rawRequest('GET', `/v1/customers/${cus.id}/cards`)).data).toEqual([]);
+  });
+
+  it("checks and merges a card's metadata as Stripe's other metadata, on adding and on updating", async () => {
+    const inst = stripe.instance({ fixture: 'empty' });
+    const s = sdkFor(inst, { key: 'sk_test_shop' });
+    const cus = await s.customers.create({});
+    const src = (await s.customers.createSource(cus.id, {
+      source: 'tok_visa',
+      metadata: { kind: 'work' },
+    })) as Stripe.Card;
+    expect(src.metadata).toEqual({ kind: 'work' });
+    const updated = (await s.customers.updateSource(cus.id, src.id, {
+      metadata: { team: 'a', kind: '' },
+    })) as Stripe.Card;
+    expect(updated.metadata).toEqual({ team: 'a' });
+    const start = inst.changes().length;
+    const refused = (await s
+      .rawRequest('POST', `/v1/customers/${cus.id}/cards/${src.id}`, { metadata: 'work' })
+      .catch((e: unknown) => e)) as Stripe.errors.StripeError;
+    expect(refused).toMatchObject({ statusCode: 400, param: 'metadata' });
+    expect(inst.changes()).toHaveLength(start);
   });
 
   it("reads a publishable key from the form body's `key`, as Stripe.js sends it", () => {
