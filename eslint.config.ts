@@ -106,7 +106,6 @@ const layersRule: TSESLint.RuleModule<'layer', []> = {
 const STRIPE_STILL_UNTYPED = [
   'worlds/stripe/lib/untyped.ts',
   'worlds/stripe/billing/invoice-item-model.ts',
-  'worlds/stripe/resources/prices.ts',
 ];
 
 export default tseslint.config(

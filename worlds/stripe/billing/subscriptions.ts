@@ -198,7 +198,8 @@ export const subscriptionsOps = [
       const after = structuredClone(before);
       moveSubscription(after, 'active');
       const raw = params.billing_cycle_anchor;
-      const anchor = (raw && typeof raw === 'object' ? raw.type : raw) ?? 'now';
+      const anchor =
+        (raw && typeof raw === 'object' ? (raw as { type?: unknown }).type : raw) ?? 'now';
       if (anchor !== 'now' && anchor !== 'unchanged')
         throw invalidRequest(
           'Invalid billing_cycle_anchor: must be one of now, unchanged',

@@ -8,10 +8,9 @@
 import { defineOperation, ToolError, type Ctx, type Operation } from 'seahaven';
 import { StripeError, isFailed, type Failed, type StripeErrorBody } from './errors.ts';
 import { expandObject, withoutHidden } from './expand.ts';
-import { validate, p, type Spec } from './params.ts';
+import { validate, p, type OpParams, type Spec } from './params.ts';
 import { onObjectsTime } from './test-clocks.ts';
 import { withDeliveries } from './webhooks.ts';
-import type { UntypedParams } from './untyped.ts';
 
 export const DEFAULT_API_VERSION = '2026-10-28.endive';
 
@@ -30,15 +29,15 @@ export type Method = 'GET' | 'POST' | 'DELETE';
 /** An operation's answer as its caller reads it: JSON, narrowed where a field is read. */
 export type Reply = Record<string, unknown>;
 
-export interface StripeOpSpec<P = UntypedParams> {
+export interface StripeOpSpec<F extends Record<string, Spec> = Record<string, Spec>> {
   /** The OpenAPI operationId, like `PostCustomers`. */
   id: string;
   method: Method;
   /** With `{param}` placeholders, like `/v1/customers/{customer}`. */
   path: string;
   /** The endpoint's parameters besides `expand` (added for every endpoint). */
-  params: Record<string, Spec>;
-  run(c: OpContext, params: P, path: Record<string, string>): object | Failed;
+  params: F;
+  run(c: OpContext, params: OpParams<F>, path: Record<string, string>): object | Failed;
 }
 
 export interface StripeOp extends StripeOpSpec {
@@ -123,7 +122,7 @@ function perform(
 }
 
 /** Define an operation. */
-export function op<P = UntypedParams>(spec: StripeOpSpec<P>): StripeOp {
+export function op<F extends Record<string, Spec>>(spec: StripeOpSpec<F>): StripeOp {
   const fields: Record<string, Spec> = { expand: p.arr(p.string()), ...spec.params };
   const checked = { run: spec.run as StripeOpSpec['run'], checked: fields };
   const operation = defineOperation<OpInput, OpResult>({

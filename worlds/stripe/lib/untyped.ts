@@ -7,5 +7,5 @@
 /** An untyped object: what code not yet moved onto the typed objects (`Stored<'customers'>` …) still passes around. */
 export type Obj = any;
 
-/** An operation's parameters, until every operation declares their type (op.ts). */
+/** A tool's arguments as its zod schema (tool-args.ts) parses them, until those schemas are typed from the operations' specs. */
 export type UntypedParams = any;

@@ -35,7 +35,7 @@ export const tier = p.obj({
 export const transform = p.obj({ divide_by: p.int(1).req(), round: p.enum('down', 'up').req() });
 
 /** What an inline price (`default_price_data`) and a full price create share. */
-export const priceDataFields: Record<string, Spec> = {
+export const priceDataFields = {
   currency: p.string().req(),
   custom_unit_amount: customUnitAmount,
   metadata: p.metadata(),

@@ -173,7 +173,7 @@ export function tiersOf(raw: TierInput[], param: string): PriceTier[] {
 
 /** A tier as a request gives it (`tiers[i][…]`): `up_to` a whole number or `inf`, each amount in one of two forms. */
 export interface TierInput {
-  up_to?: string | number | null;
+  up_to?: unknown;
   unit_amount?: number | null;
   unit_amount_decimal?: string | null;
   flat_amount?: number | null;
