@@ -38,14 +38,20 @@ export function writeReports(dir: string, settings: RunSettings): EvalSummary {
 
 export async function play(world: World, flags: RunFlags, io: PlayIo): Promise<Played> {
   const settings = runSettings(world, flags);
-  const { concurrency, retries } = numbers(flags);
+  const { concurrency, retries, retryBackoffMs } = numbers(flags);
   const apiKey = apiKeyOf(flags, io.env);
   const remote = {
     token: flags.token ?? (io.env.SEAHAVEN_TOKEN || undefined),
     graderToken: graderTokenOf(flags, io.env),
   };
   const out = flags.out ?? 'eval-out';
-  const model = openaiModel({ baseUrl: settings.base_url, model: settings.model, apiKey, retries });
+  const model = openaiModel({
+    baseUrl: settings.base_url,
+    model: settings.model,
+    apiKey,
+    retries,
+    backoffMs: retryBackoffMs,
+  });
   const envs = settings.url === null ? localEnvs(world) : remoteEnvs(settings.url, world, remote);
   const source =
     settings.url === null ? null : `episodes on ${settings.url}: ${remoteTraceSource(remote)}`;

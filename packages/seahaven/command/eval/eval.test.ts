@@ -284,6 +284,8 @@ describe('seahaven eval against a scripted OpenAI-compatible server', () => {
           out,
           concurrency: '1',
           retries: '3',
+          // 1 ms, then 2 ms: the default half a second, then a second, would only make the test wait.
+          retryBackoff: '1',
         },
         quiet,
       );
@@ -384,6 +386,22 @@ describe('seahaven eval against a scripted OpenAI-compatible server', () => {
       'seahaven: no API key: pass --api-key <key> or set OPENAI_API_KEY (for a local server that needs none, --api-key none)\n',
     );
   }, 60_000);
+});
+
+describe('retries of a transient model error', () => {
+  it('--retries and --retry-backoff default to 4 and 500 ms, and take whole numbers only', async () => {
+    const { numbers } = await import('./options.ts');
+    expect(numbers({})).toEqual({ concurrency: 4, retries: 4, retryBackoffMs: 500 });
+    expect(numbers({ retries: '2', retryBackoff: '25' })).toMatchObject({
+      retries: 2,
+      retryBackoffMs: 25,
+    });
+    expect(numbers({ retryBackoff: '0' }).retryBackoffMs).toBe(0);
+    expect(() => numbers({ retryBackoff: '0.5' })).toThrow(
+      '--retry-backoff 0.5: give a whole number from 0 to 600000',
+    );
+    expect(() => numbers({ retryBackoff: 'fast' })).toThrow(/^--retry-backoff fast: /);
+  });
 });
 
 describe('which tasks a run plays', () => {

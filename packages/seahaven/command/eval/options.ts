@@ -25,6 +25,8 @@ export interface RunFlags {
   temperature?: string;
   concurrency?: string;
   retries?: string;
+  /** Milliseconds before the first retry of a transient model error, doubled on each retry (default 500). */
+  retryBackoff?: string;
   out?: string;
 }
 
@@ -145,10 +147,15 @@ export function fixtureHashes(
   return out;
 }
 
-export function numbers(flags: RunFlags): { concurrency: number; retries: number } {
+export function numbers(flags: RunFlags): {
+  concurrency: number;
+  retries: number;
+  retryBackoffMs: number;
+} {
   return {
     concurrency: wholeNumber('--concurrency', flags.concurrency, 4, 1, 1024),
     retries: wholeNumber('--retries', flags.retries, 4, 0, 100),
+    retryBackoffMs: wholeNumber('--retry-backoff', flags.retryBackoff, 500, 0, 600_000),
   };
 }
 

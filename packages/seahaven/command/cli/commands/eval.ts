@@ -52,6 +52,10 @@ export function runOptions(cmd: Command): Command {
       'retries of a transient model error (connection, 429, 5xx), with backoff (default 4)',
     )
     .option(
+      '--retry-backoff <ms>',
+      'milliseconds before the first retry, doubled on each retry after it (default 500)',
+    )
+    .option(
       '--out <dir>',
       'the run folder; an interrupted run resumes from it (default ./eval-out)',
     );
