@@ -124,7 +124,7 @@ function provenSame(a: unknown, b: unknown): boolean {
   return true;
 }
 
-/** An object JSON.stringify writes as its own keys: made by a literal, a spread, JSON.parse or structuredClone. */
+/** An object JSON.stringify writes as its own keys: made by a literal, a spread, JSON.parse or copyJson (clone.ts). */
 function isPlain(o: object): boolean {
   const proto = Object.getPrototypeOf(o);
   return proto === Object.prototype || proto === null;

@@ -27,6 +27,7 @@ import {
   needsAuthentication,
   type ErrorCode,
 } from '../lib/test-cards.ts';
+import { copyJson } from '../lib/clone.ts';
 
 export interface ChargeRequest {
   amount: number;
@@ -180,7 +181,7 @@ export function attemptCharge(c: OpContext, req: ChargeRequest): ChargeOutcome {
     application_fee: null,
     application_fee_amount: null,
     balance_transaction: null,
-    billing_details: pm.billing_details ? structuredClone(pm.billing_details) : billingDetails(),
+    billing_details: pm.billing_details ? copyJson(pm.billing_details) : billingDetails(),
     calculated_statement_descriptor:
       req.statementDescriptor ??
       accountOf(ctx).settings?.payments?.statement_descriptor ??
@@ -273,7 +274,7 @@ export function attemptCharge(c: OpContext, req: ChargeRequest): ChargeOutcome {
     charge.failure_message = error.message;
     details.card.amount_authorized = null;
     putAndEmit(c, 'charges', charge, 'charge.failed');
-    return { charge, error: { ...error, charge: charge.id, payment_method: structuredClone(pm) } };
+    return { charge, error: { ...error, charge: charge.id, payment_method: copyJson(pm) } };
   }
 
   charge.status = 'succeeded';
