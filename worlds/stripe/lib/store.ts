@@ -6,7 +6,7 @@
  * columns (search-fields.ts) are written the same way.
  */
 import type { Ctx, SqlParam } from 'seahaven';
-import { coalescing, directDb, keepPending, pendingJson } from './coalesce.ts';
+import { coalescing, keepPending, pendingOrDb } from './coalesce.ts';
 import { resourceMissing } from './errors.ts';
 import type { Tables } from './objects.ts';
 import { SEARCH_COLUMNS } from './search-fields.ts';
@@ -414,10 +414,10 @@ export function positionOf(
 export function get<T extends Table>(ctx: Ctx, table: T, id: string): Stored<T> | undefined {
   // The lint rule reads a table name off its declared type, one of `Table`'s names.
   const name: Table = table;
-  const pending = pendingJson(ctx, name, id);
-  if (pending !== undefined) return JSON.parse(pending) as Stored<T>;
+  const found = pendingOrDb(ctx, name, id);
+  if (typeof found === 'string') return JSON.parse(found) as Stored<T>;
   // Not pending: the database holds its current value.
-  const row = directDb(ctx).one<{ data: string }>(`SELECT data FROM ${name} WHERE id = ?`, id);
+  const row = found.one<{ data: string }>(`SELECT data FROM ${name} WHERE id = ?`, id);
   return row ? (JSON.parse(row.data) as Stored<T>) : undefined;
 }
 

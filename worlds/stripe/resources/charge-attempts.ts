@@ -288,22 +288,23 @@ export function attemptCharge(c: OpContext, req: ChargeRequest): ChargeOutcome {
   if (capture) {
     charge.captured = true;
     charge.amount_captured = req.amount;
-    charge.balance_transaction = chargeBalanceTransaction(c, charge, req.amount).id;
+    charge.balance_transaction = chargeBalanceTransaction(c, charge, req.amount, pm).id;
   }
   putAndEmit(c, 'charges', charge, 'charge.succeeded');
   if (capture && card?.dispute) return { charge: openDisputeFor(c, charge, card.dispute) };
   return { charge };
 }
 
-/** The balance transaction a captured card charge writes: the captured amount, Stripe's fee, pending unless bypassed. */
+/**
+ * The balance transaction a captured card charge writes: the captured amount, Stripe's fee, pending unless bypassed.
+ * `pm`: the charge's payment method, when the caller has it at hand (the attempt that made the charge).
+ */
 export function chargeBalanceTransaction(
   c: OpContext,
   charge: Stored<'charges'>,
   amount: number,
+  pm = charge.payment_method ? get(c.ctx, 'payment_methods', charge.payment_method) : undefined,
 ): Stored<'balance_transactions'> {
-  const pm = charge.payment_method
-    ? get(c.ctx, 'payment_methods', charge.payment_method)
-    : undefined;
   return addBalanceTransaction(c.ctx, {
     amount,
     currency: charge.currency,
