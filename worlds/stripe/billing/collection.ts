@@ -23,6 +23,7 @@ import { resolvePaymentMethod } from '../lib/test-cards.ts';
 import { type InvoiceRef, idOf, mustInvoice } from './drafting.ts';
 import { finalizeInvoice, markPaid, paymentsList } from './finalization.ts';
 import { RETRY_DAYS, MAX_ATTEMPTS, canMove } from './invoice-states.ts';
+import { copyJson } from '../lib/clone.ts';
 
 /**
  * The invoice's default payment record (the one its collection uses), made when first needed. `payments`: the
@@ -177,7 +178,7 @@ export function payInvoice(
     code: 'invoice_payment_intent_requires_action',
     message:
       'This payment requires additional user action before it can be completed successfully. Payment can be completed using the PaymentIntent associated with the invoice.',
-    payment_intent: structuredClone(out),
+    payment_intent: copyJson(out),
   });
 }
 
@@ -240,7 +241,7 @@ export function attemptQuietly(
     return isFailed(out) ? mustInvoice(c.ctx, invoice.id) : out;
   } catch (e) {
     // Nothing to charge (no payment method): Stripe counts the attempt and waits for the next one.
-    const current = structuredClone(mustInvoice(c.ctx, invoice.id));
+    const current = copyJson(mustInvoice(c.ctx, invoice.id));
     if (current.status !== 'open') throw e;
     current.attempt_count += 1;
     current.attempted = true;

@@ -32,6 +32,7 @@ import {
   noteParams,
   type NoteParams,
 } from './credit-note-model.ts';
+import { copyJson } from '../lib/clone.ts';
 
 const previewLinesParams = {
   ...noteParams,
@@ -66,7 +67,7 @@ export const creditNotesOps = [
         credit: toCredit,
       } = buildNote(c, params, { note: noteId, line: () => newId(ctx, 'cnli_') });
       const before = mustInvoice(ctx, note.invoice);
-      const invoice = structuredClone(before);
+      const invoice = copyJson(before);
       if (note.type === 'pre_payment') {
         invoice.pre_payment_credit_notes_amount =
           (invoice.pre_payment_credit_notes_amount ?? 0) + note.total;
@@ -140,7 +141,7 @@ export const creditNotesOps = [
     params: updateParams,
     run(c, params: OpParams<typeof updateParams>, path) {
       const before = mustCreditNote(c.ctx, path.id);
-      const after = structuredClone(before);
+      const after = copyJson(before);
       if (params.memo !== undefined) after.memo = params.memo;
       if (params.metadata !== undefined)
         after.metadata = mergeMetadata(before.metadata ?? {}, params.metadata);
@@ -196,7 +197,7 @@ export const creditNotesOps = [
           'id',
         );
       const invoiceBefore = mustInvoice(ctx, before.invoice);
-      const invoice = structuredClone(invoiceBefore);
+      const invoice = copyJson(invoiceBefore);
       if (before.type === 'pre_payment') {
         if (invoice.status !== 'open')
           throw invalidRequest(

@@ -22,6 +22,7 @@ import {
 } from './drafting.ts';
 import { canMove, moveInvoice } from './invoice-states.ts';
 import { applyLines } from './invoice-totals.ts';
+import { copyJson } from '../lib/clone.ts';
 
 /** The next invoice number of a customer (as stored), advancing its sequence; and the customer as it is stored now. */
 function takeNumber(
@@ -192,7 +193,7 @@ export function voidInvoice(c: OpContext, invoiceRef: InvoiceRef): Stored<'invoi
       'invoice_not_editable',
     );
   }
-  const invoice = structuredClone(before);
+  const invoice = copyJson(before);
   moveInvoice(invoice, 'void');
   invoice.auto_advance = false;
   invoice.next_payment_attempt = null;
@@ -271,7 +272,7 @@ export function markUncollectible(c: OpContext, invoiceRef: InvoiceRef): Stored<
       'invoice_not_editable',
     );
   }
-  const invoice = structuredClone(before);
+  const invoice = copyJson(before);
   moveInvoice(invoice, 'uncollectible');
   invoice.next_payment_attempt = null;
   invoice.auto_advance = false;

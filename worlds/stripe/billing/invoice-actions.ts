@@ -23,6 +23,7 @@ import { get, newId, nowSeconds, put, rows, type Stored } from '../lib/store.ts'
 import { preview } from './invoice-preview.ts';
 import { previewParams, type PreviewParams } from './invoice-preview-params.ts';
 import { announceUpdate } from './invoices.ts';
+import { copyJson } from '../lib/clone.ts';
 
 const finalizeParams = { auto_advance: p.bool() };
 const payParams = {
@@ -189,7 +190,7 @@ export const invoiceActionsOps = [
       };
       put(ctx, 'invoice_payments', record);
       if (succeeded) emit(c, 'invoice_payment.paid', record);
-      const after = structuredClone(before);
+      const after = copyJson(before);
       const payments = rows(ctx, 'invoice_payments', 'invoice = ?', [before.id]);
       // Stripe counts an invoice's payments on the list it embeds, beyond the SDK's list type.
       const list = {

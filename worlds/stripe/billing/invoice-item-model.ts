@@ -15,6 +15,7 @@ import { get, newId, nowSeconds, put, rows, type Obj, type Stored } from '../lib
 import { mustInvoice, linesOf, refreshInvoice } from './invoice-store.ts';
 import { requireDraft } from './invoice-states.ts';
 import { type Period, priceAmount, pricingOf, decimalOf, decimalAmount } from './invoice-totals.ts';
+import { copyJson } from '../lib/clone.ts';
 
 /** The parts of an invoice item that make it. */
 export interface InvoiceItemInput {
@@ -128,7 +129,7 @@ export function updateInvoiceItem(
   name: (n: string) => string = (n) => n,
 ): Obj {
   const ctx = c.ctx;
-  const after = structuredClone(before);
+  const after = copyJson(before);
   const price = priceFromParams(c, params, name);
   if (price && params.amount != null)
     throw invalidRequest(
@@ -330,7 +331,7 @@ export function lineForItem(
     },
     period: { ...item.period },
     pretax_credit_amounts: [],
-    pricing: structuredClone(item.pricing),
+    pricing: copyJson(item.pricing),
     quantity: item.quantity,
     quantity_decimal: item.quantity_decimal,
     subscription,

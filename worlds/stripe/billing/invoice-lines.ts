@@ -19,6 +19,7 @@ import { limitOf, listOf } from '../lib/list.ts';
 import { op, type OpContext } from '../lib/op.ts';
 import { mergeMetadata, p } from '../lib/params.ts';
 import { get, put, remove, type Obj, type Stored } from '../lib/store.ts';
+import { copyJson } from '../lib/clone.ts';
 
 const period = p.obj({ start: p.int().req(), end: p.int().req() });
 const discounts = p.arr(
@@ -93,7 +94,7 @@ function updateLine(c: OpContext, line: Obj, params: Obj, name: (k: string) => s
         name(k),
       );
   }
-  const after = structuredClone(line);
+  const after = copyJson(line);
   if (params.description !== undefined) after.description = params.description;
   if (params.discountable != null) after.discountable = params.discountable;
   if (params.period) after.period = { end: params.period.end, start: params.period.start };

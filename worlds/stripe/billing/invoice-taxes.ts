@@ -10,6 +10,7 @@ import type { Ctx } from 'seahaven';
 import { invalidRequest } from '../lib/errors.ts';
 import type { LineItemTax } from '../lib/objects.ts';
 import { get, put, type Stored } from '../lib/store.ts';
+import { copyJson } from '../lib/clone.ts';
 
 type TaxRate = Stored<'tax_rates'>;
 type Line = Stored<'invoice_line_items'>;
@@ -136,7 +137,7 @@ export function totalTaxes(lines: Line[]): LineTax[] {
       if (sum) {
         sum.amount += t.amount;
         sum.taxable_amount += t.taxable_amount;
-      } else byRate.set(key, structuredClone(t));
+      } else byRate.set(key, copyJson(t));
     }
   return [...byRate.values()];
 }

@@ -25,6 +25,7 @@ import {
 } from '../lib/params.ts';
 import { searchPage } from '../lib/search-page.ts';
 import { get, put, remove, rows, type Stored } from '../lib/store.ts';
+import { copyJson } from '../lib/clone.ts';
 
 const customField = p.obj({ name: p.string(40).req(), value: p.string(140).req() });
 const rendering = p.obj({
@@ -346,7 +347,7 @@ export const invoicesOps = [
     params: writable,
     run(c, params: WritableParams, path) {
       const before = mustInvoice(c.ctx, path.invoice);
-      const after = structuredClone(before);
+      const after = copyJson(before);
       applyUpdate(c, after, params);
       // New default tax rates re-tax the lines without their own.
       if (params.default_tax_rates !== undefined)

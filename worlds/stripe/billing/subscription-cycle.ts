@@ -34,6 +34,7 @@ import {
 } from './subscription-model.ts';
 import { ENDED, boundaryAfter, periodOf, intervalOf } from './subscription-periods.ts';
 import { moveSubscription } from './subscription-states.ts';
+import { copyJson } from '../lib/clone.ts';
 
 /**
  * A context whose clock reads `at` (unix seconds): what billing writes while processing a boundary is stamped with the
@@ -168,7 +169,7 @@ function* step(
   }
   let current = sub;
   if (current.pause_collection?.resumes_at && current.pause_collection.resumes_at <= at) {
-    current = updated(c, sub, { ...structuredClone(sub), pause_collection: null });
+    current = updated(c, sub, { ...copyJson(sub), pause_collection: null });
   }
   const retry = retryDue(c.ctx, current);
   if (retry !== null && retry <= at) {
@@ -184,7 +185,7 @@ function* step(
 
 /** An `incomplete` subscription whose first invoice went unpaid for 23 hours: `incomplete_expired`, its invoice voided. */
 function expire(c: OpContext, sub: Stored<'subscriptions'>): void {
-  const after = structuredClone(sub);
+  const after = copyJson(sub);
   moveSubscription(after, 'incomplete_expired');
   after.ended_at = nowSeconds(c.ctx);
   const inv = sub.latest_invoice ? get(c.ctx, 'invoices', sub.latest_invoice) : undefined;
@@ -200,7 +201,7 @@ export function endNow(
   at: number,
   reason: 'cancellation_requested' | 'payment_failed',
 ): Stored<'subscriptions'> {
-  const after = structuredClone(sub);
+  const after = copyJson(sub);
   moveSubscription(after, 'canceled');
   after.ended_at = at;
   after.canceled_at ??= at;
@@ -231,7 +232,7 @@ function* renew(
   at: number,
   summary: TickSummary,
 ): Generator<void, void> {
-  const after = structuredClone(sub);
+  const after = copyJson(sub);
   const previous = periodOf(sub);
   startPeriod(after, at);
   summary.renewed++;
@@ -246,7 +247,7 @@ function* endTrial(
   summary: TickSummary,
 ): Generator<void, void> {
   summary.trials_ended++;
-  const after = structuredClone(sub);
+  const after = copyJson(sub);
   const previous = periodOf(sub);
   const missing = sub.trial_settings?.end_behavior?.missing_payment_method ?? 'create_invoice';
   if (
@@ -348,7 +349,7 @@ function retryPayment(
   const latest = get(c.ctx, 'invoices', sub.latest_invoice as string)!;
   const inv = attemptQuietly(c, latest, retrySchedule(at));
   if (inv.status === 'paid') {
-    const after = structuredClone(sub);
+    const after = copyJson(sub);
     if (after.status === 'past_due' || after.status === 'unpaid') moveSubscription(after, 'active');
     return updated(c, sub, after);
   }
@@ -373,7 +374,7 @@ export function subscriptionInvoicePaid(c: OpContext, invoice: Stored<'invoices'
   const sub = get(c.ctx, 'subscriptions', subId);
   if (!sub || sub.latest_invoice !== invoice.id) return;
   if (sub.status !== 'incomplete' && sub.status !== 'past_due' && sub.status !== 'unpaid') return;
-  const after = structuredClone(sub);
+  const after = copyJson(sub);
   moveSubscription(after, 'active');
   updated(c, sub, after);
 }

@@ -33,6 +33,7 @@ import {
 } from './subscription-checks.ts';
 import type { CancelParams, UpdateParams } from './subscription-params.ts';
 import { moveSubscription } from './subscription-states.ts';
+import { copyJson } from '../lib/clone.ts';
 
 export interface UpdateOutcome {
   subscription: Stored<'subscriptions'>;
@@ -60,7 +61,7 @@ export function updateSubscription(
         other,
       );
   }
-  const after = structuredClone(before);
+  const after = copyJson(before);
   const at = params.proration_date ?? now;
   const period = periodOf(before);
   if (params.proration_date != null && (at < period.start || at > period.end))
@@ -266,7 +267,7 @@ export function cancelSubscription(
       'resource_missing',
     );
   const now = nowSeconds(ctx);
-  const sub = structuredClone(before);
+  const sub = copyJson(before);
   if (params.cancellation_details)
     applyCancellation(sub, { cancellation_details: params.cancellation_details }, now);
   const billable = before.status === 'active' || before.status === 'past_due';

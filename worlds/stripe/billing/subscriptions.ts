@@ -30,6 +30,7 @@ import {
 } from './subscription-params.ts';
 import { updateSubscription, cancelSubscription } from './subscription-update.ts';
 import { moveSubscription } from './subscription-states.ts';
+import { copyJson } from '../lib/clone.ts';
 
 const STATUSES = [
   'active',
@@ -195,7 +196,7 @@ export const subscriptionsOps = [
       if (before.collection_method !== 'charge_automatically')
         throw invalidRequest('Only subscriptions that charge automatically can be resumed.');
       const now = nowSeconds(c.ctx);
-      const after = structuredClone(before);
+      const after = copyJson(before);
       moveSubscription(after, 'active');
       const raw = params.billing_cycle_anchor;
       const anchor =
@@ -276,7 +277,7 @@ export const subscriptionsOps = [
         );
       }
       const now = nowSeconds(c.ctx);
-      const after = structuredClone(before);
+      const after = copyJson(before);
       moveSubscription(after, 'paused');
       // Credit for the rest of the period, when asked; billed now or left pending for the next invoice.
       const from = params.bill_for?.unused_time_from?.type;
@@ -320,7 +321,7 @@ export const subscriptionsOps = [
       if (hasEnded(before))
         throw invalidRequest(`Subscription ${before.id} has ended and cannot be migrated.`);
       const after = {
-        ...structuredClone(before),
+        ...copyJson(before),
         billing_mode: {
           flexible: {
             proration_discounts: params.billing_mode.flexible?.proration_discounts ?? 'included',
@@ -340,7 +341,7 @@ export const subscriptionsOps = [
       const before = mustSubscription(c.ctx, path.subscription_exposed_id);
       const discount = before.discounts?.[0];
       if (!discount) throw resourceMissing('discount', before.id, 'subscription_exposed_id');
-      updated(c, before, { ...structuredClone(before), discounts: [] });
+      updated(c, before, { ...copyJson(before), discounts: [] });
       emit(c, 'customer.discount.deleted', discount);
       const {
         checkout_session,

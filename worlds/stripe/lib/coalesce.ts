@@ -132,14 +132,15 @@ export function keepPending(
   return true;
 }
 
-/** The pending JSON of an object, if `ctx` is coalescing and it is pending. */
-export function pendingJson(ctx: Ctx, table: string, id: string): string | undefined {
-  return OPEN.get(ctx.db)?.tables.get(table)?.get(id)?.json;
-}
-
-/** The database under a coalescing `ctx` (for a read by id of a row known not to be pending), else `ctx.db`. */
-export function directDb(ctx: Ctx): CtxDb {
-  return OPEN.get(ctx.db)?.db ?? ctx.db;
+/**
+ * Where `get` reads an object by id: its pending JSON, when `ctx` is coalescing and the object is pending; else the
+ * database to read its row from (under a coalescing `ctx`, the one beneath it: the row is known not to be pending).
+ * One lookup of the stretch answers both.
+ */
+export function pendingOrDb(ctx: Ctx, table: string, id: string): string | CtxDb {
+  const writes = OPEN.get(ctx.db);
+  if (writes === undefined) return ctx.db;
+  return writes.tables.get(table)?.get(id)?.json ?? writes.db;
 }
 
 let disabled = 0;

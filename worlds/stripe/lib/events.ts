@@ -94,37 +94,68 @@ export function changedAttributes<T extends object>(before: T, after: T): Previo
 
 /** Whether two values serialize alike: `JSON.stringify(a) === JSON.stringify(b)`, without serializing where a walk shows it. */
 function sameJson(a: unknown, b: unknown): boolean {
-  return provenSame(a, b) || JSON.stringify(a) === JSON.stringify(b);
+  const walked = compareJson(a, b);
+  return walked === UNKNOWN ? JSON.stringify(a) === JSON.stringify(b) : walked === SAME;
 }
+
+/** What a walk over two values shows of their JSON: the same text, different texts, or nothing certain. */
+const SAME = 0;
+const DIFFERENT = 1;
+const UNKNOWN = 2;
+type Shown = typeof SAME | typeof DIFFERENT | typeof UNKNOWN;
 
 /**
- * True only when `a` and `b` certainly serialize to the same JSON: the same value, or arrays of the same length, or
- * plain objects with the same keys in the same order, whose members are so in turn. False means not shown (a
- * difference, or something JSON.stringify treats specially, such as `toJSON` or an omitted `undefined`), for
- * `sameJson` to settle by serializing. Most attributes of an updated object are unchanged copies, and a walk over them
- * costs far less than serializing them twice.
+ * Whether `a` and `b` certainly serialize to the same JSON (`SAME`: the same value, or arrays of the same length, or
+ * plain objects with the same keys in the same order, whose members are so in turn) or certainly to different JSON
+ * (`DIFFERENT`: strings, finite numbers, booleans or null that differ, arrays of different lengths, or arrays or such
+ * objects with a member that does). JSON text parses one way only, so members that serialize differently make their
+ * array or object serialize differently. Anything else (keys that differ, something JSON.stringify treats specially,
+ * such as `toJSON`, an omitted `undefined` or a non-finite number) is `UNKNOWN`, for `sameJson` to settle by serializing.
+ * Most attributes of an updated object are unchanged copies, and those that changed mostly differ in a number or a
+ * string: a walk over them costs far less than serializing them twice.
  */
-function provenSame(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+function compareJson(a: unknown, b: unknown): Shown {
+  if (a === b) return SAME;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null)
+    return plainScalar(a) && plainScalar(b) ? DIFFERENT : UNKNOWN;
   if (Array.isArray(a)) {
-    if (!Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!provenSame(a[i], b[i])) return false;
-    return true;
+    if (!Array.isArray(b)) return UNKNOWN;
+    if (a.length !== b.length) return DIFFERENT;
+    let shown: Shown = SAME;
+    for (let i = 0; i < a.length; i++) {
+      const member = compareJson(a[i], b[i]);
+      if (member === DIFFERENT) return DIFFERENT;
+      if (member === UNKNOWN) shown = UNKNOWN;
+    }
+    return shown;
   }
-  if (!isPlain(a) || !isPlain(b)) return false;
+  if (!isPlain(a) || !isPlain(b)) return UNKNOWN;
   const ka = Object.keys(a);
   const kb = Object.keys(b);
-  if (ka.length !== kb.length) return false;
+  if (ka.length !== kb.length) return UNKNOWN;
+  let shown: Shown = SAME;
   for (let i = 0; i < ka.length; i++) {
     const k = ka[i];
-    if (k !== kb[i] || k === 'toJSON') return false;
-    if (!provenSame((a as Previous)[k], (b as Previous)[k])) return false;
+    if (k !== kb[i] || k === 'toJSON') return UNKNOWN;
+    const member = compareJson((a as Previous)[k], (b as Previous)[k]);
+    // A member serializes differently: the object does too (its key is written, as neither value is undefined).
+    if (member === DIFFERENT) return DIFFERENT;
+    if (member === UNKNOWN) shown = UNKNOWN;
   }
-  return true;
+  return shown;
 }
 
-/** An object JSON.stringify writes as its own keys: made by a literal, a spread, JSON.parse or structuredClone. */
+/** A value JSON.stringify writes as itself: a string, a finite number, a boolean or null (not undefined, NaN or ±Infinity). */
+function plainScalar(v: unknown): boolean {
+  return (
+    v === null ||
+    typeof v === 'string' ||
+    typeof v === 'boolean' ||
+    (typeof v === 'number' && Number.isFinite(v))
+  );
+}
+
+/** An object JSON.stringify writes as its own keys: made by a literal, a spread, JSON.parse or copyJson (clone.ts). */
 function isPlain(o: object): boolean {
   const proto = Object.getPrototypeOf(o);
   return proto === Object.prototype || proto === null;

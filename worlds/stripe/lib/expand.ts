@@ -9,6 +9,7 @@
 import type { Ctx } from 'seahaven';
 import { invalidRequest } from './errors.ts';
 import { get, tableOfId } from './store.ts';
+import { copyJson } from './clone.ts';
 
 /** Any object of a reply, read as JSON: expansion walks whatever object the reply holds. */
 type Node = Record<string, unknown>;
@@ -85,7 +86,7 @@ function resolve(ctx: Ctx, owner: Node, field: string, id: string): object | und
 /** `obj` with every path in `paths` expanded (a copy; `obj` is not changed). */
 export function expandObject<T extends object>(ctx: Ctx, obj: T, paths: readonly string[]): T {
   const kind = (obj as Node).object;
-  let out = structuredClone(obj) as Node;
+  let out = copyJson(obj) as Node;
   // `expand[0]=` arrives as an unset (null) entry, which names nothing to expand.
   for (const path of paths.filter((x): x is string => typeof x === 'string' && x !== '')) {
     // A search result's `total_count` is included on request (search-page.ts), not expanded from an id.

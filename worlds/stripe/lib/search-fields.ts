@@ -102,8 +102,13 @@ export function kindOf(spec: FieldSpec): FieldKind {
 }
 
 export function readPath(o: Searched, path: string): unknown {
+  return readParts(o, path.split('.'));
+}
+
+/** `readPath` with the path already split at its dots: a search column reads its field on every write of its table. */
+function readParts(o: Searched, parts: readonly string[]): unknown {
   let cur: unknown = o;
-  for (const part of path.split('.')) {
+  for (const part of parts) {
     if (cur === null || typeof cur !== 'object') return undefined;
     cur = (cur as Record<string, unknown>)[part];
   }
@@ -162,7 +167,8 @@ export const SEARCH_COLUMNS: Record<string, SearchColumn[]> = Object.fromEntries
       .filter(([field]) => field !== 'created')
       .map(([field, spec]): SearchColumn => {
         const kind = kindOf(spec);
-        const read = typeof spec === 'string' ? (o: Searched) => readPath(o, field) : spec.read;
+        const parts = field.split('.');
+        const read = typeof spec === 'string' ? (o: Searched) => readParts(o, parts) : spec.read;
         return { field, kind, column: columnName(field), value: (o) => stored(kind, read(o)) };
       }),
   ]),

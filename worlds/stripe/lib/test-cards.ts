@@ -13,6 +13,7 @@ import { StripeError, resourceMissing } from './errors.ts';
 import type { OpContext } from './op.ts';
 import type { Address, PaymentMethodBillingDetails, SetupIntentLastSetupError } from './objects.ts';
 import { get, newId, nowSeconds, put, type Stored } from './store.ts';
+import { copyJson } from './clone.ts';
 
 type PaymentMethod = Stored<'payment_methods'>;
 
@@ -351,7 +352,7 @@ export function cardFor(tokenOrNumber: string): TestCard | undefined {
     ? tokenOrNumber.replace(/[\s-]/g, '')
     : tokenOrNumber;
   const card = BY_KEY.get(key);
-  return card ? structuredClone(card) : undefined;
+  return card ? copyJson(card) : undefined;
 }
 
 /** Whether a string is a test token rather than an object id (`pm_card_visa` but not `pm_1Abc…`). */
@@ -363,7 +364,7 @@ export function isTestToken(id: string): boolean {
 export function cardOfPaymentMethod(pm: PaymentMethod | null | undefined): TestCard | undefined {
   const fp = pm?.card?.fingerprint;
   const card = typeof fp === 'string' ? BY_FINGERPRINT.get(fp) : undefined;
-  return card ? structuredClone(card) : undefined;
+  return card ? copyJson(card) : undefined;
 }
 
 /** The Luhn check card numbers carry. */

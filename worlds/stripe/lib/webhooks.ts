@@ -22,6 +22,7 @@ import type { Ctx } from 'seahaven';
 import { withoutHidden } from './expand.ts';
 import { get, newId, put, type Stored } from './store.ts';
 import { worldSeconds } from './test-clocks.ts';
+import { copyJson } from './clone.ts';
 
 type Delivery = Stored<'webhook_deliveries'>;
 
@@ -186,7 +187,7 @@ export interface Attempt {
  * goes down by one), else retried after the next wait of `RETRY_DELAYS`, or failed once they are spent.
  */
 export function recordAttempt(ctx: Ctx, delivery: Delivery, attempt: Attempt): Delivery {
-  const after = structuredClone(delivery);
+  const after = copyJson(delivery);
   after.attempts = [...delivery.attempts, attempt];
   const ok =
     attempt.status_code !== null && attempt.status_code >= 200 && attempt.status_code < 300;

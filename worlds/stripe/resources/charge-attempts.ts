@@ -27,6 +27,7 @@ import {
   needsAuthentication,
   type ErrorCode,
 } from '../lib/test-cards.ts';
+import { copyJson } from '../lib/clone.ts';
 
 export interface ChargeRequest {
   amount: number;
@@ -180,7 +181,7 @@ export function attemptCharge(c: OpContext, req: ChargeRequest): ChargeOutcome {
     application_fee: null,
     application_fee_amount: null,
     balance_transaction: null,
-    billing_details: pm.billing_details ? structuredClone(pm.billing_details) : billingDetails(),
+    billing_details: pm.billing_details ? copyJson(pm.billing_details) : billingDetails(),
     calculated_statement_descriptor:
       req.statementDescriptor ??
       accountOf(ctx).settings?.payments?.statement_descriptor ??
@@ -273,7 +274,7 @@ export function attemptCharge(c: OpContext, req: ChargeRequest): ChargeOutcome {
     charge.failure_message = error.message;
     details.card.amount_authorized = null;
     putAndEmit(c, 'charges', charge, 'charge.failed');
-    return { charge, error: { ...error, charge: charge.id, payment_method: structuredClone(pm) } };
+    return { charge, error: { ...error, charge: charge.id, payment_method: copyJson(pm) } };
   }
 
   charge.status = 'succeeded';
@@ -287,22 +288,23 @@ export function attemptCharge(c: OpContext, req: ChargeRequest): ChargeOutcome {
   if (capture) {
     charge.captured = true;
     charge.amount_captured = req.amount;
-    charge.balance_transaction = chargeBalanceTransaction(c, charge, req.amount).id;
+    charge.balance_transaction = chargeBalanceTransaction(c, charge, req.amount, pm).id;
   }
   putAndEmit(c, 'charges', charge, 'charge.succeeded');
   if (capture && card?.dispute) return { charge: openDisputeFor(c, charge, card.dispute) };
   return { charge };
 }
 
-/** The balance transaction a captured card charge writes: the captured amount, Stripe's fee, pending unless bypassed. */
+/**
+ * The balance transaction a captured card charge writes: the captured amount, Stripe's fee, pending unless bypassed.
+ * `pm`: the charge's payment method, when the caller has it at hand (the attempt that made the charge).
+ */
 export function chargeBalanceTransaction(
   c: OpContext,
   charge: Stored<'charges'>,
   amount: number,
+  pm = charge.payment_method ? get(c.ctx, 'payment_methods', charge.payment_method) : undefined,
 ): Stored<'balance_transactions'> {
-  const pm = charge.payment_method
-    ? get(c.ctx, 'payment_methods', charge.payment_method)
-    : undefined;
   return addBalanceTransaction(c.ctx, {
     amount,
     currency: charge.currency,

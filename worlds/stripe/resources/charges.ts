@@ -33,6 +33,7 @@ import {
 import { searchPage } from '../lib/search-page.ts';
 import { get, put, type Stored } from '../lib/store.ts';
 import { cardOfPaymentMethod, resolvePaymentMethod } from '../lib/test-cards.ts';
+import { copyJson } from '../lib/clone.ts';
 
 /** Stripe's minimum charge: 50 cents (README 6); we apply it to every currency as the USD figure. */
 export const MINIMUM_AMOUNT = 50;
@@ -92,7 +93,7 @@ export function captureCharge(
       'amount_too_large',
     );
   if (take < MINIMUM_AMOUNT && take !== charge.amount) checkAmount(take, param);
-  const before = structuredClone(charge);
+  const before = copyJson(charge);
   const after: Stored<'charges'> = {
     ...charge,
     captured: true,
@@ -101,7 +102,7 @@ export function captureCharge(
   };
   after.refunded = after.amount_refunded === after.amount;
   after.balance_transaction = chargeBalanceTransaction(c, after, take).id;
-  const details = structuredClone(charge.payment_method_details);
+  const details = copyJson(charge.payment_method_details);
   // Every charge the world makes is a card's (charge-attempts.ts).
   if (details?.card) details.card.incremental_authorization = { status: 'unavailable' };
   after.payment_method_details = details;
@@ -132,7 +133,7 @@ export function intentCaptured(
 /** Release an uncaptured charge in full (its payment intent was canceled): nothing moves, all counts as refunded. */
 export function releaseCharge(c: OpContext, charge: Stored<'charges'>): Stored<'charges'> {
   if (charge.captured || charge.status !== 'succeeded') return charge;
-  const before = structuredClone(charge);
+  const before = copyJson(charge);
   const after: Stored<'charges'> = { ...charge, amount_refunded: charge.amount, refunded: true };
   put(c.ctx, 'charges', after);
   emit(c, 'charge.refunded', after, changedAttributes(before, after));
@@ -302,7 +303,7 @@ export const chargesOps = [
     params: updateParams,
     run(c, params: OpParams<typeof updateParams>, path) {
       const before = mustCharge(c.ctx, path.charge);
-      const after = structuredClone(before);
+      const after = copyJson(before);
       if (params.customer !== undefined && params.customer !== null) {
         if (before.customer && before.customer !== params.customer) {
           throw invalidRequest(

@@ -26,6 +26,7 @@ import { completeAuthentication } from './setup-intents.ts';
 import { hasRecurring, storedItems, withoutLineItems } from './payment-links.ts';
 import { createSession, detailsOf, shown } from './checkout-session-create.ts';
 import type { completeParams } from './checkout-session-params.ts';
+import { copyJson } from '../lib/clone.ts';
 
 type Session = Stored<'checkout_sessions'>;
 
@@ -104,7 +105,7 @@ export function completeSession(
       'checkout_session_unexpected_state',
     );
   const buyer = buyerOf(c, start, params.customer_details);
-  const session = structuredClone(start);
+  const session = copyJson(start);
   session.customer = buyer.id;
   session.customer_details = detailsOf(params.customer_details?.email ?? buyer.email ?? null, {
     ...buyer,
@@ -240,7 +241,7 @@ function priceIdOf(item: LineitemsLineItem): string {
 export function countCompletion(c: OpContext, linkId: string): void {
   const before = get(c.ctx, 'payment_links', linkId);
   if (!before?.restrictions?.completed_sessions) return;
-  const after = structuredClone(before);
+  const after = copyJson(before);
   const completed = after.restrictions?.completed_sessions;
   if (!completed) return;
   completed.count += 1;

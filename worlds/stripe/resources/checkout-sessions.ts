@@ -29,6 +29,7 @@ import {
   mustSession,
   shown,
 } from './checkout-session-create.ts';
+import { copyJson } from '../lib/clone.ts';
 
 const updateParams = {
   metadata: p.metadata(),
@@ -84,7 +85,7 @@ export const checkoutSessionsOps = [
           'line_items can only be updated on sessions with ui_mode=elements and adjustable line items.',
           'line_items',
         );
-      const after = structuredClone(before);
+      const after = copyJson(before);
       if (params.metadata !== undefined)
         after.metadata = mergeMetadata(before.metadata ?? {}, params.metadata);
       put(c.ctx, 'checkout_sessions', after);

@@ -11,6 +11,7 @@ import { listPage } from '../lib/list.ts';
 import { op } from '../lib/op.ts';
 import { listParams, mergeMetadata, p, type OpParams } from '../lib/params.ts';
 import { nowSeconds, put, type Stored } from '../lib/store.ts';
+import { copyJson } from '../lib/clone.ts';
 
 type Coupon = Stored<'coupons'>;
 
@@ -174,7 +175,7 @@ export const couponsOps = [
     params: updateParams,
     run(c, params: OpParams<typeof updateParams>, path) {
       const before = liveCoupon(c.ctx, path.coupon, 'id');
-      const after = structuredClone(before);
+      const after = copyJson(before);
       if (params.name !== undefined) after.name = params.name;
       if (params.metadata !== undefined)
         after.metadata = mergeMetadata(before.metadata ?? {}, params.metadata);

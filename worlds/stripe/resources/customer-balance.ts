@@ -11,6 +11,7 @@ import { listParams, mergeMetadata, p, type OpParams } from '../lib/params.ts';
 import { get, newId, nowSeconds, put, type Stored } from '../lib/store.ts';
 import { getCustomer, liveCustomer } from './customers.ts';
 import type { Ctx } from 'seahaven';
+import { copyJson } from '../lib/clone.ts';
 
 /** A customer's balance transaction, or 404 when it is missing or another customer's. */
 function mustTransaction(
@@ -123,7 +124,7 @@ export const customerBalanceOps = [
     run(c, params: OpParams<typeof updateParams>, path) {
       const customer = liveCustomer(c.ctx, path.customer);
       const before = mustTransaction(c.ctx, customer.id, path.transaction);
-      const after = structuredClone(before);
+      const after = copyJson(before);
       if (params.description !== undefined) after.description = params.description;
       if (params.metadata !== undefined)
         after.metadata = mergeMetadata(before.metadata ?? {}, params.metadata);

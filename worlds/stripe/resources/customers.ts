@@ -27,6 +27,7 @@ import { attachPaymentMethod } from './payment-methods.ts';
 import { liveTestClock } from '../lib/test-clocks.ts';
 import { redeemPromotionCode, redeemablePromotionCode } from './promotion-codes.ts';
 import { addTaxIdData, checkTaxIdData, taxIdData } from './tax-ids.ts';
+import { copyJson } from '../lib/clone.ts';
 
 const address = p.obj({
   city: p.string(),
@@ -230,7 +231,7 @@ export const customerOps = [
     params: writable,
     run(c, params: OpParams<typeof writable>, path) {
       const before = liveCustomer(c.ctx, path.customer, 'id');
-      const after = structuredClone(before);
+      const after = copyJson(before);
       apply(c.ctx, after, params);
       const discount = applyDiscount(c.ctx, after, params);
       const changed = changedAttributes(before, after);

@@ -15,6 +15,7 @@ import { addBalanceTransaction, DAY } from '../lib/money.ts';
 import { op, type OpContext } from '../lib/op.ts';
 import { listParams, mergeMetadata, p, type OpParams } from '../lib/params.ts';
 import { get, newId, nowSeconds, put, type Stored } from '../lib/store.ts';
+import { copyJson } from '../lib/clone.ts';
 
 type Dispute = Stored<'disputes'>;
 
@@ -164,7 +165,7 @@ export function openDisputeFor(
   };
   if (!inquiry) withdraw(c, d);
   put(ctx, 'disputes', d);
-  const before = structuredClone(charge);
+  const before = copyJson(charge);
   const after = { ...charge, disputed: true };
   put(ctx, 'charges', after);
   emit(c, 'charge.dispute.created', d);
@@ -184,7 +185,7 @@ function verdictOf(evidence: Dispute['evidence']): 'won' | 'lost' | 'escalate' |
 
 /** Close a dispute with `status`, giving the money back when a chargeback is won. */
 function decide(c: OpContext, d: Dispute, outcome: 'won' | 'lost'): void {
-  const before = structuredClone(d);
+  const before = copyJson(d);
   if (isInquiry(d)) {
     d.status = 'warning_closed';
   } else {
@@ -235,7 +236,7 @@ export const disputesOps = [
           'evidence',
         );
       }
-      const d = structuredClone(start);
+      const d = copyJson(start);
       if (params.metadata !== undefined)
         d.metadata = mergeMetadata(d.metadata ?? {}, params.metadata);
       if (params.evidence) {

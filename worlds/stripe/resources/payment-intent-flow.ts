@@ -35,6 +35,7 @@ import {
   mustPaymentIntent,
   truthy,
 } from './payment-intent-params.ts';
+import { copyJson } from '../lib/clone.ts';
 
 type PaymentIntent = Stored<'payment_intents'>;
 
@@ -177,7 +178,7 @@ export function charge(
       type,
     };
     putAndEmit(c, 'payment_intents', pi, 'payment_intent.payment_failed');
-    return failed(402, { ...out.error, payment_intent: structuredClone(pi) });
+    return failed(402, { ...out.error, payment_intent: copyJson(pi) });
   }
   pi.last_payment_error = null;
   if (pi.setup_future_usage && pi.customer) saveForLater(c, pm, pi.customer);
@@ -243,7 +244,7 @@ export function confirmPaymentIntent(
       `You cannot confirm this PaymentIntent because it has a status of ${start.status}. Only a PaymentIntent with one of the following statuses may be confirmed: ${CONFIRMABLE.join(', ')}.`,
     );
   }
-  const pi = structuredClone(start);
+  const pi = copyJson(start);
   applyCommon(c, pi, params);
   if (!pi.payment_method) {
     throw unexpectedState(
@@ -274,7 +275,7 @@ export function confirmPaymentIntent(
       };
       pi.last_payment_error = { ...error, doc_url: docUrl('authentication_required') };
       putAndEmit(c, 'payment_intents', pi, 'payment_intent.payment_failed');
-      return failed(402, { ...error, payment_intent: structuredClone(pi) });
+      return failed(402, { ...error, payment_intent: copyJson(pi) });
     }
     pi.status = 'requires_action';
     pi.next_action = nextActionOf(c, pi, params.return_url);
@@ -303,7 +304,7 @@ export function authenticatePaymentIntent(
       `PaymentIntent ${id} has a status of ${start.status}; only a PaymentIntent that requires_action can be authenticated.`,
     );
   }
-  const pi = structuredClone(start);
+  const pi = copyJson(start);
   const pm = pi.payment_method ? get(ctx, 'payment_methods', pi.payment_method) : undefined;
   if (outcome === 'fail' || !pm) {
     pi.status = 'requires_payment_method';

@@ -36,6 +36,7 @@ import {
   confirmPaymentIntent,
   createPaymentIntent,
 } from './payment-intent-flow.ts';
+import { copyJson } from '../lib/clone.ts';
 
 /** In-memory cursor pagination over a nested list (the intent's line items), as Stripe pages its lists. */
 function pageOf<T extends { id: string }>(
@@ -141,7 +142,7 @@ export const paymentIntentsOps = [
     run(c, params: OpParams<typeof updateParams>, path) {
       const ctx = c.ctx;
       const before = mustPaymentIntent(ctx, path.intent);
-      const pi = structuredClone(before);
+      const pi = copyJson(before);
       const final = pi.status === 'succeeded' || pi.status === 'canceled';
       const loose = ['metadata', 'description', 'receipt_email', 'shipping', 'expand'];
       const strict = Object.keys(params).filter((k) => !loose.includes(k));
@@ -302,7 +303,7 @@ export const paymentIntentsOps = [
           `The new amount (${params.amount}) must be greater than the PaymentIntent's current amount (${pi.amount}).`,
           'amount',
         );
-      const charge = structuredClone(ch);
+      const charge = copyJson(ch);
       charge.amount = params.amount;
       // The charge is a card's that allows incremental authorization (checked above).
       const card = charge.payment_method_details?.card;

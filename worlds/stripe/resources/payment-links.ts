@@ -29,6 +29,7 @@ import {
 import { get, newId, put, type Stored } from '../lib/store.ts';
 import { createProduct } from './price-fields.ts';
 import { createPrice, livePrice } from './price-model.ts';
+import { copyJson } from '../lib/clone.ts';
 
 const adjustableQuantity = p.obj({ enabled: p.bool().req(), maximum: p.int(1), minimum: p.int(0) });
 
@@ -567,7 +568,7 @@ export const paymentLinksOps = [
     run(c, params: OpParams<typeof updateParams>, path) {
       const ctx = c.ctx;
       const before = mustPaymentLink(ctx, path.payment_link);
-      const after = structuredClone(before);
+      const after = copyJson(before);
       if (params.active !== undefined && params.active !== null) after.active = params.active;
       if (params.line_items) {
         const items = after.line_items?.data ?? [];

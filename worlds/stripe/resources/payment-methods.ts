@@ -28,6 +28,7 @@ import {
   resolvePaymentMethod,
 } from '../lib/test-cards.ts';
 import { liveCustomer } from '../lib/customer-lookup.ts';
+import { copyJson } from '../lib/clone.ts';
 
 const address = p.obj({
   city: p.string(),
@@ -373,7 +374,7 @@ export const paymentMethodsOps = [
           'payment_method',
           'payment_method_unexpected_state',
         );
-      const after = structuredClone(before);
+      const after = copyJson(before);
       if (params.metadata !== undefined)
         after.metadata = mergeMetadata(after.metadata ?? {}, params.metadata);
       if (params.allow_redisplay !== undefined)

@@ -19,6 +19,7 @@ import {
   transform,
   type ProductData,
 } from './price-fields.ts';
+import { copyJson } from '../lib/clone.ts';
 
 /** A price that has not been deleted (through the plans endpoint), or Stripe's 404. */
 export function livePrice(ctx: Ctx, id: string, param = 'price', what = 'price'): Stored<'prices'> {
@@ -436,7 +437,7 @@ export function updatePrice(
   before: Stored<'prices'>,
   params: PriceUpdate,
 ): Stored<'prices'> {
-  const after = structuredClone(before);
+  const after = copyJson(before);
   if (params.active !== undefined && params.active !== null) {
     if (params.active === false && before.active) {
       const product = get(c.ctx, 'products', before.product);

@@ -13,6 +13,7 @@ import { searchPage } from '../lib/search-page.ts';
 import { get, newId, nowSeconds, put, type Stored } from '../lib/store.ts';
 import { applyProduct, createProduct, liveProduct, priceDataFields } from './price-fields.ts';
 import { createPrice, livePrice } from './price-model.ts';
+import { copyJson } from '../lib/clone.ts';
 
 const packageDimensions = p.obj({
   height: p.num(0).req(),
@@ -105,7 +106,7 @@ export const productsOps = [
           'tax_details',
         );
       const before = liveProduct(c.ctx, path.id);
-      const after = structuredClone(before);
+      const after = copyJson(before);
       applyProduct(after, params);
       if (params.default_price !== undefined) {
         if (params.default_price !== null) {

@@ -12,6 +12,7 @@ import { listParams, mergeMetadata, p, type OpParams } from '../lib/params.ts';
 import { get, newId, nowSeconds, put, type Stored } from '../lib/store.ts';
 import { liveCoupon, redeemableCoupon } from './coupons.ts';
 import { liveCustomer } from '../lib/customer-lookup.ts';
+import { copyJson } from '../lib/clone.ts';
 
 const CODE = /^[A-Za-z0-9]+$/;
 
@@ -201,7 +202,7 @@ export const promotionCodesOps = [
     params: updateParams,
     run(c, params: OpParams<typeof updateParams>, path) {
       const before = mustPromotionCode(c.ctx, path.promotion_code);
-      const after = structuredClone(before);
+      const after = copyJson(before);
       if (
         params.active !== undefined &&
         params.active !== null &&

@@ -18,6 +18,7 @@ import { op, type OpContext } from '../lib/op.ts';
 import { listParams, mergeMetadata, p, type OpParams } from '../lib/params.ts';
 import { get, newId, nowSeconds, put, rows, type Stored } from '../lib/store.ts';
 import { cardOfPaymentMethod } from '../lib/test-cards.ts';
+import { copyJson } from '../lib/clone.ts';
 
 /** Seconds after creation when a test card's refund takes its second step. */
 const SETTLE_AFTER = 1;
@@ -35,7 +36,7 @@ function chargeWithRefund(
   refund: Stored<'refunds'>,
   refundedDelta: number,
 ): Stored<'charges'> {
-  const after = structuredClone(charge);
+  const after = copyJson(charge);
   const list = after.refunds ?? {
     object: 'list',
     data: [],
@@ -43,8 +44,8 @@ function chargeWithRefund(
     url: `/v1/charges/${charge.id}/refunds`,
   };
   const i = list.data.findIndex((r) => r.id === refund.id);
-  if (i >= 0) list.data[i] = structuredClone(refund);
-  else list.data.unshift(structuredClone(refund));
+  if (i >= 0) list.data[i] = copyJson(refund);
+  else list.data.unshift(copyJson(refund));
   after.refunds = list;
   after.amount_refunded = charge.amount_refunded + refundedDelta;
   after.refunded = after.amount_refunded >= after.amount;
@@ -91,7 +92,7 @@ export function settleDueRefunds(c: OpContext): void {
     ctx.db.run('UPDATE refunds SET settles_at = NULL WHERE id = ?', id);
     const before = get(ctx, 'refunds', id);
     if (!before) continue;
-    const after = structuredClone(before);
+    const after = copyJson(before);
     if (before.status === 'pending') {
       after.status = 'succeeded';
       saveTransition(c, before, after, 0);
@@ -198,7 +199,7 @@ export function refundCharge(
       refund.created + SETTLE_AFTER,
       refund.id,
     );
-  const before = structuredClone(charge);
+  const before = copyJson(charge);
   const after = chargeWithRefund(charge, refund, amount);
   put(ctx, 'charges', after);
   emit(c, 'refund.created', refund);
@@ -220,7 +221,7 @@ function stopRefund(
     );
   }
   c.ctx.db.run('UPDATE refunds SET settles_at = NULL WHERE id = ?', refund.id);
-  const after = structuredClone(refund);
+  const after = copyJson(refund);
   after.status = 'canceled';
   giveBack(c, after);
   saveTransition(c, refund, after, -after.amount);

@@ -33,6 +33,7 @@ import {
   paymentMethodDataParam,
   paymentMethodFromParams,
 } from './payment-methods.ts';
+import { copyJson } from '../lib/clone.ts';
 
 const USAGES = ['off_session', 'on_session'] as const;
 
@@ -465,7 +466,7 @@ export const setupIntentsOps = [
     run(c, params: OpParams<typeof updateParams>, path) {
       const before = getSetupIntent(c, path.intent);
       if (!OPEN.includes(before.status)) throw wrongState(before, 'update');
-      const after = structuredClone(before);
+      const after = copyJson(before);
       if (params.customer !== undefined) {
         if (before.customer && params.customer !== before.customer)
           throw invalidRequest(

@@ -24,6 +24,7 @@ import {
   testVerification,
   validTaxIdValue,
 } from './tax-id-formats.ts';
+import { copyJson } from '../lib/clone.ts';
 
 /** How long the registry takes to answer a verification, in seconds of the world clock. */
 export const VERIFICATION_DELAY = 60;
@@ -159,7 +160,7 @@ export function verifyTaxIds(
     // The query picked tax ids whose verification is pending, so each has one.
     if (status === 'pending' || taxId.verification === null) continue;
     const c = contextAt(ctx, taxId.created + VERIFICATION_DELAY);
-    const previous = { verification: structuredClone(taxId.verification) };
+    const previous = { verification: copyJson(taxId.verification) };
     taxId.verification = { ...taxId.verification, status };
     put(ctx, 'tax_ids', taxId);
     emit(c, 'customer.tax_id.updated', taxId, previous);

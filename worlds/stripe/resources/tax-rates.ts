@@ -10,6 +10,7 @@ import type { TaxRate } from '../lib/objects.ts';
 import { listParams, mergeMetadata, p, type OpParams, type ParamsOf } from '../lib/params.ts';
 import { get, newId, nowSeconds, put, type Stored } from '../lib/store.ts';
 import type { Ctx } from 'seahaven';
+import { copyJson } from '../lib/clone.ts';
 
 const TAX_TYPES: readonly NonNullable<TaxRate['tax_type']>[] = [
   'amusement_tax',
@@ -137,7 +138,7 @@ export const taxRatesOps = [
     params: writable,
     run(c, params: OpParams<typeof writable>, path) {
       const before = mustTaxRate(c.ctx, path.tax_rate);
-      const after = structuredClone(before);
+      const after = copyJson(before);
       apply(after, params);
       put(c.ctx, 'tax_rates', after);
       const changed = changedAttributes(before, after);

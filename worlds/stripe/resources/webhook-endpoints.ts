@@ -13,6 +13,7 @@ import { mergeMetadata, p, type OpParams } from '../lib/params.ts';
 import { get, newId, nowSeconds, put, remove, type Stored } from '../lib/store.ts';
 import { cancelPending, newSecret, recordAttempt, requestOf, retarget } from '../lib/webhooks.ts';
 import type { Ctx, SqlParam } from 'seahaven';
+import { copyJson } from '../lib/clone.ts';
 
 /** Stripe allows 16 endpoints on an account. */
 const MAX_ENDPOINTS = 16;
@@ -166,7 +167,7 @@ export const webhookEndpointsOps = [
     params: updateParams,
     run(c, params: OpParams<typeof updateParams>, path) {
       const before = mustEndpoint(c.ctx, path.webhook_endpoint);
-      const after = structuredClone(before);
+      const after = copyJson(before);
       if (params.description !== undefined) after.description = params.description || null;
       if (params.enabled_events !== undefined)
         after.enabled_events = checkedEvents(params.enabled_events);
