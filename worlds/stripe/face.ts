@@ -292,7 +292,7 @@ function plainFace(ops: readonly StripeOp[]): HttpFace {
         if (!m) continue;
         const path: Record<string, string> = {};
         try {
-          r.names.forEach((n, i) => (path[n] = decodeURIComponent(m[i + 1])));
+          for (let i = 0; i < r.names.length; i++) path[r.names[i]] = decodeURIComponent(m[i + 1]);
         } catch {
           // A malformed %-escape cannot name any object.
           return {

@@ -36,6 +36,12 @@ export type FaceRoute = { operation: string; input: unknown } | { reply: FaceRep
 export interface Operation<I = any, R = unknown> {
   readonly name: string;
   run(ctx: Ctx, input: I): R;
+  /**
+   * The JSON text of a result `run` has just returned, exactly `JSON.stringify(result)`, where the operation already
+   * holds it (it serialized the result's parts on the way, to store them); `undefined` leaves the serializing to the
+   * kit. The call log records this text as the call's result, so it must be the result's JSON to the byte.
+   */
+  json?(result: R): string | undefined;
 }
 
 /** The outcome of an operation's call, as `reply` gets it. */
@@ -84,6 +90,7 @@ const BASE_PATH = /^\/[A-Za-z0-9._~-]+(?:\/[A-Za-z0-9._~-]+)*$/;
 export function defineOperation<I, R>(op: {
   name: string;
   run(ctx: Ctx, input: I): R;
+  json?(result: R): string | undefined;
 }): Operation<I, R> {
   if (typeof op?.name !== 'string' || op.name === '' || op.name.length > 128)
     throw new DefinitionError(
@@ -93,7 +100,13 @@ export function defineOperation<I, R>(op: {
     throw new DefinitionError(
       `defineOperation(${JSON.stringify(op.name)}): run must be a function (ctx, input) => result`,
     );
-  return { name: op.name, run: op.run };
+  if (op.json !== undefined && typeof op.json !== 'function')
+    throw new DefinitionError(
+      `defineOperation(${JSON.stringify(op.name)}): json, when given, must be a function (result) => its JSON text or undefined`,
+    );
+  return op.json === undefined
+    ? { name: op.name, run: op.run }
+    : { name: op.name, run: op.run, json: op.json };
 }
 
 /**

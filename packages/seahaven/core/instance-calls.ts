@@ -18,7 +18,12 @@ import { MAX_DB_BYTES } from './connection.ts';
 import type { CallInfo, Ctx } from './ctx.ts';
 import { InstanceError } from './errors.ts';
 import type { EpisodeSettings } from './instance-start.ts';
-import { outcomeOf, type CallOutcome, type ClockRun } from './instance-internals.ts';
+import {
+  outcomeOf,
+  type CallOutcome,
+  type ClockRun,
+  type KnownJson,
+} from './instance-internals.ts';
 import { clockHookSteps, type Bound, type ClockHook } from './mount.ts';
 import { violationsOf } from './tool.ts';
 import type { WorldStore } from './world-store.ts';
@@ -142,7 +147,15 @@ export class InstanceCalls {
       input !== null && typeof input === 'object' && !Array.isArray(input)
         ? (input as Record<string, unknown>)
         : { input };
-    return this.#numbered(name, input, args, this.#p.faceStore, (ctx) => op.run(ctx, input));
+    return this.#numbered(
+      name,
+      input,
+      args,
+      this.#p.faceStore,
+      (ctx) => op.run(ctx, input),
+      false,
+      op,
+    );
   }
 
   /**
@@ -156,10 +169,11 @@ export class InstanceCalls {
     storeIndex: number,
     run: (ctx: Ctx) => unknown,
     bulk = false,
+    json?: KnownJson,
   ): CallOutcome {
     const index = this.#beginCall(name, args, bulk);
     try {
-      return this.#commitCall(index, name, rawArgs, run(this.#p.stores[storeIndex].ctx));
+      return this.#commitCall(index, name, rawArgs, run(this.#p.stores[storeIndex].ctx), json);
     } catch (e) {
       return this.#failCall(index, name, rawArgs, e);
     } finally {
@@ -181,8 +195,14 @@ export class InstanceCalls {
   }
 
   /** A call's result checked and serialised, its transaction committed and the call logged; throws to be rolled back. */
-  #commitCall(index: number, name: string, rawArgs: unknown, value: unknown): CallOutcome {
-    const outcome = outcomeOf(name, value);
+  #commitCall(
+    index: number,
+    name: string,
+    rawArgs: unknown,
+    value: unknown,
+    json?: KnownJson,
+  ): CallOutcome {
+    const outcome = outcomeOf(name, value, json);
     this.#p.tx.commit(index, name);
     this.#p.calls.push(index, true, name, safeJson(rawArgs), outcome.json);
     return outcome;

@@ -27,15 +27,24 @@ export const openBytes: unique symbol = Symbol('seahaven.openBytes');
 export type CallOutcome =
   { ok: true; result: unknown; json: string } | { ok: false; error: ToolFailure; json: string };
 
-/** A call's result checked and serialised; throws (the call is rolled back) when it is a Promise or not JSON. */
-export function outcomeOf(name: string, value: unknown): CallOutcome {
+/** What may give a result's JSON text where the code that made it has it already (an operation's `json`). */
+export interface KnownJson {
+  json?(result: unknown): string | undefined;
+}
+
+/**
+ * A call's result checked and serialised; throws (the call is rolled back) when it is a Promise or not JSON. The text
+ * is `from.json(result)` where that gives one.
+ */
+export function outcomeOf(name: string, value: unknown, from?: KnownJson): CallOutcome {
   if (value instanceof Promise) {
     value.catch(() => undefined);
     throw new TypeError(`${name} returned a Promise; tools and operations must be synchronous`);
   }
   const result = value === undefined ? null : value;
   try {
-    return { ok: true, result, json: JSON.stringify(result) ?? 'null' };
+    const json = from?.json === undefined || result === null ? undefined : from.json(result);
+    return { ok: true, result, json: json ?? JSON.stringify(result) ?? 'null' };
   } catch (e) {
     throw new TypeError(
       `${name} returned a value that is not JSON (${(e as Error).message}); return plain objects, arrays, strings, numbers, booleans and null`,

@@ -339,6 +339,7 @@ export const invoicesOps = [
     path: '/v1/invoices/{invoice}',
     params: {},
     run: (c, _params: OpParams, path) => mustInvoice(c.ctx, path.invoice),
+    readsClock: false,
   }),
   op({
     id: 'PostInvoicesInvoice',

@@ -59,6 +59,7 @@ export const subscriptionsOps = [
     path: '/v1/subscriptions/{subscription_exposed_id}',
     params: {},
     run: (c, _params, path) => mustSubscription(c.ctx, path.subscription_exposed_id),
+    readsClock: false,
   }),
   op({
     id: 'PostSubscriptionsSubscriptionExposedId',

@@ -38,6 +38,11 @@ export interface StripeOpSpec<F extends Record<string, Spec> = Record<string, Sp
   /** The endpoint's parameters besides `expand` (added for every endpoint). */
   params: F;
   run(c: OpContext, params: OpParams<F>, path: Record<string, string>): object | Failed;
+  /**
+   * False for an operation whose run never reads the clock (a retrieve by id): it runs on the world clock as it is,
+   * without looking up the test clock its objects live on (`onObjectsTime`), which costs a read or two per request.
+   */
+  readsClock?: false;
 }
 
 export interface StripeOp extends StripeOpSpec {
@@ -102,15 +107,18 @@ function fingerprint(id: string, input: OpInput): string {
  * expand what `expand[]` names. A recorded failure (a declined card) is answered, not thrown.
  */
 function perform(
-  o: Pick<StripeOp, 'run' | 'checked'>,
+  o: Pick<StripeOp, 'run' | 'checked' | 'readsClock'>,
   c: OpContext,
   params: Record<string, unknown>,
   path: Record<string, string>,
 ): { ok: true; body: Reply } | Failed {
   const checked = validate(o.checked, params) as Record<string, unknown> & { expand?: string[] };
   // The events it wrote go to the composed world's webhook handler when the outermost operation is done (webhooks.ts).
-  // An operation on objects attached to a test clock runs on the clock's time (test-clocks.ts).
-  const out = withDeliveries(c.ctx, () => o.run(onObjectsTime(c, checked, path), checked, path));
+  // An operation on objects attached to a test clock runs on the clock's time (test-clocks.ts); one that reads no time
+  // is the same on any clock.
+  const out = withDeliveries(c.ctx, () =>
+    o.run(o.readsClock === false ? c : onObjectsTime(c, checked, path), checked, path),
+  );
   if (isFailed(out)) return out;
   // What an operation answers is read as JSON by whoever runs it (a reply, a tool, another operation).
   // Fields shown only on request (a price's `tiers`) leave the reply unless `expand[]` brings them back.
@@ -121,10 +129,20 @@ function perform(
   };
 }
 
+/**
+ * The JSON text of results whose body `op`'s run serialized to store it under their idempotency key: the call log
+ * records the same text around it rather than serializing the object once more (`Operation.json`).
+ */
+const resultJson = new WeakMap<OpResult, string>();
+
 /** Define an operation. */
 export function op<F extends Record<string, Spec>>(spec: StripeOpSpec<F>): StripeOp {
   const fields: Record<string, Spec> = { expand: p.arr(p.string()), ...spec.params };
-  const checked = { run: spec.run as StripeOpSpec['run'], checked: fields };
+  const checked = {
+    run: spec.run as StripeOpSpec['run'],
+    checked: fields,
+    readsClock: spec.readsClock,
+  };
   const operation = defineOperation<OpInput, OpResult>({
     name: spec.id,
     run(ctx, input) {
@@ -162,14 +180,20 @@ export function op<F extends Record<string, Spec>>(spec: StripeOpSpec<F>): Strip
           ? { status: out.status, body: { error: out.error }, request_id: requestId }
           : { status: 200, body: out.body, request_id: requestId };
         if (key) {
+          const body = JSON.stringify(result.body);
           ctx.db.run(
             'INSERT INTO idempotency_keys (key, fingerprint, status, body, request_id, created) VALUES (?, ?, ?, ?, ?, ?)',
             key,
             fingerprint(spec.id, input),
             result.status,
-            JSON.stringify(result.body),
+            body,
             requestId,
             Math.floor(ctx.clock.now() / 1000),
+          );
+          // JSON.stringify(result), its keys in the order the literal above gives them; nothing changes it from here on.
+          resultJson.set(
+            result,
+            `{"status":${result.status},"body":${body},"request_id":${JSON.stringify(requestId)}}`,
           );
         }
         return result;
@@ -180,6 +204,7 @@ export function op<F extends Record<string, Spec>>(spec: StripeOpSpec<F>): Strip
         throw e;
       }
     },
+    json: (result) => resultJson.get(result),
   });
   return { ...spec, operation, checked: fields };
 }

@@ -223,6 +223,7 @@ export const customerOps = [
     path: '/v1/customers/{customer}',
     params: {},
     run: (c, _params: OpParams, path) => getCustomer(c.ctx, path.customer, 'id'),
+    readsClock: false,
   }),
   op({
     id: 'PostCustomersCustomer',

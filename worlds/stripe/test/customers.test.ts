@@ -125,6 +125,17 @@ describe('customers', () => {
       .create({ name: 'Other' }, { idempotencyKey: 'k-1' })
       .catch((x: unknown) => x);
     expect(e).toBeInstanceOf(Stripe.errors.StripeIdempotencyError);
+    // The call log records each call's result as the operation answered it, the first and the replay alike.
+    const [first, replay] = inst.callLog();
+    expect(first.result).toEqual({
+      status: 200,
+      body: plain(a),
+      request_id: a.lastResponse.requestId,
+    });
+    expect(replay.result).toEqual({ ...(first.result as object), replayed: true });
+    // The stored reply is the one the call log holds.
+    const [stored] = inst.query<{ body: string }>('SELECT body FROM idempotency_keys');
+    expect(JSON.parse(stored.body)).toEqual((first.result as { body: unknown }).body);
   });
 
   it('attaches the payment_method given on create, and refuses one that does not exist', async () => {

@@ -41,6 +41,16 @@ export function faceFastPath(
   options: FaceFastPathOptions,
 ): (req: IncomingMessage, res: ServerResponse) => boolean {
   const prefixes = [...options.targets.keys()].sort((a, b) => b.length - a.length);
+  // Clients send the same Host on request after request: the last one's verdict is kept (the check is pure).
+  let lastHost = '';
+  let lastAllowed = false;
+  const allowed = (host: string): boolean => {
+    if (host !== lastHost) {
+      lastAllowed = options.hostAllowed!(host.toLowerCase());
+      lastHost = host;
+    }
+    return lastAllowed;
+  };
   return (incoming, res) => {
     const url = incoming.url ?? '';
     const q = url.indexOf('?');
@@ -61,11 +71,7 @@ export function faceFastPath(
     const h = incoming.headers;
     if (h.origin !== undefined || h.upgrade !== undefined) return false;
     const host = h.host;
-    if (
-      options.hostAllowed !== null &&
-      (host === undefined || !options.hostAllowed(host.toLowerCase()))
-    )
-      return false;
+    if (options.hostAllowed !== null && (host === undefined || !allowed(host))) return false;
     const target = options.targets.get(prefix)!;
     void answer(target, incoming, res, pathname, pathname.slice(prefix.length) || '/', query);
     return true;

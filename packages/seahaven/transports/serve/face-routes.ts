@@ -89,6 +89,37 @@ function requestHeaders(c: Context): Record<string, string> {
 
 /** `requestHeaders` off Node's raw header list (`IncomingMessage.rawHeaders`). */
 export function headersOf(raw: readonly string[]): Record<string, string> {
+  if (raw.length > 2 * FEW_HEADERS) return manyHeadersOf(raw);
+  // A request has a handful of headers: names and values in two short lists, a repeated name found by a scan and the
+  // names put in order by insertion, where a Map and a sort of the names cost more than the work itself.
+  const names: string[] = [];
+  const values: string[] = [];
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i].toLowerCase();
+    const value = raw[i + 1].trim();
+    const seen = names.indexOf(name);
+    if (seen !== -1) {
+      values[seen] = values[seen] + ', ' + value;
+      continue;
+    }
+    let at = names.length;
+    while (at > 0 && names[at - 1] > name) {
+      names[at] = names[at - 1];
+      values[at] = values[at - 1];
+      at--;
+    }
+    names[at] = name;
+    values[at] = value;
+  }
+  const headers: Record<string, string> = {};
+  for (let i = 0; i < names.length; i++) headers[names[i]] = values[i];
+  return headers;
+}
+
+/** Past this many header lines, `headersOf` keeps them in a Map and sorts the names once. */
+const FEW_HEADERS = 32;
+
+function manyHeadersOf(raw: readonly string[]): Record<string, string> {
   const names: string[] = [];
   const values = new Map<string, string>();
   for (let i = 0; i < raw.length; i += 2) {

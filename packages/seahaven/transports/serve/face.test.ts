@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { defineHttpFace, defineWorld } from '../../core/index.ts';
+import { defineHttpFace, defineOperation, defineTool, defineWorld, z } from '../../core/index.ts';
 import notes, { addNote, json } from './test-fixtures/notes-face-world.ts';
 import { startServer, type RunningServer } from './server.ts';
 import { WireProbe } from './wire-probe.ts';
@@ -40,6 +40,46 @@ describe('a world HTTP face, in process', () => {
       ok: false,
       error: { code: 'unknown_operation' },
     });
+  });
+
+  it("logs the JSON text an operation's json gives for its result, else the result serialized", () => {
+    // The text is taken as it is: the operation vouches that it is JSON.stringify(result).
+    const told = defineOperation({
+      name: 'Told',
+      run: (_ctx, input: { n: number }) => ({ n: input.n }),
+      json: (result) => (result.n === 1 ? '{"n":1,"told":true}' : undefined),
+    });
+    const world = defineWorld({
+      name: 'told',
+      version: '1',
+      schema: 'CREATE TABLE t (id INTEGER PRIMARY KEY) STRICT;',
+      tools: [
+        defineTool({
+          name: 'nothing',
+          description: 'Does nothing.',
+          input: z.object({}),
+          run: () => null,
+        }),
+      ],
+      fixtures: {
+        empty: { description: 'Nothing.', now: '2026-06-01T09:00:00.000Z', build() {} },
+      },
+      http: defineHttpFace({
+        basePath: '/api',
+        operations: [told],
+        credential: () => ({ key: 'k' }),
+        issueKey: (token) => token,
+        route: (req) => ({ operation: 'Told', input: { n: Number(req.query) } }),
+        reply: (outcome) => json(200, outcome.ok ? outcome.result : null),
+      }),
+    });
+    const inst = world.instance();
+    for (const query of ['1', '2'])
+      inst.request({ method: 'GET', path: '/', query, headers: {}, body: '' });
+    expect(inst.callLog().map((c) => c.result)).toEqual([{ n: 1, told: true }, { n: 2 }]);
+    expect(() => defineOperation({ name: 'Bad', run: () => 1, json: 'x' as never })).toThrow(
+      /json, when given, must be a function/,
+    );
   });
 
   it("turns a bug in routing into the face's 500, logged with its stack", () => {
