@@ -366,35 +366,14 @@ export function rows<T extends Table>(
   // are parameters. Every row (an invoice's lines, its payments) is read without a LIMIT: SQLite's planner reads a
   // bound LIMIT's value, so a statement with `LIMIT ?` is compiled again each time it runs, several times the cost of
   // running it on the few rows billing reads.
-  if (limit < 0 && offset === 0) {
-    const all = ascending
-      ? ctx.db.all<{ data: string }>(
-          // eslint-disable-next-line seahaven/no-sql-interpolation
-          `SELECT data FROM ${name} WHERE ${where} ORDER BY created ASC, seq ASC`,
-          ...args,
-        )
-      : ctx.db.all<{ data: string }>(
-          // eslint-disable-next-line seahaven/no-sql-interpolation
-          `SELECT data FROM ${name} WHERE ${where} ORDER BY created DESC, seq DESC`,
-          ...args,
-        );
-    return all.map((r) => JSON.parse(r.data) as Stored<T>);
-  }
-  const found = ascending
-    ? ctx.db.all<{ data: string }>(
-        // eslint-disable-next-line seahaven/no-sql-interpolation
-        `SELECT data FROM ${name} WHERE ${where} ORDER BY created ASC, seq ASC LIMIT ? OFFSET ?`,
-        ...args,
-        limit,
-        offset,
-      )
-    : ctx.db.all<{ data: string }>(
-        // eslint-disable-next-line seahaven/no-sql-interpolation
-        `SELECT data FROM ${name} WHERE ${where} ORDER BY created DESC, seq DESC LIMIT ? OFFSET ?`,
-        ...args,
-        limit,
-        offset,
-      );
+  const order = ascending ? 'created ASC, seq ASC' : 'created DESC, seq DESC';
+  const whole = limit < 0 && offset === 0;
+  const found = ctx.db.all<{ data: string }>(
+    // eslint-disable-next-line seahaven/no-sql-interpolation
+    `SELECT data FROM ${name} WHERE ${where} ORDER BY ${order}${whole ? '' : ' LIMIT ? OFFSET ?'}`,
+    ...args,
+    ...(whole ? [] : [limit, offset]),
+  );
   return found.map((r) => JSON.parse(r.data) as Stored<T>);
 }
 
