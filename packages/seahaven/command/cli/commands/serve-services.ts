@@ -52,30 +52,53 @@ export async function openCurricula(
 /**
  * MCP Streamable HTTP on each world's `/mcp`, beside OpenEnv's JSON-RPC: sessions start on the world's default fixture
  * unless the client names a fixture or task. The server's access check (Host, Origin, token) and capacity apply.
+ *
+ * The MCP SDK (with its JSON Schema validator) is about a third of the modules `seahaven serve` would load, so it is
+ * loaded on the first MCP request rather than at start-up: a server that only speaks OpenEnv never loads it.
  */
-export async function mcpStreamableHttp(
+export function mcpStreamableHttp(
   worlds: World[],
   server: () => RunningServer | undefined,
   fixtures: Record<string, string>,
   limits: { idleTimeoutMs?: number },
   instanceOptions: Pick<InstanceOptions, 'slowCallMs'> & EpisodeLimits,
-): Promise<McpHttpHandler> {
-  const { createMcpHttpHandler, openInstance } = await import('../../../transports/mcp/index.ts');
+): McpHttpHandler {
   const byName = new Map(worlds.map((w) => [w.name, w]));
-  return createMcpHttpHandler({
-    world: (req) => {
-      const first = new URL(req.url).pathname.split('/')[1];
-      return first === 'mcp' ? worlds[0] : byName.get(first);
-    },
-    startInstance: (world, reset) => {
-      const fixture = fixtures[world.name] ?? server()?.endpoints.get(world.name)?.defaultFixture;
-      // The server's own options, once it runs: its logger, limits and memory budget.
-      return openInstance(
-        world,
-        reset.fixture === undefined && reset.task === undefined ? { ...reset, fixture } : reset,
-        server()?.endpoints.get(world.name)?.instanceOptions() ?? instanceOptions,
-      );
-    },
-    ...(limits.idleTimeoutMs === undefined ? {} : { idleTimeoutMs: limits.idleTimeoutMs }),
-  });
+  let loaded: McpHttpHandler | undefined;
+  let loading: Promise<McpHttpHandler> | undefined;
+  let closed = false;
+  const load = () =>
+    (loading ??= import('../../../transports/mcp/index.ts').then(
+      async ({ createMcpHttpHandler, openInstance }) => {
+        const handler = createMcpHttpHandler({
+          world: (req) => {
+            const first = new URL(req.url).pathname.split('/')[1];
+            return first === 'mcp' ? worlds[0] : byName.get(first);
+          },
+          startInstance: (world, reset) => {
+            const fixture =
+              fixtures[world.name] ?? server()?.endpoints.get(world.name)?.defaultFixture;
+            // The server's own options, once it runs: its logger, limits and memory budget.
+            return openInstance(
+              world,
+              reset.fixture === undefined && reset.task === undefined
+                ? { ...reset, fixture }
+                : reset,
+              server()?.endpoints.get(world.name)?.instanceOptions() ?? instanceOptions,
+            );
+          },
+          ...(limits.idleTimeoutMs === undefined ? {} : { idleTimeoutMs: limits.idleTimeoutMs }),
+        });
+        // Closed while it loaded: later requests get the closed handler's 503.
+        if (closed) await handler.close();
+        return (loaded = handler);
+      },
+    ));
+  const handle = (async (req, options) => (await load())(req, options)) as McpHttpHandler;
+  handle.activeSessions = () => loaded?.activeSessions() ?? 0;
+  handle.close = async () => {
+    closed = true;
+    if (loading) await (await loading).close();
+  };
+  return handle;
 }

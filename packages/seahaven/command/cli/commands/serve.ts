@@ -174,7 +174,7 @@ export function registerServe(program: Command): void {
       let server: RunningServer | undefined;
       const { consoleRoutes } = await import('../../../transports/serve/console.ts');
       const webConsole = flags.console ? consoleRoutes() : null;
-      const mcp = await mcpStreamableHttp(worlds, () => server, fixtures, limits, {
+      const mcp = mcpStreamableHttp(worlds, () => server, fixtures, limits, {
         slowCallMs,
         ...episodeLimits,
       });
