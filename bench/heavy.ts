@@ -53,7 +53,7 @@ export async function runHeavyBench(opts: HeavyBenchOptions = {}): Promise<Heavy
   const log = opts.log ?? (() => undefined);
   const fixture = opts.smoke ? 'small_startup' : 'big_co';
   const advanceDays = opts.smoke ? 5 : opts.quick ? 30 : 365;
-  const windowMs = opts.smoke ? 400 : opts.quick ? 8000 : 30_000;
+  const windowMs = opts.smoke ? 200 : opts.quick ? 8000 : 30_000;
   const { calls } = crmScripts();
   // Started together: each spends about a second compiling its sources, and nothing is measured until all are up.
   const [server, gen, heavy] = await Promise.all([
@@ -75,7 +75,7 @@ export async function runHeavyBench(opts: HeavyBenchOptions = {}): Promise<Heavy
         inflight: 1,
       },
     ];
-    const warmupMs = opts.smoke ? 200 : 1000;
+    const warmupMs = opts.smoke ? 50 : 1000;
     log(`quiet: 8 light sessions for ${windowMs / 1000} s`);
     const quiet = (
       (await gen.ask({ cmd: 'run', groups: light, warmupMs, durationMs: windowMs }))

@@ -182,8 +182,8 @@ export function inProcessCosts(laps: number): InProcessCosts {
 
 export async function runHttpFaceBench(opts: HttpFaceOptions = {}): Promise<HttpFaceResult> {
   const log = opts.log ?? (() => undefined);
-  const warmupMs = opts.smoke ? 50 : 200;
-  const durationMs = opts.smoke ? 150 : opts.quick ? 300 : 1000;
+  const warmupMs = opts.smoke ? 20 : 200;
+  const durationMs = opts.smoke ? 100 : opts.quick ? 300 : 1000;
   const rounds = opts.smoke ? 1 : opts.quick ? 2 : 5;
   const sizes = opts.smoke ? [8] : [1, 8];
   const load = loadavg()[0];

@@ -32,10 +32,10 @@ describe('soak', () => {
       'mcp_failed_call',
       'mcp_list',
     ];
-    // Two seconds, then on until every kind of frame was answered, so a loaded machine cannot leave one out.
+    // A second, then on until every kind of frame was answered, so a loaded machine cannot leave one out.
     const r = await runSoak({
-      ...parseSoakArgs(['--seconds', '2', '--sessions', '4', '--rest', '1', '--mcp', '1']),
-      rssEveryMs: 1000,
+      ...parseSoakArgs(['--seconds', '1', '--sessions', '4', '--rest', '1', '--mcp', '1']),
+      rssEveryMs: 500,
       until: (frames) => kinds.every((k) => (frames[k] ?? 0) > 0),
     });
     expect(formatSoak(r)).toMatch(/PASS$/);

@@ -257,8 +257,8 @@ export interface WsBenchOptions {
 export async function runWsBench(opts: WsBenchOptions = {}): Promise<WsBenchResult> {
   const log = opts.log ?? (() => undefined);
   const short = opts.quick || opts.smoke;
-  const warmupMs = opts.smoke ? 50 : 300;
-  const durationMs = opts.smoke ? 200 : 1000;
+  const warmupMs = opts.smoke ? 20 : 300;
+  const durationMs = opts.smoke ? 100 : 1000;
   const rounds = opts.smoke ? 1 : opts.quick ? 2 : 5;
   const load = loadavg()[0];
   const { episode, calls, reads } = crmScripts();
@@ -366,7 +366,7 @@ export async function runWsBench(opts: WsBenchOptions = {}): Promise<WsBenchResu
         },
       ] satisfies LoadGroup[],
       warmupMs,
-      durationMs: opts.smoke ? 200 : short ? 1500 : 3000,
+      durationMs: opts.smoke ? 100 : short ? 1500 : 3000,
     })
   ).groups as GroupResult[];
   server.proc.send({ cmd: 'exit' });
