@@ -117,9 +117,6 @@ export function registerServe(program: Command): void {
       const port = wholeNumber('--port', flags.port, 0)!;
       if (port > 65535) throw new CliError(`--port must be at most 65535; got ${port}`, 2);
       const { parseWorkers } = await import('../../../transports/serve/cluster-protocol.ts');
-      const { workerRouter, joinCluster } =
-        await import('../../../transports/serve/cluster-worker.ts');
-      const { runPrimary } = await import('../../../transports/serve/cluster-primary.ts');
       let workers: number;
       try {
         workers = parseWorkers(flags.workers);
@@ -131,6 +128,7 @@ export function registerServe(program: Command): void {
         // The primary serves nothing itself: each worker runs this same command line and serves the port.
         // The primary holds --max-sessions and lends the workers places under it (place-ledger.ts).
         const { DEFAULT_MAX_SESSIONS } = await import('../../../transports/serve/sessions.ts');
+        const { runPrimary } = await import('../../../transports/serve/cluster-primary.ts');
         process.exit(
           await runPrimary({
             workers,
@@ -140,7 +138,10 @@ export function registerServe(program: Command): void {
         );
       }
       boundHeapGrowth(wholeNumber('--heap-growth', flags.heapGrowth, 0) ?? DEFAULT_HEAP_GROWTH);
-      const router = workers > 1 ? workerRouter() : undefined;
+      // A worker of --workers N (one process serves without the cluster's modules).
+      const clusterWorker =
+        workers > 1 ? await import('../../../transports/serve/cluster-worker.ts') : undefined;
+      const router = clusterWorker?.workerRouter();
       // From here on, an error that escapes every handler is logged and contained: it must not end every session.
       const { guardProcess } = await import('../../../transports/serve/process-guard.ts');
       guardProcess((line) => process.stderr.write(line + '\n'));
@@ -263,9 +264,9 @@ export function registerServe(program: Command): void {
               resolve();
             });
         };
-        if (router !== undefined) {
+        if (clusterWorker !== undefined && router !== undefined) {
           const registry = server!.sessions;
-          const link = joinCluster(router, { shutdown: () => stop('shutdown') });
+          const link = clusterWorker.joinCluster(router, { shutdown: () => stop('shutdown') });
           registry.onCountChange = (n) => link.count(n);
           link.count(registry.used);
           link.ready(text);
