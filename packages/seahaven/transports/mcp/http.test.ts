@@ -9,6 +9,7 @@ import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { crm } from '../../../../worlds/crm/index.ts';
 import { createMcpHttpHandler, isMcpRequest, type McpHttpHandler } from './http.ts';
 import { expectCreateContact, expectSessionsApart } from './test-fixtures/crm-sessions.ts';
+import { initializeMessage } from './test-fixtures/initialize.ts';
 
 type Contacts = { contacts: { email: string }[] };
 
@@ -293,16 +294,7 @@ describe('createMcpHttpHandler in process', () => {
       new Request('http://127.0.0.1/mcp', {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          jsonrpc: '2.0',
-          id: 1,
-          method: 'initialize',
-          params: {
-            protocolVersion: '2025-06-18',
-            capabilities: {},
-            clientInfo: { name: 'x', version: '1' },
-          },
-        }),
+        body: JSON.stringify(initializeMessage(1, 'x')),
       }),
     );
     expect(refused.status).toBe(406);

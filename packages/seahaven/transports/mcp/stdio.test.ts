@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { crm } from '../../../../worlds/crm/index.ts';
+import { initializeMessage } from './test-fixtures/initialize.ts';
 
 const root = fileURLToPath(new URL('../../../../', import.meta.url));
 const bin = fileURLToPath(new URL('../../bin/seahaven.mjs', import.meta.url));
@@ -138,16 +139,7 @@ describe('seahaven mcp (stdio)', () => {
 
   it('keeps running after a bad fixture, answering each request with the error', async () => {
     const child = rawServer(['crm', '--fixture', 'nope']);
-    child.send({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: {
-        protocolVersion: '2025-06-18',
-        capabilities: {},
-        clientInfo: { name: 'raw', version: '1' },
-      },
-    });
+    child.send(initializeMessage(1, 'raw'));
     child.send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
     const [init, list] = await child.replies(2);
     expect(init).toMatchObject({
@@ -173,16 +165,7 @@ describe('seahaven mcp (stdio)', () => {
     const child = rawServer([
       fileURLToPath(new URL('./test-fixtures/noisy-world.ts', import.meta.url)),
     ]);
-    child.send({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: {
-        protocolVersion: '2025-06-18',
-        capabilities: {},
-        clientInfo: { name: 'raw', version: '1' },
-      },
-    });
+    child.send(initializeMessage(1, 'raw'));
     child.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
     child.send({
       jsonrpc: '2.0',

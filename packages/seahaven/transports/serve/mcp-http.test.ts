@@ -11,6 +11,7 @@ import notes from '../../libraries/curricula/test-fixtures/notes-world.ts';
 import { spawnServe, type ServeProcess } from './test-fixtures/spawn-serve.ts';
 import { recordGold } from './test-fixtures/wire-gold.ts';
 import { expectCreateContact, expectSessionsApart } from '../mcp/test-fixtures/crm-sessions.ts';
+import { initializeMessage } from '../mcp/test-fixtures/initialize.ts';
 
 // MCP Streamable HTTP against the real `seahaven serve` command (two worlds, so both /mcp and /<world>/mcp), with
 // the official SDK client; and OpenEnv's JSON-RPC still answering on the same path of the same server.
@@ -162,18 +163,7 @@ describe('MCP Streamable HTTP on seahaven serve', () => {
         },
       );
       req.on('error', reject);
-      req.end(
-        JSON.stringify({
-          jsonrpc: '2.0',
-          id: 1,
-          method: 'initialize',
-          params: {
-            protocolVersion: '2025-06-18',
-            capabilities: {},
-            clientInfo: { name: 'x', version: '1' },
-          },
-        }),
-      );
+      req.end(JSON.stringify(initializeMessage(1, 'x')));
     });
     expect(status).toBe(403);
   });

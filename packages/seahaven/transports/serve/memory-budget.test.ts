@@ -9,6 +9,7 @@ import { MemoryRefusal } from './errors.ts';
 import { startServer, type RunningServer } from './index.ts';
 import { MemoryBudget, cgroupLimit } from './memory-budget.ts';
 import { WireProbe, callFrame, wsUrlOf } from './wire-probe.ts';
+import { initializeMessage } from '../mcp/test-fixtures/initialize.ts';
 
 // Sessions and forks were limited by count only, so enough held forks or big episodes ran the process out of memory.
 // Each admission is now weighed against --max-memory before it is done, and refused with RESOURCE_EXHAUSTED.
@@ -106,16 +107,7 @@ describe('the memory budget', () => {
         'content-type': 'application/json',
         accept: 'application/json, text/event-stream',
       },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: {
-          protocolVersion: '2025-06-18',
-          capabilities: {},
-          clientInfo: { name: 't', version: '1' },
-        },
-      }),
+      body: JSON.stringify(initializeMessage(1, 't')),
     });
     expect((await mcp.json()).error).toMatchObject({
       code: -32000,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { crm } from '../../../../../worlds/crm/index.ts';
+import { initializeMessage } from '../../../transports/mcp/test-fixtures/initialize.ts';
 import { mcpStreamableHttp } from './serve-services.ts';
 
 // `seahaven serve` loads the MCP SDK on the first MCP request (serve-services.ts); the handler it hands the server
@@ -13,16 +14,7 @@ const initialize = () =>
       accept: 'application/json, text/event-stream',
       host: '127.0.0.1',
     },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: {
-        protocolVersion: '2025-06-18',
-        capabilities: {},
-        clientInfo: { name: 'lazy-test', version: '1.0.0' },
-      },
-    }),
+    body: JSON.stringify(initializeMessage(1, 'lazy-test')),
   });
 
 const handler = () =>
