@@ -139,9 +139,14 @@ export function registerServe(program: Command): void {
       }
       boundHeapGrowth(wholeNumber('--heap-growth', flags.heapGrowth, 0) ?? DEFAULT_HEAP_GROWTH);
       // A worker of --workers N (one process serves without the cluster's modules).
-      const clusterWorker =
-        workers > 1 ? await import('../../../transports/serve/cluster-worker.ts') : undefined;
-      const router = clusterWorker?.workerRouter();
+      const worker =
+        workers > 1
+          ? await import('../../../transports/serve/cluster-worker.ts').then((m) => {
+              const router = m.workerRouter();
+              return router && { router, join: m.joinCluster };
+            })
+          : undefined;
+      const router = worker?.router;
       // From here on, an error that escapes every handler is logged and contained: it must not end every session.
       const { guardProcess } = await import('../../../transports/serve/process-guard.ts');
       guardProcess((line) => process.stderr.write(line + '\n'));
@@ -264,9 +269,9 @@ export function registerServe(program: Command): void {
               resolve();
             });
         };
-        if (clusterWorker !== undefined && router !== undefined) {
+        if (worker !== undefined) {
           const registry = server!.sessions;
-          const link = clusterWorker.joinCluster(router, { shutdown: () => stop('shutdown') });
+          const link = worker.join(worker.router, { shutdown: () => stop('shutdown') });
           registry.onCountChange = (n) => link.count(n);
           link.count(registry.used);
           link.ready(text);
