@@ -15,6 +15,8 @@ export class WireProbe {
   readonly closed: Promise<{ code: number; reason: string }>;
   private readonly inbox: (Frame | Error)[] = [];
   private waiter: ((f: Frame | Error) => void) | null = null;
+  /** Set once the socket has closed: a read with nothing queued then fails at once instead of waiting out its time. */
+  private closedWith: Error | null = null;
 
   private constructor(ws: WebSocket) {
     this.ws = ws;
@@ -32,7 +34,17 @@ export class WireProbe {
       } else this.inbox.push(frame);
     });
     this.closed = new Promise((resolve) =>
-      ws.on('close', (code, reason) => resolve({ code, reason: reason.toString() })),
+      ws.on('close', (code, reason) => {
+        this.closedWith = new Error(
+          `the socket closed (${code}${reason.length ? ` ${reason}` : ''}) before a frame arrived`,
+        );
+        if (this.waiter) {
+          const w = this.waiter;
+          this.waiter = null;
+          w(this.closedWith);
+        }
+        resolve({ code, reason: reason.toString() });
+      }),
     );
   }
 
@@ -51,10 +63,11 @@ export class WireProbe {
     this.ws.send(typeof frame === 'string' ? frame : JSON.stringify(frame));
   }
 
-  /** The next frame received. */
+  /** The next frame received; fails if none arrives within `timeoutMs`, or once the socket has closed. */
   next(timeoutMs = 5000): Promise<Frame> {
     const queued = this.inbox.shift();
     if (queued) return queued instanceof Error ? Promise.reject(queued) : Promise.resolve(queued);
+    if (this.closedWith) return Promise.reject(this.closedWith);
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.waiter = null;
