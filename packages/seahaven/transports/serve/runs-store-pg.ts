@@ -43,7 +43,7 @@ export class PostgresRunsStore implements RunsStore {
       if (world.curricula.length === 0) continue;
       this.byWorld.set(world.name, new PgWorldRuns(this, world, options));
     }
-    this.ready = this.open(options.heartbeatMs ?? 5000);
+    this.ready = this.open(options.heartbeatMs ?? 1000);
     // A failed start is reported by whoever awaits `ready`; steps awaiting it see the same error.
     this.ready.catch(() => {});
   }

@@ -76,7 +76,7 @@ export class SqliteRunsStore implements RunsStore {
             return this.sweep(true);
           })
           .immediate();
-        this.timer = setInterval(() => this.heartbeat(), options.heartbeatMs ?? 5000);
+        this.timer = setInterval(() => this.heartbeat(), options.heartbeatMs ?? 1000);
         this.timer.unref();
       }
     } catch (e) {

@@ -72,7 +72,7 @@ export interface RunsStoreOptions {
   historyLimit?: number;
   /** Where failures of steps nobody waits for (giving up an episode) are reported. Default: stderr. */
   logger?: (line: string) => void;
-  /** How often a server refreshes its row, in ms. Default 5000. */
+  /** How often a server refreshes its row and gives up the episodes of servers that are gone, in ms. Default 1000. */
   heartbeatMs?: number;
   /** A server whose row is older than this is gone, in ms. Default 30000. */
   staleMs?: number;
