@@ -158,22 +158,34 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     (closing ??= (async () => {
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
-      await seahaven.shutdown();
-      // Requests other workers hand over are answered until this worker's own are; then its private port closes too.
-      const innerStopped =
-        inner === undefined
-          ? undefined
-          : new Promise<void>((resolve) => inner!.close(() => resolve()));
-      inner?.closeIdleConnections();
-      // Sockets got a 1001 close frame; clients that do not answer it, and requests still running, get two seconds.
-      const timer = setTimeout(() => {
-        for (const client of wss.clients) client.terminate();
-        server.closeAllConnections();
-        inner?.closeAllConnections();
-      }, 2000);
-      await stopped;
-      await innerStopped;
-      clearTimeout(timer);
+      // A request still running when the shutdown begins is answered (below, or by the session ending); its connection
+      // then closes as soon as it falls idle, not when the two seconds below run out.
+      let innerClosing = false;
+      const sweep = setInterval(() => {
+        server.closeIdleConnections();
+        if (innerClosing) inner?.closeIdleConnections();
+      }, 50);
+      try {
+        await seahaven.shutdown();
+        // Requests other workers hand over are answered until this worker's own are; then its private port closes too.
+        const innerStopped =
+          inner === undefined
+            ? undefined
+            : new Promise<void>((resolve) => inner!.close(() => resolve()));
+        innerClosing = true;
+        inner?.closeIdleConnections();
+        // Sockets got a 1001 close frame; clients that do not answer it, and requests still running, get two seconds.
+        const timer = setTimeout(() => {
+          for (const client of wss.clients) client.terminate();
+          server.closeAllConnections();
+          inner?.closeAllConnections();
+        }, 2000);
+        await stopped;
+        await innerStopped;
+        clearTimeout(timer);
+      } finally {
+        clearInterval(sweep);
+      }
       router?.close();
     })());
   return { ...seahaven, url, host, port: actual, server, close };
