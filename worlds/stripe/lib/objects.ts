@@ -51,7 +51,7 @@ export interface Customer {
   sources?: ApiList<BankAccount | Card | Account | Source>;
   subscriptions?: ApiList<Subscription>;
   tax?: CustomerTax;
-  tax_exempt?: 'none' | 'exempt' | 'reverse' | null;
+  tax_exempt?: 'exempt' | 'none' | 'reverse' | null;
   tax_ids?: ApiList<TaxId>;
   test_clock?: null | string;
 }
@@ -72,11 +72,11 @@ export interface CustomerBalanceTransaction {
   livemode: boolean;
   metadata: null | Metadata;
   type:
-    | 'credit_note'
     | 'adjustment'
     | 'applied_to_invoice'
     | 'checkout_session_subscription_payment'
     | 'checkout_session_subscription_payment_canceled'
+    | 'credit_note'
     | 'initial'
     | 'invoice_overpaid'
     | 'invoice_too_large'
@@ -103,7 +103,7 @@ export interface Product {
   statement_descriptor?: null | string;
   tax_code?: null | string;
   tax_details: null | ProductTaxDetails;
-  type: 'service' | 'good';
+  type: 'good' | 'service';
   unit_label?: null | string;
   updated: number;
   url: null | string;
@@ -124,11 +124,11 @@ export interface Price {
   nickname: null | string;
   product: string;
   recurring: null | PriceRecurring;
-  tax_behavior: 'unspecified' | 'exclusive' | 'inclusive' | null;
+  tax_behavior: 'exclusive' | 'inclusive' | 'unspecified' | null;
   tiers?: PriceTier[];
   tiers_mode: 'graduated' | 'volume' | null;
   transform_quantity: null | PriceTransformQuantity;
-  type: 'recurring' | 'one_time';
+  type: 'one_time' | 'recurring';
   unit_amount: null | number;
   unit_amount_decimal: null | string;
 }
@@ -437,46 +437,43 @@ export interface PaymentMethod {
   swish?: PaymentMethodSwish;
   twint?: PaymentMethodTwint;
   type:
-    | 'card'
-    | 'custom'
     | 'acss_debit'
-    | 'alipay'
-    | 'au_becs_debit'
-    | 'bancontact'
-    | 'card_present'
-    | 'eps'
-    | 'giropay'
-    | 'ideal'
-    | 'klarna'
-    | 'multibanco'
-    | 'p24'
-    | 'sepa_debit'
-    | 'sofort'
-    | 'samsung_pay'
-    | 'link'
     | 'affirm'
     | 'afterpay_clearpay'
+    | 'alipay'
     | 'alma'
     | 'amazon_pay'
+    | 'au_becs_debit'
     | 'bacs_debit'
+    | 'bancontact'
     | 'billie'
     | 'bizum'
     | 'blik'
     | 'boleto'
+    | 'card'
+    | 'card_present'
     | 'cashapp'
     | 'crypto'
+    | 'custom'
     | 'customer_balance'
+    | 'eps'
     | 'fpx'
+    | 'giropay'
     | 'grabpay'
+    | 'ideal'
     | 'interac_present'
     | 'kakao_pay'
+    | 'klarna'
     | 'konbini'
     | 'kr_card'
+    | 'link'
     | 'mb_way'
     | 'mobilepay'
+    | 'multibanco'
     | 'naver_pay'
     | 'nz_bank_account'
     | 'oxxo'
+    | 'p24'
     | 'pay_by_bank'
     | 'payco'
     | 'paynow'
@@ -486,9 +483,12 @@ export interface PaymentMethod {
     | 'pix'
     | 'promptpay'
     | 'revolut_pay'
+    | 'samsung_pay'
     | 'satispay'
     | 'scalapay'
+    | 'sepa_debit'
     | 'sequra'
+    | 'sofort'
     | 'sunbit'
     | 'swish'
     | 'twint'
@@ -506,33 +506,23 @@ export interface SetupIntent {
   id: string;
   object: 'setup_intent';
   allowed_payment_method_types: null | Array<
-    | 'card'
     | 'acss_debit'
-    | 'alipay'
-    | 'au_becs_debit'
-    | 'bancontact'
-    | 'card_present'
-    | 'eps'
-    | 'giropay'
-    | 'ideal'
-    | 'klarna'
-    | 'multibanco'
-    | 'p24'
-    | 'sepa_debit'
-    | 'sofort'
-    | 'samsung_pay'
-    | 'link'
     | 'affirm'
     | 'afterpay_clearpay'
+    | 'alipay'
     | 'alma'
     | 'amazon_pay'
+    | 'au_becs_debit'
     | 'bacs_debit'
+    | 'bancontact'
     | 'billie'
     | 'bizum'
     | 'blik'
     | 'boku_promptpay'
     | 'boleto'
     | 'capchase_pay'
+    | 'card'
+    | 'card_present'
     | 'cashapp'
     | 'check_scan'
     | 'click_to_pay'
@@ -543,24 +533,30 @@ export interface SetupIntent {
     | 'dummy_auth_push'
     | 'dummy_passthrough_card'
     | 'edenred'
+    | 'eps'
     | 'fpx'
     | 'gcash'
     | 'getbalance'
     | 'gift_card'
+    | 'giropay'
     | 'gopay'
     | 'grabpay'
     | 'id_bank_transfer'
+    | 'ideal'
     | 'interac_present'
     | 'kakao_pay'
+    | 'klarna'
     | 'knet'
     | 'konbini'
     | 'kr_card'
     | 'kr_market'
     | 'kriya'
+    | 'link'
     | 'mb_way'
     | 'mobilepay'
     | 'momo'
     | 'mondu'
+    | 'multibanco'
     | 'naver_pay'
     | 'netbanking'
     | 'ng_bank'
@@ -572,6 +568,7 @@ export interface SetupIntent {
     | 'nz_bank_account'
     | 'octopus'
     | 'oxxo'
+    | 'p24'
     | 'paper_check'
     | 'pay_by_bank'
     | 'payco'
@@ -584,11 +581,14 @@ export interface SetupIntent {
     | 'qris'
     | 'rechnung'
     | 'revolut_pay'
+    | 'samsung_pay'
     | 'satispay'
     | 'scalapay'
+    | 'sepa_debit'
     | 'sequra'
     | 'shop_pay'
     | 'shopeepay'
+    | 'sofort'
     | 'south_korea_market'
     | 'stripe_balance'
     | 'sunbit'
@@ -616,42 +616,39 @@ export interface SetupIntent {
   customer_account?: null | string;
   description: null | string;
   excluded_payment_method_types: null | Array<
-    | 'card'
     | 'acss_debit'
-    | 'alipay'
-    | 'au_becs_debit'
-    | 'bancontact'
-    | 'eps'
-    | 'giropay'
-    | 'ideal'
-    | 'klarna'
-    | 'multibanco'
-    | 'p24'
-    | 'sepa_debit'
-    | 'sofort'
-    | 'samsung_pay'
     | 'affirm'
     | 'afterpay_clearpay'
+    | 'alipay'
     | 'alma'
     | 'amazon_pay'
+    | 'au_becs_debit'
     | 'bacs_debit'
+    | 'bancontact'
     | 'billie'
     | 'bizum'
     | 'blik'
     | 'boleto'
+    | 'card'
     | 'cashapp'
     | 'crypto'
     | 'customer_balance'
+    | 'eps'
     | 'fpx'
+    | 'giropay'
     | 'grabpay'
+    | 'ideal'
     | 'kakao_pay'
+    | 'klarna'
     | 'konbini'
     | 'kr_card'
     | 'mb_way'
     | 'mobilepay'
+    | 'multibanco'
     | 'naver_pay'
     | 'nz_bank_account'
     | 'oxxo'
+    | 'p24'
     | 'pay_by_bank'
     | 'payco'
     | 'paynow'
@@ -661,9 +658,12 @@ export interface SetupIntent {
     | 'pix'
     | 'promptpay'
     | 'revolut_pay'
+    | 'samsung_pay'
     | 'satispay'
     | 'scalapay'
+    | 'sepa_debit'
     | 'sequra'
+    | 'sofort'
     | 'sunbit'
     | 'swish'
     | 'twint'
@@ -700,33 +700,23 @@ export interface PaymentIntent {
   id: string;
   object: 'payment_intent';
   allowed_payment_method_types: null | Array<
-    | 'card'
     | 'acss_debit'
-    | 'alipay'
-    | 'au_becs_debit'
-    | 'bancontact'
-    | 'card_present'
-    | 'eps'
-    | 'giropay'
-    | 'ideal'
-    | 'klarna'
-    | 'multibanco'
-    | 'p24'
-    | 'sepa_debit'
-    | 'sofort'
-    | 'samsung_pay'
-    | 'link'
     | 'affirm'
     | 'afterpay_clearpay'
+    | 'alipay'
     | 'alma'
     | 'amazon_pay'
+    | 'au_becs_debit'
     | 'bacs_debit'
+    | 'bancontact'
     | 'billie'
     | 'bizum'
     | 'blik'
     | 'boku_promptpay'
     | 'boleto'
     | 'capchase_pay'
+    | 'card'
+    | 'card_present'
     | 'cashapp'
     | 'check_scan'
     | 'click_to_pay'
@@ -737,24 +727,30 @@ export interface PaymentIntent {
     | 'dummy_auth_push'
     | 'dummy_passthrough_card'
     | 'edenred'
+    | 'eps'
     | 'fpx'
     | 'gcash'
     | 'getbalance'
     | 'gift_card'
+    | 'giropay'
     | 'gopay'
     | 'grabpay'
     | 'id_bank_transfer'
+    | 'ideal'
     | 'interac_present'
     | 'kakao_pay'
+    | 'klarna'
     | 'knet'
     | 'konbini'
     | 'kr_card'
     | 'kr_market'
     | 'kriya'
+    | 'link'
     | 'mb_way'
     | 'mobilepay'
     | 'momo'
     | 'mondu'
+    | 'multibanco'
     | 'naver_pay'
     | 'netbanking'
     | 'ng_bank'
@@ -766,6 +762,7 @@ export interface PaymentIntent {
     | 'nz_bank_account'
     | 'octopus'
     | 'oxxo'
+    | 'p24'
     | 'paper_check'
     | 'pay_by_bank'
     | 'payco'
@@ -778,11 +775,14 @@ export interface PaymentIntent {
     | 'qris'
     | 'rechnung'
     | 'revolut_pay'
+    | 'samsung_pay'
     | 'satispay'
     | 'scalapay'
+    | 'sepa_debit'
     | 'sequra'
     | 'shop_pay'
     | 'shopeepay'
+    | 'sofort'
     | 'south_korea_market'
     | 'stripe_balance'
     | 'sunbit'
@@ -809,16 +809,16 @@ export interface PaymentIntent {
   automatic_payment_methods: null | PaymentIntentAutomaticPaymentMethods;
   canceled_at: null | number;
   cancellation_reason:
-    | 'automatic'
-    | 'expired'
     | 'abandoned'
+    | 'automatic'
     | 'duplicate'
+    | 'expired'
     | 'failed_invoice'
     | 'fraudulent'
     | 'requested_by_customer'
     | 'void_invoice'
     | null;
-  capture_method: 'automatic' | 'manual' | 'automatic_async';
+  capture_method: 'automatic' | 'automatic_async' | 'manual';
   client_secret: null | string;
   confirmation_method: 'automatic' | 'manual';
   created: number;
@@ -827,42 +827,39 @@ export interface PaymentIntent {
   customer_account: null | string;
   description: null | string;
   excluded_payment_method_types: null | Array<
-    | 'card'
     | 'acss_debit'
-    | 'alipay'
-    | 'au_becs_debit'
-    | 'bancontact'
-    | 'eps'
-    | 'giropay'
-    | 'ideal'
-    | 'klarna'
-    | 'multibanco'
-    | 'p24'
-    | 'sepa_debit'
-    | 'sofort'
-    | 'samsung_pay'
     | 'affirm'
     | 'afterpay_clearpay'
+    | 'alipay'
     | 'alma'
     | 'amazon_pay'
+    | 'au_becs_debit'
     | 'bacs_debit'
+    | 'bancontact'
     | 'billie'
     | 'bizum'
     | 'blik'
     | 'boleto'
+    | 'card'
     | 'cashapp'
     | 'crypto'
     | 'customer_balance'
+    | 'eps'
     | 'fpx'
+    | 'giropay'
     | 'grabpay'
+    | 'ideal'
     | 'kakao_pay'
+    | 'klarna'
     | 'konbini'
     | 'kr_card'
     | 'mb_way'
     | 'mobilepay'
+    | 'multibanco'
     | 'naver_pay'
     | 'nz_bank_account'
     | 'oxxo'
+    | 'p24'
     | 'pay_by_bank'
     | 'payco'
     | 'paynow'
@@ -872,9 +869,12 @@ export interface PaymentIntent {
     | 'pix'
     | 'promptpay'
     | 'revolut_pay'
+    | 'samsung_pay'
     | 'satispay'
     | 'scalapay'
+    | 'sepa_debit'
     | 'sequra'
+    | 'sofort'
     | 'sunbit'
     | 'swish'
     | 'twint'
@@ -910,10 +910,10 @@ export interface PaymentIntent {
     | 'canceled'
     | 'processing'
     | 'requires_action'
+    | 'requires_capture'
     | 'requires_confirmation'
     | 'requires_payment_method'
-    | 'succeeded'
-    | 'requires_capture';
+    | 'succeeded';
   transfer_data?: null | PaymentIntentTransferData;
   transfer_group: null | string;
 }
@@ -963,7 +963,7 @@ export interface Charge {
   source_transfer: null | string;
   statement_descriptor: null | string;
   statement_descriptor_suffix: null | string;
-  status: 'pending' | 'failed' | 'succeeded';
+  status: 'failed' | 'pending' | 'succeeded';
   transfer?: string;
   transfer_data: null | ChargeTransferData;
   transfer_group: null | string;
@@ -988,9 +988,9 @@ export interface Refund {
   next_action?: RefundNextAction;
   payment_intent: null | string;
   payment_method: null | string;
-  pending_reason?: 'insufficient_funds' | 'processing' | 'charge_pending';
+  pending_reason?: 'charge_pending' | 'insufficient_funds' | 'processing';
   presentment_details?: RefundPresentmentDetails;
-  reason: 'duplicate' | 'fraudulent' | 'requested_by_customer' | 'expired_uncaptured_charge' | null;
+  reason: 'duplicate' | 'expired_uncaptured_charge' | 'fraudulent' | 'requested_by_customer' | null;
   receipt_number: null | string;
   source_transfer_reversal: null | string;
   status: null | string;
@@ -1011,7 +1011,7 @@ export interface Dispute {
   evidence: DisputeEvidence;
   evidence_details: DisputeEvidenceDetails;
   intended_submission_method:
-    'manual' | 'smart_disputes' | 'prefer_manual' | 'prefer_smart_disputes' | null;
+    'manual' | 'prefer_manual' | 'prefer_smart_disputes' | 'smart_disputes' | null;
   is_charge_refundable: boolean;
   livemode: boolean;
   metadata: Metadata;
@@ -1020,12 +1020,12 @@ export interface Dispute {
   payment_method_details?: DisputePaymentMethodDetails;
   reason: string;
   status:
-    | 'under_review'
     | 'appeal_needs_response'
     | 'appeal_under_review'
     | 'lost'
     | 'needs_response'
     | 'prevented'
+    | 'under_review'
     | 'warning_closed'
     | 'warning_needs_response'
     | 'warning_under_review'
@@ -1049,21 +1049,16 @@ export interface BalanceTransaction {
   source: null | string;
   status: string;
   type:
-    | 'transfer'
-    | 'charge'
-    | 'application_fee'
-    | 'connect_collection_transfer'
-    | 'payout'
-    | 'reserve_transaction'
-    | 'topup'
-    | 'refund'
     | 'adjustment'
     | 'advance'
     | 'advance_funding'
     | 'anticipation_repayment'
+    | 'application_fee'
     | 'application_fee_refund'
+    | 'charge'
     | 'climate_order_purchase'
     | 'climate_order_refund'
+    | 'connect_collection_transfer'
     | 'contribution'
     | 'fee_credit_funding'
     | 'inbound_transfer'
@@ -1083,13 +1078,16 @@ export interface BalanceTransaction {
     | 'payment_refund'
     | 'payment_reversal'
     | 'payment_unreconciled'
+    | 'payout'
     | 'payout_cancel'
     | 'payout_failure'
     | 'payout_minimum_balance_hold'
     | 'payout_minimum_balance_release'
+    | 'refund'
     | 'refund_failure'
     | 'reserve_hold'
     | 'reserve_release'
+    | 'reserve_transaction'
     | 'reserved_funds'
     | 'stripe_balance_payment_debit'
     | 'stripe_balance_payment_debit_reversal'
@@ -1097,7 +1095,9 @@ export interface BalanceTransaction {
     | 'stripe_fx_fee'
     | 'tax_fee'
     | 'tax_fund'
+    | 'topup'
     | 'topup_reversal'
+    | 'transfer'
     | 'transfer_cancel'
     | 'transfer_failure'
     | 'transfer_refund';
@@ -1441,10 +1441,10 @@ export interface Invoice {
   automatic_tax: InvoiceAutomaticTax;
   automatically_finalizes_at: null | number;
   billing_reason:
-    | 'subscription'
-    | 'manual'
     | 'automatic_pending_invoice_item_invoice'
+    | 'manual'
     | 'quote_accept'
+    | 'subscription'
     | 'subscription_create'
     | 'subscription_cycle'
     | 'subscription_threshold'
@@ -1463,7 +1463,7 @@ export interface Invoice {
   customer_name: null | string;
   customer_phone: null | string;
   customer_shipping: null | InvoiceCustomerShipping;
-  customer_tax_exempt: 'none' | 'exempt' | 'reverse' | null;
+  customer_tax_exempt: 'exempt' | 'none' | 'reverse' | null;
   customer_tax_ids?: null | InvoiceCustomerTaxId[];
   default_payment_method: null | string;
   default_source: null | string;
@@ -1499,7 +1499,7 @@ export interface Invoice {
   shipping_details: null | InvoiceShippingDetails;
   starting_balance: number;
   statement_descriptor: null | string;
-  status: 'paid' | 'draft' | 'open' | 'uncollectible' | 'void' | null;
+  status: 'draft' | 'open' | 'paid' | 'uncollectible' | 'void' | null;
   status_details?: InvoiceStatusDetails;
   status_transitions: InvoiceStatusTransitions;
   subtotal: number;
@@ -1670,7 +1670,7 @@ export interface CreditNote {
   reason: 'duplicate' | 'fraudulent' | 'order_change' | 'product_unsatisfactory' | null;
   refunds: CreditNoteRefund[];
   shipping_cost: null | CreditNoteShippingCost;
-  status: 'void' | 'issued';
+  status: 'issued' | 'void';
   subtotal: number;
   subtotal_excluding_tax: null | number;
   total: number;
@@ -1690,7 +1690,7 @@ export interface PaymentLink {
   application_fee_amount: null | number;
   application_fee_percent: null | number;
   automatic_tax: PaymentLinkAutomaticTax;
-  billing_address_collection: 'required' | 'auto';
+  billing_address_collection: 'auto' | 'required';
   consent_collection: null | PaymentLinkConsentCollection;
   currency: string;
   custom_fields: PaymentLinkCustomField[];
@@ -1709,34 +1709,32 @@ export interface PaymentLink {
   payment_method_collection: 'always' | 'if_required';
   payment_method_options: null | PaymentLinkPaymentMethodOptions;
   payment_method_types: null | Array<
-    | 'card'
-    | 'alipay'
-    | 'au_becs_debit'
-    | 'bancontact'
-    | 'eps'
-    | 'giropay'
-    | 'ideal'
-    | 'klarna'
-    | 'multibanco'
-    | 'p24'
-    | 'sepa_debit'
-    | 'sofort'
-    | 'link'
     | 'affirm'
     | 'afterpay_clearpay'
+    | 'alipay'
     | 'alma'
+    | 'au_becs_debit'
     | 'bacs_debit'
+    | 'bancontact'
     | 'billie'
     | 'bizum'
     | 'blik'
     | 'boleto'
+    | 'card'
     | 'cashapp'
+    | 'eps'
     | 'fpx'
+    | 'giropay'
     | 'grabpay'
+    | 'ideal'
+    | 'klarna'
     | 'konbini'
+    | 'link'
     | 'mb_way'
     | 'mobilepay'
+    | 'multibanco'
     | 'oxxo'
+    | 'p24'
     | 'pay_by_bank'
     | 'paynow'
     | 'paypal'
@@ -1746,7 +1744,9 @@ export interface PaymentLink {
     | 'promptpay'
     | 'satispay'
     | 'scalapay'
+    | 'sepa_debit'
     | 'sequra'
+    | 'sofort'
     | 'sunbit'
     | 'swish'
     | 'twint'
@@ -1776,7 +1776,7 @@ export interface CheckoutSession {
   amount_subtotal: null | number;
   amount_total: null | number;
   automatic_tax: CheckoutSessionAutomaticTax;
-  billing_address_collection: 'required' | 'auto' | null;
+  billing_address_collection: 'auto' | 'required' | null;
   branding_settings?: CheckoutSessionBrandingSettings;
   cancel_url: null | string;
   client_reference_id: null | string;
@@ -1803,28 +1803,26 @@ export interface CheckoutSession {
   line_items?: ApiList<LineitemsLineItem>;
   livemode: boolean;
   locale:
-    | 'de'
-    | 'en'
-    | 'fr'
-    | 'nl'
-    | 'es'
-    | 'it'
-    | 'pl'
     | 'auto'
     | 'bg'
     | 'cs'
     | 'da'
+    | 'de'
     | 'el'
+    | 'en'
     | 'en-GB'
+    | 'es'
     | 'es-419'
     | 'et'
     | 'fi'
     | 'fil'
+    | 'fr'
     | 'fr-CA'
     | 'hi-IN'
     | 'hr'
     | 'hu'
     | 'id'
+    | 'it'
     | 'ja'
     | 'ko'
     | 'lt'
@@ -1832,6 +1830,8 @@ export interface CheckoutSession {
     | 'ms'
     | 'mt'
     | 'nb'
+    | 'nl'
+    | 'pl'
     | 'pt'
     | 'pt-BR'
     | 'ro'
@@ -1848,29 +1848,29 @@ export interface CheckoutSession {
     | null;
   managed_payments: null | CheckoutSessionManagedPayments;
   metadata: null | Metadata;
-  mode: 'subscription' | 'payment' | 'setup';
+  mode: 'payment' | 'setup' | 'subscription';
   name_collection?: CheckoutSessionNameCollection;
   optional_items?: null | CheckoutSessionOptionalItem[];
-  origin_context: 'web' | 'mobile_app' | null;
+  origin_context: 'mobile_app' | 'web' | null;
   payment_intent: null | string;
   payment_link: null | string;
   payment_method_collection: 'always' | 'if_required' | null;
   payment_method_configuration_details: null | CheckoutSessionPaymentMethodConfigurationDetails;
   payment_method_options: null | CheckoutSessionPaymentMethodOptions;
   payment_method_types: string[];
-  payment_status: 'paid' | 'unpaid' | 'no_payment_required';
+  payment_status: 'no_payment_required' | 'paid' | 'unpaid';
   permissions: null | CheckoutSessionPermissions;
   phone_number_collection?: CheckoutSessionPhoneNumberCollection;
   presentment_details?: CheckoutSessionPresentmentDetails;
   recovered_from: null | string;
-  redirect_on_completion?: 'always' | 'never' | 'if_required';
+  redirect_on_completion?: 'always' | 'if_required' | 'never';
   return_url?: string;
   saved_payment_method_options: null | CheckoutSessionSavedPaymentMethodOptions;
   setup_intent: null | string;
   shipping_address_collection: null | CheckoutSessionShippingAddressCollection;
   shipping_cost: null | CheckoutSessionShippingCost;
   shipping_options: CheckoutSessionShippingOption[];
-  status: 'expired' | 'complete' | 'open' | null;
+  status: 'complete' | 'expired' | 'open' | null;
   submit_type: 'auto' | 'book' | 'donate' | 'pay' | 'subscribe' | null;
   subscription: null | string;
   success_url: null | string;
@@ -2056,7 +2056,7 @@ export interface Account {
   requirements?: AccountRequirements;
   settings?: null | AccountSettings;
   tos_acceptance?: AccountTosAcceptance;
-  type: 'express' | 'none' | 'standard' | 'custom';
+  type: 'custom' | 'express' | 'none' | 'standard';
 }
 
 export interface Source {
@@ -2097,13 +2097,13 @@ export interface Source {
   status: string;
   three_d_secure?: SourceThreeDSecure;
   type:
-    | 'card'
     | 'ach_credit_transfer'
     | 'ach_debit'
     | 'acss_debit'
     | 'alipay'
     | 'au_becs_debit'
     | 'bancontact'
+    | 'card'
     | 'card_present'
     | 'eps'
     | 'giropay'
@@ -2124,7 +2124,7 @@ export interface CustomerTax {
   automatic_tax: 'failed' | 'not_collecting' | 'supported' | 'unrecognized_location';
   ip_address: null | string;
   location: null | CustomerTaxLocation;
-  provider: 'stripe' | 'anrok' | 'avalara' | 'sphere';
+  provider: 'anrok' | 'avalara' | 'sphere' | 'stripe';
 }
 
 export interface ProductMarketingFeature {
@@ -2145,7 +2145,7 @@ export interface ProductTaxDetails {
 
 export interface PriceCurrencyOptions {
   custom_unit_amount: null | PriceCurrencyOptionsCustomUnitAmount;
-  tax_behavior: 'unspecified' | 'exclusive' | 'inclusive' | null;
+  tax_behavior: 'exclusive' | 'inclusive' | 'unspecified' | null;
   tiers?: PriceCurrencyOptionsTier[];
   unit_amount: null | number;
   unit_amount_decimal: null | string;
@@ -2208,7 +2208,7 @@ export interface TaxIdOwner {
   application?: string;
   customer?: string;
   customer_account: null | string;
-  type: 'application' | 'account' | 'customer' | 'self';
+  type: 'account' | 'application' | 'customer' | 'self';
 }
 
 export interface TaxIdVerification {
@@ -2535,14 +2535,13 @@ export type PaymentMethodOxxo = Record<string, unknown>;
 
 export interface PaymentMethodP24 {
   bank:
-    | 'ing'
-    | 'blik'
-    | 'bnp_paribas'
     | 'alior_bank'
     | 'bank_millennium'
     | 'bank_nowy_bfg_sa'
     | 'bank_pekao_sa'
     | 'banki_spbdzielcze'
+    | 'blik'
+    | 'bnp_paribas'
     | 'boz'
     | 'citi_handlowy'
     | 'credit_agricole'
@@ -2550,6 +2549,7 @@ export interface PaymentMethodP24 {
     | 'etransfer_pocztowy24'
     | 'getin_bank'
     | 'ideabank'
+    | 'ing'
     | 'inteligo'
     | 'mbank_mtransfer'
     | 'nest_przelew'
@@ -2653,9 +2653,6 @@ export interface SetupIntentLastSetupError {
   charge?: string;
   code?:
     | 'account_closed'
-    | 'bank_account_restricted'
-    | 'debit_not_authorized'
-    | 'processing_error'
     | 'account_country_invalid_address'
     | 'account_error_country_change_requires_additional_steps'
     | 'account_information_mismatch'
@@ -2678,6 +2675,7 @@ export interface SetupIntentLastSetupError {
     | 'bank_account_bad_routing_numbers'
     | 'bank_account_declined'
     | 'bank_account_exists'
+    | 'bank_account_restricted'
     | 'bank_account_unusable'
     | 'bank_account_unverified'
     | 'bank_account_verification_failed'
@@ -2705,6 +2703,7 @@ export interface SetupIntentLastSetupError {
     | 'customer_max_subscriptions'
     | 'customer_session_expired'
     | 'customer_tax_location_invalid'
+    | 'debit_not_authorized'
     | 'dispute_evidence_page_limit_exceeded'
     | 'email_invalid'
     | 'expired_card'
@@ -2810,6 +2809,7 @@ export interface SetupIntentLastSetupError {
     | 'platform_account_required'
     | 'platform_api_key_expired'
     | 'postal_code_invalid'
+    | 'processing_error'
     | 'product_inactive'
     | 'progressive_onboarding_limit_exceeded'
     | 'rate_limit'
@@ -2937,9 +2937,6 @@ export interface PaymentIntentLastPaymentError {
   charge?: string;
   code?:
     | 'account_closed'
-    | 'bank_account_restricted'
-    | 'debit_not_authorized'
-    | 'processing_error'
     | 'account_country_invalid_address'
     | 'account_error_country_change_requires_additional_steps'
     | 'account_information_mismatch'
@@ -2962,6 +2959,7 @@ export interface PaymentIntentLastPaymentError {
     | 'bank_account_bad_routing_numbers'
     | 'bank_account_declined'
     | 'bank_account_exists'
+    | 'bank_account_restricted'
     | 'bank_account_unusable'
     | 'bank_account_unverified'
     | 'bank_account_verification_failed'
@@ -2989,6 +2987,7 @@ export interface PaymentIntentLastPaymentError {
     | 'customer_max_subscriptions'
     | 'customer_session_expired'
     | 'customer_tax_location_invalid'
+    | 'debit_not_authorized'
     | 'dispute_evidence_page_limit_exceeded'
     | 'email_invalid'
     | 'expired_card'
@@ -3094,6 +3093,7 @@ export interface PaymentIntentLastPaymentError {
     | 'platform_account_required'
     | 'platform_api_key_expired'
     | 'postal_code_invalid'
+    | 'processing_error'
     | 'product_inactive'
     | 'progressive_onboarding_limit_exceeded'
     | 'rate_limit'
@@ -3506,7 +3506,7 @@ export interface DisputePaymentMethodDetails {
   card?: DisputePaymentMethodDetailsCard;
   klarna?: DisputePaymentMethodDetailsKlarna;
   paypal?: DisputePaymentMethodDetailsPaypal;
-  type: 'card' | 'klarna' | 'amazon_pay' | 'paypal';
+  type: 'amazon_pay' | 'card' | 'klarna' | 'paypal';
 }
 
 export interface BalanceTransactionFeeDetail {
@@ -3537,7 +3537,7 @@ export interface InvoiceAutomaticTax {
   enabled: boolean;
   liability: null | InvoiceAutomaticTaxLiability;
   provider: null | string;
-  status: 'failed' | 'requires_location_inputs' | 'complete' | null;
+  status: 'complete' | 'failed' | 'requires_location_inputs' | null;
 }
 
 export interface InvoiceConfirmationSecret {
@@ -3714,9 +3714,6 @@ export interface InvoiceLastFinalizationError {
   charge?: string;
   code?:
     | 'account_closed'
-    | 'bank_account_restricted'
-    | 'debit_not_authorized'
-    | 'processing_error'
     | 'account_country_invalid_address'
     | 'account_error_country_change_requires_additional_steps'
     | 'account_information_mismatch'
@@ -3739,6 +3736,7 @@ export interface InvoiceLastFinalizationError {
     | 'bank_account_bad_routing_numbers'
     | 'bank_account_declined'
     | 'bank_account_exists'
+    | 'bank_account_restricted'
     | 'bank_account_unusable'
     | 'bank_account_unverified'
     | 'bank_account_verification_failed'
@@ -3766,6 +3764,7 @@ export interface InvoiceLastFinalizationError {
     | 'customer_max_subscriptions'
     | 'customer_session_expired'
     | 'customer_tax_location_invalid'
+    | 'debit_not_authorized'
     | 'dispute_evidence_page_limit_exceeded'
     | 'email_invalid'
     | 'expired_card'
@@ -3871,6 +3870,7 @@ export interface InvoiceLastFinalizationError {
     | 'platform_account_required'
     | 'platform_api_key_expired'
     | 'postal_code_invalid'
+    | 'processing_error'
     | 'product_inactive'
     | 'progressive_onboarding_limit_exceeded'
     | 'rate_limit'
@@ -3947,41 +3947,39 @@ export interface InvoicePaymentSettings {
   default_mandate: null | string;
   payment_method_options: null | InvoicePaymentSettingsPaymentMethodOptions;
   payment_method_types: null | Array<
-    | 'card'
-    | 'custom'
     | 'ach_credit_transfer'
     | 'ach_debit'
     | 'acss_debit'
-    | 'alipay'
-    | 'au_becs_debit'
-    | 'bancontact'
-    | 'eps'
-    | 'giropay'
-    | 'ideal'
-    | 'klarna'
-    | 'multibanco'
-    | 'p24'
-    | 'sepa_credit_transfer'
-    | 'sepa_debit'
-    | 'sofort'
-    | 'link'
     | 'affirm'
+    | 'alipay'
     | 'amazon_pay'
+    | 'au_becs_debit'
     | 'bacs_debit'
+    | 'bancontact'
     | 'billie'
     | 'blik'
     | 'boleto'
+    | 'card'
     | 'cashapp'
     | 'crypto'
+    | 'custom'
     | 'customer_balance'
+    | 'eps'
     | 'fpx'
+    | 'giropay'
     | 'grabpay'
+    | 'ideal'
+    | 'jp_credit_transfer'
     | 'kakao_pay'
+    | 'klarna'
     | 'konbini'
     | 'kr_card'
+    | 'link'
     | 'mb_way'
+    | 'multibanco'
     | 'naver_pay'
     | 'nz_bank_account'
+    | 'p24'
     | 'pay_by_bank'
     | 'payco'
     | 'paynow'
@@ -3991,13 +3989,15 @@ export interface InvoicePaymentSettings {
     | 'promptpay'
     | 'revolut_pay'
     | 'satispay'
+    | 'sepa_credit_transfer'
+    | 'sepa_debit'
     | 'sequra'
+    | 'sofort'
     | 'swish'
     | 'twint'
     | 'upi'
     | 'us_bank_account'
     | 'wechat_pay'
-    | 'jp_credit_transfer'
   >;
 }
 
@@ -4049,7 +4049,7 @@ export interface InvoiceTotalPretaxCreditAmount {
   amount: number;
   credit_balance_transaction?: null | string;
   discount?: string;
-  type: 'discount' | 'credit_balance_transaction';
+  type: 'credit_balance_transaction' | 'discount';
 }
 
 export interface InvoiceTotalTax {
@@ -4057,11 +4057,11 @@ export interface InvoiceTotalTax {
   tax_behavior: 'exclusive' | 'inclusive';
   tax_rate_details: null | InvoiceTotalTaxTaxRateDetails;
   taxability_reason:
-    | 'not_supported'
     | 'customer_exempt'
     | 'not_available'
     | 'not_collecting'
     | 'not_subject_to_tax'
+    | 'not_supported'
     | 'portion_product_exempt'
     | 'portion_reduced_rated'
     | 'portion_standard_rated'
@@ -4097,7 +4097,7 @@ export interface LineItemPretaxCreditAmount {
   amount: number;
   credit_balance_transaction?: null | string;
   discount?: string;
-  type: 'discount' | 'credit_balance_transaction';
+  type: 'credit_balance_transaction' | 'discount';
 }
 
 export interface LineItemPricing {
@@ -4111,11 +4111,11 @@ export interface LineItemTax {
   tax_behavior: 'exclusive' | 'inclusive';
   tax_rate_details: null | LineItemTaxTaxRateDetails;
   taxability_reason:
-    | 'not_supported'
     | 'customer_exempt'
     | 'not_available'
     | 'not_collecting'
     | 'not_subject_to_tax'
+    | 'not_supported'
     | 'portion_product_exempt'
     | 'portion_reduced_rated'
     | 'portion_standard_rated'
@@ -4190,10 +4190,10 @@ export interface SubscriptionBillingThresholds {
 export interface SubscriptionCancellationDetails {
   comment: null | string;
   feedback:
-    | 'other'
     | 'customer_service'
     | 'low_quality'
     | 'missing_features'
+    | 'other'
     | 'switched_service'
     | 'too_complex'
     | 'too_expensive'
@@ -4221,48 +4221,46 @@ export interface SubscriptionManagedPayments {
 }
 
 export interface SubscriptionPauseCollection {
-  behavior: 'void' | 'keep_as_draft' | 'mark_uncollectible';
+  behavior: 'keep_as_draft' | 'mark_uncollectible' | 'void';
   resumes_at: null | number;
 }
 
 export interface SubscriptionPaymentSettings {
   payment_method_options: null | SubscriptionPaymentSettingsPaymentMethodOptions;
   payment_method_types: null | Array<
-    | 'card'
-    | 'custom'
     | 'ach_credit_transfer'
     | 'ach_debit'
     | 'acss_debit'
-    | 'alipay'
-    | 'au_becs_debit'
-    | 'bancontact'
-    | 'eps'
-    | 'giropay'
-    | 'ideal'
-    | 'klarna'
-    | 'multibanco'
-    | 'p24'
-    | 'sepa_credit_transfer'
-    | 'sepa_debit'
-    | 'sofort'
-    | 'link'
     | 'affirm'
+    | 'alipay'
     | 'amazon_pay'
+    | 'au_becs_debit'
     | 'bacs_debit'
+    | 'bancontact'
     | 'billie'
     | 'blik'
     | 'boleto'
+    | 'card'
     | 'cashapp'
     | 'crypto'
+    | 'custom'
     | 'customer_balance'
+    | 'eps'
     | 'fpx'
+    | 'giropay'
     | 'grabpay'
+    | 'ideal'
+    | 'jp_credit_transfer'
     | 'kakao_pay'
+    | 'klarna'
     | 'konbini'
     | 'kr_card'
+    | 'link'
     | 'mb_way'
+    | 'multibanco'
     | 'naver_pay'
     | 'nz_bank_account'
+    | 'p24'
     | 'pay_by_bank'
     | 'payco'
     | 'paynow'
@@ -4272,13 +4270,15 @@ export interface SubscriptionPaymentSettings {
     | 'promptpay'
     | 'revolut_pay'
     | 'satispay'
+    | 'sepa_credit_transfer'
+    | 'sepa_debit'
     | 'sequra'
+    | 'sofort'
     | 'swish'
     | 'twint'
     | 'upi'
     | 'us_bank_account'
     | 'wechat_pay'
-    | 'jp_credit_transfer'
   >;
   save_default_payment_method: 'off' | 'on_subscription' | null;
 }
@@ -4378,14 +4378,14 @@ export interface CreditNotePretaxCreditAmount {
   amount: number;
   credit_balance_transaction?: string;
   discount?: string;
-  type: 'discount' | 'credit_balance_transaction';
+  type: 'credit_balance_transaction' | 'discount';
 }
 
 export interface CreditNoteRefund {
   amount_refunded: number;
   payment_record_refund: null | CreditNoteRefundPaymentRecordRefund;
   refund: string;
-  type: 'refund' | 'payment_record_refund' | null;
+  type: 'payment_record_refund' | 'refund' | null;
 }
 
 export interface CreditNoteShippingCost {
@@ -4401,11 +4401,11 @@ export interface CreditNoteTotalTax {
   tax_behavior: 'exclusive' | 'inclusive';
   tax_rate_details: null | CreditNoteTotalTaxTaxRateDetails;
   taxability_reason:
-    | 'not_supported'
     | 'customer_exempt'
     | 'not_available'
     | 'not_collecting'
     | 'not_subject_to_tax'
+    | 'not_supported'
     | 'portion_product_exempt'
     | 'portion_reduced_rated'
     | 'portion_standard_rated'
@@ -4434,7 +4434,7 @@ export interface PaymentLinkAutomaticTax {
 
 export interface PaymentLinkConsentCollection {
   payment_method_reuse_agreement: null | PaymentLinkConsentCollectionPaymentMethodReuseAgreement;
-  promotions: 'none' | 'auto' | null;
+  promotions: 'auto' | 'none' | null;
   terms_of_service: 'none' | 'required' | null;
 }
 
@@ -4493,7 +4493,7 @@ export interface PaymentLinkOptionalItem {
 }
 
 export interface PaymentLinkPaymentIntentData {
-  capture_method: 'automatic' | 'manual' | 'automatic_async' | null;
+  capture_method: 'automatic' | 'automatic_async' | 'manual' | null;
   description: null | string;
   metadata: Metadata;
   setup_future_usage: 'off_session' | 'on_session' | null;
@@ -4516,12 +4516,6 @@ export interface PaymentLinkRestrictions {
 
 export interface PaymentLinkShippingAddressCollection {
   allowed_countries: Array<
-    | 'BE'
-    | 'DE'
-    | 'ES'
-    | 'FR'
-    | 'IE'
-    | 'NL'
     | 'AC'
     | 'AD'
     | 'AE'
@@ -4541,6 +4535,7 @@ export interface PaymentLinkShippingAddressCollection {
     | 'BA'
     | 'BB'
     | 'BD'
+    | 'BE'
     | 'BF'
     | 'BG'
     | 'BH'
@@ -4574,6 +4569,7 @@ export interface PaymentLinkShippingAddressCollection {
     | 'CW'
     | 'CY'
     | 'CZ'
+    | 'DE'
     | 'DJ'
     | 'DK'
     | 'DM'
@@ -4584,11 +4580,13 @@ export interface PaymentLinkShippingAddressCollection {
     | 'EG'
     | 'EH'
     | 'ER'
+    | 'ES'
     | 'ET'
     | 'FI'
     | 'FJ'
     | 'FK'
     | 'FO'
+    | 'FR'
     | 'GA'
     | 'GB'
     | 'GD'
@@ -4614,6 +4612,7 @@ export interface PaymentLinkShippingAddressCollection {
     | 'HT'
     | 'HU'
     | 'ID'
+    | 'IE'
     | 'IL'
     | 'IM'
     | 'IN'
@@ -4672,6 +4671,7 @@ export interface PaymentLinkShippingAddressCollection {
     | 'NE'
     | 'NG'
     | 'NI'
+    | 'NL'
     | 'NO'
     | 'NP'
     | 'NR'
@@ -4772,7 +4772,7 @@ export interface PaymentLinkSubscriptionData {
 
 export interface PaymentLinkTaxIdCollection {
   enabled: boolean;
-  required: 'never' | 'if_supported';
+  required: 'if_supported' | 'never';
 }
 
 export interface PaymentLinkTransferData {
@@ -4792,7 +4792,7 @@ export interface CheckoutSessionAutomaticTax {
   enabled: boolean;
   liability: null | CheckoutSessionAutomaticTaxLiability;
   provider: null | string;
-  status: 'failed' | 'requires_location_inputs' | 'complete' | null;
+  status: 'complete' | 'failed' | 'requires_location_inputs' | null;
 }
 
 export interface CheckoutSessionBrandingSettings {
@@ -4818,7 +4818,7 @@ export interface CheckoutSessionConsent {
 
 export interface CheckoutSessionConsentCollection {
   payment_method_reuse_agreement: null | CheckoutSessionConsentCollectionPaymentMethodReuseAgreement;
-  promotions: 'none' | 'auto' | null;
+  promotions: 'auto' | 'none' | null;
   terms_of_service: 'none' | 'required' | null;
 }
 
@@ -4853,7 +4853,7 @@ export interface CheckoutSessionCustomerDetails {
   individual_name: null | string;
   name: null | string;
   phone: null | string;
-  tax_exempt: 'none' | 'exempt' | 'reverse' | null;
+  tax_exempt: 'exempt' | 'none' | 'reverse' | null;
   tax_ids: null | CheckoutSessionCustomerDetailsTaxId[];
 }
 
@@ -4958,12 +4958,6 @@ export interface CheckoutSessionSavedPaymentMethodOptions {
 
 export interface CheckoutSessionShippingAddressCollection {
   allowed_countries: Array<
-    | 'BE'
-    | 'DE'
-    | 'ES'
-    | 'FR'
-    | 'IE'
-    | 'NL'
     | 'AC'
     | 'AD'
     | 'AE'
@@ -4983,6 +4977,7 @@ export interface CheckoutSessionShippingAddressCollection {
     | 'BA'
     | 'BB'
     | 'BD'
+    | 'BE'
     | 'BF'
     | 'BG'
     | 'BH'
@@ -5016,6 +5011,7 @@ export interface CheckoutSessionShippingAddressCollection {
     | 'CW'
     | 'CY'
     | 'CZ'
+    | 'DE'
     | 'DJ'
     | 'DK'
     | 'DM'
@@ -5026,11 +5022,13 @@ export interface CheckoutSessionShippingAddressCollection {
     | 'EG'
     | 'EH'
     | 'ER'
+    | 'ES'
     | 'ET'
     | 'FI'
     | 'FJ'
     | 'FK'
     | 'FO'
+    | 'FR'
     | 'GA'
     | 'GB'
     | 'GD'
@@ -5056,6 +5054,7 @@ export interface CheckoutSessionShippingAddressCollection {
     | 'HT'
     | 'HU'
     | 'ID'
+    | 'IE'
     | 'IL'
     | 'IM'
     | 'IN'
@@ -5114,6 +5113,7 @@ export interface CheckoutSessionShippingAddressCollection {
     | 'NE'
     | 'NG'
     | 'NI'
+    | 'NL'
     | 'NO'
     | 'NP'
     | 'NR'
@@ -5214,7 +5214,7 @@ export interface CheckoutSessionShippingOption {
 
 export interface CheckoutSessionTaxIdCollection {
   enabled: boolean;
-  required: 'never' | 'if_supported';
+  required: 'if_supported' | 'never';
 }
 
 export interface CheckoutSessionTotalDetails {
@@ -5232,7 +5232,7 @@ export interface InvoicePaymentPayment {
   charge?: string;
   payment_intent?: string;
   payment_record?: string;
-  type: 'payment_record' | 'payment_intent' | 'charge';
+  type: 'charge' | 'payment_intent' | 'payment_record';
 }
 
 export interface InvoicePaymentStatusTransitions {
@@ -5435,7 +5435,7 @@ export interface AccountController {
   losses?: AccountControllerLosses;
   requirement_collection?: 'application' | 'stripe';
   stripe_dashboard?: AccountControllerStripeDashboard;
-  type: 'application' | 'account';
+  type: 'account' | 'application';
 }
 
 export interface AccountFutureRequirements {
@@ -5495,7 +5495,7 @@ export interface Person {
   metadata?: Metadata;
   nationality?: null | string;
   phone?: null | string;
-  political_exposure?: 'none' | 'existing';
+  political_exposure?: 'existing' | 'none';
   registered_address?: Address;
   relationship?: PersonRelationship;
   requirements?: null | PersonRequirements;
@@ -5825,7 +5825,7 @@ export interface SourceWechat {
 
 export interface CustomerTaxLocation {
   country: string;
-  source: 'payment_method' | 'billing_address' | 'ip_address' | 'shipping_destination';
+  source: 'billing_address' | 'ip_address' | 'payment_method' | 'shipping_destination';
   state: null | string;
 }
 
@@ -5877,12 +5877,12 @@ export interface PaymentMethodCardWallet {
   masterpass?: PaymentMethodCardWalletMasterpass;
   samsung_pay?: PaymentMethodCardWalletSamsungPay;
   type:
+    | 'amex_express_checkout'
     | 'apple_pay'
     | 'google_pay'
-    | 'samsung_pay'
     | 'link'
-    | 'amex_express_checkout'
     | 'masterpass'
+    | 'samsung_pay'
     | 'visa_checkout';
   visa_checkout?: PaymentMethodCardWalletVisaCheckout;
 }
@@ -5898,7 +5898,7 @@ export interface PaymentMethodCardPresentOffline {
 }
 
 export interface PaymentMethodCardPresentWallet {
-  type: 'unknown' | 'apple_pay' | 'google_pay' | 'samsung_pay';
+  type: 'apple_pay' | 'google_pay' | 'samsung_pay' | 'unknown';
 }
 
 export interface PaymentMethodCustomLogo {
@@ -5986,8 +5986,6 @@ export interface SetupIntentPaymentMethodOptionsBlik {
 export interface SetupIntentPaymentMethodOptionsCard {
   mandate_options: null | SetupIntentPaymentMethodOptionsCardMandateOptions;
   network:
-    | 'unknown'
-    | 'link'
     | 'amex'
     | 'cartes_bancaires'
     | 'diners'
@@ -5996,11 +5994,13 @@ export interface SetupIntentPaymentMethodOptionsCard {
     | 'girocard'
     | 'interac'
     | 'jcb'
+    | 'link'
     | 'mastercard'
     | 'unionpay'
+    | 'unknown'
     | 'visa'
     | null;
-  request_three_d_secure: 'automatic' | 'challenge' | 'any' | null;
+  request_three_d_secure: 'any' | 'automatic' | 'challenge' | null;
   setup_credential_usage?: 'installment' | 'recurring' | 'unscheduled';
 }
 
@@ -6286,8 +6286,6 @@ export interface PaymentIntentPaymentMethodOptionsCard {
   installments: null | PaymentIntentPaymentMethodOptionsCardInstallments;
   mandate_options: null | PaymentIntentPaymentMethodOptionsCardMandateOptions;
   network:
-    | 'unknown'
-    | 'link'
     | 'amex'
     | 'cartes_bancaires'
     | 'diners'
@@ -6296,15 +6294,17 @@ export interface PaymentIntentPaymentMethodOptionsCard {
     | 'girocard'
     | 'interac'
     | 'jcb'
+    | 'link'
     | 'mastercard'
     | 'unionpay'
+    | 'unknown'
     | 'visa'
     | null;
-  request_extended_authorization?: 'never' | 'if_available';
-  request_incremental_authorization?: 'never' | 'if_available';
-  request_multicapture?: 'never' | 'if_available';
-  request_overcapture?: 'never' | 'if_available';
-  request_three_d_secure: 'automatic' | 'challenge' | 'any' | null;
+  request_extended_authorization?: 'if_available' | 'never';
+  request_incremental_authorization?: 'if_available' | 'never';
+  request_multicapture?: 'if_available' | 'never';
+  request_overcapture?: 'if_available' | 'never';
+  request_three_d_secure: 'any' | 'automatic' | 'challenge' | null;
   require_cvc_recollection?: boolean;
   setup_credential_usage?: 'installment' | 'recurring' | 'unscheduled';
   setup_future_usage?: 'none' | 'off_session' | 'on_session';
@@ -6487,7 +6487,7 @@ export interface PaymentIntentPaymentMethodOptionsSequra {
 }
 
 export interface PaymentIntentPaymentMethodOptionsSofort {
-  preferred_language: 'de' | 'en' | 'fr' | 'nl' | 'es' | 'it' | 'pl' | null;
+  preferred_language: 'de' | 'en' | 'es' | 'fr' | 'it' | 'nl' | 'pl' | null;
   setup_future_usage?: 'none' | 'off_session';
 }
 
@@ -6514,7 +6514,7 @@ export interface PaymentIntentPaymentMethodOptionsUsBankAccount {
   mandate_options?: PaymentIntentPaymentMethodOptionsUsBankAccountMandateOptions;
   setup_future_usage?: 'none' | 'off_session' | 'on_session';
   target_date?: string;
-  transaction_purpose?: 'unspecified' | 'other' | 'services' | 'goods';
+  transaction_purpose?: 'goods' | 'other' | 'services' | 'unspecified';
   verification_method?: 'automatic' | 'instant' | 'microdeposits';
 }
 
@@ -6970,14 +6970,13 @@ export interface ChargePaymentMethodDetailsOxxo {
 
 export interface ChargePaymentMethodDetailsP24 {
   bank:
-    | 'ing'
-    | 'blik'
-    | 'bnp_paribas'
     | 'alior_bank'
     | 'bank_millennium'
     | 'bank_nowy_bfg_sa'
     | 'bank_pekao_sa'
     | 'banki_spbdzielcze'
+    | 'blik'
+    | 'bnp_paribas'
     | 'boz'
     | 'citi_handlowy'
     | 'credit_agricole'
@@ -6985,6 +6984,7 @@ export interface ChargePaymentMethodDetailsP24 {
     | 'etransfer_pocztowy24'
     | 'getin_bank'
     | 'ideabank'
+    | 'ing'
     | 'inteligo'
     | 'mbank_mtransfer'
     | 'nest_przelew'
@@ -7088,7 +7088,7 @@ export interface ChargePaymentMethodDetailsSofort {
   generated_sepa_debit: null | string;
   generated_sepa_debit_mandate: null | string;
   iban_last4: null | string;
-  preferred_language: 'de' | 'en' | 'fr' | 'nl' | 'es' | 'it' | 'pl' | null;
+  preferred_language: 'de' | 'en' | 'es' | 'fr' | 'it' | 'nl' | 'pl' | null;
   verified_name: null | string;
 }
 
@@ -7165,7 +7165,7 @@ export interface RefundDestinationDetailsCard {
   reference?: string;
   reference_status?: string;
   reference_type?: string;
-  type: 'refund' | 'pending' | 'reversal';
+  type: 'pending' | 'refund' | 'reversal';
 }
 
 export type RefundDestinationDetailsCashapp = Record<string, unknown>;
@@ -7289,7 +7289,7 @@ export interface DisputePaymentMethodDetailsAmazonPay {
 
 export interface DisputePaymentMethodDetailsCard {
   brand: string;
-  case_type: 'chargeback' | 'block' | 'compliance' | 'inquiry' | 'resolution';
+  case_type: 'block' | 'chargeback' | 'compliance' | 'inquiry' | 'resolution';
   network: string;
   network_reason_code: null | string;
 }
@@ -7346,10 +7346,10 @@ export interface InvoiceShippingCostTax {
   amount: number;
   rate: TaxRate;
   taxability_reason:
-    | 'not_supported'
     | 'customer_exempt'
     | 'not_collecting'
     | 'not_subject_to_tax'
+    | 'not_supported'
     | 'portion_product_exempt'
     | 'portion_reduced_rated'
     | 'portion_standard_rated'
@@ -7482,7 +7482,7 @@ export interface SubscriptionStatusDetailsPaused {
 }
 
 export interface SubscriptionTrialSettingsEndBehavior {
-  billing_cycle_anchor: 'unchanged' | 'now' | null;
+  billing_cycle_anchor: 'now' | 'unchanged' | null;
   missing_payment_method: 'cancel' | 'create_invoice' | 'pause';
 }
 
@@ -7508,7 +7508,7 @@ export interface CreditNoteLineItemPretaxCreditAmount {
   amount: number;
   credit_balance_transaction?: string;
   discount?: string;
-  type: 'discount' | 'credit_balance_transaction';
+  type: 'credit_balance_transaction' | 'discount';
 }
 
 export interface CreditNoteLineItemTax {
@@ -7516,11 +7516,11 @@ export interface CreditNoteLineItemTax {
   tax_behavior: 'exclusive' | 'inclusive';
   tax_rate_details: null | CreditNoteLineItemTaxTaxRateDetails;
   taxability_reason:
-    | 'not_supported'
     | 'customer_exempt'
     | 'not_available'
     | 'not_collecting'
     | 'not_subject_to_tax'
+    | 'not_supported'
     | 'portion_product_exempt'
     | 'portion_reduced_rated'
     | 'portion_standard_rated'
@@ -7545,10 +7545,10 @@ export interface CreditNoteShippingCostTax {
   amount: number;
   rate: TaxRate;
   taxability_reason:
-    | 'not_supported'
     | 'customer_exempt'
     | 'not_collecting'
     | 'not_subject_to_tax'
+    | 'not_supported'
     | 'portion_product_exempt'
     | 'portion_reduced_rated'
     | 'portion_standard_rated'
@@ -7648,10 +7648,10 @@ export interface LineitemsLineItemTax {
   amount: number;
   rate: TaxRate;
   taxability_reason:
-    | 'not_supported'
     | 'customer_exempt'
     | 'not_collecting'
     | 'not_subject_to_tax'
+    | 'not_supported'
     | 'portion_product_exempt'
     | 'portion_reduced_rated'
     | 'portion_standard_rated'
@@ -8003,11 +8003,11 @@ export interface CheckoutSessionPaymentMethodOptionsBoleto {
 export interface CheckoutSessionPaymentMethodOptionsCard {
   capture_method?: 'manual';
   installments?: CheckoutSessionPaymentMethodOptionsCardInstallments;
-  request_extended_authorization?: 'never' | 'if_available';
-  request_incremental_authorization?: 'never' | 'if_available';
-  request_multicapture?: 'never' | 'if_available';
-  request_overcapture?: 'never' | 'if_available';
-  request_three_d_secure: 'automatic' | 'challenge' | 'any';
+  request_extended_authorization?: 'if_available' | 'never';
+  request_incremental_authorization?: 'if_available' | 'never';
+  request_multicapture?: 'if_available' | 'never';
+  request_overcapture?: 'if_available' | 'never';
+  request_three_d_secure: 'any' | 'automatic' | 'challenge';
   restrictions?: CheckoutSessionPaymentMethodOptionsCardRestrictions;
   setup_future_usage?: 'none' | 'off_session' | 'on_session';
   statement_descriptor_suffix_kana?: string;
@@ -8188,10 +8188,10 @@ export interface CheckoutSessionShippingCostTax {
   amount: number;
   rate: TaxRate;
   taxability_reason:
-    | 'not_supported'
     | 'customer_exempt'
     | 'not_collecting'
     | 'not_subject_to_tax'
+    | 'not_supported'
     | 'portion_product_exempt'
     | 'portion_reduced_rated'
     | 'portion_standard_rated'
@@ -8213,7 +8213,7 @@ export interface CheckoutSessionTotalDetailsBreakdown {
 }
 
 export interface CheckoutSessionWalletOptionsLink {
-  display?: 'never' | 'auto';
+  display?: 'auto' | 'never';
 }
 
 export interface TestHelpersTestClockStatusDetailsAdvancing {
@@ -8490,7 +8490,7 @@ export interface AccountCompanyVerification {
 }
 
 export interface AccountControllerFees {
-  payer: 'application' | 'account' | 'application_custom' | 'application_express';
+  payer: 'account' | 'application' | 'application_custom' | 'application_express';
 }
 
 export interface AccountControllerLosses {
@@ -8843,7 +8843,7 @@ export interface AccountSettingsPayouts {
 
 export interface AccountSettingsPaypayPayments {
   additional_files?: string[];
-  goods_type?: 'other' | 'digital_content';
+  goods_type?: 'digital_content' | 'other';
   site?: AccountSettingsPaypayPaymentsSite;
 }
 
@@ -8917,12 +8917,12 @@ export interface PaymentMethodUsBankAccountStatusDetailsBlocked {
     | 'R31'
     | null;
   reason:
-    | 'bank_account_restricted'
-    | 'debit_not_authorized'
-    | 'bank_account_unusable'
     | 'bank_account_closed'
     | 'bank_account_frozen'
     | 'bank_account_invalid_details'
+    | 'bank_account_restricted'
+    | 'bank_account_unusable'
+    | 'debit_not_authorized'
     | 'tokenized_account_number_deactivated'
     | null;
 }
@@ -8941,7 +8941,7 @@ export interface SetupIntentNextActionUpiHandleRedirectOrDisplayQrCodeQrCode {
 
 export interface SetupIntentPaymentMethodOptionsAcssDebitMandateOptions {
   custom_mandate_url?: string;
-  default_for?: Array<'subscription' | 'invoice'>;
+  default_for?: Array<'invoice' | 'subscription'>;
   interval_description: null | string;
   payment_schedule: 'combined' | 'interval' | 'sporadic' | null;
   transaction_type: 'business' | 'personal' | null;
@@ -8962,7 +8962,7 @@ export interface SetupIntentPaymentMethodOptionsCardMandateOptions {
   currency: string;
   description: null | string;
   end_date: null | number;
-  interval: 'sporadic' | 'day' | 'month' | 'week' | 'year';
+  interval: 'day' | 'month' | 'sporadic' | 'week' | 'year';
   interval_count: null | number;
   reference: string;
   start_date: number;
@@ -8985,13 +8985,13 @@ export interface SetupIntentPaymentMethodOptionsPaytoMandateOptions {
     | null;
   payments_per_period: null | number;
   purpose:
-    | 'other'
-    | 'personal'
     | 'dependant_support'
     | 'government'
     | 'loan'
     | 'mortgage'
+    | 'other'
     | 'pension'
+    | 'personal'
     | 'retail'
     | 'salary'
     | 'tax'
@@ -9006,7 +9006,7 @@ export interface SetupIntentPaymentMethodOptionsPixMandateOptions {
   amount_type?: 'fixed' | 'maximum';
   currency?: string;
   end_date?: string;
-  payment_schedule?: 'monthly' | 'quarterly' | 'weekly' | 'halfyearly' | 'yearly';
+  payment_schedule?: 'halfyearly' | 'monthly' | 'quarterly' | 'weekly' | 'yearly';
   reference?: string;
   start_date?: string;
 }
@@ -9024,7 +9024,7 @@ export interface SetupIntentPaymentMethodOptionsUpiMandateOptions {
 
 export interface SetupIntentPaymentMethodOptionsUsBankAccountFinancialConnections {
   filters?: SetupIntentPaymentMethodOptionsUsBankAccountFinancialConnectionsFilters;
-  permissions?: Array<'payment_method' | 'balances' | 'ownership' | 'transactions'>;
+  permissions?: Array<'balances' | 'ownership' | 'payment_method' | 'transactions'>;
   prefetch: null | Array<'balances' | 'ownership' | 'transactions'>;
   return_url?: string;
 }
@@ -9060,10 +9060,10 @@ export interface PaymentIntentNextActionDisplayBankTransferInstructionsFinancial
   sort_code?: PaymentIntentNextActionDisplayBankTransferInstructionsFinancialAddressSortCode;
   spei?: PaymentIntentNextActionDisplayBankTransferInstructionsFinancialAddressSpei;
   supported_networks?: Array<
-    'ach' | 'domestic_wire_us' | 'swift' | 'bacs' | 'chaps' | 'fps' | 'sepa' | 'spei' | 'zengin'
+    'ach' | 'bacs' | 'chaps' | 'domestic_wire_us' | 'fps' | 'sepa' | 'spei' | 'swift' | 'zengin'
   >;
   swift?: PaymentIntentNextActionDisplayBankTransferInstructionsFinancialAddressSwift;
-  type: 'swift' | 'spei' | 'zengin' | 'aba' | 'iban' | 'sort_code';
+  type: 'aba' | 'iban' | 'sort_code' | 'spei' | 'swift' | 'zengin';
   zengin?: PaymentIntentNextActionDisplayBankTransferInstructionsFinancialAddressZengin;
 }
 
@@ -9103,13 +9103,13 @@ export interface PaymentIntentPaymentMethodOptionsBillieCompanyDetails {
   registered_name: null | string;
   registration_number: null | string;
   registration_type?:
-    | 'es_cif'
-    | 'fr_siren'
-    | 'fr_siret'
     | 'ch_ein'
     | 'de_hrb'
     | 'dk_cvr'
+    | 'es_cif'
     | 'fi_tunnus'
+    | 'fr_siren'
+    | 'fr_siret'
     | 'it_rea'
     | 'nl_kvk'
     | 'no_org_number'
@@ -9136,7 +9136,7 @@ export interface PaymentIntentPaymentMethodOptionsCardMandateOptions {
   amount_type: 'fixed' | 'maximum';
   description: null | string;
   end_date: null | number;
-  interval: 'sporadic' | 'day' | 'month' | 'week' | 'year';
+  interval: 'day' | 'month' | 'sporadic' | 'week' | 'year';
   interval_count: null | number;
   reference: string;
   start_date: number;
@@ -9150,7 +9150,7 @@ export interface PaymentIntentPaymentMethodOptionsCardPresentRouting {
 export interface PaymentIntentPaymentMethodOptionsCustomerBalanceBankTransfer {
   eu_bank_transfer?: PaymentIntentPaymentMethodOptionsCustomerBalanceBankTransferEuBankTransfer;
   requested_address_types?: Array<
-    'swift' | 'sepa' | 'spei' | 'zengin' | 'aba' | 'iban' | 'sort_code'
+    'aba' | 'iban' | 'sepa' | 'sort_code' | 'spei' | 'swift' | 'zengin'
   >;
   type:
     | 'eu_bank_transfer'
@@ -9177,13 +9177,13 @@ export interface PaymentIntentPaymentMethodOptionsPaytoMandateOptions {
     | null;
   payments_per_period: null | number;
   purpose:
-    | 'other'
-    | 'personal'
     | 'dependant_support'
     | 'government'
     | 'loan'
     | 'mortgage'
+    | 'other'
     | 'pension'
+    | 'personal'
     | 'retail'
     | 'salary'
     | 'tax'
@@ -9197,7 +9197,7 @@ export interface PaymentIntentPaymentMethodOptionsPixMandateOptions {
   amount_type?: 'fixed' | 'maximum';
   currency?: string;
   end_date?: string;
-  payment_schedule?: 'monthly' | 'quarterly' | 'weekly' | 'halfyearly' | 'yearly';
+  payment_schedule?: 'halfyearly' | 'monthly' | 'quarterly' | 'weekly' | 'yearly';
   reference?: string;
   start_date?: string;
 }
@@ -9208,7 +9208,7 @@ export interface PaymentIntentPaymentMethodOptionsSepaDebitMandateOptions {
 
 export interface PaymentIntentPaymentMethodOptionsUsBankAccountFinancialConnections {
   filters?: PaymentIntentPaymentMethodOptionsUsBankAccountFinancialConnectionsFilters;
-  permissions?: Array<'payment_method' | 'balances' | 'ownership' | 'transactions'>;
+  permissions?: Array<'balances' | 'ownership' | 'payment_method' | 'transactions'>;
   prefetch: null | Array<'balances' | 'ownership' | 'transactions'>;
   return_url?: string;
 }
@@ -9242,7 +9242,7 @@ export interface ChargePaymentMethodDetailsCardExtendedAuthorization {
 }
 
 export interface ChargePaymentMethodDetailsCardIncrementalAuthorization {
-  status: 'unavailable' | 'available';
+  status: 'available' | 'unavailable';
 }
 
 export interface ChargePaymentMethodDetailsCardInstallments {
@@ -9250,7 +9250,7 @@ export interface ChargePaymentMethodDetailsCardInstallments {
 }
 
 export interface ChargePaymentMethodDetailsCardMulticapture {
-  status: 'unavailable' | 'available';
+  status: 'available' | 'unavailable';
 }
 
 export interface ChargePaymentMethodDetailsCardNetworkToken {
@@ -9259,27 +9259,27 @@ export interface ChargePaymentMethodDetailsCardNetworkToken {
 
 export interface ChargePaymentMethodDetailsCardOvercapture {
   maximum_amount_capturable: number;
-  status: 'unavailable' | 'available';
+  status: 'available' | 'unavailable';
 }
 
 export interface ChargePaymentMethodDetailsCardThreeDSecure {
   authentication_flow: 'challenge' | 'frictionless' | null;
   electronic_commerce_indicator: '01' | '02' | '05' | '06' | '07' | null;
-  exemption_indicator: 'none' | 'low_risk' | null;
+  exemption_indicator: 'low_risk' | 'none' | null;
   exemption_indicator_applied?: boolean;
   result:
-    | 'processing_error'
     | 'attempt_acknowledged'
     | 'authenticated'
     | 'data_share_only'
     | 'exempted'
     | 'failed'
     | 'not_supported'
+    | 'processing_error'
     | null;
   result_reason:
-    | 'canceled'
     | 'abandoned'
     | 'bypassed'
+    | 'canceled'
     | 'card_not_enrolled'
     | 'network_not_supported'
     | 'protocol_error'
@@ -9298,12 +9298,12 @@ export interface ChargePaymentMethodDetailsCardWallet {
   masterpass?: ChargePaymentMethodDetailsCardWalletMasterpass;
   samsung_pay?: ChargePaymentMethodDetailsCardWalletSamsungPay;
   type:
+    | 'amex_express_checkout'
     | 'apple_pay'
     | 'google_pay'
-    | 'samsung_pay'
     | 'link'
-    | 'amex_express_checkout'
     | 'masterpass'
+    | 'samsung_pay'
     | 'visa_checkout';
   visa_checkout?: ChargePaymentMethodDetailsCardWalletVisaCheckout;
 }
@@ -9314,7 +9314,7 @@ export interface ChargePaymentMethodDetailsCardPresentOffline {
 }
 
 export interface ChargePaymentMethodDetailsCardPresentReceipt {
-  account_type?: 'unknown' | 'checking' | 'credit' | 'prepaid';
+  account_type?: 'checking' | 'credit' | 'prepaid' | 'unknown';
   application_cryptogram: null | string;
   application_preferred_name: null | string;
   authorization_code: null | string;
@@ -9326,11 +9326,11 @@ export interface ChargePaymentMethodDetailsCardPresentReceipt {
 }
 
 export interface ChargePaymentMethodDetailsCardPresentWallet {
-  type: 'unknown' | 'apple_pay' | 'google_pay' | 'samsung_pay';
+  type: 'apple_pay' | 'google_pay' | 'samsung_pay' | 'unknown';
 }
 
 export interface ChargePaymentMethodDetailsInteracPresentReceipt {
-  account_type?: 'unknown' | 'checking' | 'savings';
+  account_type?: 'checking' | 'savings' | 'unknown';
   application_cryptogram: null | string;
   application_preferred_name: null | string;
   authorization_code: null | string;
@@ -9402,7 +9402,7 @@ export interface DisputeEvidenceDetailsEnhancedEligibilityVisaCompellingEvidence
     | 'missing_prior_undisputed_transaction_description'
     | 'missing_prior_undisputed_transactions'
   >;
-  status: 'requires_action' | 'not_qualified' | 'qualified';
+  status: 'not_qualified' | 'qualified' | 'requires_action';
 }
 
 export interface DisputeEvidenceDetailsEnhancedEligibilityVisaCompliance {
@@ -9427,7 +9427,7 @@ export type InvoicePaymentSettingsPaymentMethodOptionsBlik = Record<string, unkn
 
 export interface InvoicePaymentSettingsPaymentMethodOptionsCard {
   installments?: InvoicePaymentSettingsPaymentMethodOptionsCardInstallments;
-  request_three_d_secure: 'automatic' | 'challenge' | 'any' | null;
+  request_three_d_secure: 'any' | 'automatic' | 'challenge' | null;
 }
 
 export interface InvoicePaymentSettingsPaymentMethodOptionsCustomerBalance {
@@ -9495,8 +9495,6 @@ export interface SubscriptionPaymentSettingsPaymentMethodOptionsBlik {
 export interface SubscriptionPaymentSettingsPaymentMethodOptionsCard {
   mandate_options?: SubscriptionPaymentSettingsPaymentMethodOptionsCardMandateOptions;
   network:
-    | 'unknown'
-    | 'link'
     | 'amex'
     | 'cartes_bancaires'
     | 'diners'
@@ -9505,11 +9503,13 @@ export interface SubscriptionPaymentSettingsPaymentMethodOptionsCard {
     | 'girocard'
     | 'interac'
     | 'jcb'
+    | 'link'
     | 'mastercard'
     | 'unionpay'
+    | 'unknown'
     | 'visa'
     | null;
-  request_three_d_secure: 'automatic' | 'challenge' | 'any' | null;
+  request_three_d_secure: 'any' | 'automatic' | 'challenge' | null;
 }
 
 export interface SubscriptionPaymentSettingsPaymentMethodOptionsCustomerBalance {
@@ -9573,7 +9573,7 @@ export interface PaymentLinkInvoiceCreationInvoiceDataRenderingOptions {
 }
 
 export interface PaymentLinkPaymentMethodOptionsCardRestrictions {
-  brands_blocked: Array<'mastercard' | 'visa' | 'american_express' | 'discover_global_network'>;
+  brands_blocked: Array<'american_express' | 'discover_global_network' | 'mastercard' | 'visa'>;
 }
 
 export interface PaymentLinkSubscriptionDataInvoiceSettingsCustomField {
@@ -9612,7 +9612,7 @@ export interface CheckoutSessionInvoiceCreationInvoiceDataRenderingOptions {
 
 export interface CheckoutSessionPaymentMethodOptionsAcssDebitMandateOptions {
   custom_mandate_url?: string;
-  default_for?: Array<'subscription' | 'invoice'>;
+  default_for?: Array<'invoice' | 'subscription'>;
   interval_description: null | string;
   payment_schedule: 'combined' | 'interval' | 'sporadic' | null;
   transaction_type: 'business' | 'personal' | null;
@@ -9627,14 +9627,14 @@ export interface CheckoutSessionPaymentMethodOptionsCardInstallments {
 }
 
 export interface CheckoutSessionPaymentMethodOptionsCardRestrictions {
-  brands_blocked?: Array<'mastercard' | 'visa' | 'american_express' | 'discover_global_network'>;
-  funding_types_blocked?: Array<'credit' | 'prepaid' | 'debit'>;
+  brands_blocked?: Array<'american_express' | 'discover_global_network' | 'mastercard' | 'visa'>;
+  funding_types_blocked?: Array<'credit' | 'debit' | 'prepaid'>;
 }
 
 export interface CheckoutSessionPaymentMethodOptionsCustomerBalanceBankTransfer {
   eu_bank_transfer?: CheckoutSessionPaymentMethodOptionsCustomerBalanceBankTransferEuBankTransfer;
   requested_address_types?: Array<
-    'swift' | 'sepa' | 'spei' | 'zengin' | 'aba' | 'iban' | 'sort_code'
+    'aba' | 'iban' | 'sepa' | 'sort_code' | 'spei' | 'swift' | 'zengin'
   >;
   type:
     | 'eu_bank_transfer'
@@ -9661,13 +9661,13 @@ export interface CheckoutSessionPaymentMethodOptionsPaytoMandateOptions {
     | null;
   payments_per_period: null | number;
   purpose:
-    | 'other'
-    | 'personal'
     | 'dependant_support'
     | 'government'
     | 'loan'
     | 'mortgage'
+    | 'other'
     | 'pension'
+    | 'personal'
     | 'retail'
     | 'salary'
     | 'tax'
@@ -9682,7 +9682,7 @@ export interface CheckoutSessionPaymentMethodOptionsPixMandateOptions {
   amount_type?: 'fixed' | 'maximum';
   currency?: string;
   end_date?: string;
-  payment_schedule?: 'monthly' | 'quarterly' | 'weekly' | 'halfyearly' | 'yearly';
+  payment_schedule?: 'halfyearly' | 'monthly' | 'quarterly' | 'weekly' | 'yearly';
   reference?: string;
   start_date?: string;
 }
@@ -9700,7 +9700,7 @@ export interface CheckoutSessionPaymentMethodOptionsUpiMandateOptions {
 
 export interface CheckoutSessionPaymentMethodOptionsUsBankAccountFinancialConnections {
   filters?: CheckoutSessionPaymentMethodOptionsUsBankAccountFinancialConnectionsFilters;
-  permissions?: Array<'payment_method' | 'balances' | 'ownership' | 'transactions'>;
+  permissions?: Array<'balances' | 'ownership' | 'payment_method' | 'transactions'>;
   prefetch: null | Array<'balances' | 'ownership' | 'transactions'>;
   return_url?: string;
 }
@@ -9714,10 +9714,10 @@ export interface CheckoutSessionTotalDetailsBreakdownTax {
   amount: number;
   rate: TaxRate;
   taxability_reason:
-    | 'not_supported'
     | 'customer_exempt'
     | 'not_collecting'
     | 'not_subject_to_tax'
+    | 'not_supported'
     | 'portion_product_exempt'
     | 'portion_reduced_rated'
     | 'portion_standard_rated'
@@ -9968,12 +9968,12 @@ export interface PersonRequirementsError {
 
 export interface PersonUsCfpbDataEthnicityDetails {
   ethnicity: null | Array<
-    | 'prefer_not_to_answer'
     | 'cuban'
     | 'hispanic_or_latino'
     | 'mexican'
     | 'not_hispanic_or_latino'
     | 'other_hispanic_or_latino'
+    | 'prefer_not_to_answer'
     | 'puerto_rican'
   >;
   ethnicity_other: null | string;
@@ -9981,7 +9981,6 @@ export interface PersonUsCfpbDataEthnicityDetails {
 
 export interface PersonUsCfpbDataRaceDetails {
   race: null | Array<
-    | 'prefer_not_to_answer'
     | 'african_american'
     | 'american_indian_or_alaska_native'
     | 'asian'
@@ -10001,6 +10000,7 @@ export interface PersonUsCfpbDataRaceDetails {
     | 'other_asian'
     | 'other_black_or_african_american'
     | 'other_pacific_islander'
+    | 'prefer_not_to_answer'
     | 'samoan'
     | 'somali'
     | 'vietnamese'
@@ -10300,13 +10300,13 @@ export interface InvoicePaymentSettingsPaymentMethodOptionsBillieCompanyDetails 
   registered_name: null | string;
   registration_number: null | string;
   registration_type?:
-    | 'es_cif'
-    | 'fr_siren'
-    | 'fr_siret'
     | 'ch_ein'
     | 'de_hrb'
     | 'dk_cvr'
+    | 'es_cif'
     | 'fi_tunnus'
+    | 'fr_siren'
+    | 'fr_siret'
     | 'it_rea'
     | 'nl_kvk'
     | 'no_org_number'
@@ -10330,13 +10330,13 @@ export interface InvoicePaymentSettingsPaymentMethodOptionsPaytoMandateOptions {
   amount: null | number;
   amount_type: 'fixed' | 'maximum' | null;
   purpose:
-    | 'other'
-    | 'personal'
     | 'dependant_support'
     | 'government'
     | 'loan'
     | 'mortgage'
+    | 'other'
     | 'pension'
+    | 'personal'
     | 'retail'
     | 'salary'
     | 'tax'
@@ -10353,7 +10353,7 @@ export interface InvoicePaymentSettingsPaymentMethodOptionsUpiMandateOptions {
 
 export interface InvoicePaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnections {
   filters?: InvoicePaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsFilters;
-  permissions?: Array<'payment_method' | 'balances' | 'ownership' | 'transactions'>;
+  permissions?: Array<'balances' | 'ownership' | 'payment_method' | 'transactions'>;
   prefetch: null | Array<'balances' | 'ownership' | 'transactions'>;
 }
 
@@ -10376,13 +10376,13 @@ export interface SubscriptionPaymentSettingsPaymentMethodOptionsBillieCompanyDet
   registered_name: null | string;
   registration_number: null | string;
   registration_type?:
-    | 'es_cif'
-    | 'fr_siren'
-    | 'fr_siret'
     | 'ch_ein'
     | 'de_hrb'
     | 'dk_cvr'
+    | 'es_cif'
     | 'fi_tunnus'
+    | 'fr_siren'
+    | 'fr_siret'
     | 'it_rea'
     | 'nl_kvk'
     | 'no_org_number'
@@ -10412,13 +10412,13 @@ export interface SubscriptionPaymentSettingsPaymentMethodOptionsPaytoMandateOpti
   amount: null | number;
   amount_type: 'fixed' | 'maximum' | null;
   purpose:
-    | 'other'
-    | 'personal'
     | 'dependant_support'
     | 'government'
     | 'loan'
     | 'mortgage'
+    | 'other'
     | 'pension'
+    | 'personal'
     | 'retail'
     | 'salary'
     | 'tax'
@@ -10430,7 +10430,7 @@ export interface SubscriptionPaymentSettingsPaymentMethodOptionsPixMandateOption
   amount: null | number;
   amount_includes_iof: 'always' | 'never' | null;
   end_date: null | string;
-  payment_schedule: 'monthly' | 'quarterly' | 'weekly' | 'halfyearly' | 'yearly' | null;
+  payment_schedule: 'halfyearly' | 'monthly' | 'quarterly' | 'weekly' | 'yearly' | null;
 }
 
 export interface SubscriptionPaymentSettingsPaymentMethodOptionsUpiMandateOptions {
@@ -10442,7 +10442,7 @@ export interface SubscriptionPaymentSettingsPaymentMethodOptionsUpiMandateOption
 
 export interface SubscriptionPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnections {
   filters?: SubscriptionPaymentSettingsPaymentMethodOptionsUsBankAccountFinancialConnectionsFilters;
-  permissions?: Array<'payment_method' | 'balances' | 'ownership' | 'transactions'>;
+  permissions?: Array<'balances' | 'ownership' | 'payment_method' | 'transactions'>;
   prefetch: null | Array<'balances' | 'ownership' | 'transactions'>;
 }
 
@@ -10471,7 +10471,7 @@ export interface PaymentMethodCardGeneratedFromPaymentMethodDetailsCardPresentOf
 }
 
 export interface PaymentMethodCardGeneratedFromPaymentMethodDetailsCardPresentReceipt {
-  account_type?: 'unknown' | 'checking' | 'credit' | 'prepaid';
+  account_type?: 'checking' | 'credit' | 'prepaid' | 'unknown';
   application_cryptogram: null | string;
   application_preferred_name: null | string;
   authorization_code: null | string;
@@ -10483,7 +10483,7 @@ export interface PaymentMethodCardGeneratedFromPaymentMethodDetailsCardPresentRe
 }
 
 export interface PaymentMethodCardGeneratedFromPaymentMethodDetailsCardPresentWallet {
-  type: 'unknown' | 'apple_pay' | 'google_pay' | 'samsung_pay';
+  type: 'apple_pay' | 'google_pay' | 'samsung_pay' | 'unknown';
 }
 
 export interface InvoicePaymentSettingsPaymentMethodOptionsCustomerBalanceBankTransferEuBankTransfer {

@@ -7,7 +7,7 @@
  * A stored object keeps its references as ids (expansion happens when a reply is shaped, lib/expand.ts), so an
  * expandable field (`string | Stripe.Customer`) is its id type here, `string`. The SDK's open enums
  * (`'a' | 'b' | OtherString`) are the literal unions Stripe documents. A field the SDK declares `deleted?: void` is left
- * out (store.ts adds the `deleted` flag the world keeps). `objects.test.ts` fails when the committed file differs from
+ * out (store.ts adds the `deleted` flag the world keeps). conformance/conformance.test.ts fails when the committed file differs from
  * what this prints, so nothing generated is edited by hand; upgrading the `stripe` devDependency is regenerating.
  * Run `npx tsx worlds/stripe/test/objects-build.ts > worlds/stripe/lib/objects.ts`.
  */
@@ -136,7 +136,12 @@ class Printer {
     if (schema === true) return 'unknown';
     if (schema === false) return 'never';
     if (typeof schema.$ref === 'string') return this.ref(schema.$ref, indent);
-    if (Array.isArray(schema.enum)) return schema.enum.map((v) => JSON.stringify(v)).join(' | ');
+    // Sorted: the checker orders a union's members by when it first met them, which varies with what was checked before.
+    if (Array.isArray(schema.enum))
+      return [...schema.enum]
+        .sort()
+        .map((v) => JSON.stringify(v))
+        .join(' | ');
     if (Array.isArray(schema.anyOf)) {
       let members = schema.anyOf as JsonSchema[];
       // An expandable reference is stored as its id.
@@ -194,7 +199,7 @@ class Printer {
 
 /** The source of `lib/objects.ts`, formatted as the repository formats TypeScript. */
 export async function objectsSource(): Promise<string> {
-  const declarations = stripeDeclarations();
+  const declarations = stripeDeclarations({ own: true });
   const roots: [string, string][] = [];
   for (const [table, object] of Object.entries(TABLE_OBJECTS)) {
     if (WORLD_INTERFACES[object]) continue;

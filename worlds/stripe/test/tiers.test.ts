@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import Stripe from 'stripe';
 import { defineTool, defineWorld, z } from 'seahaven';
 import { stripe, type WebhookRequest } from '../index.ts';
-import { ReplyValidator } from './conformance/validate.ts';
 import { freshSdk, runDocExample, sdkFor, stripeError } from './sdk.ts';
 import { plain, shapeDifferences } from './shape.ts';
 
@@ -98,9 +97,7 @@ describe('tiered prices through the SDK', () => {
     const shown = await s.prices.retrieve(graduated.id, { expand: ['tiers'] });
     expect(plain(shown.tiers)).toEqual(fontTiers);
     expect(shapeDifferences('price', plain(graduated))).toEqual([]);
-    // Expanded, the tiers are as the SDK declares them (the conformance story checks them too).
-    const validator = new ReplyValidator();
-    expect(validator.check(plain(shown))).toEqual([]);
+    // That expanded tiers are as the SDK declares them is checked by the conformance story (conformance/story.ts).
     expect(
       plain((await s.prices.retrieve(volume.id, { expand: ['tiers', 'product'] })).tiers),
     ).toEqual([
@@ -131,7 +128,6 @@ describe('tiered prices through the SDK', () => {
     expect('tiers' in plan).toBe(false);
     const planTiers = await s.plans.retrieve(graduated.id, { expand: ['tiers'] });
     expect(plain(planTiers.tiers)).toEqual(fontTiers);
-    expect(validator.check(plain(planTiers))).toEqual([]);
     expect(
       (await s.plans.list({ product: product.id, expand: ['data.tiers'] })).data.map(
         (p) => p.tiers?.length,

@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { COLUMNS } from '../../lib/store.ts';
+import { interfaceName, objectsSource, TABLE_OBJECTS } from '../objects-build.ts';
 import { type StoryRecord, tellStory } from './story.ts';
 import { conformanceExceptions, ReplyValidator, type Violation } from './validate.ts';
 
@@ -212,5 +215,27 @@ describe('the validator', () => {
         message: '"customer_thing" is no object type the SDK declares',
       },
     ]);
+  });
+});
+
+// lib/objects.ts is what test/objects-build.ts prints from the same declarations (parsed once for this file), and its
+// `Tables` names one object type for every resource table the store writes.
+describe('lib/objects.ts', () => {
+  it('is what objects-build.ts prints from the stripe package declarations', async () => {
+    expect(
+      readFileSync(new URL('../../lib/objects.ts', import.meta.url), 'utf8') ===
+        (await objectsSource()),
+      'lib/objects.ts is stale: regenerate it with `npx tsx worlds/stripe/test/objects-build.ts > worlds/stripe/lib/objects.ts`',
+    ).toBe(true);
+  });
+
+  it('maps every resource table of the store to an object type', () => {
+    expect(Object.keys(TABLE_OBJECTS).sort()).toEqual(Object.keys(COLUMNS).sort());
+  });
+
+  it('names interfaces after their object types', () => {
+    expect(interfaceName('checkout.session')).toBe('CheckoutSession');
+    expect(interfaceName('line_item')).toBe('LineItem');
+    expect(interfaceName('invoiceitem')).toBe('Invoiceitem');
   });
 });

@@ -49,14 +49,29 @@ export interface StripeDeclarations {
 }
 
 let cached: StripeDeclarations | undefined;
+let parsed: Parsed | undefined;
 
-/** The declarations of the installed `stripe` package, parsed on the first call and kept for the process. */
-export function stripeDeclarations(): StripeDeclarations {
-  cached ??= build();
+/**
+ * The declarations of the installed `stripe` package, parsed on the first call and kept for the process. Definitions
+ * are named as they are first converted, so `own` gives a set of its own over the same parse: its names do not depend
+ * on what other callers converted before (objects-build.ts prints them).
+ */
+export function stripeDeclarations(options: { own?: boolean } = {}): StripeDeclarations {
+  parsed ??= parse();
+  if (options.own) return declarationsOf(parsed);
+  cached ??= declarationsOf(parsed);
   return cached;
 }
 
-function build(): StripeDeclarations {
+/** The SDK's program, and every resource interface with a literal `object` member, in the program's order. */
+interface Parsed {
+  version: string;
+  checker: ts.TypeChecker;
+  base: string;
+  found: { object: string; deleted: boolean; type: ts.Type }[];
+}
+
+function parse(): Parsed {
   const root = fileURLToPath(new URL('../../../../node_modules/stripe', import.meta.url));
   const version = (
     JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }
@@ -74,9 +89,7 @@ function build(): StripeDeclarations {
   const checker = program.getTypeChecker();
   const resources = join(root, 'esm', 'resources');
   const v2 = join(resources, 'V2');
-  const converter = new Converter(checker, join(root, 'esm'));
-
-  const byObject = new Map<string, (Declared & { type: ts.Type })[]>();
+  const found: Parsed['found'] = [];
   for (const file of program.getSourceFiles()) {
     const fileName = file.fileName;
     if (!fileName.startsWith(resources) || fileName.startsWith(v2)) continue;
@@ -100,16 +113,24 @@ function build(): StripeDeclarations {
         deletedMember !== undefined &&
         !(deletedMember.flags & ts.SymbolFlags.Optional) &&
         checker.typeToString(checker.getTypeOfSymbol(deletedMember)) === 'true';
-      const list = byObject.get(literals[0]) ?? [];
-      if (!list.some((c) => c.type === type))
-        list.push({ name: converter.nameOf(type), deleted, type });
-      byObject.set(literals[0], list);
+      if (!found.some((c) => c.type === type)) found.push({ object: literals[0], deleted, type });
     }
   }
-  if (byObject.size === 0)
+  if (found.length === 0)
     throw new Error(
       `no resource interfaces found in ${join(root, 'esm')}: the stripe package's layout changed; point declarations.ts at its new .d.ts entry`,
     );
+  return { version, checker, base: join(root, 'esm'), found };
+}
+
+function declarationsOf({ version, checker, base, found }: Parsed): StripeDeclarations {
+  const converter = new Converter(checker, base);
+  const byObject = new Map<string, (Declared & { type: ts.Type })[]>();
+  for (const { object, deleted, type } of found) {
+    const list = byObject.get(object) ?? [];
+    list.push({ name: converter.nameOf(type), deleted, type });
+    byObject.set(object, list);
+  }
   return {
     version,
     declared: (object) =>
