@@ -156,6 +156,8 @@ describe('slow calls', () => {
   });
 
   it('seahaven serve --slow-call-ms logs slow calls of every session to stderr', async () => {
+    // The refused flag's process starts beside the served one.
+    const bad = spawnServe(['crm', '--slow-call-ms', 'soon']).catch((e: Error) => e);
     const s = await spawnServe(['crm', '--slow-call-ms', '0']);
     try {
       const p = await WireProbe.open(`${s.url.replace('http', 'ws')}/ws`);
@@ -187,7 +189,6 @@ describe('slow calls', () => {
     } finally {
       expect(await s.stop('SIGTERM')).toBe(0);
     }
-    const bad = await spawnServe(['crm', '--slow-call-ms', 'soon']).catch((e: Error) => e);
-    expect(String(bad)).toContain('--slow-call-ms must be a whole number >= 0; got "soon"');
+    expect(String(await bad)).toContain('--slow-call-ms must be a whole number >= 0; got "soon"');
   }, 60_000);
 });

@@ -55,7 +55,8 @@ function rawServer(args: string[]) {
 const text = (result: Record<string, unknown>) =>
   JSON.parse((result.content as { text: string }[])[0].text);
 
-describe('seahaven mcp (stdio)', () => {
+// Each test drives a process of its own, so they run at once.
+describe.concurrent('seahaven mcp (stdio)', () => {
   it('serves the crm world: lists tools, calls one, reports bad arguments as isError', async () => {
     const { client, transport, stderr } = stdioClient([
       'crm',
