@@ -22,6 +22,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync }
 import { join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { formatWithOptions } from 'node:util';
+import { Worker } from 'node:worker_threads';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -305,11 +306,12 @@ interface TscResult {
 
 /**
  * Writes the blocks and a tsconfig beside them that extends the repository's (its `@seahaven/source` condition
- * resolves the published names to the sources), then type-checks
- * them in process with the TypeScript API: one program for every block, asking for the blocks' own diagnostics only
- * (the sources they import are checked by `npm run typecheck`). The output is tsc's `--pretty false` format.
+ * resolves the published names to the sources), then type-checks them with the TypeScript API in a worker thread
+ * (examples-typecheck.mjs), so that it runs while the blocks do: one program for every block, asking for the blocks'
+ * own diagnostics only (the sources they import are checked by `npm run typecheck`). The output is tsc's
+ * `--pretty false` format.
  */
-function typecheck(): TscResult {
+function typecheck(): Promise<TscResult> {
   mkdirSync(scratch, { recursive: true });
   const names = examples.map((ex, i) => {
     const name = `typecheck-${i}.ts`;
@@ -326,36 +328,16 @@ function typecheck(): TscResult {
   };
   const configPath = join(scratch, 'tsconfig.typecheck.json');
   writeFileSync(configPath, JSON.stringify(tsconfig, null, 2));
-  const format: ts.FormatDiagnosticsHost = {
-    getCanonicalFileName: (f) => f,
-    getCurrentDirectory: () => root,
-    getNewLine: () => '\n',
-  };
-  const parsed = ts.getParsedCommandLineOfConfigFile(configPath, undefined, {
-    ...ts.sys,
-    onUnRecoverableConfigFileDiagnostic: (d) => {
-      throw new Error(ts.formatDiagnostics([d], format));
-    },
-  });
-  if (!parsed) throw new Error(`${configPath} could not be read`);
-  const program = ts.createProgram({ rootNames: parsed.fileNames, options: parsed.options });
-  const diagnostics: ts.Diagnostic[] = [
-    ...parsed.errors,
-    ...program.getOptionsDiagnostics(),
-    ...program.getGlobalDiagnostics(),
-  ];
-  for (const name of names) {
-    const file = program.getSourceFile(join(scratch, name));
-    if (!file) throw new Error(`the type-check program has no ${name}`);
-    diagnostics.push(
-      ...program.getSyntacticDiagnostics(file),
-      ...program.getSemanticDiagnostics(file),
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL('./examples-typecheck.mjs', import.meta.url), {
+      workerData: { configPath, root, scratch, names },
+    });
+    worker.once('message', resolve);
+    worker.once('error', reject);
+    worker.once('exit', (code) =>
+      reject(new Error(`the type-check worker exited with ${code} before it answered`)),
     );
-  }
-  return {
-    status: diagnostics.length === 0 ? 0 : 1,
-    output: ts.formatDiagnostics(diagnostics, format),
-  };
+  });
 }
 
 /**
@@ -395,8 +377,14 @@ const statedLogGlobal = globalThis as {
 const printedAt = new Map<number, string[]>();
 let nextSite = 0;
 
+/** The type-check, started before the blocks run and awaited by its own test. */
+let typechecked: Promise<TscResult> | undefined;
+
 beforeAll(() => {
   mkdirSync(scratch, { recursive: true });
+  typechecked = typecheck();
+  // Awaited by the type-check test; a failure before then is reported there.
+  typechecked.catch(() => undefined);
   statedLogGlobal.__docsStatedLog =
     (site) =>
     (...args) => {
@@ -673,8 +661,8 @@ describe('documentation examples', () => {
     });
   }
 
-  it('type-check (one program for every block)', { timeout: 120_000 }, () => {
-    const { status, output } = typecheck();
+  it('type-check (one program for every block)', { timeout: 120_000 }, async () => {
+    const { status, output } = await typechecked!;
     const { mapped, other } = blockDiagnostics(
       output,
       (path) =>
