@@ -164,7 +164,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       const sweep = setInterval(() => {
         server.closeIdleConnections();
         if (innerClosing) inner?.closeIdleConnections();
-      }, 50);
+      }, 50).unref();
       try {
         await seahaven.shutdown();
         // Requests other workers hand over are answered until this worker's own are; then its private port closes too.
