@@ -120,12 +120,16 @@ describe('--max-sessions across transports', () => {
   });
 
   it('ends idle MCP sessions with the others, and at shutdown', async () => {
-    // Generous against a loaded machine: requests 250 ms apart keep a 1 s idle timeout from ever firing.
-    const { server, mcp, initialize } = await serve({ idleTimeoutMs: 1000 });
+    // The reaper is run with its clock given (its timer is ws-limits.test.ts's), so no test waits out a timeout.
+    const { server, mcp, initialize } = await serve({ idleTimeoutMs: 60_000 });
+    const reap = (later = 0) => server.sessions.reapIdle(performance.now() + later);
     try {
       const id = String((await initialize()).headers['mcp-session-id']);
       expect(mcp.activeSessions()).toBe(1);
-      await expect.poll(() => mcp.activeSessions(), { timeout: 6000 }).toBe(0);
+      expect(reap(30_000)).toBe(0);
+      expect(mcp.activeSessions()).toBe(1);
+      expect(reap(61_000)).toBe(1);
+      await expect.poll(() => mcp.activeSessions()).toBe(0);
       expect(server.sessions.size).toBe(0);
       const gone = await rawHttp(`${server.url}/mcp`, {
         method: 'POST',
@@ -133,17 +137,20 @@ describe('--max-sessions across transports', () => {
         body: '{"jsonrpc":"2.0","id":2,"method":"tools/list"}',
       });
       expect(gone.status).toBe(404);
-      // A session in use is kept: every request counts as activity.
+      // A session in use is kept: every request counts as activity. Each round it is made to look a minute idle, then
+      // asked something.
       const busy = String((await initialize()).headers['mcp-session-id']);
-      for (let i = 0; i < 6; i++) {
-        await new Promise((r) => setTimeout(r, 250));
+      for (let i = 0; i < 3; i++) {
+        for (const s of server.sessions.list()) s.lastActive -= 61_000;
         const r = await rawHttp(`${server.url}/mcp`, {
           method: 'POST',
           headers: { ...MCP_HEADERS, 'mcp-session-id': busy },
           body: `{"jsonrpc":"2.0","id":${i},"method":"tools/list"}`,
         });
         expect(r.status).toBe(200);
+        expect(reap()).toBe(0);
       }
+      expect(mcp.activeSessions()).toBe(1);
     } finally {
       await server.close();
     }
