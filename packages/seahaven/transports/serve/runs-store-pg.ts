@@ -15,6 +15,7 @@ import {
   type RunsStore,
   type RunsStoreOptions,
   type WorldRuns,
+  RUNS_TIMING,
 } from './runs-store.ts';
 import { DDL, FORMAT, SCHEMA_LOCK } from './runs-pg-schema.ts';
 import { PgWorldRuns } from './runs-pg-world.ts';
@@ -38,12 +39,12 @@ export class PostgresRunsStore implements RunsStore {
     this.url = url;
     this.location = masked;
     this.logger = options.logger ?? stderrLogger;
-    this.staleMs = options.staleMs ?? 30_000;
+    this.staleMs = options.staleMs ?? RUNS_TIMING.staleMs;
     for (const world of options.worlds) {
       if (world.curricula.length === 0) continue;
       this.byWorld.set(world.name, new PgWorldRuns(this, world, options));
     }
-    this.ready = this.open(options.heartbeatMs ?? 1000);
+    this.ready = this.open(options.heartbeatMs ?? RUNS_TIMING.heartbeatMs);
     // A failed start is reported by whoever awaits `ready`; steps awaiting it see the same error.
     this.ready.catch(() => {});
   }

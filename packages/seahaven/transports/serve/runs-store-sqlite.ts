@@ -15,6 +15,7 @@ import {
   type RunsStore,
   type RunsStoreOptions,
   type WorldRuns,
+  RUNS_TIMING,
 } from './runs-store.ts';
 
 const SQLITE_DDL = `
@@ -45,7 +46,7 @@ export class SqliteRunsStore implements RunsStore {
   private closed = false;
 
   constructor(path: string, options: RunsStoreOptions) {
-    this.staleMs = options.staleMs ?? 30_000;
+    this.staleMs = options.staleMs ?? RUNS_TIMING.staleMs;
     this.historyLimit = options.historyLimit ?? 1000;
     try {
       for (const world of options.worlds) {
@@ -76,7 +77,10 @@ export class SqliteRunsStore implements RunsStore {
             return this.sweep(true);
           })
           .immediate();
-        this.timer = setInterval(() => this.heartbeat(), options.heartbeatMs ?? 1000);
+        this.timer = setInterval(
+          () => this.heartbeat(),
+          options.heartbeatMs ?? RUNS_TIMING.heartbeatMs,
+        );
         this.timer.unref();
       }
     } catch (e) {

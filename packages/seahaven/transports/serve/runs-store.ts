@@ -78,6 +78,9 @@ export interface RunsStoreOptions {
   staleMs?: number;
 }
 
+/** The defaults of `heartbeatMs` and `staleMs`, for the SQLite and the PostgreSQL store alike. */
+export const RUNS_TIMING = { heartbeatMs: 1000, staleMs: 30_000 } as const;
+
 /** What `--runs-db` names: a SQLite file or a PostgreSQL URL. */
 export type RunsTarget =
   { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string; masked: string };
