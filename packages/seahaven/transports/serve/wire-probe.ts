@@ -27,25 +27,26 @@ export class WireProbe {
             `the server sent a binary frame (${text.slice(0, 80)}…); OpenEnv frames are text`,
           )
         : { text, json: JSON.parse(text) };
-      if (this.waiter) {
-        const w = this.waiter;
-        this.waiter = null;
-        w(frame);
-      } else this.inbox.push(frame);
+      if (!this.deliver(frame)) this.inbox.push(frame);
     });
     this.closed = new Promise((resolve) =>
       ws.on('close', (code, reason) => {
         this.closedWith = new Error(
           `the socket closed (${code}${reason.length ? ` ${reason}` : ''}) before a frame arrived`,
         );
-        if (this.waiter) {
-          const w = this.waiter;
-          this.waiter = null;
-          w(this.closedWith);
-        }
+        this.deliver(this.closedWith);
         resolve({ code, reason: reason.toString() });
       }),
     );
+  }
+
+  /** Hand `f` to the read waiting for it, if one is; whether one was. */
+  private deliver(f: Frame | Error): boolean {
+    const w = this.waiter;
+    if (w === null) return false;
+    this.waiter = null;
+    w(f);
+    return true;
   }
 
   /** Connect to `url` (`ws://…/ws`), resolving once open. */
