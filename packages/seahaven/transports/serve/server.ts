@@ -160,10 +160,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       server.closeIdleConnections();
       // A request still running when the shutdown begins is answered (below, or by the session ending); its connection
       // then closes as soon as it falls idle, not when the two seconds below run out.
-      let innerClosing = false;
       const sweep = setInterval(() => {
         server.closeIdleConnections();
-        if (innerClosing) inner?.closeIdleConnections();
+        // The private port's connections are swept once it stops listening (below).
+        if (inner?.listening === false) inner.closeIdleConnections();
       }, 50).unref();
       try {
         await seahaven.shutdown();
@@ -172,7 +172,6 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
           inner === undefined
             ? undefined
             : new Promise<void>((resolve) => inner!.close(() => resolve()));
-        innerClosing = true;
         inner?.closeIdleConnections();
         // Sockets got a 1001 close frame; clients that do not answer it, and requests still running, get two seconds.
         const timer = setTimeout(() => {
