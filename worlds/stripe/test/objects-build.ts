@@ -7,8 +7,9 @@
  * A stored object keeps its references as ids (expansion happens when a reply is shaped, lib/expand.ts), so an
  * expandable field (`string | Stripe.Customer`) is its id type here, `string`. The SDK's open enums
  * (`'a' | 'b' | OtherString`) are the literal unions Stripe documents. A field the SDK declares `deleted?: void` is left
- * out (store.ts adds the `deleted` flag the world keeps). conformance/conformance.test.ts fails when the committed file differs from
- * what this prints, so nothing generated is edited by hand; upgrading the `stripe` devDependency is regenerating.
+ * out (store.ts adds the `deleted` flag the world keeps). conformance/conformance.test.ts fails when the committed
+ * file differs from what this prints, so nothing generated is edited by hand; upgrading the `stripe` devDependency is
+ * regenerating. Enums are printed sorted: the checker orders a union's members by when it first met them.
  * Run `npx tsx worlds/stripe/test/objects-build.ts > worlds/stripe/lib/objects.ts`.
  */
 import { fileURLToPath } from 'node:url';
@@ -136,7 +137,7 @@ class Printer {
     if (schema === true) return 'unknown';
     if (schema === false) return 'never';
     if (typeof schema.$ref === 'string') return this.ref(schema.$ref, indent);
-    // Sorted: the checker orders a union's members by when it first met them, which varies with what was checked before.
+    // Sorted: the order the checker gives depends on what it checked before (the validator, in the same process).
     if (Array.isArray(schema.enum))
       return [...schema.enum]
         .sort()
