@@ -11,7 +11,7 @@ import { type OpContext } from '../lib/op.ts';
 import type { CreditNoteLineItem } from '../lib/objects.ts';
 import { mergeMetadata, p, type ParamsOf } from '../lib/params.ts';
 import { get, newId, nowSeconds, put, rows, type Stored } from '../lib/store.ts';
-import { accountOf } from '../resources/account.ts';
+import { ACCOUNT_ID } from '../resources/account.ts';
 import { getCustomer } from '../resources/customers.ts';
 
 export const linesUrl = (id: string) => `/v1/credit_notes/${id}/lines`;
@@ -283,7 +283,6 @@ export function buildNote(
     }
   }
   const sequence = rows(ctx, 'credit_notes', 'invoice = ?', [invoice.id]).length + 1;
-  const account = accountOf(ctx).id as string;
   const now = nowSeconds(ctx);
   const note: Stored<'credit_notes'> = {
     id: ids.note,
@@ -311,7 +310,7 @@ export function buildNote(
     metadata: mergeMetadata({}, params.metadata),
     number: `${invoice.number}-CN-${String(sequence).padStart(2, '0')}`,
     out_of_band_amount: outOfBand || null,
-    pdf: `https://pay.stripe.com/credit_notes/${account}/test_${ids.note.replace(/^cn_/, '')}/pdf?s=ap`,
+    pdf: `https://pay.stripe.com/credit_notes/${ACCOUNT_ID}/test_${ids.note.replace(/^cn_/, '')}/pdf?s=ap`,
     post_payment_amount: pre ? 0 : total,
     pre_payment_amount: pre ? total : 0,
     pretax_credit_amounts: [],

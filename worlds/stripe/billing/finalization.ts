@@ -4,7 +4,7 @@
  */
 import { applyTaxes } from './invoice-taxes.ts';
 import { type Ctx } from 'seahaven';
-import { accountOf } from '../resources/account.ts';
+import { ACCOUNT_ID } from '../resources/account.ts';
 import { getCustomer } from '../lib/customer-lookup.ts';
 import { emit, emitStored, changedAttributes, putAndEmit } from '../lib/events.ts';
 import { invalidRequest } from '../lib/errors.ts';
@@ -122,10 +122,9 @@ function finalizeDraft(c: OpContext, invoice: Stored<'invoices'>): Stored<'invoi
   }
   applyCustomerBalance(c, invoice, customer);
   const token = ctx.ids.token('', 40);
-  const account = accountOf(ctx).id as string;
   moveInvoice(invoice, 'open');
-  invoice.hosted_invoice_url = `https://invoice.stripe.com/i/${account}/test_${token}?s=ap`;
-  invoice.invoice_pdf = `https://pay.stripe.com/invoice/${account}/test_${token}/pdf?s=ap`;
+  invoice.hosted_invoice_url = `https://invoice.stripe.com/i/${ACCOUNT_ID}/test_${token}?s=ap`;
+  invoice.invoice_pdf = `https://pay.stripe.com/invoice/${ACCOUNT_ID}/test_${token}/pdf?s=ap`;
   invoice.status_transitions = { ...invoice.status_transitions, finalized_at: now };
   invoice.effective_at ??= now;
   invoice.automatically_finalizes_at = null;
