@@ -124,7 +124,7 @@ _STARTERS: Dict[str, Any] = {
     "server_url": lambda: None if os.environ.get("SEAHAVEN_TEST_URL") else Server(),
     "guarded_server": lambda: Server("--token", "s3cret", "--max-sessions", "1", "--grader-token", "gr4der"),
     "workers_url": lambda: Server("--workers", "2"),
-    "idle_timeout_server": lambda: Server("--session-timeout", "1"),
+    "idle_timeout_server": lambda: Server("--session-timeout", "0.5"),
     "pip_install": lambda: PipInstall() if importlib.util.find_spec("pip") is not None else None,
 }
 

@@ -42,6 +42,18 @@ export function wholeNumber(
 
 export const collect = (value: string, acc: string[]) => [...acc, value];
 
+/** A number of seconds >= 0, fractions allowed (`0.5`), where 0 means never; in milliseconds. */
+export function idleSeconds(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0)
+    throw new CliError(
+      `${flag} must be a number of seconds >= 0, like 900 or 0.5 (0 never); got "${value}"`,
+      2,
+    );
+  return Math.round(n * 1000);
+}
+
 export function positiveSeconds(flag: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);

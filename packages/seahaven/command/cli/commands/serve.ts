@@ -8,6 +8,7 @@ import { banner } from './serve-banner.ts';
 import {
   collect,
   defaultFixtures,
+  idleSeconds,
   positiveSeconds,
   wholeNumber,
   type ServeFlags,
@@ -150,7 +151,7 @@ export function registerServe(program: Command): void {
       // From here on, an error that escapes every handler is logged and contained: it must not end every session.
       const { guardProcess } = await import('../../../transports/serve/process-guard.ts');
       guardProcess((line) => process.stderr.write(line + '\n'));
-      const timeout = wholeNumber('--session-timeout', flags.sessionTimeout, 0);
+      const idleTimeoutMs = idleSeconds('--session-timeout', flags.sessionTimeout);
       const worlds =
         refs.length === 0 ? [await loadWorld()] : await Promise.all(refs.map((r) => loadWorld(r)));
       const token = flags.token ?? (process.env.SEAHAVEN_TOKEN || undefined);
@@ -163,7 +164,7 @@ export function registerServe(program: Command): void {
       const fixtures = defaultFixtures(flags.fixture, worlds);
       const { startServer } = await import('../../../transports/serve/server.ts');
       const { defaultMemoryBudget } = await import('../../../transports/serve/memory-budget.ts');
-      const hibernate = wholeNumber('--hibernate-after', flags.hibernateAfter, 0);
+      const hibernateAfterMs = idleSeconds('--hibernate-after', flags.hibernateAfter);
       const bodyTimeout = positiveSeconds('--body-timeout', flags.bodyTimeout);
       const slowCallMs = wholeNumber('--slow-call-ms', flags.slowCallMs, 0);
       const callLogMb = wholeNumber('--max-call-log-mb', flags.maxCallLogMb, 0);
@@ -173,8 +174,8 @@ export function registerServe(program: Command): void {
       const episodeLimits = { maxCallLogBytes: mib(callLogMb), maxDbGrowthBytes: mib(episodeDbMb) };
       const limits = {
         maxSessions: wholeNumber('--max-sessions', flags.maxSessions, 1),
-        idleTimeoutMs: timeout === undefined ? undefined : timeout * 1000,
-        hibernateAfterMs: hibernate === undefined ? undefined : hibernate * 1000,
+        idleTimeoutMs,
+        hibernateAfterMs,
         forkTtlMs: wholeNumber('--fork-ttl-ms', flags.forkTtlMs, 1),
       };
       let server: RunningServer | undefined;

@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { CliError } from '../errors.ts';
+import { idleSeconds } from './serve-flags.ts';
+
+// `--session-timeout` and `--hibernate-after` take seconds: whole or fractional, 0 for never.
+describe('idle flags of seahaven serve', () => {
+  it('read whole and fractional seconds as milliseconds, and 0 as never', () => {
+    expect(idleSeconds('--session-timeout', undefined)).toBeUndefined();
+    expect(idleSeconds('--session-timeout', '900')).toBe(900_000);
+    expect(idleSeconds('--session-timeout', '0.5')).toBe(500);
+    expect(idleSeconds('--hibernate-after', '0')).toBe(0);
+  });
+
+  it('refuse what is not a number of seconds >= 0, naming the flag and the value', () => {
+    for (const bad of ['-1', 'abc', '', ' ', 'Infinity', '1s']) {
+      let error: unknown;
+      try {
+        idleSeconds('--session-timeout', bad);
+      } catch (e) {
+        error = e;
+      }
+      expect(error, bad).toBeInstanceOf(CliError);
+      expect((error as CliError).exitCode).toBe(2);
+      expect((error as CliError).message).toBe(
+        `--session-timeout must be a number of seconds >= 0, like 900 or 0.5 (0 never); got "${bad}"`,
+      );
+    }
+  });
+});
