@@ -42,27 +42,26 @@ export function wholeNumber(
 
 export const collect = (value: string, acc: string[]) => [...acc, value];
 
-/** A number of seconds >= 0, fractions allowed (`0.5`), where 0 means never; in milliseconds. */
-export function idleSeconds(flag: string, value: string | undefined): number | undefined {
+/**
+ * A flag's number of seconds, fractions allowed (`0.5`), in milliseconds (a positive value is at least 1 ms). `zero`
+ * says what 0 is: `never` (an idle timeout that never fires) or `refused` (a deadline must be > 0).
+ */
+export function seconds(
+  flag: string,
+  value: string | undefined,
+  zero: 'never' | 'refused',
+): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (value.trim() === '' || !Number.isFinite(n) || n < 0)
+  const min = zero === 'never' ? 0 : Number.MIN_VALUE;
+  if (value.trim() === '' || !Number.isFinite(n) || n < min)
     throw new CliError(
-      `${flag} must be a number of seconds >= 0, like 900 or 0.5 (0 never); got "${value}"`,
+      zero === 'never'
+        ? `${flag} must be a number of seconds >= 0, like 900 or 0.5 (0 never); got "${value}"`
+        : `${flag} must be a number of seconds > 0, like 10 or 0.5; got "${value}"`,
       2,
     );
-  return Math.round(n * 1000);
-}
-
-export function positiveSeconds(flag: string, value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0)
-    throw new CliError(
-      `${flag} must be a number of seconds > 0, like 10 or 0.5; got "${value}"`,
-      2,
-    );
-  return n;
+  return n === 0 ? 0 : Math.max(1, Math.round(n * 1000));
 }
 
 /** `--fixture small_startup` sets the first world's default; `--fixture crm=small_startup` names the world. */

@@ -5,14 +5,7 @@ import { CliError } from '../errors.ts';
 import { loadWorld } from '../load-world.ts';
 import type { RunningServer } from '../../../transports/serve/server.ts';
 import { banner } from './serve-banner.ts';
-import {
-  collect,
-  defaultFixtures,
-  idleSeconds,
-  positiveSeconds,
-  wholeNumber,
-  type ServeFlags,
-} from './serve-flags.ts';
+import { collect, defaultFixtures, seconds, wholeNumber, type ServeFlags } from './serve-flags.ts';
 import { mcpStreamableHttp, openCurricula } from './serve-services.ts';
 
 /**
@@ -151,7 +144,7 @@ export function registerServe(program: Command): void {
       // From here on, an error that escapes every handler is logged and contained: it must not end every session.
       const { guardProcess } = await import('../../../transports/serve/process-guard.ts');
       guardProcess((line) => process.stderr.write(line + '\n'));
-      const idleTimeoutMs = idleSeconds('--session-timeout', flags.sessionTimeout);
+      const idleTimeoutMs = seconds('--session-timeout', flags.sessionTimeout, 'never');
       const worlds =
         refs.length === 0 ? [await loadWorld()] : await Promise.all(refs.map((r) => loadWorld(r)));
       const token = flags.token ?? (process.env.SEAHAVEN_TOKEN || undefined);
@@ -164,8 +157,8 @@ export function registerServe(program: Command): void {
       const fixtures = defaultFixtures(flags.fixture, worlds);
       const { startServer } = await import('../../../transports/serve/server.ts');
       const { defaultMemoryBudget } = await import('../../../transports/serve/memory-budget.ts');
-      const hibernateAfterMs = idleSeconds('--hibernate-after', flags.hibernateAfter);
-      const bodyTimeout = positiveSeconds('--body-timeout', flags.bodyTimeout);
+      const hibernateAfterMs = seconds('--hibernate-after', flags.hibernateAfter, 'never');
+      const bodyTimeoutMs = seconds('--body-timeout', flags.bodyTimeout, 'refused');
       const slowCallMs = wholeNumber('--slow-call-ms', flags.slowCallMs, 0);
       const callLogMb = wholeNumber('--max-call-log-mb', flags.maxCallLogMb, 0);
       const maxMemoryMb = wholeNumber('--max-memory', flags.maxMemory, 1);
@@ -217,7 +210,7 @@ export function registerServe(program: Command): void {
           defaultFixtures: fixtures,
           maxFrameBytes: wholeNumber('--max-frame-bytes', flags.maxFrameBytes, 1024),
           maxBodyBytes: wholeNumber('--max-body-bytes', flags.maxBodyBytes, 1024),
-          ...(bodyTimeout === undefined ? {} : { bodyTimeoutMs: bodyTimeout * 1000 }),
+          ...(bodyTimeoutMs === undefined ? {} : { bodyTimeoutMs }),
           allowedHosts: flags.allowHost,
           allowedOrigins: flags.allowOrigin,
           ...(router === undefined ? {} : { cluster: router }),
