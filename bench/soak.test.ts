@@ -13,8 +13,9 @@ import {
 } from './soak.ts';
 import { rssTrend, type RssSample } from './soak-memory.ts';
 
-// The soak itself runs for minutes outside the test suite (npm run soak); these keep it from rotting.
-describe('soak', () => {
+// The soak itself runs for minutes outside the test suite (npm run soak); these keep it from rotting. Each test has
+// a server of its own, so they run at once.
+describe.concurrent('soak', () => {
   it('runs for a few seconds against a real server and finds nothing wrong', async () => {
     const kinds = [
       'reset',

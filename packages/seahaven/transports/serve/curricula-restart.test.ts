@@ -49,7 +49,8 @@ async function startInFlight(base: string): Promise<WireProbe> {
   return p;
 }
 
-describe('restarting seahaven serve mid-run', () => {
+// The two runs use files of their own and servers of their own: they play at once.
+describe.concurrent('restarting seahaven serve mid-run', () => {
   it('resumes the run at the same stage and position, handing out what an uninterrupted run would', async () => {
     const file = join(dir, 'restarted.sqlite');
     const args = ['crm', '--curricula-db', file];
