@@ -34,6 +34,8 @@ export default defineConfig({
     // e2e/: the slow end-to-end suite, `npm run test:e2e` (vitest.e2e.config.ts).
     exclude: ['**/node_modules/**', '**/dist/**', '**/scaffold-out/**', 'e2e/**'],
     env: { TZ: 'UTC' },
+    // Compiles the sources once for the child processes the tests start (vitest.global-setup.ts).
+    globalSetup: ['./vitest.global-setup.ts'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
   },

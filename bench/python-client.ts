@@ -13,7 +13,7 @@
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { machine, spawnChild, writeSection } from './harness.ts';
+import { machine, nodeArgs, spawnChild, writeSection } from './harness.ts';
 import type { LoadResult } from './python-client-load.ts';
 
 export const HEADING = '## Python client';
@@ -121,12 +121,7 @@ export async function runPythonClientBench(
     if (pinned) execFileSync('taskset', ['-cp', '0', String(server.proc.pid)], { stdio: 'ignore' });
     const url = `http://127.0.0.1:${server.first.port}`;
     const cpu = pinned ? last : undefined;
-    const tsArgs = [
-      '--conditions=@seahaven/source',
-      '--import',
-      import.meta.resolve('tsx'),
-      fileURLToPath(new URL('./python-client-load.ts', import.meta.url)),
-    ];
+    const tsArgs = nodeArgs(fileURLToPath(new URL('./python-client-load.ts', import.meta.url)));
     const pyScript = fileURLToPath(new URL('./python-client.py', import.meta.url));
     const common = [url, String(sessions), String(warmupMs), String(durationMs)];
     const runTs = () => generate(process.execPath, [...tsArgs, ...common], cpu);

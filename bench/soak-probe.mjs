@@ -7,6 +7,8 @@
  */
 import { appendFileSync } from 'node:fs';
 import { Server } from 'node:net';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 const file = process.env.SEAHAVEN_SOAK_PROBE;
 const every = Number(process.env.SEAHAVEN_SOAK_PROBE_MS ?? 10_000);
@@ -18,8 +20,13 @@ async function hook() {
   if (hooked || hooking) return;
   hooking = true;
   try {
+    // The server's own copy of the module: under `npm test` the compiled copy it runs (seahaven's
+    // core/test/compiled-copy.ts), else the source.
+    const compiled = process.env.SEAHAVEN_COMPILED;
     const { SessionRegistry } = await import(
-      new URL('../packages/seahaven/transports/serve/sessions.ts', import.meta.url).href
+      compiled
+        ? pathToFileURL(join(compiled, 'packages/seahaven/transports/serve/sessions.ts.mjs')).href
+        : new URL('../packages/seahaven/transports/serve/sessions.ts', import.meta.url).href
     );
     const open = SessionRegistry.prototype.ensureRoom;
     SessionRegistry.prototype.ensureRoom = function (...args) {

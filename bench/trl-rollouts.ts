@@ -13,7 +13,7 @@
 import { execFileSync } from 'node:child_process';
 import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { machine, spawnChild, writeSection } from './harness.ts';
+import { machine, nodeArgs, spawnChild, writeSection } from './harness.ts';
 import { findPython, generate, hasTaskset } from './python-client.ts';
 import type { RolloutResult } from './trl-rollouts-load.ts';
 
@@ -59,13 +59,7 @@ export async function runTrlRolloutsBench(
     const args = [url, String(rollouts), String(warmup)];
     const tsLoop = [
       process.execPath,
-      [
-        '--conditions=@seahaven/source',
-        '--import',
-        import.meta.resolve('tsx'),
-        fileURLToPath(new URL('./trl-rollouts-load.ts', import.meta.url)),
-        ...args,
-      ],
+      [...nodeArgs(fileURLToPath(new URL('./trl-rollouts-load.ts', import.meta.url))), ...args],
     ] as const;
     const pyLoop = [
       python,

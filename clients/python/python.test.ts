@@ -8,6 +8,7 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
+import { compiledBin } from 'seahaven/internal/core/test/compiled-copy';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
 const INSTALL = 'apt-get install -y python3-websockets python3-pytest';
@@ -41,7 +42,13 @@ it.skipIf(python === undefined && !inCi)(
         cwd: repo,
         encoding: 'utf8',
         timeout: 170_000,
-        env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1', SEAHAVEN_NODE: process.execPath },
+        env: {
+          ...process.env,
+          PYTHONDONTWRITEBYTECODE: '1',
+          SEAHAVEN_NODE: process.execPath,
+          // The servers run the command's compiled copy (packages/seahaven/core/test/compiled-copy.ts).
+          SEAHAVEN_BIN: compiledBin().join(' '),
+        },
       },
     );
     expect(run.error, String(run.error)).toBeUndefined();

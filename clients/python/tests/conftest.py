@@ -39,7 +39,8 @@ class Server:
         self.tmp = tempfile.TemporaryDirectory(prefix="seahaven-pytest-")
         args = [
             os.environ.get("SEAHAVEN_NODE", "node"),
-            str(REPO / "packages" / "seahaven" / "bin" / "seahaven.mjs"),
+            # Under `npm test`, the command's compiled copy (packages/seahaven/core/test/compiled-copy.ts).
+            os.environ.get("SEAHAVEN_BIN") or str(REPO / "packages" / "seahaven" / "bin" / "seahaven.mjs"),
             "serve",
             "crm",
             "--port",

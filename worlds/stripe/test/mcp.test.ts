@@ -7,13 +7,15 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { createMcpHttpHandler } from 'seahaven/internal/transports/mcp/index';
 import { startServer } from 'seahaven/internal/transports/serve/server';
 import { stripe } from '../index.ts';
+import { compiledBin } from 'seahaven/internal/core/test/compiled-copy';
 
 // Stripe World introduces itself to MCP clients as Stripe's server does: under Stripe's server name, with
 // instructions saying what the account is. Over stdio through the real `seahaven mcp stripe`, and over Streamable HTTP
 // on a server as `seahaven serve stripe` builds it.
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
-const bin = fileURLToPath(new URL('../../../packages/seahaven/bin/seahaven.mjs', import.meta.url));
+// The command line, compiled for the test suite (core/test/compiled-copy.ts).
+const bin = compiledBin();
 const table = JSON.parse(readFileSync(new URL('../mcp-tools.json', import.meta.url), 'utf8')) as {
   tools: { name: string; annotations: Record<string, unknown> }[];
 };
@@ -35,7 +37,7 @@ describe('Stripe World over MCP', () => {
   it('seahaven mcp stripe (stdio): server name, instructions and annotated tools', async () => {
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: [bin, 'mcp', 'stripe', '--fixture', 'empty', '--seed', '1'],
+      args: [...bin, 'mcp', 'stripe', '--fixture', 'empty', '--seed', '1'],
       cwd: root,
       stderr: 'pipe',
     });

@@ -16,9 +16,11 @@ import { afterAll, expect, it } from 'vitest';
 import { seahaven } from '../../core/test/cli-in-process.ts';
 import crm from '../../../../worlds/crm/index.ts';
 import { startScriptedModel } from './scripted-model.ts';
+import { compiledBin } from '../../core/test/compiled-copy.ts';
 
 const root = fileURLToPath(new URL('../../../../', import.meta.url));
-const bin = join(root, 'packages/seahaven/bin/seahaven.mjs');
+// The command line, compiled for the test suite (core/test/compiled-copy.ts).
+const bin = compiledBin().join(' ');
 
 function shCommands(text: string): string[] {
   const out: string[] = [];

@@ -1,9 +1,11 @@
 /**
- * Run a TypeScript script in a node process of its own (sources through tsx, the published names resolved to them),
+ * Run a TypeScript script in a node process of its own (its compiled copy, core/test/compiled-copy.ts, else the
+ * sources through tsx, the published names resolved to them),
  * for tests of what must hold across processes: replays byte for byte, fixtures built by another process. Promises
  * resolve with what the script printed, so a test starts all the processes it compares at once.
  */
 import { execFile } from 'node:child_process';
+import { compiledScript } from './compiled-copy.ts';
 
 export interface ScriptRun {
   stdout: string;
@@ -23,7 +25,7 @@ export function runScript(
   return new Promise((resolve, reject) => {
     execFile(
       process.execPath,
-      ['--conditions=@seahaven/source', '--import', 'tsx', script, ...args],
+      [...compiledScript(script), ...args],
       {
         encoding: 'utf8',
         maxBuffer: 256 * 1024 * 1024,

@@ -5,14 +5,16 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { crm } from '../../../../worlds/crm/index.ts';
 import { initializeMessage } from './test-fixtures/initialize.ts';
+import { compiledBin } from '../../core/test/compiled-copy.ts';
 
 const root = fileURLToPath(new URL('../../../../', import.meta.url));
-const bin = fileURLToPath(new URL('../../bin/seahaven.mjs', import.meta.url));
+// The command line, compiled for the test suite (core/test/compiled-copy.ts).
+const bin = compiledBin();
 
 function stdioClient(args: string[]) {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [bin, 'mcp', ...args],
+    args: [...bin, 'mcp', ...args],
     cwd: root,
     stderr: 'pipe',
   });
@@ -24,7 +26,7 @@ function stdioClient(args: string[]) {
 
 /** `seahaven mcp` driven by hand, to see exactly what reaches stdout. */
 function rawServer(args: string[]) {
-  const child = spawn(process.execPath, [bin, 'mcp', ...args], {
+  const child = spawn(process.execPath, [...bin, 'mcp', ...args], {
     cwd: root,
     stdio: ['pipe', 'pipe', 'pipe'],
   });

@@ -1,5 +1,4 @@
 import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { crm } from '../../../../worlds/crm/index.ts';
@@ -8,6 +7,7 @@ import { accessCheck, isLoopbackHost } from './access.ts';
 import { consoleRoutes, startServer, type RunningServer, type ServerOptions } from './index.ts';
 import { MCP_HEADERS, initializeText, rawHttp } from './test-fixtures/raw-http.ts';
 import { WireProbe } from './wire-probe.ts';
+import { compiledBin } from '../../core/test/compiled-copy.ts';
 
 // Cross-site and DNS-rebinding protection on every route of a server without a token, over real sockets.
 
@@ -300,9 +300,10 @@ describe('with a token', () => {
 });
 
 describe('seahaven serve flags', () => {
-  const bin = fileURLToPath(new URL('../../bin/seahaven.mjs', import.meta.url));
+  // The command line, compiled for the test suite (core/test/compiled-copy.ts).
+  const bin = compiledBin();
   const run = async (args: string[]) => {
-    const child = spawn(process.execPath, [bin, 'serve', ...args], {
+    const child = spawn(process.execPath, [...bin, 'serve', ...args], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';

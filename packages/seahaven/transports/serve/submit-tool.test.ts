@@ -1,4 +1,3 @@
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -7,6 +6,7 @@ import { crm } from '../../../../worlds/crm/index.ts';
 import { createMcpHttpHandler } from '../mcp/index.ts';
 import { startServer, type RunningServer } from './index.ts';
 import { WireProbe, callFrame as call, openReset, wsUrlOf } from './wire-probe.ts';
+import { compiledBin } from '../../core/test/compiled-copy.ts';
 
 // The opt-in `submit` tool (reset `submit_tool: true`, `seahaven mcp --submit-tool`, MCP `?submit_tool=1`): listed
 // beside the world's tools, it ends the episode as the submit step does, and its tool result carries the reward.
@@ -184,10 +184,11 @@ describe('submit_tool over HTTP and MCP', () => {
   });
 
   it('is served by `seahaven mcp --task <id> --submit-tool` on stdio', async () => {
-    const bin = fileURLToPath(new URL('../../bin/seahaven.mjs', import.meta.url));
+    // The command line, compiled for the test suite (core/test/compiled-copy.ts).
+    const bin = compiledBin();
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: [bin, 'mcp', 'crm', '--task', 'add_lead', '--submit-tool', '--seed', '1'],
+      args: [...bin, 'mcp', 'crm', '--task', 'add_lead', '--submit-tool', '--seed', '1'],
       stderr: 'pipe',
     });
     const client = new Client({ name: 'submit-tool-stdio', version: '1.0.0' });

@@ -3,8 +3,18 @@
  * `--max-sessions`, requests sent to a worker's private port, forks adopted on the other worker, and a SIGTERM while
  * requests are in flight. One server for the whole file, in order, to keep it quick.
  */
-import { readFileSync, readdirSync, readlinkSync } from 'node:fs';
+import {
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  readlinkSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SeahavenClient } from '../../libraries/client/index.ts';
 import { ClusterRouter } from './cluster.ts';
@@ -12,6 +22,12 @@ import { spawnServe, type ServeProcess } from './test-fixtures/spawn-serve.ts';
 import { WireProbe } from './wire-probe.ts';
 
 const MAX = 6;
+/** Preloaded into the server: a worker started while `slowStart` exists waits as long as it says. */
+const SLOW_REPLACEMENT = fileURLToPath(
+  new URL('./test-fixtures/slow-replacement.mjs', import.meta.url),
+);
+const scratch = mkdtempSync(join(tmpdir(), 'seahaven-workers-load-'));
+const slowStart = join(scratch, 'slow-start');
 interface Answer {
   status: number;
   headers: Record<string, string | string[] | undefined>;
@@ -153,10 +169,13 @@ describe('seahaven serve --workers 2 under load', () => {
   beforeAll(async () => {
     s = await spawnServe(['crm', '--workers', '2', '--max-sessions', String(MAX)], {
       timeoutMs: 60_000,
+      nodeArgs: ['--import', SLOW_REPLACEMENT],
+      env: { SEAHAVEN_TEST_SLOW_START: slowStart },
     });
   }, 70_000);
   afterAll(async () => {
     await s?.stop('SIGKILL');
+    rmSync(scratch, { recursive: true, force: true });
   });
 
   it('never opens more than --max-sessions under bursts of WebSocket sessions, held forks and HTTP sessions dealt to both workers at once', async () => {
@@ -305,6 +324,8 @@ describe('seahaven serve --workers 2 under load', () => {
     const before = await health(s.url);
     expect(before.sessions).toBe(0);
     const victim = before.workers[1];
+    // The replacement takes half a second more to start, so the requests below surely meet it starting.
+    writeFileSync(slowStart, '500');
     process.kill(victim.pid, 'SIGKILL');
     const down = async () =>
       (await send(s.url, 'GET', '/health', undefined, {}, 500)).json.workers[1];
@@ -323,6 +344,7 @@ describe('seahaven serve --workers 2 under load', () => {
         statuses.push((await post(s.url, '/step', step(`${id} ${i}`), id)).status);
     }
     expect(statuses).toEqual(Array(statuses.length).fill(200));
+    rmSync(slowStart);
     expect(s.stderr()).toMatch(/worker 1 is back \(pid \d+\), \d+\.\d s after the last one exited/);
     for (const id of ids)
       await post(

@@ -1,8 +1,9 @@
-/** Run the real `seahaven serve` command line (packages/seahaven/bin/seahaven.mjs) in a child process, for tests over its sockets. */
+/**
+ * Run the real `seahaven serve` command line in a child process, for tests over its sockets: the compiled copy of
+ * packages/seahaven/bin/seahaven.mjs that `npm test` builds (core/test/compiled-copy.ts), else the bin itself.
+ */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-
-const BIN = fileURLToPath(new URL('../../../bin/seahaven.mjs', import.meta.url));
+import { compiledBin } from '../../../core/test/compiled-copy.ts';
 
 export interface ServeProcess {
   /** The base URL from the banner, e.g. `http://127.0.0.1:40123`. */
@@ -23,7 +24,7 @@ export interface ServeProcess {
  * await s.stop('SIGTERM'); // 0
  */
 export function spawnServe(args: string[], options: { cwd?: string; timeoutMs?: number; env?: Record<string, string>; nodeArgs?: string[] } = {}): Promise<ServeProcess> {
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), BIN, 'serve', ...args, '--port', '0'], { cwd: options.cwd, env: { ...process.env, NO_COLOR: '1', SEAHAVEN_TOKEN: '', ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...compiledBin(), 'serve', ...args, '--port', '0'], { cwd: options.cwd, env: { ...process.env, NO_COLOR: '1', SEAHAVEN_TOKEN: '', ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));

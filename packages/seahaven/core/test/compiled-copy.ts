@@ -1,0 +1,228 @@
+/**
+ * A compiled copy of the repository's TypeScript, for the child processes tests start. A `seahaven serve` started
+ * through packages/seahaven/bin/seahaven.mjs runs its sources through tsx, whose module hooks run on a thread of their
+ * own that every import waits on: about 0.3 s of each start and a second core's worth of CPU while it lasts. The test
+ * suite starts some sixty such processes, so `vitest.global-setup.ts` compiles every source once per run (esbuild,
+ * file by file, the same transform tsx applies) into node_modules/.cache/seahaven-compiled/, mirroring the tree:
+ * `worlds/crm/index.ts` becomes `worlds/crm/index.ts.mjs`. Each compiled module keeps its source's `import.meta.url`
+ * (so fixtures, schemas and assets are found beside the source), its imports of `seahaven…` and `@seahaven/…` are
+ * bound to the compiled entries the `@seahaven/source` condition names, and an import of a computed path (a world
+ * given on the command line) is mapped to the compiled copy of that source. Nothing is registered as a module hook.
+ *
+ * Tests that are about the command line itself (cli.test.ts, server.test.ts, the packed install of the e2e suite)
+ * still run packages/seahaven/bin/seahaven.mjs; the others take `compiledBin()` and `compiledScript(file)`, which fall
+ * back to the sources through tsx when no compiled copy was built (a test file run outside vitest's global set-up).
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, sep } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { init, parse } from 'es-module-lexer';
+import { transform } from 'esbuild';
+
+/** The repository root. */
+const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
+/** The folders whose TypeScript is compiled: everything a child process of a test loads from the repository. */
+const FOLDERS = ['packages/seahaven', 'worlds', 'bench', 'e2e'];
+/** The environment variable that names the compiled copy's folder to the test processes and their children. */
+export const COMPILED_ENV = 'SEAHAVEN_COMPILED';
+const SOURCE_BIN = join(ROOT, 'packages/seahaven/bin/seahaven.mjs');
+const TSX_ARGS = ['--conditions=@seahaven/source', '--import', 'tsx'];
+
+/** The compiled copy's folder, when one was built for this run. */
+function compiledRoot(): string | undefined {
+  const dir = process.env[COMPILED_ENV];
+  return dir && existsSync(join(dir, 'packages/seahaven/bin/seahaven.mjs')) ? dir : undefined;
+}
+
+/** The `seahaven` command to run in a child process: `[node arguments…, script]`, before the command's own. */
+export function compiledBin(): string[] {
+  const dir = compiledRoot();
+  return dir ? [join(dir, 'packages/seahaven/bin/seahaven.mjs')] : [SOURCE_BIN];
+}
+
+/** The compiled copy of the repository's TypeScript file `file`, when one was built for this run. */
+export function compiledCopyOf(file: string): string | undefined {
+  const dir = compiledRoot();
+  const rel = relative(ROOT, file);
+  const copy = dir && !rel.startsWith('..') ? join(dir, `${rel}.mjs`) : undefined;
+  return copy !== undefined && existsSync(copy) ? copy : undefined;
+}
+
+/** `[node arguments…, script]` that run the TypeScript file `file` of the repository in a child process. */
+export function compiledScript(file: string): string[] {
+  const copy = compiledCopyOf(file);
+  return copy !== undefined ? [copy] : [...TSX_ARGS, file];
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Building the copy
+
+interface Manifest {
+  name: string;
+  exports?: Record<string, string | Record<string, string>>;
+}
+
+/** The workspace's packages by name, each with its folder and export map. */
+function workspacePackages(): Map<string, { dir: string; manifest: Manifest }> {
+  const dirs = [
+    'packages/seahaven',
+    ...readdirSync(join(ROOT, 'worlds')).map((d) => `worlds/${d}`),
+    'bench',
+    'e2e',
+  ];
+  const out = new Map<string, { dir: string; manifest: Manifest }>();
+  for (const d of dirs) {
+    const file = join(ROOT, d, 'package.json');
+    if (!existsSync(file)) continue;
+    const manifest = JSON.parse(readFileSync(file, 'utf8')) as Manifest;
+    out.set(manifest.name, { dir: join(ROOT, d), manifest });
+  }
+  return out;
+}
+
+/** The source file a workspace package name resolves to under the `@seahaven/source` condition, or undefined. */
+function sourceOf(
+  specifier: string,
+  packages: Map<string, { dir: string; manifest: Manifest }>,
+): string | undefined {
+  const parts = specifier.split('/');
+  const name = specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
+  const pkg = packages.get(name);
+  if (!pkg?.manifest.exports) return undefined;
+  const sub = `.${specifier.slice(name.length)}`;
+  const pick = (target: string | Record<string, string>) =>
+    typeof target === 'string' ? target : (target['@seahaven/source'] ?? target.default);
+  for (const [key, target] of Object.entries(pkg.manifest.exports)) {
+    const star = key.indexOf('*');
+    let chosen: string | undefined;
+    if (star === -1) {
+      if (key === sub) chosen = pick(target);
+    } else if (sub.startsWith(key.slice(0, star)) && sub.endsWith(key.slice(star + 1))) {
+      const middle = sub.slice(star, sub.length - (key.length - star - 1));
+      chosen = pick(target)?.replace('*', middle);
+    }
+    if (chosen?.endsWith('.ts')) return join(pkg.dir, chosen);
+  }
+  return undefined;
+}
+
+function sourceFiles(dir: string, out: string[] = []): string[] {
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    if (e.name === 'node_modules' || e.name === 'dist' || e.name.startsWith('.')) continue;
+    const p = join(dir, e.name);
+    if (e.isDirectory()) sourceFiles(p, out);
+    else if (e.name.endsWith('.ts') && !e.name.endsWith('.d.ts') && !e.name.endsWith('.test.ts'))
+      out.push(p);
+  }
+  return out;
+}
+
+/** The runtime half: maps a computed import's target (a path, a file URL, a workspace name) to its compiled copy. */
+const RUNTIME = `// Written by packages/seahaven/core/test/compiled-copy.ts.
+import { existsSync } from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+const ROOT = ${JSON.stringify(ROOT)};
+const OUT = fileURLToPath(new URL('./', import.meta.url));
+const NAMES = NAMES_TABLE;
+export function compiled(target) {
+  if (typeof target !== 'string' && !(target instanceof URL)) return target;
+  const text = String(target);
+  if (Object.hasOwn(NAMES, text)) return NAMES[text];
+  const path = text.startsWith('file:') ? fileURLToPath(text) : text.startsWith('/') ? text : undefined;
+  if (path === undefined || !path.startsWith(ROOT) || !path.endsWith('.ts')) return target;
+  const copy = OUT + path.slice(ROOT.length) + '.mjs';
+  return existsSync(copy) ? pathToFileURL(copy).href : target;
+}
+`;
+
+/**
+ * Compile the repository's sources into `out` (default node_modules/.cache/seahaven-compiled), skipping files whose
+ * copy is newer than the source. Returns the folder and how many files were compiled.
+ */
+export async function buildCompiledCopy(
+  out = join(ROOT, 'node_modules/.cache/seahaven-compiled'),
+): Promise<{ dir: string; compiled: number; files: number }> {
+  await init;
+  const packages = workspacePackages();
+  const files = FOLDERS.flatMap((f) => sourceFiles(join(ROOT, f)));
+  const compiledSet = new Set(files);
+  const copyOf = (file: string) => join(out, `${relative(ROOT, file)}.mjs`);
+  const runtime = join(out, '__compiled.mjs');
+  const names: Record<string, string> = {};
+  const nameCopy = (specifier: string): string | undefined => {
+    const source = sourceOf(specifier, packages);
+    if (source === undefined || !compiledSet.has(source)) return undefined;
+    return (names[specifier] = pathToFileURL(copyOf(source)).href);
+  };
+  let compiled = 0;
+  await Promise.all(
+    files.map(async (file) => {
+      const dest = copyOf(file);
+      const code = readFileSync(file, 'utf8');
+      const url = pathToFileURL(file).href;
+      const result = await transform(code, {
+        loader: 'ts',
+        format: 'esm',
+        target: 'node20',
+        sourcefile: file,
+        define: {
+          'import.meta.url': JSON.stringify(url),
+          'import.meta.filename': JSON.stringify(file),
+          'import.meta.dirname': JSON.stringify(dirname(file)),
+        },
+      });
+      const [imports] = parse(result.code);
+      let text = result.code;
+      let computed = false;
+      // From the end, so earlier positions stay valid.
+      for (const imp of [...imports].reverse()) {
+        if (imp.d === -2) continue; // import.meta
+        const spec = imp.n;
+        if (spec === undefined) {
+          // import(expression): mapped at run time.
+          computed = true;
+          text = `${text.slice(0, imp.s)}__compiled(${text.slice(imp.s, imp.e)})${text.slice(imp.e)}`;
+          continue;
+        }
+        let replacement: string | undefined;
+        if (spec.startsWith('./') || spec.startsWith('../')) {
+          const target = join(dirname(file), spec);
+          replacement = compiledSet.has(target) ? `${spec}.mjs` : pathToFileURL(target).href;
+        } else if (/^(seahaven|@seahaven\/)/.test(spec)) {
+          replacement = nameCopy(spec);
+        }
+        if (replacement === undefined) continue;
+        // A static import's s..e is the specifier without quotes; a dynamic one's includes them.
+        const quoted = imp.d > -1;
+        text = quoted
+          ? `${text.slice(0, imp.s)}${JSON.stringify(replacement)}${text.slice(imp.e)}`
+          : `${text.slice(0, imp.s)}${replacement}${text.slice(imp.e)}`;
+      }
+      if (computed)
+        text = `import { compiled as __compiled } from ${JSON.stringify(pathToFileURL(runtime).href)};\n${text}`;
+      let fresh = false;
+      try {
+        fresh = readFileSync(dest, 'utf8') === text;
+      } catch {
+        // not built yet
+      }
+      if (fresh) return;
+      mkdirSync(dirname(dest), { recursive: true });
+      writeFileSync(dest, text);
+      compiled++;
+    }),
+  );
+  // The workspace names a computed import may give (a bench package, a world by name).
+  for (const [name, { manifest }] of packages)
+    for (const key of Object.keys(manifest.exports ?? {}))
+      if (!key.includes('*')) nameCopy(key === '.' ? name : `${name}/${key.slice(2)}`);
+  writeFileSync(runtime, RUNTIME.replace('NAMES_TABLE', JSON.stringify(names)));
+  // The command: the TZ the real bin sets, then the compiled main.
+  const bin = join(out, 'packages/seahaven/bin/seahaven.mjs');
+  mkdirSync(dirname(bin), { recursive: true });
+  writeFileSync(
+    bin,
+    `// Written by packages/seahaven/core/test/compiled-copy.ts: packages/seahaven/bin/seahaven.mjs without tsx.\nprocess.env.TZ = 'UTC';\nawait import(${JSON.stringify(`.${sep}${relative(dirname(bin), copyOf(join(ROOT, 'packages/seahaven/command/cli/main.ts')))}`.replaceAll(sep, '/'))});\n`,
+  );
+  return { dir: out, compiled, files: files.length };
+}
