@@ -1,29 +1,36 @@
 import { connect, type Socket } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it, type TestContext } from 'vitest';
 import { crm } from '../../../../worlds/crm/index.ts';
 import { stripe } from '../../../../worlds/stripe/index.ts';
 import { rateLimited } from './body.ts';
 import { consoleRoutes, startServer, type RunningServer } from './index.ts';
 
 // Bodies that never finish, over real sockets: a client that hangs up mid-body costs one log line (and a burst of them
-// a count), and one that sends its body too slowly gets 408 and loses its connection.
+// a count), and one that sends its body too slowly gets 408 and loses its connection. Each test has a server and a
+// log of its own, so they wait out their deadlines at once.
 
-let server: RunningServer;
-const logged: string[] = [];
-beforeAll(async () => {
-  server = await startServer({
+/** A crm server with a 400 ms body deadline, closed when the test ends, and the lines it logged. */
+async function crmServer(
+  onTestFinished: TestContext['onTestFinished'],
+): Promise<{ server: RunningServer; logged: string[] }> {
+  const logged: string[] = [];
+  const server = await startServer({
     worlds: [crm],
     port: 0,
     bodyTimeoutMs: 400,
     logger: (l) => logged.push(l),
   });
-});
-afterAll(async () => {
-  await server.close();
-});
+  onTestFinished(() => server.close());
+  return { server, logged };
+}
 
 /** Open a socket and send a request head announcing `length` bytes of JSON body, plus the first bytes of it. */
-async function partial(path: string, length: number, first: string): Promise<Socket> {
+async function partial(
+  server: RunningServer,
+  path: string,
+  length: number,
+  first: string,
+): Promise<Socket> {
   const socket = connect(server.port, '127.0.0.1');
   await new Promise((r) => socket.once('connect', r));
   socket.write(
@@ -42,11 +49,14 @@ function untilClosed(socket: Socket): Promise<{ text: string; ms: number }> {
   );
 }
 
-describe('request bodies', () => {
-  it('logs a burst of aborted bodies as one line, then one count, without stacks', async () => {
-    logged.length = 0;
+describe.concurrent('request bodies', () => {
+  it('logs a burst of aborted bodies as one line, then one count, without stacks', async ({
+    expect,
+    onTestFinished,
+  }) => {
+    const { server, logged } = await crmServer(onTestFinished);
     for (let i = 0; i < 25; i++) {
-      const s = await partial(i % 2 ? '/reset' : '/mcp', 500, '{"fixture": "sm');
+      const s = await partial(server, i % 2 ? '/reset' : '/mcp', 500, '{"fixture": "sm');
       await new Promise((r) => setTimeout(r, 5));
       s.destroy();
     }
@@ -62,9 +72,12 @@ describe('request bodies', () => {
     expect(logged.join('\n')).not.toMatch(/\n\s+at /);
   });
 
-  it('cuts a body that does not arrive in time with 408 and closes the connection', async () => {
-    logged.length = 0;
-    const s = await partial('/reset', 200, '{');
+  it('cuts a body that does not arrive in time with 408 and closes the connection', async ({
+    expect,
+    onTestFinished,
+  }) => {
+    const { server, logged } = await crmServer(onTestFinished);
+    const s = await partial(server, '/reset', 200, '{');
     const drip = setInterval(() => s.write(' '), 100);
     try {
       const { text, ms } = await untilClosed(s);
@@ -80,7 +93,10 @@ describe('request bodies', () => {
     expect((await fetch(`${server.url}/health`)).status).toBe(200);
   });
 
-  it('reads a world faces bodies off the Node stream, with the same deadline and report lines', async () => {
+  it('reads a world faces bodies off the Node stream, with the same deadline and report lines', async ({
+    expect,
+  }) => {
+    const logged: string[] = [];
     const face = await startServer({
       worlds: [stripe],
       port: 0,
@@ -118,7 +134,9 @@ describe('request bodies', () => {
     }
   });
 
-  it('closes the connection of a body sent too slowly on every route that reads one, face and console included', async () => {
+  it('closes the connection of a body sent too slowly on every route that reads one, face and console included', async ({
+    expect,
+  }) => {
     const face = await startServer({
       worlds: [stripe],
       port: 0,
@@ -173,7 +191,9 @@ describe('request bodies', () => {
     }
   });
 
-  it('reads a body sent whole with its headers, on one kept-alive connection, with the same limit', async () => {
+  it('reads a body sent whole with its headers, on one kept-alive connection, with the same limit', async ({
+    expect,
+  }) => {
     const face = await startServer({
       worlds: [stripe],
       port: 0,
@@ -216,8 +236,9 @@ describe('request bodies', () => {
     }
   });
 
-  it('gives JSON-RPC on /mcp the same deadline', async () => {
-    const s = await partial('/mcp', 100, '{"jsonrpc"');
+  it('gives JSON-RPC on /mcp the same deadline', async ({ expect, onTestFinished }) => {
+    const { server } = await crmServer(onTestFinished);
+    const s = await partial(server, '/mcp', 100, '{"jsonrpc"');
     const { text } = await untilClosed(s);
     expect(text).toMatch(/^HTTP\/1\.1 408 /);
   });
