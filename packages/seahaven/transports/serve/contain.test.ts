@@ -1,8 +1,8 @@
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, it, type TestContext } from 'vitest';
 import { crm } from '../../../../worlds/crm/index.ts';
 import { defineTool, defineWorld, z } from '../../core/index.ts';
-import { startServer, type RunningServer } from './index.ts';
+import { startServer, type RunningServer, type ServerOptions } from './index.ts';
 import { spawnServe } from './test-fixtures/spawn-serve.ts';
 import { WireProbe, callFrame, wsUrlOf } from './wire-probe.ts';
 
@@ -40,16 +40,23 @@ const ledger = defineWorld({
   ],
 });
 
-let server: RunningServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+/** A server, closed when the test ends. Each test has its own, so the tests run at once. */
+async function started(
+  onTestFinished: TestContext['onTestFinished'],
+  options: ServerOptions,
+): Promise<RunningServer> {
+  const server = await startServer(options);
+  onTestFinished(() => server.close());
+  return server;
+}
 
-describe('one episode filling its database', () => {
-  it('ends that episode only, with resource_exhausted; hibernation of it does not throw, and a reset starts afresh', async () => {
+describe.concurrent('one episode filling its database', () => {
+  it('ends that episode only, with resource_exhausted; hibernation of it does not throw, and a reset starts afresh', async ({
+    expect,
+    onTestFinished,
+  }) => {
     const logged: string[] = [];
-    server = await startServer({
+    const server = await started(onTestFinished, {
       worlds: [ledger],
       port: 0,
       maxDbGrowthBytes: 1024 * 1024,
@@ -91,10 +98,13 @@ describe('one episode filling its database', () => {
   });
 });
 
-describe('failures outside any request', () => {
-  it('the reaper logs a session it cannot hibernate or end, and goes on reaping and serving the others', async () => {
+describe.concurrent('failures outside any request', () => {
+  it('the reaper logs a session it cannot hibernate or end, and goes on reaping and serving the others', async ({
+    expect,
+    onTestFinished,
+  }) => {
     const logged: string[] = [];
-    server = await startServer({
+    const server = await started(onTestFinished, {
       worlds: [crm],
       port: 0,
       hibernateAfterMs: 40,
@@ -129,9 +139,16 @@ describe('failures outside any request', () => {
     await after.close();
   });
 
-  it('a socket whose close callback fails is logged; the other sessions go on', async () => {
+  it('a socket whose close callback fails is logged; the other sessions go on', async ({
+    expect,
+    onTestFinished,
+  }) => {
     const logged: string[] = [];
-    server = await startServer({ worlds: [crm], port: 0, logger: (l) => logged.push(l) });
+    const server = await started(onTestFinished, {
+      worlds: [crm],
+      port: 0,
+      logger: (l) => logged.push(l),
+    });
     const leaving = await WireProbe.open(wsUrlOf(server.url));
     const staying = await WireProbe.open(wsUrlOf(server.url));
     await leaving.ask({ type: 'state' });
@@ -146,7 +163,9 @@ describe('failures outside any request', () => {
     await staying.close();
   });
 
-  it('seahaven serve logs an uncaught exception and an unhandled rejection, and keeps serving', async () => {
+  it('seahaven serve logs an uncaught exception and an unhandled rejection, and keeps serving', async ({
+    expect,
+  }) => {
     const inject = fileURLToPath(new URL('./test-fixtures/inject-uncaught.mjs', import.meta.url));
     const serve = await spawnServe(['crm'], { nodeArgs: ['--import', inject] });
     try {
