@@ -165,6 +165,8 @@ export async function buildCompiledCopy(
         format: 'esm',
         target: 'node20',
         sourcefile: file,
+        // tsconfig.json's settings that change the emitted JavaScript, as tsx applies them: imports stay as written.
+        tsconfigRaw: { compilerOptions: { verbatimModuleSyntax: true, target: 'ES2022' } },
         define: {
           'import.meta.url': JSON.stringify(url),
           'import.meta.filename': JSON.stringify(file),
