@@ -263,6 +263,12 @@ export async function runWsBench(opts: WsBenchOptions = {}): Promise<WsBenchResu
   const load = loadavg()[0];
   const { episode, calls, reads } = crmScripts();
   const last = availableParallelism() - 1;
+  const sessions = opts.smoke ? 20 : short ? 300 : 1000;
+  const instances = (variant: string, count: number, fixture: string) =>
+    spawnChild('./ws-memory.ts', ['instances', variant, String(count), fixture], ['--expose-gc']);
+  // A smoke run judges no figure: its one count of in-process instances runs beside the rounds instead of after them.
+  const early = opts.smoke ? instances('default', sessions, 'small_startup') : undefined;
+  early?.catch(() => undefined); // a failed start is reported where it is awaited
   // Started together: each spends about a second compiling its sources, and nothing is measured until all are up.
   const [gen, server, floorProc, memServer] = await Promise.all([
     spawnChild('./ws-load.ts'),
@@ -373,7 +379,6 @@ export async function runWsBench(opts: WsBenchOptions = {}): Promise<WsBenchResu
   floorProc.proc.send({ cmd: 'exit' });
 
   log('memory: 1,000 idle sessions over WebSocket');
-  const sessions = opts.smoke ? 20 : short ? 300 : 1000;
   const memUrl = `ws://127.0.0.1:${memServer.first.port}/ws`;
   const before = await memServer.ask({ cmd: 'measure' });
   await gen.ask({ cmd: 'open', url: memUrl, count: sessions, frames: [episode[0]] });
@@ -401,13 +406,9 @@ export async function runWsBench(opts: WsBenchOptions = {}): Promise<WsBenchResu
         ['mmap', sessions, 'small_startup'],
         ['default', 100, 'big_co'],
       ];
-  for (const [variant, count, fixture] of runs) {
+  for (const [i, [variant, count, fixture]] of runs.entries()) {
     log(`memory: ${count} in-process instances of ${fixture}, ${variant}`);
-    const c = await spawnChild(
-      './ws-memory.ts',
-      ['instances', variant, String(count), fixture],
-      ['--expose-gc'],
-    );
+    const c = await (i === 0 && early ? early : instances(variant, count, fixture));
     variants.push({ ...c.first, imageBytes: fixtureBytes(fixture) });
     c.proc.kill();
   }
