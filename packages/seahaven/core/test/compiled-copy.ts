@@ -13,7 +13,14 @@
  * still run packages/seahaven/bin/seahaven.mjs; the others take `compiledBin()` and `compiledScript(file)`, which fall
  * back to the sources through tsx when no compiled copy was built (a test file run outside vitest's global set-up).
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { init, parse } from 'es-module-lexer';
@@ -117,6 +124,23 @@ function sourceFiles(dir: string, out: string[] = []): string[] {
   return out;
 }
 
+/**
+ * Write `text` to `file` unless it holds it already; a file is replaced whole (written beside it, then renamed), so
+ * the child processes of another run reading the copy meanwhile never see half of one. Returns whether it wrote.
+ */
+function writeChanged(file: string, text: string): boolean {
+  try {
+    if (readFileSync(file, 'utf8') === text) return false;
+  } catch {
+    // not built yet
+  }
+  mkdirSync(dirname(file), { recursive: true });
+  const temporary = `${file}.${process.pid}.tmp`;
+  writeFileSync(temporary, text);
+  renameSync(temporary, file);
+  return true;
+}
+
 /** The runtime half: maps a computed import's target (a path, a file URL, a workspace name) to its compiled copy. */
 const RUNTIME = `// Written by packages/seahaven/core/test/compiled-copy.ts.
 import { existsSync } from 'node:fs';
@@ -202,27 +226,17 @@ export async function buildCompiledCopy(
       }
       if (computed)
         text = `import { compiled as __compiled } from ${JSON.stringify(pathToFileURL(runtime).href)};\n${text}`;
-      let fresh = false;
-      try {
-        fresh = readFileSync(dest, 'utf8') === text;
-      } catch {
-        // not built yet
-      }
-      if (fresh) return;
-      mkdirSync(dirname(dest), { recursive: true });
-      writeFileSync(dest, text);
-      compiled++;
+      if (writeChanged(dest, text)) compiled++;
     }),
   );
   // The workspace names a computed import may give (a bench package, a world by name).
   for (const [name, { manifest }] of packages)
     for (const key of Object.keys(manifest.exports ?? {}))
       if (!key.includes('*')) nameCopy(key === '.' ? name : `${name}/${key.slice(2)}`);
-  writeFileSync(runtime, RUNTIME.replace('NAMES_TABLE', JSON.stringify(names)));
+  writeChanged(runtime, RUNTIME.replace('NAMES_TABLE', JSON.stringify(names)));
   // The command: the TZ the real bin sets, then the compiled main.
   const bin = join(out, 'packages/seahaven/bin/seahaven.mjs');
-  mkdirSync(dirname(bin), { recursive: true });
-  writeFileSync(
+  writeChanged(
     bin,
     `// Written by packages/seahaven/core/test/compiled-copy.ts: packages/seahaven/bin/seahaven.mjs without tsx.\nprocess.env.TZ = 'UTC';\nawait import(${JSON.stringify(`.${sep}${relative(dirname(bin), copyOf(join(ROOT, 'packages/seahaven/command/cli/main.ts')))}`.replaceAll(sep, '/'))});\n`,
   );
