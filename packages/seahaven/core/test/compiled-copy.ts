@@ -12,6 +12,8 @@
  * Tests that are about the command line itself (cli.test.ts, server.test.ts, the packed install of the e2e suite)
  * still run packages/seahaven/bin/seahaven.mjs; the others take `compiledBin()` and `compiledScript(file)`, which fall
  * back to the sources through tsx when no compiled copy was built (a test file run outside vitest's global set-up).
+ * TypeScript outside the repository (a project `seahaven new` wrote in a temporary folder) is not in the copy: a
+ * computed import of it is passed on unchanged, so a test that loads such a world runs the real bin.
  */
 import {
   existsSync,
