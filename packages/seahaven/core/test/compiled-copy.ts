@@ -15,18 +15,12 @@
  * TypeScript outside the repository (a project `seahaven new` wrote in a temporary folder) is not in the copy: a
  * computed import of it is passed on unchanged, so a test that loads such a world runs the real bin.
  */
-import {
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { init, parse } from 'es-module-lexer';
 import { transform } from 'esbuild';
+import { writeAtomic } from '../../command/eval/store.ts';
 
 /** The repository root. */
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
@@ -137,9 +131,7 @@ function writeChanged(file: string, text: string): boolean {
     // not built yet
   }
   mkdirSync(dirname(file), { recursive: true });
-  const temporary = `${file}.${process.pid}.tmp`;
-  writeFileSync(temporary, text);
-  renameSync(temporary, file);
+  writeAtomic(file, text);
   return true;
 }
 
