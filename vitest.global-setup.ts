@@ -5,8 +5,7 @@ import type { TestProject } from 'vitest/node';
 import { buildCompiledCopy, COMPILED_ENV } from './packages/seahaven/core/test/compiled-copy.ts';
 
 export default async function setup(project: TestProject): Promise<void> {
-  const { dir } = await buildCompiledCopy();
-  process.env[COMPILED_ENV] = dir;
+  process.env[COMPILED_ENV] = await buildCompiledCopy();
   project.onTestsRerun(async () => {
     await buildCompiledCopy();
   });

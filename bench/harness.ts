@@ -3,7 +3,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { compiledCopyOf } from 'seahaven/internal/core/test/compiled-copy';
+import { compiledScript } from 'seahaven/internal/core/test/compiled-copy';
 
 export function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return NaN;
@@ -66,14 +66,6 @@ export function writeSection(heading: string, body: string): void {
   writeFileSync(file, text.slice(0, start) + section + (next === -1 ? '' : text.slice(next)));
 }
 
-/** The node arguments that run the benchmark script `file` (a path): its compiled copy, else the sources through tsx. */
-export function nodeArgs(file: string): string[] {
-  const copy = compiledCopyOf(file);
-  return copy
-    ? [copy]
-    : ['--conditions=@seahaven/source', '--import', import.meta.resolve('tsx'), file];
-}
-
 /** A benchmark process of its own (fork with tsx): its first message, and `ask` for a request and its reply. */
 export interface Child {
   proc: ChildProcess;
@@ -87,15 +79,11 @@ export function spawnChild(
   args: string[] = [],
   execArgv: string[] = [],
 ): Promise<Child> {
-  const source = fileURLToPath(new URL(file, import.meta.url));
   // Under `npm test`, the compiled copy of the script (seahaven's core/test/compiled-copy.ts); else the sources through
   // tsx: the benchmarks import `seahaven` and `@seahaven/…` by name, and the condition resolves them to the sources.
-  const copy = compiledCopyOf(source);
-  const proc = fork(copy ?? source, args, {
-    execArgv: [
-      ...execArgv,
-      ...(copy ? [] : ['--conditions=@seahaven/source', '--import', import.meta.resolve('tsx')]),
-    ],
+  const run = compiledScript(fileURLToPath(new URL(file, import.meta.url)));
+  const proc = fork(run[run.length - 1], args, {
+    execArgv: [...execArgv, ...run.slice(0, -1)],
     env: { ...process.env, TZ: 'UTC' },
   });
   const queue: ((m: any) => void)[] = [];

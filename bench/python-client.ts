@@ -13,7 +13,8 @@
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { machine, nodeArgs, spawnChild, writeSection } from './harness.ts';
+import { compiledScript } from 'seahaven/internal/core/test/compiled-copy';
+import { machine, spawnChild, writeSection } from './harness.ts';
 import type { LoadResult } from './python-client-load.ts';
 
 export const HEADING = '## Python client';
@@ -121,7 +122,9 @@ export async function runPythonClientBench(
     if (pinned) execFileSync('taskset', ['-cp', '0', String(server.proc.pid)], { stdio: 'ignore' });
     const url = `http://127.0.0.1:${server.first.port}`;
     const cpu = pinned ? last : undefined;
-    const tsArgs = nodeArgs(fileURLToPath(new URL('./python-client-load.ts', import.meta.url)));
+    const tsArgs = compiledScript(
+      fileURLToPath(new URL('./python-client-load.ts', import.meta.url)),
+    );
     const pyScript = fileURLToPath(new URL('./python-client.py', import.meta.url));
     const common = [url, String(sessions), String(warmupMs), String(durationMs)];
     const runTs = () => generate(process.execPath, [...tsArgs, ...common], cpu);

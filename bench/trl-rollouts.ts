@@ -13,7 +13,8 @@
 import { execFileSync } from 'node:child_process';
 import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { machine, nodeArgs, spawnChild, writeSection } from './harness.ts';
+import { compiledScript } from 'seahaven/internal/core/test/compiled-copy';
+import { machine, spawnChild, writeSection } from './harness.ts';
 import { findPython, generate, hasTaskset } from './python-client.ts';
 import type { RolloutResult } from './trl-rollouts-load.ts';
 
@@ -59,7 +60,10 @@ export async function runTrlRolloutsBench(
     const args = [url, String(rollouts), String(warmup)];
     const tsLoop = [
       process.execPath,
-      [...nodeArgs(fileURLToPath(new URL('./trl-rollouts-load.ts', import.meta.url))), ...args],
+      [
+        ...compiledScript(fileURLToPath(new URL('./trl-rollouts-load.ts', import.meta.url))),
+        ...args,
+      ],
     ] as const;
     const pyLoop = [
       python,

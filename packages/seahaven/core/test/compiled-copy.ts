@@ -29,7 +29,6 @@ const FOLDERS = ['packages/seahaven', 'worlds', 'bench', 'e2e'];
 /** The environment variable that names the compiled copy's folder to the test processes and their children. */
 export const COMPILED_ENV = 'SEAHAVEN_COMPILED';
 const SOURCE_BIN = join(ROOT, 'packages/seahaven/bin/seahaven.mjs');
-const TSX_ARGS = ['--conditions=@seahaven/source', '--import', 'tsx'];
 
 /** The compiled copy's folder, when one was built for this run. */
 function compiledRoot(): string | undefined {
@@ -54,7 +53,10 @@ export function compiledCopyOf(file: string): string | undefined {
 /** `[node arguments…, script]` that run the TypeScript file `file` of the repository in a child process. */
 export function compiledScript(file: string): string[] {
   const copy = compiledCopyOf(file);
-  return copy !== undefined ? [copy] : [...TSX_ARGS, file];
+  // The sources: the published names resolve to them by the condition, and tsx compiles them.
+  return copy !== undefined
+    ? [copy]
+    : ['--conditions=@seahaven/source', '--import', import.meta.resolve('tsx'), file];
 }
 
 // ---------------------------------------------------------------------------------------------------------------------
@@ -154,12 +156,12 @@ export function compiled(target) {
 `;
 
 /**
- * Compile the repository's sources into `out` (default node_modules/.cache/seahaven-compiled), skipping files whose
- * copy is newer than the source. Returns the folder and how many files were compiled.
+ * Compile the repository's sources into `out` (default node_modules/.cache/seahaven-compiled), writing only the
+ * files whose compiled text changed. Returns the folder.
  */
 export async function buildCompiledCopy(
   out = join(ROOT, 'node_modules/.cache/seahaven-compiled'),
-): Promise<{ dir: string; compiled: number; files: number }> {
+): Promise<string> {
   await init;
   const packages = workspacePackages();
   const files = FOLDERS.flatMap((f) => sourceFiles(join(ROOT, f)));
@@ -172,7 +174,6 @@ export async function buildCompiledCopy(
     if (source === undefined || !compiledSet.has(source)) return undefined;
     return (names[specifier] = pathToFileURL(copyOf(source)).href);
   };
-  let compiled = 0;
   await Promise.all(
     files.map(async (file) => {
       const dest = copyOf(file);
@@ -220,7 +221,7 @@ export async function buildCompiledCopy(
       }
       if (computed)
         text = `import { compiled as __compiled } from ${JSON.stringify(pathToFileURL(runtime).href)};\n${text}`;
-      if (writeChanged(dest, text)) compiled++;
+      writeChanged(dest, text);
     }),
   );
   // The workspace names a computed import may give (a bench package, a world by name).
@@ -234,5 +235,5 @@ export async function buildCompiledCopy(
     bin,
     `// Written by packages/seahaven/core/test/compiled-copy.ts: packages/seahaven/bin/seahaven.mjs without tsx.\nprocess.env.TZ = 'UTC';\nawait import(${JSON.stringify(`.${sep}${relative(dirname(bin), copyOf(join(ROOT, 'packages/seahaven/command/cli/main.ts')))}`.replaceAll(sep, '/'))});\n`,
   );
-  return { dir: out, compiled, files: files.length };
+  return out;
 }
