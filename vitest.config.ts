@@ -25,14 +25,37 @@ const kitFromAnywhere: Plugin = {
   },
 };
 
+const exclude = ['**/node_modules/**', '**/dist/**', '**/scaffold-out/**', 'e2e/**'];
+
+// Files that need a process of their own; every other file shares one with the files before it.
+const OWN_PROCESS = [
+  // Loads the kit's other tests with SEAHAVEN_COPY_ON_WRITE=all set before anything reads it.
+  'packages/seahaven/core/test/on-copy-on-write.test.ts',
+  // Expect no idle connection (core/idle-connections.ts) an earlier file's destroyed instance left for the fixture.
+  'packages/seahaven/core/test/hibernate-episode.test.ts',
+  'packages/seahaven/transports/serve/idle-hibernation.test.ts',
+  'packages/seahaven/transports/serve/memory-budget.test.ts',
+];
+
 export default defineConfig({
   plugins: [kitFromAnywhere],
   resolve: { conditions },
   ssr: { resolve: { conditions } },
   test: {
-    include: ['**/*.test.ts'],
-    // e2e/: the slow end-to-end suite, `npm run test:e2e` (vitest.e2e.config.ts).
-    exclude: ['**/node_modules/**', '**/dist/**', '**/scaffold-out/**', 'e2e/**'],
+    projects: [
+      // Modules stay loaded, and compiled, from one file to the next.
+      {
+        extends: true,
+        test: {
+          name: 'shared',
+          include: ['**/*.test.ts'],
+          // e2e/: the slow end-to-end suite, `npm run test:e2e` (vitest.e2e.config.ts).
+          exclude: [...exclude, ...OWN_PROCESS],
+          isolate: false,
+        },
+      },
+      { extends: true, test: { name: 'own-process', include: OWN_PROCESS } },
+    ],
     env: { TZ: 'UTC' },
     // Compiles the sources once for the child processes the tests start (vitest.global-setup.ts).
     globalSetup: ['./vitest.global-setup.ts'],
