@@ -16,7 +16,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /** The repository root; the packages below are under it. */
 const root = fileURLToPath(new URL('../../../../', import.meta.url));
@@ -432,6 +432,12 @@ describe('the published API', () => {
       emitted.files,
     );
   }, 120_000);
+
+  // The programs hold some 190 MB; the files after this one share its process (vitest.config.ts).
+  afterAll(() => {
+    installed.clear();
+    [emitted, program, exports, reached] = [undefined!, undefined!, undefined!, undefined!];
+  });
 
   const describeDiagnostics = (ds: readonly ts.Diagnostic[]) =>
     ds.map(

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COLUMNS } from '../../lib/store.ts';
 import { interfaceName, objectsSource, TABLE_OBJECTS } from '../objects-build.ts';
+import { forgetStripeDeclarations } from './declarations.ts';
 import { type StoryRecord, tellStory } from './story.ts';
 import { conformanceExceptions, ReplyValidator, type Violation } from './validate.ts';
 
@@ -51,6 +52,12 @@ beforeAll(async () => {
     if (violations.length) eventFailures.push({ where: `${e.type} ${e.id}`, violations });
   }
 }, 60_000);
+
+// The SDK's parse and the story hold some 200 MB; the files after this one share its process (vitest.config.ts).
+afterAll(() => {
+  [record, validator] = [undefined!, undefined!];
+  forgetStripeDeclarations();
+});
 
 /** Violations grouped by object, pointer (array indices as `*`) and message, each with how often and where first. */
 function report(failures: Failure[]): string {

@@ -63,6 +63,11 @@ export function stripeDeclarations(options: { own?: boolean } = {}): StripeDecla
   return cached;
 }
 
+/** Let go of the parse (about 200 MB), for a process that goes on to other work; the next call parses again. */
+export function forgetStripeDeclarations(): void {
+  cached = parsed = undefined;
+}
+
 /** The SDK's program, and every resource interface with a literal `object` member, in the program's order. */
 interface Parsed {
   version: string;
