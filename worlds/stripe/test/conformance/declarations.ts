@@ -16,8 +16,8 @@
  * - Each named interface is one `$defs` entry, so recursive types (an invoice's customer's invoice settings …) are
  *   referenced, not expanded.
  *
- * The declarations are parsed once per process (about three seconds: the package holds 6 MB of them); an interface
- * is converted on first use (validate.ts converts them all once, for one ajv schema).
+ * The declarations are parsed once, and kept until `forgetStripeDeclarations()` (about three seconds and 200 MB: the
+ * package holds 6 MB of them); an interface is converted on first use (validate.ts converts them all once, for one ajv schema).
  */
 import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -52,7 +52,7 @@ let cached: StripeDeclarations | undefined;
 let parsed: Parsed | undefined;
 
 /**
- * The declarations of the installed `stripe` package, parsed on the first call and kept for the process. Definitions
+ * The declarations of the installed `stripe` package, parsed on the first call and kept until `forgetStripeDeclarations()`. Definitions
  * are named as they are first converted, so `own` gives a set of its own over the same parse: its names do not depend
  * on what other callers converted before (objects-build.ts prints them).
  */
