@@ -20,6 +20,7 @@ import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { init, parse } from 'es-module-lexer';
 import { transform } from 'esbuild';
+import { resolveExports } from 'resolve-pkg-maps';
 import { writeAtomic } from '../../command/eval/store.ts';
 
 /** The repository root. */
@@ -94,21 +95,17 @@ function sourceOf(
   const name = specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
   const pkg = packages.get(name);
   if (!pkg?.manifest.exports) return undefined;
-  const sub = `.${specifier.slice(name.length)}`;
-  const pick = (target: string | Record<string, string>) =>
-    typeof target === 'string' ? target : (target['@seahaven/source'] ?? target.default);
-  for (const [key, target] of Object.entries(pkg.manifest.exports)) {
-    const star = key.indexOf('*');
-    let chosen: string | undefined;
-    if (star === -1) {
-      if (key === sub) chosen = pick(target);
-    } else if (sub.startsWith(key.slice(0, star)) && sub.endsWith(key.slice(star + 1))) {
-      const middle = sub.slice(star, sub.length - (key.length - star - 1));
-      chosen = pick(target)?.replace('*', middle);
-    }
-    if (chosen?.endsWith('.ts')) return join(pkg.dir, chosen);
+  let targets: string[];
+  try {
+    targets = resolveExports(pkg.manifest.exports, specifier.slice(name.length + 1), [
+      '@seahaven/source',
+      'default',
+    ]);
+  } catch {
+    return undefined; // not exported
   }
-  return undefined;
+  const source = targets.find((t) => t.endsWith('.ts'));
+  return source === undefined ? undefined : join(pkg.dir, source);
 }
 
 function sourceFiles(dir: string, out: string[] = []): string[] {
