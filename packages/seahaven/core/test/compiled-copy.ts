@@ -225,7 +225,9 @@ export async function buildCompiledCopy(
   for (const [name, { manifest }] of packages)
     for (const key of Object.keys(manifest.exports ?? {}))
       if (!key.includes('*')) nameCopy(key === '.' ? name : `${name}/${key.slice(2)}`);
-  writeChanged(runtime, RUNTIME.replace('NAMES_TABLE', JSON.stringify(names)));
+  // Sorted: the files compile at once, so the order names were met in differs from run to run.
+  const table = Object.fromEntries(Object.entries(names).sort(([a], [b]) => (a < b ? -1 : 1)));
+  writeChanged(runtime, RUNTIME.replace('NAMES_TABLE', JSON.stringify(table)));
   // The command: the TZ the real bin sets, then the compiled main.
   const bin = join(out, 'packages/seahaven/bin/seahaven.mjs');
   writeChanged(
