@@ -21,6 +21,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { init, parse } from 'es-module-lexer';
 import { transform } from 'esbuild';
 import { resolveExports } from 'resolve-pkg-maps';
+import { CONDITION, sourceRoute } from '../../bin/source-condition.mjs';
 import { writeAtomic } from '../../command/eval/store.ts';
 
 /** The repository root. */
@@ -98,7 +99,7 @@ function sourceOf(
   let targets: string[];
   try {
     targets = resolveExports(pkg.manifest.exports, specifier.slice(name.length + 1), [
-      '@seahaven/source',
+      CONDITION,
       'default',
     ]);
   } catch {
@@ -206,7 +207,7 @@ export async function buildCompiledCopy(
         if (spec.startsWith('./') || spec.startsWith('../')) {
           const target = join(dirname(file), spec);
           replacement = compiledSet.has(target) ? `${spec}.mjs` : pathToFileURL(target).href;
-        } else if (/^(seahaven|@seahaven\/)/.test(spec)) {
+        } else if (sourceRoute(spec) !== null) {
           replacement = nameCopy(spec);
         }
         if (replacement === undefined) continue;
